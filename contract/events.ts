@@ -1,0 +1,92 @@
+import { z } from 'zod'
+import { directionSchema, DEFAULT_EVENTS_PER_PAGE, idSchema, perPageSchema, timestampSchema } from './common.ts'
+import { severitySchema } from './errors.ts'
+
+const jsonObject = z.record(z.string(), z.unknown())
+
+export const stackFrameSchema = z.object({
+  line: z.number().int().nullable(),
+  column: z.number().int().nullable(),
+  file: z.string().nullable(),
+  method: z.string().nullable(),
+  in_project: z.boolean(),
+  /** Source lines around the failing one, keyed by line number (as sent by the notifier). */
+  code: z.record(z.string(), z.string()).nullable(),
+})
+export type StackFrame = z.infer<typeof stackFrameSchema>
+
+export const exceptionSchema = z.object({
+  class: z.string(),
+  message: z.string(),
+  type: z.string().nullable(),
+  stacktrace: z.array(stackFrameSchema),
+})
+export type EventException = z.infer<typeof exceptionSchema>
+
+export const breadcrumbSchema = z.object({
+  timestamp: z.string().nullable(),
+  name: z.string(),
+  type: z.string(),
+  meta_data: jsonObject,
+})
+export type Breadcrumb = z.infer<typeof breadcrumbSchema>
+
+export const featureFlagSchema = z.object({ name: z.string(), variant: z.string().nullable() })
+export type FeatureFlag = z.infer<typeof featureFlagSchema>
+
+export const threadSchema = z.object({
+  id: z.string().nullable(),
+  name: z.string().nullable(),
+  type: z.string().nullable(),
+  error_reporting_thread: z.boolean(),
+  state: z.string().nullable(),
+  stacktrace: z.array(stackFrameSchema),
+})
+export type EventThread = z.infer<typeof threadSchema>
+
+export const eventUserSchema = z.object({
+  id: z.string().nullable(),
+  email: z.string().nullable(),
+  name: z.string().nullable(),
+})
+
+/** The Events API resource (spec section 2) plus what the dashboard needs from the stored payload. */
+export const eventSchema = z.object({
+  id: idSchema,
+  url: z.string(),
+  html_url: z.string(),
+  project_id: idSchema,
+  error_id: idSchema,
+  received_at: timestampSchema,
+  severity: severitySchema,
+  unhandled: z.boolean(),
+  severity_reason: z.string().nullable(),
+  context: z.string().nullable(),
+  grouping_hash: z.string().nullable(),
+  app_version: z.string().nullable(),
+  release_stage: z.string().nullable(),
+  os_version: z.string().nullable(),
+  user_id: z.string().nullable(),
+  exceptions: z.array(exceptionSchema),
+  meta_data: jsonObject,
+  user: eventUserSchema,
+  app: jsonObject,
+  device: jsonObject,
+  request: jsonObject,
+  breadcrumbs: z.array(breadcrumbSchema),
+  feature_flags: z.array(featureFlagSchema),
+  threads: z.array(threadSchema),
+  session: jsonObject.nullable(),
+  notifier: jsonObject.nullable(),
+})
+export type ErrorEvent = z.infer<typeof eventSchema>
+
+export const listEventsQuerySchema = z.object({
+  sort: z.literal('created_at', { error: 'must be created_at' }).default('created_at'),
+  direction: directionSchema.default('desc'),
+  per_page: perPageSchema(DEFAULT_EVENTS_PER_PAGE),
+  start_time: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 timestamp' }).optional(),
+  end_time: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 timestamp' }).optional(),
+  cursor: z.string().optional(),
+})
+export type ListEventsQuery = z.infer<typeof listEventsQuerySchema>

@@ -1,0 +1,37 @@
+import { z } from 'zod'
+import { idSchema, timestampSchema } from './common.ts'
+
+/** Project types of the spec (section 2), plus common notifier platforms. */
+export const PROJECT_TYPES = [
+  'node', 'js', 'browser', 'react', 'vue', 'angular', 'react_native', 'expo', 'electron',
+  'android', 'ios', 'macos', 'unity', 'java', 'rails', 'django', 'php', 'sinatra', 'go', 'python',
+  'ruby', 'dotnet', 'cocoa', 'other',
+] as const
+export const projectTypeSchema = z.enum(PROJECT_TYPES)
+
+export const projectSchema = z.object({
+  id: idSchema,
+  organization_id: idSchema,
+  name: z.string(),
+  slug: z.string(),
+  type: z.string(),
+  api_key: z.string(),
+  collaborators_count: z.number().int(),
+  open_error_count: z.number().int(),
+  release_stages: z.array(z.string()),
+  created_at: timestampSchema,
+  updated_at: timestampSchema,
+  html_url: z.string(),
+})
+export type Project = z.infer<typeof projectSchema>
+
+const projectName = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters')
+
+export const createProjectSchema = z.object({ name: projectName, type: projectTypeSchema.default('other') })
+export type CreateProject = z.infer<typeof createProjectSchema>
+
+export const updateProjectSchema = z
+  .object({ name: projectName, type: projectTypeSchema })
+  .partial()
+  .refine((value) => value.name !== undefined || value.type !== undefined, 'give at least one of name, type')
+export type UpdateProject = z.infer<typeof updateProjectSchema>

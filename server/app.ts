@@ -1,0 +1,79 @@
+import { Hono } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
+import { requestId } from 'hono/request-id'
+import { apiErrorSchema, type ApiErrorBody } from '../contract/api-error.ts'
+import { authenticate } from './auth/authenticate.ts'
+import type { AppDeps, AppEnv } from './context.ts'
+import { apiVersion } from './http/api-version.ts'
+import { HttpError, PayloadTooLargeError } from './http/errors.ts'
+import { organizationRoutes } from './organizations/organizations.routes.ts'
+import { projectRoutes } from './projects/projects.routes.ts'
+import { authRoutes, userRoutes } from './users/users.routes.ts'
+import { errorRoutes } from './errors/errors.routes.ts'
+import { eventRoutes } from './events/events.routes.ts'
+import { collaboratorRoutes } from './collaborators/collaborators.routes.ts'
+import { ingestRoutes } from './ingest/ingest.routes.ts'
+import { healthRoutes } from './health/health.routes.ts'
+import { staticDashboard } from './web/static-dashboard.ts'
+
+const errorBody = (messages: string[]): ApiErrorBody => apiErrorSchema.parse({ errors: messages })
+
+/** The Data Access API (v2 and the Events API); mounted at /api, and at / on API_PORT. */
+function createApiRoutes(mountPath: string, limitBytes: number): Hono<AppEnv> {
+  return new Hono<AppEnv>()
+    .use(bodyLimit({ maxSize: limitBytes, onError: () => { throw new PayloadTooLargeError(limitBytes) } }))
+    .use(apiVersion(mountPath))
+    .route('/', authRoutes)
+    .use(authenticate)
+    .route('/', userRoutes)
+    .route('/', organizationRoutes)
+    .route('/', projectRoutes)
+    .route('/', collaboratorRoutes)
+    .route('/', errorRoutes)
+    .route('/', eventRoutes)
+    .all('*', (c) => c.json(errorBody([`no API endpoint ${c.req.method} ${c.req.path}`]), 404))
+}
+
+function baseApp(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>()
+  app.use(requestId())
+  app.use(async (c, next) => {
+    c.set('deps', deps)
+    const started = performance.now()
+    await next()
+    deps.logger.info(
+      {
+        reqId: c.var.requestId,
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+      },
+      'request',
+    )
+  })
+  // The one place failures become responses: typed errors keep their status, anything else is a 500.
+  app.onError((err, c) => {
+    if (err instanceof HttpError) return c.json(errorBody(err.messages), err.status)
+    deps.logger.error({ err, reqId: c.var.requestId, path: c.req.path }, 'unhandled error')
+    return c.json(errorBody(['internal server error; see the server log for request ' + c.var.requestId]), 500)
+  })
+  return app
+}
+
+/** The main server: dashboard, API under /api, ingestion, uploads and health. */
+export function createApp(deps: AppDeps): Hono<AppEnv> {
+  const app = baseApp(deps)
+  app.route('/', healthRoutes)
+  app.route('/', ingestRoutes)
+  app.route('/api', createApiRoutes('/api', deps.config.limits.apiBodyBytes))
+  app.route('/', staticDashboard(deps.config.staticDir))
+  return app
+}
+
+/** The optional API_PORT server: the Data Access API at the root, for clients that drop a base path. */
+export function createApiPortApp(deps: AppDeps): Hono<AppEnv> {
+  const app = baseApp(deps)
+  app.route('/', createApiRoutes('', deps.config.limits.apiBodyBytes))
+  return app
+}

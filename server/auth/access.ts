@@ -1,0 +1,55 @@
+import { and, eq } from 'drizzle-orm'
+import type { Db } from '../db/client.ts'
+import { collaborators, projects } from '../db/schema.ts'
+import { ForbiddenError, NotFoundError } from '../http/errors.ts'
+
+export interface Membership {
+  organizationId: string
+  isAdmin: boolean
+}
+
+/** The caller's membership of an organization; 404 when not a member, so existence is not revealed. */
+export async function requireOrganizationMember(db: Db, userId: string, organizationId: string): Promise<Membership> {
+  const rows = await db
+    .select({ isAdmin: collaborators.isAdmin })
+    .from(collaborators)
+    .where(and(eq(collaborators.organizationId, organizationId), eq(collaborators.userId, userId)))
+    .limit(1)
+  const row = rows[0]
+  if (!row) throw new NotFoundError('Organization')
+  return { organizationId, isAdmin: row.isAdmin }
+}
+
+export async function requireOrganizationAdmin(db: Db, userId: string, organizationId: string): Promise<Membership> {
+  const membership = await requireOrganizationMember(db, userId, organizationId)
+  if (!membership.isAdmin) throw new ForbiddenError('only organization admins may do this')
+  return membership
+}
+
+export interface ProjectAccess {
+  projectId: string
+  organizationId: string
+  isAdmin: boolean
+}
+
+/** The caller's access to a project through its organization; 404 when none. */
+export async function requireProjectAccess(db: Db, userId: string, projectId: string): Promise<ProjectAccess> {
+  const rows = await db
+    .select({ organizationId: projects.organizationId, isAdmin: collaborators.isAdmin })
+    .from(projects)
+    .innerJoin(
+      collaborators,
+      and(eq(collaborators.organizationId, projects.organizationId), eq(collaborators.userId, userId)),
+    )
+    .where(eq(projects.id, projectId))
+    .limit(1)
+  const row = rows[0]
+  if (!row) throw new NotFoundError('Project')
+  return { projectId, organizationId: row.organizationId, isAdmin: row.isAdmin }
+}
+
+export async function requireProjectAdmin(db: Db, userId: string, projectId: string): Promise<ProjectAccess> {
+  const access = await requireProjectAccess(db, userId, projectId)
+  if (!access.isAdmin) throw new ForbiddenError('only organization admins may do this')
+  return access
+}

@@ -1,0 +1,72 @@
+import { z } from 'zod'
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((value) => value === 'true' || value === '1' || value === 'yes')
+
+const port = z.coerce.number().int().min(0).max(65535)
+const bytes = z.coerce.number().int().positive()
+
+/** Every setting comes from the environment; README.md documents each one. */
+const envSchema = z.object({
+  HOST: z.string().default('127.0.0.1'),
+  PORT: port.default(8080),
+  API_PORT: port.optional(),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().optional(),
+  ERRATA_PUBLIC_URL: z.string().url().optional(),
+  ERRATA_ADMIN_EMAIL: z.string().email().optional(),
+  ERRATA_ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
+  ERRATA_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  ERRATA_MAX_NOTIFY_BYTES: bytes.default(2 * 1024 * 1024),
+  ERRATA_MAX_SESSIONS_BYTES: bytes.default(512 * 1024),
+  ERRATA_MAX_API_BODY_BYTES: bytes.default(256 * 1024),
+  ERRATA_INGEST_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(500),
+  ERRATA_INGEST_FLUSH_MS: z.coerce.number().int().min(0).max(1000).default(5),
+  ERRATA_STATIC_DIR: z.string().default('./dist'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ERRATA_TRUST_PROXY: bool.default(false),
+})
+
+export interface Config {
+  host: string
+  port: number
+  apiPort: number | undefined
+  dataDir: string
+  databaseUrl: string | undefined
+  /** Base of the `url` / `html_url` fields when the request's own origin should not be used. */
+  publicUrl: string | undefined
+  admin: { email?: string; password?: string; token?: string }
+  limits: { notifyBytes: number; sessionsBytes: number; apiBodyBytes: number }
+  ingest: { batchSize: number; flushMs: number }
+  staticDir: string
+  logLevel: z.infer<typeof envSchema>['LOG_LEVEL']
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env)
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`)
+    throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`)
+  }
+  const e = parsed.data
+  return {
+    host: e.HOST,
+    port: e.PORT,
+    apiPort: e.API_PORT,
+    dataDir: e.DATA_DIR,
+    databaseUrl: e.DATABASE_URL || undefined,
+    publicUrl: e.ERRATA_PUBLIC_URL?.replace(/\/+$/, ''),
+    admin: { email: e.ERRATA_ADMIN_EMAIL, password: e.ERRATA_ADMIN_PASSWORD, token: e.ERRATA_ADMIN_TOKEN },
+    limits: {
+      notifyBytes: e.ERRATA_MAX_NOTIFY_BYTES,
+      sessionsBytes: e.ERRATA_MAX_SESSIONS_BYTES,
+      apiBodyBytes: e.ERRATA_MAX_API_BODY_BYTES,
+    },
+    ingest: { batchSize: e.ERRATA_INGEST_BATCH_SIZE, flushMs: e.ERRATA_INGEST_FLUSH_MS },
+    staticDir: e.ERRATA_STATIC_DIR,
+    logLevel: e.LOG_LEVEL,
+  }
+}

@@ -1,0 +1,72 @@
+import { mkdirSync } from 'node:fs'
+import { PGlite } from '@electric-sql/pglite'
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
+import pg from 'pg'
+import { schema } from './schema.ts'
+
+/** The typed query layer; the same queries run on PGlite and PostgreSQL. */
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>
+
+export interface Database {
+  readonly engine: 'pglite' | 'postgres'
+  readonly db: Db
+  /** Runs a multi-statement SQL script (migrations) with no parameters. */
+  execScript(text: string): Promise<void>
+  /** Runs `fn` holding a database-wide advisory lock (one migrator at a time across processes). */
+  withExclusiveLock<T>(key: number, fn: () => Promise<T>): Promise<T>
+  close(): Promise<void>
+}
+
+// node-postgres returns bigint/numeric as strings; counts fit in a JS number.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value))
+
+export async function openPglite(dataDir?: string): Promise<Database> {
+  if (dataDir) mkdirSync(dataDir, { recursive: true })
+  const client = await PGlite.create(dataDir)
+  const db = drizzlePglite({ client, schema }) as unknown as Db
+  return {
+    engine: 'pglite',
+    db,
+    execScript: async (text) => {
+      await client.exec(text)
+    },
+    // PGlite is a single connection inside this process: its own mutex already serializes.
+    withExclusiveLock: async (_key, fn) => fn(),
+    close: () => client.close(),
+  }
+}
+
+export async function openPostgres(connectionString: string, maxConnections = 10): Promise<Database> {
+  const pool = new pg.Pool({ connectionString, max: maxConnections })
+  // Fail fast on a wrong DATABASE_URL rather than on the first request.
+  const probe = await pool.connect()
+  probe.release()
+  const db = drizzlePg({ client: pool, schema }) as unknown as Db
+  return {
+    engine: 'postgres',
+    db,
+    execScript: async (text) => {
+      await pool.query(text)
+    },
+    withExclusiveLock: async (key, fn) => {
+      const conn = await pool.connect()
+      try {
+        await conn.query('SELECT pg_advisory_lock($1)', [key])
+        try {
+          return await fn()
+        } finally {
+          await conn.query('SELECT pg_advisory_unlock($1)', [key])
+        }
+      } finally {
+        conn.release()
+      }
+    },
+    close: () => pool.end(),
+  }
+}
+
+export function openDatabase(options: { databaseUrl?: string; dataDir?: string }): Promise<Database> {
+  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPglite(options.dataDir)
+}

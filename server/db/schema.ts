@@ -1,0 +1,151 @@
+// Typed view of the tables created by server/db/migrations. The SQL files are the
+// source of truth; keep this file in step with them (a test checks the columns match).
+import { sql } from 'drizzle-orm'
+import {
+  bigint,
+  boolean,
+  customType,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core'
+
+const tstz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+})
+const count = (name: string) => bigint(name, { mode: 'number' })
+
+export const users = pgTable('users', {
+  id: text('id').primaryKey(),
+  email: text('email').notNull(),
+  name: text('name').notNull(),
+  passwordHash: text('password_hash'),
+  createdAt: tstz('created_at').notNull().default(sql`now()`),
+  updatedAt: tstz('updated_at').notNull().default(sql`now()`),
+})
+
+export const authTokens = pgTable('auth_tokens', {
+  id: text('id').primaryKey(),
+  userId: text('user_id').notNull(),
+  tokenHash: text('token_hash').notNull(),
+  description: text('description').notNull().default(''),
+  createdAt: tstz('created_at').notNull().default(sql`now()`),
+  lastUsedAt: tstz('last_used_at'),
+  revokedAt: tstz('revoked_at'),
+})
+
+export const organizations = pgTable('organizations', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  slug: text('slug').notNull(),
+  createdAt: tstz('created_at').notNull().default(sql`now()`),
+  updatedAt: tstz('updated_at').notNull().default(sql`now()`),
+})
+
+export const collaborators = pgTable(
+  'collaborators',
+  {
+    organizationId: text('organization_id').notNull(),
+    userId: text('user_id').notNull(),
+    isAdmin: boolean('is_admin').notNull().default(false),
+    createdAt: tstz('created_at').notNull().default(sql`now()`),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.userId] })],
+)
+
+export const projects = pgTable('projects', {
+  id: text('id').primaryKey(),
+  organizationId: text('organization_id').notNull(),
+  name: text('name').notNull(),
+  slug: text('slug').notNull(),
+  type: text('type').notNull(),
+  apiKey: text('api_key').notNull(),
+  releaseStages: text('release_stages').array().notNull().default(sql`'{}'`),
+  createdAt: tstz('created_at').notNull().default(sql`now()`),
+  updatedAt: tstz('updated_at').notNull().default(sql`now()`),
+})
+
+export const errors = pgTable('errors', {
+  id: text('id').primaryKey(),
+  projectId: text('project_id').notNull(),
+  groupingHash: text('grouping_hash').notNull(),
+  errorClass: text('error_class').notNull(),
+  message: text('message').notNull(),
+  context: text('context'),
+  severity: text('severity').notNull(),
+  unhandled: boolean('unhandled').notNull().default(false),
+  status: text('status').notNull().default('open'),
+  assignedCollaboratorId: text('assigned_collaborator_id'),
+  reopenRules: jsonb('reopen_rules'),
+  firstSeen: tstz('first_seen').notNull(),
+  lastSeen: tstz('last_seen').notNull(),
+  eventsCount: count('events_count').notNull().default(0),
+  usersCount: count('users_count').notNull().default(0),
+  releaseStages: text('release_stages').array().notNull().default(sql`'{}'`),
+  appVersions: text('app_versions').array().notNull().default(sql`'{}'`),
+  lastEventId: text('last_event_id'),
+  createdAt: tstz('created_at').notNull().default(sql`now()`),
+  updatedAt: tstz('updated_at').notNull().default(sql`now()`),
+})
+
+export const errorUsers = pgTable(
+  'error_users',
+  { errorId: text('error_id').notNull(), userKey: text('user_key').notNull() },
+  (t) => [primaryKey({ columns: [t.errorId, t.userKey] })],
+)
+
+export const events = pgTable('events', {
+  id: text('id').primaryKey(),
+  projectId: text('project_id').notNull(),
+  errorId: text('error_id').notNull(),
+  receivedAt: tstz('received_at').notNull(),
+  severity: text('severity').notNull(),
+  unhandled: boolean('unhandled').notNull().default(false),
+  errorClass: text('error_class').notNull(),
+  message: text('message').notNull(),
+  context: text('context'),
+  releaseStage: text('release_stage'),
+  appVersion: text('app_version'),
+  osName: text('os_name'),
+  osVersion: text('os_version'),
+  browserName: text('browser_name'),
+  deviceModel: text('device_model'),
+  userId: text('user_id'),
+  userEmail: text('user_email'),
+  userName: text('user_name'),
+  requestUrl: text('request_url'),
+})
+
+export const eventPayloads = pgTable('event_payloads', {
+  eventId: text('event_id').primaryKey(),
+  payload: bytea('payload').notNull(),
+})
+
+export const sessionCounts = pgTable(
+  'session_counts',
+  {
+    projectId: text('project_id').notNull(),
+    minute: tstz('minute').notNull(),
+    releaseStage: text('release_stage').notNull().default(''),
+    appVersion: text('app_version').notNull().default(''),
+    sessions: count('sessions').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.minute, t.releaseStage, t.appVersion] })],
+)
+
+export const schema = {
+  users,
+  authTokens,
+  organizations,
+  collaborators,
+  projects,
+  errors,
+  errorUsers,
+  events,
+  eventPayloads,
+  sessionCounts,
+}

@@ -1,0 +1,26 @@
+import type { z } from 'zod'
+import { formatIssues } from '../../contract/api-error.ts'
+import { ValidationError } from './errors.ts'
+
+/** Parses input with a contract schema, or throws a 400 that names each bad field. */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown, prefix = ''): z.infer<S> {
+  const result = schema.safeParse(input)
+  if (!result.success) throw new ValidationError(formatIssues(result.error.issues, prefix))
+  return result.data
+}
+
+/** Reads a JSON request body, answering 400 for a body that is not JSON. */
+export async function readJson(request: Request): Promise<unknown> {
+  const text = await request.text()
+  if (text.trim() === '') return {}
+  try {
+    return JSON.parse(text)
+  } catch {
+    throw new ValidationError('request body is not valid JSON')
+  }
+}
+
+/** Query parameters as a plain object (the last value wins for repeated keys). */
+export function queryObject(url: string): Record<string, string> {
+  return Object.fromEntries(new URL(url).searchParams)
+}

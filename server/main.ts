@@ -1,0 +1,88 @@
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { serve, type ServerType } from '@hono/node-server'
+import { createApiPortApp, createApp } from './app.ts'
+import { bootstrapFirstAdmin } from './auth/bootstrap.ts'
+import { ConfigError, loadConfig } from './config.ts'
+import type { AppDeps } from './context.ts'
+import { openDatabase } from './db/client.ts'
+import { migrate } from './db/migrate.ts'
+import { createIngestWriter } from './ingest/ingest-writer.ts'
+import { createLogger } from './logger.ts'
+
+async function buildDashboardIfNeeded(staticDir: string, log: (msg: string) => void): Promise<void> {
+  if (existsSync(join(staticDir, 'index.html'))) return
+  log('building the dashboard (first start)…')
+  const { build } = await import('vite')
+  await build({ logLevel: 'warn', build: { outDir: staticDir } })
+}
+
+function listen(app: { fetch: (req: Request) => Response | Promise<Response> }, host: string, port: number) {
+  return new Promise<ServerType>((resolve) => {
+    const server = serve({ fetch: app.fetch, hostname: host, port }, () => resolve(server))
+  })
+}
+
+function closeServer(server: ServerType): Promise<void> {
+  return new Promise((resolve) => {
+    // Stop accepting; in-flight requests finish, idle keep-alive sockets close now.
+    server.close(() => resolve())
+    if ('closeIdleConnections' in server) server.closeIdleConnections()
+  })
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig()
+  const logger = createLogger(config.logLevel)
+  if (process.argv.includes('--build-if-needed')) {
+    await buildDashboardIfNeeded(config.staticDir, (msg) => logger.info(msg))
+  }
+
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
+  const applied = await migrate(database)
+  logger.info({ engine: database.engine, applied }, 'database ready')
+
+  const admin = await bootstrapFirstAdmin(database.db, config.admin)
+  if (admin) {
+    // Printed once, in clear, for the person starting Errata for the first time.
+    const lines = [`First admin created: ${admin.email}`]
+    if (admin.generatedPassword) lines.push(`  password:   ${admin.generatedPassword}`)
+    if (admin.generatedToken) lines.push(`  auth token: ${admin.generatedToken}`)
+    lines.push('  These are shown only once; store them now.')
+    process.stdout.write(`\n${lines.join('\n')}\n\n`)
+  }
+
+  const ingestWriter = createIngestWriter(database, config.ingest, logger)
+  const deps: AppDeps = { config, database, logger, ingestWriter }
+  const servers = [await listen(createApp(deps), config.host, config.port)]
+  const origin = `http://${config.host}:${config.port}`
+  logger.info({ url: origin }, 'Errata is listening')
+  process.stdout.write(`Errata is running at ${config.publicUrl ?? origin}\n`)
+  if (config.apiPort !== undefined) {
+    servers.push(await listen(createApiPortApp(deps), config.host, config.apiPort))
+    logger.info({ url: `http://${config.host}:${config.apiPort}` }, 'Data Access API port listening')
+  }
+
+  let stopping = false
+  const shutdown = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    logger.info({ signal }, 'shutting down: finishing in-flight requests')
+    await Promise.all(servers.map(closeServer))
+    await ingestWriter.close()
+    await database.close()
+    logger.info('stopped')
+    process.exit(0)
+  }
+  process.on('SIGINT', () => void shutdown('SIGINT'))
+  process.on('SIGTERM', () => void shutdown('SIGTERM'))
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof ConfigError) {
+    process.stderr.write(`${err.message}\n`)
+  } else {
+    process.stderr.write(`Errata failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`)
+  }
+  process.exit(1)
+})

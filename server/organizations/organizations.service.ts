@@ -1,0 +1,76 @@
+import { and, asc, eq, sql } from 'drizzle-orm'
+import type { CreateOrganization, Organization, UpdateOrganization } from '../../contract/organizations.ts'
+import { requireOrganizationAdmin, requireOrganizationMember } from '../auth/access.ts'
+import type { Db } from '../db/client.ts'
+import { newId } from '../db/ids.ts'
+import { collaborators, organizations } from '../db/schema.ts'
+import { NotFoundError } from '../http/errors.ts'
+import { slugify, slugWithSuffix } from '../http/slug.ts'
+
+type OrganizationRow = typeof organizations.$inferSelect
+
+export function toOrganization(row: OrganizationRow): Organization {
+  return {
+    id: row.id,
+    name: row.name,
+    slug: row.slug,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  }
+}
+
+export async function listUserOrganizations(db: Db, userId: string): Promise<Organization[]> {
+  const rows = await db
+    .select({ organization: organizations })
+    .from(organizations)
+    .innerJoin(collaborators, eq(collaborators.organizationId, organizations.id))
+    .where(eq(collaborators.userId, userId))
+    .orderBy(asc(organizations.createdAt), asc(organizations.id))
+  return rows.map((row) => toOrganization(row.organization))
+}
+
+async function freeSlug(db: Db, name: string): Promise<string> {
+  const plain = slugify(name)
+  const taken = await db.select({ id: organizations.id }).from(organizations).where(eq(organizations.slug, plain)).limit(1)
+  return taken.length === 0 ? plain : slugWithSuffix(name)
+}
+
+/** Creates an organization; its creator becomes its first admin collaborator. */
+export async function createOrganization(db: Db, userId: string, input: CreateOrganization): Promise<Organization> {
+  const slug = await freeSlug(db, input.name)
+  return db.transaction(async (tx) => {
+    const [row] = await tx.insert(organizations).values({ id: newId(), name: input.name, slug }).returning()
+    if (!row) throw new Error('insert returned no row')
+    await tx.insert(collaborators).values({ organizationId: row.id, userId, isAdmin: true })
+    return toOrganization(row)
+  })
+}
+
+export async function getOrganization(db: Db, userId: string, organizationId: string): Promise<Organization> {
+  await requireOrganizationMember(db, userId, organizationId)
+  const rows = await db.select().from(organizations).where(eq(organizations.id, organizationId)).limit(1)
+  if (!rows[0]) throw new NotFoundError('Organization')
+  return toOrganization(rows[0])
+}
+
+export async function updateOrganization(
+  db: Db,
+  userId: string,
+  organizationId: string,
+  input: UpdateOrganization,
+): Promise<Organization> {
+  await requireOrganizationAdmin(db, userId, organizationId)
+  const [row] = await db
+    .update(organizations)
+    .set({ name: input.name, updatedAt: sql`now()` })
+    .where(eq(organizations.id, organizationId))
+    .returning()
+  if (!row) throw new NotFoundError('Organization')
+  return toOrganization(row)
+}
+
+/** Deletes the organization with its projects, errors and events (admins only). */
+export async function deleteOrganization(db: Db, userId: string, organizationId: string): Promise<void> {
+  await requireOrganizationAdmin(db, userId, organizationId)
+  await db.delete(organizations).where(and(eq(organizations.id, organizationId)))
+}

@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestContext, type TestContext, type TestUser } from '../test-support/test-app.ts'
+
+let ctx: TestContext
+let alice: TestUser
+let mallory: TestUser
+
+beforeAll(async () => {
+  ctx = await createTestContext()
+  alice = await ctx.createUser('Alice')
+  mallory = await ctx.createUser('Mallory')
+})
+afterAll(() => ctx.close())
+
+describe('organizations', () => {
+  it('creates an organization whose creator is its admin, and lists it only for members', async () => {
+    const created = await ctx.request('/api/user/organizations', { method: 'POST', token: alice.token, json: { name: 'Acme Corp' } })
+    expect(created.status).toBe(201)
+    expect(created.headers.get('X-Version')).toBe('2')
+    const org = await created.json()
+    expect(org).toMatchObject({ name: 'Acme Corp', slug: 'acme-corp' })
+    expect(typeof org.id).toBe('string')
+
+    const mine = await (await ctx.request('/api/user/organizations', { token: alice.token })).json()
+    expect(mine.map((o: { id: string }) => o.id)).toEqual([org.id])
+    const theirs = await (await ctx.request('/api/user/organizations', { token: mallory.token })).json()
+    expect(theirs).toEqual([])
+
+    const collaborators = await (await ctx.request(`/api/organizations/${org.id}/collaborators`, { token: alice.token })).json()
+    expect(collaborators).toEqual([expect.objectContaining({ id: alice.id, is_admin: true })])
+  })
+
+  it('answers 404 to a user outside the organization, for read, update and delete', async () => {
+    const org = await (await ctx.request('/api/user/organizations', { method: 'POST', token: alice.token, json: { name: 'Private' } })).json()
+    expect((await ctx.request(`/api/organizations/${org.id}`, { token: mallory.token })).status).toBe(404)
+    expect((await ctx.request(`/api/organizations/${org.id}`, { method: 'PATCH', token: mallory.token, json: { name: 'x' } })).status).toBe(404)
+    expect((await ctx.request(`/api/organizations/${org.id}`, { method: 'DELETE', token: mallory.token })).status).toBe(404)
+    expect((await ctx.request(`/api/organizations/${org.id}/projects`, { token: mallory.token })).status).toBe(404)
+  })
+
+  it('validates the name and names the field', async () => {
+    const res = await ctx.request('/api/user/organizations', { method: 'POST', token: alice.token, json: { name: '' } })
+    expect(res.status).toBe(400)
+    expect(await res.json()).toEqual({ errors: [expect.stringContaining('name')] })
+  })
+
+  it('updates and deletes for admins', async () => {
+    const org = await (await ctx.request('/api/user/organizations', { method: 'POST', token: alice.token, json: { name: 'Old' } })).json()
+    const patched = await ctx.request(`/api/organizations/${org.id}`, { method: 'PATCH', token: alice.token, json: { name: 'New' } })
+    expect(patched.status).toBe(200)
+    expect(await patched.json()).toMatchObject({ id: org.id, name: 'New' })
+    expect((await ctx.request(`/api/organizations/${org.id}`, { method: 'DELETE', token: alice.token })).status).toBe(204)
+    expect((await ctx.request(`/api/organizations/${org.id}`, { token: alice.token })).status).toBe(404)
+  })
+})
+
+describe('authentication and versioning', () => {
+  it('needs a valid token', async () => {
+    expect((await ctx.request('/api/user/organizations')).status).toBe(401)
+    const bad = await ctx.request('/api/user/organizations', { token: 'nope' })
+    expect(bad.status).toBe(401)
+    expect(await bad.json()).toEqual({ errors: [expect.stringMatching(/token/)] })
+  })
+
+  it('rejects unknown X-Version values and answers 410 for the legacy API', async () => {
+    const bad = await ctx.request('/api/user', { token: alice.token, headers: { 'X-Version': '3' } })
+    expect(bad.status).toBe(400)
+    expect((await bad.json()).errors[0]).toMatch(/X-Version/)
+    const legacy = await ctx.request('/api/user', { token: alice.token, headers: { 'X-Version': '1' } })
+    expect(legacy.status).toBe(410)
+    expect(legacy.headers.get('X-Version')).toBe('1')
+  })
+
+  it('logs in with email and password and returns a working token', async () => {
+    const wrong = await ctx.request('/api/auth/login', { method: 'POST', json: { email: alice.email, password: 'wrong' } })
+    expect(wrong.status).toBe(401)
+    const res = await ctx.request('/api/auth/login', { method: 'POST', json: { email: alice.email.toUpperCase(), password: 'correct horse battery' } })
+    expect(res.status).toBe(200)
+    const { token, user } = await res.json()
+    expect(user.id).toBe(alice.id)
+    const me = await ctx.request('/api/user', { token })
+    expect((await me.json()).email).toBe(alice.email)
+    expect((await ctx.request('/api/auth/logout', { method: 'POST', token })).status).toBe(204)
+    expect((await ctx.request('/api/user', { token })).status).toBe(401)
+  })
+})

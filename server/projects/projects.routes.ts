@@ -1,0 +1,35 @@
+import { Hono } from 'hono'
+import { createProjectSchema, updateProjectSchema } from '../../contract/projects.ts'
+import type { AppEnv } from '../context.ts'
+import { urlBuilder } from '../http/urls.ts'
+import { parseInput, readJson } from '../http/validate.ts'
+import { createProject, deleteProject, getProject, listProjects, updateProject } from './projects.service.ts'
+
+export const projectRoutes = new Hono<AppEnv>()
+  .get('/organizations/:organizationId/projects', async (c) =>
+    c.json(await listProjects(c.var.deps.database.db, urlBuilder(c), c.var.user.id, c.req.param('organizationId'))),
+  )
+  .post('/organizations/:organizationId/projects', async (c) => {
+    const input = parseInput(createProjectSchema, await readJson(c.req.raw))
+    const project = await createProject(
+      c.var.deps.database.db,
+      urlBuilder(c),
+      c.var.user.id,
+      c.req.param('organizationId'),
+      input,
+    )
+    return c.json(project, 201)
+  })
+  .get('/projects/:projectId', async (c) =>
+    c.json(await getProject(c.var.deps.database.db, urlBuilder(c), c.var.user.id, c.req.param('projectId'))),
+  )
+  .patch('/projects/:projectId', async (c) => {
+    const input = parseInput(updateProjectSchema, await readJson(c.req.raw))
+    return c.json(
+      await updateProject(c.var.deps.database.db, urlBuilder(c), c.var.user.id, c.req.param('projectId'), input),
+    )
+  })
+  .delete('/projects/:projectId', async (c) => {
+    await deleteProject(c.var.deps.database.db, c.var.user.id, c.req.param('projectId'))
+    return c.body(null, 204)
+  })

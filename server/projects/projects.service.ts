@@ -1,0 +1,112 @@
+import { and, asc, eq, sql } from 'drizzle-orm'
+import type { CreateProject, Project, UpdateProject } from '../../contract/projects.ts'
+import {
+  requireOrganizationAdmin,
+  requireOrganizationMember,
+  requireProjectAccess,
+  requireProjectAdmin,
+} from '../auth/access.ts'
+import type { Db } from '../db/client.ts'
+import { newApiKey, newId } from '../db/ids.ts'
+import { projects } from '../db/schema.ts'
+import { NotFoundError } from '../http/errors.ts'
+import { slugify, slugWithSuffix } from '../http/slug.ts'
+import type { UrlBuilder } from '../http/urls.ts'
+
+type ProjectRow = typeof projects.$inferSelect
+
+// Counts come from indexed subqueries in the same statement: one query per list, no N+1.
+const projectColumns = {
+  project: projects,
+  openErrorCount: sql<number>`(SELECT count(*) FROM errors e WHERE e.project_id = ${projects.id} AND e.status = 'open')`.mapWith(Number),
+  collaboratorsCount: sql<number>`(SELECT count(*) FROM collaborators c WHERE c.organization_id = ${projects.organizationId})`.mapWith(Number),
+}
+
+function toProject(
+  urls: UrlBuilder,
+  row: { project: ProjectRow; openErrorCount: number; collaboratorsCount: number },
+): Project {
+  const p = row.project
+  return {
+    id: p.id,
+    organization_id: p.organizationId,
+    name: p.name,
+    slug: p.slug,
+    type: p.type,
+    api_key: p.apiKey,
+    collaborators_count: row.collaboratorsCount,
+    open_error_count: row.openErrorCount,
+    release_stages: p.releaseStages,
+    created_at: p.createdAt.toISOString(),
+    updated_at: p.updatedAt.toISOString(),
+    html_url: urls.web(`/projects/${p.id}/errors`),
+  }
+}
+
+export async function listProjects(db: Db, urls: UrlBuilder, userId: string, organizationId: string): Promise<Project[]> {
+  await requireOrganizationMember(db, userId, organizationId)
+  const rows = await db
+    .select(projectColumns)
+    .from(projects)
+    .where(eq(projects.organizationId, organizationId))
+    .orderBy(asc(projects.createdAt), asc(projects.id))
+  return rows.map((row) => toProject(urls, row))
+}
+
+async function loadProject(db: Db, urls: UrlBuilder, projectId: string): Promise<Project> {
+  const rows = await db.select(projectColumns).from(projects).where(eq(projects.id, projectId)).limit(1)
+  if (!rows[0]) throw new NotFoundError('Project')
+  return toProject(urls, rows[0])
+}
+
+export async function getProject(db: Db, urls: UrlBuilder, userId: string, projectId: string): Promise<Project> {
+  await requireProjectAccess(db, userId, projectId)
+  return loadProject(db, urls, projectId)
+}
+
+/** Creates a project with a new 32-hex-character API key (admins only). */
+export async function createProject(
+  db: Db,
+  urls: UrlBuilder,
+  userId: string,
+  organizationId: string,
+  input: CreateProject,
+): Promise<Project> {
+  await requireOrganizationAdmin(db, userId, organizationId)
+  const taken = await db
+    .select({ id: projects.id })
+    .from(projects)
+    .where(and(eq(projects.organizationId, organizationId), eq(projects.slug, slugify(input.name))))
+    .limit(1)
+  const id = newId()
+  await db.insert(projects).values({
+    id,
+    organizationId,
+    name: input.name,
+    type: input.type,
+    slug: taken.length === 0 ? slugify(input.name) : slugWithSuffix(input.name),
+    apiKey: newApiKey(),
+  })
+  return loadProject(db, urls, id)
+}
+
+export async function updateProject(
+  db: Db,
+  urls: UrlBuilder,
+  userId: string,
+  projectId: string,
+  input: UpdateProject,
+): Promise<Project> {
+  await requireProjectAdmin(db, userId, projectId)
+  await db
+    .update(projects)
+    .set({ ...(input.name !== undefined && { name: input.name }), ...(input.type && { type: input.type }), updatedAt: sql`now()` })
+    .where(eq(projects.id, projectId))
+  return loadProject(db, urls, projectId)
+}
+
+/** Deletes the project with all its errors and events (admins only). */
+export async function deleteProject(db: Db, userId: string, projectId: string): Promise<void> {
+  await requireProjectAdmin(db, userId, projectId)
+  await db.delete(projects).where(eq(projects.id, projectId))
+}

@@ -1,0 +1,94 @@
+import { randomBytes } from 'node:crypto'
+import pg from 'pg'
+import pino from 'pino'
+import { createApp } from '../app.ts'
+import { hashPassword } from '../auth/passwords.ts'
+import { createToken } from '../auth/tokens.ts'
+import { loadConfig, type Config } from '../config.ts'
+import type { AppDeps } from '../context.ts'
+import { openPglite, openPostgres, type Database } from '../db/client.ts'
+import { newId } from '../db/ids.ts'
+import { migrate } from '../db/migrate.ts'
+import { users } from '../db/schema.ts'
+import { createIngestWriter } from '../ingest/ingest-writer.ts'
+
+/**
+ * A fresh, migrated database for one test file: in-memory PGlite, or a new database on
+ * the PostgreSQL server in TEST_DATABASE_URL (CI runs the server suite both ways).
+ */
+export async function createTestDatabase(): Promise<Database> {
+  const serverUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL
+  if (!serverUrl) {
+    const database = await openPglite()
+    await migrate(database)
+    return database
+  }
+  const name = `errata_test_${randomBytes(6).toString('hex')}`
+  const admin = new pg.Client({ connectionString: serverUrl })
+  await admin.connect()
+  await admin.query(`CREATE DATABASE ${name}`)
+  await admin.end()
+  const url = new URL(serverUrl)
+  url.pathname = `/${name}`
+  const database = await openPostgres(url.toString(), 5)
+  await migrate(database)
+  return {
+    ...database,
+    close: async () => {
+      await database.close()
+      const cleanup = new pg.Client({ connectionString: serverUrl })
+      await cleanup.connect()
+      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+      await cleanup.end()
+    },
+  }
+}
+
+export interface TestUser {
+  id: string
+  email: string
+  token: string
+}
+
+export interface TestContext {
+  deps: AppDeps
+  app: ReturnType<typeof createApp>
+  /** Sends a request to the in-process app, as a user when `token` is given. */
+  request(path: string, init?: RequestInit & { token?: string; json?: unknown }): Promise<Response>
+  createUser(name?: string, password?: string): Promise<TestUser>
+  close(): Promise<void>
+}
+
+export async function createTestContext(overrides: Partial<Config> = {}): Promise<TestContext> {
+  const database = await createTestDatabase()
+  const config = { ...loadConfig({ LOG_LEVEL: 'silent' }), publicUrl: 'http://errata.test', ...overrides }
+  const logger = pino({ level: 'silent' })
+  const ingestWriter = createIngestWriter(database, config.ingest, logger)
+  const deps: AppDeps = { config, database, logger, ingestWriter }
+  const app = createApp(deps)
+
+  return {
+    deps,
+    app,
+    request: (path, init = {}) => {
+      const { token, json, ...rest } = init
+      const headers = new Headers(rest.headers)
+      if (token) headers.set('Authorization', `token ${token}`)
+      if (!headers.has('X-Version') && path.startsWith('/api')) headers.set('X-Version', '2')
+      if (json !== undefined) headers.set('Content-Type', 'application/json')
+      const body = json !== undefined ? JSON.stringify(json) : rest.body
+      return Promise.resolve(app.request(`http://errata.test${path}`, { ...rest, headers, body }))
+    },
+    createUser: async (name = 'Test User', password = 'correct horse battery') => {
+      const id = newId()
+      const email = `${name.toLowerCase().replace(/\W+/g, '.')}.${id.slice(-6)}@example.com`
+      await database.db.insert(users).values({ id, email, name, passwordHash: await hashPassword(password) })
+      const { token } = await createToken(database.db, id, 'test')
+      return { id, email, token }
+    },
+    close: async () => {
+      await ingestWriter.close()
+      await database.close()
+    },
+  }
+}
