@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { sql } from 'drizzle-orm'
-import type { Db } from '../db/client.ts'
+import { queryRows, type Db } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
 import { users } from '../db/schema.ts'
 import { hashPassword } from './passwords.ts'
@@ -21,8 +21,8 @@ export async function bootstrapFirstAdmin(
   db: Db,
   admin: { email?: string; password?: string; token?: string },
 ): Promise<BootstrapResult | null> {
-  const existing = await db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM users`)
-  if (Number(existing.rows[0]?.n ?? 0) > 0) return null
+  const [existing] = await queryRows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM users`)
+  if (Number(existing?.n ?? 0) > 0) return null
   const email = admin.email ?? 'admin@errata.local'
   const password = admin.password ?? randomBytes(12).toString('base64url')
   const token = admin.token ?? generateToken()

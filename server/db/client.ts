@@ -3,6 +3,7 @@ import { PGlite } from '@electric-sql/pglite'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
+import type { SQL } from 'drizzle-orm'
 import pg from 'pg'
 import { schema } from './schema.ts'
 
@@ -69,4 +70,13 @@ export async function openPostgres(connectionString: string, maxConnections = 10
 
 export function openDatabase(options: { databaseUrl?: string; dataDir?: string }): Promise<Database> {
   return options.databaseUrl ? openPostgres(options.databaseUrl) : openPglite(options.dataDir)
+}
+
+/**
+ * Runs a raw `sql` query and returns its rows. Both drivers answer `{ rows }`; the
+ * driver-neutral Db type does not know that, so the cast lives here, once.
+ */
+export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as { rows: T[] }
+  return result.rows
 }

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
-import type { Database } from './client.ts'
+import { queryRows, type Database } from './client.ts'
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.url))
 const MIGRATION_LOCK_KEY = 7_245_001
@@ -23,8 +23,8 @@ export async function migrate(database: Database): Promise<string[]> {
     await database.execScript(
       `CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
     )
-    const done = await database.db.execute<{ name: string }>(sql`SELECT name FROM schema_migrations`)
-    const applied = new Set(done.rows.map((row) => row.name))
+    const done = await queryRows<{ name: string }>(database.db, sql`SELECT name FROM schema_migrations`)
+    const applied = new Set(done.map((row) => row.name))
     const ran: string[] = []
     for (const migration of listMigrations()) {
       if (applied.has(migration.name)) continue
