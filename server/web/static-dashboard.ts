@@ -15,15 +15,8 @@ export function staticDashboard(staticDir: string): Hono<AppEnv> {
   const root = resolve(staticDir)
   const indexPath = join(root, 'index.html')
   const app = new Hono<AppEnv>()
-  app.use(
-    '/assets/*',
-    serveStatic({
-      root,
-      // Vite puts a content hash in asset names, so they can be cached for good.
-      onFound: (_path, c) => c.header('Cache-Control', 'public, max-age=31536000, immutable'),
-    }),
-  )
-  app.use('*', serveStatic({ root }))
+  // Without a build (tests, API-only use) only the fallback below answers.
+  if (existsSync(root)) serveBuiltFiles(app, root)
   app.get('*', (c) => {
     if (SERVICE_PATHS.test(c.req.path)) return c.json({ errors: [`not found: ${c.req.path}`] }, 404)
     if (!existsSync(indexPath)) {
@@ -34,4 +27,16 @@ export function staticDashboard(staticDir: string): Hono<AppEnv> {
   })
   app.all('*', (c) => c.json({ errors: [`no endpoint ${c.req.method} ${c.req.path}`] }, 404))
   return app
+}
+
+function serveBuiltFiles(app: Hono<AppEnv>, root: string): void {
+  app.use(
+    '/assets/*',
+    serveStatic({
+      root,
+      // Vite puts a content hash in asset names, so they can be cached for good.
+      onFound: (_path, c) => c.header('Cache-Control', 'public, max-age=31536000, immutable'),
+    }),
+  )
+  app.use('*', serveStatic({ root }))
 }

@@ -1,0 +1,90 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createApiPortApp, createApp } from './app.ts'
+import { bootstrapFirstAdmin } from './auth/bootstrap.ts'
+import { loadConfig } from './config.ts'
+import { createTestContext, type TestContext, type TestUser } from './test-support/test-app.ts'
+
+let ctx: TestContext
+let user: TestUser
+const staticDir = mkdtempSync(join(tmpdir(), 'errata-static-'))
+
+beforeAll(async () => {
+  writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>Errata</title><div id="root"></div>')
+  ctx = await createTestContext({ staticDir })
+  user = await ctx.createUser('Port User')
+})
+afterAll(async () => {
+  await ctx.close()
+  rmSync(staticDir, { recursive: true, force: true })
+})
+
+describe('app wiring', () => {
+  it('reports health with the database engine', async () => {
+    const res = await ctx.request('/healthz')
+    expect(res.status).toBe(200)
+    expect(await res.json()).toMatchObject({ status: 'ok' })
+  })
+
+  it('serves index.html for dashboard routes so a reload keeps the page', async () => {
+    const res = await ctx.request('/projects/abc/errors?sort=events')
+    expect(res.status).toBe(200)
+    expect(await res.text()).toContain('<div id="root">')
+  })
+
+  it('answers JSON 404 for unknown API paths instead of the dashboard', async () => {
+    const res = await ctx.request('/api/nope', { token: user.token })
+    expect(res.status).toBe(404)
+    expect((await res.json()).errors[0]).toContain('/api/nope')
+  })
+
+  it('serves the Data Access API at the root of the API port', async () => {
+    const apiApp = createApiPortApp(ctx.deps)
+    const res = await apiApp.request('http://errata.test:9090/user', {
+      headers: { Authorization: `token ${user.token}`, 'X-Version': '2' },
+    })
+    expect(res.status).toBe(200)
+    expect((await res.json()).id).toBe(user.id)
+  })
+
+  it('enforces the API body limit with 413', async () => {
+    const small = createApp({ ...ctx.deps, config: { ...ctx.deps.config, limits: { ...ctx.deps.config.limits, apiBodyBytes: 64 } } })
+    const res = await small.request('http://errata.test/api/user/organizations', {
+      method: 'POST',
+      headers: { Authorization: `token ${user.token}`, 'X-Version': '2', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'x'.repeat(200) }),
+    })
+    expect(res.status).toBe(413)
+    expect((await res.json()).errors[0]).toMatch(/limit of 64 bytes/)
+  })
+})
+
+describe('first start', () => {
+  it('creates the first admin once, with the configured token', async () => {
+    const fresh = await createTestContext()
+    try {
+      const token = 'a'.repeat(40)
+      const created = await bootstrapFirstAdmin(fresh.deps.database.db, { email: 'root@example.com', token })
+      expect(created).toMatchObject({ email: 'root@example.com' })
+      expect(created?.generatedPassword).toMatch(/.{12,}/)
+      expect(created?.generatedToken).toBeUndefined()
+      const me = await fresh.request('/api/user', { token })
+      expect((await me.json()).email).toBe('root@example.com')
+      expect(await bootstrapFirstAdmin(fresh.deps.database.db, { email: 'other@example.com' })).toBeNull()
+      const login = await fresh.request('/api/auth/login', {
+        method: 'POST',
+        json: { email: 'root@example.com', password: created?.generatedPassword },
+      })
+      expect(login.status).toBe(200)
+    } finally {
+      await fresh.close()
+    }
+  })
+
+  it('rejects invalid configuration with a message naming the variable', () => {
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/)
+    expect(() => loadConfig({ ERRATA_ADMIN_PASSWORD: 'short' })).toThrow(/ERRATA_ADMIN_PASSWORD/)
+  })
+})
