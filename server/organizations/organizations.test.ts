@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { collaborators } from '../db/schema.ts'
 import { createTestContext, type TestContext, type TestUser } from '../test-support/test-app.ts'
 
 let ctx: TestContext
@@ -51,6 +52,73 @@ describe('organizations', () => {
     expect(await patched.json()).toMatchObject({ id: org.id, name: 'New' })
     expect((await ctx.request(`/api/organizations/${org.id}`, { method: 'DELETE', token: alice.token })).status).toBe(204)
     expect((await ctx.request(`/api/organizations/${org.id}`, { token: alice.token })).status).toBe(404)
+  })
+})
+
+describe('organizations: more cases', () => {
+  it('returns the organization resource to members', async () => {
+    const org = await (await ctx.request('/api/user/organizations', { method: 'POST', token: alice.token, json: { name: '  Spaced Name ' } })).json()
+    expect(org).toEqual({
+      id: expect.stringMatching(/^[0-9a-f]{24}$/),
+      name: 'Spaced Name',
+      slug: 'spaced-name',
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+    })
+    const res = await ctx.request(`/api/organizations/${org.id}`, { token: alice.token })
+    expect(res.status).toBe(200)
+    expect(await res.json()).toEqual(org)
+  })
+
+  it('gives organizations with the same name distinct slugs', async () => {
+    const a = await (await ctx.request('/api/user/organizations', { method: 'POST', token: alice.token, json: { name: 'Twin' } })).json()
+    const b = await (await ctx.request('/api/user/organizations', { method: 'POST', token: mallory.token, json: { name: 'Twin' } })).json()
+    expect(a.slug).toBe('twin')
+    expect(b.slug).toMatch(/^twin-[0-9a-f]{6}$/)
+  })
+
+  it('lists organizations oldest first', async () => {
+    const user = await ctx.createUser('Lister')
+    const names = ['First', 'Second', 'Third']
+    for (const name of names) {
+      await ctx.request('/api/user/organizations', { method: 'POST', token: user.token, json: { name } })
+    }
+    const list = await (await ctx.request('/api/user/organizations', { token: user.token })).json()
+    expect(list.map((o: { name: string }) => o.name)).toEqual(names)
+  })
+
+  it('answers 403 to a non-admin member for update and delete, and lets them read', async () => {
+    const org = await (await ctx.request('/api/user/organizations', { method: 'POST', token: alice.token, json: { name: 'Members' } })).json()
+    const member = await ctx.createUser('Member')
+    await ctx.deps.database.db.insert(collaborators).values({ organizationId: org.id, userId: member.id, isAdmin: false })
+    expect((await ctx.request(`/api/organizations/${org.id}`, { token: member.token })).status).toBe(200)
+    const patch = await ctx.request(`/api/organizations/${org.id}`, { method: 'PATCH', token: member.token, json: { name: 'Mine' } })
+    expect(patch.status).toBe(403)
+    expect(await patch.json()).toEqual({ errors: ['only organization admins may do this'] })
+    expect((await ctx.request(`/api/organizations/${org.id}`, { method: 'DELETE', token: member.token })).status).toBe(403)
+    expect((await (await ctx.request(`/api/organizations/${org.id}`, { token: alice.token })).json()).name).toBe('Members')
+  })
+
+  it('answers 404 for unknown organizations and 400 for bad or non-JSON bodies', async () => {
+    const unknown = '000000000000000000000000'
+    expect((await ctx.request(`/api/organizations/${unknown}`, { token: alice.token })).status).toBe(404)
+    expect((await ctx.request(`/api/organizations/${unknown}`, { method: 'PATCH', token: alice.token, json: { name: 'x' } })).status).toBe(404)
+    expect((await ctx.request(`/api/organizations/${unknown}`, { method: 'DELETE', token: alice.token })).status).toBe(404)
+
+    const org = await (await ctx.request('/api/user/organizations', { method: 'POST', token: alice.token, json: { name: 'Valid' } })).json()
+    const bad = await ctx.request(`/api/organizations/${org.id}`, { method: 'PATCH', token: alice.token, json: { name: 7 } })
+    expect(bad.status).toBe(400)
+    expect((await bad.json()).errors[0]).toMatch(/^name: /)
+    const long = await ctx.request('/api/user/organizations', { method: 'POST', token: alice.token, json: { name: 'x'.repeat(201) } })
+    expect((await long.json()).errors[0]).toMatch(/^name: must be at most 200/)
+    const notJson = await ctx.request('/api/user/organizations', {
+      method: 'POST',
+      token: alice.token,
+      headers: { 'Content-Type': 'application/json' },
+      body: '{name: Acme}',
+    })
+    expect(notJson.status).toBe(400)
+    expect(await notJson.json()).toEqual({ errors: ['request body is not valid JSON'] })
   })
 })
 

@@ -16,10 +16,12 @@ import type { UrlBuilder } from '../http/urls.ts'
 type ProjectRow = typeof projects.$inferSelect
 
 // Counts come from indexed subqueries in the same statement: one query per list, no N+1.
+// The outer columns are written qualified on purpose: drizzle renders ${projects.id} in a
+// single-table select as a bare "id", which inside the subquery would mean e.id.
 const projectColumns = {
   project: projects,
-  openErrorCount: sql<number>`(SELECT count(*) FROM errors e WHERE e.project_id = ${projects.id} AND e.status = 'open')`.mapWith(Number),
-  collaboratorsCount: sql<number>`(SELECT count(*) FROM collaborators c WHERE c.organization_id = ${projects.organizationId})`.mapWith(Number),
+  openErrorCount: sql<number>`(SELECT count(*) FROM errors e WHERE e.project_id = projects.id AND e.status = 'open')`.mapWith(Number),
+  collaboratorsCount: sql<number>`(SELECT count(*) FROM collaborators c WHERE c.organization_id = projects.organization_id)`.mapWith(Number),
 }
 
 function toProject(

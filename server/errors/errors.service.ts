@@ -1,0 +1,166 @@
+import { and, asc, count, desc, eq, sql, type SQL } from 'drizzle-orm'
+import type { ErrorEvent } from '../../contract/events.ts'
+import type { ErrorGroup, ErrorSort, ErrorStatus, ListErrorsQuery, Severity } from '../../contract/errors.ts'
+import { requireProjectAccess } from '../auth/access.ts'
+import type { Db } from '../db/client.ts'
+import { errors } from '../db/schema.ts'
+import { loadEvent } from '../events/events.service.ts'
+import { decodeCursor, encodeCursor, type Cursor } from '../http/cursor.ts'
+import { NotFoundError, ValidationError } from '../http/errors.ts'
+import type { UrlBuilder } from '../http/urls.ts'
+
+type ErrorRow = typeof errors.$inferSelect
+
+/**
+ * Ingestion stores a notifier-supplied groupingHash as `custom:<hash>` and a computed
+ * one as `sha1:<hex>`, so the reason is derived rather than stored.
+ */
+export function groupingReason(groupingHash: string): 'groupingHash' | 'frame' {
+  return groupingHash.startsWith('custom:') ? 'groupingHash' : 'frame'
+}
+
+/** An errors row as the v2 Error resource. */
+export function toErrorGroup(urls: UrlBuilder, row: ErrorRow): ErrorGroup {
+  const path = `/projects/${row.projectId}/errors/${row.id}`
+  return {
+    id: row.id,
+    project_id: row.projectId,
+    error_class: row.errorClass,
+    message: row.message,
+    context: row.context,
+    severity: row.severity as Severity,
+    unhandled: row.unhandled,
+    status: row.status as ErrorStatus,
+    assigned_collaborator_id: row.assignedCollaboratorId,
+    reopen_rules: (row.reopenRules as Record<string, unknown> | null) ?? null,
+    first_seen: row.firstSeen.toISOString(),
+    last_seen: row.lastSeen.toISOString(),
+    events: row.eventsCount,
+    users: row.usersCount,
+    release_stages: row.releaseStages,
+    app_versions: row.appVersions,
+    grouping_reason: groupingReason(row.groupingHash),
+    url: urls.api(path),
+    html_url: urls.web(path),
+  }
+}
+
+/** Each sort key is backed by the index errors_project_<sort>_idx on (project_id, column, id). */
+const SORT_COLUMNS = {
+  last_seen: errors.lastSeen,
+  first_seen: errors.firstSeen,
+  events: errors.eventsCount,
+  users: errors.usersCount,
+} as const
+
+const isTimestampSort = (sort: ErrorSort) => sort === 'last_seen' || sort === 'first_seen'
+
+/**
+ * The sort value as it goes into a cursor. Timestamps are read as text with full
+ * microsecond precision: a JS Date keeps only milliseconds, and a rounded cursor
+ * would skip or repeat rows that differ below the millisecond.
+ */
+function cursorValueColumn(sort: ErrorSort): SQL<string | number> {
+  const column = SORT_COLUMNS[sort]
+  return isTimestampSort(sort)
+    ? sql<string>`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`
+    : sql<number>`${column}`.mapWith(Number)
+}
+
+/** Checks that a decoded cursor fits the requested sort, so a mismatched one is a 400, not a SQL error. */
+function checkCursor(sort: ErrorSort, cursor: Cursor): Cursor {
+  const fits = isTimestampSort(sort)
+    ? typeof cursor.v === 'string' && !Number.isNaN(Date.parse(cursor.v))
+    : typeof cursor.v === 'number' && Number.isSafeInteger(cursor.v)
+  if (!fits) throw new ValidationError(`cursor: does not belong to sort=${sort} (use the Link rel="next" address)`)
+  return cursor
+}
+
+/**
+ * Keyset condition as a row comparison, `(column, id) < (value, id)`, which PostgreSQL
+ * matches against the (project_id, column, id) index instead of filtering afterwards.
+ */
+function afterCursor(sort: ErrorSort, direction: 'asc' | 'desc', cursor: Cursor): SQL {
+  const column = SORT_COLUMNS[sort]
+  const value = isTimestampSort(sort) ? sql`${cursor.v}::timestamptz` : sql`${cursor.v}::bigint`
+  return direction === 'desc'
+    ? sql`(${column}, ${errors.id}) < (${value}, ${cursor.id})`
+    : sql`(${column}, ${errors.id}) > (${value}, ${cursor.id})`
+}
+
+/** One page of a project's errors (per_page + 1 rows, to know whether another page follows). */
+export function errorsPageQuery(db: Db, projectId: string, query: ListErrorsQuery) {
+  const column = SORT_COLUMNS[query.sort]
+  const order = query.direction === 'desc' ? desc : asc
+  const cursor = query.cursor === undefined ? undefined : checkCursor(query.sort, decodeCursor(query.cursor))
+  return db
+    .select({ error: errors, cursorValue: cursorValueColumn(query.sort) })
+    .from(errors)
+    .where(and(eq(errors.projectId, projectId), cursor && afterCursor(query.sort, query.direction, cursor)))
+    .orderBy(order(column), order(errors.id))
+    .limit(query.per_page + 1)
+}
+
+export interface ErrorsPage {
+  errors: ErrorGroup[]
+  nextCursor: string | null
+  totalCount: number
+}
+
+export async function listErrors(
+  db: Db,
+  urls: UrlBuilder,
+  userId: string,
+  projectId: string,
+  query: ListErrorsQuery,
+): Promise<ErrorsPage> {
+  // Building the query decodes the cursor: a bad one is a 400 before any database work.
+  const pageQuery = errorsPageQuery(db, projectId, query)
+  await requireProjectAccess(db, userId, projectId)
+  const [rows, totals] = await Promise.all([
+    pageQuery,
+    db.select({ n: count() }).from(errors).where(eq(errors.projectId, projectId)),
+  ])
+  const page = rows.slice(0, query.per_page)
+  const last = page[page.length - 1]
+  const nextCursor =
+    rows.length > query.per_page && last ? encodeCursor({ v: last.cursorValue, id: last.error.id }) : null
+  return { errors: page.map((row) => toErrorGroup(urls, row.error)), nextCursor, totalCount: totals[0]?.n ?? 0 }
+}
+
+/** The error row, when it belongs to the project and the caller can see that project; 404 otherwise. */
+async function loadErrorRow(db: Db, userId: string, projectId: string, errorId: string): Promise<ErrorRow> {
+  await requireProjectAccess(db, userId, projectId)
+  const rows = await db
+    .select()
+    .from(errors)
+    .where(and(eq(errors.id, errorId), eq(errors.projectId, projectId)))
+    .limit(1)
+  if (!rows[0]) throw new NotFoundError('Error')
+  return rows[0]
+}
+
+export async function getError(
+  db: Db,
+  urls: UrlBuilder,
+  userId: string,
+  projectId: string,
+  errorId: string,
+): Promise<ErrorGroup> {
+  return toErrorGroup(urls, await loadErrorRow(db, userId, projectId, errorId))
+}
+
+/** The newest event of the error (errors.last_event_id, kept current at ingest) as an Events API resource. */
+export async function getLatestEvent(
+  db: Db,
+  urls: UrlBuilder,
+  userId: string,
+  projectId: string,
+  errorId: string,
+): Promise<ErrorEvent> {
+  const row = await loadErrorRow(db, userId, projectId, errorId)
+  // Deleting an event moves last_event_id to the newest remaining one, so null means no events.
+  const event = row.lastEventId ? await loadEvent(db, urls, row.lastEventId) : null
+  if (!event) throw new NotFoundError('Event')
+  return event
+}

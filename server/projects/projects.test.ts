@@ -1,0 +1,207 @@
+import { eq } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Project } from '../../contract/projects.ts'
+import { collaborators, errors, events } from '../db/schema.ts'
+import { seedErrors, seedProject, type SeededProject } from '../test-support/seed.ts'
+import { createTestContext, type TestContext, type TestUser } from '../test-support/test-app.ts'
+
+let ctx: TestContext
+let acme: SeededProject
+let member: TestUser
+let outsider: TestUser
+
+beforeAll(async () => {
+  ctx = await createTestContext()
+  acme = await seedProject(ctx, { user: 'Admin', organization: 'Acme', project: 'Web' })
+  member = await ctx.createUser('Member')
+  outsider = await ctx.createUser('Outsider')
+  await ctx.deps.database.db
+    .insert(collaborators)
+    .values({ organizationId: acme.organization.id, userId: member.id, isAdmin: false })
+})
+afterAll(() => ctx.close())
+
+const orgProjects = () => `/api/organizations/${acme.organization.id}/projects`
+
+async function createProject(json: unknown, token = acme.user.token): Promise<Response> {
+  return ctx.request(orgProjects(), { method: 'POST', token, json })
+}
+
+describe('POST /organizations/:organizationId/projects', () => {
+  it('creates a project with a 32-hex-character API key and default type "other"', async () => {
+    const res = await createProject({ name: 'Checkout Service' })
+    expect(res.status).toBe(201)
+    const project = (await res.json()) as Project
+    expect(project).toEqual({
+      id: expect.stringMatching(/^[0-9a-f]{24}$/),
+      organization_id: acme.organization.id,
+      name: 'Checkout Service',
+      slug: 'checkout-service',
+      type: 'other',
+      api_key: expect.stringMatching(/^[0-9a-f]{32}$/),
+      collaborators_count: 2,
+      open_error_count: 0,
+      release_stages: [],
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+      html_url: `http://errata.test/projects/${project.id}/errors`,
+    })
+    expect(new Date(project.created_at).toISOString()).toBe(project.created_at)
+    expect(project.api_key).not.toBe(acme.project.api_key)
+  })
+
+  it('keeps slugs unique within an organization, but not across organizations', async () => {
+    const first = (await (await createProject({ name: 'My App', type: 'node' })).json()) as Project
+    const second = (await (await createProject({ name: 'my app!', type: 'js' })).json()) as Project
+    expect(first.slug).toBe('my-app')
+    expect(second.slug).toMatch(/^my-app-[0-9a-f]{6}$/)
+    const elsewhere = await seedProject(ctx, { user: 'Else', organization: 'Elsewhere', project: 'My App' })
+    expect(elsewhere.project.slug).toBe('my-app')
+  })
+
+  it('answers 400 naming the field for a bad body, and for a body that is not JSON', async () => {
+    const cases: [unknown, RegExp][] = [
+      [{}, /^name: /],
+      [{ name: '' }, /^name: must not be empty/],
+      [{ name: '   ' }, /^name: must not be empty/],
+      [{ name: 'x'.repeat(201) }, /^name: must be at most 200/],
+      [{ name: 'Ok', type: 'cobol' }, /^type: /],
+      [{ name: 42 }, /^name: /],
+    ]
+    for (const [json, message] of cases) {
+      const res = await createProject(json)
+      expect(res.status, JSON.stringify(json)).toBe(400)
+      expect((await res.json()).errors[0]).toMatch(message)
+    }
+    const notJson = await ctx.request(orgProjects(), {
+      method: 'POST',
+      token: acme.user.token,
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"name": ',
+    })
+    expect(notJson.status).toBe(400)
+    expect(await notJson.json()).toEqual({ errors: ['request body is not valid JSON'] })
+  })
+
+  it('answers 413 for a body over the API limit', async () => {
+    const res = await createProject({ name: 'x'.repeat(300 * 1024) })
+    expect(res.status).toBe(413)
+    expect((await res.json()).errors[0]).toMatch(/larger than the limit/)
+  })
+
+  it('refuses non-admin members (403) and outsiders (404)', async () => {
+    const byMember = await createProject({ name: 'Nope' }, member.token)
+    expect(byMember.status).toBe(403)
+    expect(await byMember.json()).toEqual({ errors: ['only organization admins may do this'] })
+    expect((await createProject({ name: 'Nope' }, outsider.token)).status).toBe(404)
+    const unknown = await ctx.request('/api/organizations/000000000000000000000000/projects', {
+      method: 'POST',
+      token: acme.user.token,
+      json: { name: 'Nope' },
+    })
+    expect(unknown.status).toBe(404)
+  })
+})
+
+describe('GET /organizations/:organizationId/projects and /projects/:projectId', () => {
+  it('lists the organization’s projects oldest first, to any member', async () => {
+    const res = await ctx.request(orgProjects(), { token: member.token })
+    expect(res.status).toBe(200)
+    const list = (await res.json()) as Project[]
+    expect(list[0]!.id).toBe(acme.project.id)
+    expect(list.every((p) => p.organization_id === acme.organization.id)).toBe(true)
+    const times = list.map((p) => p.created_at)
+    expect([...times].sort()).toEqual(times)
+  })
+
+  it('counts open errors and collaborators', async () => {
+    const { project, user } = await seedProject(ctx, { user: 'Counter', organization: 'Counting', project: 'Counted' })
+    await seedErrors(ctx.deps.database, project.id, 7, {
+      overrides: (i) => ({ status: i < 2 ? 'fixed' : i === 2 ? 'ignored' : 'open' }),
+    })
+    const extra = await ctx.createUser('Extra')
+    await ctx.deps.database.db.insert(collaborators).values({ organizationId: project.organization_id, userId: extra.id })
+    const one = (await (await ctx.request(`/api/projects/${project.id}`, { token: user.token })).json()) as Project
+    expect(one.open_error_count).toBe(4)
+    expect(one.collaborators_count).toBe(2)
+    const [listed] = (await (
+      await ctx.request(`/api/organizations/${project.organization_id}/projects`, { token: extra.token })
+    ).json()) as Project[]
+    expect(listed).toMatchObject({ id: project.id, open_error_count: 4, collaborators_count: 2 })
+  })
+
+  it('answers 404 to outsiders and for unknown ids', async () => {
+    expect((await ctx.request(orgProjects(), { token: outsider.token })).status).toBe(404)
+    const res = await ctx.request(`/api/projects/${acme.project.id}`, { token: outsider.token })
+    expect(res.status).toBe(404)
+    expect(await res.json()).toEqual({ errors: ['Project not found'] })
+    expect((await ctx.request('/api/projects/000000000000000000000000', { token: acme.user.token })).status).toBe(404)
+    expect((await ctx.request(`/api/projects/${acme.project.id}`)).status).toBe(401)
+  })
+
+  it('returns one project to a member', async () => {
+    const res = await ctx.request(`/api/projects/${acme.project.id}`, { token: member.token })
+    expect(res.status).toBe(200)
+    expect(await res.json()).toMatchObject({ id: acme.project.id, name: 'Web', api_key: acme.project.api_key })
+  })
+})
+
+describe('PATCH /projects/:projectId', () => {
+  it('updates the name and type and answers the updated project', async () => {
+    const project = (await (await createProject({ name: 'Renamable' })).json()) as Project
+    const res = await ctx.request(`/api/projects/${project.id}`, {
+      method: 'PATCH',
+      token: acme.user.token,
+      json: { name: 'Renamed', type: 'python' },
+    })
+    expect(res.status).toBe(200)
+    const updated = (await res.json()) as Project
+    expect(updated).toMatchObject({ id: project.id, name: 'Renamed', type: 'python', api_key: project.api_key })
+    expect(updated.updated_at >= project.updated_at).toBe(true)
+    const typeOnly = await ctx.request(`/api/projects/${project.id}`, {
+      method: 'PATCH',
+      token: acme.user.token,
+      json: { type: 'go' },
+    })
+    expect(await typeOnly.json()).toMatchObject({ name: 'Renamed', type: 'go' })
+  })
+
+  it('answers 400 for an empty or bad update', async () => {
+    const path = `/api/projects/${acme.project.id}`
+    const empty = await ctx.request(path, { method: 'PATCH', token: acme.user.token, json: {} })
+    expect(empty.status).toBe(400)
+    expect((await empty.json()).errors[0]).toMatch(/name, type/)
+    const bad = await ctx.request(path, { method: 'PATCH', token: acme.user.token, json: { type: 'cobol' } })
+    expect(bad.status).toBe(400)
+    expect((await bad.json()).errors[0]).toMatch(/^type: /)
+  })
+
+  it('refuses non-admin members (403) and outsiders (404)', async () => {
+    const path = `/api/projects/${acme.project.id}`
+    expect((await ctx.request(path, { method: 'PATCH', token: member.token, json: { name: 'x' } })).status).toBe(403)
+    expect((await ctx.request(path, { method: 'PATCH', token: outsider.token, json: { name: 'x' } })).status).toBe(404)
+    const unchanged = (await (await ctx.request(path, { token: acme.user.token })).json()) as Project
+    expect(unchanged.name).toBe('Web')
+  })
+})
+
+describe('DELETE /projects/:projectId', () => {
+  it('refuses non-admin members (403) and outsiders (404)', async () => {
+    const path = `/api/projects/${acme.project.id}`
+    expect((await ctx.request(path, { method: 'DELETE', token: member.token })).status).toBe(403)
+    expect((await ctx.request(path, { method: 'DELETE', token: outsider.token })).status).toBe(404)
+    expect((await ctx.request(path, { token: acme.user.token })).status).toBe(200)
+  })
+
+  it('deletes the project with its errors and events', async () => {
+    const project = (await (await createProject({ name: 'Doomed' })).json()) as Project
+    const seeded = await seedErrors(ctx.deps.database, project.id, 3, { eventsPerError: 2 })
+    const res = await ctx.request(`/api/projects/${project.id}`, { method: 'DELETE', token: acme.user.token })
+    expect(res.status).toBe(204)
+    expect((await ctx.request(`/api/projects/${project.id}`, { token: acme.user.token })).status).toBe(404)
+    const db = ctx.deps.database.db
+    expect(await db.select().from(errors).where(eq(errors.projectId, project.id))).toEqual([])
+    expect(await db.select().from(events).where(eq(events.errorId, seeded[0]!.id))).toEqual([])
+    expect((await ctx.request(`/api/projects/${project.id}`, { method: 'DELETE', token: acme.user.token })).status).toBe(404)
+  })
+})
