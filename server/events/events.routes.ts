@@ -1,4 +1,38 @@
-import { Hono } from 'hono'
+import { Hono, type Context } from 'hono'
+import { listEventsQuerySchema } from '../../contract/events.ts'
 import type { AppEnv } from '../context.ts'
+import { setPageHeaders, urlBuilder } from '../http/urls.ts'
+import { parseInput, queryObject } from '../http/validate.ts'
+import { deleteEvent, getEvent, listEvents, type EventScope } from './events.service.ts'
 
+/** A list of events with its Link rel="next" and X-Total-Count headers. */
+async function eventList(c: Context<AppEnv>, scope: EventScope) {
+  const query = parseInput(listEventsQuerySchema, queryObject(c.req.url))
+  const page = await listEvents(c.var.deps.database.db, urlBuilder(c), c.var.user.id, scope, query)
+  setPageHeaders(c, page)
+  return c.json(page.events)
+}
+
+/** The Events API (spec section 4); served under X-Version 2 and the legacy version alike. */
 export const eventRoutes = new Hono<AppEnv>()
+  .get('/projects/:projectId/events', (c) => eventList(c, { projectId: c.req.param('projectId') }))
+  .get('/projects/:projectId/errors/:errorId/events', (c) =>
+    eventList(c, { projectId: c.req.param('projectId'), errorId: c.req.param('errorId') }),
+  )
+  .get('/errors/:errorId/events', (c) => eventList(c, { errorId: c.req.param('errorId') }))
+  .get('/projects/:projectId/events/:eventId', async (c) =>
+    c.json(
+      await getEvent(c.var.deps.database.db, urlBuilder(c), c.var.user.id, c.req.param('eventId'), c.req.param('projectId')),
+    ),
+  )
+  .get('/events/:eventId', async (c) =>
+    c.json(await getEvent(c.var.deps.database.db, urlBuilder(c), c.var.user.id, c.req.param('eventId'))),
+  )
+  .delete('/projects/:projectId/events/:eventId', async (c) => {
+    await deleteEvent(c.var.deps.database.db, c.var.user.id, c.req.param('eventId'), c.req.param('projectId'))
+    return c.body(null, 204)
+  })
+  .delete('/events/:eventId', async (c) => {
+    await deleteEvent(c.var.deps.database.db, c.var.user.id, c.req.param('eventId'))
+    return c.body(null, 204)
+  })

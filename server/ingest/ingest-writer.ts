@@ -1,14 +1,318 @@
+import { sql, type SQL } from 'drizzle-orm'
 import type { Logger } from 'pino'
-import type { Database } from '../db/client.ts'
+import type { Database, Db } from '../db/client.ts'
+import { newId } from '../db/ids.ts'
+import { HttpError, UnauthorizedError, ValidationError } from '../http/errors.ts'
+import type { PreparedEvent } from './normalize.ts'
 
 export interface IngestWriter {
+  /** Stores the events of one request; resolves only once they are committed, all or none. */
+  write(events: PreparedEvent[]): Promise<void>
+  /** Flushes everything queued, then refuses new writes. */
   close(): Promise<void>
 }
 
+interface PendingRequest {
+  events: PreparedEvent[]
+  resolve: () => void
+  reject: (err: unknown) => void
+}
+
+// PostgreSQL allows 65535 parameters per statement; stay well under it.
+const ROWS_PER_INSERT = 1000
+
+/**
+ * Group commit: requests enqueue their events; one flusher writes up to `batchSize`
+ * events per transaction, `flushMs` after the first arrives (or at once when a batch is
+ * full), as a handful of multi-row statements. Each request's promise settles only after
+ * COMMIT. A failed batch is retried request by request so one bad request cannot fail
+ * the others.
+ */
 export function createIngestWriter(
-  _database: Database,
-  _options: { batchSize: number; flushMs: number },
-  _logger: Logger,
+  database: Database,
+  options: { batchSize: number; flushMs: number },
+  logger: Logger,
 ): IngestWriter {
-  return { close: async () => {} }
+  const queue: PendingRequest[] = []
+  let queuedEvents = 0
+  let timer: NodeJS.Timeout | null = null
+  let flushing: Promise<void> | null = null
+  let closed = false
+
+  function takeBatch(): PendingRequest[] {
+    const batch: PendingRequest[] = []
+    let size = 0
+    while (queue.length > 0) {
+      const next = queue[0]!
+      if (batch.length > 0 && size + next.events.length > options.batchSize) break
+      queue.shift()
+      batch.push(next)
+      size += next.events.length
+    }
+    queuedEvents -= size
+    return batch
+  }
+
+  async function commitBatch(batch: PendingRequest[]): Promise<void> {
+    try {
+      await database.db.transaction((tx) => writeEvents(tx as unknown as Db, batch.flatMap((r) => r.events)))
+      for (const request of batch) request.resolve()
+      return
+    } catch (err) {
+      if (batch.length === 1) {
+        batch[0]!.reject(toIngestError(err, logger))
+        return
+      }
+      logger.warn({ err, requests: batch.length }, 'ingest batch failed; retrying its requests one by one')
+    }
+    for (const request of batch) {
+      try {
+        await database.db.transaction((tx) => writeEvents(tx as unknown as Db, request.events))
+        request.resolve()
+      } catch (err) {
+        request.reject(toIngestError(err, logger))
+      }
+    }
+  }
+
+  function startFlush(): void {
+    if (timer) {
+      clearTimeout(timer)
+      timer = null
+    }
+    if (flushing || queue.length === 0) return
+    flushing = (async () => {
+      try {
+        await commitBatch(takeBatch())
+      } finally {
+        flushing = null
+        // Requests that arrived during the flush have already waited; write them now.
+        if (queue.length > 0) startFlush()
+      }
+    })()
+  }
+
+  function schedule(): void {
+    if (flushing) return // the running flush picks the queue up when it ends
+    if (queuedEvents >= options.batchSize) startFlush()
+    else if (!timer) timer = setTimeout(startFlush, options.flushMs)
+  }
+
+  return {
+    write(prepared) {
+      if (closed) return Promise.reject(new HttpError(503, ['the server is shutting down; retry shortly']))
+      if (prepared.length === 0) return Promise.resolve()
+      return new Promise<void>((resolve, reject) => {
+        queue.push({ events: prepared, resolve, reject })
+        queuedEvents += prepared.length
+        schedule()
+      })
+    },
+    async close() {
+      closed = true
+      while (queue.length > 0 || flushing) {
+        startFlush()
+        await flushing
+      }
+    },
+  }
+}
+
+/** A database failure as the answer for the request that caused it. */
+function toIngestError(err: unknown, logger: Logger): unknown {
+  const code = pgErrorCode(err)
+  // The project was deleted while its API key was still cached.
+  if (code === '23503') return new UnauthorizedError('invalid API key: no project has this API key')
+  // Data exceptions (class 22): a value PostgreSQL cannot store, i.e. a bad payload.
+  if (code?.startsWith('22')) {
+    const message = err instanceof Error && err.cause instanceof Error ? err.cause.message : String(err)
+    return new ValidationError(`event could not be stored: ${message}`)
+  }
+  logger.error({ err }, 'ingest write failed')
+  return err
+}
+
+function pgErrorCode(err: unknown): string | undefined {
+  for (let e: unknown = err; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
+    const code = (e as { code?: unknown }).code
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code
+  }
+  return undefined
+}
+
+/** A PostgreSQL text[] literal; drizzle would expand a JS array into a row of parameters. */
+export function textArrayLiteral(values: Iterable<string>): string {
+  const items = [...values].map((v) => `"${v.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`)
+  return `{${items.join(',')}}`
+}
+
+interface ErrorGroupUpdate {
+  key: string
+  projectId: string
+  groupingHash: string
+  count: number
+  firstSeen: Date
+  lastSeen: Date
+  newest: PreparedEvent
+  releaseStages: Set<string>
+  appVersions: Set<string>
+}
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = []
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size))
+  return out
+}
+
+/**
+ * Writes a batch inside the caller's transaction: one upsert per distinct error (counts
+ * aggregated in memory), multi-row inserts for events and payloads, affected users and
+ * project release stages. ON CONFLICT everywhere, never read-then-write, so several
+ * processes sharing PostgreSQL stay correct; rows are touched in a fixed order (project,
+ * hash) so concurrent batches cannot deadlock on each other.
+ */
+export async function writeEvents(tx: Db, batch: readonly PreparedEvent[]): Promise<void> {
+  const groups = new Map<string, ErrorGroupUpdate>()
+  for (const event of batch) {
+    const key = `${event.projectId}\u0000${event.grouping.hash}`
+    let group = groups.get(key)
+    if (!group) {
+      group = {
+        key,
+        projectId: event.projectId,
+        groupingHash: event.grouping.hash,
+        count: 0,
+        firstSeen: event.receivedAt,
+        lastSeen: event.receivedAt,
+        newest: event,
+        releaseStages: new Set(),
+        appVersions: new Set(),
+      }
+      groups.set(key, group)
+    }
+    group.count += 1
+    if (event.receivedAt < group.firstSeen) group.firstSeen = event.receivedAt
+    if (event.receivedAt >= group.lastSeen) {
+      group.lastSeen = event.receivedAt
+      group.newest = event
+    }
+    group.releaseStages.add(event.columns.releaseStage)
+    if (event.columns.appVersion) group.appVersions.add(event.columns.appVersion)
+  }
+  const ordered = [...groups.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+
+  // 1. Errors: insert new groups, or fold this batch into existing ones.
+  const errorIds = new Map<string, string>()
+  for (const part of chunks(ordered, ROWS_PER_INSERT)) {
+    const values = part.map((g) => {
+      const c = g.newest.columns
+      return sql`(${newId()}, ${g.projectId}, ${g.groupingHash}, ${c.errorClass}, ${c.message}, ${c.context},
+        ${c.severity}, ${c.unhandled}, ${g.firstSeen.toISOString()}::timestamptz, ${g.lastSeen.toISOString()}::timestamptz,
+        ${g.count}::bigint, ${textArrayLiteral(g.releaseStages)}::text[], ${textArrayLiteral(g.appVersions)}::text[], ${g.newest.id})`
+    })
+    const newer = sql.raw('excluded.last_seen >= e.last_seen')
+    const result = (await tx.execute(sql`
+      INSERT INTO errors AS e (id, project_id, grouping_hash, error_class, message, context, severity, unhandled,
+        first_seen, last_seen, events_count, release_stages, app_versions, last_event_id)
+      VALUES ${sql.join(values, sql`, `)}
+      ON CONFLICT (project_id, grouping_hash) DO UPDATE SET
+        first_seen = least(e.first_seen, excluded.first_seen),
+        last_seen = greatest(e.last_seen, excluded.last_seen),
+        events_count = e.events_count + excluded.events_count,
+        message = CASE WHEN ${newer} THEN excluded.message ELSE e.message END,
+        context = CASE WHEN ${newer} THEN excluded.context ELSE e.context END,
+        severity = CASE WHEN ${newer} THEN excluded.severity ELSE e.severity END,
+        unhandled = CASE WHEN ${newer} THEN excluded.unhandled ELSE e.unhandled END,
+        last_event_id = CASE WHEN ${newer} THEN excluded.last_event_id ELSE e.last_event_id END,
+        status = CASE WHEN e.status = 'fixed' THEN 'open' ELSE e.status END,
+        release_stages = e.release_stages
+          || ARRAY(SELECT s FROM unnest(excluded.release_stages) s WHERE s <> ALL (e.release_stages)),
+        app_versions = e.app_versions
+          || ARRAY(SELECT v FROM unnest(excluded.app_versions) v WHERE v <> ALL (e.app_versions)),
+        updated_at = now()
+      RETURNING id, project_id, grouping_hash`)) as unknown as {
+      rows: Array<{ id: string; project_id: string; grouping_hash: string }>
+    }
+    for (const row of result.rows) errorIds.set(`${row.project_id}\u0000${row.grouping_hash}`, row.id)
+  }
+  const errorIdOf = (event: PreparedEvent) => errorIds.get(`${event.projectId}\u0000${event.grouping.hash}`)!
+
+  // 2. Events and their payloads: each chunk travels as ONE json parameter that PostgreSQL
+  // unpacks itself; far cheaper than thousands of bind parameters, above all on PGlite.
+  for (const part of chunks(batch, ROWS_PER_INSERT)) {
+    const rows = part.map((event) => {
+      const c = event.columns
+      return {
+        id: event.id,
+        project_id: event.projectId,
+        error_id: errorIdOf(event),
+        received_at: event.receivedAt.toISOString(),
+        severity: c.severity,
+        unhandled: c.unhandled,
+        error_class: c.errorClass,
+        message: c.message,
+        context: c.context,
+        release_stage: c.releaseStage,
+        app_version: c.appVersion,
+        os_name: c.osName,
+        os_version: c.osVersion,
+        browser_name: c.browserName,
+        device_model: c.deviceModel,
+        user_id: c.userId,
+        user_email: c.userEmail,
+        user_name: c.userName,
+        request_url: c.requestUrl,
+      }
+    })
+    await tx.execute(sql`
+      INSERT INTO events (id, project_id, error_id, received_at, severity, unhandled, error_class, message, context,
+        release_stage, app_version, os_name, os_version, browser_name, device_model, user_id, user_email, user_name, request_url)
+      SELECT id, project_id, error_id, received_at, severity, unhandled, error_class, message, context,
+        release_stage, app_version, os_name, os_version, browser_name, device_model, user_id, user_email, user_name, request_url
+      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(id text, project_id text, error_id text,
+        received_at timestamptz, severity text, unhandled boolean, error_class text, message text, context text,
+        release_stage text, app_version text, os_name text, os_version text, browser_name text, device_model text,
+        user_id text, user_email text, user_name text, request_url text)`)
+    const payloads = part.map((event) => ({ id: event.id, p: event.payload.toString('base64') }))
+    await tx.execute(sql`
+      INSERT INTO event_payloads (event_id, payload)
+      SELECT id, decode(p, 'base64') FROM jsonb_to_recordset(${JSON.stringify(payloads)}::jsonb) AS x(id text, p text)`)
+  }
+
+  // 3. Users affected: only keys new to an error bump its counter.
+  const userPairs = new Map<string, SQL>()
+  for (const event of batch) {
+    if (!event.userKey) continue
+    const errorId = errorIdOf(event)
+    userPairs.set(`${errorId}\u0000${event.userKey}`, sql`(${errorId}, ${event.userKey})`)
+  }
+  if (userPairs.size > 0) {
+    const added = new Map<string, number>()
+    for (const part of chunks([...userPairs.values()], ROWS_PER_INSERT * 5)) {
+      const inserted = (await tx.execute(sql`
+        INSERT INTO error_users (error_id, user_key) VALUES ${sql.join(part, sql`, `)}
+        ON CONFLICT DO NOTHING RETURNING error_id`)) as unknown as { rows: Array<{ error_id: string }> }
+      for (const row of inserted.rows) added.set(row.error_id, (added.get(row.error_id) ?? 0) + 1)
+    }
+    if (added.size > 0) {
+      const bumps = [...added].sort(([a], [b]) => (a < b ? -1 : 1)).map(([id, n]) => sql`(${id}, ${n}::bigint)`)
+      await tx.execute(sql`
+        UPDATE errors SET users_count = errors.users_count + v.n
+        FROM (VALUES ${sql.join(bumps, sql`, `)}) AS v(id, n) WHERE errors.id = v.id`)
+    }
+  }
+
+  // 4. Release stages new to a project (the guard keeps the common case lock-free).
+  const stagesByProject = new Map<string, Set<string>>()
+  for (const group of ordered) {
+    const stages = stagesByProject.get(group.projectId) ?? new Set<string>()
+    for (const stage of group.releaseStages) stages.add(stage)
+    stagesByProject.set(group.projectId, stages)
+  }
+  const projectStages = [...stagesByProject].map(([id, stages]) => sql`(${id}, ${textArrayLiteral(stages)}::text[])`)
+  await tx.execute(sql`
+    UPDATE projects p SET release_stages = p.release_stages
+      || ARRAY(SELECT s FROM unnest(v.stages) s WHERE s <> ALL (p.release_stages))
+    FROM (VALUES ${sql.join(projectStages, sql`, `)}) AS v(id, stages)
+    WHERE p.id = v.id AND NOT (p.release_stages @> v.stages)`)
 }

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto'
+import type { AddressInfo } from 'node:net'
+import { serve } from '@hono/node-server'
 import pg from 'pg'
 import pino from 'pino'
 import { createApp } from '../app.ts'
@@ -91,4 +93,23 @@ export async function createTestContext(overrides: Partial<Config> = {}): Promis
       await database.close()
     },
   }
+}
+
+/**
+ * Serves an app over real HTTP on an ephemeral 127.0.0.1 port (compatibility tests run
+ * real notifier clients against it). `close` stops accepting and waits for open requests.
+ */
+export function listen(app: { fetch: (request: Request) => Response | Promise<Response> }): Promise<{ url: string; close(): Promise<void> }> {
+  return new Promise((resolve) => {
+    const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) => {
+      resolve({
+        url: `http://127.0.0.1:${info.port}`,
+        close: () =>
+          new Promise<void>((done) => {
+            if ('closeAllConnections' in server) server.closeAllConnections()
+            server.close(() => done())
+          }),
+      })
+    })
+  })
 }

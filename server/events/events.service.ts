@@ -1,0 +1,204 @@
+import { and, asc, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm'
+import type { ErrorEvent, ListEventsQuery } from '../../contract/events.ts'
+import { requireProjectAccess } from '../auth/access.ts'
+import type { Db } from '../db/client.ts'
+import { collaborators, errors, eventPayloads, events, projects } from '../db/schema.ts'
+import { decodeCursor, encodeCursor } from '../http/cursor.ts'
+import { NotFoundError, ValidationError } from '../http/errors.ts'
+import type { UrlBuilder } from '../http/urls.ts'
+import { decodeEventPayload, type StoredEventPayload } from './event-payload.ts'
+
+type EventRow = typeof events.$inferSelect
+
+// The row and its payload in one query: event detail and lists never fetch payloads one by one.
+const eventWithPayload = { event: events, payload: eventPayloads.payload }
+
+/** The payload of an event whose payload row is missing: what the slim row knows. */
+function payloadFromRow(row: EventRow): StoredEventPayload {
+  return {
+    severity: row.severity as StoredEventPayload['severity'],
+    unhandled: row.unhandled,
+    severity_reason: null,
+    context: row.context,
+    grouping_hash: null,
+    app_version: row.appVersion,
+    release_stage: row.releaseStage,
+    os_version: row.osVersion,
+    user_id: row.userId,
+    exceptions: [{ class: row.errorClass, message: row.message, type: null, stacktrace: [] }],
+    meta_data: {},
+    user: { id: row.userId, email: row.userEmail, name: row.userName },
+    app: {},
+    device: {},
+    request: row.requestUrl ? { url: row.requestUrl } : {},
+    breadcrumbs: [],
+    feature_flags: [],
+    threads: [],
+    session: null,
+    notifier: null,
+  }
+}
+
+/** The Events API resource: the row's identity and time, then the stored payload. */
+function toEvent(urls: UrlBuilder, row: EventRow, payload: Uint8Array | null): ErrorEvent {
+  return {
+    id: row.id,
+    url: urls.api(`/projects/${row.projectId}/events/${row.id}`),
+    html_url: urls.web(`/projects/${row.projectId}/errors/${row.errorId}/events/${row.id}`),
+    project_id: row.projectId,
+    error_id: row.errorId,
+    received_at: row.receivedAt.toISOString(),
+    ...(payload ? decodeEventPayload(payload) : payloadFromRow(row)),
+  }
+}
+
+/** One event by id, without an authorization check (callers check access first). */
+export async function loadEvent(db: Db, urls: UrlBuilder, eventId: string): Promise<ErrorEvent | null> {
+  const rows = await db
+    .select(eventWithPayload)
+    .from(events)
+    .leftJoin(eventPayloads, eq(eventPayloads.eventId, events.id))
+    .where(eq(events.id, eventId))
+    .limit(1)
+  const row = rows[0]
+  return row ? toEvent(urls, row.event, row.payload) : null
+}
+
+/** True when the user collaborates on the organization owning the row's project. */
+function visibleTo(userId: string): SQL {
+  return sql`EXISTS (SELECT 1 FROM ${projects} p JOIN ${collaborators} c ON c.organization_id = p.organization_id
+    WHERE p.id = ${events.projectId} AND c.user_id = ${userId})`
+}
+
+/** An event the user may see (optionally also checking its project); 404 otherwise. */
+export async function getEvent(
+  db: Db,
+  urls: UrlBuilder,
+  userId: string,
+  eventId: string,
+  projectId?: string,
+): Promise<ErrorEvent> {
+  const rows = await db
+    .select(eventWithPayload)
+    .from(events)
+    .leftJoin(eventPayloads, eq(eventPayloads.eventId, events.id))
+    .where(and(eq(events.id, eventId), projectId ? eq(events.projectId, projectId) : undefined, visibleTo(userId)))
+    .limit(1)
+  const row = rows[0]
+  if (!row) throw new NotFoundError('Event')
+  return toEvent(urls, row.event, row.payload)
+}
+
+export type EventScope = { projectId: string; errorId?: undefined } | { errorId: string; projectId?: string }
+
+export interface EventPage {
+  events: ErrorEvent[]
+  nextCursor: string | null
+  totalCount: number
+}
+
+/** The error (when listing an error's events) after checking the user may see it. */
+async function requireErrorAccess(db: Db, userId: string, errorId: string, projectId?: string) {
+  const rows = await db
+    .select({ projectId: errors.projectId, eventsCount: errors.eventsCount })
+    .from(errors)
+    .innerJoin(projects, eq(projects.id, errors.projectId))
+    .innerJoin(collaborators, and(eq(collaborators.organizationId, projects.organizationId), eq(collaborators.userId, userId)))
+    .where(and(eq(errors.id, errorId), projectId ? eq(errors.projectId, projectId) : undefined))
+    .limit(1)
+  if (!rows[0]) throw new NotFoundError('Error')
+  return rows[0]
+}
+
+/**
+ * A page of a project's or an error's events, newest first by default. Keyset paging on
+ * (received_at, id): the next page starts strictly after the last row returned, so events
+ * arriving meanwhile never shift or repeat rows. One query for the page (payloads joined),
+ * one for the total.
+ */
+export async function listEvents(
+  db: Db,
+  urls: UrlBuilder,
+  userId: string,
+  scope: EventScope,
+  query: ListEventsQuery,
+): Promise<EventPage> {
+  let knownTotal: number | null = null
+  let scopeCondition: SQL
+  if (scope.errorId !== undefined) {
+    const error = await requireErrorAccess(db, userId, scope.errorId, scope.projectId)
+    scopeCondition = eq(events.errorId, scope.errorId)
+    // The error's counter is kept current at ingest and on delete: no count(*) needed.
+    if (!query.start_time && !query.end_time) knownTotal = error.eventsCount
+  } else {
+    await requireProjectAccess(db, userId, scope.projectId)
+    scopeCondition = eq(events.projectId, scope.projectId)
+  }
+
+  const filters = and(
+    scopeCondition,
+    query.start_time ? gte(events.receivedAt, new Date(query.start_time)) : undefined,
+    query.end_time ? lt(events.receivedAt, new Date(query.end_time)) : undefined,
+  )
+  const descending = query.direction === 'desc'
+  let after: SQL | undefined
+  if (query.cursor) {
+    const cursor = decodeCursor(query.cursor)
+    const at = new Date(cursor.v)
+    if (Number.isNaN(at.getTime())) throw new ValidationError('cursor: is not a cursor this server issued (use the Link rel="next" address)')
+    after = descending
+      ? sql`(${events.receivedAt}, ${events.id}) < (${at.toISOString()}::timestamptz, ${cursor.id})`
+      : sql`(${events.receivedAt}, ${events.id}) > (${at.toISOString()}::timestamptz, ${cursor.id})`
+  }
+  const order = descending ? [desc(events.receivedAt), desc(events.id)] : [asc(events.receivedAt), asc(events.id)]
+
+  const [rows, total] = await Promise.all([
+    db
+      .select(eventWithPayload)
+      .from(events)
+      .leftJoin(eventPayloads, eq(eventPayloads.eventId, events.id))
+      .where(and(filters, after))
+      .orderBy(...order)
+      .limit(query.per_page + 1),
+    knownTotal !== null
+      ? Promise.resolve(knownTotal)
+      : db.select({ n: count() }).from(events).where(filters).then((r) => Number(r[0]?.n ?? 0)),
+  ])
+
+  const page = rows.slice(0, query.per_page)
+  const last = page[page.length - 1]
+  return {
+    events: page.map((row) => toEvent(urls, row.event, row.payload)),
+    nextCursor: rows.length > query.per_page && last ? encodeCursor({ v: last.event.receivedAt.toISOString(), id: last.event.id }) : null,
+    totalCount: total,
+  }
+}
+
+/**
+ * Deletes one event. In the same transaction its error's events_count goes down and, if
+ * it was the error's latest event, last_event_id moves to the newest remaining one.
+ */
+export async function deleteEvent(db: Db, userId: string, eventId: string, projectId?: string): Promise<void> {
+  const visible = await db
+    .select({ id: events.id })
+    .from(events)
+    .where(and(eq(events.id, eventId), projectId ? eq(events.projectId, projectId) : undefined, visibleTo(userId)))
+    .limit(1)
+  if (!visible[0]) throw new NotFoundError('Event')
+  await db.transaction(async (tx) => {
+    const deleted = await tx.delete(events).where(eq(events.id, eventId)).returning({ errorId: events.errorId })
+    const errorId = deleted[0]?.errorId
+    // Already deleted by a concurrent request: nothing left to decrement.
+    if (!errorId) return
+    await tx
+      .update(errors)
+      .set({
+        eventsCount: sql`greatest(${errors.eventsCount} - 1, 0)`,
+        lastEventId: sql`CASE WHEN ${errors.lastEventId} = ${eventId} THEN (
+          SELECT ev.id FROM ${events} ev WHERE ev.error_id = ${errorId} ORDER BY ev.received_at DESC, ev.id DESC LIMIT 1
+        ) ELSE ${errors.lastEventId} END`,
+        updatedAt: sql`now()`,
+      })
+      .where(eq(errors.id, errorId))
+  })
+}

@@ -1,0 +1,250 @@
+import { eq } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { eventSchema } from '../../contract/events.ts'
+import { errors, events } from '../db/schema.ts'
+import { createTestContext, type TestContext, type TestUser } from '../test-support/test-app.ts'
+
+let ctx: TestContext
+let alice: TestUser
+let mallory: TestUser
+let projectId: string
+let otherProjectId: string
+let apiKey: string
+let otherApiKey: string
+
+async function createProject(user: TestUser, name: string) {
+  const org = await (await ctx.request('/api/user/organizations', { method: 'POST', token: user.token, json: { name } })).json()
+  return (await (await ctx.request(`/api/organizations/${org.id}/projects`, { method: 'POST', token: user.token, json: { name, type: 'node' } })).json()) as {
+    id: string
+    api_key: string
+  }
+}
+
+function event(errorClass: string, message: string, extra: Record<string, unknown> = {}) {
+  return {
+    exceptions: [
+      {
+        errorClass,
+        errorMessage: message,
+        stacktrace: [{ file: 'src/app.js', method: 'run', lineNumber: '12', columnNumber: 3, inProject: true, code: { '12': 'run()' } }],
+      },
+      { errorClass: 'CauseError', errorMessage: 'the cause', stacktrace: [] },
+    ],
+    user: { id: 'u-1', email: 'u1@example.com', name: 'User One' },
+    app: { version: '3.1.0', releaseStage: 'production' },
+    device: { osVersion: '14.5', osName: 'macOS' },
+    context: 'GET /checkout',
+    metaData: { order: { id: 'o-1' } },
+    breadcrumbs: [{ name: 'clicked', type: 'user', timestamp: '2026-01-01T00:00:00.000Z', metaData: { x: 1 } }],
+    featureFlags: [{ featureFlag: 'new-ui', variant: 'b' }],
+    ...extra,
+  }
+}
+
+async function notify(key: string, body: unknown) {
+  const res = await ctx.request('/notify', { method: 'POST', headers: { 'Bugsnag-Api-Key': key, 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
+  expect(res.status).toBe(200)
+}
+
+const get = (path: string, token = alice.token, headers: Record<string, string> = {}) => ctx.request(`/api${path}`, { token, headers })
+const nextLink = (res: Response) => /<([^>]+)>; rel="next"/.exec(res.headers.get('Link') ?? '')?.[1] ?? null
+
+beforeAll(async () => {
+  ctx = await createTestContext()
+  alice = await ctx.createUser('Alice')
+  mallory = await ctx.createUser('Mallory')
+  const project = await createProject(alice, 'Events Org')
+  projectId = project.id
+  apiKey = project.api_key
+  const other = await createProject(alice, 'Other Org')
+  otherProjectId = other.id
+  otherApiKey = other.api_key
+  // 12 events of one error, in 3 requests, then 3 of another error in a later batch.
+  for (let r = 0; r < 3; r++) {
+    await notify(apiKey, { events: Array.from({ length: 4 }, (_, i) => event('PagedError', `paged ${r * 4 + i}`)) })
+    await new Promise((resolve) => setTimeout(resolve, 15))
+  }
+  await notify(apiKey, { events: [event('OtherError', 'other 0'), event('OtherError', 'other 1'), event('OtherError', 'other 2')] })
+  await notify(otherApiKey, { events: [event('ElsewhereError', 'elsewhere')] })
+})
+afterAll(() => ctx.close())
+
+const errorIdOf = async (errorClass: string) =>
+  (await ctx.deps.database.db.select({ id: errors.id }).from(errors).where(eq(errors.errorClass, errorClass)))[0]!.id
+
+describe('GET /projects/:id/events', () => {
+  it('lists a project’s events newest first with every field of the Events API resource', async () => {
+    const res = await get(`/projects/${projectId}/events`)
+    expect(res.status).toBe(200)
+    expect(res.headers.get('X-Total-Count')).toBe('15')
+    const list = await res.json()
+    expect(list).toHaveLength(10) // per_page default
+    for (const item of list) expect(eventSchema.safeParse(item).success).toBe(true)
+    const times = list.map((e: { received_at: string; id: string }) => `${e.received_at} ${e.id}`)
+    expect([...times].sort().reverse()).toEqual(times)
+    const first = list[0]
+    expect(first).toMatchObject({
+      project_id: projectId,
+      severity: 'warning',
+      context: 'GET /checkout',
+      app_version: '3.1.0',
+      os_version: '14.5',
+      user_id: 'u-1',
+      meta_data: { order: { id: 'o-1' } },
+      user: { id: 'u-1', email: 'u1@example.com', name: 'User One' },
+      breadcrumbs: [{ name: 'clicked', type: 'user', timestamp: '2026-01-01T00:00:00.000Z', meta_data: { x: 1 } }],
+      feature_flags: [{ name: 'new-ui', variant: 'b' }],
+      url: `http://errata.test/api/projects/${projectId}/events/${first.id}`,
+      html_url: `http://errata.test/projects/${projectId}/errors/${first.error_id}/events/${first.id}`,
+    })
+    expect(first.exceptions[0]).toEqual({
+      class: 'OtherError',
+      message: expect.stringMatching(/^other /),
+      type: null,
+      stacktrace: [{ line: 12, column: 3, file: 'src/app.js', method: 'run', in_project: true, code: { '12': 'run()' } }],
+    })
+    expect(first.exceptions[1]).toMatchObject({ class: 'CauseError', message: 'the cause' })
+  })
+
+  it('pages with an absolute, stable Link rel="next" while new events arrive', async () => {
+    const seen: string[] = []
+    let res = await get(`/projects/${projectId}/events?per_page=4`)
+    seen.push(...(await res.json()).map((e: { id: string }) => e.id))
+    let next = nextLink(res)
+    expect(next).toMatch(/^http:\/\/errata\.test\/api\/projects\/.+\/events\?per_page=4&cursor=/)
+    // A new event arrives between pages: it must not shift or repeat anything.
+    await notify(apiKey, { events: [event('LateError', 'late')] })
+    while (next) {
+      res = await ctx.request(next.replace('http://errata.test', ''), { token: alice.token, headers: { 'X-Version': '2' } })
+      expect(res.status).toBe(200)
+      seen.push(...(await res.json()).map((e: { id: string }) => e.id))
+      next = nextLink(res)
+    }
+    expect(seen).toHaveLength(15)
+    expect(new Set(seen).size).toBe(15)
+    expect(res.headers.get('X-Total-Count')).toBe('16')
+    expect(res.headers.get('Link')).toBeNull()
+    const late = await ctx.deps.database.db.select({ id: events.id }).from(events).where(eq(events.errorClass, 'LateError'))
+    expect(seen).not.toContain(late[0]!.id)
+  })
+
+  it('sorts ascending and filters by start_time / end_time on received_at', async () => {
+    const all = await (await get(`/projects/${projectId}/events?direction=asc&per_page=100`)).json()
+    const times = all.map((e: { received_at: string }) => e.received_at)
+    expect([...times].sort()).toEqual(times)
+    const distinct = [...new Set<string>(times)]
+    expect(distinct.length).toBeGreaterThanOrEqual(3)
+    const start = distinct[1]!
+    const end = distinct[2]!
+    const res = await get(`/projects/${projectId}/events?start_time=${encodeURIComponent(start)}&end_time=${encodeURIComponent(end)}&per_page=100`)
+    const inWindow = await res.json()
+    expect(inWindow.length).toBeGreaterThan(0)
+    for (const e of inWindow) {
+      expect(e.received_at >= start).toBe(true)
+      expect(e.received_at < end).toBe(true)
+    }
+    expect(res.headers.get('X-Total-Count')).toBe(String(inWindow.length))
+  })
+
+  it('validates the query and names the parameter', async () => {
+    for (const [query, field] of [['sort=updated_at', 'sort'], ['per_page=101', 'per_page'], ['direction=up', 'direction'], ['start_time=yesterday', 'start_time'], ['cursor=garbage', 'cursor']]) {
+      const res = await get(`/projects/${projectId}/events?${query}`)
+      expect(res.status, query).toBe(400)
+      expect((await res.json()).errors[0]).toMatch(new RegExp(`^${field}: `))
+    }
+  })
+
+  it('is served under the legacy API version too', async () => {
+    const res = await get(`/projects/${projectId}/events?per_page=1`, alice.token, { 'X-Version': '1' })
+    expect(res.status).toBe(200)
+    expect(res.headers.get('X-Version')).toBe('1')
+    expect(await res.json()).toHaveLength(1)
+  })
+})
+
+describe('an error’s events', () => {
+  it('lists them under /errors/:id/events and /projects/:id/errors/:id/events with the error’s count', async () => {
+    const errorId = await errorIdOf('PagedError')
+    for (const path of [`/errors/${errorId}/events`, `/projects/${projectId}/errors/${errorId}/events`]) {
+      const res = await get(`${path}?per_page=5`)
+      expect(res.status).toBe(200)
+      expect(res.headers.get('X-Total-Count')).toBe('12')
+      const list = await res.json()
+      expect(list).toHaveLength(5)
+      expect(list.every((e: { error_id: string }) => e.error_id === errorId)).toBe(true)
+      expect(nextLink(res)).toContain(path)
+    }
+    const windowed = await get(`/errors/${errorId}/events?start_time=2000-01-01T00:00:00Z&end_time=2000-01-02T00:00:00Z`)
+    expect(windowed.headers.get('X-Total-Count')).toBe('0')
+    expect(await windowed.json()).toEqual([])
+  })
+
+  it('answers 404 when the error is not in the given project', async () => {
+    const errorId = await errorIdOf('ElsewhereError')
+    expect((await get(`/projects/${projectId}/errors/${errorId}/events`)).status).toBe(404)
+    expect((await get(`/projects/${otherProjectId}/errors/${errorId}/events`)).status).toBe(200)
+  })
+})
+
+describe('GET /events/:id', () => {
+  it('returns one event at both addresses, and its url works', async () => {
+    const [listed] = await (await get(`/projects/${projectId}/events?per_page=1`)).json()
+    const direct = await get(`/events/${listed.id}`)
+    expect(direct.status).toBe(200)
+    expect(await direct.json()).toEqual(listed)
+    const scoped = await ctx.request(listed.url.replace('http://errata.test', ''), { token: alice.token })
+    expect(await scoped.json()).toEqual(listed)
+    expect((await get(`/projects/${otherProjectId}/events/${listed.id}`)).status).toBe(404)
+    expect((await get('/events/000000000000000000000000')).status).toBe(404)
+  })
+})
+
+describe('authorization', () => {
+  it('answers 404 to a user outside the organization on every endpoint', async () => {
+    const errorId = await errorIdOf('PagedError')
+    const [one] = await (await get(`/projects/${projectId}/events?per_page=1`)).json()
+    for (const path of [
+      `/projects/${projectId}/events`,
+      `/errors/${errorId}/events`,
+      `/projects/${projectId}/errors/${errorId}/events`,
+      `/events/${one.id}`,
+      `/projects/${projectId}/events/${one.id}`,
+    ]) {
+      const res = await get(path, mallory.token)
+      expect(res.status, path).toBe(404)
+    }
+    const del = await ctx.request(`/api/events/${one.id}`, { method: 'DELETE', token: mallory.token })
+    expect(del.status).toBe(404)
+    expect((await get(`/events/${one.id}`)).status).toBe(200)
+  })
+
+  it('needs a token', async () => {
+    expect((await ctx.request(`/api/projects/${projectId}/events`)).status).toBe(401)
+  })
+})
+
+describe('DELETE /events/:id', () => {
+  it('deletes the event, keeps the error’s count and latest event consistent, and answers 204', async () => {
+    const errorId = await errorIdOf('OtherError')
+    const before = (await ctx.deps.database.db.select().from(errors).where(eq(errors.id, errorId)))[0]!
+    expect(before.eventsCount).toBe(3)
+    const latest = before.lastEventId!
+
+    const res = await ctx.request(`/api/events/${latest}`, { method: 'DELETE', token: alice.token })
+    expect(res.status).toBe(204)
+    expect(await res.text()).toBe('')
+    expect((await get(`/events/${latest}`)).status).toBe(404)
+    expect((await ctx.request(`/api/events/${latest}`, { method: 'DELETE', token: alice.token })).status).toBe(404)
+
+    const after = (await ctx.deps.database.db.select().from(errors).where(eq(errors.id, errorId)))[0]!
+    expect(after.eventsCount).toBe(2)
+    const remaining = await (await get(`/errors/${errorId}/events`)).json()
+    expect(remaining).toHaveLength(2)
+    expect(after.lastEventId).toBe(remaining[0].id)
+
+    const scoped = await ctx.request(`/api/projects/${projectId}/events/${remaining[1].id}`, { method: 'DELETE', token: alice.token })
+    expect(scoped.status).toBe(204)
+    const listed = await get(`/errors/${errorId}/events`)
+    expect(listed.headers.get('X-Total-Count')).toBe('1')
+  })
+})

@@ -1,0 +1,45 @@
+import { createHash } from 'node:crypto'
+import type { EventException, StackFrame } from '../../contract/events.ts'
+
+/** Why an event landed in its error; docs/grouping.md explains each rule. */
+export type GroupingReason = 'grouping_hash' | 'in_project_frame' | 'top_frame' | 'error_class_and_message'
+
+export interface Grouping {
+  /** Stored in errors.grouping_hash: 40 hex characters, unique per project. */
+  hash: string
+  reason: GroupingReason
+}
+
+/**
+ * A file path as it should count for grouping: without the query string or fragment
+ * (cache busters such as `app.js?v=123`) and without a `file://` prefix, so the same
+ * code groups together across deploys and loaders.
+ */
+export function normalizeFileForGrouping(file: string): string {
+  return file.replace(/[?#].*$/, '').replace(/^file:\/\//, '')
+}
+
+function frameKey(frame: StackFrame): string {
+  return `${normalizeFileForGrouping(frame.file ?? '')}\n${frame.method ?? ''}`
+}
+
+function sha1(text: string): string {
+  return createHash('sha1').update(text).digest('hex')
+}
+
+/**
+ * The group of an event. A `groupingHash` sent by the notifier wins; otherwise the
+ * outermost exception's class plus the file and method (never line or column, so a
+ * deploy does not split a group) of its first in-project frame, else of its first frame,
+ * else its class and message. Each rule hashes a different prefix so they never collide.
+ */
+export function computeGrouping(exceptions: readonly EventException[], groupingHash: string | null): Grouping {
+  if (groupingHash) return { hash: sha1(`custom\n${groupingHash}`), reason: 'grouping_hash' }
+  const outer = exceptions[0]
+  if (!outer) return { hash: sha1('empty'), reason: 'error_class_and_message' }
+  const inProject = outer.stacktrace.find((frame) => frame.in_project)
+  if (inProject) return { hash: sha1(`frame\n${outer.class}\n${frameKey(inProject)}`), reason: 'in_project_frame' }
+  const top = outer.stacktrace[0]
+  if (top) return { hash: sha1(`frame\n${outer.class}\n${frameKey(top)}`), reason: 'top_frame' }
+  return { hash: sha1(`message\n${outer.class}\n${outer.message}`), reason: 'error_class_and_message' }
+}

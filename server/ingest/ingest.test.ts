@@ -1,0 +1,385 @@
+import { readFileSync } from 'node:fs'
+import { request as httpRequest } from 'node:http'
+import { join } from 'node:path'
+import { gzipSync } from 'node:zlib'
+import { and, eq } from 'drizzle-orm'
+import pino from 'pino'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { errors, events, projects, sessionCounts } from '../db/schema.ts'
+import { createTestContext, listen, type TestContext, type TestUser } from '../test-support/test-app.ts'
+import { createIngestWriter } from './ingest-writer.ts'
+import { prepareEvents } from './normalize.ts'
+import { notifyPayloadSchema } from './payload-schema.ts'
+
+const WIRE = join(import.meta.dirname, '../../test/fixtures/wire')
+const fixture = (name: string) => JSON.parse(readFileSync(join(WIRE, name), 'utf8')) as { headers: Record<string, string>; json: Record<string, unknown> }
+const NOTIFY_LIMIT = 64 * 1024
+
+let ctx: TestContext
+let owner: TestUser
+let projectId: string
+let apiKey: string
+
+beforeAll(async () => {
+  ctx = await createTestContext({
+    limits: { notifyBytes: NOTIFY_LIMIT, sessionsBytes: 16 * 1024, apiBodyBytes: 256 * 1024 },
+  })
+  owner = await ctx.createUser('Owner')
+  const org = await (await ctx.request('/api/user/organizations', { method: 'POST', token: owner.token, json: { name: 'Ingest Org' } })).json()
+  const project = await (
+    await ctx.request(`/api/organizations/${org.id}/projects`, { method: 'POST', token: owner.token, json: { name: 'Ingest', type: 'node' } })
+  ).json()
+  projectId = project.id
+  apiKey = project.api_key
+})
+afterAll(() => ctx.close())
+
+/** A minimal valid event with a distinct error class (so each test owns its error group). */
+function event(errorClass: string, extra: Record<string, unknown> = {}) {
+  return {
+    payloadVersion: '4',
+    exceptions: [{ errorClass, errorMessage: `${errorClass} happened`, type: 'nodejs', stacktrace: [{ file: 'src/app.js', method: 'run', lineNumber: 3, columnNumber: 7, inProject: true }] }],
+    app: { releaseStage: 'production', version: '1.0.0' },
+    ...extra,
+  }
+}
+
+function notify(body: unknown, headers: Record<string, string> = { 'Bugsnag-Api-Key': apiKey }) {
+  return ctx.request('/notify', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'Bugsnag-Payload-Version': '4', ...headers },
+    body: typeof body === 'string' || body instanceof Uint8Array ? (body as BodyInit) : JSON.stringify(body),
+  })
+}
+
+/** A chunked body with no Content-Length, as the notifiers send; counts how much was pulled. */
+function chunkedBody(chunks: Uint8Array[], endless = false) {
+  const state = { pulled: 0 }
+  let i = 0
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const chunk = chunks[i++] ?? (endless ? chunks[0] : undefined)
+      if (!chunk || state.pulled > 100) return controller.close()
+      state.pulled += 1
+      controller.enqueue(chunk)
+    },
+  })
+  return { stream, state }
+}
+
+const errorRow = async (errorClass: string) =>
+  (await ctx.deps.database.db.select().from(errors).where(and(eq(errors.projectId, projectId), eq(errors.errorClass, errorClass))))[0]
+const eventCount = async (errorClass: string) =>
+  (await ctx.deps.database.db.select({ id: events.id }).from(events).where(and(eq(events.projectId, projectId), eq(events.errorClass, errorClass)))).length
+
+describe('POST /notify', () => {
+  it('stores every captured notifier payload, chunked with no Content-Length, and answers 200 OK after commit', async () => {
+    for (const name of ['node-notify-cause-chain', 'node-notify-handled', 'node-notify-cjs-inproject', 'browser-notify-handled', 'browser-notify-uncaught']) {
+      const capture = fixture(`${name}.request.json`)
+      const body = new TextEncoder().encode(JSON.stringify(capture.json))
+      const { stream } = chunkedBody([body.slice(0, 1000), body.slice(1000)])
+      const res = await ctx.request('/notify', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Bugsnag-Api-Key': apiKey, 'Transfer-Encoding': 'chunked' },
+        body: stream,
+        duplex: 'half',
+      } as RequestInit)
+      expect(res.status, name).toBe(200)
+      expect(await res.text()).toBe('OK')
+    }
+    // Committed before the answer: visible at once.
+    const outer = await errorRow('Error')
+    expect(outer).toBeDefined()
+    const typeErrors = await ctx.deps.database.db.select().from(events).where(eq(events.projectId, projectId))
+    expect(typeErrors.length).toBeGreaterThanOrEqual(5)
+    const browser = typeErrors.find((e) => e.message === 'Browser handled error')!
+    expect(browser).toMatchObject({ browserName: 'jsdom', osName: 'Linux', requestUrl: 'http://localhost:8080/checkout?step=2', releaseStage: 'staging', appVersion: '1.2.3', userId: 'user-42' })
+  })
+
+  it('takes the API key from the body when the header is absent', async () => {
+    const res = await notify({ apiKey, events: [event('BodyKeyError')] }, {})
+    expect(res.status).toBe(200)
+    expect(await eventCount('BodyKeyError')).toBe(1)
+  })
+
+  it('answers 401 for a missing or unknown API key', async () => {
+    const missing = await notify({ events: [event('NoKey')] }, {})
+    expect(missing.status).toBe(401)
+    expect((await missing.json()).errors[0]).toMatch(/missing API key/)
+    const unknown = await notify({ events: [event('NoKey')] }, { 'Bugsnag-Api-Key': '0'.repeat(32) })
+    expect(unknown.status).toBe(401)
+    expect((await unknown.json()).errors[0]).toMatch(/invalid API key/)
+    const unknownInBody = await notify({ apiKey: 'f'.repeat(32), events: [event('NoKey')] }, {})
+    expect(unknownInBody.status).toBe(401)
+    expect(await eventCount('NoKey')).toBe(0)
+  })
+
+  it('answers 400 for a body that is not JSON', async () => {
+    const res = await notify('{"events": [', { 'Bugsnag-Api-Key': apiKey })
+    expect(res.status).toBe(400)
+    expect(await res.json()).toEqual({ errors: ['request body is not valid JSON'] })
+  })
+
+  it('answers 400 naming the field for a payload that fails validation, and stores none of its events', async () => {
+    const res = await notify({ events: [event('HalfValid'), { exceptions: [] }] })
+    expect(res.status).toBe(400)
+    expect((await res.json()).errors).toEqual([expect.stringMatching(/^events\.1\.exceptions: /)])
+    expect(await eventCount('HalfValid')).toBe(0)
+
+    const noClass = await notify({ events: [{ exceptions: [{ errorMessage: 'no class' }] }] })
+    expect(noClass.status).toBe(400)
+    expect((await noClass.json()).errors[0]).toMatch(/^events\.0\.exceptions\.0\.errorClass: /)
+  })
+
+  it('answers 413 while streaming a chunked body over the limit, without reading the rest', async () => {
+    const chunk = new TextEncoder().encode(' '.repeat(16 * 1024))
+    const { stream, state } = chunkedBody([chunk], true)
+    const res = await ctx.request('/notify', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Bugsnag-Api-Key': apiKey },
+      body: stream,
+      duplex: 'half',
+    } as RequestInit)
+    expect(res.status).toBe(413)
+    expect((await res.json()).errors[0]).toMatch(/larger than the limit of 65536 bytes/)
+    // The limit is 4 chunks; reading stopped right after the one that crossed it.
+    expect(state.pulled).toBeLessThanOrEqual(6)
+  })
+
+  it('answers 413 at once for a declared Content-Length over the limit', async () => {
+    const res = await notify('x'.repeat(NOTIFY_LIMIT + 1))
+    expect(res.status).toBe(413)
+  })
+
+  it('accepts a gzip body, and refuses one that expands past the limit', async () => {
+    const gz = gzipSync(JSON.stringify({ events: [event('GzipError')] }))
+    const res = await notify(gz, { 'Bugsnag-Api-Key': apiKey, 'Content-Encoding': 'gzip' })
+    expect(res.status).toBe(200)
+    expect(await eventCount('GzipError')).toBe(1)
+
+    const bomb = gzipSync(JSON.stringify({ events: [event('Bomb', { metaData: { pad: { x: 'a'.repeat(NOTIFY_LIMIT * 4) } } })] }))
+    expect(bomb.length).toBeLessThan(NOTIFY_LIMIT)
+    const tooBig = await notify(bomb, { 'Bugsnag-Api-Key': apiKey, 'Content-Encoding': 'gzip' })
+    expect(tooBig.status).toBe(413)
+    const garbage = await notify('not gzip', { 'Bugsnag-Api-Key': apiKey, 'Content-Encoding': 'gzip' })
+    expect(garbage.status).toBe(400)
+  })
+
+  it('stores several events of one payload together and groups them', async () => {
+    const res = await notify({
+      events: [
+        event('MultiA', { user: { id: 'u1' }, app: { releaseStage: 'staging', version: '2.0.0' } }),
+        event('MultiA', { user: { id: 'u2' }, app: { releaseStage: 'production', version: '2.1.0' } }),
+        event('MultiB'),
+      ],
+    })
+    expect(res.status).toBe(200)
+    expect(await eventCount('MultiA')).toBe(2)
+    expect(await eventCount('MultiB')).toBe(1)
+    expect(await errorRow('MultiA')).toMatchObject({ eventsCount: 2, usersCount: 2, releaseStages: ['staging', 'production'], appVersions: ['2.0.0', '2.1.0'] })
+  })
+
+  it('keeps error counters current: events, users, release stages, app versions, first and last seen', async () => {
+    const send = (extra: Record<string, unknown>) => notify({ events: [event('Counted', extra)] })
+    expect((await send({ user: { id: 'u1' }, app: { releaseStage: 'beta', version: '1.0' } })).status).toBe(200)
+    const first = await errorRow('Counted')
+    expect(first).toMatchObject({ eventsCount: 1, usersCount: 1, releaseStages: ['beta'], appVersions: ['1.0'], status: 'open', severity: 'warning' })
+    await new Promise((r) => setTimeout(r, 5))
+    await send({ user: { id: 'u1' }, app: { releaseStage: 'beta', version: '1.1' } })
+    await send({ user: { email: 'x@example.com' }, severity: 'error', context: 'GET /checkout', app: { version: '1.1' } })
+    await send({ device: { id: 'device-9' } })
+    await send({})
+    const row = (await errorRow('Counted'))!
+    expect(row).toMatchObject({
+      eventsCount: 5,
+      usersCount: 3, // u1, x@example.com, device-9; the anonymous event counts no one
+      releaseStages: ['beta', 'production'],
+      appVersions: ['1.0', '1.1', '1.0.0'],
+      severity: 'warning', // from the newest event
+    })
+    expect(row.firstSeen.getTime()).toBe(first!.firstSeen.getTime())
+    expect(row.lastSeen.getTime()).toBeGreaterThan(first!.lastSeen.getTime())
+    const latest = await ctx.deps.database.db.select().from(events).where(eq(events.id, row.lastEventId!))
+    expect(latest[0]!.errorId).toBe(row.id)
+    const project = await ctx.deps.database.db.select().from(projects).where(eq(projects.id, projectId))
+    expect(project[0]!.releaseStages).toEqual(expect.arrayContaining(['beta', 'production', 'staging']))
+  })
+
+  it('reopens a fixed error on a new event and leaves snoozed and ignored errors alone', async () => {
+    await notify({ events: [event('Reopened')] })
+    await notify({ events: [event('Snoozed')] })
+    await notify({ events: [event('Ignored')] })
+    const db = ctx.deps.database.db
+    await db.update(errors).set({ status: 'ignored' }).where(eq(errors.errorClass, 'Ignored'))
+    await db.update(errors).set({ status: 'fixed' }).where(eq(errors.errorClass, 'Reopened'))
+    await db.update(errors).set({ status: 'snoozed' }).where(eq(errors.errorClass, 'Snoozed'))
+    await notify({ events: [event('Reopened'), event('Snoozed'), event('Ignored')] })
+    expect((await errorRow('Ignored'))!.status).toBe('ignored')
+    expect((await errorRow('Reopened'))!.eventsCount).toBe(2)
+    expect((await errorRow('Reopened'))!.status).toBe('open')
+    expect((await errorRow('Snoozed'))!.status).toBe('snoozed')
+  })
+
+  it('counts correctly under concurrent requests (group commit)', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => notify({ events: [event('Concurrent', { user: { id: `u${i % 7}` } })] })),
+    )
+    expect(answers.map((r) => r.status)).toEqual(Array(30).fill(200))
+    expect(await errorRow('Concurrent')).toMatchObject({ eventsCount: 30, usersCount: 7 })
+    expect(await eventCount('Concurrent')).toBe(30)
+  })
+})
+
+describe('ingest writer failures', () => {
+  it('retries a failed batch request by request: the bad request fails whole, the others commit', async () => {
+    const writer = createIngestWriter(ctx.deps.database, { batchSize: 100, flushMs: 20 }, pino({ level: 'silent' }))
+    const payload = (cls: string) => notifyPayloadSchema.parse({ events: [event(cls), event(`${cls}2`)] })
+    const good = await prepareEvents(projectId, new Date(), payload('WriterGood'), null)
+    // Half of this request points at a project that does not exist: a foreign-key failure mid-batch.
+    const bad = [
+      ...(await prepareEvents(projectId, new Date(), payload('WriterBad'), null)).slice(0, 1),
+      ...(await prepareEvents('no-such-project', new Date(), payload('WriterBad'), null)).slice(1),
+    ]
+    const results = await Promise.allSettled([writer.write(good), writer.write(bad)])
+    await writer.close()
+    expect(results[0].status).toBe('fulfilled')
+    expect(results[1].status).toBe('rejected')
+    expect(await eventCount('WriterGood')).toBe(1)
+    expect(await eventCount('WriterGood2')).toBe(1)
+    expect(await eventCount('WriterBad')).toBe(0)
+    expect(await errorRow('WriterBad')).toBeUndefined()
+  })
+
+  it('flushes queued writes on close and refuses writes afterwards', async () => {
+    const writer = createIngestWriter(ctx.deps.database, { batchSize: 1000, flushMs: 1000 }, pino({ level: 'silent' }))
+    const pending = writer.write(await prepareEvents(projectId, new Date(), notifyPayloadSchema.parse({ events: [event('OnClose')] }), null))
+    await writer.close()
+    await pending
+    expect(await eventCount('OnClose')).toBe(1)
+    await expect(writer.write(await prepareEvents(projectId, new Date(), notifyPayloadSchema.parse({ events: [event('OnClose')] }), null))).rejects.toThrow(/shutting down/)
+  })
+})
+
+describe('CORS for browser notifiers', () => {
+  it('answers the preflight for /notify and /sessions with 204 and the requested headers', async () => {
+    const preflight = fixture('browser-preflight-sessions.request.json')
+    for (const path of ['/notify', '/sessions']) {
+      const res = await ctx.request(path, {
+        method: 'OPTIONS',
+        headers: {
+          Origin: preflight.headers.origin!,
+          'Access-Control-Request-Method': 'POST',
+          'Access-Control-Request-Headers': preflight.headers['access-control-request-headers']!,
+        },
+      })
+      expect(res.status).toBe(204)
+      expect(res.headers.get('Access-Control-Allow-Origin')).toBe('http://localhost:8080')
+      expect(res.headers.get('Access-Control-Allow-Methods')).toMatch(/POST/)
+      expect(res.headers.get('Access-Control-Allow-Headers')).toBe('Bugsnag-Api-Key, Bugsnag-Payload-Version, Bugsnag-Sent-At')
+      expect(Number(res.headers.get('Access-Control-Max-Age'))).toBeGreaterThan(0)
+    }
+  })
+
+  it('puts Access-Control-Allow-Origin on every POST answer, errors included', async () => {
+    const origin = { Origin: 'http://localhost:8080' }
+    const ok = await notify({ events: [event('CorsOk')] }, { 'Bugsnag-Api-Key': apiKey, ...origin })
+    expect(ok.status).toBe(200)
+    expect(ok.headers.get('Access-Control-Allow-Origin')).toBe('http://localhost:8080')
+    const unauthorized = await notify({ events: [event('CorsOk')] }, origin)
+    expect(unauthorized.status).toBe(401)
+    expect(unauthorized.headers.get('Access-Control-Allow-Origin')).toBe('http://localhost:8080')
+    const invalid = await notify({ events: [] }, { 'Bugsnag-Api-Key': apiKey, ...origin })
+    expect(invalid.status).toBe(400)
+    expect(invalid.headers.get('Access-Control-Allow-Origin')).toBe('http://localhost:8080')
+    const noOrigin = await notify({ events: [event('CorsOk')] })
+    expect(noOrigin.headers.get('Access-Control-Allow-Origin')).toBe('*')
+  })
+})
+
+describe('POST /sessions', () => {
+  const sessions = (body: unknown, headers: Record<string, string> = { 'Bugsnag-Api-Key': apiKey }) =>
+    ctx.request('/sessions', { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) })
+  const counts = () => ctx.deps.database.db.select().from(sessionCounts).where(eq(sessionCounts.projectId, projectId))
+
+  it('adds Node sessionCounts per minute, release stage and app version, and answers 202', async () => {
+    const node = fixture('node-sessions.request.json').json
+    const res = await sessions(node)
+    expect(res.status).toBe(202)
+    expect(await res.text()).toBe('Accepted')
+    await sessions({ ...node, sessionCounts: [{ startedAt: '2026-11-22T11:01:00.000Z', sessionsStarted: 4 }] })
+    const rows = await counts()
+    expect(rows).toEqual([
+      { projectId, minute: new Date('2026-11-22T11:01:00.000Z'), releaseStage: 'staging', appVersion: '1.2.3', sessions: 5 },
+    ])
+  })
+
+  it('counts browser sessions[] entries, truncated to the minute', async () => {
+    const browser = fixture('browser-sessions.request.json').json
+    expect((await sessions(browser)).status).toBe(202)
+    const more = { ...browser, app: { releaseStage: 'staging', version: '9.9' }, sessions: [{ id: 'a', startedAt: '2026-11-22T11:02:30.000Z' }, { id: 'b', startedAt: '2026-11-22T11:02:59.999Z' }] }
+    expect((await sessions(more)).status).toBe(202)
+    const rows = await counts()
+    expect(rows).toContainEqual({ projectId, minute: new Date('2026-11-22T11:02:00.000Z'), releaseStage: 'staging', appVersion: '1.2.3', sessions: 1 })
+    expect(rows).toContainEqual({ projectId, minute: new Date('2026-11-22T11:02:00.000Z'), releaseStage: 'staging', appVersion: '9.9', sessions: 2 })
+  })
+
+  it('refuses bad session payloads and keys', async () => {
+    expect((await sessions({ sessions: [{ id: 'x' }] })).status).toBe(400)
+    expect((await sessions({ sessions: [] }, {})).status).toBe(401)
+    const big = await sessions({ sessions: [], pad: 'x'.repeat(20 * 1024) })
+    expect(big.status).toBe(413)
+  })
+})
+
+describe('over real HTTP (the Node request stream path)', () => {
+  /** POSTs a chunked body (no Content-Length) chunk by chunk until the server answers. */
+  function postChunked(url: string, chunks: Iterable<Buffer>, headers: Record<string, string> = {}) {
+    return new Promise<{ status: number; body: string; chunksSent: number; headers: Record<string, unknown> }>((resolve, reject) => {
+      let chunksSent = 0
+      let answered = false
+      const req = httpRequest(url, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Bugsnag-Api-Key': apiKey, ...headers } }, (res) => {
+        answered = true
+        let body = ''
+        res.on('data', (d: Buffer) => (body += d.toString()))
+        res.on('end', () => resolve({ status: res.statusCode!, body, chunksSent, headers: res.headers }))
+      })
+      req.on('error', (err) => (answered ? undefined : reject(err)))
+      const iterator = chunks[Symbol.iterator]()
+      const pump = () => {
+        if (answered) return req.destroy()
+        const next = iterator.next()
+        if (next.done) return req.end()
+        chunksSent += 1
+        req.write(next.value, () => setTimeout(pump, 2))
+      }
+      pump()
+    })
+  }
+
+  it('stores a chunked payload and answers 413 mid-stream for an oversized one', async () => {
+    const server = await listen(ctx.app)
+    try {
+      const body = Buffer.from(JSON.stringify({ events: [event('OverHttp')] }))
+      const ok = await postChunked(`${server.url}/notify`, [body.subarray(0, 100), body.subarray(100)])
+      expect(ok).toMatchObject({ status: 200, body: 'OK' })
+      expect(await eventCount('OverHttp')).toBe(1)
+
+      function* endless() {
+        for (let i = 0; i < 1000; i++) yield Buffer.alloc(8 * 1024, 0x20)
+      }
+      const tooBig = await postChunked(`${server.url}/notify`, endless(), { Origin: 'http://localhost:8080' })
+      expect(tooBig.status).toBe(413)
+      expect(JSON.parse(tooBig.body).errors[0]).toMatch(/larger than the limit/)
+      expect(tooBig.headers['access-control-allow-origin']).toBe('http://localhost:8080')
+      // 64 KiB limit in 8 KiB chunks: answered long before the client ran out of body.
+      expect(tooBig.chunksSent).toBeLessThan(100)
+
+      const gz = gzipSync(JSON.stringify({ events: [event('OverHttpGzip')] }))
+      const zipped = await postChunked(`${server.url}/notify`, [gz], { 'Content-Encoding': 'gzip' })
+      expect(zipped.status).toBe(200)
+      expect(await eventCount('OverHttpGzip')).toBe(1)
+    } finally {
+      await server.close()
+    }
+  })
+})

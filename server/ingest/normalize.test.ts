@@ -1,0 +1,285 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { eventSchema, type EventException } from '../../contract/events.ts'
+import { decodeEventPayload } from '../events/event-payload.ts'
+import { computeGrouping, normalizeFileForGrouping } from './grouping.ts'
+import { normalizeEvent, prepareEvents } from './normalize.ts'
+import { notifyPayloadSchema, sessionsPayloadSchema } from './payload-schema.ts'
+import { parseUserAgent } from './user-agent.ts'
+
+const WIRE = join(import.meta.dirname, '../../test/fixtures/wire')
+
+interface Capture {
+  method: string
+  headers: Record<string, string>
+  json: unknown
+}
+interface RawFrame { file: string; method?: string; lineNumber: number | string; columnNumber: number | string; inProject?: boolean; code?: Record<string, string> }
+interface RawEvent {
+  exceptions: Array<{ errorClass: string; errorMessage: string; stacktrace: RawFrame[] }>
+  severity: string
+  unhandled: boolean
+  severityReason: { type: string }
+  metaData: Record<string, unknown>
+  user?: { id?: string; email?: string; name?: string }
+  app: { version?: string; releaseStage: string }
+  context?: string
+  breadcrumbs?: Array<{ name: string; type: string; timestamp: string; metaData: Record<string, unknown> }>
+  featureFlags?: Array<{ featureFlag: string; variant?: string }>
+  session?: Record<string, unknown>
+}
+const capture = (name: string): Capture => JSON.parse(readFileSync(join(WIRE, name), 'utf8')) as Capture
+const notifyFixtures = readdirSync(WIRE).filter((f) => /-notify-.*\.request\.json$/.test(f))
+
+function normalizeFixture(name: string) {
+  const c = capture(name)
+  const payload = notifyPayloadSchema.parse(c.json)
+  return { payload, normalized: normalizeEvent(payload.events[0]!, payload.notifier ?? null, c.headers['user-agent'] ?? null) }
+}
+
+describe('payload normalization on every captured notifier request', () => {
+  it('has node and browser captures to check', () => {
+    expect(notifyFixtures.filter((f) => f.startsWith('node-')).length).toBeGreaterThanOrEqual(4)
+    expect(notifyFixtures.filter((f) => f.startsWith('browser-')).length).toBeGreaterThanOrEqual(3)
+  })
+
+  it.each(notifyFixtures)('%s validates and normalizes into the Events API shape', (name) => {
+    const raw = capture(name).json as { events: RawEvent[] }
+    const source = raw.events[0]!
+    const { normalized } = normalizeFixture(name)
+    const p = normalized.payload
+
+    // The stored payload plus the row identity is a valid Events API resource.
+    const resource = { id: 'e', url: 'u', html_url: 'h', project_id: 'p', error_id: 'r', received_at: new Date().toISOString(), ...p }
+    expect(eventSchema.safeParse(resource).success).toBe(true)
+
+    expect(p.exceptions).toHaveLength(source.exceptions.length)
+    source.exceptions.forEach((exception, i) => {
+      const out = p.exceptions[i]!
+      expect(out.class).toBe(exception.errorClass)
+      expect(out.message).toBe(exception.errorMessage)
+      expect(out.stacktrace).toHaveLength(exception.stacktrace.length)
+      exception.stacktrace.forEach((frame, j) => {
+        const f = out.stacktrace[j]!
+        expect(f.line).toBe(Number(frame.lineNumber))
+        expect(f.column).toBe(Number(frame.columnNumber))
+        expect(f.file).toBe(frame.file)
+        expect(f.method).toBe(frame.method ?? null)
+        expect(f.in_project).toBe(frame.inProject === true)
+        expect(f.code).toEqual(frame.code ?? null)
+      })
+    })
+    expect(p.severity).toBe(source.severity)
+    expect(p.unhandled).toBe(source.unhandled)
+    expect(p.severity_reason).toBe(source.severityReason.type)
+    expect(p.meta_data).toEqual(source.metaData)
+    expect(p.user).toEqual({ id: source.user?.id ?? null, email: source.user?.email ?? null, name: source.user?.name ?? null })
+    expect(p.user_id).toBe(source.user?.id ?? null)
+    expect(p.app_version).toBe(source.app.version ?? null)
+    expect(p.release_stage).toBe(source.app.releaseStage)
+    expect(p.context).toBe(source.context ?? null)
+    expect(p.breadcrumbs).toEqual(
+      (source.breadcrumbs ?? []).map((b) => ({ name: b.name, type: b.type, timestamp: b.timestamp, meta_data: b.metaData })),
+    )
+    expect(p.feature_flags).toEqual(
+      (source.featureFlags ?? []).map((f) => ({ name: f.featureFlag, variant: f.variant ?? null })),
+    )
+    expect(p.session).toEqual(source.session ?? null)
+    expect(p.notifier).toMatchObject({ version: '9.0.0' })
+
+    expect(normalized.columns).toMatchObject({
+      errorClass: source.exceptions[0]!.errorClass,
+      message: source.exceptions[0]!.errorMessage,
+      severity: source.severity,
+      releaseStage: source.app.releaseStage,
+      userId: source.user?.id ?? null,
+      userEmail: source.user?.email ?? null,
+    })
+    expect(normalized.grouping.hash).toMatch(/^[0-9a-f]{40}$/)
+  })
+
+  it('reads node specifics: OS version, cause chain order and in-project frames', () => {
+    const chain = normalizeFixture('node-notify-cause-chain.request.json').normalized
+    expect(chain.payload.exceptions.map((e) => e.class)).toEqual(['Error', 'RangeError', 'TypeError'])
+    expect(chain.payload.os_version).toBe('6.18.44-fc-v669')
+    expect(chain.columns).toMatchObject({ osName: 'linux (x64)', osVersion: '6.18.44-fc-v669', appVersion: '1.2.3', browserName: null })
+    expect(chain.payload.feature_flags).toEqual([
+      { name: 'checkout-v2', variant: 'treatment' },
+      { name: 'dark-mode', variant: null },
+      { name: 'new-pricing', variant: 'v3' },
+    ])
+    expect(chain.userKey).toBe('user-42')
+
+    const cjs = normalizeFixture('node-notify-cjs-inproject.request.json').normalized
+    expect(cjs.payload.exceptions[0]!.stacktrace[0]).toMatchObject({ file: 'cjs-probe.cjs', method: 'boom', line: 3, column: 26, in_project: true })
+    expect(cjs.grouping.reason).toBe('in_project_frame')
+    expect(cjs.payload.release_stage).toBe('production')
+
+    const uncaught = normalizeFixture('node-notify-uncaught-exception.request.json').normalized
+    expect(uncaught.columns).toMatchObject({ severity: 'error', unhandled: true })
+    expect(uncaught.payload.severity_reason).toBe('unhandledException')
+  })
+
+  it('reads browser specifics: browser and OS from the user agent, request URL, device id as user key fallback', () => {
+    const handled = normalizeFixture('browser-notify-handled.request.json').normalized
+    expect(handled.columns).toMatchObject({
+      browserName: 'jsdom',
+      osName: 'Linux',
+      requestUrl: 'http://localhost:8080/checkout?step=2',
+      context: 'checkout/submit',
+    })
+    expect(handled.payload.device).toMatchObject({ browserName: 'jsdom', browserVersion: '29.1.1', id: 'cmwrq8zzu00001z5tjug7yh5p' })
+    expect(handled.payload.request).toEqual({ url: 'http://localhost:8080/checkout?step=2' })
+    expect(handled.payload.meta_data).toMatchObject({ order: { id: 'ord_123', total: 42.5 } })
+
+    const raw = capture('browser-notify-handled.request.json').json as { events: Array<Record<string, unknown>> }
+    delete raw.events[0]!.user
+    const anonymous = normalizeEvent(notifyPayloadSchema.parse(raw).events[0]!, null)
+    expect(anonymous.userKey).toBe('cmwrq8zzu00001z5tjug7yh5p')
+  })
+
+  it('assigns time-ordered ids and compresses the payload losslessly', async () => {
+    const payload = notifyPayloadSchema.parse(capture('node-notify-handled.request.json').json)
+    const receivedAt = new Date()
+    const [prepared] = await prepareEvents('project-1', receivedAt, payload, null)
+    expect(prepared!.id).toMatch(/^[0-9a-f]{24}$/)
+    expect(prepared!.receivedAt).toBe(receivedAt)
+    expect(decodeEventPayload(prepared!.payload).exceptions[0]!.class).toBe(payload.events[0]!.exceptions[0]!.errorClass)
+  })
+})
+
+describe('lenient payload validation', () => {
+  const minimal = () => ({ events: [{ exceptions: [{ errorClass: 'Boom', stacktrace: [] }] }] })
+
+  it('accepts unknown keys, numeric strings for line numbers and numeric user ids', () => {
+    const body = {
+      apiKey: 'k',
+      somethingNew: { x: 1 },
+      events: [
+        {
+          exceptions: [{ errorClass: 'E', errorMessage: 'm', stacktrace: [{ file: 'a.js', lineNumber: '12', columnNumber: 'x', extra: 1 }] }],
+          user: { id: 42 },
+          app: { version: 3 },
+          newField: true,
+        },
+      ],
+    }
+    const event = normalizeEvent(notifyPayloadSchema.parse(body).events[0]!, null)
+    expect(event.payload.exceptions[0]!.stacktrace[0]).toMatchObject({ line: 12, column: null, method: null, in_project: false, code: null })
+    expect(event.payload.user_id).toBe('42')
+    expect(event.payload.app_version).toBe('3')
+    expect(event.payload.severity).toBe('warning')
+    expect(event.payload.release_stage).toBe('production')
+  })
+
+  it('defaults severity to error for unhandled events and strips NUL characters from columns', () => {
+    const body = minimal()
+    Object.assign(body.events[0]!, { unhandled: true })
+    body.events[0]!.exceptions[0]!.errorClass = 'Bad\u0000Class'
+    const event = normalizeEvent(notifyPayloadSchema.parse(body).events[0]!, null)
+    expect(event.payload.severity).toBe('error')
+    expect(event.columns.errorClass).toBe('BadClass')
+  })
+
+  it('names the failing field path', () => {
+    const noExceptions = notifyPayloadSchema.safeParse({ events: [{ exceptions: [] }] })
+    expect(noExceptions.success).toBe(false)
+    expect(noExceptions.error!.issues[0]!.path).toEqual(['events', 0, 'exceptions'])
+    const noClass = notifyPayloadSchema.safeParse({ events: [{ exceptions: [{ errorMessage: 'x' }] }] })
+    expect(noClass.error!.issues[0]!.path).toEqual(['events', 0, 'exceptions', 0, 'errorClass'])
+    const badSeverity = notifyPayloadSchema.safeParse({ events: [{ exceptions: [{ errorClass: 'E' }], severity: 'fatal' }] })
+    expect(badSeverity.error!.issues[0]!.path).toEqual(['events', 0, 'severity'])
+    expect(notifyPayloadSchema.safeParse({}).error!.issues[0]!.path).toEqual(['events'])
+  })
+
+  it('accepts both session shapes', () => {
+    expect(sessionsPayloadSchema.safeParse(capture('node-sessions.request.json').json).success).toBe(true)
+    expect(sessionsPayloadSchema.safeParse(capture('browser-sessions.request.json').json).success).toBe(true)
+    expect(sessionsPayloadSchema.safeParse({ app: {} }).success).toBe(false)
+  })
+})
+
+describe('grouping', () => {
+  const frame = (file: string, method: string | null, line: number, inProject = false) => ({
+    file,
+    method,
+    line,
+    column: 1,
+    in_project: inProject,
+    code: null,
+  })
+  const exception = (cls: string, message: string, stacktrace: EventException['stacktrace']): EventException => ({
+    class: cls,
+    message,
+    type: 'nodejs',
+    stacktrace,
+  })
+
+  it('uses the groupingHash from the payload when present', () => {
+    const a = computeGrouping([exception('A', 'x', [frame('a.js', 'f', 1, true)])], 'checkout-failures')
+    const b = computeGrouping([exception('B', 'y', [])], 'checkout-failures')
+    expect(a).toEqual(b)
+    expect(a.reason).toBe('grouping_hash')
+  })
+
+  it('groups by class and the first in-project frame, ignoring line, column and message', () => {
+    const lib = frame('node_modules/lib/index.js', 'call', 10)
+    const one = computeGrouping([exception('TypeError', 'a', [lib, frame('src/app.js', 'handler', 10, true)])], null)
+    const two = computeGrouping([exception('TypeError', 'b', [frame('node_modules/lib/index.js', 'call', 99), frame('src/app.js', 'handler', 42, true)])], null)
+    expect(one.reason).toBe('in_project_frame')
+    expect(one.hash).toBe(two.hash)
+    const otherMethod = computeGrouping([exception('TypeError', 'a', [lib, frame('src/app.js', 'other', 10, true)])], null)
+    expect(otherMethod.hash).not.toBe(one.hash)
+    const otherClass = computeGrouping([exception('RangeError', 'a', [lib, frame('src/app.js', 'handler', 10, true)])], null)
+    expect(otherClass.hash).not.toBe(one.hash)
+  })
+
+  it('looks only at the outermost exception of a cause chain', () => {
+    const outer = exception('Error', 'outer', [frame('src/a.js', 'run', 1, true)])
+    const withCause = computeGrouping([outer, exception('TypeError', 'inner', [frame('src/b.js', 'deep', 5, true)])], null)
+    expect(withCause.hash).toBe(computeGrouping([outer], null).hash)
+  })
+
+  it('falls back to the first frame, then to class and message', () => {
+    const top = computeGrouping([exception('Error', 'm1', [frame('http://x/app.js', 'go', 1), frame('http://x/b.js', 'z', 2)])], null)
+    expect(top.reason).toBe('top_frame')
+    expect(top.hash).toBe(computeGrouping([exception('Error', 'm2', [frame('http://x/app.js', 'go', 7)])], null).hash)
+    const bare = computeGrouping([exception('Error', 'disk full', [])], null)
+    expect(bare.reason).toBe('error_class_and_message')
+    expect(bare.hash).toBe(computeGrouping([exception('Error', 'disk full', [])], null).hash)
+    expect(bare.hash).not.toBe(computeGrouping([exception('Error', 'disk empty', [])], null).hash)
+  })
+
+  it('normalizes cache busters and file:// prefixes so the same code groups together', () => {
+    expect(normalizeFileForGrouping('https://cdn.example.com/app.js?v=123')).toBe('https://cdn.example.com/app.js')
+    expect(normalizeFileForGrouping('https://cdn.example.com/app.js#frag')).toBe('https://cdn.example.com/app.js')
+    expect(normalizeFileForGrouping('file:///app/notify.mjs')).toBe('/app/notify.mjs')
+    const v1 = computeGrouping([exception('E', 'm', [frame('https://cdn/app.js?v=1', 'f', 1)])], null)
+    const v2 = computeGrouping([exception('E', 'm', [frame('https://cdn/app.js?v=2', 'f', 9)])], null)
+    expect(v1.hash).toBe(v2.hash)
+    const esm = computeGrouping([exception('E', 'm', [frame('file:///app/x.mjs', 'f', 1, true)])], null)
+    const plain = computeGrouping([exception('E', 'm', [frame('/app/x.mjs', 'f', 1, true)])], null)
+    expect(esm.hash).toBe(plain.hash)
+  })
+
+  it('groups the captured browser cause chain and handled error apart, and stably', () => {
+    const a = normalizeFixture('browser-notify-handled.request.json').normalized.grouping
+    const b = normalizeFixture('browser-notify-cause-chain.request.json').normalized.grouping
+    expect(a.hash).not.toBe(b.hash)
+    expect(normalizeFixture('browser-notify-handled.request.json').normalized.grouping).toEqual(a)
+  })
+})
+
+describe('user agent parsing', () => {
+  it.each([
+    ['Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36', 'Chrome', '126.0.0.0', 'Windows'],
+    ['Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36 Edg/126.0.2592.56', 'Edge', '126.0.2592.56', 'Windows'],
+    ['Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15', 'Safari', '17.5', 'macOS'],
+    ['Mozilla/5.0 (X11; Linux x86_64; rv:127.0) Gecko/20100101 Firefox/127.0', 'Firefox', '127.0', 'Linux'],
+    ['Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1', 'Safari', '17.5', 'iOS'],
+    ['Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.6478.71 Mobile Safari/537.36', 'Chrome', '126.0.6478.71', 'Android'],
+  ])('%s', (ua, browserName, browserVersion, osName) => {
+    expect(parseUserAgent(ua)).toEqual({ browserName, browserVersion, osName })
+  })
+})

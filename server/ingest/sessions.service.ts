@@ -1,0 +1,35 @@
+import { sql } from 'drizzle-orm'
+import type { Db } from '../db/client.ts'
+import { DEFAULT_RELEASE_STAGE } from './normalize.ts'
+import type { SessionsPayload } from './payload-schema.ts'
+
+const MINUTE_MS = 60_000
+
+/**
+ * Adds a session payload to the per-minute counts of its project, release stage and app
+ * version: Node's `sessionCounts` (already per minute) and browsers' `sessions` (one entry
+ * per session) both become one upsert, so concurrent processes only ever add.
+ */
+export async function recordSessions(db: Db, projectId: string, payload: SessionsPayload): Promise<number> {
+  const releaseStage = payload.app?.releaseStage || DEFAULT_RELEASE_STAGE
+  const appVersion = payload.app?.version ?? ''
+  const perMinute = new Map<number, number>()
+  const add = (startedAt: string, count: number) => {
+    if (count <= 0) return
+    const minute = Math.floor(Date.parse(startedAt) / MINUTE_MS) * MINUTE_MS
+    perMinute.set(minute, (perMinute.get(minute) ?? 0) + count)
+  }
+  for (const entry of payload.sessionCounts ?? []) add(entry.startedAt, entry.sessionsStarted)
+  for (const session of payload.sessions ?? []) add(session.startedAt, 1)
+  if (perMinute.size === 0) return 0
+
+  const rows = [...perMinute]
+    .sort(([a], [b]) => a - b)
+    .map(([minute, count]) => sql`(${projectId}, ${new Date(minute).toISOString()}::timestamptz, ${releaseStage}, ${appVersion}, ${count}::bigint)`)
+  await db.execute(sql`
+    INSERT INTO session_counts (project_id, minute, release_stage, app_version, sessions)
+    VALUES ${sql.join(rows, sql`, `)}
+    ON CONFLICT (project_id, minute, release_stage, app_version)
+    DO UPDATE SET sessions = session_counts.sessions + excluded.sessions`)
+  return [...perMinute.values()].reduce((sum, n) => sum + n, 0)
+}

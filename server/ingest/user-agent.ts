@@ -1,0 +1,45 @@
+/**
+ * A minimal User-Agent reader: browser name and version, and OS name. Enough for the
+ * browser and OS columns (filters and pivots); not a full UA database. Order matters:
+ * Edge and Opera also say "Chrome", Chrome also says "Safari".
+ */
+const BROWSERS: ReadonlyArray<[name: string, pattern: RegExp]> = [
+  ['Edge', /\bEdg(?:e|A|iOS)?\/([\d.]+)/],
+  ['Opera', /\b(?:OPR|Opera)\/([\d.]+)/],
+  ['Samsung Internet', /\bSamsungBrowser\/([\d.]+)/],
+  ['Firefox', /\b(?:Firefox|FxiOS)\/([\d.]+)/],
+  ['Chrome', /\b(?:Chrome|CriOS)\/([\d.]+)/],
+  ['Safari', /\bVersion\/([\d.]+).*\bSafari\//],
+  ['Internet Explorer', /(?:\bMSIE ([\d.]+)|\bTrident\/.*\brv:([\d.]+))/],
+  ['jsdom', /\bjsdom\/([\d.]+)/],
+]
+
+const SYSTEMS: ReadonlyArray<[name: string, pattern: RegExp]> = [
+  ['Windows', /\bWindows\b/],
+  ['iOS', /\b(?:iPhone|iPad|iPod)\b/],
+  ['macOS', /\bMac OS X\b|\bMacintosh\b/],
+  ['Android', /\bAndroid\b/],
+  ['Chrome OS', /\bCrOS\b/],
+  ['Linux', /\blinux\b/i],
+]
+
+export interface ParsedUserAgent {
+  browserName: string | null
+  browserVersion: string | null
+  osName: string | null
+}
+
+export function parseUserAgent(userAgent: string): ParsedUserAgent {
+  let browserName: string | null = null
+  let browserVersion: string | null = null
+  for (const [name, pattern] of BROWSERS) {
+    const match = pattern.exec(userAgent)
+    if (match) {
+      browserName = name
+      browserVersion = match[1] ?? match[2] ?? null
+      break
+    }
+  }
+  const os = SYSTEMS.find(([, pattern]) => pattern.test(userAgent))
+  return { browserName, browserVersion, osName: os ? os[0] : null }
+}
