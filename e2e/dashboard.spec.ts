@@ -1,0 +1,209 @@
+import { expect, test, type Page } from '@playwright/test'
+import { checkoutEvent, notifyBody, otherEvent, XSS_MESSAGE } from './bugsnag-payload.ts'
+
+const NARROW = { width: 390, height: 844 }
+const WIDE = { width: 1280, height: 900 }
+
+async function shoot(page: Page, name: string) {
+  await page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true })
+}
+
+/** Every main page again at phone width: nothing may overflow sideways. */
+async function shootNarrow(page: Page, name: string) {
+  await page.setViewportSize(NARROW)
+  await page.waitForTimeout(150)
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+  expect(overflow, `${name} overflows horizontally at ${NARROW.width}px`).toBeLessThanOrEqual(0)
+  await shoot(page, `${name}-narrow`)
+  await page.setViewportSize(WIDE)
+}
+
+test('sign in, set up a project, ingest events and read them', async ({ page, request }) => {
+  await page.setViewportSize(WIDE)
+  const dialogs: string[] = []
+  page.on('dialog', async (dialog) => {
+    dialogs.push(dialog.message())
+    await dialog.dismiss()
+  })
+  const pageErrors: string[] = []
+  page.on('pageerror', (error) => pageErrors.push(error.message))
+
+  // `/` without a token goes to the login page.
+  await page.goto('/')
+  await expect(page).toHaveURL(/\/login/)
+  await expect(page.getByRole('heading', { name: 'Sign in to Errata' })).toBeVisible()
+  await page.getByLabel('Email').fill('admin@example.com')
+  await page.getByLabel('Password').fill('wrong-password')
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await expect(page.getByRole('alert')).toContainText('Wrong email or password.')
+  await shoot(page, 'login')
+  await shootNarrow(page, 'login')
+
+  await page.getByLabel('Password').fill('e2e-password-123')
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await expect(page).toHaveURL(/\/organizations\/?$/)
+  await expect(page.getByRole('heading', { level: 1, name: 'Organizations' })).toBeVisible()
+
+  // Organization, then project.
+  await page.getByLabel('Name').fill('E2E Org')
+  await page.getByRole('button', { name: 'Create organization' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'E2E Org' })).toBeVisible()
+  await page.getByLabel('Name').fill('checkout-api')
+  await page.getByLabel('Type').selectOption('node')
+  await page.getByRole('button', { name: 'Create project' }).click()
+
+  // The empty project explains what to do next, with the key and the snippet.
+  await expect(page.getByRole('heading', { name: 'Send your first error' })).toBeVisible()
+  const apiKey = (await page.getByLabel('API key of checkout-api', { exact: true }).first().textContent())?.trim() ?? ''
+  expect(apiKey).toMatch(/^[0-9a-f]{32}$/)
+  const origin = new URL(page.url()).origin
+  await expect(page.getByLabel('Notifier snippet', { exact: true })).toContainText(`notify: '${origin}/notify'`)
+  await expect(page.getByLabel('Notifier snippet', { exact: true })).toContainText(apiKey)
+  await shoot(page, 'errors-empty')
+  await shootNarrow(page, 'errors-empty')
+
+  // Ingest: three events of one error (a cause chain), then another error.
+  const send = async (event: Record<string, unknown>) => {
+    const response = await request.post('/notify', {
+      headers: {
+        'Bugsnag-Api-Key': apiKey,
+        'Bugsnag-Payload-Version': '4',
+        'Bugsnag-Sent-At': new Date().toISOString(),
+        'Content-Type': 'application/json',
+      },
+      data: notifyBody(apiKey, [event]),
+    })
+    expect(response.status(), await response.text()).toBe(200)
+  }
+  for (const sequence of [1, 2, 3]) {
+    await send(checkoutEvent(sequence, new Date()))
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  await send(otherEvent(new Date()))
+
+  // The organization page shows the project with its open errors and key.
+  await page.getByRole('link', { name: 'E2E Org' }).click()
+  const projects = page.getByRole('list', { name: 'Projects' })
+  await expect(projects.getByText('2 open errors')).toBeVisible()
+  await expect(projects.getByLabel('API key of checkout-api', { exact: true })).toHaveText(apiKey)
+  await expect(page.getByRole('button', { name: 'Copy API key of checkout-api' })).toBeVisible()
+  await shoot(page, 'organization')
+  await shootNarrow(page, 'organization')
+
+  // The errors list.
+  await projects.getByRole('link', { name: 'checkout-api' }).click()
+  const list = page.getByRole('list', { name: 'Errors' })
+  await expect(list.getByRole('listitem')).toHaveCount(2)
+  const checkoutRow = list.getByRole('listitem').filter({ hasText: 'CheckoutError' })
+  await expect(checkoutRow).toContainText(`${XSS_MESSAGE} #1003`)
+  await expect(checkoutRow).toContainText('POST /api/checkout')
+  await expect(checkoutRow.locator('time').first()).toHaveAttribute('title', /\d{4}/)
+  await page.getByLabel('Sort by').selectOption('events')
+  await expect(page).toHaveURL(/sort=events/)
+  await expect(list.getByRole('listitem').first()).toContainText('CheckoutError')
+  await shoot(page, 'errors-list')
+  await shootNarrow(page, 'errors-list')
+
+  // The error page.
+  await checkoutRow.getByRole('link', { name: 'CheckoutError' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'CheckoutError' })).toBeVisible()
+  await expect(page.locator('dt:text-is("Events") + dd')).toHaveText('3')
+  await expect(page.locator('dt:text-is("Users") + dd')).toHaveText('3')
+  const latest = page.getByRole('region', { name: /Latest event/ })
+  await expect(latest.getByRole('list', { name: 'Stack frames of CheckoutError' })).toBeVisible()
+  const eventsTable = page.getByRole('region', { name: /Events/ }).getByRole('table')
+  await expect(eventsTable.getByRole('row')).toHaveCount(4)
+  await shoot(page, 'error')
+  await shootNarrow(page, 'error')
+
+  // The latest event in full.
+  await latest.getByRole('link', { name: 'Open latest event' }).click()
+  await expect(page).toHaveURL(/\/events\//)
+  const chain = page.getByRole('list', { name: 'Exceptions, outermost first' })
+  await expect(chain.getByRole('listitem', { name: /^(Exception|Caused by):/ })).toHaveText([
+    /CheckoutError/,
+    /PaymentGatewayError/,
+    /TypeError/,
+  ])
+  // The message is text: the markup shows as characters and no <img> exists.
+  await expect(page.getByRole('heading', { level: 1, name: 'CheckoutError' })).toBeVisible()
+  await expect(page.getByText(`${XSS_MESSAGE} #1003`).first()).toBeVisible()
+  expect(await page.locator('main img').count()).toBe(0)
+
+  const trace = page.getByRole('list', { name: 'Stack frames of CheckoutError' })
+  await expect(trace.getByRole('listitem', { name: /^In-project frame 1: submitOrder/ })).toBeVisible()
+  await expect(trace.locator('[aria-current="true"]')).toContainText('cart.totals.amount.value')
+  await expect(trace.getByText('Layer.handle [as handle_request]')).toHaveCount(0)
+  await trace.getByRole('button', { name: 'Show 2 library frames, frames 2 to 3' }).click()
+  await expect(trace.getByText('Layer.handle [as handle_request]')).toBeVisible()
+
+  const crumbs = page.getByRole('list', { name: 'Breadcrumbs, oldest first' })
+  await expect(crumbs.getByRole('listitem')).toHaveCount(4)
+  await expect(crumbs).toContainText('User clicked checkout')
+
+  await page.getByRole('tab', { name: 'company' }).click()
+  await expect(page).toHaveURL(/tab=company/)
+  await expect(page.getByRole('tabpanel')).toContainText('<script>alert("meta")</script>')
+  await page.getByRole('tab', { name: 'order' }).click()
+  await expect(page.getByRole('tabpanel')).toContainText('ord_1003')
+
+  const user = page.getByRole('region', { name: 'User' })
+  await expect(user).toContainText('ada@example.com')
+  await expect(user).toContainText('user-3')
+  await expect(page.getByRole('table', { name: /Feature flags/ })).toContainText('checkout-v2')
+  await shoot(page, 'event')
+  await shootNarrow(page, 'event')
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await shoot(page, 'event-dark')
+  await page.emulateMedia({ colorScheme: 'light' })
+
+  // Previous / next through the error's events.
+  const nav = page.getByRole('navigation', { name: 'Event navigation' })
+  await expect(nav.getByText('No newer event')).toBeVisible()
+  await nav.getByRole('link', { name: /Older event/ }).click()
+  await expect(page.getByRole('region', { name: 'User' })).toContainText('user-2')
+  await nav.getByRole('link', { name: /Older event/ }).click()
+  await expect(page.getByRole('region', { name: 'User' })).toContainText('user-1')
+  await expect(nav.getByText('No older event')).toBeVisible()
+  await nav.getByRole('link', { name: /Newer event/ }).click()
+  await expect(page.getByRole('region', { name: 'User' })).toContainText('user-2')
+
+  // Breadcrumbs in the header lead back; sign out ends the session.
+  await page.getByRole('navigation', { name: 'Breadcrumbs' }).getByRole('link', { name: 'checkout-api' }).click()
+  await expect(page.getByRole('list', { name: 'Errors' })).toBeVisible()
+  await page.getByRole('button', { name: 'Sign out' }).click()
+  await expect(page).toHaveURL(/\/login/)
+
+  expect(dialogs, 'no script from event data may run').toEqual([])
+  expect(pageErrors).toEqual([])
+})
+
+test('not-found pages say what was not found', async ({ page }) => {
+  await page.goto('/login')
+  await page.getByLabel('Email').fill('admin@example.com')
+  await page.getByLabel('Password').fill('e2e-password-123')
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await expect(page).toHaveURL(/\/organizations/)
+
+  await page.goto('/projects/does-not-exist/errors')
+  await expect(page.getByRole('heading', { name: 'Project not found' })).toBeVisible()
+  await expect(page.getByText('does-not-exist')).toBeVisible()
+  await shoot(page, 'not-found')
+
+  await page.goto('/no/such/page')
+  await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible()
+})
+
+test('dark theme follows the system', async ({ browser }) => {
+  const context = await browser.newContext({ colorScheme: 'dark', viewport: WIDE })
+  const page = await context.newPage()
+  await page.goto('/login')
+  const background = await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor)
+  // A dark background: low lightness (Chromium reports oklch colours as written).
+  const lightness = background.startsWith('oklch(')
+    ? Number(background.match(/[\d.]+/)?.[0])
+    : Math.max(...(background.match(/\d+/g)?.slice(0, 3).map((c) => Number(c) / 255) ?? [1]))
+  expect(lightness, background).toBeLessThan(0.3)
+  await shoot(page, 'login-dark')
+  await context.close()
+})

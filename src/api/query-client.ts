@@ -1,0 +1,51 @@
+import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query'
+import { showToast } from '../lib/toast.ts'
+import { ApiError } from './http.ts'
+
+declare module '@tanstack/react-query' {
+  interface Register {
+    defaultError: Error
+    mutationMeta: {
+      /** The form shows this mutation's errors itself; no toast. */
+      inlineErrors?: boolean
+    }
+  }
+}
+
+const messageOf = (error: Error): string => (error instanceof ApiError ? error.messages.join('\n') : error.message)
+
+/** 4xx answers will not change on a retry; network blips and 5xx might. */
+export function shouldRetry(failureCount: number, error: Error): boolean {
+  if (error instanceof ApiError && error.status >= 400 && error.status < 500) return false
+  return failureCount < 2
+}
+
+/**
+ * The one error policy: pages show their own errors (route error components, inline retries),
+ * so a toast appears only when a background refetch of data already on screen fails, or a
+ * mutation fails that no form is displaying.
+ */
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    queryCache: new QueryCache({
+      onError: (error, query) => {
+        if (query.state.data !== undefined) {
+          showToast({ title: 'Could not refresh data', description: messageOf(error) })
+        }
+      },
+    }),
+    mutationCache: new MutationCache({
+      onError: (error, _variables, _context, mutation) => {
+        if (mutation.meta?.inlineErrors) return
+        showToast({ title: 'Something went wrong', description: messageOf(error) })
+      },
+    }),
+    defaultOptions: {
+      queries: {
+        staleTime: 30_000,
+        retry: shouldRetry,
+        retryDelay: (attempt) => Math.min(500 * 2 ** attempt, 4000),
+      },
+    },
+  })
+}

@@ -1,0 +1,76 @@
+import { useId, useRef } from 'react'
+import type * as React from 'react'
+import { cn } from '../../lib/cn.ts'
+
+/**
+ * Controlled tabs (the selected tab usually lives in the URL). Arrow keys, Home and End move
+ * between tabs as the WAI-ARIA tabs pattern describes.
+ */
+export function Tabs({
+  label,
+  tabs,
+  selected,
+  onSelect,
+  children,
+}: {
+  label: string
+  tabs: readonly string[]
+  selected: string
+  onSelect: (tab: string) => void
+  children: (tab: string) => React.ReactNode
+}) {
+  const baseId = useId()
+  const listRef = useRef<HTMLDivElement>(null)
+  const index = Math.max(0, tabs.indexOf(selected))
+  const current = tabs[index] ?? ''
+  const idOf = (i: number) => `${baseId}-tab-${i}`
+
+  const move = (next: number) => {
+    const target = tabs[(next + tabs.length) % tabs.length]
+    if (target === undefined) return
+    onSelect(target)
+    listRef.current?.querySelectorAll<HTMLElement>('[role="tab"]')[(next + tabs.length) % tabs.length]?.focus()
+  }
+
+  return (
+    <div>
+      <div
+        ref={listRef}
+        role="tablist"
+        aria-label={label}
+        className="flex gap-1 overflow-x-auto border-b border-border"
+        onKeyDown={(event) => {
+          const keys: Record<string, number> = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: tabs.length - 1 }
+          const next = keys[event.key]
+          if (next === undefined) return
+          event.preventDefault()
+          move(next)
+        }}
+      >
+        {tabs.map((tab, i) => (
+          <button
+            key={tab}
+            id={idOf(i)}
+            type="button"
+            role="tab"
+            aria-selected={i === index}
+            aria-controls={`${baseId}-panel`}
+            tabIndex={i === index ? 0 : -1}
+            onClick={() => onSelect(tab)}
+            className={cn(
+              '-mb-px shrink-0 border-b-2 px-3 py-1.5 text-sm whitespace-nowrap',
+              i === index
+                ? 'border-accent font-medium text-foreground'
+                : 'border-transparent text-muted-foreground hover:text-foreground',
+            )}
+          >
+            {tab}
+          </button>
+        ))}
+      </div>
+      <div id={`${baseId}-panel`} role="tabpanel" aria-labelledby={idOf(index)} tabIndex={0} className="pt-3">
+        {children(current)}
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,107 @@
+import { useQuery } from '@tanstack/react-query'
+import { Link } from '@tanstack/react-router'
+import { ChevronRight, ChevronsLeft } from 'lucide-react'
+import { errorEventsQuery } from '../../api/events.ts'
+import { buttonVariants } from '../../components/ui/button.tsx'
+import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx'
+import { RelativeTime } from '../../components/ui/relative-time.tsx'
+import { LoadingRegion, Skeleton } from '../../components/ui/skeleton.tsx'
+import { ErrorState } from '../../components/ui/states.tsx'
+import { formatCount } from '../../lib/relative-time.ts'
+import { SeverityIndicator } from './error-badges.tsx'
+
+const cell = 'px-3 py-2 align-top'
+
+/** One page of the error's events, newest first; the page (cursor) lives in the URL. */
+export function ErrorEventsTable({ projectId, errorId, cursor }: { projectId: string; errorId: string; cursor: string | undefined }) {
+  const query = useQuery(errorEventsQuery(projectId, errorId, cursor))
+  const total = query.data?.totalCount
+
+  return (
+    <Card aria-labelledby="error-events-title">
+      <CardHeader>
+        <CardTitle id="error-events-title">
+          Events{total != null ? <span className="font-normal text-muted-foreground tabular-nums"> ({formatCount(total)})</span> : null}
+        </CardTitle>
+        <nav aria-label="Events pages" className="flex items-center gap-2">
+          {cursor ? (
+            <Link
+              to="/projects/$projectId/errors/$errorId"
+              params={{ projectId, errorId }}
+              search={{}}
+              className={buttonVariants({ size: 'sm' })}
+            >
+              <ChevronsLeft aria-hidden="true" />
+              Newest
+            </Link>
+          ) : null}
+          {query.data?.nextCursor ? (
+            <Link
+              to="/projects/$projectId/errors/$errorId"
+              params={{ projectId, errorId }}
+              search={{ cursor: query.data.nextCursor }}
+              className={buttonVariants({ size: 'sm' })}
+            >
+              Older events
+              <ChevronRight aria-hidden="true" />
+            </Link>
+          ) : null}
+        </nav>
+      </CardHeader>
+      <CardContent className="px-0 py-0">
+        {query.isPending ? (
+          <LoadingRegion label="Loading events" className="flex flex-col gap-2 p-4">
+            {Array.from({ length: 5 }, (_, index) => (
+              <Skeleton key={index} className="h-6" />
+            ))}
+          </LoadingRegion>
+        ) : query.isError ? (
+          <ErrorState className="m-4" title="Could not load events" error={query.error} onRetry={() => void query.refetch()} />
+        ) : query.data.items.length === 0 ? (
+          <p className="p-4 text-sm text-muted-foreground">No events on this page.</p>
+        ) : (
+          <div className="overflow-x-auto">
+            <table className="w-full min-w-[40rem] text-sm">
+              <thead className="bg-surface-muted text-left text-xs text-muted-foreground">
+                <tr>
+                  <th scope="col" className={`${cell} font-medium`}>Received</th>
+                  <th scope="col" className={`${cell} font-medium`}>Context</th>
+                  <th scope="col" className={`${cell} font-medium`}>User</th>
+                  <th scope="col" className={`${cell} font-medium`}>Release stage</th>
+                  <th scope="col" className={`${cell} font-medium`}>App version</th>
+                  <th scope="col" className={`${cell} font-medium`}>Severity</th>
+                </tr>
+              </thead>
+              <tbody>
+                {query.data.items.map((event) => (
+                  <tr key={event.id} className="border-t border-border hover:bg-surface-muted">
+                    <td className={cell}>
+                      <Link
+                        to="/projects/$projectId/errors/$errorId/events/$eventId"
+                        params={{ projectId, errorId, eventId: event.id }}
+                        className="rounded text-accent hover:underline"
+                      >
+                        <RelativeTime value={event.received_at} />
+                      </Link>
+                    </td>
+                    <td className={`${cell} max-w-64 truncate font-mono text-xs`} title={event.context ?? undefined}>
+                      {event.context ?? '—'}
+                    </td>
+                    <td className={`${cell} max-w-48 truncate`} title={event.user.email ?? undefined}>
+                      {event.user.name ?? event.user.email ?? event.user_id ?? '—'}
+                    </td>
+                    <td className={cell}>{event.release_stage ?? '—'}</td>
+                    <td className={`${cell} tabular-nums`}>{event.app_version ?? '—'}</td>
+                    <td className={cell}>
+                      <SeverityIndicator severity={event.severity} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </CardContent>
+    </Card>
+  )
+}

@@ -1,0 +1,77 @@
+import type * as React from 'react'
+import type { ErrorGroup } from '../../../contract/errors.ts'
+import { Badge } from '../../components/ui/badge.tsx'
+import { Card, CardContent } from '../../components/ui/card.tsx'
+import { RelativeTime } from '../../components/ui/relative-time.tsx'
+import { TruncatedText } from '../../components/ui/truncated-text.tsx'
+import { formatCount } from '../../lib/relative-time.ts'
+import { SeverityIndicator, StatusBadge } from './error-badges.tsx'
+
+function Stat({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div className="min-w-0">
+      <dt className="text-xs text-muted-foreground">{label}</dt>
+      <dd className="text-lg font-semibold tabular-nums">{children}</dd>
+    </div>
+  )
+}
+
+function TagList({ label, values }: { label: string; values: readonly string[] }) {
+  return (
+    <div className="min-w-0">
+      <dt className="text-xs text-muted-foreground">{label}</dt>
+      <dd className="mt-1 flex flex-wrap gap-1">
+        {values.length === 0 ? <span className="text-sm text-muted-foreground">—</span> : null}
+        {values.map((value) => (
+          <Badge key={value} className="max-w-full truncate" title={value}>
+            {value}
+          </Badge>
+        ))}
+      </dd>
+    </div>
+  )
+}
+
+/** The error group: what it is, its status, how often and for how many people it happens. */
+export function ErrorSummary({ error }: { error: ErrorGroup }) {
+  return (
+    <div className="flex flex-col gap-4">
+      <div className="min-w-0">
+        <div className="flex flex-wrap items-center gap-2">
+          <h1 className="font-mono text-xl font-semibold [overflow-wrap:anywhere]">{error.error_class}</h1>
+          <StatusBadge status={error.status} />
+          <SeverityIndicator severity={error.severity} />
+          {error.unhandled ? <Badge tone="danger">unhandled</Badge> : null}
+        </div>
+        <p className="mt-1 text-sm">
+          {error.message ? <TruncatedText text={error.message} maxChars={500} /> : <span className="text-muted-foreground italic">(no message)</span>}
+        </p>
+        {error.context ? (
+          <p className="mt-1 font-mono text-xs text-muted-foreground [overflow-wrap:anywhere]">{error.context}</p>
+        ) : null}
+      </div>
+      <Card>
+        <CardContent>
+          <dl className="grid grid-cols-2 gap-4 sm:grid-cols-4">
+            <Stat label="Events">{formatCount(error.events)}</Stat>
+            <Stat label="Users">{formatCount(error.users)}</Stat>
+            <Stat label="First seen">
+              <RelativeTime value={error.first_seen} className="text-base" />
+            </Stat>
+            <Stat label="Last seen">
+              <RelativeTime value={error.last_seen} className="text-base" />
+            </Stat>
+          </dl>
+          <dl className="mt-4 grid gap-4 border-t border-border pt-4 sm:grid-cols-3">
+            <TagList label="Release stages" values={error.release_stages} />
+            <TagList label="App versions" values={error.app_versions} />
+            <div className="min-w-0">
+              <dt className="text-xs text-muted-foreground">Grouped by</dt>
+              <dd className="mt-1 text-sm [overflow-wrap:anywhere]">{error.grouping_reason || '—'}</dd>
+            </div>
+          </dl>
+        </CardContent>
+      </Card>
+    </div>
+  )
+}

@@ -1,0 +1,121 @@
+import { screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { describe, expect, it } from 'vitest'
+import { errorGroup, project } from '../../test/fixtures.ts'
+import { json, mockApi } from '../../test/mock-api.ts'
+import { renderApp } from '../../test/render-app.tsx'
+
+const baseRoutes = {
+  'GET /api/projects/p1': project({ open_error_count: 2 }),
+  'GET /api/organizations/org1': { id: 'org1', name: 'Acme Inc.', slug: 'acme', created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z' },
+  'GET /api/user': { id: 'u1', name: 'Admin', email: 'admin@example.com', created_at: '2026-01-01T00:00:00Z' },
+}
+
+describe('errors list page', () => {
+  it('lists errors with class, message, context, counts and times with the exact time on hover', async () => {
+    mockApi({
+      ...baseRoutes,
+      'GET /api/projects/p1/errors': json(
+        [
+          errorGroup(),
+          errorGroup({ id: 'e2', error_class: 'RangeError', message: 'Invalid array length', context: null, status: 'fixed', severity: 'warning', events: 3, users: 1 }),
+        ],
+        { headers: { 'X-Total-Count': '2' } },
+      ),
+    })
+    renderApp('/projects/p1/errors')
+
+    const list = await screen.findByRole('list', { name: 'Errors' })
+    const rows = within(list).getAllByRole('listitem')
+    expect(rows).toHaveLength(2)
+    const first = rows[0]!
+    expect(within(first).getByRole('link', { name: 'TypeError' })).toHaveAttribute('href', '/projects/p1/errors/e1')
+    expect(within(first).getByText("Cannot read properties of undefined (reading 'total')")).toBeInTheDocument()
+    expect(within(first).getByText('POST /checkout')).toBeInTheDocument()
+    expect(within(first).getAllByText('1,234').length).toBeGreaterThan(0)
+    expect(within(first).getByText('open')).toBeInTheDocument()
+    const times = first.querySelectorAll('time[datetime="2026-11-22T10:00:00.000Z"]')
+    expect(times.length).toBeGreaterThan(0)
+    expect(times[0]).toHaveAttribute('title', expect.stringMatching(/2026/))
+    expect(within(rows[1]!).getByText('fixed')).toBeInTheDocument()
+    expect(screen.getByRole('heading', { level: 1, name: 'checkout-api: errors' })).toBeInTheDocument()
+    expect(screen.getByText(/2 errors · 2 open/)).toBeInTheDocument()
+  })
+
+  it('keeps the sort in the URL and asks the API for it', async () => {
+    const { requests } = mockApi({ ...baseRoutes, 'GET /api/projects/p1/errors': [errorGroup()] })
+    const { router } = renderApp('/projects/p1/errors?sort=users&direction=asc')
+    await screen.findByRole('list', { name: 'Errors' })
+    const listRequest = requests.find((r) => r.url.pathname === '/api/projects/p1/errors')
+    expect(listRequest?.url.searchParams.get('sort')).toBe('users')
+    expect(listRequest?.url.searchParams.get('direction')).toBe('asc')
+    expect(screen.getByRole('combobox', { name: 'Sort by' })).toHaveValue('users')
+
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Sort by' }), 'events')
+    await waitFor(() => expect(router.state.location.search).toMatchObject({ sort: 'events', direction: 'asc' }))
+    await userEvent.click(screen.getByRole('button', { name: /Ascending order/ }))
+    await waitFor(() => expect(router.state.location.search).toMatchObject({ sort: 'events', direction: 'desc' }))
+    await waitFor(() =>
+      expect(requests.some((r) => r.url.searchParams.get('sort') === 'events' && r.url.searchParams.get('direction') === 'desc')).toBe(true),
+    )
+  })
+
+  it('loads the next page by following the Link header', async () => {
+    const next = 'http://errata.test/api/projects/p1/errors?sort=last_seen&direction=desc&per_page=50&cursor=page2'
+    const { requests } = mockApi({
+      ...baseRoutes,
+      'GET /api/projects/p1/errors': (request) =>
+        request.url.searchParams.get('cursor') === 'page2'
+          ? json([errorGroup({ id: 'e9', error_class: 'SecondPageError' })], { headers: { 'X-Total-Count': '2' } })
+          : json([errorGroup()], { headers: { Link: `<${next}>; rel="next"`, 'X-Total-Count': '2' } }),
+    })
+    renderApp('/projects/p1/errors')
+    expect(await screen.findByRole('link', { name: 'SecondPageError' })).toBeInTheDocument()
+    const secondRequest = requests.filter((r) => r.url.pathname === '/api/projects/p1/errors')[1]
+    expect(secondRequest?.url.origin).toBe(window.location.origin)
+    expect(secondRequest?.url.searchParams.get('cursor')).toBe('page2')
+  })
+
+  it('shows "Send your first error" with the API key and a copyable notifier snippet when empty', async () => {
+    mockApi({ ...baseRoutes, 'GET /api/projects/p1/errors': json([], { headers: { 'X-Total-Count': '0' } }) })
+    renderApp('/projects/p1/errors')
+    expect(await screen.findByRole('heading', { name: 'Send your first error' })).toBeInTheDocument()
+    expect(screen.getByLabelText('API key of checkout-api')).toHaveTextContent('0123456789abcdef0123456789abcdef')
+    const snippet = screen.getByLabelText('Notifier snippet')
+    expect(snippet).toHaveTextContent("apiKey: '0123456789abcdef0123456789abcdef'")
+    expect(snippet).toHaveTextContent(`notify: '${window.location.origin}/notify'`)
+    expect(snippet).toHaveTextContent(`sessions: '${window.location.origin}/sessions'`)
+    expect(screen.getByRole('button', { name: 'Copy notifier snippet' })).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Copy API key of checkout-api' })).toBeInTheDocument()
+    expect(screen.queryByRole('combobox', { name: 'Sort by' })).not.toBeInTheDocument()
+  })
+
+  it('says which project was not found', async () => {
+    mockApi({ 'GET /api/projects/nope': json({ errors: ['project not found'] }, { status: 404 }) })
+    renderApp('/projects/nope/errors')
+    expect(await screen.findByRole('heading', { name: 'Project not found' })).toBeInTheDocument()
+    expect(screen.getByText('nope')).toBeInTheDocument()
+  })
+
+  it('shows the failure with a Retry that loads the page again', async () => {
+    let fail = true
+    mockApi({
+      ...baseRoutes,
+      'GET /api/projects/p1/errors': () =>
+        fail ? json({ errors: ['database unavailable'] }, { status: 503 }) : json([errorGroup()]),
+    })
+    renderApp('/projects/p1/errors')
+    const alert = await screen.findByRole('alert')
+    expect(alert).toHaveTextContent('database unavailable')
+    fail = false
+    await userEvent.click(within(alert).getByRole('button', { name: 'Retry' }))
+    expect(await screen.findByRole('link', { name: 'TypeError' })).toBeInTheDocument()
+  })
+
+  it('sends a signed-out visitor to the login page', async () => {
+    mockApi({})
+    const { router } = renderApp('/projects/p1/errors', { token: null })
+    expect(await screen.findByRole('heading', { name: 'Sign in to Errata' })).toBeInTheDocument()
+    expect(router.state.location.search).toMatchObject({ redirect: expect.stringMatching(/^\/projects\/p1\/errors/) })
+  })
+})

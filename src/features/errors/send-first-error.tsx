@@ -1,0 +1,51 @@
+import { Send } from 'lucide-react'
+import type { Project } from '../../../contract/projects.ts'
+import { Card, CardContent } from '../../components/ui/card.tsx'
+import { CopyButton } from '../../components/ui/copy-button.tsx'
+import { ApiKeyField } from '../projects/api-key-field.tsx'
+import { toNotifierSnippet } from './to-notifier-snippet.ts'
+
+/** The errors list when nothing has arrived yet: what to do next, with everything to copy. */
+export function SendFirstError({ project, origin }: { project: Project; origin: string }) {
+  const snippet = toNotifierSnippet(project.api_key, origin)
+  return (
+    <Card aria-labelledby="send-first-error-title">
+      <CardContent className="flex flex-col gap-4 py-6">
+        <div className="flex items-start gap-3">
+          <Send aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-accent" />
+          <div>
+            <h2 id="send-first-error-title" className="text-base font-semibold">
+              Send your first error
+            </h2>
+            <p className="mt-1 text-sm text-muted-foreground">
+              No errors yet for {project.name}. Point any Bugsnag notifier at this server with the project’s API key;
+              errors show up here as soon as they arrive.
+            </p>
+          </div>
+        </div>
+        <div className="flex flex-col gap-1">
+          <span className="text-xs font-medium text-muted-foreground">API key</span>
+          <ApiKeyField apiKey={project.api_key} projectName={project.name} />
+        </div>
+        <div className="flex flex-col gap-1">
+          <div className="flex items-center justify-between gap-2">
+            <span className="text-xs font-medium text-muted-foreground">
+              <code>npm install @bugsnag/js</code>, then:
+            </span>
+            <CopyButton value={snippet} label="Copy notifier snippet" />
+          </div>
+          <pre
+            aria-label="Notifier snippet"
+            className="overflow-x-auto rounded-md border border-border bg-surface-muted p-3 font-mono text-xs leading-relaxed"
+          >
+            <code>{snippet}</code>
+          </pre>
+        </div>
+        <p role="status" className="flex items-center gap-2 text-xs text-muted-foreground">
+          <span aria-hidden="true" className="size-2 animate-pulse rounded-full bg-accent" />
+          Listening for the first error; this page updates by itself.
+        </p>
+      </CardContent>
+    </Card>
+  )
+}

@@ -1,0 +1,60 @@
+import type * as React from 'react'
+import type { ErrorEvent } from '../../../contract/events.ts'
+import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx'
+import { BreadcrumbsTimeline } from './breadcrumbs-timeline.tsx'
+import { ContextPanels } from './context-panels.tsx'
+import { EventSummary } from './event-summary.tsx'
+import { ExceptionChain } from './exception-chain.tsx'
+import { FeatureFlags } from './feature-flags.tsx'
+import { MetadataTabs } from './metadata-tabs.tsx'
+
+function Section({ id, title, children, aside }: { id: string; title: string; children: React.ReactNode; aside?: React.ReactNode }) {
+  return (
+    <Card aria-labelledby={id}>
+      <CardHeader>
+        <CardTitle id={id}>{title}</CardTitle>
+        {aside}
+      </CardHeader>
+      <CardContent>{children}</CardContent>
+    </Card>
+  )
+}
+
+/** Everything one event says, every value from the event rendered as text. */
+export function EventDetail({
+  event,
+  metadataTab,
+  onMetadataTabChange,
+  navigation,
+}: {
+  event: ErrorEvent
+  metadataTab: string | undefined
+  onMetadataTabChange: (tab: string) => void
+  navigation?: React.ReactNode
+}) {
+  return (
+    <div className="flex flex-col gap-4">
+      <div className="flex flex-col-reverse gap-3 md:flex-row md:items-start md:justify-between">
+        <EventSummary event={event} />
+        {navigation}
+      </div>
+      <Section id="section-exceptions" title={event.exceptions.length > 1 ? `Exceptions (${event.exceptions.length})` : 'Exception'}>
+        <ExceptionChain exceptions={event.exceptions} />
+      </Section>
+      <div className="grid gap-4 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+        <Section id="section-breadcrumbs" title={`Breadcrumbs (${event.breadcrumbs.length})`}>
+          <BreadcrumbsTimeline breadcrumbs={event.breadcrumbs} />
+        </Section>
+        <div className="flex flex-col gap-4">
+          <Section id="section-metadata" title="Metadata">
+            <MetadataTabs metadata={event.meta_data} selected={metadataTab} onSelect={onMetadataTabChange} />
+          </Section>
+          <Section id="section-feature-flags" title={`Feature flags (${event.feature_flags.length})`}>
+            <FeatureFlags flags={event.feature_flags} />
+          </Section>
+        </div>
+      </div>
+      <ContextPanels event={event} />
+    </div>
+  )
+}

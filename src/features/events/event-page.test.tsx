@@ -1,0 +1,169 @@
+import { screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { describe, expect, it } from 'vitest'
+import { errorGroup, event, frame, project } from '../../test/fixtures.ts'
+import { json, mockApi } from '../../test/mock-api.ts'
+import { renderApp } from '../../test/render-app.tsx'
+
+const XSS = '<script>alert("pwned")</script>'
+
+const richEvent = event({
+  exceptions: [
+    {
+      class: 'CheckoutError',
+      message: `Checkout failed for ${XSS}`,
+      type: 'nodejs',
+      stacktrace: [
+        frame({ method: 'Layer.handle', file: 'node_modules/express/lib/router/layer.js', line: 95 }),
+        frame({
+          method: 'submitOrder',
+          file: 'src/checkout.ts',
+          line: 42,
+          column: 11,
+          in_project: true,
+          code: { '41': 'const cart = await loadCart(id)', '42': 'return cart.total.amount', '43': '}' },
+        }),
+        frame({ method: 'next', file: 'node_modules/express/lib/router/route.js', line: 149 }),
+        frame({ method: 'dispatch', file: 'node_modules/express/lib/router/route.js', line: 119 }),
+      ],
+    },
+    { class: 'RangeError', message: 'middle cause', type: 'nodejs', stacktrace: [] },
+    { class: 'TypeError', message: 'innermost cause', type: 'nodejs', stacktrace: [] },
+  ],
+  breadcrumbs: [
+    { timestamp: '2026-11-22T09:59:58.100Z', name: 'User clicked checkout', type: 'user', meta_data: { cartItems: 3 } },
+    { timestamp: '2026-11-22T09:59:59.200Z', name: 'GET /api/cart', type: 'request', meta_data: { status: 200 } },
+  ],
+  meta_data: {
+    company: { name: 'Acme Inc.', plan: 'enterprise', billing: { country: 'NL', seats: 12 } },
+    payload: { comment: XSS },
+  },
+  feature_flags: [{ name: 'new-checkout', variant: 'treatment' }, { name: 'dark-mode', variant: null }],
+  request: { url: 'https://shop.example.com/checkout', httpMethod: 'POST' },
+  app: { version: '1.2.3', releaseStage: 'production' },
+  device: { hostname: 'web-1', osName: 'linux' },
+})
+
+function routes() {
+  return {
+    'GET /api/projects/p1': project(),
+    'GET /api/projects/p1/errors/e1': errorGroup(),
+    'GET /api/projects/p1/events/ev1': richEvent,
+    'GET /api/projects/p1/errors/e1/events': (request: { url: URL }) =>
+      request.url.searchParams.get('start_time')
+        ? json([event({ id: 'ev1' }), event({ id: 'ev-newer', received_at: '2026-11-22T11:00:00.000Z' })])
+        : json([event({ id: 'ev1' }), event({ id: 'ev-older', received_at: '2026-11-22T09:00:00.000Z' })]),
+  }
+}
+
+describe('event detail page', () => {
+  it('shows the exceptions outermost first, each cause after the one it caused', async () => {
+    mockApi(routes())
+    renderApp('/projects/p1/errors/e1/events/ev1')
+    const chain = await screen.findByRole('list', { name: 'Exceptions, outermost first' })
+    const exceptions = within(chain).getAllByRole('listitem', { name: /^(Exception|Caused by):/ })
+    expect(exceptions.map((item) => item.getAttribute('aria-label'))).toEqual([
+      'Exception: CheckoutError',
+      'Caused by: RangeError',
+      'Caused by: TypeError',
+    ])
+    expect(within(exceptions[1]!).getByText('middle cause')).toBeInTheDocument()
+  })
+
+  it('emphasizes in-project frames, collapses library frames and highlights the failing code line', async () => {
+    mockApi(routes())
+    renderApp('/projects/p1/errors/e1/events/ev1')
+    const trace = await screen.findByRole('list', { name: 'Stack frames of CheckoutError' })
+
+    const appFrame = within(trace).getByRole('listitem', { name: /^In-project frame 2: submitOrder at src\/checkout.ts:42:11/ })
+    expect(appFrame).toHaveAttribute('data-in-project', 'true')
+    expect(within(appFrame).getByText('in project')).toBeInTheDocument()
+
+    // Library frames are hidden behind toggles, one per run.
+    expect(within(trace).queryByText('Layer.handle')).not.toBeInTheDocument()
+    expect(within(trace).queryByText('dispatch')).not.toBeInTheDocument()
+    const toggle = within(trace).getByRole('button', { name: 'Show 2 library frames, frames 3 to 4' })
+    expect(toggle).toHaveAttribute('aria-expanded', 'false')
+    await userEvent.click(toggle)
+    expect(toggle).toHaveAttribute('aria-expanded', 'true')
+    const libraryFrame = within(trace).getByRole('listitem', { name: /^Library frame 4: dispatch/ })
+    expect(libraryFrame).toHaveAttribute('data-in-project', 'false')
+
+    // The in-project frame's code is open, the failing line marked.
+    const code = within(appFrame).getByLabelText('Code around src/checkout.ts:42:11')
+    const failing = code.querySelector('[aria-current="true"]')
+    expect(failing).toHaveTextContent('return cart.total.amount')
+    expect(failing).toHaveTextContent('failing line 42')
+    await userEvent.click(within(appFrame).getByRole('button', { name: /Hide code/ }))
+    expect(within(appFrame).queryByLabelText('Code around src/checkout.ts:42:11')).not.toBeInTheDocument()
+  })
+
+  it('renders markup from the event as text, never as elements', async () => {
+    mockApi(routes())
+    const { container } = renderApp('/projects/p1/errors/e1/events/ev1')
+    await screen.findByRole('list', { name: 'Exceptions, outermost first' })
+    expect(screen.getAllByText(`Checkout failed for ${XSS}`).length).toBeGreaterThan(0)
+    await userEvent.click(screen.getByRole('tab', { name: 'payload' }))
+    expect(screen.getByText(XSS)).toBeInTheDocument()
+    expect(container.querySelector('script')).toBeNull()
+  })
+
+  it('shows metadata as tabs of collapsible key/value trees, the tab in the URL', async () => {
+    mockApi(routes())
+    const { router } = renderApp('/projects/p1/errors/e1/events/ev1')
+    const tabs = await screen.findByRole('tablist', { name: 'Metadata sections' })
+    expect(within(tabs).getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['company', 'payload'])
+    expect(within(tabs).getByRole('tab', { name: 'company' })).toHaveAttribute('aria-selected', 'true')
+
+    const panel = screen.getByRole('tabpanel')
+    expect(within(panel).getByText('enterprise')).toBeInTheDocument()
+    // Nested objects are open at the first level; deeper levels wait for a click.
+    const billing = within(panel).getByRole('button', { name: /billing/ })
+    expect(billing).toHaveAttribute('aria-expanded', 'true')
+    expect(within(panel).getByText('NL')).toBeInTheDocument()
+    await userEvent.click(billing)
+    expect(within(panel).queryByText('NL')).not.toBeInTheDocument()
+
+    await userEvent.click(within(tabs).getByRole('tab', { name: 'payload' }))
+    await waitFor(() => expect(router.state.location.search).toMatchObject({ tab: 'payload' }))
+    expect(within(tabs).getByRole('tab', { name: 'payload' })).toHaveAttribute('aria-selected', 'true')
+  })
+
+  it('shows breadcrumbs, feature flags and the user, request, app and device panels', async () => {
+    mockApi(routes())
+    renderApp('/projects/p1/errors/e1/events/ev1')
+    const crumbs = await screen.findByRole('list', { name: 'Breadcrumbs, oldest first' })
+    const items = within(crumbs).getAllByRole('listitem')
+    expect(items[0]).toHaveTextContent('User clicked checkout')
+    expect(items[0]).toHaveTextContent('cartItems: 3')
+    expect(items[1]).toHaveTextContent('GET /api/cart')
+
+    const flags = screen.getByRole('table', { name: /Feature flags/ })
+    expect(within(flags).getByText('new-checkout')).toBeInTheDocument()
+    expect(within(flags).getByText('treatment')).toBeInTheDocument()
+
+    const user = screen.getByRole('region', { name: 'User' })
+    expect(within(user).getByText('ada@example.com')).toBeInTheDocument()
+    expect(within(user).getByText('Ada Lovelace')).toBeInTheDocument()
+    expect(within(screen.getByRole('region', { name: 'Request' })).getByText('https://shop.example.com/checkout')).toBeInTheDocument()
+    expect(within(screen.getByRole('region', { name: 'Device' })).getByText('web-1')).toBeInTheDocument()
+  })
+
+  it('links to the newer and older events of the same error', async () => {
+    mockApi(routes())
+    renderApp('/projects/p1/errors/e1/events/ev1')
+    const nav = await screen.findByRole('navigation', { name: 'Event navigation' })
+    expect(await within(nav).findByRole('link', { name: /Newer event/ })).toHaveAttribute(
+      'href',
+      '/projects/p1/errors/e1/events/ev-newer',
+    )
+    expect(within(nav).getByRole('link', { name: /Older event/ })).toHaveAttribute('href', '/projects/p1/errors/e1/events/ev-older')
+  })
+
+  it('says which event was not found', async () => {
+    mockApi({ ...routes(), 'GET /api/projects/p1/events/gone': json({ errors: ['event not found'] }, { status: 404 }) })
+    renderApp('/projects/p1/errors/e1/events/gone')
+    expect(await screen.findByRole('heading', { name: 'Event not found' })).toBeInTheDocument()
+    expect(screen.getByText('gone')).toBeInTheDocument()
+  })
+})

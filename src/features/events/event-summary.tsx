@@ -1,0 +1,53 @@
+import type * as React from 'react'
+import type { ErrorEvent } from '../../../contract/events.ts'
+import { Badge } from '../../components/ui/badge.tsx'
+import { RelativeTime } from '../../components/ui/relative-time.tsx'
+import { TruncatedText } from '../../components/ui/truncated-text.tsx'
+import { SeverityIndicator } from '../errors/error-badges.tsx'
+
+function Fact({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div className="min-w-0">
+      <dt className="text-xs text-muted-foreground">{label}</dt>
+      <dd className="truncate text-sm">{children}</dd>
+    </div>
+  )
+}
+
+/** The event at a glance: what was thrown, when, where and for whom. */
+export function EventSummary({ event }: { event: ErrorEvent }) {
+  const outer = event.exceptions[0]
+  return (
+    <div className="flex flex-col gap-3">
+      <div className="min-w-0">
+        <h1 className="font-mono text-lg font-semibold [overflow-wrap:anywhere]">{outer?.class ?? 'Event'}</h1>
+        {outer?.message ? (
+          <p className="mt-1 text-sm">
+            <TruncatedText text={outer.message} maxChars={400} />
+          </p>
+        ) : null}
+        <div className="mt-2 flex flex-wrap items-center gap-2">
+          <SeverityIndicator severity={event.severity} />
+          <Badge tone={event.unhandled ? 'danger' : 'neutral'}>{event.unhandled ? 'unhandled' : 'handled'}</Badge>
+          {event.severity_reason ? <Badge>{event.severity_reason}</Badge> : null}
+        </div>
+      </div>
+      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6">
+        <Fact label="Received">
+          <RelativeTime value={event.received_at} />
+        </Fact>
+        <Fact label="Context">
+          <span title={event.context ?? undefined}>{event.context ?? '—'}</span>
+        </Fact>
+        <Fact label="Release stage">{event.release_stage ?? '—'}</Fact>
+        <Fact label="App version">{event.app_version ?? '—'}</Fact>
+        <Fact label="OS version">{event.os_version ?? '—'}</Fact>
+        <Fact label="User">
+          <span title={event.user.email ?? event.user_id ?? undefined}>
+            {event.user.name ?? event.user.email ?? event.user_id ?? '—'}
+          </span>
+        </Fact>
+      </dl>
+    </div>
+  )
+}

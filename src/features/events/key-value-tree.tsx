@@ -1,0 +1,83 @@
+import { ChevronDown, ChevronRight } from 'lucide-react'
+import { useState } from 'react'
+import { TruncatedText } from '../../components/ui/truncated-text.tsx'
+import { cn } from '../../lib/cn.ts'
+
+type Container = Record<string, unknown> | unknown[]
+
+const isContainer = (value: unknown): value is Container => typeof value === 'object' && value !== null
+
+function entriesOf(value: Container): [string, unknown][] {
+  return Array.isArray(value) ? value.map((item, index) => [String(index), item]) : Object.entries(value)
+}
+
+function summary(value: Container): string {
+  const size = Array.isArray(value) ? value.length : Object.keys(value).length
+  return Array.isArray(value) ? `[${size} ${size === 1 ? 'item' : 'items'}]` : `{${size} ${size === 1 ? 'key' : 'keys'}}`
+}
+
+/** A leaf value, always as text: strings as-is (wrapped, long ones truncated), others in their JSON form. */
+function Leaf({ value }: { value: unknown }) {
+  if (typeof value === 'string') {
+    return value === '' ? <span className="text-muted-foreground italic">(empty)</span> : <TruncatedText text={value} />
+  }
+  if (value === null || value === undefined) return <span className="text-muted-foreground">null</span>
+  if (typeof value === 'number') return <span className="font-mono tabular-nums">{String(value)}</span>
+  if (typeof value === 'boolean') return <span className="font-mono">{String(value)}</span>
+  return <TruncatedText text={JSON.stringify(value) ?? String(value)} />
+}
+
+function Entry({ name, value, depth }: { name: string; value: unknown; depth: number }) {
+  // The first level of nesting opens by default; deeper levels wait for a click.
+  const [open, setOpen] = useState(depth < 1)
+  if (isContainer(value)) {
+    const empty = entriesOf(value).length === 0
+    return (
+      <li>
+        <button
+          type="button"
+          aria-expanded={empty ? undefined : open}
+          disabled={empty}
+          onClick={() => setOpen((o) => !o)}
+          className="flex items-center gap-1 rounded py-0.5 text-left font-mono text-xs disabled:opacity-100"
+        >
+          {empty ? (
+            <span className="size-3.5" aria-hidden="true" />
+          ) : open ? (
+            <ChevronDown aria-hidden="true" className="size-3.5 shrink-0" />
+          ) : (
+            <ChevronRight aria-hidden="true" className="size-3.5 shrink-0" />
+          )}
+          <span className="font-medium [overflow-wrap:anywhere]">{name}</span>
+          <span className="text-muted-foreground">{summary(value)}</span>
+        </button>
+        {open && !empty ? <TreeLevel value={value} depth={depth + 1} /> : null}
+      </li>
+    )
+  }
+  return (
+    <li className="grid grid-cols-[minmax(6rem,12rem)_minmax(0,1fr)] gap-x-3 py-0.5 pl-[1.125rem] text-xs max-sm:grid-cols-1">
+      <span className="font-mono font-medium text-muted-foreground [overflow-wrap:anywhere]">{name}</span>
+      <span className="min-w-0">
+        <Leaf value={value} />
+      </span>
+    </li>
+  )
+}
+
+function TreeLevel({ value, depth, label }: { value: Container; depth: number; label?: string }) {
+  return (
+    <ul aria-label={label} className={cn('flex flex-col', depth > 0 && 'ml-1.5 border-l border-border pl-2')}>
+      {entriesOf(value).map(([name, child]) => (
+        <Entry key={name} name={name} value={child} depth={depth} />
+      ))}
+    </ul>
+  )
+}
+
+/** Untrusted nested data as a collapsible key/value tree; every value is rendered as text. */
+export function KeyValueTree({ value, label, emptyText = 'Nothing here.' }: { value: unknown; label: string; emptyText?: string }) {
+  if (!isContainer(value)) return <Leaf value={value} />
+  if (entriesOf(value).length === 0) return <p className="text-sm text-muted-foreground">{emptyText}</p>
+  return <TreeLevel value={value} depth={0} label={label} />
+}

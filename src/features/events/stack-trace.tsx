@@ -1,0 +1,103 @@
+import { ChevronDown, ChevronRight, Code2 } from 'lucide-react'
+import { useState } from 'react'
+import type { StackFrame } from '../../../contract/events.ts'
+import { Badge } from '../../components/ui/badge.tsx'
+import { cn } from '../../lib/cn.ts'
+import { CodeContext } from './code-context.tsx'
+import { defaultCodeFrameIndex, formatFrameLocation, frameMethod, toFrameItems, type IndexedFrame } from './to-frames.ts'
+
+function FrameRow({ frame, index, codeOpenByDefault }: IndexedFrame & { codeOpenByDefault: boolean }) {
+  const hasCode = frame.code !== null && Object.keys(frame.code).length > 0
+  const [showCode, setShowCode] = useState(codeOpenByDefault && hasCode)
+  const location = formatFrameLocation(frame)
+  const method = frameMethod(frame)
+
+  return (
+    <li
+      data-in-project={frame.in_project}
+      aria-label={`${frame.in_project ? 'In-project frame' : 'Library frame'} ${index + 1}: ${method} at ${location}`}
+      className={cn(
+        'border-l-2 py-1.5 pr-2 pl-3',
+        frame.in_project ? 'border-accent bg-accent-soft/30' : 'border-transparent text-muted-foreground',
+      )}
+    >
+      <div className="flex flex-wrap items-baseline gap-x-2 gap-y-0.5">
+        <span
+          className={cn(
+            'font-mono text-xs [overflow-wrap:anywhere]',
+            frame.in_project ? 'font-semibold text-foreground' : 'text-muted-foreground',
+          )}
+        >
+          {method}
+        </span>
+        <span className="font-mono text-xs text-muted-foreground [overflow-wrap:anywhere]">{location}</span>
+        {frame.in_project ? <Badge tone="accent">in project</Badge> : null}
+        {hasCode ? (
+          <button
+            type="button"
+            aria-expanded={showCode}
+            onClick={() => setShowCode((value) => !value)}
+            className="ml-auto inline-flex items-center gap-1 rounded text-xs text-accent hover:underline"
+          >
+            <Code2 aria-hidden="true" className="size-3.5" />
+            {showCode ? 'Hide code' : 'Show code'}
+            <span className="sr-only"> of {method}</span>
+          </button>
+        ) : null}
+      </div>
+      {showCode ? (
+        <div className="mt-2">
+          <CodeContext frame={frame} label={`Code around ${location}`} />
+        </div>
+      ) : null}
+    </li>
+  )
+}
+
+function LibraryGroup({ frames, codeFrame }: { frames: IndexedFrame[]; codeFrame: number }) {
+  const [open, setOpen] = useState(false)
+  const count = frames.length
+  const first = (frames[0]?.index ?? 0) + 1
+  const last = (frames.at(-1)?.index ?? 0) + 1
+  const label = `${open ? 'Hide' : 'Show'} ${count} library ${count === 1 ? 'frame' : 'frames'}`
+  return (
+    <li className="border-l-2 border-transparent">
+      <button
+        type="button"
+        aria-expanded={open}
+        aria-label={`${label}, ${count === 1 ? `frame ${first}` : `frames ${first} to ${last}`}`}
+        onClick={() => setOpen((value) => !value)}
+        className="flex w-full items-center gap-1.5 rounded py-1 pl-3 text-left text-xs text-muted-foreground hover:text-foreground"
+      >
+        {open ? <ChevronDown aria-hidden="true" className="size-3.5" /> : <ChevronRight aria-hidden="true" className="size-3.5" />}
+        {label}
+      </button>
+      {open ? (
+        <ol className="flex flex-col">
+          {frames.map((item) => (
+            <FrameRow key={item.index} {...item} codeOpenByDefault={item.index === codeFrame} />
+          ))}
+        </ol>
+      ) : null}
+    </li>
+  )
+}
+
+/** Frames top (where it was thrown) to bottom; in-project frames emphasized, library runs collapsed. */
+export function StackTrace({ frames, label }: { frames: readonly StackFrame[]; label: string }) {
+  if (frames.length === 0) {
+    return <p className="text-sm text-muted-foreground">No stack trace was sent with this exception.</p>
+  }
+  const codeFrame = defaultCodeFrameIndex(frames)
+  return (
+    <ol aria-label={label} className="flex flex-col gap-0.5">
+      {toFrameItems(frames).map((item) =>
+        item.kind === 'frame' ? (
+          <FrameRow key={item.index} frame={item.frame} index={item.index} codeOpenByDefault={item.index === codeFrame} />
+        ) : (
+          <LibraryGroup key={item.key} frames={item.frames} codeFrame={codeFrame} />
+        ),
+      )}
+    </ol>
+  )
+}

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest'
+import { frame } from '../../test/fixtures.ts'
+import { defaultCodeFrameIndex, formatFrameLocation, frameMethod, toCodeLines, toFrameItems } from './to-frames.ts'
+
+describe('toFrameItems', () => {
+  it('keeps in-project frames and groups each run of library frames', () => {
+    const frames = [
+      frame({ method: 'lib0' }),
+      frame({ method: 'app1', in_project: true }),
+      frame({ method: 'lib2' }),
+      frame({ method: 'lib3' }),
+      frame({ method: 'app4', in_project: true }),
+      frame({ method: 'lib5' }),
+    ]
+    const items = toFrameItems(frames)
+    expect(items.map((item) => (item.kind === 'frame' ? item.frame.method : item.frames.map((f) => f.frame.method)))).toEqual([
+      ['lib0'],
+      'app1',
+      ['lib2', 'lib3'],
+      'app4',
+      ['lib5'],
+    ])
+    // Original positions survive grouping.
+    const group = items[2]
+    expect(group?.kind === 'library' && group.frames.map((f) => f.index)).toEqual([2, 3])
+  })
+
+  it('shows every frame when none is in-project', () => {
+    const items = toFrameItems([frame(), frame()])
+    expect(items.every((item) => item.kind === 'frame')).toBe(true)
+  })
+
+  it('handles an empty trace', () => {
+    expect(toFrameItems([])).toEqual([])
+  })
+})
+
+describe('frame formatting', () => {
+  it('formats locations with whatever parts exist', () => {
+    expect(formatFrameLocation({ file: 'src/a.ts', line: 3, column: 9 })).toBe('src/a.ts:3:9')
+    expect(formatFrameLocation({ file: 'src/a.ts', line: 3, column: null })).toBe('src/a.ts:3')
+    expect(formatFrameLocation({ file: null, line: null, column: null })).toBe('(unknown file)')
+  })
+
+  it('names anonymous frames', () => {
+    expect(frameMethod({ method: null })).toBe('(anonymous function)')
+    expect(frameMethod({ method: '  ' })).toBe('(anonymous function)')
+    expect(frameMethod({ method: 'run' })).toBe('run')
+  })
+
+  it('orders code lines numerically and marks the failing one', () => {
+    const lines = toCodeLines({ '10': 'b', '9': 'a', '11': 'c', x: 'junk' }, 10)
+    expect(lines).toEqual([
+      { number: 9, text: 'a', failing: false },
+      { number: 10, text: 'b', failing: true },
+      { number: 11, text: 'c', failing: false },
+    ])
+  })
+
+  it('opens the code of the first in-project frame that has code', () => {
+    const code = { '1': 'x' }
+    expect(defaultCodeFrameIndex([frame({ code }), frame({ in_project: true }), frame({ in_project: true, code })])).toBe(2)
+    expect(defaultCodeFrameIndex([frame(), frame({ code })])).toBe(1)
+    expect(defaultCodeFrameIndex([frame()])).toBe(-1)
+  })
+})

@@ -1,0 +1,137 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { Link, useNavigate, useParams } from '@tanstack/react-router'
+import { ChevronRight, LogOut } from 'lucide-react'
+import type * as React from 'react'
+import { currentUserQuery, logout } from '../../api/auth.ts'
+import { errorQuery } from '../../api/errors.ts'
+import { organizationQuery } from '../../api/organizations.ts'
+import { projectQuery } from '../../api/projects.ts'
+import { Button } from '../../components/ui/button.tsx'
+import { cn } from '../../lib/cn.ts'
+
+const crumbLink = 'rounded text-muted-foreground hover:text-foreground'
+
+interface CrumbItem {
+  key: string
+  node: React.ReactNode
+}
+
+/** Organization › project › error breadcrumbs, read from the current route's parameters. */
+function Breadcrumbs() {
+  const params = useParams({ strict: false })
+  const project = useQuery({ ...projectQuery(params.projectId ?? ''), enabled: Boolean(params.projectId) })
+  const organizationId = params.organizationId ?? project.data?.organization_id
+  const organization = useQuery({ ...organizationQuery(organizationId ?? ''), enabled: Boolean(organizationId) })
+  const error = useQuery({
+    ...errorQuery(params.projectId ?? '', params.errorId ?? ''),
+    enabled: Boolean(params.projectId && params.errorId),
+  })
+
+  const items: CrumbItem[] = [
+    { key: 'organizations', node: <Link to="/organizations" className={crumbLink}>Organizations</Link> },
+  ]
+  if (organizationId) {
+    items.push({
+      key: 'organization',
+      node: (
+        <Link to="/organizations/$organizationId" params={{ organizationId }} className={crumbLink}>
+          {organization.data?.name ?? 'Organization'}
+        </Link>
+      ),
+    })
+  }
+  if (params.projectId) {
+    items.push({
+      key: 'project',
+      node: (
+        <Link to="/projects/$projectId/errors" params={{ projectId: params.projectId }} className={crumbLink}>
+          {project.data?.name ?? 'Project'}
+        </Link>
+      ),
+    })
+  }
+  if (params.projectId && params.errorId) {
+    items.push({
+      key: 'error',
+      node: (
+        <Link
+          to="/projects/$projectId/errors/$errorId"
+          params={{ projectId: params.projectId, errorId: params.errorId }}
+          className={crumbLink}
+        >
+          {error.data?.error_class ?? 'Error'}
+        </Link>
+      ),
+    })
+  }
+  if (params.eventId) items.push({ key: 'event', node: <span>Event</span> })
+
+  return (
+    <nav aria-label="Breadcrumbs" className="min-w-0 flex-1">
+      <ol className="flex min-w-0 items-center gap-1 text-sm">
+        {items.map((item, index) => {
+          const current = index === items.length - 1
+          // Phones show the last two levels; the rest is one tap away through them.
+          const narrowHidden = index < items.length - 2
+          return (
+            <li
+              key={item.key}
+              aria-current={current ? 'page' : undefined}
+              className={cn(
+                'flex min-w-0 items-center gap-1',
+                narrowHidden && 'max-sm:hidden',
+                current ? 'font-medium text-foreground [&_a]:text-foreground' : 'shrink',
+              )}
+            >
+              {index > 0 ? (
+                <ChevronRight
+                  aria-hidden="true"
+                  className={cn('size-3.5 shrink-0 text-muted-foreground', index === items.length - 2 && 'max-sm:hidden')}
+                />
+              ) : null}
+              <span className="truncate">{item.node}</span>
+            </li>
+          )
+        })}
+      </ol>
+    </nav>
+  )
+}
+
+export function AppHeader() {
+  const queryClient = useQueryClient()
+  const navigate = useNavigate()
+  const user = useQuery(currentUserQuery())
+
+  const signOut = async () => {
+    try {
+      await logout()
+    } catch {
+      // The token is forgotten locally whatever the server said.
+    }
+    queryClient.clear()
+    await navigate({ to: '/login', search: {} })
+  }
+
+  return (
+    <header className="sticky top-0 z-20 border-b border-border bg-surface/95 backdrop-blur">
+      <div className="mx-auto flex h-12 max-w-7xl items-center gap-3 px-4">
+        <Link to="/organizations" className="flex shrink-0 items-center gap-2 rounded font-semibold">
+          <img src="/favicon.svg" alt="" className="size-6" />
+          <span className="hidden sm:inline">Errata</span>
+          <span className="sr-only sm:hidden">Errata home</span>
+        </Link>
+        <Breadcrumbs />
+        {user.data ? (
+          <span className="hidden max-w-48 truncate text-sm text-muted-foreground md:inline" title={user.data.email}>
+            {user.data.email}
+          </span>
+        ) : null}
+        <Button variant="ghost" size="sm" onClick={signOut}>
+          <LogOut aria-hidden="true" />
+          Sign out
+        </Button>
+      </div>
+    </header>
+  )
+}

@@ -1,0 +1,20 @@
+import { Outlet } from '@tanstack/react-router'
+import { AppHeader } from './app-header.tsx'
+
+/** Signed-in pages: the header with breadcrumbs, then the page in the main landmark. */
+export function AppShell() {
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <a
+        href="#main"
+        className="sr-only z-50 rounded bg-surface px-3 py-2 focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+      >
+        Skip to content
+      </a>
+      <AppHeader />
+      <main id="main" tabIndex={-1} className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 outline-none">
+        <Outlet />
+      </main>
+    </div>
+  )
+}

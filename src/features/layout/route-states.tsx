@@ -1,0 +1,67 @@
+import { useQueryErrorResetBoundary } from '@tanstack/react-query'
+import { Link, notFound, useRouter, type ErrorComponentProps } from '@tanstack/react-router'
+import { useEffect } from 'react'
+import type * as React from 'react'
+import { isApiError } from '../../api/http.ts'
+import { buttonVariants } from '../../components/ui/button.tsx'
+import { LoadingRegion, Skeleton } from '../../components/ui/skeleton.tsx'
+import { ErrorState, NotFoundState } from '../../components/ui/states.tsx'
+
+/** Loader helper: a 404 from the API becomes the route's not-found page instead of an error. */
+export async function orNotFound<T>(promise: Promise<T>): Promise<T> {
+  try {
+    return await promise
+  } catch (error) {
+    if (isApiError(error, 404)) throw notFound()
+    throw error
+  }
+}
+
+/** A route's error page: what failed and a Retry that re-runs the loaders. */
+export function RouteError({ error, title = 'This page could not be loaded' }: ErrorComponentProps & { title?: string }) {
+  const router = useRouter()
+  const queryErrorResetBoundary = useQueryErrorResetBoundary()
+  useEffect(() => {
+    // Let suspense queries refetch on the next render instead of re-throwing the cached error.
+    queryErrorResetBoundary.reset()
+  }, [queryErrorResetBoundary])
+
+  return (
+    <ErrorState
+      className="mx-auto max-w-2xl"
+      title={title}
+      error={error}
+      onRetry={() => {
+        void router.invalidate()
+      }}
+    />
+  )
+}
+
+export function ResourceNotFound({ title, children }: { title: string; children?: React.ReactNode }) {
+  return (
+    <NotFoundState
+      title={title}
+      action={
+        <Link to="/organizations" className={buttonVariants({ variant: 'secondary' })}>
+          Back to organizations
+        </Link>
+      }
+    >
+      {children}
+    </NotFoundState>
+  )
+}
+
+/** The generic page skeleton: a title bar and a few blocks. */
+export function PageSkeleton({ label, rows = 4 }: { label: string; rows?: number }) {
+  return (
+    <LoadingRegion label={label} className="flex flex-col gap-4">
+      <Skeleton className="h-7 w-1/3" />
+      <Skeleton className="h-4 w-1/2" />
+      {Array.from({ length: rows }, (_, index) => (
+        <Skeleton key={index} className="h-16" />
+      ))}
+    </LoadingRegion>
+  )
+}

@@ -1,0 +1,40 @@
+import { useQuery } from '@tanstack/react-query'
+import { collaboratorsQuery } from '../../api/collaborators.ts'
+import { Badge } from '../../components/ui/badge.tsx'
+import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx'
+import { LoadingRegion, Skeleton } from '../../components/ui/skeleton.tsx'
+import { ErrorState } from '../../components/ui/states.tsx'
+
+/** A side panel: loads on its own so a failure here never blanks the page. */
+export function CollaboratorsPanel({ organizationId }: { organizationId: string }) {
+  const query = useQuery(collaboratorsQuery(organizationId))
+  return (
+    <Card aria-labelledby="collaborators-title">
+      <CardHeader>
+        <CardTitle id="collaborators-title">Collaborators</CardTitle>
+      </CardHeader>
+      <CardContent>
+        {query.isPending ? (
+          <LoadingRegion label="Loading collaborators">
+            <Skeleton className="mb-2 h-5 w-2/3" />
+            <Skeleton className="h-5 w-1/2" />
+          </LoadingRegion>
+        ) : query.isError ? (
+          <ErrorState title="Could not load collaborators" error={query.error} onRetry={() => void query.refetch()} />
+        ) : (
+          <ul className="flex flex-col gap-2 text-sm">
+            {query.data.map((person) => (
+              <li key={person.id} className="flex items-center gap-2">
+                <span className="min-w-0 flex-1">
+                  <span className="block truncate font-medium">{person.name || person.email}</span>
+                  <span className="block truncate text-xs text-muted-foreground">{person.email}</span>
+                </span>
+                {person.is_admin ? <Badge>admin</Badge> : null}
+              </li>
+            ))}
+          </ul>
+        )}
+      </CardContent>
+    </Card>
+  )
+}

@@ -1,0 +1,58 @@
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['year', 365 * 24 * 3600],
+  ['month', 30 * 24 * 3600],
+  ['week', 7 * 24 * 3600],
+  ['day', 24 * 3600],
+  ['hour', 3600],
+  ['minute', 60],
+  ['second', 1],
+]
+
+const relativeFormat = new Intl.RelativeTimeFormat('en', { numeric: 'auto' })
+
+/** "just now", "3 minutes ago", "in 2 hours" — the largest unit that fits. */
+export function formatRelativeTime(iso: string, now: number = Date.now()): string {
+  const time = Date.parse(iso)
+  if (Number.isNaN(time)) return iso
+  const seconds = Math.round((time - now) / 1000)
+  const abs = Math.abs(seconds)
+  if (abs < 10) return 'just now'
+  for (const [unit, size] of UNITS) {
+    if (abs >= size || unit === 'second') return relativeFormat.format(Math.trunc(seconds / size), unit)
+  }
+  return relativeFormat.format(seconds, 'second')
+}
+
+const exactFormat = new Intl.DateTimeFormat('en', {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hour12: false,
+  timeZoneName: 'short',
+})
+
+/** The exact local time, for hover titles: "Nov 22, 2026, 11:01:58 UTC". */
+export function formatExactTime(iso: string): string {
+  const time = Date.parse(iso)
+  return Number.isNaN(time) ? iso : exactFormat.format(time)
+}
+
+const clockFormat = new Intl.DateTimeFormat('en', {
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  fractionalSecondDigits: 3,
+  hour12: false,
+})
+
+/** "11:01:58.353" — breadcrumb times, where the milliseconds between steps matter. */
+export function formatClockTime(iso: string): string {
+  const time = Date.parse(iso)
+  return Number.isNaN(time) ? iso : clockFormat.format(time)
+}
+
+const numberFormat = new Intl.NumberFormat('en')
+export const formatCount = (value: number): string => numberFormat.format(value)

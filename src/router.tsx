@@ -1,0 +1,38 @@
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query'
+import { createRouter, type RouterHistory } from '@tanstack/react-router'
+import { setUnauthorizedHandler } from './api/http.ts'
+import { PageSkeleton } from './features/layout/route-states.tsx'
+import { routeTree } from './routeTree.gen.ts'
+
+export function createAppRouter({ queryClient, history }: { queryClient: QueryClient; history?: RouterHistory }) {
+  const router = createRouter({
+    routeTree,
+    history,
+    context: { queryClient },
+    // Query owns freshness; the router only coordinates.
+    defaultPreload: 'intent',
+    defaultPreloadStaleTime: 0,
+    // Cached pages render at once; a skeleton appears only when a load is noticeably slow.
+    defaultPendingMs: 150,
+    defaultPendingMinMs: 300,
+    defaultPendingComponent: () => <PageSkeleton label="Loading" />,
+    scrollRestoration: true,
+    Wrap: ({ children }) => <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>,
+  })
+
+  // The server rejected our token: drop cached data and sign in again, coming back here after.
+  setUnauthorizedHandler(() => {
+    queryClient.clear()
+    const current = router.state.location
+    if (current.pathname === '/login') return
+    void router.navigate({ to: '/login', search: { redirect: current.href } })
+  })
+
+  return router
+}
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: ReturnType<typeof createAppRouter>
+  }
+}

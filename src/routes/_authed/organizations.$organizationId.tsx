@@ -1,0 +1,62 @@
+import { useSuspenseQuery } from '@tanstack/react-query'
+import { createFileRoute } from '@tanstack/react-router'
+import { organizationQuery } from '../../api/organizations.ts'
+import { projectsQuery } from '../../api/projects.ts'
+import { Card, CardContent } from '../../components/ui/card.tsx'
+import { PageHeader } from '../../components/ui/page-header.tsx'
+import { orNotFound, PageSkeleton, ResourceNotFound, RouteError } from '../../features/layout/route-states.tsx'
+import { CollaboratorsPanel } from '../../features/organizations/collaborators-panel.tsx'
+import { CreateProjectForm } from '../../features/projects/create-project-form.tsx'
+import { ProjectList } from '../../features/projects/project-list.tsx'
+
+export const Route = createFileRoute('/_authed/organizations/$organizationId')({
+  loader: ({ context: { queryClient }, params: { organizationId } }) =>
+    orNotFound(
+      Promise.all([
+        queryClient.ensureQueryData(organizationQuery(organizationId)),
+        queryClient.ensureQueryData(projectsQuery(organizationId)),
+      ]),
+    ),
+  pendingComponent: () => <PageSkeleton label="Loading the organization" />,
+  errorComponent: (props) => <RouteError {...props} title="Could not load this organization" />,
+  notFoundComponent: OrganizationNotFound,
+  component: OrganizationPage,
+})
+
+function OrganizationPage() {
+  const { organizationId } = Route.useParams()
+  const navigate = Route.useNavigate()
+  const { data: organization } = useSuspenseQuery(organizationQuery(organizationId))
+  const { data: projects } = useSuspenseQuery(projectsQuery(organizationId))
+  return (
+    <>
+      <PageHeader title={organization.name} description={`${projects.length} ${projects.length === 1 ? 'project' : 'projects'}`} />
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_18rem]">
+        <div className="flex min-w-0 flex-col gap-6">
+          <ProjectList projects={projects} />
+          <Card>
+            <CardContent className="py-4">
+              <CreateProjectForm
+                organizationId={organizationId}
+                onCreated={(project) => void navigate({ to: '/projects/$projectId/errors', params: { projectId: project.id } })}
+              />
+            </CardContent>
+          </Card>
+        </div>
+        <aside aria-label="Organization details">
+          <CollaboratorsPanel organizationId={organizationId} />
+        </aside>
+      </div>
+    </>
+  )
+}
+
+function OrganizationNotFound() {
+  const { organizationId } = Route.useParams()
+  return (
+    <ResourceNotFound title="Organization not found">
+      No organization with id <code className="font-mono break-all">{organizationId}</code> exists,
+      or you are not a member of it.
+    </ResourceNotFound>
+  )
+}

@@ -1,0 +1,51 @@
+import { useSuspenseQuery } from '@tanstack/react-query'
+import { createFileRoute, redirect } from '@tanstack/react-router'
+import { z } from 'zod'
+import { eventQuery } from '../../api/events.ts'
+import { EventDetail } from '../../features/events/event-detail.tsx'
+import { EventNavigation } from '../../features/events/event-navigation.tsx'
+import { orNotFound, PageSkeleton, ResourceNotFound, RouteError } from '../../features/layout/route-states.tsx'
+
+export const Route = createFileRoute('/_authed/projects/$projectId/errors/$errorId/events/$eventId')({
+  validateSearch: z.object({ tab: z.string().optional().catch(undefined) }),
+  loader: async ({ context: { queryClient }, params: { projectId, errorId, eventId } }) => {
+    const event = await orNotFound(queryClient.ensureQueryData(eventQuery(projectId, eventId)))
+    // A link with the wrong error id still shows the event, under its real address.
+    if (event.error_id !== errorId) {
+      throw redirect({
+        to: '/projects/$projectId/errors/$errorId/events/$eventId',
+        params: { projectId, errorId: event.error_id, eventId },
+        replace: true,
+      })
+    }
+  },
+  pendingComponent: () => <PageSkeleton label="Loading the event" rows={5} />,
+  errorComponent: (props) => <RouteError {...props} title="Could not load this event" />,
+  notFoundComponent: EventNotFound,
+  component: EventPage,
+})
+
+function EventPage() {
+  const { projectId, errorId, eventId } = Route.useParams()
+  const { tab } = Route.useSearch()
+  const navigate = Route.useNavigate()
+  const { data: event } = useSuspenseQuery(eventQuery(projectId, eventId))
+  return (
+    <EventDetail
+      event={event}
+      metadataTab={tab}
+      onMetadataTabChange={(next) => void navigate({ search: { tab: next }, replace: true })}
+      navigation={<EventNavigation projectId={projectId} errorId={errorId} event={event} />}
+    />
+  )
+}
+
+function EventNotFound() {
+  const { eventId } = Route.useParams()
+  return (
+    <ResourceNotFound title="Event not found">
+      No event with id <code className="font-mono break-all">{eventId}</code> exists in this
+      project, or it was deleted.
+    </ResourceNotFound>
+  )
+}

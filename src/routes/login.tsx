@@ -1,0 +1,44 @@
+import { createFileRoute, redirect, useRouter } from '@tanstack/react-router'
+import { z } from 'zod'
+import { userKeys } from '../api/auth.ts'
+import { Card, CardContent } from '../components/ui/card.tsx'
+import { LoginForm } from '../features/auth/login-form.tsx'
+import { readToken } from '../lib/token-store.ts'
+
+/** Only same-site paths, so a crafted ?redirect= cannot send a user elsewhere. */
+const safeRedirect = (value: string | undefined) =>
+  value && value.startsWith('/') && !value.startsWith('//') && !value.startsWith('/\\') ? value : '/organizations'
+
+export const Route = createFileRoute('/login')({
+  validateSearch: z.object({ redirect: z.string().optional().catch(undefined) }),
+  beforeLoad: ({ search }) => {
+    if (readToken()) throw redirect({ href: safeRedirect(search.redirect) })
+  },
+  component: LoginPage,
+})
+
+function LoginPage() {
+  const { redirect: target } = Route.useSearch()
+  const { queryClient } = Route.useRouteContext()
+  const router = useRouter()
+  return (
+    <main className="flex min-h-dvh items-center justify-center px-4 py-12">
+      <div className="w-full max-w-sm">
+        <div className="mb-6 flex flex-col items-center gap-2 text-center">
+          <img src="/favicon.svg" alt="" className="size-10" />
+          <h1 className="text-xl font-semibold">Sign in to Errata</h1>
+        </div>
+        <Card>
+          <CardContent className="py-5">
+            <LoginForm
+              onSignedIn={({ user }) => {
+                queryClient.setQueryData(userKeys.current(), user)
+                router.history.push(safeRedirect(target))
+              }}
+            />
+          </CardContent>
+        </Card>
+      </div>
+    </main>
+  )
+}

@@ -1,0 +1,94 @@
+import type { ErrorGroup } from '../../contract/errors.ts'
+import type { ErrorEvent, StackFrame } from '../../contract/events.ts'
+import type { Organization } from '../../contract/organizations.ts'
+import type { Project } from '../../contract/projects.ts'
+
+const origin = 'http://localhost:3000'
+
+export const organization = (overrides: Partial<Organization> = {}): Organization => ({
+  id: 'org1',
+  name: 'Acme Inc.',
+  slug: 'acme-inc',
+  created_at: '2026-01-01T00:00:00.000Z',
+  updated_at: '2026-01-01T00:00:00.000Z',
+  ...overrides,
+})
+
+export const project = (overrides: Partial<Project> = {}): Project => ({
+  id: 'p1',
+  organization_id: 'org1',
+  name: 'checkout-api',
+  slug: 'checkout-api',
+  type: 'node',
+  api_key: '0123456789abcdef0123456789abcdef',
+  collaborators_count: 1,
+  open_error_count: 0,
+  release_stages: [],
+  created_at: '2026-01-01T00:00:00.000Z',
+  updated_at: '2026-01-01T00:00:00.000Z',
+  html_url: `${origin}/projects/p1/errors`,
+  ...overrides,
+})
+
+export const errorGroup = (overrides: Partial<ErrorGroup> = {}): ErrorGroup => ({
+  id: 'e1',
+  project_id: 'p1',
+  error_class: 'TypeError',
+  message: "Cannot read properties of undefined (reading 'total')",
+  context: 'POST /checkout',
+  severity: 'error',
+  unhandled: true,
+  status: 'open',
+  assigned_collaborator_id: null,
+  reopen_rules: null,
+  first_seen: '2026-11-20T10:00:00.000Z',
+  last_seen: '2026-11-22T10:00:00.000Z',
+  events: 1234,
+  users: 56,
+  release_stages: ['production'],
+  app_versions: ['1.2.3'],
+  grouping_reason: 'error class and first in-project frame',
+  url: `${origin}/api/projects/p1/errors/e1`,
+  html_url: `${origin}/projects/p1/errors/e1`,
+  ...overrides,
+})
+
+export const frame = (overrides: Partial<StackFrame> = {}): StackFrame => ({
+  line: 10,
+  column: 5,
+  file: 'node_modules/express/lib/router.js',
+  method: 'handle',
+  in_project: false,
+  code: null,
+  ...overrides,
+})
+
+export const event = (overrides: Partial<ErrorEvent> = {}): ErrorEvent => ({
+  id: 'ev1',
+  url: `${origin}/api/projects/p1/events/ev1`,
+  html_url: `${origin}/projects/p1/errors/e1/events/ev1`,
+  project_id: 'p1',
+  error_id: 'e1',
+  received_at: '2026-11-22T10:00:00.000Z',
+  severity: 'error',
+  unhandled: true,
+  severity_reason: 'unhandledException',
+  context: 'POST /checkout',
+  grouping_hash: null,
+  app_version: '1.2.3',
+  release_stage: 'production',
+  os_version: '6.1',
+  user_id: 'user-42',
+  exceptions: [],
+  meta_data: {},
+  user: { id: 'user-42', email: 'ada@example.com', name: 'Ada Lovelace' },
+  app: {},
+  device: {},
+  request: {},
+  breadcrumbs: [],
+  feature_flags: [],
+  threads: [],
+  session: null,
+  notifier: null,
+  ...overrides,
+})
