@@ -1,5 +1,4 @@
-import { promisify } from 'node:util'
-import { gunzipSync, gzip, gzipSync } from 'node:zlib'
+import { gunzipSync, gzipSync } from 'node:zlib'
 import type { ErrorEvent } from '../../contract/events.ts'
 
 /**
@@ -12,13 +11,6 @@ export type StoredEventPayload = Omit<ErrorEvent, 'id' | 'url' | 'html_url' | 'p
 // Level 1: most of gzip's saving on JSON at a fraction of the CPU on the ingest path.
 export function encodeEventPayload(payload: StoredEventPayload): Buffer {
   return gzipSync(JSON.stringify(payload), { level: 1 })
-}
-
-const gzipAsync = promisify(gzip)
-
-/** The same encoding, compressed on the libuv thread pool: keeps the ingest hot path off the event loop. */
-export function encodeEventPayloadAsync(payload: StoredEventPayload): Promise<Buffer> {
-  return gzipAsync(JSON.stringify(payload), { level: 1 })
 }
 
 export function decodeEventPayload(data: Uint8Array): StoredEventPayload {

@@ -40,7 +40,7 @@ export const ingestRoutes = new Hono<AppEnv>()
     const receivedAt = new Date()
     const { projectId, body } = await readIngestRequest(c, c.var.deps.config.limits.notifyBytes)
     const payload = parseInput(notifyPayloadSchema, body)
-    const prepared = await prepareEvents(projectId, receivedAt, payload, c.req.header('User-Agent') ?? null)
+    const prepared = prepareEvents(projectId, receivedAt, payload, c.req.header('User-Agent') ?? null)
     await c.var.deps.ingestWriter.write(prepared)
     // Only now, after COMMIT: a notifier that gets 200 may forget the event.
     return c.text('OK', 200)

@@ -234,11 +234,11 @@ describe('ingest writer failures', () => {
   it('retries a failed batch request by request: the bad request fails whole, the others commit', async () => {
     const writer = createIngestWriter(ctx.deps.database, { batchSize: 100, flushMs: 20 }, pino({ level: 'silent' }))
     const payload = (cls: string) => notifyPayloadSchema.parse({ events: [event(cls), event(`${cls}2`)] })
-    const good = await prepareEvents(projectId, new Date(), payload('WriterGood'), null)
+    const good = prepareEvents(projectId, new Date(), payload('WriterGood'), null)
     // Half of this request points at a project that does not exist: a foreign-key failure mid-batch.
     const bad = [
-      ...(await prepareEvents(projectId, new Date(), payload('WriterBad'), null)).slice(0, 1),
-      ...(await prepareEvents('no-such-project', new Date(), payload('WriterBad'), null)).slice(1),
+      ...(prepareEvents(projectId, new Date(), payload('WriterBad'), null)).slice(0, 1),
+      ...(prepareEvents('no-such-project', new Date(), payload('WriterBad'), null)).slice(1),
     ]
     const results = await Promise.allSettled([writer.write(good), writer.write(bad)])
     await writer.close()
@@ -252,11 +252,11 @@ describe('ingest writer failures', () => {
 
   it('flushes queued writes on close and refuses writes afterwards', async () => {
     const writer = createIngestWriter(ctx.deps.database, { batchSize: 1000, flushMs: 1000 }, pino({ level: 'silent' }))
-    const pending = writer.write(await prepareEvents(projectId, new Date(), notifyPayloadSchema.parse({ events: [event('OnClose')] }), null))
+    const pending = writer.write(prepareEvents(projectId, new Date(), notifyPayloadSchema.parse({ events: [event('OnClose')] }), null))
     await writer.close()
     await pending
     expect(await eventCount('OnClose')).toBe(1)
-    await expect(writer.write(await prepareEvents(projectId, new Date(), notifyPayloadSchema.parse({ events: [event('OnClose')] }), null))).rejects.toThrow(/shutting down/)
+    await expect(writer.write(prepareEvents(projectId, new Date(), notifyPayloadSchema.parse({ events: [event('OnClose')] }), null))).rejects.toThrow(/shutting down/)
   })
 })
 

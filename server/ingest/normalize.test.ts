@@ -142,7 +142,7 @@ describe('payload normalization on every captured notifier request', () => {
   it('assigns time-ordered ids and compresses the payload losslessly', async () => {
     const payload = notifyPayloadSchema.parse(capture('node-notify-handled.request.json').json)
     const receivedAt = new Date()
-    const [prepared] = await prepareEvents('project-1', receivedAt, payload, null)
+    const [prepared] = prepareEvents('project-1', receivedAt, payload, null)
     expect(prepared!.id).toMatch(/^[0-9a-f]{24}$/)
     expect(prepared!.receivedAt).toBe(receivedAt)
     expect(decodeEventPayload(prepared!.payload).exceptions[0]!.class).toBe(payload.events[0]!.exceptions[0]!.errorClass)

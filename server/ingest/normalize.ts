@@ -1,7 +1,7 @@
 import type { Breadcrumb, EventException, EventThread, FeatureFlag, StackFrame } from '../../contract/events.ts'
 import type { Severity } from '../../contract/errors.ts'
 import { newId } from '../db/ids.ts'
-import { encodeEventPayloadAsync, type StoredEventPayload } from '../events/event-payload.ts'
+import { encodeEventPayload, type StoredEventPayload } from '../events/event-payload.ts'
 import { computeGrouping, type Grouping } from './grouping.ts'
 import type { EventInput, NotifyPayload, StackFrameInput } from './payload-schema.ts'
 import { parseUserAgent } from './user-agent.ts'
@@ -213,26 +213,28 @@ export function normalizeEvent(
   }
 }
 
-/** Every event of a validated payload, ready for the ingest writer (ids assigned, payload compressed). */
+/**
+ * Every event of a validated payload, ready for the ingest writer (ids assigned, payload
+ * compressed). Synchronous on purpose: gzip level 1 of a few KB takes ~80 µs inline,
+ * while a thread-pool round trip per event cost four times that in measurements.
+ */
 export function prepareEvents(
   projectId: string,
   receivedAt: Date,
   payload: NotifyPayload,
   postUserAgent: string | null,
-): Promise<PreparedEvent[]> {
+): PreparedEvent[] {
   const notifier = payload.notifier ?? null
-  return Promise.all(
-    payload.events.map(async (event) => {
-      const normalized = normalizeEvent(event, notifier, postUserAgent)
-      return {
-        id: newId(receivedAt.getTime()),
-        projectId,
-        receivedAt,
-        columns: normalized.columns,
-        grouping: normalized.grouping,
-        userKey: normalized.userKey,
-        payload: await encodeEventPayloadAsync(normalized.payload),
-      }
-    }),
-  )
+  return payload.events.map((event) => {
+    const normalized = normalizeEvent(event, notifier, postUserAgent)
+    return {
+      id: newId(receivedAt.getTime()),
+      projectId,
+      receivedAt,
+      columns: normalized.columns,
+      grouping: normalized.grouping,
+      userKey: normalized.userKey,
+      payload: encodeEventPayload(normalized.payload),
+    }
+  })
 }
