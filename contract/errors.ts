@@ -9,6 +9,10 @@ export const SEVERITIES = ['error', 'warning', 'info'] as const
 export const severitySchema = z.enum(SEVERITIES)
 export type Severity = z.infer<typeof severitySchema>
 
+export const GROUPING_REASONS = ['grouping_hash', 'in_project_frame', 'top_frame', 'error_class_and_message'] as const
+export const groupingReasonSchema = z.enum(GROUPING_REASONS)
+export type GroupingReason = z.infer<typeof groupingReasonSchema>
+
 export const errorSchema = z.object({
   id: idSchema,
   project_id: idSchema,
@@ -26,7 +30,8 @@ export const errorSchema = z.object({
   users: z.number().int(),
   release_stages: z.array(z.string()),
   app_versions: z.array(z.string()),
-  grouping_reason: z.string(),
+  /** Which rule formed the group; docs/grouping.md explains each. */
+  grouping_reason: groupingReasonSchema,
   url: z.string(),
   html_url: z.string(),
 })

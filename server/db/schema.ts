@@ -73,6 +73,7 @@ export const errors = pgTable('errors', {
   id: text('id').primaryKey(),
   projectId: text('project_id').notNull(),
   groupingHash: text('grouping_hash').notNull(),
+  groupingReason: text('grouping_reason').notNull(),
   errorClass: text('error_class').notNull(),
   message: text('message').notNull(),
   context: text('context'),

@@ -1,6 +1,13 @@
 import { and, asc, count, desc, eq, sql, type SQL } from 'drizzle-orm'
 import type { ErrorEvent } from '../../contract/events.ts'
-import type { ErrorGroup, ErrorSort, ErrorStatus, ListErrorsQuery, Severity } from '../../contract/errors.ts'
+import type {
+  ErrorGroup,
+  ErrorSort,
+  ErrorStatus,
+  GroupingReason,
+  ListErrorsQuery,
+  Severity,
+} from '../../contract/errors.ts'
 import { requireProjectAccess } from '../auth/access.ts'
 import type { Db } from '../db/client.ts'
 import { errors } from '../db/schema.ts'
@@ -10,14 +17,6 @@ import { NotFoundError, ValidationError } from '../http/errors.ts'
 import type { UrlBuilder } from '../http/urls.ts'
 
 type ErrorRow = typeof errors.$inferSelect
-
-/**
- * Ingestion stores a notifier-supplied groupingHash as `custom:<hash>` and a computed
- * one as `sha1:<hex>`, so the reason is derived rather than stored.
- */
-export function groupingReason(groupingHash: string): 'groupingHash' | 'frame' {
-  return groupingHash.startsWith('custom:') ? 'groupingHash' : 'frame'
-}
 
 /** An errors row as the v2 Error resource. */
 export function toErrorGroup(urls: UrlBuilder, row: ErrorRow): ErrorGroup {
@@ -39,7 +38,7 @@ export function toErrorGroup(urls: UrlBuilder, row: ErrorRow): ErrorGroup {
     users: row.usersCount,
     release_stages: row.releaseStages,
     app_versions: row.appVersions,
-    grouping_reason: groupingReason(row.groupingHash),
+    grouping_reason: row.groupingReason as GroupingReason,
     url: urls.api(path),
     html_url: urls.web(path),
   }

@@ -109,7 +109,7 @@ describe('GET /projects/:projectId/errors', () => {
       users: source.usersCount,
       last_seen: source.lastSeen.toISOString(),
       first_seen: source.firstSeen.toISOString(),
-      grouping_reason: 'frame',
+      grouping_reason: 'in_project_frame',
       url: `http://errata.test/api/projects/${main.project.id}/errors/${first.id}`,
       html_url: `http://errata.test/projects/${main.project.id}/errors/${first.id}`,
     })
@@ -263,17 +263,10 @@ describe('GET /projects/:projectId/errors/:errorId', () => {
       users: source.usersCount,
       release_stages: ['production'],
       app_versions: ['1.4.0'],
-      grouping_reason: 'frame',
+      grouping_reason: 'in_project_frame',
       url: `http://errata.test/api/projects/${main.project.id}/errors/${source.id}`,
       html_url: `http://errata.test/projects/${main.project.id}/errors/${source.id}`,
     })
-  })
-
-  it('says groupingHash when the notifier supplied the grouping hash', async () => {
-    const source = seeded[5]!
-    await ctx.deps.database.db.update(errors).set({ groupingHash: 'custom:checkout-timeout' }).where(eq(errors.id, source.id))
-    const body = (await (await get(`/api/projects/${main.project.id}/errors/${source.id}`)).json()) as ErrorGroup
-    expect(body.grouping_reason).toBe('groupingHash')
   })
 
   it('answers 404 for an unknown error, an error of another project, and outsiders', async () => {

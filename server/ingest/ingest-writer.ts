@@ -206,13 +206,13 @@ export async function writeEvents(tx: Db, batch: readonly PreparedEvent[]): Prom
   for (const part of chunks(ordered, ROWS_PER_INSERT)) {
     const values = part.map((g) => {
       const c = g.newest.columns
-      return sql`(${newId()}, ${g.projectId}, ${g.groupingHash}, ${c.errorClass}, ${c.message}, ${c.context},
+      return sql`(${newId()}, ${g.projectId}, ${g.groupingHash}, ${g.newest.grouping.reason}, ${c.errorClass}, ${c.message}, ${c.context},
         ${c.severity}, ${c.unhandled}, ${g.firstSeen.toISOString()}::timestamptz, ${g.lastSeen.toISOString()}::timestamptz,
         ${g.count}::bigint, ${textArrayLiteral(g.releaseStages)}::text[], ${textArrayLiteral(g.appVersions)}::text[], ${g.newest.id})`
     })
     const newer = sql.raw('excluded.last_seen >= e.last_seen')
     const result = (await tx.execute(sql`
-      INSERT INTO errors AS e (id, project_id, grouping_hash, error_class, message, context, severity, unhandled,
+      INSERT INTO errors AS e (id, project_id, grouping_hash, grouping_reason, error_class, message, context, severity, unhandled,
         first_seen, last_seen, events_count, release_stages, app_versions, last_event_id)
       VALUES ${sql.join(values, sql`, `)}
       ON CONFLICT (project_id, grouping_hash) DO UPDATE SET

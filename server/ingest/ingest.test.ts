@@ -73,6 +73,27 @@ const eventCount = async (errorClass: string) =>
   (await ctx.deps.database.db.select({ id: events.id }).from(events).where(and(eq(events.projectId, projectId), eq(events.errorClass, errorClass)))).length
 
 describe('POST /notify', () => {
+  it('records which rule grouped each error, and shows it on the error resource', async () => {
+    const custom = event('GroupedByHash', { groupingHash: 'checkout-timeout' })
+    const libraryOnly = event('GroupedByTopFrame')
+    libraryOnly.exceptions[0]!.stacktrace[0]!.inProject = false
+    const noFrames = event('GroupedByMessage')
+    noFrames.exceptions[0]!.stacktrace = []
+    expect((await notify({ events: [custom, event('GroupedByFrame'), libraryOnly, noFrames] })).status).toBe(200)
+    const reasons: Record<string, string> = {}
+    for (const errorClass of ['GroupedByHash', 'GroupedByFrame', 'GroupedByTopFrame', 'GroupedByMessage']) {
+      const row = await errorRow(errorClass)
+      const res = await ctx.request(`/api/projects/${projectId}/errors/${row!.id}`, { token: owner.token })
+      reasons[errorClass] = (await res.json()).grouping_reason
+    }
+    expect(reasons).toEqual({
+      GroupedByHash: 'grouping_hash',
+      GroupedByFrame: 'in_project_frame',
+      GroupedByTopFrame: 'top_frame',
+      GroupedByMessage: 'error_class_and_message',
+    })
+  })
+
   it('stores every captured notifier payload, chunked with no Content-Length, and answers 200 OK after commit', async () => {
     for (const name of ['node-notify-cause-chain', 'node-notify-handled', 'node-notify-cjs-inproject', 'browser-notify-handled', 'browser-notify-uncaught']) {
       const capture = fixture(`${name}.request.json`)

@@ -179,7 +179,8 @@ export async function seedErrors(
     const row: ErrorInsert = {
       id,
       projectId,
-      groupingHash: `sha1:${createHash('sha1').update(id).digest('hex')}`,
+      groupingHash: createHash('sha1').update(id).digest('hex'),
+      groupingReason: 'in_project_frame',
       errorClass,
       message,
       context: `GET /items/${i % 100}`,

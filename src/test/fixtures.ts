@@ -47,7 +47,7 @@ export const errorGroup = (overrides: Partial<ErrorGroup> = {}): ErrorGroup => (
   users: 56,
   release_stages: ['production'],
   app_versions: ['1.2.3'],
-  grouping_reason: 'error class and first in-project frame',
+  grouping_reason: 'in_project_frame',
   url: `${origin}/api/projects/p1/errors/e1`,
   html_url: `${origin}/projects/p1/errors/e1`,
   ...overrides,

@@ -63,6 +63,8 @@ CREATE TABLE errors (
   id                       text PRIMARY KEY,
   project_id               text NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
   grouping_hash            text NOT NULL,
+  -- Which grouping rule formed the group (docs/grouping.md): grouping_hash, in_project_frame, top_frame, error_class_and_message.
+  grouping_reason          text NOT NULL,
   error_class              text NOT NULL,
   message                  text NOT NULL,
   context                  text,

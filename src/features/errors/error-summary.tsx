@@ -7,6 +7,14 @@ import { TruncatedText } from '../../components/ui/truncated-text.tsx'
 import { formatCount } from '../../lib/relative-time.ts'
 import { SeverityIndicator, StatusBadge } from './error-badges.tsx'
 
+/** What each grouping rule means to a person reading the error (docs/grouping.md). */
+const GROUPING_REASON_LABELS: Record<ErrorGroup['grouping_reason'], string> = {
+  grouping_hash: 'Custom grouping hash from the notifier',
+  in_project_frame: 'Error class and first in-project frame',
+  top_frame: 'Error class and top stack frame',
+  error_class_and_message: 'Error class and message',
+}
+
 function Stat({ label, children }: { label: string; children: React.ReactNode }) {
   return (
     <div className="min-w-0">
@@ -67,7 +75,7 @@ export function ErrorSummary({ error }: { error: ErrorGroup }) {
             <TagList label="App versions" values={error.app_versions} />
             <div className="min-w-0">
               <dt className="text-xs text-muted-foreground">Grouped by</dt>
-              <dd className="mt-1 text-sm [overflow-wrap:anywhere]">{error.grouping_reason || '—'}</dd>
+              <dd className="mt-1 text-sm">{GROUPING_REASON_LABELS[error.grouping_reason]}</dd>
             </div>
           </dl>
         </CardContent>
