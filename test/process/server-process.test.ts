@@ -1,0 +1,96 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { request } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+
+const root = join(import.meta.dirname, '../..')
+const dataDir = mkdtempSync(join(tmpdir(), 'errata-process-'))
+const port = 20_000 + Math.floor(Math.random() * 20_000)
+const base = `http://127.0.0.1:${port}`
+const adminToken = 'p'.repeat(40)
+
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
+
+/** Starts `server/main.ts` as `npm start` does (without the dashboard build) and waits until it listens. */
+async function startServer(): Promise<{ child: ChildProcessWithoutNullStreams; output: () => string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      ERRATA_ADMIN_EMAIL: 'ops@example.com',
+      ERRATA_ADMIN_TOKEN: adminToken,
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
+    },
+  })
+  let output = ''
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  const deadline = Date.now() + 60_000
+  while (!output.includes('Errata is running')) {
+    if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`)
+    if (Date.now() > deadline) throw new Error(`server did not start:\n${output}`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  return { child, output: () => output }
+}
+
+const api = async (path: string, init: RequestInit = {}) =>
+  fetch(`${base}/api${path}`, {
+    ...init,
+    headers: { Authorization: `token ${adminToken}`, 'X-Version': '2', 'Content-Type': 'application/json' },
+  })
+
+const exited = (child: ChildProcessWithoutNullStreams) =>
+  new Promise<number | null>((resolve) => {
+    if (child.exitCode !== null) resolve(child.exitCode)
+    else child.once('exit', (code) => resolve(code))
+  })
+
+describe('the server process', () => {
+  it('finishes an in-flight event on SIGTERM, exits cleanly, and keeps the event across a restart', async () => {
+    const first = await startServer()
+    expect(first.output()).toContain('First admin created: ops@example.com')
+
+    const org = await (await api('/user/organizations', { method: 'POST', body: JSON.stringify({ name: 'Ops' }) })).json()
+    const project = await (
+      await api(`/organizations/${org.id}/projects`, { method: 'POST', body: JSON.stringify({ name: 'Worker', type: 'node' }) })
+    ).json()
+
+    const body = JSON.stringify({
+      apiKey: project.api_key,
+      events: [{ exceptions: [{ errorClass: 'ShutdownError', message: 'sent during shutdown', stacktrace: [] }] }],
+    })
+    // A chunked POST that is still being sent when the signal arrives.
+    const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = request(`${base}/notify`, { method: 'POST', headers: { 'Content-Type': 'application/json' } }, (res) => {
+        let text = ''
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }))
+      })
+      req.on('error', reject)
+      req.write(body.slice(0, 20))
+      setTimeout(() => {
+        first.child.kill('SIGTERM')
+        setTimeout(() => req.end(body.slice(20)), 300)
+      }, 200)
+    })
+    expect(await answer).toEqual({ status: 200, text: 'OK' })
+    expect(await exited(first.child)).toBe(0)
+
+    const second = await startServer()
+    try {
+      // The admin exists already: a restart must not create another one.
+      expect(second.output()).not.toContain('First admin created')
+      const events = await (await api(`/projects/${project.id}/events`)).json()
+      expect(events).toEqual([expect.objectContaining({ exceptions: [expect.objectContaining({ class: 'ShutdownError' })] })])
+    } finally {
+      second.child.kill('SIGTERM')
+      expect(await exited(second.child)).toBe(0)
+    }
+  })
+})
