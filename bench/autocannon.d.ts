@@ -1,0 +1,37 @@
+// autocannon ships no types and @types/autocannon is not installed: only what bench/run.ts uses.
+declare module 'autocannon' {
+  interface Request {
+    method?: string
+    path?: string
+    headers?: Record<string, string>
+    body?: string
+  }
+  interface Options {
+    url: string
+    connections?: number
+    amount?: number
+    duration?: number
+    workers?: number
+    timeout?: number
+    requests?: Request[]
+  }
+  interface Histogram {
+    p50: number
+    p90: number
+    p99: number
+    average: number
+    max: number
+  }
+  interface Result {
+    '2xx': number
+    non2xx: number
+    errors: number
+    timeouts: number
+    requests: Histogram & { total: number }
+    latency: Histogram
+    start: Date
+    finish: Date
+  }
+  function autocannon(options: Options): Promise<Result>
+  export default autocannon
+}

@@ -1,0 +1,498 @@
+// `npm run bench`: ingestion throughput next to a bare node:http server, POST-to-visible latency,
+// and read latency on 10,000 errors / 200,000 events. PGlite always; PostgreSQL too when
+// BENCH_DATABASE_URL is set (a fresh database is created on that server and dropped afterwards).
+// Results go to stdout and bench/.data/results-<engine>.json; BENCHMARKS.md records them.
+import { randomBytes } from 'node:crypto'
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { availableParallelism, loadavg, totalmem } from 'node:os'
+import type { AddressInfo } from 'node:net'
+import { fileURLToPath } from 'node:url'
+import { serve, type ServerType } from '@hono/node-server'
+import autocannon from 'autocannon'
+import { sql } from 'drizzle-orm'
+import pg from 'pg'
+import pino from 'pino'
+import { createApp } from '../server/app.ts'
+import { createToken } from '../server/auth/tokens.ts'
+import { loadConfig } from '../server/config.ts'
+import type { AppDeps } from '../server/context.ts'
+import { openPglite, openPostgres, queryRows, type Database } from '../server/db/client.ts'
+import { newId } from '../server/db/ids.ts'
+import { migrate } from '../server/db/migrate.ts'
+import { users } from '../server/db/schema.ts'
+import { createIngestWriter } from '../server/ingest/ingest-writer.ts'
+import { startBareServer } from './bare-server.ts'
+import { buildNotifyPayload } from './payload.ts'
+import { startProfile, type ProfileSummary } from './profile.ts'
+import { markdownReport } from './report.ts'
+import { countRows, seedProjectData } from './seed.ts'
+
+type Engine = 'pglite' | 'postgres'
+
+const env = process.env
+const settings = {
+  connections: Number(env.BENCH_CONNECTIONS ?? 16),
+  ingestRequests: Number(env.BENCH_INGEST_REQUESTS ?? 10_000),
+  bareRequests: Number(env.BENCH_BARE_REQUESTS ?? 20_000),
+  warmupRequests: 500,
+  distinctBodies: 200,
+  visibleTries: Number(env.BENCH_VISIBLE_TRIES ?? 50),
+  readRequests: Number(env.BENCH_READ_REQUESTS ?? 300),
+  seedErrors: Number(env.BENCH_SEED_ERRORS ?? 10_000),
+  seedEvents: Number(env.BENCH_SEED_EVENTS ?? 200_000),
+  profile: env.BENCH_PROFILE === '1',
+  /** VACUUM after seeding: default only on PostgreSQL, whose autovacuum would; BENCH_VACUUM=1/0 forces it. */
+  vacuum: env.BENCH_VACUUM === undefined ? undefined : env.BENCH_VACUUM === '1',
+  /** Comma-separated subset of ingest,visible,errors,event (default: all). */
+  phases: new Set((env.BENCH_PHASES ?? 'ingest,visible,errors,event').split(',')),
+}
+const targets = { ingestRatio: 0.5, errorsListP95: 30, eventDetailP95: 20 }
+
+const dataDir = fileURLToPath(new URL('./.data/', import.meta.url))
+
+// ---------------------------------------------------------------------------------------------
+// Small helpers
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN
+  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)
+  return sorted[Math.max(0, index)]!
+}
+
+interface LatencyStats {
+  count: number
+  p50: number
+  p95: number
+  max: number
+}
+
+function latencyStats(samples: number[]): LatencyStats {
+  const sorted = [...samples].sort((a, b) => a - b)
+  return { count: sorted.length, p50: percentile(sorted, 50), p95: percentile(sorted, 95), max: sorted[sorted.length - 1] ?? NaN }
+}
+
+const ms = (value: number) => `${value.toFixed(2)} ms`
+const log = (line = '') => process.stdout.write(`${line}\n`)
+const heading = (title: string) => log(`\n── ${title} ${'─'.repeat(Math.max(0, 70 - title.length))}`)
+
+function machine() {
+  const cpuinfo = readFileSync('/proc/cpuinfo', 'utf8')
+  return {
+    date: new Date().toISOString(),
+    cpus: availableParallelism(),
+    cpuModel: /^model name\s*:\s*(.+)$/m.exec(cpuinfo)?.[1] ?? 'unknown',
+    memoryGiB: Math.round((totalmem() / 1024 ** 3) * 10) / 10,
+    node: process.version,
+    // Other work on the machine skews every number here; it is printed so a busy run is recognizable.
+    loadAverage1m: loadavg()[0]!,
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Database and server
+
+async function openBenchDatabase(engine: Engine): Promise<Database> {
+  if (engine === 'pglite') {
+    const dir = `${dataDir}pglite`
+    rmSync(dir, { recursive: true, force: true })
+    const database = await openPglite(dir)
+    await migrate(database)
+    return database
+  }
+  const serverUrl = env.BENCH_DATABASE_URL!
+  const name = `errata_bench_${randomBytes(4).toString('hex')}`
+  const admin = new pg.Client({ connectionString: serverUrl })
+  await admin.connect()
+  await admin.query(`CREATE DATABASE ${name}`)
+  await admin.end()
+  const url = new URL(serverUrl)
+  url.pathname = `/${name}`
+  const database = await openPostgres(url.toString())
+  await migrate(database)
+  return {
+    ...database,
+    close: async () => {
+      await database.close()
+      const cleanup = new pg.Client({ connectionString: serverUrl })
+      await cleanup.connect()
+      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+      await cleanup.end()
+    },
+  }
+}
+
+interface RunningErrata {
+  url: string
+  deps: AppDeps
+  close(): Promise<void>
+}
+
+async function startErrata(database: Database): Promise<RunningErrata> {
+  // Production settings (info-level request logs included), with the logs going to /dev/null.
+  const config = loadConfig({
+    ERRATA_INGEST_BATCH_SIZE: env.ERRATA_INGEST_BATCH_SIZE, // tuning knobs pass through for experiments
+    ERRATA_INGEST_FLUSH_MS: env.ERRATA_INGEST_FLUSH_MS,
+    LOG_LEVEL: 'info',
+    ERRATA_STATIC_DIR: `${dataDir}no-dashboard`,
+  })
+  const logger = pino({ level: 'info' }, pino.destination({ dest: '/dev/null', sync: false }))
+  const ingestWriter = createIngestWriter(database, config.ingest, logger)
+  const deps: AppDeps = { config, database, logger, ingestWriter }
+  const app = createApp(deps)
+  const server = await new Promise<ServerType>((resolve) => {
+    const s = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(s))
+  })
+  // Seeding keeps the bench's keep-alive connection idle for many seconds; Node's default 5 s
+  // server-side timeout would close it under fetch's feet ("other side closed").
+  if ('keepAliveTimeout' in server) server.keepAliveTimeout = 10 * 60_000
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    deps,
+    close: async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        if ('closeAllConnections' in server) server.closeAllConnections()
+      })
+      await ingestWriter.close()
+    },
+  }
+}
+
+interface ApiSession {
+  token: string
+  api<T>(path: string, init?: { method?: string; json?: unknown }): Promise<{ status: number; body: T }>
+}
+
+async function createSession(errata: RunningErrata): Promise<ApiSession> {
+  const id = newId()
+  await errata.deps.database.db.insert(users).values({ id, email: `bench-${id}@example.com`, name: 'Bench User' })
+  const { token } = await createToken(errata.deps.database.db, id, 'bench')
+  return {
+    token,
+    api: async (path, init = {}) => {
+      const res = await fetch(`${errata.url}/api${path}`, {
+        method: init.method ?? 'GET',
+        headers: {
+          Authorization: `token ${token}`,
+          'X-Version': '2',
+          ...(init.json === undefined ? {} : { 'Content-Type': 'application/json' }),
+        },
+        body: init.json === undefined ? undefined : JSON.stringify(init.json),
+      })
+      const text = await res.text()
+      return { status: res.status, body: (text ? JSON.parse(text) : null) as never }
+    },
+  }
+}
+
+async function createProject(session: ApiSession, organizationId: string, name: string) {
+  const res = await session.api<{ id: string; api_key: string }>(`/organizations/${organizationId}/projects`, {
+    method: 'POST',
+    json: { name, type: 'node' },
+  })
+  if (res.status !== 201) throw new Error(`creating project answered ${res.status}: ${JSON.stringify(res.body)}`)
+  return res.body
+}
+
+// ---------------------------------------------------------------------------------------------
+// Phases
+
+interface LoadResult {
+  requests: number
+  ok: number
+  non2xx: number
+  errors: number
+  seconds: number
+  perSecond: number
+  latencyP50: number
+  latencyP99: number
+}
+
+/** Fires `amount` POST /notify requests over `connections` keep-alive connections from a worker thread. */
+async function postLoad(url: string, apiKey: string, amount: number): Promise<LoadResult> {
+  const requests = Array.from({ length: settings.distinctBodies }, (_, variant) => ({
+    method: 'POST' as const,
+    path: '/notify',
+    headers: {
+      'Content-Type': 'application/json',
+      'Bugsnag-Api-Key': apiKey,
+      'Bugsnag-Payload-Version': '4',
+      'Bugsnag-Sent-At': new Date().toISOString(),
+    },
+    body: JSON.stringify(buildNotifyPayload(apiKey, variant)),
+  }))
+  // A worker thread sends, so the load generator does not share the server's event loop.
+  const result = await autocannon({ url, connections: settings.connections, amount, requests, workers: 1, timeout: 30 })
+  // autocannon's own first-request-to-last-response window (excludes starting the worker thread).
+  const seconds = (result.finish.getTime() - result.start.getTime()) / 1000
+  const ok = result['2xx']
+  return {
+    requests: result.requests.total,
+    ok,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    seconds,
+    perSecond: ok / seconds,
+    latencyP50: result.latency.p50,
+    latencyP99: result.latency.p99,
+  }
+}
+
+function printLoad(label: string, load: LoadResult) {
+  log(
+    `${label.padEnd(26)} ${load.perSecond.toFixed(0).padStart(6)} events/s  ` +
+      `(${load.ok} × 200 in ${load.seconds.toFixed(1)} s, non-2xx ${load.non2xx}, errors ${load.errors}, ` +
+      `latency p50 ${load.latencyP50} ms p99 ${load.latencyP99} ms)`,
+  )
+}
+
+/** Runs `fn`, CPU-profiling this process meanwhile when BENCH_PROFILE=1, and prints where the time went. */
+async function profiled<T>(label: string, fn: () => Promise<T>): Promise<[T, ProfileSummary | undefined]> {
+  if (!settings.profile) return [await fn(), undefined]
+  const stop = await startProfile()
+  const result = await fn()
+  const profile = await stop()
+  log(`  CPU profile (${label}, ${profile.totalMs.toFixed(0)} ms), self time by area:`)
+  for (const entry of profile.byArea) log(`    ${entry.percent.toFixed(1).padStart(5)}%  ${entry.name}`)
+  log('  top functions:')
+  for (const entry of profile.top.slice(0, 10)) log(`    ${entry.percent.toFixed(1).padStart(5)}%  ${entry.name}`)
+  return [result, profile]
+}
+
+async function timeRequests(count: number, request: (i: number) => Promise<void>): Promise<LatencyStats> {
+  for (let i = 0; i < Math.min(20, count); i++) await request(i) // warm-up: JIT, plan and buffer caches
+  const samples: number[] = []
+  for (let i = 0; i < count; i++) {
+    const started = performance.now()
+    await request(i)
+    samples.push(performance.now() - started)
+  }
+  return latencyStats(samples)
+}
+
+async function runEngine(engine: Engine) {
+  heading(`${engine}: setting up`)
+  const database = await openBenchDatabase(engine)
+  const errata = await startErrata(database)
+  const session = await createSession(errata)
+  const org = await session.api<{ id: string }>('/user/organizations', { method: 'POST', json: { name: 'Bench Org' } })
+  if (org.status !== 201) throw new Error(`creating organization answered ${org.status}`)
+  const ingestProject = await createProject(session, org.body.id, 'Bench Ingest')
+  log(`Errata on ${errata.url} (${engine}); project ${ingestProject.id}`)
+
+  const ingestion = settings.phases.has('ingest') ? await ingestionPhase(engine, database, errata, ingestProject) : undefined
+  const visible = settings.phases.has('visible') ? await visiblePhase(engine, errata, session, ingestProject) : undefined
+  const reads = settings.phases.has('errors') || settings.phases.has('event') ? await readsPhase(engine, database, session, org.body.id) : undefined
+
+  await errata.close()
+  await database.close()
+  return {
+    engine,
+    settings: { ...settings, phases: [...settings.phases] },
+    ingestion,
+    postToVisible: visible,
+    reads,
+    targetsMet: {
+      ingestRatio: ingestion && ingestion.ratio >= targets.ingestRatio && ingestion.everyAckCommitted,
+      errorsListP95: reads && reads.errorsList.p95 < targets.errorsListP95,
+      eventDetailP95: reads && reads.eventDetail.p95 < targets.eventDetailP95,
+    },
+  }
+}
+
+type Project = { id: string; api_key: string }
+
+/** a. Ingestion: the bare server and Errata, same payloads, same load generator, same run. */
+async function ingestionPhase(engine: Engine, database: Database, errata: RunningErrata, ingestProject: Project) {
+  heading(`${engine}: a. ingestion (${settings.connections} concurrent senders, ~4 KB events)`)
+  const bare = await startBareServer()
+  await postLoad(bare.url, ingestProject.api_key, settings.warmupRequests)
+  const bareLoad = await postLoad(bare.url, ingestProject.api_key, settings.bareRequests)
+  await bare.close()
+  printLoad('bare node:http + JSON.parse', bareLoad)
+
+  const warmup = await postLoad(errata.url, ingestProject.api_key, settings.warmupRequests)
+  const [errataLoad, profile] = await profiled('ingestion', () => postLoad(errata.url, ingestProject.api_key, settings.ingestRequests))
+  printLoad('Errata POST /notify', errataLoad)
+  const ratio = errataLoad.perSecond / bareLoad.perSecond
+  log(`ratio Errata / bare: ${ratio.toFixed(2)} (target ≥ ${targets.ingestRatio})`)
+
+  const acknowledged = warmup.ok + errataLoad.ok
+  const committed = await countRows(database.db, 'events', ingestProject.id)
+  const payloads = await countRows(database.db, 'event_payloads', ingestProject.id)
+  const everyAckCommitted = committed === acknowledged && payloads === acknowledged
+  log(
+    `commit check: ${acknowledged} answered 200, ${committed} rows in events, ${payloads} in event_payloads → ` +
+      (everyAckCommitted ? 'OK, every acknowledged event is committed' : 'MISMATCH'),
+  )
+  return {
+    bare: bareLoad,
+    errata: errataLoad,
+    ratio,
+    acknowledged,
+    committedEvents: committed,
+    committedPayloads: payloads,
+    everyAckCommitted,
+    profile,
+  }
+}
+
+/** b. POST-to-visible: one event at a time, then poll the events list until it is the newest. */
+async function visiblePhase(engine: Engine, errata: RunningErrata, session: ApiSession, ingestProject: Project) {
+  heading(`${engine}: b. POST-to-visible latency (${settings.visibleTries} tries)`)
+  const postSamples: number[] = []
+  const [visibleSamples] = await profiled('POST-to-visible', async () => {
+    const visibleSamples: number[] = []
+    for (let i = 0; i < settings.visibleTries; i++) {
+      const marker = `bench/visible/${i}/${randomBytes(3).toString('hex')}`
+      const body = JSON.stringify(buildNotifyPayload(ingestProject.api_key, i, marker))
+      const started = performance.now()
+      const post = await fetch(`${errata.url}/notify`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Bugsnag-Api-Key': ingestProject.api_key },
+        body,
+      })
+      await post.text()
+      if (post.status !== 200) throw new Error(`POST /notify answered ${post.status}`)
+      postSamples.push(performance.now() - started)
+      for (let polls = 0; ; polls++) {
+        const res = await session.api<{ context: string | null }[]>(`/projects/${ingestProject.id}/events?per_page=1`)
+        if (res.status !== 200) throw new Error(`GET events answered ${res.status}: ${JSON.stringify(res.body)}`)
+        if (res.body[0]?.context === marker) break
+        if (polls > 5000) throw new Error('event never became visible')
+      }
+      visibleSamples.push(performance.now() - started)
+    }
+    return visibleSamples
+  })
+  const visible = latencyStats(visibleSamples)
+  const postOnly = latencyStats(postSamples)
+  log(`POST → visible in GET events: p50 ${ms(visible.p50)}, p95 ${ms(visible.p95)}, max ${ms(visible.max)}`)
+  log(`  of which POST /notify until 200 (committed): p50 ${ms(postOnly.p50)}, p95 ${ms(postOnly.p95)}`)
+  return { ...visible, postP50: postOnly.p50, postP95: postOnly.p95 }
+}
+
+/** c. Reads on a big project, seeded with SQL. */
+async function readsPhase(engine: Engine, database: Database, session: ApiSession, organizationId: string) {
+  heading(`${engine}: c. reads on ${settings.seedErrors} errors / ${settings.seedEvents} events`)
+  const readProject = await createProject(session, organizationId, 'Bench Reads')
+  const seedStarted = performance.now()
+  const { payloadBytes } = await seedProjectData(database.db, {
+    projectId: readProject.id,
+    errors: settings.seedErrors,
+    events: settings.seedEvents,
+    vacuum: settings.vacuum ?? engine === 'postgres',
+  })
+  const seededEvents = await countRows(database.db, 'events', readProject.id)
+  const seededErrors = await countRows(database.db, 'errors', readProject.id)
+  const seedSeconds = (performance.now() - seedStarted) / 1000
+  const vacuumed = settings.vacuum ?? engine === 'postgres'
+  log(
+    `seeded ${seededErrors} errors, ${seededEvents} events (+ payloads of ${payloadBytes} bytes gzip) in ${seedSeconds.toFixed(1)} s, ` +
+      `then ${vacuumed ? 'VACUUM ANALYZE' : 'ANALYZE (no VACUUM)'}`,
+  )
+
+  const expectOk = (label: string, status: number, body: unknown) => {
+    if (status !== 200) throw new Error(`${label} answered ${status}: ${JSON.stringify(body).slice(0, 300)}`)
+  }
+  const noStats: LatencyStats = { count: 0, p50: NaN, p95: NaN, max: NaN }
+  // The floor every API request pays (HTTP, token lookup, X-Version, logging), to read the others against.
+  const userFloor = await timeRequests(settings.readRequests, async () => {
+    const res = await session.api('/user')
+    expectOk('GET user', res.status, res.body)
+  })
+  log(`GET /user (auth + framework floor):            p50 ${ms(userFloor.p50)}, p95 ${ms(userFloor.p95)}`)
+  const [errorsList, errorsListProfile] = !settings.phases.has('errors')
+    ? [noStats, undefined]
+    : await profiled('errors list', () =>
+        timeRequests(settings.readRequests, async () => {
+          const res = await session.api<unknown[]>(`/projects/${readProject.id}/errors?per_page=30`)
+          expectOk('GET errors', res.status, res.body)
+          if (res.body.length !== 30) throw new Error(`GET errors returned ${res.body.length} rows, expected 30`)
+        }),
+      )
+  log(`GET /projects/:id/errors (last_seen desc, 30):  p50 ${ms(errorsList.p50)}, p95 ${ms(errorsList.p95)} (target < ${targets.errorsListP95} ms)`)
+
+  // Not a target of the issue, but the dashboard and API scripts page through it: the project's events list.
+  const [eventsList] = !settings.phases.has('errors')
+    ? [noStats]
+    : await profiled('events list', () =>
+        timeRequests(Math.ceil(settings.readRequests / 3), async () => {
+          const res = await session.api<unknown[]>(`/projects/${readProject.id}/events?per_page=10`)
+          expectOk('GET events', res.status, res.body)
+          if (res.body.length !== 10) throw new Error(`GET events returned ${res.body.length} rows, expected 10`)
+        }),
+      )
+  log(`GET /projects/:id/events (10, newest first):   p50 ${ms(eventsList.p50)}, p95 ${ms(eventsList.p95)} (no target)`)
+
+  const sampleIds = (
+    await queryRows<{ id: string }>(
+      database.db,
+      sql`SELECT id FROM events WHERE project_id = ${readProject.id} ORDER BY md5(id) LIMIT ${settings.readRequests + 20}`,
+    )
+  ).map((row) => row.id)
+  const [eventDetail, eventDetailProfile] = !settings.phases.has('event')
+    ? [noStats, undefined]
+    : await profiled('event detail', () =>
+        timeRequests(settings.readRequests, async (i) => {
+          const id = sampleIds[i % sampleIds.length]!
+          const res = await session.api<{ id: string }>(`/projects/${readProject.id}/events/${id}`)
+          expectOk('GET event', res.status, res.body)
+          if (res.body.id !== id) throw new Error(`GET event returned ${res.body.id}, expected ${id}`)
+        }),
+      )
+  log(`GET /projects/:id/events/:id (detail):        p50 ${ms(eventDetail.p50)}, p95 ${ms(eventDetail.p95)} (target < ${targets.eventDetailP95} ms)`)
+  return { seededErrors, seededEvents, seedSeconds, vacuumed, userFloor, errorsList, eventsList, eventDetail, errorsListProfile, eventDetailProfile }
+}
+
+async function main() {
+  mkdirSync(dataDir, { recursive: true })
+  const info = machine()
+  log(`Errata benchmark — ${info.date}`)
+  log(`machine: ${info.cpus} CPUs (${info.cpuModel}), ${info.memoryGiB} GiB RAM, Node ${info.node}, load average ${info.loadAverage1m.toFixed(2)}`)
+
+  const engines: Engine[] = env.BENCH_ENGINES
+    ? (env.BENCH_ENGINES.split(',') as Engine[])
+    : env.BENCH_DATABASE_URL
+      ? ['pglite', 'postgres']
+      : ['pglite']
+  if (engines.includes('postgres') && !env.BENCH_DATABASE_URL) throw new Error('postgres needs BENCH_DATABASE_URL')
+
+  const results = []
+  for (const engine of engines) {
+    const result = await runEngine(engine)
+    writeFileSync(`${dataDir}results-${engine}.json`, JSON.stringify({ machine: info, ...result }, null, 2))
+    results.push(result)
+  }
+
+  heading('summary')
+  const mark = (ok: boolean | undefined) => (ok ? 'met' : 'MISSED')
+  for (const r of results) {
+    const parts: string[] = []
+    if (r.ingestion) {
+      const { errata, bare, ratio } = r.ingestion
+      parts.push(`ingest ${errata.perSecond.toFixed(0)}/s vs bare ${bare.perSecond.toFixed(0)}/s = ${ratio.toFixed(2)}× [${mark(r.targetsMet.ingestRatio)}]`)
+    }
+    if (r.postToVisible) parts.push(`visible p50 ${ms(r.postToVisible.p50)} p95 ${ms(r.postToVisible.p95)}`)
+    if (r.reads) {
+      parts.push(`errors p95 ${ms(r.reads.errorsList.p95)} [${mark(r.targetsMet.errorsListP95)}]`)
+      parts.push(`event p95 ${ms(r.reads.eventDetail.p95)} [${mark(r.targetsMet.eventDetailP95)}]`)
+    }
+    log(`${r.engine.padEnd(8)} ${parts.join('; ')}`)
+  }
+  log(`load average at the end: ${loadavg()[0]!.toFixed(2)}`)
+  heading('markdown (for BENCHMARKS.md)')
+  log(markdownReport(results.map((r) => ({ machine: info, ...r }))))
+  log(`\nfull results: ${engines.map((e) => `bench/.data/results-${e}.json`).join(', ')}`)
+  rmSync(`${dataDir}pglite`, { recursive: true, force: true })
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    const cause = err instanceof Error && err.cause ? `\ncaused by: ${String(err.cause)}` : ''
+    process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}${cause}\n`)
+    process.exit(1)
+  },
+)

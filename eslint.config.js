@@ -1,0 +1,107 @@
+// ESLint flat config. Syntax-level rules only (no type-aware rules), so `npx eslint .` stays fast;
+// `npm run typecheck` does the type checking.
+import { basename } from 'node:path'
+import js from '@eslint/js'
+import tseslint from 'typescript-eslint'
+import reactHooks from 'eslint-plugin-react-hooks'
+import pluginQuery from '@tanstack/eslint-plugin-query'
+import globals from 'globals'
+
+const KEBAB_FILE = /^[a-z0-9]+(?:[-.][a-z0-9]+)*\.(?:ts|tsx|js|mjs)$/
+// TanStack Router file names: dot-separated segments such as `$projectId`, `__root`, `_auth`, `(group)`, `index`, `route`.
+const ROUTE_SEGMENT = /^(?:\$[a-zA-Z0-9]*|_{1,2}[a-z0-9-]+|\([a-z0-9-]+\)|-?[a-z0-9]+(?:-[a-z0-9]+)*)$/
+const ROUTE_FILE = /^(.+)\.(?:ts|tsx)$/
+
+/** Local rules: kebab-case file names (CONVENTIONS: "kebab-case files") and no barrel index files. */
+const localPlugin = {
+  rules: {
+    'file-names': {
+      meta: { type: 'suggestion', schema: [] },
+      create(context) {
+        const path = context.filename.replaceAll('\\', '/')
+        const name = basename(path)
+        const inRoutes = /(^|\/)src\/routes\//.test(path)
+        let problem
+        if (inRoutes) {
+          const match = ROUTE_FILE.exec(name)
+          if (!match || !match[1].split('.').every((segment) => ROUTE_SEGMENT.test(segment))) {
+            problem = `route file "${name}" must use TanStack Router segments ($param, __root, _layout, index, route, kebab-case)`
+          }
+        } else if (/^index\.tsx?$/.test(name) && /(^|\/)(src|server|contract)\//.test(path)) {
+          problem = `no barrel files: import from the module itself, not "${name}"`
+        } else if (!KEBAB_FILE.test(name)) {
+          problem = `file name "${name}" must be kebab-case`
+        }
+        return {
+          Program(node) {
+            if (problem) context.report({ node, message: problem })
+          },
+        }
+      },
+    },
+  },
+}
+
+/** no-restricted-imports patterns for one direction of the layering in CONVENTIONS.md. */
+const forbid = (regex, message) => ({ regex, message })
+const restrictImports = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] })
+
+export default tseslint.config(
+  {
+    ignores: [
+      'dist/',
+      'node_modules/',
+      'src/routeTree.gen.ts',
+      'test-results/',
+      'playwright-report/',
+      'blob-report/',
+      'data/',
+      '.tmp/',
+      'bench/.data/',
+    ],
+  },
+  {
+    files: ['**/*.{ts,tsx,js,mjs}'],
+    extends: [js.configs.recommended, ...tseslint.configs.recommended],
+    languageOptions: { globals: { ...globals.node } },
+    plugins: { local: localPlugin },
+    rules: {
+      'local/file-names': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+    },
+  },
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    extends: [reactHooks.configs.flat.recommended, ...pluginQuery.configs['flat/recommended']],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+
+  // Import direction: contract ← server; contract ← src/api ← src/features ← src/routes.
+  {
+    files: ['contract/**'],
+    rules: restrictImports(forbid('^(\\.\\./)+(server|src)(/|$)', 'contract/ is the wire format: it imports neither server/ nor src/.')),
+  },
+  {
+    files: ['server/**'],
+    rules: restrictImports(forbid('^(\\.\\./)+src(/|$)', 'the server never imports the dashboard (src/).')),
+  },
+  {
+    files: ['src/**'],
+    ignores: ['src/api/**', 'src/features/**'],
+    rules: restrictImports(forbid('^(\\.\\./)+server(/|$)', 'the dashboard never imports server/; share types through contract/.')),
+  },
+  {
+    files: ['src/api/**'],
+    rules: restrictImports(
+      forbid('^(\\.\\./)+server(/|$)', 'the dashboard never imports server/; share types through contract/.'),
+      forbid('^(\\.\\./)+(features|routes)(/|$)', 'src/api is below features and routes: it may not import them.'),
+    ),
+  },
+  {
+    files: ['src/features/**'],
+    rules: restrictImports(
+      forbid('^(\\.\\./)+server(/|$)', 'the dashboard never imports server/; share types through contract/.'),
+      forbid('^(\\.\\./)+routes(/|$)', 'features may not import routes; routes compose features.'),
+    ),
+  },
+)
