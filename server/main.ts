@@ -6,6 +6,7 @@ import { bootstrapFirstAdmin } from './auth/bootstrap.ts'
 import { ConfigError, loadConfig } from './config.ts'
 import type { AppDeps } from './context.ts'
 import { openDatabase } from './db/client.ts'
+import { startMaintenance } from './db/maintenance.ts'
 import { migrate } from './db/migrate.ts'
 import { createIngestWriter } from './ingest/ingest-writer.ts'
 import { createLogger } from './logger.ts'
@@ -41,6 +42,7 @@ async function main(): Promise<void> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
   const applied = await migrate(database)
   logger.info({ engine: database.engine, applied }, 'database ready')
+  const stopMaintenance = startMaintenance(database, logger)
 
   const admin = await bootstrapFirstAdmin(database.db, config.admin)
   if (admin) {
@@ -69,6 +71,7 @@ async function main(): Promise<void> {
     stopping = true
     logger.info({ signal }, 'shutting down: finishing in-flight requests')
     await Promise.all(servers.map(closeServer))
+    stopMaintenance()
     await ingestWriter.close()
     await database.close()
     logger.info('stopped')
