@@ -3,6 +3,8 @@ import react from '@vitejs/plugin-react'
 
 export default defineConfig({
   test: {
+    // Each server test file starts its own PGlite (WASM, ~4 s, memory hungry): two at a time on 2-core machines.
+    maxWorkers: 2,
     projects: [
       {
         test: {
@@ -11,8 +13,6 @@ export default defineConfig({
           include: ['server/**/*.test.ts', 'contract/**/*.test.ts', 'test/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          // PGlite instances are memory hungry; keep parallelism modest on 2-core machines.
-          maxWorkers: 2,
         },
       },
       {
