@@ -49,6 +49,24 @@ describe('app wiring', () => {
     expect((await res.json()).id).toBe(user.id)
   })
 
+  it('builds url and html_url for the listener the request came to when no public URL is set', async () => {
+    const deps = { ...ctx.deps, config: { ...ctx.deps.config, publicUrl: undefined, port: 8080 } }
+    const headers = { Authorization: `token ${user.token}`, 'X-Version': '2', 'Content-Type': 'application/json' }
+    const main = createApp(deps)
+    const org = await (await main.request('http://errata.example:8080/api/user/organizations', { method: 'POST', headers, body: JSON.stringify({ name: 'Links' }) })).json()
+    const created = await main.request(`http://errata.example:8080/api/organizations/${org.id}/projects`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ name: 'Links', type: 'node' }),
+    })
+    const project = await created.json()
+    expect(project.html_url).toBe(`http://errata.example:8080/projects/${project.id}/errors`)
+
+    const onApiPort = await (await createApiPortApp(deps).request(`http://errata.example:9090/projects/${project.id}`, { headers })).json()
+    // The dashboard lives on the main port even when the API is asked on API_PORT.
+    expect(onApiPort.html_url).toBe(`http://errata.example:8080/projects/${project.id}/errors`)
+  })
+
   it('enforces the API body limit with 413', async () => {
     const small = createApp({ ...ctx.deps, config: { ...ctx.deps.config, limits: { ...ctx.deps.config.limits, apiBodyBytes: 64 } } })
     const res = await small.request('http://errata.test/api/user/organizations', {

@@ -19,8 +19,12 @@ import { staticDashboard } from './web/static-dashboard.ts'
 const errorBody = (messages: string[]): ApiErrorBody => apiErrorSchema.parse({ errors: messages })
 
 /** The Data Access API (v2 and the Events API); mounted at /api, and at / on API_PORT. */
-function createApiRoutes(mountPath: string, limitBytes: number): Hono<AppEnv> {
+function createApiRoutes(mountPath: '' | '/api', limitBytes: number): Hono<AppEnv> {
   return new Hono<AppEnv>()
+    .use(async (c, next) => {
+      c.set('apiMount', mountPath)
+      await next()
+    })
     .use(bodyLimit({ maxSize: limitBytes, onError: () => { throw new PayloadTooLargeError(limitBytes) } }))
     .use(apiVersion(mountPath))
     .route('/', authRoutes)

@@ -17,5 +17,7 @@ export interface AppEnv {
     deps: AppDeps
     user: AuthUser
     requestId: string
+    /** Where the Data Access API is mounted for this request: '/api' on PORT, '' at the root of API_PORT. */
+    apiMount: '' | '/api'
   }
 }

@@ -1,14 +1,6 @@
 import type { Context } from 'hono'
 import type { AppEnv } from '../context.ts'
 
-/**
- * The public origin used in `url` / `html_url` fields: ERRATA_PUBLIC_URL when set,
- * else the origin the request came to (right for a single host).
- */
-export function publicOrigin(c: Context<AppEnv>): string {
-  return c.var.deps.config.publicUrl ?? new URL(c.req.url).origin
-}
-
 export interface UrlBuilder {
   /** Address of a Data Access API path, e.g. api('/projects/1'). */
   api(path: string): string
@@ -16,24 +8,34 @@ export interface UrlBuilder {
   web(path: string): string
 }
 
+/** True when the request came to the API_PORT listener, which serves the API at its root. */
+const onApiPort = (c: Context<AppEnv>) => c.var.apiMount === ''
+
+/**
+ * Addresses for `url` / `html_url` fields. ERRATA_PUBLIC_URL wins when set; otherwise the
+ * origin the request came to. A request on API_PORT gets API addresses on that port
+ * (at its root) and dashboard addresses on the main PORT, which is where the dashboard is.
+ */
 export function urlBuilder(c: Context<AppEnv>): UrlBuilder {
-  const origin = publicOrigin(c)
-  return { api: (path) => `${origin}/api${path}`, web: (path) => `${origin}${path}` }
+  const { publicUrl, port } = c.var.deps.config
+  const requestUrl = new URL(c.req.url)
+  if (publicUrl) return { api: (path) => `${publicUrl}/api${path}`, web: (path) => `${publicUrl}${path}` }
+  if (!onApiPort(c)) return { api: (path) => `${requestUrl.origin}/api${path}`, web: (path) => `${requestUrl.origin}${path}` }
+  const dashboard = new URL(requestUrl.origin)
+  dashboard.port = String(port)
+  return { api: (path) => `${requestUrl.origin}${path}`, web: (path) => `${dashboard.origin}${path}` }
 }
 
 /**
- * The absolute address of the next page: the request's own URL (so it works on the
- * API port too) with `cursor` replaced and every other parameter kept.
+ * The absolute address of the next page: the request's own path and parameters with
+ * `cursor` replaced, on ERRATA_PUBLIC_URL when set (behind a proxy), else on the origin
+ * the request came to (so it also works on API_PORT).
  */
 export function nextPageUrl(c: Context<AppEnv>, cursor: string): string {
   const url = new URL(c.req.url)
-  if (c.var.deps.config.publicUrl && !c.var.deps.config.apiPort) {
-    const base = new URL(c.var.deps.config.publicUrl)
-    url.protocol = base.protocol
-    url.host = base.host
-  }
   url.searchParams.set('cursor', cursor)
-  return url.toString()
+  const { publicUrl } = c.var.deps.config
+  return publicUrl && !onApiPort(c) ? `${publicUrl}${url.pathname}${url.search}` : url.toString()
 }
 
 /** Sets `Link: <…>; rel="next"` (when there is a next page) and `X-Total-Count`. */
