@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm'
 import type { Logger } from 'pino'
-import type { Database, Db } from '../db/client.ts'
+import { queryRows, type Database, type Db } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
 import { HttpError, UnauthorizedError, ValidationError } from '../http/errors.ts'
 import type { PreparedEvent } from './normalize.ts'
@@ -33,10 +33,14 @@ export function createIngestWriter(
   options: { batchSize: number; flushMs: number },
   logger: Logger,
 ): IngestWriter {
+  // PGlite is one connection: its batches run one at a time anyway. PostgreSQL commits
+  // several at once; writeEvents takes its row locks last, so they overlap well, and the
+  // remaining pool connections stay free for API reads.
+  const maxInFlight = database.engine === 'postgres' ? 4 : 1
   const queue: PendingRequest[] = []
   let queuedEvents = 0
   let timer: NodeJS.Timeout | null = null
-  let flushing: Promise<void> | null = null
+  const inFlight = new Set<Promise<void>>()
   let closed = false
 
   function takeBatch(): PendingRequest[] {
@@ -75,25 +79,24 @@ export function createIngestWriter(
     }
   }
 
+  /** Starts batches while slots are free; each finished batch starts the next at once. */
   function startFlush(): void {
     if (timer) {
       clearTimeout(timer)
       timer = null
     }
-    if (flushing || queue.length === 0) return
-    flushing = (async () => {
-      try {
-        await commitBatch(takeBatch())
-      } finally {
-        flushing = null
-        // Requests that arrived during the flush have already waited; write them now.
+    while (inFlight.size < maxInFlight && queue.length > 0) {
+      const flush: Promise<void> = commitBatch(takeBatch()).finally(() => {
+        inFlight.delete(flush)
+        // Requests that arrived meanwhile have already waited; write them now.
         if (queue.length > 0) startFlush()
-      }
-    })()
+      })
+      inFlight.add(flush)
+    }
   }
 
   function schedule(): void {
-    if (flushing) return // the running flush picks the queue up when it ends
+    if (inFlight.size >= maxInFlight) return // a finishing batch picks the queue up
     if (queuedEvents >= options.batchSize) startFlush()
     else if (!timer) timer = setTimeout(startFlush, options.flushMs)
   }
@@ -110,9 +113,9 @@ export function createIngestWriter(
     },
     async close() {
       closed = true
-      while (queue.length > 0 || flushing) {
+      while (queue.length > 0 || inFlight.size > 0) {
         startFlush()
-        await flushing
+        await Promise.all(inFlight)
       }
     },
   }
@@ -165,11 +168,39 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
 }
 
 /**
- * Writes a batch inside the caller's transaction: one upsert per distinct error (counts
- * aggregated in memory), multi-row inserts for events and payloads, affected users and
- * project release stages. ON CONFLICT everywhere, never read-then-write, so several
- * processes sharing PostgreSQL stay correct; rows are touched in a fixed order (project,
- * hash) so concurrent batches cannot deadlock on each other.
+ * `INSERT INTO errors AS e (…) VALUES …` for groups of a batch: with the batch's own
+ * counts when creating them ('full'), or with the given increments for folding into
+ * existing rows ('delta').
+ */
+function errorRowsInsert(
+  groups: readonly ErrorGroupUpdate[],
+  mode: 'full' | 'delta',
+  deltas?: ReadonlyArray<{ events: number; users: number }>,
+): SQL {
+  const values = groups.map((g, i) => {
+    const c = g.newest.columns
+    const events = mode === 'full' ? g.count : deltas![i]!.events
+    const users = mode === 'full' ? 0 : deltas![i]!.users
+    return sql`(${newId()}, ${g.projectId}, ${g.groupingHash}, ${g.newest.grouping.reason}, ${c.errorClass}, ${c.message},
+      ${c.context}, ${c.severity}, ${c.unhandled}, ${g.firstSeen.toISOString()}::timestamptz,
+      ${g.lastSeen.toISOString()}::timestamptz, ${events}::bigint, ${users}::bigint,
+      ${textArrayLiteral(g.releaseStages)}::text[], ${textArrayLiteral(g.appVersions)}::text[], ${g.newest.id})`
+  })
+  return sql`INSERT INTO errors AS e (id, project_id, grouping_hash, grouping_reason, error_class, message, context,
+      severity, unhandled, first_seen, last_seen, events_count, users_count, release_stages, app_versions, last_event_id)
+    VALUES ${sql.join(values, sql`, `)}`
+}
+
+/**
+ * Writes a batch inside the caller's transaction, as a handful of multi-row statements:
+ * 1. create the error groups this batch starts (ON CONFLICT DO NOTHING takes no lock on
+ *    existing rows) and learn every group's id;
+ * 2. insert events and payloads; 3. record affected users;
+ * 4. fold the batch's counts into the error rows, in (project, hash) order.
+ * Counters are written last so the row locks on busy errors are held only from there to
+ * COMMIT, letting concurrent batches (several processes, or several connections on
+ * PostgreSQL) overlap; the fixed order means they cannot deadlock. ON CONFLICT
+ * everywhere, never read-then-write.
  */
 export async function writeEvents(tx: Db, batch: readonly PreparedEvent[]): Promise<void> {
   const groups = new Map<string, ErrorGroupUpdate>()
@@ -201,39 +232,41 @@ export async function writeEvents(tx: Db, batch: readonly PreparedEvent[]): Prom
   }
   const ordered = [...groups.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
 
-  // 1. Errors: insert new groups, or fold this batch into existing ones.
+  // 1. Groups new to the project are created with this batch's counts; the rest exist.
   const errorIds = new Map<string, string>()
+  const created = new Set<string>()
   for (const part of chunks(ordered, ROWS_PER_INSERT)) {
-    const values = part.map((g) => {
-      const c = g.newest.columns
-      return sql`(${newId()}, ${g.projectId}, ${g.groupingHash}, ${g.newest.grouping.reason}, ${c.errorClass}, ${c.message}, ${c.context},
-        ${c.severity}, ${c.unhandled}, ${g.firstSeen.toISOString()}::timestamptz, ${g.lastSeen.toISOString()}::timestamptz,
-        ${g.count}::bigint, ${textArrayLiteral(g.releaseStages)}::text[], ${textArrayLiteral(g.appVersions)}::text[], ${g.newest.id})`
-    })
-    const newer = sql.raw('excluded.last_seen >= e.last_seen')
-    const result = (await tx.execute(sql`
-      INSERT INTO errors AS e (id, project_id, grouping_hash, grouping_reason, error_class, message, context, severity, unhandled,
-        first_seen, last_seen, events_count, release_stages, app_versions, last_event_id)
-      VALUES ${sql.join(values, sql`, `)}
-      ON CONFLICT (project_id, grouping_hash) DO UPDATE SET
-        first_seen = least(e.first_seen, excluded.first_seen),
-        last_seen = greatest(e.last_seen, excluded.last_seen),
-        events_count = e.events_count + excluded.events_count,
-        message = CASE WHEN ${newer} THEN excluded.message ELSE e.message END,
-        context = CASE WHEN ${newer} THEN excluded.context ELSE e.context END,
-        severity = CASE WHEN ${newer} THEN excluded.severity ELSE e.severity END,
-        unhandled = CASE WHEN ${newer} THEN excluded.unhandled ELSE e.unhandled END,
-        last_event_id = CASE WHEN ${newer} THEN excluded.last_event_id ELSE e.last_event_id END,
-        status = CASE WHEN e.status = 'fixed' THEN 'open' ELSE e.status END,
-        release_stages = e.release_stages
-          || ARRAY(SELECT s FROM unnest(excluded.release_stages) s WHERE s <> ALL (e.release_stages)),
-        app_versions = e.app_versions
-          || ARRAY(SELECT v FROM unnest(excluded.app_versions) v WHERE v <> ALL (e.app_versions)),
-        updated_at = now()
-      RETURNING id, project_id, grouping_hash`)) as unknown as {
-      rows: Array<{ id: string; project_id: string; grouping_hash: string }>
+    const keys = part.map((g) => sql`(${g.projectId}, ${g.groupingHash})`)
+    const rows = await queryRows<{ id: string; project_id: string; grouping_hash: string; created: boolean }>(
+      tx,
+      sql`
+      WITH inserted AS (
+        ${errorRowsInsert(part, 'full')}
+        ON CONFLICT (project_id, grouping_hash) DO NOTHING
+        RETURNING id, project_id, grouping_hash)
+      SELECT id, project_id, grouping_hash, true AS created FROM inserted
+      UNION ALL
+      SELECT e.id, e.project_id, e.grouping_hash, false FROM errors e
+      JOIN (VALUES ${sql.join(keys, sql`, `)}) AS k(project_id, grouping_hash)
+        ON e.project_id = k.project_id AND e.grouping_hash = k.grouping_hash`,
+    )
+    for (const row of rows) {
+      const key = `${row.project_id}\u0000${row.grouping_hash}`
+      errorIds.set(key, row.id)
+      if (row.created) created.add(key)
     }
-    for (const row of result.rows) errorIds.set(`${row.project_id}\u0000${row.grouping_hash}`, row.id)
+  }
+  // A group another transaction created and committed after this statement's snapshot.
+  const missing = ordered.filter((g) => !errorIds.has(g.key))
+  if (missing.length > 0) {
+    const keys = missing.map((g) => sql`(${g.projectId}, ${g.groupingHash})`)
+    const rows = await queryRows<{ id: string; project_id: string; grouping_hash: string }>(
+      tx,
+      sql`SELECT e.id, e.project_id, e.grouping_hash FROM errors e
+        JOIN (VALUES ${sql.join(keys, sql`, `)}) AS k(project_id, grouping_hash)
+          ON e.project_id = k.project_id AND e.grouping_hash = k.grouping_hash`,
+    )
+    for (const row of rows) errorIds.set(`${row.project_id}\u0000${row.grouping_hash}`, row.id)
   }
   const errorIdOf = (event: PreparedEvent) => errorIds.get(`${event.projectId}\u0000${event.grouping.hash}`)!
 
@@ -280,29 +313,58 @@ export async function writeEvents(tx: Db, batch: readonly PreparedEvent[]): Prom
   }
 
   // 3. Users affected: only keys new to an error bump its counter.
+  const newUsers = new Map<string, number>()
   const userPairs = new Map<string, SQL>()
   for (const event of batch) {
     if (!event.userKey) continue
     const errorId = errorIdOf(event)
     userPairs.set(`${errorId}\u0000${event.userKey}`, sql`(${errorId}, ${event.userKey})`)
   }
-  if (userPairs.size > 0) {
-    const added = new Map<string, number>()
-    for (const part of chunks([...userPairs.values()], ROWS_PER_INSERT * 5)) {
-      const inserted = (await tx.execute(sql`
-        INSERT INTO error_users (error_id, user_key) VALUES ${sql.join(part, sql`, `)}
-        ON CONFLICT DO NOTHING RETURNING error_id`)) as unknown as { rows: Array<{ error_id: string }> }
-      for (const row of inserted.rows) added.set(row.error_id, (added.get(row.error_id) ?? 0) + 1)
-    }
-    if (added.size > 0) {
-      const bumps = [...added].sort(([a], [b]) => (a < b ? -1 : 1)).map(([id, n]) => sql`(${id}, ${n}::bigint)`)
-      await tx.execute(sql`
-        UPDATE errors SET users_count = errors.users_count + v.n
-        FROM (VALUES ${sql.join(bumps, sql`, `)}) AS v(id, n) WHERE errors.id = v.id`)
-    }
+  for (const part of chunks([...userPairs.values()], ROWS_PER_INSERT * 5)) {
+    const inserted = await queryRows<{ error_id: string }>(
+      tx,
+      sql`INSERT INTO error_users (error_id, user_key) VALUES ${sql.join(part, sql`, `)}
+        ON CONFLICT DO NOTHING RETURNING error_id`,
+    )
+    for (const row of inserted) newUsers.set(row.error_id, (newUsers.get(row.error_id) ?? 0) + 1)
   }
 
-  // 4. Release stages new to a project (the guard keeps the common case lock-free).
+  // 4. Counters, last (see above). A group created in step 1 already holds its events.
+  const updates = ordered
+    .map((g) => ({
+      group: g,
+      events: created.has(g.key) ? 0 : g.count,
+      users: newUsers.get(errorIds.get(g.key)!) ?? 0,
+    }))
+    .filter((u) => u.events > 0 || u.users > 0)
+  for (const part of chunks(updates, ROWS_PER_INSERT)) {
+    const newer = sql.raw('excluded.last_seen >= e.last_seen')
+    await tx.execute(sql`
+      ${errorRowsInsert(
+        part.map((u) => u.group),
+        'delta',
+        part.map((u) => ({ events: u.events, users: u.users })),
+      )}
+      ON CONFLICT (project_id, grouping_hash) DO UPDATE SET
+        first_seen = least(e.first_seen, excluded.first_seen),
+        last_seen = greatest(e.last_seen, excluded.last_seen),
+        events_count = e.events_count + excluded.events_count,
+        users_count = e.users_count + excluded.users_count,
+        message = CASE WHEN ${newer} THEN excluded.message ELSE e.message END,
+        context = CASE WHEN ${newer} THEN excluded.context ELSE e.context END,
+        severity = CASE WHEN ${newer} THEN excluded.severity ELSE e.severity END,
+        unhandled = CASE WHEN ${newer} THEN excluded.unhandled ELSE e.unhandled END,
+        last_event_id = CASE WHEN ${newer} THEN excluded.last_event_id ELSE e.last_event_id END,
+        -- An event on a fixed error reopens it; snoozed and ignored keep their status.
+        status = CASE WHEN e.status = 'fixed' AND excluded.events_count > 0 THEN 'open' ELSE e.status END,
+        release_stages = e.release_stages
+          || ARRAY(SELECT s FROM unnest(excluded.release_stages) s WHERE s <> ALL (e.release_stages)),
+        app_versions = e.app_versions
+          || ARRAY(SELECT v FROM unnest(excluded.app_versions) v WHERE v <> ALL (e.app_versions)),
+        updated_at = now()`)
+  }
+
+  // 5. Release stages new to a project (the guard keeps the common case lock-free).
   const stagesByProject = new Map<string, Set<string>>()
   for (const group of ordered) {
     const stages = stagesByProject.get(group.projectId) ?? new Set<string>()

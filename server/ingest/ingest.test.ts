@@ -271,6 +271,26 @@ describe('ingest writer failures', () => {
     expect(await errorRow('WriterBad')).toBeUndefined()
   })
 
+  it('keeps exact counts when several writers (processes) commit to the same errors at once', async () => {
+    const writers = [0, 1, 2].map(() =>
+      createIngestWriter(ctx.deps.database, { batchSize: 8, flushMs: 1 }, pino({ level: 'silent' })),
+    )
+    // 3 writers x 40 requests, each touching the same 5 errors in different orders, 11 distinct users.
+    const writes = writers.flatMap((writer, w) =>
+      Array.from({ length: 40 }, (_, i) => {
+        const classes = [0, 1, 2, 3, 4].map((k) => `Shared${(k + i + w) % 5}`)
+        const body = notifyPayloadSchema.parse({ events: classes.map((cls) => event(cls, { user: { id: `u${(i * 3 + w) % 11}` } })) })
+        return writer.write(prepareEvents(projectId, new Date(), body, null))
+      }),
+    )
+    await Promise.all(writes)
+    await Promise.all(writers.map((writer) => writer.close()))
+    for (let k = 0; k < 5; k++) {
+      expect(await errorRow(`Shared${k}`)).toMatchObject({ eventsCount: 120, usersCount: 11 })
+      expect(await eventCount(`Shared${k}`)).toBe(120)
+    }
+  })
+
   it('flushes queued writes on close and refuses writes afterwards', async () => {
     const writer = createIngestWriter(ctx.deps.database, { batchSize: 1000, flushMs: 1000 }, pino({ level: 'silent' }))
     const pending = writer.write(prepareEvents(projectId, new Date(), notifyPayloadSchema.parse({ events: [event('OnClose')] }), null))
