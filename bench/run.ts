@@ -10,13 +10,13 @@ import { fileURLToPath } from 'node:url'
 import { serve, type ServerType } from '@hono/node-server'
 import autocannon from 'autocannon'
 import { sql } from 'drizzle-orm'
-import pg from 'pg'
 import pino from 'pino'
 import { createApp } from '../server/app.ts'
 import { createToken } from '../server/auth/tokens.ts'
 import { loadConfig } from '../server/config.ts'
 import type { AppDeps } from '../server/context.ts'
-import { openPglite, openPostgres, queryRows, type Database } from '../server/db/client.ts'
+import { openPglite, queryRows, type Database } from '../server/db/client.ts'
+import { openScratchPostgres } from '../server/db/scratch-database.ts'
 import { newId } from '../server/db/ids.ts'
 import { migrate } from '../server/db/migrate.ts'
 import { users } from '../server/db/schema.ts'
@@ -99,26 +99,7 @@ async function openBenchDatabase(engine: Engine): Promise<Database> {
     await migrate(database)
     return database
   }
-  const serverUrl = env.BENCH_DATABASE_URL!
-  const name = `errata_bench_${randomBytes(4).toString('hex')}`
-  const admin = new pg.Client({ connectionString: serverUrl })
-  await admin.connect()
-  await admin.query(`CREATE DATABASE ${name}`)
-  await admin.end()
-  const url = new URL(serverUrl)
-  url.pathname = `/${name}`
-  const database = await openPostgres(url.toString())
-  await migrate(database)
-  return {
-    ...database,
-    close: async () => {
-      await database.close()
-      const cleanup = new pg.Client({ connectionString: serverUrl })
-      await cleanup.connect()
-      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-      await cleanup.end()
-    },
-  }
+  return openScratchPostgres(env.BENCH_DATABASE_URL!, 'errata_bench')
 }
 
 interface RunningErrata {

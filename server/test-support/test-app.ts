@@ -1,14 +1,13 @@
-import { randomBytes } from 'node:crypto'
 import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
-import pg from 'pg'
 import pino from 'pino'
 import { createApp } from '../app.ts'
 import { hashPassword } from '../auth/passwords.ts'
 import { createToken } from '../auth/tokens.ts'
 import { loadConfig, type Config } from '../config.ts'
 import type { AppDeps } from '../context.ts'
-import { openPglite, openPostgres, type Database } from '../db/client.ts'
+import { openPglite, type Database } from '../db/client.ts'
+import { openScratchPostgres } from '../db/scratch-database.ts'
 import { newId } from '../db/ids.ts'
 import { migrate } from '../db/migrate.ts'
 import { users } from '../db/schema.ts'
@@ -25,25 +24,7 @@ export async function createTestDatabase(): Promise<Database> {
     await migrate(database)
     return database
   }
-  const name = `errata_test_${randomBytes(6).toString('hex')}`
-  const admin = new pg.Client({ connectionString: serverUrl })
-  await admin.connect()
-  await admin.query(`CREATE DATABASE ${name}`)
-  await admin.end()
-  const url = new URL(serverUrl)
-  url.pathname = `/${name}`
-  const database = await openPostgres(url.toString(), 5)
-  await migrate(database)
-  return {
-    ...database,
-    close: async () => {
-      await database.close()
-      const cleanup = new pg.Client({ connectionString: serverUrl })
-      await cleanup.connect()
-      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-      await cleanup.end()
-    },
-  }
+  return openScratchPostgres(serverUrl, 'errata_test', 5)
 }
 
 export interface TestUser {

@@ -1,0 +1,33 @@
+import { randomBytes } from 'node:crypto'
+import pg from 'pg'
+import { openPostgres, type Database } from './client.ts'
+import { migrate } from './migrate.ts'
+
+/**
+ * A new, migrated database on the PostgreSQL server at `serverUrl`, dropped again by
+ * close(): gives each test file or benchmark run a clean slate on a shared server.
+ */
+export async function openScratchPostgres(serverUrl: string, namePrefix: string, maxConnections = 10): Promise<Database> {
+  const name = `${namePrefix}_${randomBytes(6).toString('hex')}`
+  const runOnServer = async (statement: string) => {
+    const client = new pg.Client({ connectionString: serverUrl })
+    await client.connect()
+    try {
+      await client.query(statement)
+    } finally {
+      await client.end()
+    }
+  }
+  await runOnServer(`CREATE DATABASE ${name}`)
+  const url = new URL(serverUrl)
+  url.pathname = `/${name}`
+  const database = await openPostgres(url.toString(), maxConnections)
+  await migrate(database)
+  return {
+    ...database,
+    close: async () => {
+      await database.close()
+      await runOnServer(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+    },
+  }
+}
