@@ -10,6 +10,49 @@ import { decodeEventPayload, type StoredEventPayload } from './event-payload.ts'
 
 type EventRow = typeof events.$inferSelect
 
+// Ids are server-made (24 hex characters); this looser shape only keeps out what cannot be an
+// id at all. A NUL character (from %00 in a path) would fail in PostgreSQL with a 500.
+const ID_SHAPE = /^[A-Za-z0-9_-]{1,64}$/
+
+/** An id from a path or cursor; 404 for one that cannot exist, before any query. */
+export function wellFormedId(id: string, what: string): string {
+  if (!ID_SHAPE.test(id)) throw new NotFoundError(what)
+  return id
+}
+
+/** A time PostgreSQL's timestamptz takes and JS prints as ISO 8601: years 1 to 9999. */
+function inStorableRange(time: Date): boolean {
+  const year = time.getUTCFullYear()
+  return !Number.isNaN(time.getTime()) && year >= 1 && year <= 9999
+}
+
+/** The time window of a list: each bound storable, and start before end (naming both). */
+function timeWindow(query: ListEventsQuery): { start?: Date; end?: Date } {
+  const start = query.start_time ? new Date(query.start_time) : undefined
+  const end = query.end_time ? new Date(query.end_time) : undefined
+  const problems: string[] = []
+  if (start && !inStorableRange(start)) problems.push('start_time: must be between the years 0001 and 9999')
+  if (end && !inStorableRange(end)) problems.push('end_time: must be between the years 0001 and 9999')
+  if (problems.length > 0) throw new ValidationError(problems)
+  if (start && end && start > end) {
+    throw new ValidationError(['start_time: must be before end_time', 'end_time: must be after start_time'])
+  }
+  return { start, end }
+}
+
+const BAD_CURSOR = 'cursor: is not a cursor this server issued (use the Link rel="next" address)'
+
+/** An events cursor: exactly the ISO time and event id this server put in a Link header. */
+function eventsCursor(text: string): { at: Date; id: string } {
+  const cursor = decodeCursor(text)
+  const at = typeof cursor.v === 'string' ? new Date(cursor.v) : null
+  // The round trip refuses other endpoints' cursors, other date forms and out-of-range years.
+  if (!at || !inStorableRange(at) || at.toISOString() !== cursor.v || !ID_SHAPE.test(cursor.id)) {
+    throw new ValidationError(BAD_CURSOR)
+  }
+  return { at, id: cursor.id }
+}
+
 // The row and its payload in one query: event detail and lists never fetch payloads one by one.
 const eventWithPayload = { event: events, payload: eventPayloads.payload }
 
@@ -78,6 +121,8 @@ export async function getEvent(
   eventId: string,
   projectId?: string,
 ): Promise<ErrorEvent> {
+  wellFormedId(eventId, 'Event')
+  if (projectId !== undefined) wellFormedId(projectId, 'Project')
   const rows = await db
     .select(eventWithPayload)
     .from(events)
@@ -123,6 +168,11 @@ export async function listEvents(
   scope: EventScope,
   query: ListEventsQuery,
 ): Promise<EventPage> {
+  // Checked before any access query: a bad parameter is a 400 whatever the scope.
+  const window = timeWindow(query)
+  const cursor = query.cursor ? eventsCursor(query.cursor) : null
+  if (scope.projectId !== undefined) wellFormedId(scope.projectId, 'Project')
+  if (scope.errorId !== undefined) wellFormedId(scope.errorId, 'Error')
   let knownTotal: number | null = null
   let scopeCondition: SQL
   if (scope.errorId !== undefined) {
@@ -137,18 +187,15 @@ export async function listEvents(
 
   const filters = and(
     scopeCondition,
-    query.start_time ? gte(events.receivedAt, new Date(query.start_time)) : undefined,
-    query.end_time ? lt(events.receivedAt, new Date(query.end_time)) : undefined,
+    window.start ? gte(events.receivedAt, window.start) : undefined,
+    window.end ? lt(events.receivedAt, window.end) : undefined,
   )
   const descending = query.direction === 'desc'
   let after: SQL | undefined
-  if (query.cursor) {
-    const cursor = decodeCursor(query.cursor)
-    const at = new Date(cursor.v)
-    if (Number.isNaN(at.getTime())) throw new ValidationError('cursor: is not a cursor this server issued (use the Link rel="next" address)')
+  if (cursor) {
     after = descending
-      ? sql`(${events.receivedAt}, ${events.id}) < (${at.toISOString()}::timestamptz, ${cursor.id})`
-      : sql`(${events.receivedAt}, ${events.id}) > (${at.toISOString()}::timestamptz, ${cursor.id})`
+      ? sql`(${events.receivedAt}, ${events.id}) < (${cursor.at.toISOString()}::timestamptz, ${cursor.id})`
+      : sql`(${events.receivedAt}, ${events.id}) > (${cursor.at.toISOString()}::timestamptz, ${cursor.id})`
   }
   const order = descending ? [desc(events.receivedAt), desc(events.id)] : [asc(events.receivedAt), asc(events.id)]
 
@@ -179,6 +226,8 @@ export async function listEvents(
  * it was the error's latest event, last_event_id moves to the newest remaining one.
  */
 export async function deleteEvent(db: Db, userId: string, eventId: string, projectId?: string): Promise<void> {
+  wellFormedId(eventId, 'Event')
+  if (projectId !== undefined) wellFormedId(projectId, 'Project')
   const visible = await db
     .select({ id: events.id })
     .from(events)

@@ -16,7 +16,11 @@ export interface Grouping {
  * code groups together across deploys and loaders.
  */
 export function normalizeFileForGrouping(file: string): string {
-  return file.replace(/[?#].*$/, '').replace(/^file:\/\//, '')
+  // A search for the first ? or #, not /[?#].*$/: on a long line of ?s that regex
+  // retries from each one and takes quadratic time.
+  const end = file.search(/[?#]/)
+  const path = end === -1 ? file : file.slice(0, end)
+  return path.startsWith('file://') ? path.slice('file://'.length) : path
 }
 
 function frameKey(frame: StackFrame): string {

@@ -188,8 +188,9 @@ describe('lenient payload validation', () => {
     expect(noExceptions.error!.issues[0]!.path).toEqual(['events', 0, 'exceptions'])
     const noClass = notifyPayloadSchema.safeParse({ events: [{ exceptions: [{ errorMessage: 'x' }] }] })
     expect(noClass.error!.issues[0]!.path).toEqual(['events', 0, 'exceptions', 0, 'errorClass'])
-    const badSeverity = notifyPayloadSchema.safeParse({ events: [{ exceptions: [{ errorClass: 'E' }], severity: 'fatal' }] })
-    expect(badSeverity.error!.issues[0]!.path).toEqual(['events', 0, 'severity'])
+    // An unknown severity is read as error, not refused (adversarial.test.ts covers the rest).
+    const fatal = notifyPayloadSchema.parse({ events: [{ exceptions: [{ errorClass: 'E' }], severity: 'fatal' }] })
+    expect(normalizeEvent(fatal.events[0]!, null).payload.severity).toBe('error')
     expect(notifyPayloadSchema.safeParse({}).error!.issues[0]!.path).toEqual(['events'])
   })
 

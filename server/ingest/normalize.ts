@@ -3,7 +3,7 @@ import type { Severity } from '../../contract/errors.ts'
 import { newId } from '../db/ids.ts'
 import { encodeEventPayload, type StoredEventPayload } from '../events/event-payload.ts'
 import { computeGrouping, type Grouping } from './grouping.ts'
-import type { EventInput, NotifyPayload, StackFrameInput } from './payload-schema.ts'
+import type { EventInput, NotifyPayload } from './payload-schema.ts'
 import { parseUserAgent } from './user-agent.ts'
 
 /** The indexed columns of one events row (see 0001-init.sql), minus ids and time. */
@@ -45,80 +45,227 @@ export interface PreparedEvent {
 }
 
 export const DEFAULT_RELEASE_STAGE = 'production'
-// Indexed columns hold a bounded prefix; the payload keeps the full text.
+// Indexed columns hold a bounded prefix; the payload keeps more (INGEST_LIMITS.stringChars).
 const MAX_COLUMN_CHARS = 4096
+
+/**
+ * What the stored payload keeps of one event (docs/ingestion.md). The body limit bounds a
+ * payload already; these keep one event servable and the dashboard responsive, and the
+ * depth limit keeps recursion (ours and JSON.stringify's) far from the stack limit.
+ */
+export const INGEST_LIMITS = {
+  /** Characters per string anywhere in the payload; longer ones keep a prefix and a marker. */
+  stringChars: 32_768,
+  /** Nesting levels of free-form objects (metaData, app, device, …); deeper values become "[truncated]". */
+  depth: 20,
+  /** Frames per stacktrace: the top (innermost) ones. */
+  frames: 1000,
+  /** Breadcrumbs per event: the newest (the last ones sent). */
+  breadcrumbs: 500,
+  /** Exceptions per event (a cause chain): the outermost ones. */
+  exceptions: 100,
+  threads: 500,
+  featureFlags: 1000,
+  /** Source lines per frame's `code`. */
+  codeLines: 50,
+} as const
+
+const TRUNCATED = '[truncated]'
+/** The metaData tab that keeps fields sent with a type Errata cannot read (e.g. `app: "x"`). */
+export const INVALID_FIELDS_TAB = 'invalid_fields'
 
 type JsonObject = Record<string, unknown>
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
 
 /**
- * PostgreSQL text (and jsonb, which carries the rows to the database) cannot hold NUL
- * characters or lone UTF-16 surrogates; notifiers occasionally send both.
+ * Text PostgreSQL can store (text and jsonb refuse NUL characters and lone UTF-16
+ * surrogates, which notifiers occasionally send), cut to `max` characters. Cut first,
+ * then repair: a cut can split a surrogate pair.
  */
-function column(value: string | null | undefined): string | null {
-  if (value == null) return null
-  const clean = value.replaceAll('\u0000', '').replace(LONE_SURROGATE, '\uFFFD')
-  return clean.length > MAX_COLUMN_CHARS ? clean.slice(0, MAX_COLUMN_CHARS) : clean
+function cleanText(value: string, max: number, marker = ''): string {
+  let text = value.includes('\u0000') ? value.replaceAll('\u0000', '') : value
+  if (text.length > max) text = text.slice(0, max) + marker
+  return text.replace(LONE_SURROGATE, '\uFFFD')
 }
 
-function toInt(value: number | string | null | undefined): number | null {
-  if (typeof value === 'number') return Number.isFinite(value) ? Math.trunc(value) : null
-  if (typeof value === 'string' && /^\s*-?\d+\s*$/.test(value)) return Number.parseInt(value, 10)
+function column(value: string | null | undefined): string | null {
+  return value == null ? null : cleanText(value, MAX_COLUMN_CHARS)
+}
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** A string of the payload; numbers and booleans a notifier sent where text is meant become text. */
+function text(value: unknown): string | null {
+  if (typeof value === 'string') return cleanText(value, INGEST_LIMITS.stringChars, `…${TRUNCATED}`)
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value)
   return null
 }
 
-function toFrame(frame: StackFrameInput): StackFrame {
+/** true, "true", 1 and "1" are true; anything else is false. */
+function flag(value: unknown): boolean {
+  return value === true || value === 1 || value === 'true' || value === '1'
+}
+
+const MAX_LINE = 2 ** 31 - 1
+
+/** A line or column: a non-negative integer (from a number or a numeric string), else null. */
+function lineNumber(value: unknown): number | null {
+  let n: number | null = null
+  if (typeof value === 'number') n = Number.isFinite(value) ? Math.trunc(value) : null
+  else if (typeof value === 'string' && /^\s*\d{1,10}\s*$/.test(value)) n = Number.parseInt(value, 10)
+  return n !== null && n >= 0 && n <= MAX_LINE ? n : null
+}
+
+/**
+ * Free-form JSON (metaData, app, device, …) made storable: clean strings and keys, at most
+ * INGEST_LIMITS.depth levels. Recursion is bounded by that depth, so a 100,000-level
+ * payload cannot overflow the stack. Keys are set with Object.fromEntries (define, not
+ * assign), so "__proto__" stays plain data.
+ */
+function sanitize(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return text(value)
+  if (value === null || typeof value !== 'object') return value
+  if (depth >= INGEST_LIMITS.depth) return TRUNCATED
+  if (Array.isArray(value)) return value.map((item) => sanitize(item, depth + 1))
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [cleanText(key, 1024, '…'), sanitize(item, depth + 1)]),
+  )
+}
+
+function sanitizeObject(value: JsonObject): JsonObject {
+  return sanitize(value) as JsonObject
+}
+
+/**
+ * Reads an optional section that must be an object. Anything else that was sent (a string,
+ * an array, a number) is kept in `invalid` under the field's name instead of refusing the event.
+ */
+function section(value: unknown, name: string, invalid: JsonObject): JsonObject | null {
+  if (isObject(value)) return value
+  if (value != null) invalid[name] = sanitize(value, 1)
+  return null
+}
+
+/** An optional list; anything else sent is kept in `invalid`. */
+function list(value: unknown, name: string, invalid: JsonObject): unknown[] {
+  if (Array.isArray(value)) return value
+  if (value != null) invalid[name] = sanitize(value, 1)
+  return []
+}
+
+function toFrame(frame: unknown): StackFrame | null {
+  // Some clients send frames as text ("at run (app.js:1:2)"); keep the text as the method.
+  if (typeof frame === 'string') return { line: null, column: null, file: null, method: text(frame), in_project: false, code: null }
+  if (!isObject(frame)) return null
   let code: Record<string, string> | null = null
-  if (frame.code) {
+  if (isObject(frame.code)) {
     code = {}
-    for (const [line, text] of Object.entries(frame.code)) code[line] = typeof text === 'string' ? text : String(text)
+    for (const [line, source] of Object.entries(frame.code).slice(0, INGEST_LIMITS.codeLines)) {
+      const sourceText = text(source)
+      if (sourceText !== null) code[cleanText(line, 32)] = sourceText
+    }
   }
   return {
-    line: toInt(frame.lineNumber),
-    column: toInt(frame.columnNumber),
-    file: frame.file ?? null,
-    method: frame.method ?? null,
-    in_project: frame.inProject === true,
+    line: lineNumber(frame.lineNumber),
+    column: lineNumber(frame.columnNumber),
+    file: text(frame.file),
+    method: text(frame.method),
+    in_project: flag(frame.inProject),
     code,
   }
 }
 
+function toStacktrace(value: unknown): StackFrame[] {
+  // A stack as one string: one frame per line.
+  const frames = typeof value === 'string' ? value.split('\n').filter((line) => line.trim() !== '') : Array.isArray(value) ? value : []
+  const out: StackFrame[] = []
+  for (const frame of frames) {
+    if (out.length >= INGEST_LIMITS.frames) break
+    const read = toFrame(frame)
+    if (read) out.push(read)
+  }
+  return out
+}
+
 function toExceptions(event: EventInput): EventException[] {
-  return event.exceptions.map((exception) => ({
-    class: exception.errorClass,
-    message: exception.errorMessage ?? exception.message ?? '',
-    type: exception.type ?? null,
-    stacktrace: (exception.stacktrace ?? []).map(toFrame),
+  return event.exceptions.slice(0, INGEST_LIMITS.exceptions).map((exception) => ({
+    class: text(exception.errorClass) ?? '',
+    message: text(exception.errorMessage) ?? text(exception.message) ?? '',
+    type: text(exception.type),
+    stacktrace: toStacktrace(exception.stacktrace),
   }))
 }
 
-function toBreadcrumbs(event: EventInput): Breadcrumb[] {
-  return (event.breadcrumbs ?? []).map((crumb) => ({
-    timestamp: crumb.timestamp ?? null,
-    name: crumb.name ?? '',
-    type: crumb.type ?? 'manual',
-    meta_data: crumb.metaData ?? {},
-  }))
+/** A breadcrumb time as ISO 8601: from a parseable string or epoch milliseconds, else null. */
+function toTimestamp(value: unknown): string | null {
+  if (typeof value !== 'string' && typeof value !== 'number') return null
+  const time = typeof value === 'number' ? value : Date.parse(value)
+  if (!Number.isFinite(time)) return null
+  const date = new Date(time)
+  return Number.isNaN(date.getTime()) ? null : date.toISOString()
 }
 
-function toFeatureFlags(event: EventInput): FeatureFlag[] {
-  return (event.featureFlags ?? []).map((flag) => ({ name: flag.featureFlag, variant: flag.variant ?? null }))
+function toBreadcrumb(crumb: unknown): Breadcrumb | null {
+  if (typeof crumb === 'string' || typeof crumb === 'number') return { timestamp: null, name: text(crumb) ?? '', type: 'manual', meta_data: {} }
+  if (!isObject(crumb)) return null
+  const invalid: JsonObject = {}
+  const metaData = section(crumb.metaData, 'metaData', invalid)
+  const timestamp = toTimestamp(crumb.timestamp)
+  if (timestamp === null && crumb.timestamp != null) invalid.timestamp = sanitize(crumb.timestamp, 1)
+  const meta = metaData ? sanitizeObject(metaData) : {}
+  if (Object.keys(invalid).length > 0) meta[INVALID_FIELDS_TAB] = invalid
+  return { timestamp, name: text(crumb.name) ?? '', type: text(crumb.type) ?? 'manual', meta_data: meta }
 }
 
-function toThreads(event: EventInput): EventThread[] {
-  return (event.threads ?? []).map((thread) => ({
-    id: thread.id ?? null,
-    name: thread.name ?? null,
-    type: thread.type ?? null,
-    error_reporting_thread: thread.errorReportingThread === true,
-    state: thread.state ?? null,
-    stacktrace: (thread.stacktrace ?? []).map(toFrame),
-  }))
+function toBreadcrumbs(crumbs: unknown[]): Breadcrumb[] {
+  const out: Breadcrumb[] = []
+  // Newest last: keep the end of the list, the crumbs that led to the error.
+  for (let i = crumbs.length - 1; i >= 0 && out.length < INGEST_LIMITS.breadcrumbs; i--) {
+    const crumb = toBreadcrumb(crumbs[i])
+    if (crumb) out.push(crumb)
+  }
+  return out.reverse()
 }
 
-function stringOrNull(value: unknown): string | null {
-  return typeof value === 'string' && value !== '' ? value : null
+function toFeatureFlags(flags: unknown[]): FeatureFlag[] {
+  const out: FeatureFlag[] = []
+  for (const item of flags) {
+    if (out.length >= INGEST_LIMITS.featureFlags) break
+    // A flag without a name cannot be shown or filtered on (Bugsnag drops them too).
+    const name = isObject(item) ? text(item.featureFlag) : null
+    if (name) out.push({ name, variant: text((item as JsonObject).variant) })
+  }
+  return out
+}
+
+function toThreads(threads: unknown[]): EventThread[] {
+  return threads
+    .filter(isObject)
+    .slice(0, INGEST_LIMITS.threads)
+    .map((thread) => ({
+      id: text(thread.id),
+      name: text(thread.name),
+      type: text(thread.type),
+      error_reporting_thread: flag(thread.errorReportingThread),
+      state: text(thread.state),
+      stacktrace: toStacktrace(thread.stacktrace),
+    }))
+}
+
+function nonEmpty(value: string | null): string | null {
+  return value === '' ? null : value
+}
+
+/** error, warning or info; any other severity a notifier sends ("fatal", "critical") is an error. */
+function toSeverity(value: unknown, unhandled: boolean): Severity {
+  if (typeof value === 'string' && value.trim() !== '') {
+    const lower = value.trim().toLowerCase()
+    return lower === 'warning' || lower === 'info' || lower === 'error' ? lower : 'error'
+  }
+  return unhandled ? 'error' : 'warning'
 }
 
 /**
@@ -126,49 +273,61 @@ function stringOrNull(value: unknown): string | null {
  * from `device.userAgent`, else (browser notifiers only) from the POST's own User-Agent.
  * Derived values are written back into `device` so the dashboard shows them too.
  */
-function describeDevice(event: EventInput, postUserAgent: string | null): { device: JsonObject; osName: string | null; browserName: string | null } {
-  const device: JsonObject = { ...(event.device ?? {}) }
-  const userAgent = stringOrNull(device.userAgent) ?? postUserAgent
+function describeDevice(device: JsonObject, postUserAgent: string | null): { osName: string | null; browserName: string | null } {
+  const userAgent = nonEmpty(text(device.userAgent)) ?? postUserAgent
   const parsed = userAgent ? parseUserAgent(userAgent) : null
-  const browserName = stringOrNull(device.browserName) ?? parsed?.browserName ?? null
-  const osName = stringOrNull(device.osName) ?? parsed?.osName ?? null
+  const browserName = nonEmpty(text(device.browserName)) ?? parsed?.browserName ?? null
+  const osName = nonEmpty(text(device.osName)) ?? parsed?.osName ?? null
   if (parsed) {
     if (browserName && device.browserName == null) device.browserName = browserName
     if (parsed.browserVersion && device.browserVersion == null) device.browserVersion = parsed.browserVersion
     if (osName && device.osName == null) device.osName = osName
   }
-  return { device, osName, browserName }
+  return { osName, browserName }
 }
 
 /** One notifier event as Errata stores it: columns, full payload, group and user key. */
 export function normalizeEvent(
   event: EventInput,
-  notifier: JsonObject | null,
+  notifierIn: unknown,
   postUserAgent: string | null = null,
 ): NormalizedEvent {
+  const notifier = isObject(notifierIn) ? sanitizeObject(notifierIn) : null
+  // Sections sent with a type we cannot read; kept in meta_data rather than refusing the event.
+  const invalid: JsonObject = {}
   const exceptions = toExceptions(event)
-  const unhandled = event.unhandled === true
-  const severity: Severity = event.severity ?? (unhandled ? 'error' : 'warning')
-  const app: JsonObject = { ...(event.app ?? {}) }
-  const releaseStage = event.app?.releaseStage || DEFAULT_RELEASE_STAGE
-  const appVersion = event.app?.version ?? null
+  const unhandled = flag(event.unhandled)
+  const severity = toSeverity(event.severity, unhandled)
+  const appIn = section(event.app, 'app', invalid)
+  const deviceIn = section(event.device, 'device', invalid)
+  const requestIn = section(event.request, 'request', invalid)
+  const userIn = section(event.user, 'user', invalid)
+  const severityReason = section(event.severityReason, 'severityReason', invalid)
+  const metaData = section(event.metaData, 'metaData', invalid)
+  const session = section(event.session, 'session', invalid)
+  const breadcrumbs = toBreadcrumbs(list(event.breadcrumbs, 'breadcrumbs', invalid))
+  const featureFlags = toFeatureFlags(list(event.featureFlags, 'featureFlags', invalid))
+  const threads = toThreads(list(event.threads, 'threads', invalid))
+
+  const app = appIn ? sanitizeObject(appIn) : {}
+  const device = deviceIn ? sanitizeObject(deviceIn) : {}
+  const request = requestIn ? sanitizeObject(requestIn) : {}
+  const releaseStage = nonEmpty(text(app.releaseStage)) ?? DEFAULT_RELEASE_STAGE
+  const appVersion = text(app.version)
   const isBrowserNotifier = typeof notifier?.name === 'string' && /javascript|browser/i.test(notifier.name)
-  const { device, osName, browserName } = describeDevice(event, isBrowserNotifier ? postUserAgent : null)
-  const osVersion = event.device?.osVersion ?? null
-  const user = {
-    id: event.user?.id ?? null,
-    email: event.user?.email ?? null,
-    name: event.user?.name ?? null,
-  }
-  const request: JsonObject = { ...(event.request ?? {}) }
-  const context = event.context ?? null
-  const groupingHash = event.groupingHash || null
+  const { osName, browserName } = describeDevice(device, isBrowserNotifier ? postUserAgent : null)
+  const osVersion = text(device.osVersion)
+  const user = { id: text(userIn?.id), email: text(userIn?.email), name: text(userIn?.name) }
+  const context = text(event.context)
+  const groupingHash = nonEmpty(text(event.groupingHash))
   const outer = exceptions[0]
+  const meta = metaData ? sanitizeObject(metaData) : {}
+  if (Object.keys(invalid).length > 0) meta[INVALID_FIELDS_TAB] = invalid
 
   const payload: StoredEventPayload = {
     severity,
     unhandled,
-    severity_reason: event.severityReason?.type ?? null,
+    severity_reason: text(severityReason?.type),
     context,
     grouping_hash: groupingHash,
     app_version: appVersion,
@@ -176,19 +335,19 @@ export function normalizeEvent(
     os_version: osVersion,
     user_id: user.id,
     exceptions,
-    meta_data: event.metaData ?? {},
+    meta_data: meta,
     user,
     app,
     device,
     request,
-    breadcrumbs: toBreadcrumbs(event),
-    feature_flags: toFeatureFlags(event),
-    threads: toThreads(event),
-    session: event.session ?? null,
+    breadcrumbs,
+    feature_flags: featureFlags,
+    threads,
+    session: session ? sanitizeObject(session) : null,
     notifier,
   }
 
-  const userKey = user.id ?? user.email ?? stringOrNull(device.id)
+  const userKey = nonEmpty(user.id) ?? nonEmpty(user.email) ?? nonEmpty(text(device.id))
   return {
     payload,
     grouping: computeGrouping(exceptions, groupingHash),
@@ -204,11 +363,11 @@ export function normalizeEvent(
       osName: column(osName),
       osVersion: column(osVersion),
       browserName: column(browserName),
-      deviceModel: column(event.device?.model),
+      deviceModel: column(text(device.model)),
       userId: column(user.id),
       userEmail: column(user.email),
       userName: column(user.name),
-      requestUrl: column(event.request?.url),
+      requestUrl: column(text(request.url)),
     },
   }
 }
@@ -224,7 +383,8 @@ export function prepareEvents(
   payload: NotifyPayload,
   postUserAgent: string | null,
 ): PreparedEvent[] {
-  const notifier = payload.notifier ?? null
+  // Cleaned once here; normalizeEvent's own pass over the small result is cheap.
+  const notifier = isObject(payload.notifier) ? sanitizeObject(payload.notifier) : null
   return payload.events.map((event) => {
     const normalized = normalizeEvent(event, notifier, postUserAgent)
     return {
@@ -238,3 +398,4 @@ export function prepareEvents(
     }
   })
 }
+

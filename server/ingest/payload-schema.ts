@@ -2,108 +2,105 @@ import { z } from 'zod'
 
 /**
  * The Bugsnag Error Reporting payload (version 4) and session payload (version 1), as
- * the real notifiers send them. Lenient on purpose: unknown keys pass through (looseObject)
- * and scalars the notifiers send in either form (line numbers as strings or numbers,
- * numeric user ids) are accepted; only what we cannot store meaningfully is refused.
+ * the real notifiers send them. Only the envelope is validated strictly: a JSON object
+ * whose `events` array holds objects, each with at least one exception that has an
+ * `errorClass`. Without those there is nothing to store, so they answer 400 naming the
+ * field. Every other field varies between notifiers (and sloppy clients), so it passes
+ * through as sent and normalize.ts reads it tolerantly: a valid event is never refused
+ * for one odd field.
  */
 
-const jsonObject = z.record(z.string(), z.unknown())
-/** A string, or a number a notifier sent where a string is meant (user ids, versions). */
-const looseString = z.union([z.string(), z.number()]).transform(String)
-const optionalString = looseString.nullish()
-const lineOrColumn = z.union([z.number(), z.string()]).nullish()
+/** A field read tolerantly by normalize.ts: any value, or absent. */
+const anything = z.unknown().optional()
 
-export const stackFrameInputSchema = z.looseObject({
-  file: optionalString,
-  method: optionalString,
-  lineNumber: lineOrColumn,
-  columnNumber: lineOrColumn,
-  inProject: z.boolean().nullish(),
-  code: z.record(z.string(), z.unknown()).nullish(),
-})
+const BODY_NOT_OBJECT = 'body: must be a JSON object (the Bugsnag payload)'
 
-export const exceptionInputSchema = z.looseObject({
-  errorClass: z.string({ error: 'must be a string (every exception needs an errorClass)' }),
-  errorMessage: optionalString,
-  message: optionalString,
-  type: optionalString,
-  stacktrace: z.array(stackFrameInputSchema).nullish(),
-})
+/** An errorClass: a string, or a number a notifier sent (e.g. an HTTP status). */
+const errorClass = z.union([z.string(), z.number()], { error: 'must be a string (every exception needs an errorClass)' }).transform(String)
 
-const breadcrumbInputSchema = z.looseObject({
-  name: optionalString,
-  type: optionalString,
-  timestamp: optionalString,
-  metaData: jsonObject.nullish(),
-})
+export const exceptionInputSchema = z.looseObject(
+  {
+    errorClass,
+    // Read tolerantly in normalize.ts: a string, or anything else (ignored).
+    errorMessage: anything,
+    message: anything,
+    type: anything,
+    stacktrace: anything,
+  },
+  { error: 'must be an object' },
+)
 
-const featureFlagInputSchema = z.looseObject({
-  featureFlag: looseString,
-  variant: optionalString,
-})
+export const eventInputSchema = z.looseObject(
+  {
+    exceptions: z
+      .array(exceptionInputSchema, { error: 'must be an array of exceptions' })
+      .min(1, 'must hold at least one exception'),
+    // Everything below is optional and read tolerantly by normalize.ts.
+    severity: anything,
+    unhandled: anything,
+    severityReason: anything,
+    context: anything,
+    groupingHash: anything,
+    app: anything,
+    device: anything,
+    request: anything,
+    user: anything,
+    metaData: anything,
+    breadcrumbs: anything,
+    featureFlags: anything,
+    threads: anything,
+    session: anything,
+  },
+  { error: 'must be an object (one event)' },
+)
 
-const threadInputSchema = z.looseObject({
-  id: optionalString,
-  name: optionalString,
-  type: optionalString,
-  errorReportingThread: z.boolean().nullish(),
-  state: optionalString,
-  stacktrace: z.array(stackFrameInputSchema).nullish(),
-})
+export const notifyPayloadSchema = z.looseObject(
+  {
+    apiKey: anything,
+    notifier: anything,
+    events: z.array(eventInputSchema, { error: 'must be an array of events' }).min(1, 'must hold at least one event'),
+  },
+  { error: BODY_NOT_OBJECT },
+)
 
-const userInputSchema = z.looseObject({ id: optionalString, email: optionalString, name: optionalString })
-
-export const eventInputSchema = z.looseObject({
-  exceptions: z.array(exceptionInputSchema).min(1, 'must hold at least one exception'),
-  severity: z.enum(['error', 'warning', 'info']).nullish(),
-  unhandled: z.boolean().nullish(),
-  severityReason: z.looseObject({ type: optionalString }).nullish(),
-  context: optionalString,
-  groupingHash: optionalString,
-  app: z.looseObject({ releaseStage: optionalString, version: optionalString }).nullish(),
-  device: z
-    .looseObject({
-      osName: optionalString,
-      osVersion: optionalString,
-      browserName: optionalString,
-      browserVersion: optionalString,
-      userAgent: optionalString,
-      model: optionalString,
-      id: optionalString,
-    })
-    .nullish(),
-  request: z.looseObject({ url: optionalString, headers: jsonObject.nullish() }).nullish(),
-  user: userInputSchema.nullish(),
-  metaData: jsonObject.nullish(),
-  breadcrumbs: z.array(breadcrumbInputSchema).nullish(),
-  featureFlags: z.array(featureFlagInputSchema).nullish(),
-  threads: z.array(threadInputSchema).nullish(),
-  session: jsonObject.nullish(),
-})
-
-export const notifyPayloadSchema = z.looseObject({
-  apiKey: optionalString,
-  notifier: jsonObject.nullish(),
-  events: z.array(eventInputSchema).min(1, 'must hold at least one event'),
-})
-
-export type StackFrameInput = z.infer<typeof stackFrameInputSchema>
 export type ExceptionInput = z.infer<typeof exceptionInputSchema>
 export type EventInput = z.infer<typeof eventInputSchema>
 export type NotifyPayload = z.infer<typeof notifyPayloadSchema>
 
-const timestamp = z.string().refine((value) => !Number.isNaN(Date.parse(value)), 'must be an ISO 8601 timestamp')
+// PostgreSQL timestamptz covers 4713 BC to 294276 AD, JS dates more; stay in years 1 to 9999.
+const timestamp = z.string().refine((value) => {
+  const time = Date.parse(value)
+  if (Number.isNaN(time)) return false
+  const year = new Date(time).getUTCFullYear()
+  return year >= 1 && year <= 9999
+}, 'must be an ISO 8601 timestamp')
+
+/** A session label (release stage, version): text PostgreSQL can store, of bounded length. */
+const sessionLabel = z
+  .union([z.string(), z.number()])
+  .transform((value) =>
+    String(value)
+      .replaceAll('\u0000', '')
+      .slice(0, 255)
+      .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD'),
+  )
+  .nullish()
+  .catch(null)
 
 /** Node sends per-minute `sessionCounts`; browsers send one entry per session in `sessions`. */
 export const sessionsPayloadSchema = z
-  .looseObject({
-    apiKey: optionalString,
-    app: z.looseObject({ releaseStage: optionalString, version: optionalString }).nullish(),
-    sessionCounts: z
-      .array(z.looseObject({ startedAt: timestamp, sessionsStarted: z.number().int().min(0) }))
-      .nullish(),
-    sessions: z.array(z.looseObject({ id: optionalString, startedAt: timestamp, user: userInputSchema.nullish() })).nullish(),
-  })
+  .looseObject(
+    {
+      apiKey: anything,
+      app: z.looseObject({ releaseStage: sessionLabel, version: sessionLabel }).nullish().catch(null),
+      sessionCounts: z
+        // A cap far above any real minute keeps the bigint counters from overflowing.
+        .array(z.looseObject({ startedAt: timestamp, sessionsStarted: z.number().int().min(0).max(1_000_000_000) }))
+        .nullish(),
+      sessions: z.array(z.looseObject({ id: anything, startedAt: timestamp, user: anything })).nullish(),
+    },
+    { error: BODY_NOT_OBJECT },
+  )
   .refine((p) => p.sessionCounts != null || p.sessions != null, {
     message: 'needs sessionCounts or sessions',
     path: ['sessions'],

@@ -34,10 +34,13 @@ export async function readLimitedBody(request: Request, limitBytes: number, inco
   }
 }
 
-/** Parses a body as JSON, answering 400 when it is not. */
+/** Parses a body as JSON, answering 400 when it is empty or not JSON. */
 export function parseJsonBody(body: Buffer): unknown {
+  // Some HTTP clients on Windows prefix a UTF-8 byte order mark, which JSON.parse refuses.
+  const text = body.toString('utf8').replace(/^\uFEFF/, '')
+  if (text.trim() === '') throw new ValidationError('body: is empty (send the Bugsnag JSON payload)')
   try {
-    return JSON.parse(body.toString('utf8'))
+    return JSON.parse(text)
   } catch {
     throw new ValidationError('request body is not valid JSON')
   }

@@ -29,7 +29,12 @@ export interface ParsedUserAgent {
   osName: string | null
 }
 
-export function parseUserAgent(userAgent: string): ParsedUserAgent {
+// Real user agents stay under a few hundred characters. The patterns with `.*` scan the
+// rest of the string for each candidate match, so an unbounded one costs quadratic time.
+const MAX_USER_AGENT_CHARS = 1024
+
+export function parseUserAgent(fullUserAgent: string): ParsedUserAgent {
+  const userAgent = fullUserAgent.slice(0, MAX_USER_AGENT_CHARS)
   let browserName: string | null = null
   let browserVersion: string | null = null
   for (const [name, pattern] of BROWSERS) {
