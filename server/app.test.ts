@@ -67,6 +67,23 @@ describe('app wiring', () => {
     expect(onApiPort.html_url).toBe(`http://errata.example:8080/projects/${project.id}/errors`)
   })
 
+  it('answers 404, never 500, for ids that cannot exist on every resource path', async () => {
+    for (const id of ['%00', 'a%00b', '%FF%FE', 'x'.repeat(5000), '..%2F..%2Fetc']) {
+      for (const path of [
+        `/api/organizations/${id}`,
+        `/api/organizations/${id}/projects`,
+        `/api/organizations/${id}/collaborators`,
+        `/api/organizations/${id}/collaborators/${id}`,
+        `/api/projects/${id}`,
+        `/api/projects/${id}/collaborators`,
+      ]) {
+        const res = await ctx.request(path, { token: user.token })
+        expect(res.status, path.slice(0, 60)).toBe(404)
+        expect((await res.json()).errors).toHaveLength(1)
+      }
+    }
+  })
+
   it('enforces the API body limit with 413', async () => {
     const small = createApp({ ...ctx.deps, config: { ...ctx.deps.config, limits: { ...ctx.deps.config.limits, apiBodyBytes: 64 } } })
     const res = await small.request('http://errata.test/api/user/organizations', {

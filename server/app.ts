@@ -6,6 +6,7 @@ import { authenticate } from './auth/authenticate.ts'
 import type { AppDeps, AppEnv } from './context.ts'
 import { apiVersion } from './http/api-version.ts'
 import { HttpError, PayloadTooLargeError } from './http/errors.ts'
+import { rejectMalformedPath } from './http/path-ids.ts'
 import { organizationRoutes } from './organizations/organizations.routes.ts'
 import { projectRoutes } from './projects/projects.routes.ts'
 import { authRoutes, userRoutes } from './users/users.routes.ts'
@@ -29,6 +30,7 @@ function createApiRoutes(mountPath: '' | '/api', limitBytes: number): Hono<AppEn
     .use(apiVersion(mountPath))
     .route('/', authRoutes)
     .use(authenticate)
+    .use(rejectMalformedPath)
     .route('/', userRoutes)
     .route('/', organizationRoutes)
     .route('/', projectRoutes)

@@ -66,10 +66,25 @@ function cursorValueColumn(sort: ErrorSort): SQL<string | number> {
     : sql<number>`${column}`.mapWith(Number)
 }
 
+// Exactly what cursorValueColumn writes: to_char(… 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"').
+const CURSOR_TIME = /^(\d{4})-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/
+
+/** A cursor time PostgreSQL can take back: that exact form, a real date, years 1 to 9999. */
+function isCursorTime(value: string): boolean {
+  const match = CURSOR_TIME.exec(value)
+  const time = new Date(value)
+  return (
+    match !== null &&
+    Number(match[1]) >= 1 &&
+    !Number.isNaN(time.getTime()) &&
+    time.toISOString().slice(0, 23) === value.slice(0, 23)
+  )
+}
+
 /** Checks that a decoded cursor fits the requested sort, so a mismatched one is a 400, not a SQL error. */
 function checkCursor(sort: ErrorSort, cursor: Cursor): Cursor {
   const fits = isTimestampSort(sort)
-    ? typeof cursor.v === 'string' && !Number.isNaN(Date.parse(cursor.v))
+    ? typeof cursor.v === 'string' && isCursorTime(cursor.v)
     : typeof cursor.v === 'number' && Number.isSafeInteger(cursor.v)
   if (!fits) throw new ValidationError(`cursor: does not belong to sort=${sort} (use the Link rel="next" address)`)
   return cursor

@@ -1,4 +1,5 @@
 import { ValidationError } from './errors.ts'
+import { isWellFormedId } from './path-ids.ts'
 
 /**
  * Keyset cursors: the sort value and id of the last row of a page, opaque to clients
@@ -21,8 +22,9 @@ export function decodeCursor(text: string): Cursor {
     if (
       Array.isArray(value) &&
       value.length === 2 &&
-      (typeof value[0] === 'string' || typeof value[0] === 'number') &&
-      typeof value[1] === 'string'
+      (typeof value[0] === 'string' || (typeof value[0] === 'number' && Number.isSafeInteger(value[0]))) &&
+      typeof value[1] === 'string' &&
+      isWellFormedId(value[1])
     ) {
       return { v: value[0], id: value[1] }
     }
