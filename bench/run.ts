@@ -41,7 +41,7 @@ const settings = {
   seedErrors: Number(env.BENCH_SEED_ERRORS ?? 10_000),
   seedEvents: Number(env.BENCH_SEED_EVENTS ?? 200_000),
   profile: env.BENCH_PROFILE === '1',
-  /** VACUUM after seeding: default only on PostgreSQL, whose autovacuum would; BENCH_VACUUM=1/0 forces it. */
+  /** VACUUM after seeding (default on both engines: autovacuum on PostgreSQL, server/db/maintenance.ts on PGlite would); BENCH_VACUUM=0 skips it. */
   vacuum: env.BENCH_VACUUM === undefined ? undefined : env.BENCH_VACUUM === '1',
   /** Comma-separated subset of ingest,visible,errors,event (default: all). */
   phases: new Set((env.BENCH_PHASES ?? 'ingest,visible,errors,event').split(',')),
@@ -363,12 +363,12 @@ async function readsPhase(engine: Engine, database: Database, session: ApiSessio
     projectId: readProject.id,
     errors: settings.seedErrors,
     events: settings.seedEvents,
-    vacuum: settings.vacuum ?? engine === 'postgres',
+    vacuum: settings.vacuum ?? true,
   })
   const seededEvents = await countRows(database.db, 'events', readProject.id)
   const seededErrors = await countRows(database.db, 'errors', readProject.id)
   const seedSeconds = (performance.now() - seedStarted) / 1000
-  const vacuumed = settings.vacuum ?? engine === 'postgres'
+  const vacuumed = settings.vacuum ?? true
   log(
     `seeded ${seededErrors} errors, ${seededEvents} events (+ payloads of ${payloadBytes} bytes gzip) in ${seedSeconds.toFixed(1)} s, ` +
       `then ${vacuumed ? 'VACUUM ANALYZE' : 'ANALYZE (no VACUUM)'}`,

@@ -185,6 +185,16 @@ export async function listEvents(
   }
   const order = descending ? [desc(events.receivedAt), desc(events.id)] : [asc(events.receivedAt), asc(events.id)]
 
+  // Without a time window the project's total is the sum of its errors' counters (kept
+  // exact in the same transactions as the events): thousands of rows, not millions.
+  const projectTotal =
+    scope.errorId === undefined && !query.start_time && !query.end_time
+      ? db
+          .select({ n: sql<number>`coalesce(sum(${errors.eventsCount}), 0)`.mapWith(Number) })
+          .from(errors)
+          .where(eq(errors.projectId, scope.projectId))
+          .then((r) => r[0]?.n ?? 0)
+      : null
   const [rows, total] = await Promise.all([
     db
       .select(eventWithPayload)
@@ -195,7 +205,7 @@ export async function listEvents(
       .limit(query.per_page + 1),
     knownTotal !== null
       ? Promise.resolve(knownTotal)
-      : db.select({ n: count() }).from(events).where(filters).then((r) => Number(r[0]?.n ?? 0)),
+      : (projectTotal ?? db.select({ n: count() }).from(events).where(filters).then((r) => Number(r[0]?.n ?? 0))),
   ])
 
   const page = rows.slice(0, query.per_page)
