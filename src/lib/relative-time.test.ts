@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatClockTime, formatCount, formatExactTime, formatRelativeTime } from './relative-time.ts'
+import { formatClockTime, formatCount, formatCountOf, formatExactTime, formatRelativeTime } from './relative-time.ts'
 
 const now = Date.parse('2026-11-22T12:00:00.000Z')
 const ago = (seconds: number) => new Date(now - seconds * 1000).toISOString()
@@ -40,5 +40,13 @@ describe('exact and clock times', () => {
 
   it('groups thousands', () => {
     expect(formatCount(1234567)).toBe('1,234,567')
+  })
+})
+
+describe('formatCountOf', () => {
+  it('puts the noun in the right number', () => {
+    expect(formatCountOf(1, 'event')).toBe('1 event')
+    expect(formatCountOf(0, 'user')).toBe('0 users')
+    expect(formatCountOf(1204, 'open error')).toBe('1,204 open errors')
   })
 })

@@ -56,3 +56,7 @@ export function formatClockTime(iso: string): string {
 
 const numberFormat = new Intl.NumberFormat('en')
 export const formatCount = (value: number): string => numberFormat.format(value)
+
+/** A count with its noun in the right number: `1 event`, `1,204 events`. */
+export const formatCountOf = (value: number, singular: string, plural = `${singular}s`): string =>
+  `${formatCount(value)} ${value === 1 ? singular : plural}`

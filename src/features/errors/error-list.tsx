@@ -7,7 +7,7 @@ import { errorsInfiniteQuery, type ErrorListParams } from '../../api/errors.ts'
 import { RelativeTime } from '../../components/ui/relative-time.tsx'
 import { Skeleton } from '../../components/ui/skeleton.tsx'
 import { ErrorState } from '../../components/ui/states.tsx'
-import { formatCount } from '../../lib/relative-time.ts'
+import { formatCount, formatCountOf } from '../../lib/relative-time.ts'
 import { SeverityIndicator, StatusBadge } from './error-badges.tsx'
 
 const ROW_ESTIMATE = 76
@@ -44,8 +44,8 @@ function ErrorRow({ error, projectId, index }: { error: ErrorGroup; projectId: s
       {/* Narrow screens: one meta line instead of columns. */}
       <p className="mt-1 flex flex-wrap gap-x-3 text-xs text-muted-foreground tabular-nums sm:hidden">
         <SeverityIndicator severity={error.severity} />
-        <span>{formatCount(error.events)} events</span>
-        <span>{formatCount(error.users)} users</span>
+        <span>{formatCountOf(error.events, 'event')}</span>
+        <span>{formatCountOf(error.users, 'user')}</span>
         <span>
           last <RelativeTime value={error.last_seen} />
         </span>
@@ -150,7 +150,7 @@ export function ErrorList({ projectId, params }: { projectId: string; params: Er
         <span className="text-right">Last seen</span>
       </div>
       <p className="sr-only" aria-live="polite">
-        {formatCount(total)} errors. Press j and k to move between them, Enter to open one.
+        {formatCountOf(total, 'error')}. Press j and k to move between them, Enter to open one.
       </p>
       <div ref={measureList} role="list" aria-label="Errors" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         {items.map((item) => {

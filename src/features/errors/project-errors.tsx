@@ -4,7 +4,7 @@ import type { ErrorSort } from '../../../contract/errors.ts'
 import { errorsInfiniteQuery, type ErrorListParams } from '../../api/errors.ts'
 import { projectQuery } from '../../api/projects.ts'
 import { PageHeader } from '../../components/ui/page-header.tsx'
-import { formatCount } from '../../lib/relative-time.ts'
+import { formatCount, formatCountOf } from '../../lib/relative-time.ts'
 import { ErrorList } from './error-list.tsx'
 import { ErrorSortControls } from './error-sort-controls.tsx'
 import { SendFirstError } from './send-first-error.tsx'
@@ -32,7 +32,7 @@ export function ProjectErrors({
         description={
           total !== null ? (
             <span className="tabular-nums">
-              {formatCount(total)} {total === 1 ? 'error' : 'errors'} · {formatCount(project.open_error_count)} open
+              {formatCountOf(total, 'error')} · {formatCount(project.open_error_count)} open
             </span>
           ) : null
         }

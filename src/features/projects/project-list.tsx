@@ -2,13 +2,13 @@ import { Link } from '@tanstack/react-router'
 import type { Project } from '../../../contract/projects.ts'
 import { Badge } from '../../components/ui/badge.tsx'
 import { EmptyState } from '../../components/ui/states.tsx'
-import { formatCount } from '../../lib/relative-time.ts'
+import { formatCountOf } from '../../lib/relative-time.ts'
 import { ApiKeyField } from './api-key-field.tsx'
 
 function OpenErrors({ count }: { count: number }) {
   return (
     <Badge tone={count > 0 ? 'danger' : 'neutral'} className="tabular-nums">
-      {formatCount(count)} open {count === 1 ? 'error' : 'errors'}
+      {formatCountOf(count, 'open error')}
     </Badge>
   )
 }
