@@ -1,5 +1,5 @@
 import type { ErrorGroup } from '../../contract/errors.ts'
-import type { ErrorEvent, StackFrame } from '../../contract/events.ts'
+import type { ErrorEvent, EventThread, StackFrame } from '../../contract/events.ts'
 import type { Organization } from '../../contract/organizations.ts'
 import type { Project } from '../../contract/projects.ts'
 
@@ -60,6 +60,16 @@ export const frame = (overrides: Partial<StackFrame> = {}): StackFrame => ({
   method: 'handle',
   in_project: false,
   code: null,
+  ...overrides,
+})
+
+export const thread = (overrides: Partial<EventThread> = {}): EventThread => ({
+  id: '1',
+  name: 'main',
+  type: 'android',
+  error_reporting_thread: false,
+  state: 'RUNNABLE',
+  stacktrace: [],
   ...overrides,
 })
 

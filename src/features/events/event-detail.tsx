@@ -7,6 +7,7 @@ import { EventSummary } from './event-summary.tsx'
 import { ExceptionChain } from './exception-chain.tsx'
 import { FeatureFlags } from './feature-flags.tsx'
 import { MetadataTabs } from './metadata-tabs.tsx'
+import { ThreadsPanel } from './threads-panel.tsx'
 
 function Section({ id, title, children, aside }: { id: string; title: string; children: React.ReactNode; aside?: React.ReactNode }) {
   return (
@@ -41,6 +42,11 @@ export function EventDetail({
       <Section id="section-exceptions" title={event.exceptions.length > 1 ? `Exceptions (${event.exceptions.length})` : 'Exception'}>
         <ExceptionChain exceptions={event.exceptions} />
       </Section>
+      {event.threads.length > 0 ? (
+        <Section id="section-threads" title={`Threads (${event.threads.length})`}>
+          <ThreadsPanel threads={event.threads} unhandled={event.unhandled} />
+        </Section>
+      ) : null}
       <div className="grid gap-4 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <Section id="section-breadcrumbs" title={`Breadcrumbs (${event.breadcrumbs.length})`}>
           <BreadcrumbsTimeline breadcrumbs={event.breadcrumbs} />

@@ -84,9 +84,17 @@ function LibraryGroup({ frames, codeFrame }: { frames: IndexedFrame[]; codeFrame
 }
 
 /** Frames top (where it was thrown) to bottom; in-project frames emphasized, library runs collapsed. */
-export function StackTrace({ frames, label }: { frames: readonly StackFrame[]; label: string }) {
+export function StackTrace({
+  frames,
+  label,
+  emptyText = 'No stack trace was sent with this exception.',
+}: {
+  frames: readonly StackFrame[]
+  label: string
+  emptyText?: string
+}) {
   if (frames.length === 0) {
-    return <p className="text-sm text-muted-foreground">No stack trace was sent with this exception.</p>
+    return <p className="text-sm text-muted-foreground">{emptyText}</p>
   }
   const codeFrame = defaultCodeFrameIndex(frames)
   return (
