@@ -98,6 +98,23 @@ export function checkoutEvent(sequence: number, sentAt: Date): Record<string, un
       { featureFlag: 'checkout-v2', variant: 'treatment' },
       { featureFlag: 'dark-mode' },
     ],
+    threads: [
+      {
+        id: '12',
+        name: 'payment-worker',
+        type: 'nodejs',
+        state: 'WAITING',
+        stacktrace: [{ file: '/app/src/payments/queue.ts', method: 'Queue.poll', lineNumber: 31, columnNumber: 9, inProject: true }],
+      },
+      {
+        id: '1',
+        name: 'main',
+        type: 'nodejs',
+        errorReportingThread: true,
+        state: 'RUNNABLE',
+        stacktrace: [{ file: '/app/src/checkout/submit-order.ts', method: 'submitOrder', lineNumber: 42, columnNumber: 33, inProject: true }],
+      },
+    ],
   }
 }
 

@@ -14,7 +14,8 @@ export const Route = createFileRoute('/_authed/organizations/$organizationId')({
     orNotFound(
       Promise.all([
         queryClient.ensureQueryData(organizationQuery(organizationId)),
-        queryClient.ensureQueryData(projectsQuery(organizationId)),
+        // Open error counts move with every event: refresh them on each visit, behind the cached list.
+        queryClient.ensureQueryData({ ...projectsQuery(organizationId), revalidateIfStale: true }),
       ]),
     ),
   pendingComponent: () => <PageSkeleton label="Loading the organization" />,

@@ -20,7 +20,7 @@ export const Route = createFileRoute('/_authed/projects/$projectId/errors/')({
   loader: ({ context: { queryClient }, params: { projectId }, deps }) =>
     orNotFound(
       Promise.all([
-        queryClient.ensureQueryData(projectQuery(projectId)),
+        queryClient.ensureQueryData({ ...projectQuery(projectId), revalidateIfStale: true }),
         queryClient.ensureInfiniteQueryData(errorsInfiniteQuery(projectId, deps)),
       ]),
     ),
