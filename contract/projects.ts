@@ -8,6 +8,7 @@ export const PROJECT_TYPES = [
   'ruby', 'dotnet', 'cocoa', 'other',
 ] as const
 export const projectTypeSchema = z.enum(PROJECT_TYPES)
+export type ProjectType = z.infer<typeof projectTypeSchema>
 
 export const projectSchema = z.object({
   id: idSchema,

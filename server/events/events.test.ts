@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { eventSchema } from '../../contract/events.ts'
 import { errors, events } from '../db/schema.ts'
+import { seedProject } from '../test-support/seed.ts'
 import { createTestContext, type TestContext, type TestUser } from '../test-support/test-app.ts'
 
 let ctx: TestContext
@@ -11,14 +12,6 @@ let projectId: string
 let otherProjectId: string
 let apiKey: string
 let otherApiKey: string
-
-async function createProject(user: TestUser, name: string) {
-  const org = await (await ctx.request('/api/user/organizations', { method: 'POST', token: user.token, json: { name } })).json()
-  return (await (await ctx.request(`/api/organizations/${org.id}/projects`, { method: 'POST', token: user.token, json: { name, type: 'node' } })).json()) as {
-    id: string
-    api_key: string
-  }
-}
 
 function event(errorClass: string, message: string, extra: Record<string, unknown> = {}) {
   return {
@@ -53,10 +46,10 @@ beforeAll(async () => {
   ctx = await createTestContext()
   alice = await ctx.createUser('Alice')
   mallory = await ctx.createUser('Mallory')
-  const project = await createProject(alice, 'Events Org')
+  const { project } = await seedProject(ctx, { user: alice, organization: 'Events Org', project: 'Events Org' })
   projectId = project.id
   apiKey = project.api_key
-  const other = await createProject(alice, 'Other Org')
+  const { project: other } = await seedProject(ctx, { user: alice, organization: 'Other Org', project: 'Other Org' })
   otherProjectId = other.id
   otherApiKey = other.api_key
   // 12 events of one error, in 3 requests, then 3 of another error in a later batch.

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { eventSchema, type ErrorEvent } from '../../contract/events.ts'
 import { errors, events } from '../db/schema.ts'
 import { encodeCursor } from '../http/cursor.ts'
+import { seedProject } from '../test-support/seed.ts'
 import { createTestContext, type TestContext, type TestUser } from '../test-support/test-app.ts'
 import { INGEST_LIMITS } from './normalize.ts'
 
@@ -20,22 +21,15 @@ let apiKey: string
 let malloryProjectId: string
 let malloryApiKey: string
 
-async function createProject(user: TestUser, name: string) {
-  const org = await (await ctx.request('/api/user/organizations', { method: 'POST', token: user.token, json: { name } })).json()
-  return (await (
-    await ctx.request(`/api/organizations/${org.id}/projects`, { method: 'POST', token: user.token, json: { name, type: 'node' } })
-  ).json()) as { id: string; api_key: string }
-}
-
 beforeAll(async () => {
   // Default limits: the 2 MiB notify body limit is part of what is probed.
   ctx = await createTestContext()
   alice = await ctx.createUser('Alice')
   mallory = await ctx.createUser('Mallory')
-  const project = await createProject(alice, 'Adversarial Org')
+  const { project } = await seedProject(ctx, { user: alice, organization: 'Adversarial Org', project: 'Adversarial Org' })
   projectId = project.id
   apiKey = project.api_key
-  const other = await createProject(mallory, 'Mallory Org')
+  const { project: other } = await seedProject(ctx, { user: mallory, organization: 'Mallory Org', project: 'Mallory Org' })
   malloryProjectId = other.id
   malloryApiKey = other.api_key
 })

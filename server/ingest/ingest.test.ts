@@ -6,6 +6,7 @@ import { and, eq } from 'drizzle-orm'
 import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { errors, events, projects, sessionCounts } from '../db/schema.ts'
+import { seedProject } from '../test-support/seed.ts'
 import { createTestContext, listen, type TestContext, type TestUser } from '../test-support/test-app.ts'
 import { createIngestWriter } from './ingest-writer.ts'
 import { prepareEvents } from './normalize.ts'
@@ -25,10 +26,7 @@ beforeAll(async () => {
     limits: { notifyBytes: NOTIFY_LIMIT, sessionsBytes: 16 * 1024, apiBodyBytes: 256 * 1024 },
   })
   owner = await ctx.createUser('Owner')
-  const org = await (await ctx.request('/api/user/organizations', { method: 'POST', token: owner.token, json: { name: 'Ingest Org' } })).json()
-  const project = await (
-    await ctx.request(`/api/organizations/${org.id}/projects`, { method: 'POST', token: owner.token, json: { name: 'Ingest', type: 'node' } })
-  ).json()
+  const { project } = await seedProject(ctx, { user: owner, organization: 'Ingest Org', project: 'Ingest' })
   projectId = project.id
   apiKey = project.api_key
 })

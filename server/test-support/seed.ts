@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { ErrorStatus } from '../../contract/errors.ts'
 import type { Organization } from '../../contract/organizations.ts'
-import type { Project } from '../../contract/projects.ts'
+import type { Project, ProjectType } from '../../contract/projects.ts'
 import type { Database } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
 import { errors, eventPayloads, events } from '../db/schema.ts'
@@ -14,9 +14,15 @@ export interface SeededProject {
   project: Project
 }
 
-/** A user, an organization they administer and a project in it, created through the API. */
-export async function seedProject(ctx: TestContext, names: { user?: string; organization?: string; project?: string } = {}): Promise<SeededProject> {
-  const user = await ctx.createUser(names.user ?? 'Admin')
+/**
+ * An organization and a project in it, created through the API by `user` (its admin):
+ * an existing test user, or a new one created under the given name.
+ */
+export async function seedProject(
+  ctx: TestContext,
+  names: { user?: string | TestUser; organization?: string; project?: string; type?: ProjectType } = {},
+): Promise<SeededProject> {
+  const user = typeof names.user === 'object' ? names.user : await ctx.createUser(names.user ?? 'Admin')
   const orgRes = await ctx.request('/api/user/organizations', {
     method: 'POST',
     token: user.token,
@@ -27,7 +33,7 @@ export async function seedProject(ctx: TestContext, names: { user?: string; orga
   const projectRes = await ctx.request(`/api/organizations/${organization.id}/projects`, {
     method: 'POST',
     token: user.token,
-    json: { name: names.project ?? 'Seed Project', type: 'node' },
+    json: { name: names.project ?? 'Seed Project', type: names.type ?? 'node' },
   })
   if (projectRes.status !== 201) throw new Error(`seedProject: creating the project answered ${projectRes.status}`)
   return { user, organization, project: (await projectRes.json()) as Project }

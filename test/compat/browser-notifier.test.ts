@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm'
 import type { ErrorEvent } from '../../contract/events.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sessionCounts } from '../../server/db/schema.ts'
+import { seedProject } from '../../server/test-support/seed.ts'
 import { createTestContext, listen, type TestContext, type TestUser } from '../../server/test-support/test-app.ts'
 
 // The real @bugsnag/browser 9 bundle running inside a jsdom page (origin
@@ -43,11 +44,9 @@ beforeAll(async () => {
       return ctx.app.fetch(request)
     },
   })
-  user = await ctx.createUser('Browser Compat')
-  const org = await (await ctx.request('/api/user/organizations', { method: 'POST', token: user.token, json: { name: 'Browser Compat' } })).json()
-  const project = await (
-    await ctx.request(`/api/organizations/${org.id}/projects`, { method: 'POST', token: user.token, json: { name: 'Web app', type: 'js' } })
-  ).json()
+  const seeded = await seedProject(ctx, { user: 'Browser Compat', organization: 'Browser Compat', project: 'Web app', type: 'js' })
+  user = seeded.user
+  const { project } = seeded
   projectId = project.id
   page = new JSDOM('<!doctype html><html><head></head><body><h1>Checkout</h1></body></html>', {
     url: PAGE_URL,

@@ -1,6 +1,7 @@
 import Bugsnag, { type Event as BugsnagEvent } from '@bugsnag/node'
 import type { ErrorEvent } from '../../contract/events.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { seedProject } from '../../server/test-support/seed.ts'
 import { createTestContext, listen, type TestContext, type TestUser } from '../../server/test-support/test-app.ts'
 
 // The real @bugsnag/node 9 client, sending over real HTTP to the app on an ephemeral port;
@@ -14,11 +15,9 @@ let projectId: string
 beforeAll(async () => {
   ctx = await createTestContext()
   server = await listen(ctx.app)
-  user = await ctx.createUser('Node Compat')
-  const org = await (await ctx.request('/api/user/organizations', { method: 'POST', token: user.token, json: { name: 'Node Compat' } })).json()
-  const project = await (
-    await ctx.request(`/api/organizations/${org.id}/projects`, { method: 'POST', token: user.token, json: { name: 'Node app', type: 'node' } })
-  ).json()
+  const seeded = await seedProject(ctx, { user: 'Node Compat', organization: 'Node Compat', project: 'Node app' })
+  user = seeded.user
+  const { project } = seeded
   projectId = project.id
   Bugsnag.start({
     apiKey: project.api_key,

@@ -1,13 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { Plus } from 'lucide-react'
 import { useState } from 'react'
-import { PROJECT_TYPES, type Project } from '../../../contract/projects.ts'
+import { PROJECT_TYPES, type Project, type ProjectType } from '../../../contract/projects.ts'
 import { createProject, projectKeys } from '../../api/projects.ts'
 import { Button } from '../../components/ui/button.tsx'
 import { FormErrors } from '../../components/ui/form-errors.tsx'
 import { Input, Label, Select } from '../../components/ui/input.tsx'
-
-type ProjectType = (typeof PROJECT_TYPES)[number]
 
 const isProjectType = (value: string): value is ProjectType => (PROJECT_TYPES as readonly string[]).includes(value)
 
