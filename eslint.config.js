@@ -8,8 +8,9 @@ import pluginQuery from '@tanstack/eslint-plugin-query'
 import globals from 'globals'
 
 const KEBAB_FILE = /^[a-z0-9]+(?:[-.][a-z0-9]+)*\.(?:ts|tsx|js|mjs)$/
-// TanStack Router file names: dot-separated segments such as `$projectId`, `__root`, `_auth`, `(group)`, `index`, `route`.
-const ROUTE_SEGMENT = /^(?:\$[a-zA-Z0-9]*|_{1,2}[a-z0-9-]+|\([a-z0-9-]+\)|-?[a-z0-9]+(?:-[a-z0-9]+)*)$/
+// TanStack Router file names: dot-separated segments such as `$projectId`, `__root`, `_auth`, `(group)`, `index`, `route`;
+// a trailing `_` (`$organizationId_`) un-nests a route from its parent's layout.
+const ROUTE_SEGMENT = /^(?:\$[a-zA-Z0-9]*_?|_{1,2}[a-z0-9-]+|\([a-z0-9-]+\)|-?[a-z0-9]+(?:-[a-z0-9]+)*_?)$/
 const ROUTE_FILE = /^(.+)\.(?:ts|tsx)$/
 
 /** Local rules: kebab-case file names (CONVENTIONS: "kebab-case files") and no barrel index files. */

@@ -30,6 +30,12 @@ export interface EngineResult {
     everyAckCommitted: boolean
   }
   postToVisible?: Stats & { postP50?: number; postP95?: number }
+  triage?: {
+    seededErrors: number
+    seededEvents: number
+    seedSeconds: number
+    queries: Record<string, { label: string; target: boolean; stats: Stats }>
+  }
   reads?: { seededErrors: number; seededEvents: number; seedSeconds: number; vacuumed?: boolean; userFloor: Stats; errorsList: Stats; eventsList?: Stats; eventDetail: Stats }
 }
 
@@ -79,6 +85,19 @@ export function markdownReport(results: EngineResult[]): string {
   row('GET event detail, p50 / p95 ms (target p95 < 20)', (r) =>
     r.reads ? `${f(r.reads.eventDetail.p50)} / ${f(r.reads.eventDetail.p95)} (${verdict(r.reads.eventDetail.p95 < 20)})` : '–',
   )
+  const triage = results.find((r) => r.triage)?.triage
+  if (triage) {
+    row('triage data set: errors / events (seeded with SQL in s)', (r) =>
+      r.triage ? `${r.triage.seededErrors} / ${r.triage.seededEvents} (${f(r.triage.seedSeconds)} s)` : '–',
+    )
+    for (const [key, query] of Object.entries(triage.queries)) {
+      row(`${query.label}, p50 / p95 ms${query.target ? ' (target p95 < 100)' : ' (no target)'}`, (r) => {
+        const stats = r.triage?.queries[key]?.stats
+        if (!stats) return '–'
+        return `${f(stats.p50)} / ${f(stats.p95)}${query.target ? ` (${verdict(stats.p95 < 100)})` : ''}`
+      })
+    }
+  }
   return lines.join('\n')
 }
 

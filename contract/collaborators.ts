@@ -1,10 +1,69 @@
 import { z } from 'zod'
-import { idSchema } from './common.ts'
+import { idSchema, timestampSchema } from './common.ts'
 
 export const collaboratorSchema = z.object({
+  /** The user's id; for a pending invitation, the invitation's id. */
   id: idSchema,
   name: z.string(),
   email: z.string(),
   is_admin: z.boolean(),
+  /** null: every project of the organization (always null for admins). */
+  project_ids: z.array(idSchema).nullable(),
+  /** True until an invited person accepts. */
+  pending_invitation: z.boolean(),
+  created_at: timestampSchema,
 })
 export type Collaborator = z.infer<typeof collaboratorSchema>
+
+const email = z.string().trim().toLowerCase().pipe(z.email('must be an email address')).pipe(z.string().max(320))
+
+/**
+ * POST /organizations/{id}/collaborators. An existing user joins at once; with `name` and
+ * `password` a new account is created directly (installs without mail); otherwise a pending
+ * invitation is made, whose accept link is answered once as `invitation_url`.
+ */
+export const inviteCollaboratorSchema = z
+  .object({
+    email,
+    is_admin: z.boolean().default(false),
+    project_ids: z.array(idSchema).max(1000).nullable().default(null),
+    name: z.string().trim().min(1, 'must not be empty').max(200).optional(),
+    password: z.string().min(10, 'must be at least 10 characters').max(1000).optional(),
+  })
+  .refine((v) => (v.name === undefined) === (v.password === undefined), {
+    message: 'give name and password together (to create the account directly), or neither (to invite)',
+    path: ['password'],
+  })
+export type InviteCollaborator = z.infer<typeof inviteCollaboratorSchema>
+
+export const invitedCollaboratorSchema = collaboratorSchema.extend({
+  /** Present once, when a pending invitation was created: the link the invitee opens. */
+  invitation_url: z.string().optional(),
+})
+export type InvitedCollaborator = z.infer<typeof invitedCollaboratorSchema>
+
+export const updateCollaboratorSchema = z
+  .object({
+    is_admin: z.boolean().optional(),
+    project_ids: z.array(idSchema).max(1000).nullable().optional(),
+  })
+  .refine((v) => v.is_admin !== undefined || v.project_ids !== undefined, {
+    message: 'give is_admin or project_ids',
+  })
+export type UpdateCollaborator = z.infer<typeof updateCollaboratorSchema>
+
+/** GET /invitations/{token} (no auth): what the accept page shows. */
+export const invitationSchema = z.object({
+  organization_name: z.string(),
+  email: z.string(),
+  is_admin: z.boolean(),
+  expires_at: timestampSchema,
+})
+export type Invitation = z.infer<typeof invitationSchema>
+
+/** POST /invitations/{token}/accept (no auth): creates the account; answers like POST /auth/login. */
+export const acceptInvitationSchema = z.object({
+  name: z.string().trim().min(1, 'must not be empty').max(200),
+  password: z.string().min(10, 'must be at least 10 characters').max(1000),
+})
+export type AcceptInvitation = z.infer<typeof acceptInvitationSchema>

@@ -19,7 +19,10 @@ export const errorSchema = z.object({
   error_class: z.string(),
   message: z.string(),
   context: z.string().nullable(),
+  /** The effective severity: severity_override when set, else the newest event's. */
   severity: severitySchema,
+  /** Set by the override_severity operation; null when the events decide. */
+  severity_override: severitySchema.nullable(),
   unhandled: z.boolean(),
   status: errorStatusSchema,
   assigned_collaborator_id: idSchema.nullable(),
@@ -50,3 +53,117 @@ export const listErrorsQuerySchema = z.object({
   cursor: z.string().optional(),
 })
 export type ListErrorsQuery = z.infer<typeof listErrorsQuerySchema>
+
+// ---------------------------------------------------------------------------------------------
+// Status workflow: PATCH /projects/{id}/errors/{error_id} and the bulk PATCH /projects/{id}/errors?error_ids=…
+
+/** Snooze rules, as Bugsnag's API takes them (webhook kinds: occurrences, occurrence_per_hour, occurs_after). */
+const count = (max: number) =>
+  z
+    .number({ error: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(max, `must be at most ${max}`)
+
+export const REOPEN_IFS = ['n_additional_occurrences', 'n_occurrences_in_m_hours', 'occurs_after'] as const
+
+export const reopenRulesSchema = z.discriminatedUnion(
+  'reopen_if',
+  [
+    z.object({
+      reopen_if: z.literal('n_additional_occurrences'),
+      additional_occurrences: count(1_000_000_000),
+    }),
+    z.object({
+      reopen_if: z.literal('n_occurrences_in_m_hours'),
+      occurrences: count(1_000_000_000),
+      hours: count(8_760),
+    }),
+    z.object({
+      reopen_if: z.literal('occurs_after'),
+      seconds: count(315_360_000),
+    }),
+  ],
+  {
+    error: (issue) =>
+      issue.code === 'invalid_union'
+        ? `must be one of ${REOPEN_IFS.join(', ')}`
+        : issue.input === undefined
+          ? 'required for snooze: {"reopen_if": …} with its numbers'
+          : 'must be an object {"reopen_if": …} with its numbers',
+  },
+)
+export type ReopenRules = z.infer<typeof reopenRulesSchema>
+
+export const ERROR_OPERATIONS = ['fix', 'open', 'ignore', 'snooze', 'assign', 'override_severity', 'delete'] as const
+
+export const errorOperationSchema = z.discriminatedUnion(
+  'operation',
+  [
+    z.object({ operation: z.literal('fix') }),
+    z.object({ operation: z.literal('open') }),
+    z.object({ operation: z.literal('ignore') }),
+    z.object({ operation: z.literal('snooze'), reopen_rules: reopenRulesSchema }),
+    z.object({
+      operation: z.literal('assign'),
+      /** null or "" unassigns. */
+      assigned_collaborator_id: z
+        .string({ error: "must be a collaborator's user id, or null to unassign" })
+        .max(64, 'must be at most 64 characters')
+        .nullable(),
+    }),
+    z.object({ operation: z.literal('override_severity'), severity: severitySchema }),
+    z.object({ operation: z.literal('delete') }),
+  ],
+  {
+    error: (issue) =>
+      issue.code === 'invalid_union'
+        ? `must be one of ${ERROR_OPERATIONS.join(', ')}`
+        : 'request body: expected a JSON object with an "operation"',
+  },
+)
+export type ErrorOperation = z.infer<typeof errorOperationSchema>
+
+/** Most errors one bulk PATCH may name. */
+export const MAX_BULK_ERROR_IDS = 100
+
+/** `?error_ids=a,b,c` of the bulk PATCH: comma-separated, order kept, duplicates dropped. */
+export const bulkErrorsQuerySchema = z.object({
+  error_ids: z
+    .string({ error: 'required: comma-separated error ids, e.g. ?error_ids=a,b' })
+    .transform((value) => [...new Set(value.split(',').map((id) => id.trim()).filter(Boolean))])
+    .pipe(
+      z
+        .array(z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'is not an error id'))
+        .min(1, 'must name at least one error id')
+        .max(MAX_BULK_ERROR_IDS, `at most ${MAX_BULK_ERROR_IDS} error ids per request`),
+    ),
+})
+export type BulkErrorsQuery = z.infer<typeof bulkErrorsQuerySchema>
+
+/** One error's outcome in a bulk PATCH: the updated error, or why it was not changed. */
+export const bulkErrorResultSchema = z.object({
+  id: idSchema,
+  status: z.enum(['updated', 'deleted', 'not_found', 'failed']),
+  error: errorSchema.nullable(),
+  errors: z.array(z.string()),
+})
+export type BulkErrorResult = z.infer<typeof bulkErrorResultSchema>
+
+/** Status changes answered by GET /projects/{id}/errors/{error_id}/status_changes: the newest this many. */
+export const MAX_STATUS_CHANGES = 100
+
+/** A recorded status change (GET /projects/{id}/errors/{error_id}/status_changes), newest first. */
+export const errorStatusChangeSchema = z.object({
+  id: idSchema,
+  error_id: idSchema,
+  from_status: errorStatusSchema,
+  to_status: errorStatusSchema,
+  /** operation: someone changed it; event: an event reopened a fixed error; snooze_rule: a snooze rule was met. */
+  reason: z.enum(['operation', 'event', 'snooze_rule']),
+  /** Who changed it; null for automatic changes. */
+  actor: z.object({ id: idSchema, name: z.string(), email: z.string() }).nullable(),
+  reopen_rules: z.record(z.string(), z.unknown()).nullable(),
+  created_at: timestampSchema,
+})
+export type ErrorStatusChange = z.infer<typeof errorStatusChangeSchema>

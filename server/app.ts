@@ -12,7 +12,12 @@ import { projectRoutes } from './projects/projects.routes.ts'
 import { authRoutes, userRoutes } from './users/users.routes.ts'
 import { errorRoutes } from './errors/errors.routes.ts'
 import { eventRoutes } from './events/events.routes.ts'
+import { pivotRoutes } from './pivots/pivots.routes.ts'
+import { trendRoutes } from './trends/trends.routes.ts'
+import { eventFieldRoutes } from './event-fields/event-fields.routes.ts'
 import { collaboratorRoutes } from './collaborators/collaborators.routes.ts'
+import { invitationRoutes } from './invitations/invitations.routes.ts'
+import { tokenRoutes } from './tokens/tokens.routes.ts'
 import { ingestRoutes } from './ingest/ingest.routes.ts'
 import { healthRoutes } from './health/health.routes.ts'
 import { staticDashboard } from './web/static-dashboard.ts'
@@ -29,14 +34,19 @@ function createApiRoutes(mountPath: '' | '/api', limitBytes: number): Hono<AppEn
     .use(bodyLimit({ maxSize: limitBytes, onError: () => { throw new PayloadTooLargeError(limitBytes) } }))
     .use(apiVersion(mountPath))
     .route('/', authRoutes)
+    .route('/', invitationRoutes)
     .use(authenticate)
     .use(rejectMalformedPath)
     .route('/', userRoutes)
     .route('/', organizationRoutes)
     .route('/', projectRoutes)
     .route('/', collaboratorRoutes)
+    .route('/', tokenRoutes)
     .route('/', errorRoutes)
     .route('/', eventRoutes)
+    .route('/', pivotRoutes)
+    .route('/', trendRoutes)
+    .route('/', eventFieldRoutes)
     .all('*', (c) => c.json(errorBody([`no API endpoint ${c.req.method} ${c.req.path}`]), 404))
 }
 

@@ -1,4 +1,5 @@
-import { and, eq } from 'drizzle-orm'
+import { and, eq, sql, type SQL } from 'drizzle-orm'
+import type { AnyPgColumn } from 'drizzle-orm/pg-core'
 import type { Db } from '../db/client.ts'
 import { collaborators, projects } from '../db/schema.ts'
 import { ForbiddenError, NotFoundError } from '../http/errors.ts'
@@ -26,20 +27,36 @@ export async function requireOrganizationAdmin(db: Db, userId: string, organizat
   return membership
 }
 
+/**
+ * True when the collaborator row `c` may see the project whose id `projectId` evaluates to:
+ * admins and unrestricted members (project_ids NULL) see every project of the organization,
+ * restricted members only the listed ones. `c` is the collaborators table or an alias of it.
+ */
+export function collaboratorSeesProject(c: { isAdmin: AnyPgColumn; projectIds: AnyPgColumn }, projectId: AnyPgColumn | SQL): SQL {
+  return sql`(${c.isAdmin} OR ${c.projectIds} IS NULL OR ${projectId} = ANY(${c.projectIds}))`
+}
+
 export interface ProjectAccess {
   projectId: string
   organizationId: string
   isAdmin: boolean
 }
 
-/** The caller's access to a project through its organization; 404 when none. */
+/**
+ * The caller's access to a project through its organization, in one query; 404 when none,
+ * including for a project outside a restricted collaborator's project_ids.
+ */
 export async function requireProjectAccess(db: Db, userId: string, projectId: string): Promise<ProjectAccess> {
   const rows = await db
     .select({ organizationId: projects.organizationId, isAdmin: collaborators.isAdmin })
     .from(projects)
     .innerJoin(
       collaborators,
-      and(eq(collaborators.organizationId, projects.organizationId), eq(collaborators.userId, userId)),
+      and(
+        eq(collaborators.organizationId, projects.organizationId),
+        eq(collaborators.userId, userId),
+        collaboratorSeesProject(collaborators, projects.id),
+      ),
     )
     .where(eq(projects.id, projectId))
     .limit(1)

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { and, eq, isNull, sql } from 'drizzle-orm'
-import type { Db } from '../db/client.ts'
+import { queryRows, type Db } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
 import { authTokens, users } from '../db/schema.ts'
 
@@ -32,14 +32,24 @@ export interface AuthUser {
   tokenId: string
 }
 
-/** The user a token belongs to, or null for an unknown or revoked token. */
+/**
+ * The user a token belongs to, or null for an unknown or revoked token. The same statement
+ * records last_used_at, at most once a minute per token, so busy clients do not write on
+ * every request.
+ */
 export async function findUserByToken(db: Db, token: string): Promise<AuthUser | null> {
-  const rows = await db
-    .select({ id: users.id, email: users.email, name: users.name, tokenId: authTokens.id })
-    .from(authTokens)
-    .innerJoin(users, eq(users.id, authTokens.userId))
-    .where(and(eq(authTokens.tokenHash, hashToken(token)), isNull(authTokens.revokedAt)))
-    .limit(1)
+  const rows = await queryRows<AuthUser>(
+    db,
+    sql`WITH found AS (
+        SELECT u.id, u.email, u.name, t.id AS token_id, t.last_used_at
+        FROM ${authTokens} t JOIN ${users} u ON u.id = t.user_id
+        WHERE t.token_hash = ${hashToken(token)} AND t.revoked_at IS NULL
+      ), touched AS (
+        UPDATE ${authTokens} SET last_used_at = now()
+        WHERE id IN (SELECT token_id FROM found WHERE last_used_at IS NULL OR last_used_at < now() - interval '1 minute')
+      )
+      SELECT id, email, name, token_id AS "tokenId" FROM found LIMIT 1`,
+  )
   return rows[0] ?? null
 }
 

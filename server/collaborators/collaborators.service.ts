@@ -1,15 +1,41 @@
-import { and, asc, eq, exists, sql, type SQL } from 'drizzle-orm'
+import { and, asc, eq, exists, inArray, notInArray, sql, type SQL } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
-import type { Collaborator } from '../../contract/collaborators.ts'
-import { requireOrganizationMember } from '../auth/access.ts'
+import type {
+  Collaborator,
+  InviteCollaborator,
+  InvitedCollaborator,
+  UpdateCollaborator,
+} from '../../contract/collaborators.ts'
+import { collaboratorSeesProject, requireOrganizationAdmin, requireOrganizationMember } from '../auth/access.ts'
+import { hashPassword } from '../auth/passwords.ts'
 import type { Db } from '../db/client.ts'
-import { collaborators, projects, users } from '../db/schema.ts'
-import { NotFoundError } from '../http/errors.ts'
+import { newId } from '../db/ids.ts'
+import { collaborators, errors, invitations, projects, users } from '../db/schema.ts'
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../http/errors.ts'
+import type { UrlBuilder } from '../http/urls.ts'
+import { createInvitation, invitationIsOpen, invitationToCollaborator } from '../invitations/invitations.service.ts'
 
-const columns = { id: users.id, name: users.name, email: users.email, isAdmin: collaborators.isAdmin }
+const columns = {
+  id: users.id,
+  name: users.name,
+  email: users.email,
+  isAdmin: collaborators.isAdmin,
+  projectIds: collaborators.projectIds,
+  createdAt: collaborators.createdAt,
+}
 
-export function toCollaborator(row: { id: string; name: string; email: string; isAdmin: boolean }): Collaborator {
-  return { id: row.id, name: row.name, email: row.email, is_admin: row.isAdmin }
+type MemberRow = { id: string; name: string; email: string; isAdmin: boolean; projectIds: string[] | null; createdAt: Date }
+
+export function toCollaborator(row: MemberRow): Collaborator {
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    is_admin: row.isAdmin,
+    project_ids: row.isAdmin ? null : row.projectIds,
+    pending_invitation: false,
+    created_at: row.createdAt.toISOString(),
+  }
 }
 
 // People read the list by name; email then id break ties so the order is stable.
@@ -27,38 +53,88 @@ function callerIsMember(db: Db, userId: string, organizationId: typeof collabora
   )
 }
 
+/** The caller may see the project (member of its organization, and the project within their project_ids). */
+function callerSeesProject(db: Db, userId: string): SQL {
+  return exists(
+    db
+      .select({ one: sql`1` })
+      .from(me)
+      .where(
+        and(
+          eq(me.organizationId, projects.organizationId),
+          eq(me.userId, userId),
+          collaboratorSeesProject(me, projects.id),
+        ),
+      ),
+  )
+}
+
 /**
- * Everyone in the organization, in one query. The membership check rides in the same
- * statement: a member always sees at least themselves, so no rows means 404.
+ * Everyone in the organization: members by name, then pending invitations by email.
+ * The membership check rides in the members query: a member always sees at least
+ * themselves, so no rows means 404.
  */
 export async function listOrganizationCollaborators(
   db: Db,
   userId: string,
   organizationId: string,
 ): Promise<Collaborator[]> {
-  const rows = await db
+  const members = await db
     .select(columns)
     .from(collaborators)
     .innerJoin(users, eq(users.id, collaborators.userId))
     .where(and(eq(collaborators.organizationId, organizationId), callerIsMember(db, userId, collaborators.organizationId)))
     .orderBy(...byName)
-  if (rows.length === 0) throw new NotFoundError('Organization')
-  return rows.map(toCollaborator)
+  if (members.length === 0) throw new NotFoundError('Organization')
+  const pending = await db
+    .select()
+    .from(invitations)
+    .where(and(eq(invitations.organizationId, organizationId), invitationIsOpen))
+    .orderBy(asc(sql`lower(${invitations.email})`), asc(invitations.id))
+  return [...members.map(toCollaborator), ...pending.map(invitationToCollaborator)]
 }
 
-/** Everyone who can see the project: the collaborators of its organization. */
+/** Everyone who can see the project: admins, unrestricted members and members listing it. */
 export async function listProjectCollaborators(db: Db, userId: string, projectId: string): Promise<Collaborator[]> {
   const rows = await db
     .select(columns)
     .from(projects)
     .innerJoin(collaborators, eq(collaborators.organizationId, projects.organizationId))
     .innerJoin(users, eq(users.id, collaborators.userId))
-    .where(and(eq(projects.id, projectId), callerIsMember(db, userId, collaborators.organizationId)))
+    .where(
+      and(
+        eq(projects.id, projectId),
+        collaboratorSeesProject(collaborators, projects.id),
+        callerSeesProject(db, userId),
+      ),
+    )
     .orderBy(...byName)
   if (rows.length === 0) throw new NotFoundError('Project')
   return rows.map(toCollaborator)
 }
 
+async function findMember(db: Db, organizationId: string, userId: string, lock = false): Promise<MemberRow | null> {
+  const query = db
+    .select(columns)
+    .from(collaborators)
+    .innerJoin(users, eq(users.id, collaborators.userId))
+    .where(and(eq(collaborators.organizationId, organizationId), eq(collaborators.userId, userId)))
+    .limit(1)
+  const rows = await (lock ? query.for('update', { of: collaborators }) : query)
+  return rows[0] ?? null
+}
+
+async function findInvitation(db: Db, organizationId: string, invitationId: string, lock = false) {
+  const query = db
+    .select()
+    .from(invitations)
+    .where(and(eq(invitations.organizationId, organizationId), eq(invitations.id, invitationId), invitationIsOpen))
+    .limit(1)
+  const rows = await (lock ? query.for('update') : query)
+  return rows[0] ?? null
+}
+
+/** A member (by user id) or a pending invitation (by its id). */
 export async function getOrganizationCollaborator(
   db: Db,
   userId: string,
@@ -66,12 +142,219 @@ export async function getOrganizationCollaborator(
   collaboratorId: string,
 ): Promise<Collaborator> {
   await requireOrganizationMember(db, userId, organizationId)
-  const rows = await db
-    .select(columns)
-    .from(collaborators)
-    .innerJoin(users, eq(users.id, collaborators.userId))
-    .where(and(eq(collaborators.organizationId, organizationId), eq(collaborators.userId, collaboratorId)))
+  const member = await findMember(db, organizationId, collaboratorId)
+  if (member) return toCollaborator(member)
+  const invitation = await findInvitation(db, organizationId, collaboratorId)
+  if (invitation) return invitationToCollaborator(invitation)
+  throw new NotFoundError('Collaborator')
+}
+
+/**
+ * The project_ids a non-admin is given, deduplicated, after checking in one query that
+ * each is a project of the organization. Admins always get null (every project).
+ */
+async function checkedProjectIds(
+  db: Db,
+  organizationId: string,
+  isAdmin: boolean,
+  projectIds: string[] | null,
+): Promise<string[] | null> {
+  if (isAdmin || projectIds === null) return null
+  const wanted = [...new Set(projectIds)]
+  if (wanted.length === 0) return []
+  const found = await db
+    .select({ id: projects.id })
+    .from(projects)
+    .where(and(eq(projects.organizationId, organizationId), inArray(projects.id, wanted)))
+  const known = new Set(found.map((row) => row.id))
+  const missing = wanted.filter((id) => !known.has(id))
+  if (missing.length > 0) {
+    throw new ValidationError(missing.map((id) => `project_ids: ${id} is not a project of this organization`))
+  }
+  return wanted
+}
+
+const alreadyCollaborator = (email: string) => new ConflictError(`email: ${email} is already a collaborator`)
+
+/**
+ * Adds someone to the organization (admins only): an existing account joins at once; with
+ * name and password a new account is created; otherwise a pending invitation is made and
+ * its accept link answered once.
+ */
+export async function inviteCollaborator(
+  db: Db,
+  urls: UrlBuilder,
+  userId: string,
+  organizationId: string,
+  input: InviteCollaborator,
+): Promise<InvitedCollaborator> {
+  await requireOrganizationAdmin(db, userId, organizationId)
+  const projectIds = await checkedProjectIds(db, organizationId, input.is_admin, input.project_ids)
+  const membership = { organizationId, isAdmin: input.is_admin, projectIds }
+  const [existing] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(sql`lower(${users.email}) = ${input.email}`)
     .limit(1)
-  if (!rows[0]) throw new NotFoundError('Collaborator')
-  return toCollaborator(rows[0])
+
+  if (existing || (input.name !== undefined && input.password !== undefined)) {
+    // An existing account keeps its name and password; `name`/`password` only create new ones.
+    const passwordHash = existing || input.password === undefined ? null : await hashPassword(input.password)
+    const memberId = await db.transaction(async (tx) => {
+      let id = existing?.id
+      if (!id) {
+        const [created] = await tx
+          .insert(users)
+          .values({ id: newId(), email: input.email, name: input.name ?? input.email, passwordHash })
+          .onConflictDoNothing()
+          .returning({ id: users.id })
+        if (!created) throw new ConflictError(`email: an account for ${input.email} was created meanwhile; invite again`)
+        id = created.id
+      }
+      const added = await tx
+        .insert(collaborators)
+        .values({ ...membership, userId: id })
+        .onConflictDoNothing()
+        .returning({ userId: collaborators.userId })
+      if (added.length === 0) throw alreadyCollaborator(input.email)
+      // A pending invitation for the same person is now moot.
+      await tx
+        .delete(invitations)
+        .where(and(eq(invitations.organizationId, organizationId), sql`lower(${invitations.email}) = ${input.email}`))
+      return id
+    })
+    const member = await findMember(db, organizationId, memberId)
+    if (!member) throw new NotFoundError('Collaborator')
+    return toCollaborator(member)
+  }
+
+  const { invitation, url } = await createInvitation(db, urls, { ...membership, email: input.email, invitedBy: userId })
+  return { ...invitationToCollaborator(invitation), invitation_url: url }
+}
+
+/**
+ * Locks the organization's admin rows for the rest of the transaction and returns their
+ * user ids. Every change that could leave no admin takes this lock first, so two admins
+ * demoting or removing each other at once cannot both succeed: the second waits, then
+ * sees only one admin left.
+ */
+async function lockAdmins(tx: Db, organizationId: string): Promise<Set<string>> {
+  const rows = await tx
+    .select({ userId: collaborators.userId })
+    .from(collaborators)
+    .where(and(eq(collaborators.organizationId, organizationId), eq(collaborators.isAdmin, true)))
+    .for('update')
+  return new Set(rows.map((row) => row.userId))
+}
+
+/** 404 for outsiders; then, under the admin lock, 403 unless the caller is (still) an admin. */
+async function lockAsAdmin(tx: Db, userId: string, organizationId: string): Promise<Set<string>> {
+  await requireOrganizationMember(tx, userId, organizationId)
+  const admins = await lockAdmins(tx, organizationId)
+  if (!admins.has(userId)) throw new ForbiddenError('only organization admins may do this')
+  return admins
+}
+
+const lastAdmin = (email: string, doing: string) =>
+  new ConflictError(`${email} is the last admin of this organization and cannot be ${doing}; make someone else an admin first`)
+
+/** Changes a member's or pending invitation's role and projects (admins only). */
+export async function updateCollaborator(
+  db: Db,
+  userId: string,
+  organizationId: string,
+  collaboratorId: string,
+  input: UpdateCollaborator,
+): Promise<Collaborator> {
+  return db.transaction(async (tx) => {
+    const admins = await lockAsAdmin(tx, userId, organizationId)
+    const member = await findMember(tx, organizationId, collaboratorId, true)
+    const invitation = member ? null : await findInvitation(tx, organizationId, collaboratorId, true)
+    const current = member ?? invitation
+    if (!current) throw new NotFoundError('Collaborator')
+
+    const isAdmin = input.is_admin ?? current.isAdmin
+    if (member?.isAdmin && !isAdmin && admins.size <= 1) throw lastAdmin(member.email, 'demoted')
+    const projectIds =
+      input.project_ids === undefined
+        ? isAdmin
+          ? null
+          : current.projectIds
+        : await checkedProjectIds(tx, organizationId, isAdmin, input.project_ids)
+
+    if (member) {
+      await tx
+        .update(collaborators)
+        .set({ isAdmin, projectIds })
+        .where(and(eq(collaborators.organizationId, organizationId), eq(collaborators.userId, member.id)))
+      // Errors in projects they can no longer see cannot stay assigned to them.
+      if (!isAdmin && projectIds !== null) {
+        await unassignErrors(tx, organizationId, member.id, projectIds)
+      }
+      return toCollaborator({ ...member, isAdmin, projectIds })
+    }
+    const [updated] = await tx
+      .update(invitations)
+      .set({ isAdmin, projectIds })
+      .where(eq(invitations.id, collaboratorId))
+      .returning()
+    if (!updated) throw new NotFoundError('Collaborator')
+    return invitationToCollaborator(updated)
+  })
+}
+
+/**
+ * Removes a member, unassigning their errors in this organization's projects, or withdraws
+ * a pending invitation (admins only). The last admin cannot be removed.
+ */
+export async function removeCollaborator(
+  db: Db,
+  userId: string,
+  organizationId: string,
+  collaboratorId: string,
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    const admins = await lockAsAdmin(tx, userId, organizationId)
+    const member = await findMember(tx, organizationId, collaboratorId, true)
+    if (!member) {
+      const withdrawn = await tx
+        .delete(invitations)
+        .where(and(eq(invitations.organizationId, organizationId), eq(invitations.id, collaboratorId)))
+        .returning({ id: invitations.id })
+      if (withdrawn.length === 0) throw new NotFoundError('Collaborator')
+      return
+    }
+    if (member.isAdmin && admins.size <= 1) throw lastAdmin(member.email, 'removed')
+    await tx
+      .delete(collaborators)
+      .where(and(eq(collaborators.organizationId, organizationId), eq(collaborators.userId, member.id)))
+    await unassignErrors(tx, organizationId, member.id)
+  })
+}
+
+/**
+ * Unassigns a user's errors in the organization's projects, except those in `keepProjectIds`.
+ * Uses errors_project_assigned_idx (project_id, assigned_collaborator_id).
+ */
+async function unassignErrors(tx: Db, organizationId: string, userId: string, keepProjectIds: string[] = []) {
+  await tx
+    .update(errors)
+    .set({ assignedCollaboratorId: null })
+    .where(
+      and(
+        eq(errors.assignedCollaboratorId, userId),
+        inArray(
+          errors.projectId,
+          tx
+            .select({ id: projects.id })
+            .from(projects)
+            .where(
+              and(
+                eq(projects.organizationId, organizationId),
+                keepProjectIds.length > 0 ? notInArray(projects.id, keepProjectIds) : undefined,
+              ),
+            ),
+        ),
+      ),
+    )
 }

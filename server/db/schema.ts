@@ -53,6 +53,8 @@ export const collaborators = pgTable(
     userId: text('user_id').notNull(),
     isAdmin: boolean('is_admin').notNull().default(false),
     createdAt: tstz('created_at').notNull().default(sql`now()`),
+    /** null: every project of the organization. */
+    projectIds: text('project_ids').array(),
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.userId] })],
 )
@@ -91,6 +93,7 @@ export const errors = pgTable('errors', {
   lastEventId: text('last_event_id'),
   createdAt: tstz('created_at').notNull().default(sql`now()`),
   updatedAt: tstz('updated_at').notNull().default(sql`now()`),
+  severityOverride: text('severity_override'),
 })
 
 export const errorUsers = pgTable(
@@ -138,6 +141,66 @@ export const sessionCounts = pgTable(
   (t) => [primaryKey({ columns: [t.projectId, t.minute, t.releaseStage, t.appVersion] })],
 )
 
+export const errorStatusChanges = pgTable('error_status_changes', {
+  id: text('id').primaryKey(),
+  errorId: text('error_id').notNull(),
+  actorId: text('actor_id'),
+  fromStatus: text('from_status').notNull(),
+  toStatus: text('to_status').notNull(),
+  reason: text('reason').notNull(),
+  reopenRules: jsonb('reopen_rules'),
+  createdAt: tstz('created_at').notNull().default(sql`now()`),
+})
+
+export const invitations = pgTable('invitations', {
+  id: text('id').primaryKey(),
+  organizationId: text('organization_id').notNull(),
+  email: text('email').notNull(),
+  isAdmin: boolean('is_admin').notNull().default(false),
+  projectIds: text('project_ids').array(),
+  tokenHash: text('token_hash').notNull(),
+  invitedBy: text('invited_by'),
+  createdAt: tstz('created_at').notNull().default(sql`now()`),
+  expiresAt: tstz('expires_at').notNull(),
+})
+
+export const errorHourlyCounts = pgTable(
+  'error_hourly_counts',
+  {
+    projectId: text('project_id').notNull(),
+    errorId: text('error_id').notNull(),
+    hour: tstz('hour').notNull(),
+    events: count('events').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.errorId, t.hour] })],
+)
+
+export const projectHourlyCounts = pgTable(
+  'project_hourly_counts',
+  {
+    projectId: text('project_id').notNull(),
+    hour: tstz('hour').notNull(),
+    events: count('events').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.hour] })],
+)
+
+export const pivotCounts = pgTable(
+  'pivot_counts',
+  {
+    projectId: text('project_id').notNull(),
+    /** '' for the project-wide row. */
+    errorId: text('error_id').notNull(),
+    field: text('field').notNull(),
+    value: text('value').notNull(),
+    events: count('events').notNull(),
+    firstSeen: tstz('first_seen').notNull(),
+    lastSeen: tstz('last_seen').notNull(),
+    details: jsonb('details'),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.errorId, t.field, t.value] })],
+)
+
 export const schema = {
   users,
   authTokens,
@@ -149,4 +212,9 @@ export const schema = {
   events,
   eventPayloads,
   sessionCounts,
+  errorStatusChanges,
+  invitations,
+  errorHourlyCounts,
+  projectHourlyCounts,
+  pivotCounts,
 }

@@ -1,14 +1,24 @@
 import { Hono } from 'hono'
-import { listErrorsQuerySchema } from '../../contract/errors.ts'
+import { bulkErrorsQuerySchema, errorOperationSchema, listErrorsQuerySchema } from '../../contract/errors.ts'
 import type { AppEnv } from '../context.ts'
+import { filtersFromUrl } from '../filters/filter-sql.ts'
 import { setPageHeaders, urlBuilder } from '../http/urls.ts'
-import { parseInput, queryObject } from '../http/validate.ts'
+import { parseInput, queryObject, readJson } from '../http/validate.ts'
+import { listStatusChanges, operateOnError, operateOnErrors } from './error-operations.service.ts'
 import { getError, getLatestEvent, listErrors } from './errors.service.ts'
 
 export const errorRoutes = new Hono<AppEnv>()
   .get('/projects/:projectId/errors', async (c) => {
     const query = parseInput(listErrorsQuerySchema, queryObject(c.req.url))
-    const page = await listErrors(c.var.deps.database.db, urlBuilder(c), c.var.user.id, c.req.param('projectId'), query)
+    const filters = filtersFromUrl(c.req.url)
+    const page = await listErrors(
+      c.var.deps.database.db,
+      urlBuilder(c),
+      c.var.user.id,
+      c.req.param('projectId'),
+      query,
+      filters,
+    )
     setPageHeaders(c, page)
     return c.json(page.errors)
   })
@@ -32,5 +42,37 @@ export const errorRoutes = new Hono<AppEnv>()
         c.req.param('projectId'),
         c.req.param('errorId'),
       ),
+    ),
+  )
+  // Status workflow (docs/errors-workflow.md): one error, many errors, and the history.
+  .patch('/projects/:projectId/errors/:errorId', async (c) => {
+    const operation = parseInput(errorOperationSchema, await readJson(c.req.raw))
+    const error = await operateOnError(
+      c.var.deps.database.db,
+      urlBuilder(c),
+      c.var.user.id,
+      c.req.param('projectId'),
+      c.req.param('errorId'),
+      operation,
+    )
+    return error ? c.json(error) : c.body(null, 204)
+  })
+  .patch('/projects/:projectId/errors', async (c) => {
+    const { error_ids } = parseInput(bulkErrorsQuerySchema, queryObject(c.req.url))
+    const operation = parseInput(errorOperationSchema, await readJson(c.req.raw))
+    return c.json(
+      await operateOnErrors(
+        c.var.deps.database.db,
+        urlBuilder(c),
+        c.var.user.id,
+        c.req.param('projectId'),
+        error_ids,
+        operation,
+      ),
+    )
+  })
+  .get('/projects/:projectId/errors/:errorId/status_changes', async (c) =>
+    c.json(
+      await listStatusChanges(c.var.deps.database.db, c.var.user.id, c.req.param('projectId'), c.req.param('errorId')),
     ),
   )

@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, sql, type SQL } from 'drizzle-orm'
 import type { ErrorEvent } from '../../contract/events.ts'
+import type { Filters } from '../../contract/filters.ts'
 import type {
   ErrorGroup,
   ErrorSort,
@@ -12,6 +13,7 @@ import { requireProjectAccess } from '../auth/access.ts'
 import type { Db } from '../db/client.ts'
 import { errors } from '../db/schema.ts'
 import { loadEvent } from '../events/events.service.ts'
+import { compileFilters, errorsWhere } from '../filters/filter-sql.ts'
 import { decodeCursor, encodeCursor, type Cursor } from '../http/cursor.ts'
 import { NotFoundError, ValidationError } from '../http/errors.ts'
 import type { UrlBuilder } from '../http/urls.ts'
@@ -27,7 +29,8 @@ export function toErrorGroup(urls: UrlBuilder, row: ErrorRow): ErrorGroup {
     error_class: row.errorClass,
     message: row.message,
     context: row.context,
-    severity: row.severity as Severity,
+    severity: (row.severityOverride ?? row.severity) as Severity,
+    severity_override: (row.severityOverride as Severity | null) ?? null,
     unhandled: row.unhandled,
     status: row.status as ErrorStatus,
     assigned_collaborator_id: row.assignedCollaboratorId,
@@ -103,14 +106,14 @@ function afterCursor(sort: ErrorSort, direction: 'asc' | 'desc', cursor: Cursor)
 }
 
 /** One page of a project's errors (per_page + 1 rows, to know whether another page follows). */
-export function errorsPageQuery(db: Db, projectId: string, query: ListErrorsQuery) {
+export function errorsPageQuery(db: Db, projectId: string, query: ListErrorsQuery, filtered?: SQL) {
   const column = SORT_COLUMNS[query.sort]
   const order = query.direction === 'desc' ? desc : asc
   const cursor = query.cursor === undefined ? undefined : checkCursor(query.sort, decodeCursor(query.cursor))
   return db
     .select({ error: errors, cursorValue: cursorValueColumn(query.sort) })
     .from(errors)
-    .where(and(eq(errors.projectId, projectId), cursor && afterCursor(query.sort, query.direction, cursor)))
+    .where(and(eq(errors.projectId, projectId), filtered, cursor && afterCursor(query.sort, query.direction, cursor)))
     .orderBy(order(column), order(errors.id))
     .limit(query.per_page + 1)
 }
@@ -127,13 +130,15 @@ export async function listErrors(
   userId: string,
   projectId: string,
   query: ListErrorsQuery,
+  filters: Filters = {},
 ): Promise<ErrorsPage> {
+  const filtered = errorsWhere(projectId, filters, compileFilters(filters, { userId, now: new Date() }))
   // Building the query decodes the cursor: a bad one is a 400 before any database work.
-  const pageQuery = errorsPageQuery(db, projectId, query)
+  const pageQuery = errorsPageQuery(db, projectId, query, filtered)
   await requireProjectAccess(db, userId, projectId)
   const [rows, totals] = await Promise.all([
     pageQuery,
-    db.select({ n: count() }).from(errors).where(eq(errors.projectId, projectId)),
+    db.select({ n: count() }).from(errors).where(and(eq(errors.projectId, projectId), filtered)),
   ])
   const page = rows.slice(0, query.per_page)
   const last = page[page.length - 1]

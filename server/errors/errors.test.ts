@@ -253,6 +253,7 @@ describe('GET /projects/:projectId/errors/:errorId', () => {
       message: 'seeded failure number 4',
       context: 'GET /items/4',
       severity: 'error',
+      severity_override: null,
       unhandled: true,
       status: 'open',
       assigned_collaborator_id: null,

@@ -1,6 +1,7 @@
 import { Hono, type Context } from 'hono'
 import { listEventsQuerySchema } from '../../contract/events.ts'
 import type { AppEnv } from '../context.ts'
+import { filtersFromUrl } from '../filters/filter-sql.ts'
 import { setPageHeaders, urlBuilder } from '../http/urls.ts'
 import { parseInput, queryObject } from '../http/validate.ts'
 import { deleteEvent, getEvent, listEvents, type EventScope } from './events.service.ts'
@@ -8,7 +9,7 @@ import { deleteEvent, getEvent, listEvents, type EventScope } from './events.ser
 /** A list of events with its Link rel="next" and X-Total-Count headers. */
 async function eventList(c: Context<AppEnv>, scope: EventScope) {
   const query = parseInput(listEventsQuerySchema, queryObject(c.req.url))
-  const page = await listEvents(c.var.deps.database.db, urlBuilder(c), c.var.user.id, scope, query)
+  const page = await listEvents(c.var.deps.database.db, urlBuilder(c), c.var.user.id, scope, query, filtersFromUrl(c.req.url))
   setPageHeaders(c, page)
   return c.json(page.events)
 }

@@ -1,11 +1,14 @@
 import { and, asc, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm'
 import type { ErrorEvent, ListEventsQuery } from '../../contract/events.ts'
-import { requireProjectAccess } from '../auth/access.ts'
+import type { Filters } from '../../contract/filters.ts'
+import { collaboratorSeesProject, requireProjectAccess } from '../auth/access.ts'
 import type { Db } from '../db/client.ts'
 import { collaborators, errors, eventPayloads, events, projects } from '../db/schema.ts'
 import { decodeCursor, encodeCursor } from '../http/cursor.ts'
 import { NotFoundError, ValidationError } from '../http/errors.ts'
 import type { UrlBuilder } from '../http/urls.ts'
+import { compileFilters, projectEventsWhere } from '../filters/filter-sql.ts'
+import { removeEventsFromRollups } from '../rollups/rollups.ts'
 import { decodeEventPayload, type StoredEventPayload } from './event-payload.ts'
 
 type EventRow = typeof events.$inferSelect
@@ -97,10 +100,11 @@ export async function loadEvent(db: Db, urls: UrlBuilder, eventId: string): Prom
   return row ? toEvent(urls, row.event, row.payload) : null
 }
 
-/** True when the user collaborates on the organization owning the row's project. */
+/** True when the user collaborates on the organization owning the row's project and may see that project. */
 function visibleTo(userId: string): SQL {
   return sql`EXISTS (SELECT 1 FROM ${projects} p JOIN ${collaborators} c ON c.organization_id = p.organization_id
-    WHERE p.id = ${events.projectId} AND c.user_id = ${userId})`
+    WHERE p.id = ${events.projectId} AND c.user_id = ${userId}
+      AND (c.is_admin OR c.project_ids IS NULL OR p.id = ANY(c.project_ids)))`
 }
 
 /** An event the user may see (optionally also checking its project); 404 otherwise. */
@@ -136,7 +140,14 @@ async function requireErrorAccess(db: Db, userId: string, errorId: string, proje
     .select({ projectId: errors.projectId, eventsCount: errors.eventsCount })
     .from(errors)
     .innerJoin(projects, eq(projects.id, errors.projectId))
-    .innerJoin(collaborators, and(eq(collaborators.organizationId, projects.organizationId), eq(collaborators.userId, userId)))
+    .innerJoin(
+      collaborators,
+      and(
+        eq(collaborators.organizationId, projects.organizationId),
+        eq(collaborators.userId, userId),
+        collaboratorSeesProject(collaborators, projects.id),
+      ),
+    )
     .where(and(eq(errors.id, errorId), projectId ? eq(errors.projectId, projectId) : undefined))
     .limit(1)
   if (!rows[0]) throw new NotFoundError('Error')
@@ -155,23 +166,26 @@ export async function listEvents(
   userId: string,
   scope: EventScope,
   query: ListEventsQuery,
+  filters: Filters = {},
 ): Promise<EventPage> {
   // Checked before any access query: a bad parameter is a 400 whatever the scope.
   const window = timeWindow(query)
   const cursor = query.cursor ? eventsCursor(query.cursor) : null
+  const compiled = compileFilters(filters, { userId, now: new Date() })
+  const unfiltered = Object.keys(filters).length === 0 && !query.start_time && !query.end_time
   let knownTotal: number | null = null
   let scopeCondition: SQL
   if (scope.errorId !== undefined) {
     const error = await requireErrorAccess(db, userId, scope.errorId, scope.projectId)
-    scopeCondition = eq(events.errorId, scope.errorId)
+    scopeCondition = projectEventsWhere(error.projectId, compiled, scope.errorId)
     // The error's counter is kept current at ingest and on delete: no count(*) needed.
-    if (!query.start_time && !query.end_time) knownTotal = error.eventsCount
+    if (unfiltered) knownTotal = error.eventsCount
   } else {
     await requireProjectAccess(db, userId, scope.projectId)
-    scopeCondition = eq(events.projectId, scope.projectId)
+    scopeCondition = projectEventsWhere(scope.projectId, compiled)
   }
 
-  const filters = and(
+  const conditions = and(
     scopeCondition,
     window.start ? gte(events.receivedAt, window.start) : undefined,
     window.end ? lt(events.receivedAt, window.end) : undefined,
@@ -188,7 +202,7 @@ export async function listEvents(
   // Without a time window the project's total is the sum of its errors' counters (kept
   // exact in the same transactions as the events): thousands of rows, not millions.
   const projectTotal =
-    scope.errorId === undefined && !query.start_time && !query.end_time
+    scope.errorId === undefined && unfiltered
       ? db
           .select({ n: sql<number>`coalesce(sum(${errors.eventsCount}), 0)`.mapWith(Number) })
           .from(errors)
@@ -200,12 +214,12 @@ export async function listEvents(
       .select(eventWithPayload)
       .from(events)
       .leftJoin(eventPayloads, eq(eventPayloads.eventId, events.id))
-      .where(and(filters, after))
+      .where(and(conditions, after))
       .orderBy(...order)
       .limit(query.per_page + 1),
     knownTotal !== null
       ? Promise.resolve(knownTotal)
-      : (projectTotal ?? db.select({ n: count() }).from(events).where(filters).then((r) => Number(r[0]?.n ?? 0))),
+      : (projectTotal ?? db.select({ n: count() }).from(events).where(conditions).then((r) => Number(r[0]?.n ?? 0))),
   ])
 
   const page = rows.slice(0, query.per_page)
@@ -229,6 +243,7 @@ export async function deleteEvent(db: Db, userId: string, eventId: string, proje
     .limit(1)
   if (!visible[0]) throw new NotFoundError('Event')
   await db.transaction(async (tx) => {
+    await removeEventsFromRollups(tx as unknown as Db, [eventId])
     const deleted = await tx.delete(events).where(eq(events.id, eventId)).returning({ errorId: events.errorId })
     const errorId = deleted[0]?.errorId
     // Already deleted by a concurrent request: nothing left to decrement.

@@ -2,7 +2,9 @@ import { sql, type SQL } from 'drizzle-orm'
 import type { Logger } from 'pino'
 import { queryRows, type Database, type Db } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
+import { textArrayLiteral } from '../db/text-array.ts'
 import { HttpError, UnauthorizedError, ValidationError } from '../http/errors.ts'
+import { addToRollups } from '../rollups/rollups.ts'
 import type { PreparedEvent } from './normalize.ts'
 
 export interface IngestWriter {
@@ -143,11 +145,6 @@ function pgErrorCode(err: unknown): string | undefined {
   return undefined
 }
 
-/** A PostgreSQL text[] literal; drizzle would expand a JS array into a row of parameters. */
-export function textArrayLiteral(values: Iterable<string>): string {
-  const items = [...values].map((v) => `"${v.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`)
-  return `{${items.join(',')}}`
-}
 
 interface ErrorGroupUpdate {
   key: string
@@ -190,6 +187,27 @@ function errorRowsInsert(
       severity, unhandled, first_seen, last_seen, events_count, users_count, release_stages, app_versions, last_event_id)
     VALUES ${sql.join(values, sql`, `)}`
 }
+
+/**
+ * Whether the batch's events reopen the error row `e` (in an ON CONFLICT DO UPDATE, with
+ * the batch's counts in `excluded`): any event reopens a fixed error; a snoozed one
+ * reopens when its rule (bookkeeping written by the snooze operation) is met. The events
+ * of this batch are already inserted, so the per-hour rule counts them.
+ */
+const reopens = sql.raw(`(excluded.events_count > 0 AND (
+  e.status = 'fixed'
+  OR (e.status = 'snoozed' AND (
+       (e.reopen_rules->>'reopen_if' = 'n_additional_occurrences'
+         AND e.events_count + excluded.events_count
+             >= (e.reopen_rules->>'events_at_snooze')::bigint + (e.reopen_rules->>'additional_occurrences')::bigint)
+    OR (e.reopen_rules->>'reopen_if' = 'occurs_after'
+         AND excluded.last_seen >= (e.reopen_rules->>'reopen_after')::timestamptz)
+    OR (e.reopen_rules->>'reopen_if' = 'n_occurrences_in_m_hours'
+         AND (SELECT count(*) FROM events v WHERE v.error_id = e.id
+               AND v.received_at >= greatest((e.reopen_rules->>'snoozed_at')::timestamptz,
+                                             excluded.last_seen - make_interval(hours => (e.reopen_rules->>'hours')::int))
+               AND v.received_at <= excluded.last_seen)
+             >= (e.reopen_rules->>'occurrences')::bigint)))))`)
 
 /**
  * Writes a batch inside the caller's transaction, as a handful of multi-row statements:
@@ -330,6 +348,17 @@ export async function writeEvents(tx: Db, batch: readonly PreparedEvent[]): Prom
   }
 
   // 4. Counters, last (see above). A group created in step 1 already holds its events.
+  // Errors this batch may reopen (fixed, or snoozed with a rule), to record the change.
+  const existingIds = ordered.filter((g) => !created.has(g.key)).map((g) => errorIds.get(g.key)!)
+  const reopenable = new Map<string, string>()
+  if (existingIds.length > 0) {
+    const rows = await queryRows<{ id: string; status: string }>(
+      tx,
+      sql`SELECT id, status FROM errors WHERE id = ANY(${textArrayLiteral(existingIds)}::text[])
+        AND status IN ('fixed', 'snoozed')`,
+    )
+    for (const row of rows) reopenable.set(row.id, row.status)
+  }
   const updates = ordered
     .map((g) => ({
       group: g,
@@ -337,9 +366,10 @@ export async function writeEvents(tx: Db, batch: readonly PreparedEvent[]): Prom
       users: newUsers.get(errorIds.get(g.key)!) ?? 0,
     }))
     .filter((u) => u.events > 0 || u.users > 0)
+  const reopened: { id: string; from: string }[] = []
   for (const part of chunks(updates, ROWS_PER_INSERT)) {
     const newer = sql.raw('excluded.last_seen >= e.last_seen')
-    await tx.execute(sql`
+    const returned = await queryRows<{ id: string; status: string }>(tx, sql`
       ${errorRowsInsert(
         part.map((u) => u.group),
         'delta',
@@ -355,14 +385,60 @@ export async function writeEvents(tx: Db, batch: readonly PreparedEvent[]): Prom
         severity = CASE WHEN ${newer} THEN excluded.severity ELSE e.severity END,
         unhandled = CASE WHEN ${newer} THEN excluded.unhandled ELSE e.unhandled END,
         last_event_id = CASE WHEN ${newer} THEN excluded.last_event_id ELSE e.last_event_id END,
-        -- An event on a fixed error reopens it; snoozed and ignored keep their status.
-        status = CASE WHEN e.status = 'fixed' AND excluded.events_count > 0 THEN 'open' ELSE e.status END,
+        -- An event on a fixed error reopens it, a snoozed one reopens when its rule is met
+        -- (docs/errors-workflow.md); ignored stays ignored.
+        status = CASE WHEN ${reopens} THEN 'open' ELSE e.status END,
+        reopen_rules = CASE WHEN ${reopens} THEN NULL ELSE e.reopen_rules END,
         release_stages = e.release_stages
           || ARRAY(SELECT s FROM unnest(excluded.release_stages) s WHERE s <> ALL (e.release_stages)),
         app_versions = e.app_versions
           || ARRAY(SELECT v FROM unnest(excluded.app_versions) v WHERE v <> ALL (e.app_versions)),
-        updated_at = now()`)
+        updated_at = now()
+      RETURNING e.id, e.status`)
+    for (const row of returned) {
+      const from = reopenable.get(row.id)
+      if (from && row.status === 'open') reopened.push({ id: row.id, from })
+    }
   }
+  if (reopened.length > 0) {
+    const changes = reopened.map((r) => ({
+      id: newId(),
+      error_id: r.id,
+      from_status: r.from,
+      reason: r.from === 'fixed' ? 'event' : 'snooze_rule',
+    }))
+    await tx.execute(sql`
+      INSERT INTO error_status_changes (id, error_id, actor_id, from_status, to_status, reason)
+      SELECT id, error_id, NULL, from_status, 'open', reason
+      FROM jsonb_to_recordset(${JSON.stringify(changes)}::jsonb) AS x(id text, error_id text, from_status text, reason text)`)
+  }
+
+  // Rollups (trends, pivots, filters) in the same transaction, so they match the events exactly.
+  // After the error rows: operations that delete errors lock them first too (same order).
+  await addToRollups(
+    tx,
+    batch.map((event) => {
+      const c = event.columns
+      return {
+        projectId: event.projectId,
+        errorId: errorIdOf(event),
+        receivedAt: event.receivedAt,
+        values: {
+          'app.release_stage': c.releaseStage,
+          'app.version': c.appVersion,
+          'user.id': c.userId,
+          'event.context': c.context,
+          'device.os_name': c.osName,
+          'device.os_version': c.osVersion,
+          'device.browser_name': c.browserName,
+          'device.model': c.deviceModel,
+          'request.url': c.requestUrl,
+        },
+        userEmail: c.userEmail,
+        userName: c.userName,
+      }
+    }),
+  )
 
   // 5. Release stages new to a project (the guard keeps the common case lock-free).
   const stagesByProject = new Map<string, Set<string>>()

@@ -21,7 +21,9 @@ type ProjectRow = typeof projects.$inferSelect
 const projectColumns = {
   project: projects,
   openErrorCount: sql<number>`(SELECT count(*) FROM errors e WHERE e.project_id = projects.id AND e.status = 'open')`.mapWith(Number),
-  collaboratorsCount: sql<number>`(SELECT count(*) FROM collaborators c WHERE c.organization_id = projects.organization_id)`.mapWith(Number),
+  // Those who can see the project: admins, unrestricted members and members listing it.
+  collaboratorsCount: sql<number>`(SELECT count(*) FROM collaborators c WHERE c.organization_id = projects.organization_id
+    AND (c.is_admin OR c.project_ids IS NULL OR projects.id = ANY(c.project_ids)))`.mapWith(Number),
 }
 
 function toProject(
@@ -47,10 +49,17 @@ function toProject(
 
 export async function listProjects(db: Db, urls: UrlBuilder, userId: string, organizationId: string): Promise<Project[]> {
   await requireOrganizationMember(db, userId, organizationId)
+  // A restricted collaborator lists only their projects.
   const rows = await db
     .select(projectColumns)
     .from(projects)
-    .where(eq(projects.organizationId, organizationId))
+    .where(
+      and(
+        eq(projects.organizationId, organizationId),
+        sql`EXISTS (SELECT 1 FROM collaborators c WHERE c.organization_id = projects.organization_id
+          AND c.user_id = ${userId} AND (c.is_admin OR c.project_ids IS NULL OR projects.id = ANY(c.project_ids)))`,
+      ),
+    )
     .orderBy(asc(projects.createdAt), asc(projects.id))
   return rows.map((row) => toProject(urls, row))
 }

@@ -1,0 +1,295 @@
+// The error status workflow: PATCH operations on one error or many, and their history.
+// docs/errors-workflow.md describes the status machine and the snooze bookkeeping.
+import { and, desc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm'
+import {
+  MAX_STATUS_CHANGES,
+  type BulkErrorResult,
+  type ErrorGroup,
+  type ErrorOperation,
+  type ErrorStatus,
+  type ErrorStatusChange,
+  type ReopenRules,
+} from '../../contract/errors.ts'
+import { collaboratorSeesProject, requireProjectAccess, requireProjectAdmin } from '../auth/access.ts'
+import type { Db } from '../db/client.ts'
+import { newId } from '../db/ids.ts'
+import { collaborators, errors, errorStatusChanges, projects, users } from '../db/schema.ts'
+import { NotFoundError, ValidationError } from '../http/errors.ts'
+import type { UrlBuilder } from '../http/urls.ts'
+import { removeErrorsFromRollups } from '../rollups/rollups.ts'
+import { toErrorGroup } from './errors.service.ts'
+
+type ErrorRow = typeof errors.$inferSelect
+type StatusOperation = Extract<ErrorOperation, { operation: 'fix' | 'open' | 'ignore' | 'snooze' }>
+
+const TARGET_STATUS: Record<StatusOperation['operation'], ErrorStatus> = {
+  fix: 'fixed',
+  open: 'open',
+  ignore: 'ignored',
+  snooze: 'snoozed',
+}
+
+/** The database clock as an ISO 8601 string, so every process stamps rules with one clock. */
+const isoNow = sql`to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+
+/**
+ * The reopen_rules a snooze stores: the rule as given plus the bookkeeping the ingest writer
+ * reads to decide when it is met. Evaluated per row inside the UPDATE, so events_at_snooze is
+ * each error's own counter at the moment its row is locked.
+ */
+function snoozeRules(rules: ReopenRules): SQL {
+  switch (rules.reopen_if) {
+    case 'n_additional_occurrences':
+      return sql`jsonb_build_object(
+        'reopen_if', ${rules.reopen_if}::text,
+        'additional_occurrences', ${rules.additional_occurrences}::bigint,
+        'snoozed_at', ${isoNow},
+        'events_at_snooze', ${errors.eventsCount})`
+    case 'n_occurrences_in_m_hours':
+      return sql`jsonb_build_object(
+        'reopen_if', ${rules.reopen_if}::text,
+        'occurrences', ${rules.occurrences}::bigint,
+        'hours', ${rules.hours}::int,
+        'snoozed_at', ${isoNow})`
+    case 'occurs_after':
+      return sql`jsonb_build_object(
+        'reopen_if', ${rules.reopen_if}::text,
+        'seconds', ${rules.seconds}::bigint,
+        'snoozed_at', ${isoNow},
+        'reopen_after', to_char((now() + make_interval(secs => ${rules.seconds}::double precision))
+          AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`
+  }
+}
+
+const inProject = (projectId: string, errorIds: readonly string[]) =>
+  and(eq(errors.projectId, projectId), inArray(errors.id, [...errorIds]))
+
+/**
+ * Changes the status of the listed errors of a project in one UPDATE … RETURNING, reading
+ * each row's old status under FOR UPDATE, and records every real change in one multi-row
+ * INSERT. Re-snoozing a snoozed error replaces its rule and is recorded too (the rule and its
+ * bookkeeping changed); any other no-op (fix on fixed) records nothing.
+ */
+async function changeStatus(
+  tx: Db,
+  actorId: string,
+  projectId: string,
+  errorIds: readonly string[],
+  operation: StatusOperation,
+): Promise<ErrorRow[]> {
+  const to = TARGET_STATUS[operation.operation]
+  const old = tx
+    .select({ id: errors.id, fromStatus: sql<string>`${errors.status}`.as('from_status') })
+    .from(errors)
+    .where(inProject(projectId, errorIds))
+    // The order ingestion locks error rows in, so the two cannot deadlock on PostgreSQL.
+    .orderBy(errors.projectId, errors.groupingHash)
+    .for('update')
+    .as('old')
+  const rows = await tx
+    .update(errors)
+    .set({
+      status: to,
+      reopenRules: operation.operation === 'snooze' ? snoozeRules(operation.reopen_rules) : null,
+      updatedAt: sql`now()`,
+    })
+    .from(old)
+    .where(eq(errors.id, old.id))
+    .returning({ ...getTableColumns(errors), fromStatus: old.fromStatus })
+
+  const changed = rows.filter((row) => row.fromStatus !== to || to === 'snoozed')
+  if (changed.length > 0) {
+    await tx.insert(errorStatusChanges).values(
+      changed.map((row) => ({
+        id: newId(),
+        errorId: row.id,
+        actorId,
+        fromStatus: row.fromStatus,
+        toStatus: to,
+        reason: 'operation',
+        reopenRules: row.reopenRules,
+      })),
+    )
+  }
+  return rows.map(({ fromStatus: _, ...row }) => row)
+}
+
+/**
+ * The user id an assign operation stores, or null to unassign. It must be a collaborator of the
+ * project's organization who can see the project; checked once, so a bulk assign is all or none.
+ */
+async function assigneeFor(db: Db, projectId: string, collaboratorId: string | null): Promise<string | null> {
+  if (collaboratorId === null || collaboratorId === '') return null
+  const rows = await db
+    .select({ userId: collaborators.userId })
+    .from(collaborators)
+    .innerJoin(projects, eq(projects.organizationId, collaborators.organizationId))
+    .where(
+      and(
+        eq(projects.id, projectId),
+        eq(collaborators.userId, collaboratorId),
+        collaboratorSeesProject(collaborators, projects.id),
+      ),
+    )
+    .limit(1)
+  if (!rows[0]) {
+    throw new ValidationError(`assigned_collaborator_id: ${collaboratorId} is not a collaborator of this project`)
+  }
+  return rows[0].userId
+}
+
+/** Deletes the listed errors of a project (their events and counters go by foreign key); returns the ids deleted. */
+async function deleteErrors(tx: Db, projectId: string, errorIds: readonly string[]): Promise<Set<string>> {
+  // Lock first so no event can land on an error between its rollup correction and its DELETE.
+  const found = await tx
+    .select({ id: errors.id })
+    .from(errors)
+    .where(inProject(projectId, errorIds))
+    // The order ingestion locks error rows in, so the two cannot deadlock on PostgreSQL.
+    .orderBy(errors.projectId, errors.groupingHash)
+    .for('update')
+  if (found.length === 0) return new Set()
+  await removeErrorsFromRollups(tx, projectId, found.map((row) => row.id))
+  const deleted = await tx
+    .delete(errors)
+    .where(inProject(projectId, found.map((row) => row.id)))
+    .returning({ id: errors.id })
+  return new Set(deleted.map((row) => row.id))
+}
+
+type Outcome = { kind: 'updated'; rows: ErrorRow[] } | { kind: 'deleted'; ids: Set<string> }
+
+/** Runs one operation on the listed errors of a project, all in one transaction. */
+async function runOperation(
+  db: Db,
+  userId: string,
+  projectId: string,
+  errorIds: readonly string[],
+  operation: ErrorOperation,
+): Promise<Outcome> {
+  if (operation.operation === 'delete') {
+    await requireProjectAdmin(db, userId, projectId)
+    return { kind: 'deleted', ids: await db.transaction((tx) => deleteErrors(tx as unknown as Db, projectId, errorIds)) }
+  }
+  await requireProjectAccess(db, userId, projectId)
+  switch (operation.operation) {
+    case 'fix':
+    case 'open':
+    case 'ignore':
+    case 'snooze':
+      return {
+        kind: 'updated',
+        rows: await db.transaction((tx) => changeStatus(tx as unknown as Db, userId, projectId, errorIds, operation)),
+      }
+    case 'assign': {
+      const assignee = await assigneeFor(db, projectId, operation.assigned_collaborator_id)
+      const rows = await db
+        .update(errors)
+        .set({ assignedCollaboratorId: assignee, updatedAt: sql`now()` })
+        .where(inProject(projectId, errorIds))
+        .returning()
+      return { kind: 'updated', rows }
+    }
+    case 'override_severity': {
+      const rows = await db
+        .update(errors)
+        .set({ severityOverride: operation.severity, updatedAt: sql`now()` })
+        .where(inProject(projectId, errorIds))
+        .returning()
+      return { kind: 'updated', rows }
+    }
+  }
+}
+
+/**
+ * PATCH /projects/{id}/errors/{error_id}: the updated error, or null once deleted.
+ * Any collaborator who can see the project may operate; only admins may delete.
+ */
+export async function operateOnError(
+  db: Db,
+  urls: UrlBuilder,
+  userId: string,
+  projectId: string,
+  errorId: string,
+  operation: ErrorOperation,
+): Promise<ErrorGroup | null> {
+  const outcome = await runOperation(db, userId, projectId, [errorId], operation)
+  if (outcome.kind === 'deleted') {
+    if (!outcome.ids.has(errorId)) throw new NotFoundError('Error')
+    return null
+  }
+  const row = outcome.rows[0]
+  if (!row) throw new NotFoundError('Error')
+  return toErrorGroup(urls, row)
+}
+
+/**
+ * PATCH /projects/{id}/errors?error_ids=…: one result per distinct id, in the order given.
+ * Ids that are not errors of this project answer not_found; the others change together.
+ */
+export async function operateOnErrors(
+  db: Db,
+  urls: UrlBuilder,
+  userId: string,
+  projectId: string,
+  errorIds: readonly string[],
+  operation: ErrorOperation,
+): Promise<BulkErrorResult[]> {
+  const outcome = await runOperation(db, userId, projectId, errorIds, operation)
+  if (outcome.kind === 'deleted') {
+    return errorIds.map((id) => ({
+      id,
+      status: outcome.ids.has(id) ? 'deleted' : 'not_found',
+      error: null,
+      errors: outcome.ids.has(id) ? [] : ['Error not found'],
+    }))
+  }
+  const byId = new Map(outcome.rows.map((row) => [row.id, row]))
+  return errorIds.map((id) => {
+    const row = byId.get(id)
+    return row
+      ? { id, status: 'updated', error: toErrorGroup(urls, row), errors: [] }
+      : { id, status: 'not_found', error: null, errors: ['Error not found'] }
+  })
+}
+
+/** GET /projects/{id}/errors/{error_id}/status_changes: the newest MAX_STATUS_CHANGES, newest first. */
+export async function listStatusChanges(
+  db: Db,
+  userId: string,
+  projectId: string,
+  errorId: string,
+): Promise<ErrorStatusChange[]> {
+  await requireProjectAccess(db, userId, projectId)
+  const found = await db
+    .select({ id: errors.id })
+    .from(errors)
+    .where(and(eq(errors.id, errorId), eq(errors.projectId, projectId)))
+    .limit(1)
+  if (!found[0]) throw new NotFoundError('Error')
+  // Served by error_status_changes_error_idx (error_id, created_at).
+  const rows = await db
+    .select({
+      change: errorStatusChanges,
+      actorName: users.name,
+      actorEmail: users.email,
+    })
+    .from(errorStatusChanges)
+    .leftJoin(users, eq(users.id, errorStatusChanges.actorId))
+    .where(eq(errorStatusChanges.errorId, errorId))
+    .orderBy(desc(errorStatusChanges.createdAt), desc(errorStatusChanges.id))
+    .limit(MAX_STATUS_CHANGES)
+  return rows.map(({ change, actorName, actorEmail }) => ({
+    id: change.id,
+    error_id: change.errorId,
+    from_status: change.fromStatus as ErrorStatus,
+    to_status: change.toStatus as ErrorStatus,
+    reason: change.reason as ErrorStatusChange['reason'],
+    actor:
+      change.actorId !== null && actorName !== null && actorEmail !== null
+        ? { id: change.actorId, name: actorName, email: actorEmail }
+        : null,
+    reopen_rules: (change.reopenRules as Record<string, unknown> | null) ?? null,
+    created_at: change.createdAt.toISOString(),
+  }))
+}

@@ -1,0 +1,251 @@
+// Filters (contract/filters.ts) as SQL conditions. One place decides what each field means,
+// so the errors list, event lists, pivots, trends and privacy requests agree.
+import { and, or, sql, type SQL } from 'drizzle-orm'
+import {
+  filterField,
+  parseFilterParams,
+  parseFilterTime,
+  type FilterCondition,
+  type FilterFieldDefinition,
+  type Filters,
+} from '../../contract/filters.ts'
+import type { PgColumn } from 'drizzle-orm/pg-core'
+import { errors, events } from '../db/schema.ts'
+import { ValidationError } from '../http/errors.ts'
+
+/** Filters from a request URL; 400 naming every malformed field. */
+export function filtersFromUrl(url: string): Filters {
+  const { filters, problems } = parseFilterParams(new URL(url).searchParams)
+  if (problems.length > 0) throw new ValidationError(problems)
+  return filters
+}
+
+/** What a filter is evaluated against: `me` in error.assigned_to, and `now` for relative times. */
+export interface FilterContext {
+  userId: string
+  now: Date
+}
+
+/** The events' column behind each event-scope field. */
+const EVENT_COLUMNS: Record<string, PgColumn> = {
+  'app.release_stage': events.releaseStage,
+  'app.version': events.appVersion,
+  'user.id': events.userId,
+  'user.name': events.userName,
+  'user.email': events.userEmail,
+  'event.class': events.errorClass,
+  'event.message': events.message,
+  'event.context': events.context,
+  'device.os_name': events.osName,
+  'device.os_version': events.osVersion,
+  'device.browser_name': events.browserName,
+  'device.model': events.deviceModel,
+  'request.url': events.requestUrl,
+}
+
+/** Pivot fields with rollup rows in pivot_counts (written at ingest, server/rollups/rollups.ts). */
+export const ROLLUP_FIELDS = [
+  'app.release_stage',
+  'app.version',
+  'user.id',
+  'event.context',
+  'device.os_name',
+  'device.os_version',
+  'device.browser_name',
+  'device.model',
+  'request.url',
+] as const
+
+export function eventColumn(fieldId: string): PgColumn {
+  const column = EVENT_COLUMNS[fieldId]
+  if (!column) throw new Error(`no events column for ${fieldId}`)
+  return column
+}
+
+/** `%`, `_` and `\` taken literally inside an ILIKE pattern. */
+const likePattern = (value: string) => `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+
+const byType = (conditions: readonly FilterCondition[], type: FilterCondition['type']) =>
+  conditions.filter((c) => c.type === type).map((c) => c.value)
+
+/**
+ * One field's conditions over a nullable column: eq values OR-ed, ne values AND-ed (a
+ * missing value is "not X"), empty true/false for absent/present; then all of them AND-ed.
+ */
+function columnConditions(
+  column: SQL | PgColumn,
+  definition: FilterFieldDefinition,
+  conditions: readonly FilterCondition[],
+): SQL | undefined {
+  const parts: (SQL | undefined)[] = []
+  const equal = byType(conditions, 'eq')
+  const notEqual = byType(conditions, 'ne')
+  const substring = definition.match === 'substring'
+  if (equal.length > 0) {
+    parts.push(
+      substring
+        ? or(...equal.map((v) => sql`${column} ILIKE ${likePattern(v)}`))
+        : sql`${column} IN (${sql.join(equal.map((v) => sql`${v}`), sql`, `)})`,
+    )
+  }
+  if (notEqual.length > 0) {
+    parts.push(
+      substring
+        ? sql`(${column} IS NULL OR (${and(...notEqual.map((v) => sql`${column} NOT ILIKE ${likePattern(v)}`))}))`
+        : sql`(${column} IS NULL OR ${column} NOT IN (${sql.join(notEqual.map((v) => sql`${v}`), sql`, `)}))`,
+    )
+  }
+  for (const empty of byType(conditions, 'empty')) {
+    parts.push(empty === 'true' ? sql`${column} IS NULL` : sql`${column} IS NOT NULL`)
+  }
+  return and(...parts)
+}
+
+function assignedToCondition(conditions: readonly FilterCondition[], context: FilterContext): SQL | undefined {
+  const column = errors.assignedCollaboratorId
+  const target = (value: string) => (value === 'me' ? context.userId : value)
+  const parts: (SQL | undefined)[] = []
+  const equal = byType(conditions, 'eq')
+  if (equal.length > 0) {
+    parts.push(
+      or(...equal.map((v) => (v === 'anyone' ? sql`${column} IS NOT NULL` : sql`${column} = ${target(v)}`))),
+    )
+  }
+  for (const v of byType(conditions, 'ne')) {
+    parts.push(v === 'anyone' ? sql`${column} IS NULL` : sql`${column} IS DISTINCT FROM ${target(v)}`)
+  }
+  for (const empty of byType(conditions, 'empty')) {
+    parts.push(empty === 'true' ? sql`${column} IS NULL` : sql`${column} IS NOT NULL`)
+  }
+  return and(...parts)
+}
+
+function seenInCondition(conditions: readonly FilterCondition[]): SQL | undefined {
+  const versions = (values: string[]) => sql`ARRAY[${sql.join(values.map((v) => sql`${v}`), sql`, `)}]::text[]`
+  const equal = byType(conditions, 'eq')
+  const notEqual = byType(conditions, 'ne')
+  return and(
+    equal.length > 0 ? sql`${errors.appVersions} && ${versions(equal)}` : undefined,
+    notEqual.length > 0 ? sql`NOT (${errors.appVersions} && ${versions(notEqual)})` : undefined,
+  )
+}
+
+/** The parts of a filter set, split by what they test. */
+export interface CompiledFilters {
+  /** Conditions on the errors table (status, assignment, severity, versions seen in). */
+  error?: SQL
+  /** Conditions on single events (no time bounds). */
+  event?: SQL
+  /** event.since / event.before: received_at >= since and < before. */
+  since?: Date
+  before?: Date
+  /** The event-scope fields used, in order. */
+  eventFields: string[]
+}
+
+export function compileFilters(filters: Filters, context: FilterContext): CompiledFilters {
+  const errorParts: (SQL | undefined)[] = []
+  const eventParts: (SQL | undefined)[] = []
+  const eventFields: string[] = []
+  let since: Date | undefined
+  let before: Date | undefined
+  for (const [fieldId, conditions] of Object.entries(filters)) {
+    const definition = filterField(fieldId)
+    if (!definition) throw new ValidationError(`filters[${fieldId}]: unknown filter field "${fieldId}"`)
+    switch (definition.scope) {
+      case 'error':
+        if (fieldId === 'error.status') errorParts.push(columnConditions(sql`${errors.status}`, definition, conditions))
+        else if (fieldId === 'error.severity') {
+          errorParts.push(
+            columnConditions(sql`coalesce(${errors.severityOverride}, ${errors.severity})`, definition, conditions),
+          )
+        } else errorParts.push(assignedToCondition(conditions, context))
+        break
+      case 'seen_in':
+        errorParts.push(seenInCondition(conditions))
+        break
+      case 'time':
+        for (const condition of conditions) {
+          const time = parseFilterTime(condition.value, context.now)
+          if (!time) throw new ValidationError(`filters[${fieldId}]: value "${condition.value}" is not a time`)
+          // Several bounds of one kind: the narrowest wins.
+          if (fieldId === 'event.since') since = since && since > time ? since : time
+          else before = before && before < time ? before : time
+        }
+        break
+      case 'event':
+        eventFields.push(fieldId)
+        eventParts.push(columnConditions(eventColumn(fieldId), definition, conditions))
+        break
+    }
+  }
+  if (since && before && since >= before) {
+    throw new ValidationError('filters[event.since]: must be earlier than filters[event.before]')
+  }
+  return { error: and(...errorParts), event: and(...eventParts), since, before, eventFields }
+}
+
+/** Time bounds on events.received_at. */
+export function eventTimeConditions(compiled: CompiledFilters): SQL | undefined {
+  return and(
+    compiled.since ? sql`${events.receivedAt} >= ${compiled.since.toISOString()}::timestamptz` : undefined,
+    compiled.before ? sql`${events.receivedAt} < ${compiled.before.toISOString()}::timestamptz` : undefined,
+  )
+}
+
+/**
+ * The events of a project that match every filter: event and time conditions on the
+ * events row, error conditions through the event's error.
+ */
+export function projectEventsWhere(projectId: string, compiled: CompiledFilters, errorId?: string): SQL {
+  return and(
+    errorId ? sql`${events.errorId} = ${errorId}` : undefined,
+    sql`${events.projectId} = ${projectId}`,
+    compiled.event,
+    eventTimeConditions(compiled),
+    compiled.error
+      ? sql`${events.errorId} IN (SELECT ${errors.id} FROM ${errors} WHERE ${errors.projectId} = ${projectId} AND ${compiled.error})`
+      : undefined,
+  )!
+}
+
+/**
+ * Whether the event conditions can be answered from pivot_counts exactly: one rollup
+ * field, only eq values with exact matching, and no upper time bound (a rollup row keeps
+ * the value's last_seen, which answers event.since but not event.before).
+ */
+function rollupField(filters: Filters, compiled: CompiledFilters): string | undefined {
+  if (compiled.eventFields.length !== 1 || compiled.before) return undefined
+  const fieldId = compiled.eventFields[0]!
+  const conditions = filters[fieldId] ?? []
+  const onlyEq = conditions.every((c) => c.type === 'eq')
+  return onlyEq && (ROLLUP_FIELDS as readonly string[]).includes(fieldId) ? fieldId : undefined
+}
+
+/**
+ * The errors of a project that match: error conditions on the row, and for event and time
+ * conditions "at least one of its events matches them all". Cheapest exact form first:
+ * errors.last_seen/first_seen for time alone, pivot_counts for one rolled-up field, and an
+ * EXISTS over the error's events otherwise.
+ */
+export function errorsWhere(projectId: string, filters: Filters, compiled: CompiledFilters): SQL | undefined {
+  const parts: (SQL | undefined)[] = [compiled.error]
+  const hasEvent = compiled.event !== undefined
+  if (!hasEvent && !(compiled.since && compiled.before)) {
+    if (compiled.since) parts.push(sql`${errors.lastSeen} >= ${compiled.since.toISOString()}::timestamptz`)
+    if (compiled.before) parts.push(sql`${errors.firstSeen} < ${compiled.before.toISOString()}::timestamptz`)
+    return and(...parts)
+  }
+  const fieldId = hasEvent ? rollupField(filters, compiled) : undefined
+  if (fieldId) {
+    const values = byType(filters[fieldId]!, 'eq')
+    parts.push(sql`${errors.id} IN (SELECT p.error_id FROM pivot_counts p
+      WHERE p.project_id = ${projectId} AND p.field = ${fieldId} AND p.error_id <> ''
+        AND p.value IN (${sql.join(values.map((v) => sql`${v}`), sql`, `)})
+        ${compiled.since ? sql`AND p.last_seen >= ${compiled.since.toISOString()}::timestamptz` : sql``})`)
+    return and(...parts)
+  }
+  parts.push(sql`EXISTS (SELECT 1 FROM ${events} WHERE ${events.errorId} = ${errors.id}
+    AND ${and(compiled.event, eventTimeConditions(compiled)) ?? sql`true`})`)
+  return and(...parts)
+}

@@ -1,0 +1,285 @@
+import { sql } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { ErrorGroup } from '../../contract/errors.ts'
+import type { ErrorEvent } from '../../contract/events.ts'
+import { filtersToParams, parseFilterParams, type Filters } from '../../contract/filters.ts'
+import { queryRows } from '../db/client.ts'
+import { rebuildRollups, rollupsFromEvents } from '../rollups/rollups.ts'
+import { ingestAt, notifierEvent } from '../test-support/ingest.ts'
+import { seedProject } from '../test-support/seed.ts'
+import { createTestContext, type TestContext, type TestUser } from '../test-support/test-app.ts'
+
+const HOUR = 3_600_000
+const DAY = 24 * HOUR
+const now = Date.now()
+const ago = (ms: number) => new Date(now - ms)
+
+let ctx: TestContext
+let owner: TestUser
+let projectId: string
+/** Error ids by class. */
+const ids: Record<string, string> = {}
+
+const user = (id: string, name: string) => ({ id, name, email: `${name.toLowerCase()}@example.com` })
+const device = (osName: string, browserName?: string) => ({ osName, ...(browserName ? { browserName } : {}) })
+
+beforeAll(async () => {
+  ctx = await createTestContext()
+  owner = await ctx.createUser('Owner')
+  const seeded = await seedProject(ctx, { user: owner, organization: 'Filters Org', project: 'Filters' })
+  projectId = seeded.project.id
+  await ingestAt(ctx, projectId, [
+    {
+      at: ago(2 * HOUR),
+      event: notifierEvent('Alpha', {
+        app: { releaseStage: 'production', version: '1.0' },
+        user: user('u1', 'Alice'),
+        device: device('linux', 'Chrome'),
+        context: '/checkout',
+      }),
+    },
+    {
+      at: ago(3 * DAY),
+      event: notifierEvent('Alpha', {
+        app: { releaseStage: 'staging', version: '1.1' },
+        user: user('u2', 'Bob'),
+        device: device('linux'),
+        context: '/cart',
+      }),
+    },
+    {
+      at: ago(10 * DAY),
+      event: notifierEvent('Beta', { app: { releaseStage: 'production', version: '1.1' }, device: device('windows') }),
+    },
+    {
+      at: ago(40 * DAY),
+      event: notifierEvent('Gamma', {
+        app: { releaseStage: 'development', version: '2.0' },
+        user: user('u1', 'Alice'),
+        severity: 'info',
+      }),
+    },
+  ])
+  for (const row of await queryRows<{ id: string; error_class: string }>(
+    ctx.deps.database.db,
+    sql`SELECT id, error_class FROM errors WHERE project_id = ${projectId}`,
+  )) {
+    ids[row.error_class] = row.id
+  }
+  await ctx.deps.database.db.execute(sql`UPDATE errors SET status = 'fixed' WHERE id = ${ids.Beta}`)
+  await ctx.deps.database.db.execute(sql`UPDATE errors SET assigned_collaborator_id = ${owner.id} WHERE id = ${ids.Gamma}`)
+})
+afterAll(() => ctx.close())
+
+const get = (path: string) => ctx.request(`/api${path}`, { token: owner.token })
+
+/** The classes of the errors the list answers for these filters (sorted), and the total header. */
+async function errorsFor(filters: Filters, extra = '') {
+  const res = await get(`/projects/${projectId}/errors?${filtersToParams(filters)}${extra}`)
+  expect(res.status, await res.clone().text()).toBe(200)
+  const body = (await res.json()) as ErrorGroup[]
+  return { classes: body.map((e) => e.error_class).sort(), total: Number(res.headers.get('X-Total-Count')), res }
+}
+
+const eq = (value: string) => ({ type: 'eq' as const, value })
+const ne = (value: string) => ({ type: 'ne' as const, value })
+const empty = (value: boolean) => ({ type: 'empty' as const, value: String(value) })
+
+describe('parseFilterParams', () => {
+  it('pairs values and types in order, in both the [] and the indexed form', () => {
+    const params = new URLSearchParams(
+      'filters[app.version][][type]=eq&filters[app.version][][value]=1.0&filters[app.version][][type]=ne&filters[app.version][][value]=2.0' +
+        '&filters[user.id][0][value]=u1&filters[user.id][0][type]=eq&other=1',
+    )
+    expect(parseFilterParams(params)).toEqual({
+      filters: { 'app.version': [eq('1.0'), ne('2.0')], 'user.id': [eq('u1')] },
+      problems: [],
+    })
+  })
+
+  it('round-trips through filtersToParams', () => {
+    const filters: Filters = { 'error.status': [eq('open'), eq('snoozed')], 'user.email': [ne('bot')] }
+    expect(parseFilterParams(filtersToParams(filters)).filters).toEqual(filters)
+  })
+})
+
+describe('GET /projects/{id}/errors with filters', () => {
+  it('ORs several eq values of one field and ANDs several ne values', async () => {
+    expect((await errorsFor({ 'app.release_stage': [eq('production')] })).classes).toEqual(['Alpha', 'Beta'])
+    expect((await errorsFor({ 'app.release_stage': [eq('production'), eq('development')] })).classes).toEqual([
+      'Alpha',
+      'Beta',
+      'Gamma',
+    ])
+    // Alpha has a staging event, so it has an event that is not production.
+    expect((await errorsFor({ 'app.release_stage': [ne('production')] })).classes).toEqual(['Alpha', 'Gamma'])
+    expect((await errorsFor({ 'app.release_stage': [ne('production'), ne('staging')] })).classes).toEqual(['Gamma'])
+  })
+
+  it('ANDs different fields within one event', async () => {
+    // Alpha's staging event runs 1.1, its production event 1.0: no single event has staging and 1.0.
+    expect((await errorsFor({ 'app.release_stage': [eq('staging')], 'app.version': [eq('1.0')] })).classes).toEqual([])
+    expect((await errorsFor({ 'app.release_stage': [eq('staging')], 'app.version': [eq('1.1')] })).classes).toEqual([
+      'Alpha',
+    ])
+  })
+
+  it('filters on users: id, empty, and substrings of name and email', async () => {
+    expect((await errorsFor({ 'user.id': [eq('u1')] })).classes).toEqual(['Alpha', 'Gamma'])
+    expect((await errorsFor({ 'user.id': [empty(true)] })).classes).toEqual(['Beta'])
+    expect((await errorsFor({ 'user.id': [empty(false)] })).classes).toEqual(['Alpha', 'Gamma'])
+    expect((await errorsFor({ 'user.email': [eq('ALICE@')] })).classes).toEqual(['Alpha', 'Gamma'])
+    expect((await errorsFor({ 'user.name': [eq('bo')] })).classes).toEqual(['Alpha'])
+    expect((await errorsFor({ 'user.name': [ne('ali')] })).classes).toEqual(['Alpha', 'Beta'])
+    // LIKE wildcards are taken literally.
+    expect((await errorsFor({ 'user.email': [eq('%')] })).classes).toEqual([])
+  })
+
+  it('filters on time with event.since and event.before, alone and with other fields', async () => {
+    expect((await errorsFor({ 'event.since': [eq('1d')] })).classes).toEqual(['Alpha'])
+    expect((await errorsFor({ 'event.since': [eq('14d')] })).classes).toEqual(['Alpha', 'Beta'])
+    expect((await errorsFor({ 'event.before': [eq('5d')] })).classes).toEqual(['Beta', 'Gamma'])
+    expect((await errorsFor({ 'event.since': [eq('14d')], 'event.before': [eq('5d')] })).classes).toEqual(['Beta'])
+    const since = ago(20 * DAY).toISOString()
+    expect((await errorsFor({ 'event.since': [eq(since)] })).classes).toEqual(['Alpha', 'Beta'])
+    // Alpha's staging event is 3 days old: not seen in staging since yesterday.
+    expect((await errorsFor({ 'event.since': [eq('1d')], 'app.release_stage': [eq('production')] })).classes).toEqual([
+      'Alpha',
+    ])
+    expect((await errorsFor({ 'event.since': [eq('1d')], 'app.release_stage': [eq('staging')] })).classes).toEqual([])
+    expect((await errorsFor({ 'event.before': [eq('1d')], 'user.id': [eq('u1')] })).classes).toEqual(['Gamma'])
+  })
+
+  it('filters on error fields: status, assignment, severity, versions seen in', async () => {
+    expect((await errorsFor({ 'error.status': [eq('open')] })).classes).toEqual(['Alpha', 'Gamma'])
+    expect((await errorsFor({ 'error.status': [ne('open')] })).classes).toEqual(['Beta'])
+    expect((await errorsFor({ 'error.status': [eq('fixed'), eq('ignored')] })).classes).toEqual(['Beta'])
+    expect((await errorsFor({ 'error.assigned_to': [eq('me')] })).classes).toEqual(['Gamma'])
+    expect((await errorsFor({ 'error.assigned_to': [eq('anyone')] })).classes).toEqual(['Gamma'])
+    expect((await errorsFor({ 'error.assigned_to': [eq(owner.id)] })).classes).toEqual(['Gamma'])
+    expect((await errorsFor({ 'error.assigned_to': [ne('anyone')] })).classes).toEqual(['Alpha', 'Beta'])
+    expect((await errorsFor({ 'error.assigned_to': [empty(true)] })).classes).toEqual(['Alpha', 'Beta'])
+    expect((await errorsFor({ 'error.severity': [eq('info')] })).classes).toEqual(['Gamma'])
+    expect((await errorsFor({ 'version.seen_in': [eq('1.1')] })).classes).toEqual(['Alpha', 'Beta'])
+    expect((await errorsFor({ 'version.seen_in': [ne('1.1')] })).classes).toEqual(['Gamma'])
+  })
+
+  it('filters on event class, message, context, device and browser', async () => {
+    expect((await errorsFor({ 'event.class': [eq('Alpha')] })).classes).toEqual(['Alpha'])
+    expect((await errorsFor({ 'event.class': [ne('Alpha')] })).classes).toEqual(['Beta', 'Gamma'])
+    expect((await errorsFor({ 'event.message': [eq('BETA HAPP')] })).classes).toEqual(['Beta'])
+    expect((await errorsFor({ 'event.context': [eq('/cart')] })).classes).toEqual(['Alpha'])
+    expect((await errorsFor({ 'device.os_name': [eq('windows')] })).classes).toEqual(['Beta'])
+    expect((await errorsFor({ 'device.browser_name': [eq('Chrome')] })).classes).toEqual(['Alpha'])
+    expect((await errorsFor({ 'device.browser_name': [empty(true)] })).classes).toEqual(['Alpha', 'Beta', 'Gamma'])
+  })
+
+  it('combines error and event fields, counts the filtered errors and keeps filters in the next link', async () => {
+    expect(
+      (await errorsFor({ 'error.status': [eq('open')], 'app.release_stage': [eq('production')] })).classes,
+    ).toEqual(['Alpha'])
+    const first = await errorsFor({ 'user.id': [eq('u1')] }, '&per_page=1')
+    expect(first.total).toBe(2)
+    const next = /<([^>]+)>; rel="next"/.exec(first.res.headers.get('Link') ?? '')?.[1]
+    expect(next).toBeDefined()
+    const url = new URL(next!)
+    expect(parseFilterParams(url.searchParams).filters).toEqual({ 'user.id': [eq('u1')] })
+    const second = await ctx.request(`${url.pathname}${url.search}`, { token: owner.token })
+    const rows = (await second.json()) as ErrorGroup[]
+    expect(rows).toHaveLength(1)
+    expect([first.classes[0], rows[0]!.error_class].sort()).toEqual(['Alpha', 'Gamma'])
+  })
+
+  it('answers 400 naming the field for a malformed filter', async () => {
+    const cases: Array<[string, RegExp]> = [
+      ['filters[nope][][type]=eq&filters[nope][][value]=1', /^filters\[nope\]: unknown filter field/],
+      ['filters[user.id][][type]=like&filters[user.id][][value]=1', /^filters\[user\.id\]: unknown type "like"/],
+      ['filters[error.status][][type]=empty&filters[error.status][][value]=true', /not supported for this field/],
+      ['filters[error.status][][type]=eq&filters[error.status][][value]=closed', /must be one of open, fixed/],
+      ['filters[event.since][][type]=eq&filters[event.since][][value]=yesterday', /^filters\[event\.since\]: value "yesterday" is not a duration/],
+      ['filters[user.id][][value]=u1', /1 value\(s\) but 0 type\(s\)/],
+      ['filters[user.id][][type]=empty&filters[user.id][][value]=yes', /must be true or false/],
+      ['filters[user.id][][type]=eq&filters[user.id][][value]=', /must not be empty/],
+      ['filters[event.since][][type]=eq&filters[event.since][][value]=1d&filters[event.before][][type]=eq&filters[event.before][][value]=2d', /must be earlier than/],
+      ['filters=1', /^filters: expected filters\[<field>\]/],
+    ]
+    for (const [query, message] of cases) {
+      for (const path of [`/projects/${projectId}/errors`, `/projects/${projectId}/events`]) {
+        const res = await get(`${path}?${query}`)
+        expect(res.status, `${path}?${query}`).toBe(400)
+        const body = (await res.json()) as { errors: string[] }
+        expect(body.errors.join(' | '), query).toMatch(message)
+      }
+    }
+  })
+})
+
+describe('Events API lists with filters', () => {
+  it('filters a project’s and an error’s events, with a filtered total', async () => {
+    const project = await get(`/projects/${projectId}/events?${filtersToParams({ 'user.id': [eq('u1')] })}`)
+    const events = (await project.json()) as ErrorEvent[]
+    expect(events.map((e) => e.error_id).sort()).toEqual([ids.Alpha, ids.Gamma].sort())
+    expect(project.headers.get('X-Total-Count')).toBe('2')
+
+    const error = await get(`/errors/${ids.Alpha}/events?${filtersToParams({ 'app.release_stage': [eq('staging')] })}`)
+    const alpha = (await error.json()) as ErrorEvent[]
+    expect(alpha.map((e) => e.release_stage)).toEqual(['staging'])
+    expect(error.headers.get('X-Total-Count')).toBe('1')
+
+    const open = await get(`/projects/${projectId}/events?${filtersToParams({ 'error.status': [eq('fixed')] })}`)
+    expect(((await open.json()) as ErrorEvent[]).map((e) => e.error_id)).toEqual([ids.Beta])
+
+    const recent = await get(`/projects/${projectId}/events?${filtersToParams({ 'event.since': [eq('4d')] })}`)
+    expect(recent.headers.get('X-Total-Count')).toBe('2')
+  })
+})
+
+describe('rebuildRollups', () => {
+  it('recomputes the same rollups ingestion keeps', async () => {
+    const db = ctx.deps.database.db
+    const snapshot = () =>
+      queryRows(
+        db,
+        sql`SELECT 'p' AS t, error_id, field, value, events::int, first_seen::text, last_seen::text, details FROM pivot_counts WHERE project_id = ${projectId}
+            UNION ALL SELECT 'e', error_id, '', hour::text, events::int, '', '', NULL FROM error_hourly_counts WHERE project_id = ${projectId}
+            UNION ALL SELECT 'h', '', '', hour::text, events::int, '', '', NULL FROM project_hourly_counts WHERE project_id = ${projectId}
+            ORDER BY 1, 2, 3, 4`,
+      )
+    const incremental = await snapshot()
+    await db.transaction((tx) => rebuildRollups(tx as never, projectId))
+    expect(await snapshot()).toEqual(incremental)
+  })
+})
+
+describe('rollups', () => {
+  const stored = () =>
+    queryRows<{ error_id: string; field: string; value: string; events: number }>(
+      ctx.deps.database.db,
+      sql`SELECT error_id, field, value, events::int AS events FROM pivot_counts WHERE project_id = ${projectId}
+          ORDER BY 1, 2, 3`,
+    )
+  const hourlyTotals = async () => {
+    const rows = await queryRows<{ project: number; errors: number; events: number }>(
+      ctx.deps.database.db,
+      sql`SELECT (SELECT coalesce(sum(events), 0)::int FROM project_hourly_counts WHERE project_id = ${projectId}) AS project,
+                 (SELECT coalesce(sum(events), 0)::int FROM error_hourly_counts WHERE project_id = ${projectId}) AS errors,
+                 (SELECT count(*)::int FROM events WHERE project_id = ${projectId}) AS events`,
+    )
+    return rows[0]!
+  }
+
+  it('match the events after ingestion and after an event is deleted', async () => {
+    expect(await stored()).toEqual(await rollupsFromEvents(ctx.deps.database.db, projectId))
+    expect(await hourlyTotals()).toEqual({ project: 4, errors: 4, events: 4 })
+
+    const list = await get(`/errors/${ids.Alpha}/events?${filtersToParams({ 'app.release_stage': [eq('staging')] })}`)
+    const [staging] = (await list.json()) as ErrorEvent[]
+    const deleted = await ctx.request(`/api/events/${staging!.id}`, { method: 'DELETE', token: owner.token })
+    expect(deleted.status).toBe(204)
+
+    expect(await stored()).toEqual(await rollupsFromEvents(ctx.deps.database.db, projectId))
+    expect(await hourlyTotals()).toEqual({ project: 3, errors: 3, events: 3 })
+    // The staging row is gone, so the filter no longer finds Alpha through the rollup.
+    expect((await errorsFor({ 'app.release_stage': [eq('staging')] })).classes).toEqual([])
+  })
+})

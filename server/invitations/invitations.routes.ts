@@ -1,0 +1,13 @@
+import { Hono } from 'hono'
+import { acceptInvitationSchema } from '../../contract/collaborators.ts'
+import type { AppEnv } from '../context.ts'
+import { parseInput, readJson } from '../http/validate.ts'
+import { acceptInvitation, getInvitation } from './invitations.service.ts'
+
+/** Accepting an invitation: needs no auth token (the link's token is the credential), so mounted before authentication. */
+export const invitationRoutes = new Hono<AppEnv>()
+  .get('/invitations/:token', async (c) => c.json(await getInvitation(c.var.deps.database.db, c.req.param('token'))))
+  .post('/invitations/:token/accept', async (c) => {
+    const input = parseInput(acceptInvitationSchema, await readJson(c.req.raw))
+    return c.json(await acceptInvitation(c.var.deps.database.db, c.req.param('token'), input), 200)
+  })

@@ -1,0 +1,245 @@
+// Pivot values (docs/pivots-and-trends.md): the values one event field takes among a
+// project's or an error's events, most events first. Unfiltered pages read the pivot_counts
+// rollup (an index scan on pivot_counts_top_idx); filtered pages aggregate the matching events.
+import { and, eq, sql, type SQL } from 'drizzle-orm'
+import { PIVOT_FIELD_IDS, pivotFilterField, type Filters, type PivotFieldId } from '../../contract/filters.ts'
+import type { ListPivotValuesQuery, PivotValue } from '../../contract/pivots.ts'
+import { requireProjectAccess } from '../auth/access.ts'
+import { queryRows, type Db } from '../db/client.ts'
+import { errors, events } from '../db/schema.ts'
+import { compileFilters, eventColumn, projectEventsWhere } from '../filters/filter-sql.ts'
+import { NotFoundError, ValidationError } from '../http/errors.ts'
+
+/** A project, or one error of it. */
+export interface PivotScope {
+  projectId: string
+  errorId?: string
+}
+
+/**
+ * Checks the caller may see the project (404 otherwise) and, for an error scope, that the
+ * error belongs to it (404 otherwise). Returns the error's events counter when there is one.
+ */
+export async function requireScope(db: Db, userId: string, scope: PivotScope): Promise<{ errorEvents: number | null }> {
+  await requireProjectAccess(db, userId, scope.projectId)
+  if (scope.errorId === undefined) return { errorEvents: null }
+  const rows = await db
+    .select({ eventsCount: errors.eventsCount })
+    .from(errors)
+    .where(and(eq(errors.id, scope.errorId), eq(errors.projectId, scope.projectId)))
+    .limit(1)
+  if (!rows[0]) throw new NotFoundError('Error')
+  return { errorEvents: Number(rows[0].eventsCount) }
+}
+
+/** A path's display id as a pivot field; 400 listing the valid ones otherwise. */
+export function pivotFieldId(displayId: string): PivotFieldId {
+  if ((PIVOT_FIELD_IDS as readonly string[]).includes(displayId)) return displayId as PivotFieldId
+  // event_fields lists the context field by its filter id; both name the same pivot.
+  if (displayId === 'event.context') return 'context'
+  throw new ValidationError(`display_id: "${displayId}" is not a pivot field; must be one of ${PIVOT_FIELD_IDS.join(', ')}`)
+}
+
+// The keyset of a page: the last row's (events, value). Values are arbitrary text, so this
+// cursor has its own shape rather than the (sort value, id) one of server/http/cursor.ts.
+interface PivotCursor {
+  events: number
+  value: string
+}
+
+const BAD_CURSOR = 'cursor: is not a cursor this server issued (use the Link rel="next" address)'
+
+function encodePivotCursor(cursor: PivotCursor): string {
+  return Buffer.from(JSON.stringify(['pivot', cursor.events, cursor.value])).toString('base64url')
+}
+
+function decodePivotCursor(text: string): PivotCursor {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'))
+    if (
+      Array.isArray(value) &&
+      value.length === 3 &&
+      value[0] === 'pivot' &&
+      typeof value[1] === 'number' &&
+      Number.isSafeInteger(value[1]) &&
+      value[1] >= 0 &&
+      typeof value[2] === 'string' &&
+      !value[2].includes('\u0000')
+    ) {
+      return { events: value[1], value: value[2] }
+    }
+  } catch {
+    // fall through to the validation error
+  }
+  throw new ValidationError(BAD_CURSOR)
+}
+
+export interface PivotPage {
+  values: PivotValue[]
+  nextCursor: string | null
+  /** Distinct values of the field in the scope. */
+  totalCount: number
+}
+
+interface PivotRow {
+  value: string
+  events: number | string
+  first_seen: Date | string
+  last_seen: Date | string
+  details: Record<string, string> | string | null
+}
+
+const iso = (time: Date | string) => new Date(time).toISOString()
+
+/** The newest user.email / user.name only; absent keys omitted. */
+function detailFields(details: PivotRow['details']): Record<string, string> {
+  const object = typeof details === 'string' ? (JSON.parse(details) as Record<string, unknown>) : details
+  const fields: Record<string, string> = {}
+  for (const key of ['user.email', 'user.name']) {
+    const value = object?.[key]
+    if (typeof value === 'string' && value !== '') fields[key] = value
+  }
+  return fields
+}
+
+/**
+ * Rows strictly after the cursor in (events DESC, value ASC) order. `events <= n` is the
+ * index bound; the OR only filters the ties at n.
+ */
+function afterCursor(eventsColumn: SQL, valueColumn: SQL, cursor: PivotCursor | null): SQL {
+  if (!cursor) return sql`true`
+  return sql`${eventsColumn} <= ${cursor.events}
+    AND (${eventsColumn} < ${cursor.events} OR ${valueColumn} > ${cursor.value})`
+}
+
+/**
+ * One page of a pivot's values, ordered by events (most first), then by value in the
+ * database's collation (the order of pivot_counts_top_idx; the cursor compares the same way).
+ */
+export async function listPivotValues(
+  db: Db,
+  userId: string,
+  scope: PivotScope,
+  displayId: string,
+  query: ListPivotValuesQuery,
+  filters: Filters,
+): Promise<PivotPage> {
+  // Parameters first: a bad one is a 400 before any database work.
+  const pivotId = pivotFieldId(displayId)
+  const fieldId = pivotFilterField(pivotId)
+  const cursor = query.cursor ? decodePivotCursor(query.cursor) : null
+  const compiled = compileFilters(filters, { userId, now: new Date() })
+  const { errorEvents } = await requireScope(db, userId, scope)
+
+  const page =
+    Object.keys(filters).length === 0
+      ? await rollupPage(db, scope, fieldId, query.per_page, cursor, errorEvents)
+      : await filteredPage(db, scope, fieldId, query.per_page, cursor, projectEventsWhere(scope.projectId, compiled, scope.errorId))
+
+  const shown = page.rows.slice(0, query.per_page)
+  const last = shown[shown.length - 1]
+  return {
+    values: shown.map((row) => ({
+      event_field_value: row.value,
+      events: Number(row.events),
+      fields: fieldId === 'user.id' ? detailFields(row.details) : {},
+      first_seen: iso(row.first_seen),
+      last_seen: iso(row.last_seen),
+      proportion: page.denominator > 0 ? Number(row.events) / page.denominator : 0,
+    })),
+    nextCursor:
+      page.rows.length > query.per_page && last ? encodePivotCursor({ events: Number(last.events), value: last.value }) : null,
+    totalCount: page.totalCount,
+  }
+}
+
+interface RawPage {
+  rows: PivotRow[]
+  totalCount: number
+  /** All events of the scope (that match the filters): what proportions divide by. */
+  denominator: number
+}
+
+/** No filters: the rollup rows of (project, error or '', field), kept exact at ingest. */
+async function rollupPage(
+  db: Db,
+  scope: PivotScope,
+  fieldId: string,
+  perPage: number,
+  cursor: PivotCursor | null,
+  errorEvents: number | null,
+): Promise<RawPage> {
+  const errorKey = scope.errorId ?? ''
+  const inScope = sql`p.project_id = ${scope.projectId} AND p.error_id = ${errorKey} AND p.field = ${fieldId}`
+  const rows = await queryRows<PivotRow>(
+    db,
+    sql`SELECT p.value, p.events, p.first_seen, p.last_seen, p.details FROM pivot_counts p
+        WHERE ${inScope} AND ${afterCursor(sql`p.events`, sql`p.value`, cursor)}
+        ORDER BY p.events DESC, p.value ASC
+        LIMIT ${perPage + 1}`,
+  )
+  const [totals] = await queryRows<{ n: number | string }>(db, sql`SELECT count(*) AS n FROM pivot_counts p WHERE ${inScope}`)
+  let denominator = errorEvents
+  if (denominator === null) {
+    const [sum] = await queryRows<{ n: number | string | null }>(
+      db,
+      sql`SELECT coalesce(sum(events), 0) AS n FROM project_hourly_counts WHERE project_id = ${scope.projectId}`,
+    )
+    denominator = Number(sum?.n ?? 0)
+  }
+  return { rows, totalCount: Number(totals?.n ?? 0), denominator }
+}
+
+/** With filters: the matching events grouped by the field's column. */
+async function filteredPage(
+  db: Db,
+  scope: PivotScope,
+  fieldId: string,
+  perPage: number,
+  cursor: PivotCursor | null,
+  where: SQL,
+): Promise<RawPage> {
+  const column = eventColumn(fieldId)
+  const rows = await queryRows<PivotRow>(
+    db,
+    sql`WITH v AS (
+          SELECT ${column} AS value, count(*) AS events,
+                 min(${events.receivedAt}) AS first_seen, max(${events.receivedAt}) AS last_seen
+          FROM ${events} WHERE ${where} AND ${column} IS NOT NULL
+          GROUP BY ${column})
+        SELECT v.value, v.events, v.first_seen, v.last_seen, NULL AS details FROM v
+        WHERE ${afterCursor(sql`v.events`, sql`v.value`, cursor)}
+        ORDER BY v.events DESC, v.value ASC
+        LIMIT ${perPage + 1}`,
+  )
+  const [totals] = await queryRows<{ events: number | string; values: number | string }>(
+    db,
+    sql`SELECT count(*) AS events, count(DISTINCT ${column}) AS values FROM ${events} WHERE ${where}`,
+  )
+  if (fieldId === 'user.id' && rows.length > 0) await addUserDetails(db, rows, where)
+  return { rows, totalCount: Number(totals?.values ?? 0), denominator: Number(totals?.events ?? 0) }
+}
+
+/**
+ * user.email and user.name of the newest matching event of each user id on the page that
+ * carries either (as the rollup keeps them), in one query for the whole page.
+ */
+async function addUserDetails(db: Db, rows: PivotRow[], where: SQL): Promise<void> {
+  const ids = rows.map((row) => row.value)
+  const details = await queryRows<{ user_id: string; email: string | null; name: string | null }>(
+    db,
+    sql`SELECT DISTINCT ON (${events.userId}) ${events.userId} AS user_id,
+               nullif(${events.userEmail}, '') AS email, nullif(${events.userName}, '') AS name
+        FROM ${events}
+        WHERE ${where} AND ${events.userId} IN (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})
+          AND (nullif(${events.userEmail}, '') IS NOT NULL OR nullif(${events.userName}, '') IS NOT NULL)
+        ORDER BY ${events.userId}, ${events.receivedAt} DESC, ${events.id} DESC`,
+  )
+  const byId = new Map(details.map((d) => [d.user_id, d]))
+  for (const row of rows) {
+    const found = byId.get(row.value)
+    row.details = found
+      ? { ...(found.email ? { 'user.email': found.email } : {}), ...(found.name ? { 'user.name': found.name } : {}) }
+      : null
+  }
+}
