@@ -12,9 +12,13 @@ import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as AuthedRouteImport } from './routes/_authed'
 import { Route as LoginRouteImport } from './routes/login'
+import { Route as InvitationsTokenRouteImport } from './routes/invitations.$token'
 import { Route as AuthedOrganizationsIndexRouteImport } from './routes/_authed/organizations.index'
 import { Route as AuthedOrganizationsOrganizationIdRouteImport } from './routes/_authed/organizations.$organizationId'
+import { Route as AuthedSettingsTokensRouteImport } from './routes/_authed/settings.tokens'
+import { Route as AuthedOrganizationsOrganizationIdCollaboratorsRouteImport } from './routes/_authed/organizations.$organizationId_.collaborators'
 import { Route as AuthedProjectsProjectIdErrorsIndexRouteImport } from './routes/_authed/projects.$projectId.errors.index'
+import { Route as AuthedProjectsProjectIdPivotsFieldIdRouteImport } from './routes/_authed/projects.$projectId.pivots.$fieldId'
 import { Route as AuthedProjectsProjectIdErrorsErrorIdIndexRouteImport } from './routes/_authed/projects.$projectId.errors.$errorId.index'
 import { Route as AuthedProjectsProjectIdErrorsErrorIdEventsEventIdRouteImport } from './routes/_authed/projects.$projectId.errors.$errorId.events.$eventId'
 
@@ -32,6 +36,11 @@ const LoginRoute = LoginRouteImport.update({
   path: '/login',
   getParentRoute: () => rootRouteImport,
 } as any)
+const InvitationsTokenRoute = InvitationsTokenRouteImport.update({
+  id: '/invitations/$token',
+  path: '/invitations/$token',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const AuthedOrganizationsIndexRoute =
   AuthedOrganizationsIndexRouteImport.update({
     id: '/organizations/',
@@ -44,10 +53,27 @@ const AuthedOrganizationsOrganizationIdRoute =
     path: '/organizations/$organizationId',
     getParentRoute: () => AuthedRoute,
   } as any)
+const AuthedSettingsTokensRoute = AuthedSettingsTokensRouteImport.update({
+  id: '/settings/tokens',
+  path: '/settings/tokens',
+  getParentRoute: () => AuthedRoute,
+} as any)
+const AuthedOrganizationsOrganizationIdCollaboratorsRoute =
+  AuthedOrganizationsOrganizationIdCollaboratorsRouteImport.update({
+    id: '/organizations/$organizationId_/collaborators',
+    path: '/organizations/$organizationId/collaborators',
+    getParentRoute: () => AuthedRoute,
+  } as any)
 const AuthedProjectsProjectIdErrorsIndexRoute =
   AuthedProjectsProjectIdErrorsIndexRouteImport.update({
     id: '/projects/$projectId/errors/',
     path: '/projects/$projectId/errors/',
+    getParentRoute: () => AuthedRoute,
+  } as any)
+const AuthedProjectsProjectIdPivotsFieldIdRoute =
+  AuthedProjectsProjectIdPivotsFieldIdRouteImport.update({
+    id: '/projects/$projectId/pivots/$fieldId',
+    path: '/projects/$projectId/pivots/$fieldId',
     getParentRoute: () => AuthedRoute,
   } as any)
 const AuthedProjectsProjectIdErrorsErrorIdIndexRoute =
@@ -66,8 +92,12 @@ const AuthedProjectsProjectIdErrorsErrorIdEventsEventIdRoute =
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/login': typeof LoginRoute
+  '/invitations/$token': typeof InvitationsTokenRoute
   '/organizations/$organizationId': typeof AuthedOrganizationsOrganizationIdRoute
+  '/settings/tokens': typeof AuthedSettingsTokensRoute
   '/organizations/': typeof AuthedOrganizationsIndexRoute
+  '/organizations/$organizationId/collaborators': typeof AuthedOrganizationsOrganizationIdCollaboratorsRoute
+  '/projects/$projectId/pivots/$fieldId': typeof AuthedProjectsProjectIdPivotsFieldIdRoute
   '/projects/$projectId/errors/': typeof AuthedProjectsProjectIdErrorsIndexRoute
   '/projects/$projectId/errors/$errorId/': typeof AuthedProjectsProjectIdErrorsErrorIdIndexRoute
   '/projects/$projectId/errors/$errorId/events/$eventId': typeof AuthedProjectsProjectIdErrorsErrorIdEventsEventIdRoute
@@ -75,8 +105,12 @@ export interface FileRoutesByFullPath {
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/login': typeof LoginRoute
+  '/invitations/$token': typeof InvitationsTokenRoute
   '/organizations/$organizationId': typeof AuthedOrganizationsOrganizationIdRoute
+  '/settings/tokens': typeof AuthedSettingsTokensRoute
   '/organizations': typeof AuthedOrganizationsIndexRoute
+  '/organizations/$organizationId/collaborators': typeof AuthedOrganizationsOrganizationIdCollaboratorsRoute
+  '/projects/$projectId/pivots/$fieldId': typeof AuthedProjectsProjectIdPivotsFieldIdRoute
   '/projects/$projectId/errors': typeof AuthedProjectsProjectIdErrorsIndexRoute
   '/projects/$projectId/errors/$errorId': typeof AuthedProjectsProjectIdErrorsErrorIdIndexRoute
   '/projects/$projectId/errors/$errorId/events/$eventId': typeof AuthedProjectsProjectIdErrorsErrorIdEventsEventIdRoute
@@ -86,8 +120,12 @@ export interface FileRoutesById {
   '/': typeof IndexRoute
   '/_authed': typeof AuthedRouteWithChildren
   '/login': typeof LoginRoute
+  '/invitations/$token': typeof InvitationsTokenRoute
   '/_authed/organizations/$organizationId': typeof AuthedOrganizationsOrganizationIdRoute
+  '/_authed/settings/tokens': typeof AuthedSettingsTokensRoute
   '/_authed/organizations/': typeof AuthedOrganizationsIndexRoute
+  '/_authed/organizations/$organizationId_/collaborators': typeof AuthedOrganizationsOrganizationIdCollaboratorsRoute
+  '/_authed/projects/$projectId/pivots/$fieldId': typeof AuthedProjectsProjectIdPivotsFieldIdRoute
   '/_authed/projects/$projectId/errors/': typeof AuthedProjectsProjectIdErrorsIndexRoute
   '/_authed/projects/$projectId/errors/$errorId/': typeof AuthedProjectsProjectIdErrorsErrorIdIndexRoute
   '/_authed/projects/$projectId/errors/$errorId/events/$eventId': typeof AuthedProjectsProjectIdErrorsErrorIdEventsEventIdRoute
@@ -97,8 +135,12 @@ export interface FileRouteTypes {
   fullPaths:
     | '/'
     | '/login'
+    | '/invitations/$token'
     | '/organizations/$organizationId'
+    | '/settings/tokens'
     | '/organizations/'
+    | '/organizations/$organizationId/collaborators'
+    | '/projects/$projectId/pivots/$fieldId'
     | '/projects/$projectId/errors/'
     | '/projects/$projectId/errors/$errorId/'
     | '/projects/$projectId/errors/$errorId/events/$eventId'
@@ -106,8 +148,12 @@ export interface FileRouteTypes {
   to:
     | '/'
     | '/login'
+    | '/invitations/$token'
     | '/organizations/$organizationId'
+    | '/settings/tokens'
     | '/organizations'
+    | '/organizations/$organizationId/collaborators'
+    | '/projects/$projectId/pivots/$fieldId'
     | '/projects/$projectId/errors'
     | '/projects/$projectId/errors/$errorId'
     | '/projects/$projectId/errors/$errorId/events/$eventId'
@@ -116,8 +162,12 @@ export interface FileRouteTypes {
     | '/'
     | '/_authed'
     | '/login'
+    | '/invitations/$token'
     | '/_authed/organizations/$organizationId'
+    | '/_authed/settings/tokens'
     | '/_authed/organizations/'
+    | '/_authed/organizations/$organizationId_/collaborators'
+    | '/_authed/projects/$projectId/pivots/$fieldId'
     | '/_authed/projects/$projectId/errors/'
     | '/_authed/projects/$projectId/errors/$errorId/'
     | '/_authed/projects/$projectId/errors/$errorId/events/$eventId'
@@ -127,6 +177,7 @@ export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
   AuthedRoute: typeof AuthedRouteWithChildren
   LoginRoute: typeof LoginRoute
+  InvitationsTokenRoute: typeof InvitationsTokenRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -152,6 +203,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof LoginRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/invitations/$token': {
+      id: '/invitations/$token'
+      path: '/invitations/$token'
+      fullPath: '/invitations/$token'
+      preLoaderRoute: typeof InvitationsTokenRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/_authed/organizations/': {
       id: '/_authed/organizations/'
       path: '/organizations'
@@ -166,11 +224,32 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedOrganizationsOrganizationIdRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/settings/tokens': {
+      id: '/_authed/settings/tokens'
+      path: '/settings/tokens'
+      fullPath: '/settings/tokens'
+      preLoaderRoute: typeof AuthedSettingsTokensRouteImport
+      parentRoute: typeof AuthedRoute
+    }
+    '/_authed/organizations/$organizationId_/collaborators': {
+      id: '/_authed/organizations/$organizationId_/collaborators'
+      path: '/organizations/$organizationId/collaborators'
+      fullPath: '/organizations/$organizationId/collaborators'
+      preLoaderRoute: typeof AuthedOrganizationsOrganizationIdCollaboratorsRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     '/_authed/projects/$projectId/errors/': {
       id: '/_authed/projects/$projectId/errors/'
       path: '/projects/$projectId/errors'
       fullPath: '/projects/$projectId/errors/'
       preLoaderRoute: typeof AuthedProjectsProjectIdErrorsIndexRouteImport
+      parentRoute: typeof AuthedRoute
+    }
+    '/_authed/projects/$projectId/pivots/$fieldId': {
+      id: '/_authed/projects/$projectId/pivots/$fieldId'
+      path: '/projects/$projectId/pivots/$fieldId'
+      fullPath: '/projects/$projectId/pivots/$fieldId'
+      preLoaderRoute: typeof AuthedProjectsProjectIdPivotsFieldIdRouteImport
       parentRoute: typeof AuthedRoute
     }
     '/_authed/projects/$projectId/errors/$errorId/': {
@@ -192,7 +271,10 @@ declare module '@tanstack/react-router' {
 
 interface AuthedRouteChildren {
   AuthedOrganizationsOrganizationIdRoute: typeof AuthedOrganizationsOrganizationIdRoute
+  AuthedSettingsTokensRoute: typeof AuthedSettingsTokensRoute
   AuthedOrganizationsIndexRoute: typeof AuthedOrganizationsIndexRoute
+  AuthedOrganizationsOrganizationIdCollaboratorsRoute: typeof AuthedOrganizationsOrganizationIdCollaboratorsRoute
+  AuthedProjectsProjectIdPivotsFieldIdRoute: typeof AuthedProjectsProjectIdPivotsFieldIdRoute
   AuthedProjectsProjectIdErrorsIndexRoute: typeof AuthedProjectsProjectIdErrorsIndexRoute
   AuthedProjectsProjectIdErrorsErrorIdIndexRoute: typeof AuthedProjectsProjectIdErrorsErrorIdIndexRoute
   AuthedProjectsProjectIdErrorsErrorIdEventsEventIdRoute: typeof AuthedProjectsProjectIdErrorsErrorIdEventsEventIdRoute
@@ -201,7 +283,12 @@ interface AuthedRouteChildren {
 const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedOrganizationsOrganizationIdRoute:
     AuthedOrganizationsOrganizationIdRoute,
+  AuthedSettingsTokensRoute: AuthedSettingsTokensRoute,
   AuthedOrganizationsIndexRoute: AuthedOrganizationsIndexRoute,
+  AuthedOrganizationsOrganizationIdCollaboratorsRoute:
+    AuthedOrganizationsOrganizationIdCollaboratorsRoute,
+  AuthedProjectsProjectIdPivotsFieldIdRoute:
+    AuthedProjectsProjectIdPivotsFieldIdRoute,
   AuthedProjectsProjectIdErrorsIndexRoute:
     AuthedProjectsProjectIdErrorsIndexRoute,
   AuthedProjectsProjectIdErrorsErrorIdIndexRoute:
@@ -217,6 +304,7 @@ const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   AuthedRoute: AuthedRouteWithChildren,
   LoginRoute: LoginRoute,
+  InvitationsTokenRoute: InvitationsTokenRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

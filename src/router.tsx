@@ -2,6 +2,7 @@ import { QueryClientProvider, type QueryClient } from '@tanstack/react-query'
 import { createRouter, type RouterHistory } from '@tanstack/react-router'
 import { setUnauthorizedHandler } from './api/http.ts'
 import { PageSkeleton } from './features/layout/route-states.tsx'
+import { parseSearch, stringifySearch } from './lib/search-params.ts'
 import { routeTree } from './routeTree.gen.ts'
 
 export function createAppRouter({ queryClient, history }: { queryClient: QueryClient; history?: RouterHistory }) {
@@ -9,6 +10,9 @@ export function createAppRouter({ queryClient, history }: { queryClient: QueryCl
     routeTree,
     history,
     context: { queryClient },
+    // Repeated filter parameters (?f=…&f=…) instead of JSON arrays: see lib/search-params.ts.
+    parseSearch,
+    stringifySearch,
     // Query owns freshness; the router only coordinates.
     defaultPreload: 'intent',
     defaultPreloadStaleTime: 0,

@@ -1,20 +1,59 @@
 import { queryOptions } from '@tanstack/react-query'
-import { collaboratorSchema } from '../../contract/collaborators.ts'
-import { apiUrl, getJson } from './http.ts'
+import {
+  collaboratorSchema,
+  invitationSchema,
+  invitedCollaboratorSchema,
+  type AcceptInvitation,
+  type InviteCollaborator,
+  type UpdateCollaborator,
+} from '../../contract/collaborators.ts'
+import { loginResponseSchema, type LoginResponse } from '../../contract/users.ts'
+import { writeToken } from '../lib/token-store.ts'
+import { apiUrl, getJson, sendEmpty, sendJson } from './http.ts'
 
 export const collaboratorKeys = {
   all: ['collaborators'] as const,
   list: (organizationId: string) => [...collaboratorKeys.all, 'list', organizationId] as const,
 }
 
+export const invitationKeys = {
+  detail: (token: string) => ['invitations', token] as const,
+}
+
+const collaboratorsPath = (organizationId: string) => `/organizations/${encodeURIComponent(organizationId)}/collaborators`
+const collaboratorPath = (organizationId: string, collaboratorId: string) =>
+  `${collaboratorsPath(organizationId)}/${encodeURIComponent(collaboratorId)}`
+
 export const collaboratorsQuery = (organizationId: string) =>
   queryOptions({
     queryKey: collaboratorKeys.list(organizationId),
-    queryFn: ({ signal }) =>
-      getJson(
-        apiUrl(`/organizations/${encodeURIComponent(organizationId)}/collaborators`),
-        collaboratorSchema.array(),
-        signal,
-      ),
+    queryFn: ({ signal }) => getJson(apiUrl(collaboratorsPath(organizationId)), collaboratorSchema.array(), signal),
     staleTime: 60_000,
   })
+
+/** Answers `invitation_url` once, when a pending invitation was created (or renewed). */
+export const inviteCollaborator = (organizationId: string, input: InviteCollaborator) =>
+  sendJson('POST', apiUrl(collaboratorsPath(organizationId)), input, invitedCollaboratorSchema)
+
+export const updateCollaborator = (organizationId: string, collaboratorId: string, input: UpdateCollaborator) =>
+  sendJson('PATCH', apiUrl(collaboratorPath(organizationId, collaboratorId)), input, collaboratorSchema)
+
+/** Removes a member or withdraws a pending invitation (204). */
+export const removeCollaborator = (organizationId: string, collaboratorId: string) =>
+  sendEmpty('DELETE', apiUrl(collaboratorPath(organizationId, collaboratorId)))
+
+const invitationPath = (token: string) => `/invitations/${encodeURIComponent(token)}`
+
+export const invitationQuery = (token: string) =>
+  queryOptions({
+    queryKey: invitationKeys.detail(token),
+    queryFn: ({ signal }) => getJson(apiUrl(invitationPath(token)), invitationSchema, signal),
+    staleTime: 5 * 60_000,
+  })
+
+/** Creates the invitee's account and keeps its token, exactly as login does. */
+export async function acceptInvitation(token: string, input: AcceptInvitation): Promise<LoginResponse> {
+  const response = await sendJson('POST', apiUrl(`${invitationPath(token)}/accept`), input, loginResponseSchema)
+  writeToken(response.token)
+  return response
+}

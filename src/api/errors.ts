@@ -1,12 +1,33 @@
-import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query'
+import {
+  infiniteQueryOptions,
+  mutationOptions,
+  queryOptions,
+  type InfiniteData,
+  type QueryClient,
+  type QueryKey,
+} from '@tanstack/react-query'
 import type { Direction } from '../../contract/common.ts'
-import { errorSchema, type ErrorSort } from '../../contract/errors.ts'
+import {
+  bulkErrorResultSchema,
+  errorSchema,
+  errorStatusChangeSchema,
+  type BulkErrorResult,
+  type ErrorGroup,
+  type ErrorOperation,
+  type ErrorSort,
+} from '../../contract/errors.ts'
 import { eventSchema } from '../../contract/events.ts'
-import { apiUrl, getJson, getPage } from './http.ts'
+import type { Filters } from '../../contract/filters.ts'
+import { showToast } from '../lib/toast.ts'
+import { ApiError, apiUrl, getJson, getPage, sendEmpty, sendJson, type Page } from './http.ts'
+import { withFilters } from './event-fields.ts'
+import { projectKeys } from './projects.ts'
 
 export interface ErrorListParams {
   sort: ErrorSort
   direction: Direction
+  /** The filter bar's conditions, sent in the API's filters[<field>][][type|value] form. */
+  filters: Filters
 }
 
 /** Rows per request: large enough that a fast scroll rarely waits, small enough for a quick first screen. */
@@ -23,6 +44,8 @@ export const errorKeys = {
   details: () => [...errorKeys.all, 'detail'] as const,
   detail: (projectId: string, errorId: string) => [...errorKeys.details(), projectId, errorId] as const,
   latestEvent: (projectId: string, errorId: string) => [...errorKeys.detail(projectId, errorId), 'latest-event'] as const,
+  statusChanges: (projectId: string, errorId: string) =>
+    [...errorKeys.detail(projectId, errorId), 'status-changes'] as const,
 }
 
 /** The errors list, page after page, following each page's `Link: rel="next"`. */
@@ -32,11 +55,14 @@ export const errorsInfiniteQuery = (projectId: string, params: ErrorListParams) 
     queryFn: ({ pageParam, signal }) =>
       getPage(
         pageParam ??
-          apiUrl(`${projectPath(projectId)}/errors`, {
-            sort: params.sort,
-            direction: params.direction,
-            per_page: ERRORS_PAGE_SIZE,
-          }),
+          withFilters(
+            apiUrl(`${projectPath(projectId)}/errors`, {
+              sort: params.sort,
+              direction: params.direction,
+              per_page: ERRORS_PAGE_SIZE,
+            }),
+            params.filters,
+          ),
         errorSchema,
         signal,
       ),
@@ -69,3 +95,273 @@ export const latestEventQuery = (projectId: string, errorId: string) =>
       ),
     staleTime: 15_000,
   })
+
+/** The error's status history, newest first (the server keeps the 100 newest). */
+export const errorStatusChangesQuery = (projectId: string, errorId: string) =>
+  queryOptions({
+    queryKey: errorKeys.statusChanges(projectId, errorId),
+    queryFn: ({ signal }) =>
+      getJson(
+        apiUrl(`${projectPath(projectId)}/errors/${encodeURIComponent(errorId)}/status_changes`),
+        errorStatusChangeSchema.array(),
+        signal,
+      ),
+    staleTime: 15_000,
+  })
+
+// ---------------------------------------------------------------------------------------------
+// Status workflow mutations: optimistic in every cache that shows the error, rolled back on failure.
+
+const errorUrl = (projectId: string, errorId: string) =>
+  apiUrl(`${projectPath(projectId)}/errors/${encodeURIComponent(errorId)}`)
+
+/** PATCH one error; null for a delete (204). */
+export async function patchError(projectId: string, errorId: string, operation: ErrorOperation): Promise<ErrorGroup | null> {
+  if (operation.operation === 'delete') {
+    await sendEmpty('PATCH', errorUrl(projectId, errorId), operation)
+    return null
+  }
+  return sendJson('PATCH', errorUrl(projectId, errorId), operation, errorSchema)
+}
+
+/** The bulk PATCH: one answer per id, in the order given. */
+export const patchErrors = (projectId: string, errorIds: readonly string[], operation: ErrorOperation) =>
+  sendJson(
+    'PATCH',
+    apiUrl(`${projectPath(projectId)}/errors`, { error_ids: errorIds.join(',') }),
+    operation,
+    bulkErrorResultSchema.array(),
+  )
+
+/**
+ * What the error will look like once the server applies `operation`, for the optimistic update.
+ * Snooze bookkeeping mirrors the server's so the "until N more events" summary is right at once.
+ */
+export function applyOperation(error: ErrorGroup, operation: ErrorOperation, now = new Date()): ErrorGroup {
+  switch (operation.operation) {
+    case 'fix':
+      return { ...error, status: 'fixed', reopen_rules: null }
+    case 'open':
+      return { ...error, status: 'open', reopen_rules: null }
+    case 'ignore':
+      return { ...error, status: 'ignored', reopen_rules: null }
+    case 'snooze': {
+      const rules: Record<string, unknown> = { ...operation.reopen_rules, snoozed_at: now.toISOString() }
+      if (operation.reopen_rules.reopen_if === 'n_additional_occurrences') rules.events_at_snooze = error.events
+      if (operation.reopen_rules.reopen_if === 'occurs_after') {
+        rules.reopen_after = new Date(now.getTime() + operation.reopen_rules.seconds * 1000).toISOString()
+      }
+      return { ...error, status: 'snoozed', reopen_rules: rules }
+    }
+    case 'assign':
+      return { ...error, assigned_collaborator_id: operation.assigned_collaborator_id || null }
+    case 'override_severity':
+      return { ...error, severity: operation.severity, severity_override: operation.severity }
+    case 'delete':
+      return error
+  }
+}
+
+type ErrorPages = InfiniteData<Page<ErrorGroup>, string | null>
+type Snapshot = [QueryKey, unknown][]
+
+const projectLists = (projectId: string) => [...errorKeys.lists(), projectId] as const
+
+/** Replaces (or with null removes) errors in every cached list of the project and in their detail caches. */
+function writeErrors(client: QueryClient, projectId: string, next: ReadonlyMap<string, ErrorGroup | null>): void {
+  client.setQueriesData<ErrorPages>({ queryKey: projectLists(projectId) }, (data) =>
+    data
+      ? {
+          ...data,
+          pages: data.pages.map((page) => ({
+            ...page,
+            items: page.items.flatMap((item) => {
+              if (!next.has(item.id)) return [item]
+              const replacement = next.get(item.id)
+              return replacement ? [replacement] : []
+            }),
+            totalCount:
+              page.totalCount === null
+                ? null
+                : page.totalCount - page.items.filter((item) => next.has(item.id) && next.get(item.id) === null).length,
+          })),
+        }
+      : data,
+  )
+  for (const [id, error] of next) {
+    if (error) client.setQueryData(errorKeys.detail(projectId, id), error)
+  }
+}
+
+/** Every cached copy of these errors, first one found wins (they are the same resource). */
+function findCachedErrors(client: QueryClient, projectId: string, ids: readonly string[]): Map<string, ErrorGroup> {
+  const found = new Map<string, ErrorGroup>()
+  const wanted = new Set(ids)
+  for (const id of ids) {
+    const detail = client.getQueryData<ErrorGroup>(errorKeys.detail(projectId, id))
+    if (detail) found.set(id, detail)
+  }
+  for (const [, data] of client.getQueriesData<ErrorPages>({ queryKey: projectLists(projectId) })) {
+    for (const page of data?.pages ?? []) {
+      for (const item of page.items) if (wanted.has(item.id) && !found.has(item.id)) found.set(item.id, item)
+    }
+  }
+  return found
+}
+
+export interface OptimisticContext {
+  /** Exact cache contents before the change, to put back if the request fails. */
+  snapshot: Snapshot
+  /** Each affected error as it was, to restore errors one by one after a partial bulk failure. */
+  previous: Map<string, ErrorGroup>
+}
+
+async function applyOptimistically(
+  client: QueryClient,
+  projectId: string,
+  ids: readonly string[],
+  operation: ErrorOperation,
+): Promise<OptimisticContext> {
+  // A refetch landing now would overwrite the optimistic state with the old one.
+  await client.cancelQueries({ queryKey: projectLists(projectId) })
+  await Promise.all(ids.map((id) => client.cancelQueries({ queryKey: errorKeys.detail(projectId, id), exact: true })))
+  const snapshot: Snapshot = [
+    ...client.getQueriesData({ queryKey: projectLists(projectId) }),
+    ...ids.map((id): [QueryKey, unknown] => [errorKeys.detail(projectId, id), client.getQueryData(errorKeys.detail(projectId, id))]),
+  ]
+  const previous = findCachedErrors(client, projectId, ids)
+  const now = new Date()
+  const next = new Map<string, ErrorGroup | null>()
+  for (const [id, error] of previous) {
+    next.set(id, operation.operation === 'delete' ? null : applyOperation(error, operation, now))
+  }
+  writeErrors(client, projectId, next)
+  return { snapshot, previous }
+}
+
+function restore(client: QueryClient, snapshot: Snapshot): void {
+  for (const [key, data] of snapshot) client.setQueryData(key, data)
+}
+
+function invalidateAfter(client: QueryClient, projectId: string, ids: readonly string[]): Promise<unknown> {
+  return Promise.all([
+    client.invalidateQueries({ queryKey: projectLists(projectId) }),
+    client.invalidateQueries({ queryKey: projectKeys.detail(projectId) }),
+    ...ids.flatMap((id) => [
+      client.invalidateQueries({ queryKey: errorKeys.detail(projectId, id), exact: true }),
+      client.invalidateQueries({ queryKey: errorKeys.statusChanges(projectId, id) }),
+    ]),
+  ])
+}
+
+const OPERATION_VERBS: Record<ErrorOperation['operation'], string> = {
+  fix: 'fix',
+  open: 'reopen',
+  ignore: 'ignore',
+  snooze: 'snooze',
+  assign: 'assign',
+  override_severity: 'change the severity of',
+  delete: 'delete',
+}
+
+const messageOf = (error: Error) => (error instanceof ApiError ? error.messages.join('\n') : error.message)
+
+export interface ErrorOperationInput {
+  errorId: string
+  operation: ErrorOperation
+}
+
+/**
+ * One error's operation. Status changes show at once everywhere the error is cached and roll back
+ * (with the server's message in a toast) if the server refuses. Delete is not optimistic: it waits
+ * for the server, and its caller shows the failure next to the confirmation.
+ */
+export const errorOperationMutation = (projectId: string) =>
+  mutationOptions<ErrorGroup | null, Error, ErrorOperationInput, OptimisticContext | undefined>({
+    mutationKey: ['errors', 'operation', projectId],
+    mutationFn: ({ errorId, operation }) => patchError(projectId, errorId, operation),
+    // The toast below names the operation; the global one would repeat it.
+    meta: { inlineErrors: true },
+    onMutate: ({ errorId, operation }, { client }) =>
+      operation.operation === 'delete' ? undefined : applyOptimistically(client, projectId, [errorId], operation),
+    onError: (error, { operation }, context, { client }) => {
+      if (context) restore(client, context.snapshot)
+      if (operation.operation !== 'delete') {
+        showToast({ title: `Could not ${OPERATION_VERBS[operation.operation]} the error`, description: messageOf(error) })
+      }
+    },
+    onSuccess: (updated, { errorId, operation }, _context, { client }) => {
+      writeErrors(client, projectId, new Map([[errorId, operation.operation === 'delete' ? null : updated]]))
+      if (operation.operation === 'delete') client.removeQueries({ queryKey: errorKeys.detail(projectId, errorId) })
+    },
+    onSettled: (_data, _error, { errorId, operation }, _context, { client }) =>
+      operation.operation === 'delete'
+        ? Promise.all([
+            client.invalidateQueries({ queryKey: projectLists(projectId) }),
+            client.invalidateQueries({ queryKey: projectKeys.detail(projectId) }),
+          ])
+        : invalidateAfter(client, projectId, [errorId]),
+  })
+
+export interface BulkOperationInput {
+  errorIds: readonly string[]
+  operation: ErrorOperation
+}
+
+/** How a bulk answer went: errors that changed and those that did not (with why). */
+export interface BulkOutcome {
+  results: BulkErrorResult[]
+  failed: BulkErrorResult[]
+}
+
+/**
+ * The same operation on many errors. Optimistic for all of them; afterwards each error that the
+ * server did not change is put back as it was, and a toast says how many failed and why.
+ */
+export const bulkErrorOperationMutation = (projectId: string) =>
+  mutationOptions<BulkOutcome, Error, BulkOperationInput, OptimisticContext>({
+    mutationKey: ['errors', 'bulk-operation', projectId],
+    mutationFn: async ({ errorIds, operation }) => {
+      const results = await patchErrors(projectId, errorIds, operation)
+      return { results, failed: results.filter((r) => r.status === 'failed' || r.status === 'not_found') }
+    },
+    meta: { inlineErrors: true },
+    onMutate: ({ errorIds, operation }, { client }) => applyOptimistically(client, projectId, errorIds, operation),
+    onError: (error, { errorIds, operation }, context, { client }) => {
+      if (context) restore(client, context.snapshot)
+      showToast({
+        title: `Could not ${OPERATION_VERBS[operation.operation]} ${errorIds.length === 1 ? 'the error' : `${errorIds.length} errors`}`,
+        description: messageOf(error),
+      })
+    },
+    onSuccess: ({ results, failed }, { operation }, context, { client }) => {
+      const next = new Map<string, ErrorGroup | null>()
+      for (const result of results) {
+        if (result.status === 'updated' && result.error) next.set(result.id, result.error)
+        else if (result.status === 'deleted') next.set(result.id, null)
+        else {
+          const before = context.previous.get(result.id)
+          if (before) next.set(result.id, before)
+        }
+      }
+      writeErrors(client, projectId, next)
+      if (failed.length > 0) {
+        const reasons = [...new Set(failed.flatMap((r) => (r.errors.length > 0 ? r.errors : [r.status === 'not_found' ? 'not found' : 'failed'])))]
+        showToast({
+          title: `${failed.length} of ${results.length} errors were not ${PAST[operation.operation]}`,
+          description: reasons.join('\n'),
+        })
+      }
+    },
+    onSettled: (_data, _error, { errorIds }, _context, { client }) => invalidateAfter(client, projectId, errorIds),
+  })
+
+const PAST: Record<ErrorOperation['operation'], string> = {
+  fix: 'fixed',
+  open: 'reopened',
+  ignore: 'ignored',
+  snooze: 'snoozed',
+  assign: 'assigned',
+  override_severity: 'changed',
+  delete: 'deleted',
+}

@@ -150,6 +150,6 @@ export async function sendJson<S extends z.ZodType>(
 }
 
 /** For endpoints answering 204 No Content. */
-export async function sendEmpty(method: 'POST' | 'DELETE', url: string, body?: unknown): Promise<void> {
+export async function sendEmpty(method: 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown): Promise<void> {
   await send(url, { method, body })
 }

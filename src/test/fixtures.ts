@@ -37,6 +37,7 @@ export const errorGroup = (overrides: Partial<ErrorGroup> = {}): ErrorGroup => (
   message: "Cannot read properties of undefined (reading 'total')",
   context: 'POST /checkout',
   severity: 'error',
+  severity_override: null,
   unhandled: true,
   status: 'open',
   assigned_collaborator_id: null,

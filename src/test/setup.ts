@@ -1,6 +1,10 @@
 import '@testing-library/jest-dom/vitest'
-import { cleanup } from '@testing-library/react'
+import { cleanup, configure } from '@testing-library/react'
 import { afterEach, vi } from 'vitest'
+
+// The first render of a page (router, query client, recharts) can take seconds on a busy
+// 2-core CI machine; waits give the UI that long before failing.
+configure({ asyncUtilTimeout: 5_000 })
 
 // jsdom does not implement scrolling; the router's scroll restoration and the virtualizer call it.
 window.scrollTo = () => {}

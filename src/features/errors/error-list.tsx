@@ -1,95 +1,181 @@
-import { useSuspenseInfiniteQuery } from '@tanstack/react-query'
-import { Link } from '@tanstack/react-router'
+import { useMutation, useSuspenseInfiniteQuery } from '@tanstack/react-query'
+import { Link, useNavigate } from '@tanstack/react-router'
 import { useWindowVirtualizer } from '@tanstack/react-virtual'
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
-import type { ErrorGroup } from '../../../contract/errors.ts'
-import { errorsInfiniteQuery, type ErrorListParams } from '../../api/errors.ts'
+import type { ErrorGroup, ErrorOperation } from '../../../contract/errors.ts'
+import { bulkErrorOperationMutation, errorOperationMutation, errorsInfiniteQuery, type ErrorListParams } from '../../api/errors.ts'
 import { RelativeTime } from '../../components/ui/relative-time.tsx'
 import { Skeleton } from '../../components/ui/skeleton.tsx'
 import { ErrorState } from '../../components/ui/states.tsx'
+import { cn } from '../../lib/cn.ts'
 import { formatCount, formatCountOf } from '../../lib/relative-time.ts'
-import { SeverityIndicator, StatusBadge } from './error-badges.tsx'
+import { AssignDialog, AssigneeLabel, assigneeName, useAssignableCollaborators } from '../triage/assign-menu.tsx'
+import { BulkToolbar } from '../triage/bulk-toolbar.tsx'
+import { focusFilterInput, useShortcuts } from '../triage/keyboard-shortcuts.ts'
+import { ShortcutsHelp, ShortcutsHelpButton } from '../triage/shortcuts-help.tsx'
+import { SnoozeDialog } from '../triage/snooze-dialog.tsx'
+import { Sparkline, useErrorSparklines } from '../trends/error-sparklines.tsx'
+import { ErrorStatusBadge, SeverityIndicator } from './error-badges.tsx'
 
 const ROW_ESTIMATE = 76
 /** Start loading the next page this many rows before the end, so scrolling rarely waits. */
 const PREFETCH_ROWS = 15
 
-const columns = 'sm:grid sm:grid-cols-[minmax(0,1fr)_5rem_5rem_7rem_7rem] sm:items-center sm:gap-4'
+const columns = 'sm:grid sm:grid-cols-[minmax(0,1fr)_5.5rem_5rem_5rem_7rem_7rem] sm:items-center sm:gap-4'
 
-function ErrorRow({ error, projectId, index }: { error: ErrorGroup; projectId: string; index: number }) {
+function ErrorRow({
+  error,
+  projectId,
+  index,
+  selected,
+  onToggle,
+  assignee,
+  sparkline,
+}: {
+  error: ErrorGroup
+  projectId: string
+  index: number
+  selected: boolean
+  onToggle: () => void
+  assignee: string | null
+  sparkline: React.ReactNode
+}) {
   return (
-    <div className={`relative px-4 py-3 hover:bg-surface-muted ${columns}`}>
-      <div className="min-w-0">
-        <div className="flex min-w-0 items-center gap-2">
-          <Link
-            to="/projects/$projectId/errors/$errorId"
-            params={{ projectId, errorId: error.id }}
-            data-row-index={index}
-            className="min-w-0 truncate rounded font-semibold text-foreground after:absolute after:inset-0 hover:underline focus-visible:-outline-offset-2"
-          >
-            {error.error_class}
-          </Link>
-          <StatusBadge status={error.status} />
-          <SeverityIndicator severity={error.severity} className="hidden sm:inline-flex" />
-        </div>
-        <p className="truncate text-sm text-foreground/90" title={error.message}>
-          {error.message || <span className="text-muted-foreground italic">(no message)</span>}
-        </p>
-        {error.context ? (
-          <p className="truncate font-mono text-xs text-muted-foreground" title={error.context}>
-            {error.context}
+    <div className="relative flex items-start gap-3 px-4 py-3 hover:bg-surface-muted">
+      {/* Above the row-wide link overlay so it can be clicked. */}
+      <input
+        type="checkbox"
+        className="relative z-10 mt-1 size-4 shrink-0"
+        aria-label={`Select ${error.error_class}`}
+        checked={selected}
+        onChange={onToggle}
+      />
+      <div className={`min-w-0 flex-1 ${columns}`}>
+        <div className="min-w-0">
+          <div className="flex min-w-0 items-center gap-2">
+            <Link
+              to="/projects/$projectId/errors/$errorId"
+              params={{ projectId, errorId: error.id }}
+              data-row-index={index}
+              className="min-w-0 truncate rounded font-semibold text-foreground after:absolute after:inset-0 hover:underline focus-visible:-outline-offset-2"
+            >
+              {error.error_class}
+            </Link>
+            <ErrorStatusBadge error={error} className="shrink" />
+            <SeverityIndicator severity={error.severity} className="hidden sm:inline-flex" />
+            <AssigneeLabel name={assignee} />
+          </div>
+          <p className="truncate text-sm text-foreground/90" title={error.message}>
+            {error.message || <span className="text-muted-foreground italic">(no message)</span>}
           </p>
-        ) : null}
+          {error.context ? (
+            <p className="truncate font-mono text-xs text-muted-foreground" title={error.context}>
+              {error.context}
+            </p>
+          ) : null}
+        </div>
+        {/* Narrow screens: one meta line instead of columns. */}
+        <p className="mt-1 flex flex-wrap gap-x-3 text-xs text-muted-foreground tabular-nums sm:hidden">
+          <SeverityIndicator severity={error.severity} />
+          <span>{formatCountOf(error.events, 'event')}</span>
+          <span>{formatCountOf(error.users, 'user')}</span>
+          <span>
+            last <RelativeTime value={error.last_seen} />
+          </span>
+          <span>
+            first <RelativeTime value={error.first_seen} />
+          </span>
+        </p>
+        <div className="hidden justify-end sm:flex">{sparkline}</div>
+        <p className="hidden text-right text-sm tabular-nums sm:block">
+          {formatCount(error.events)}
+          <span className="sr-only"> events</span>
+        </p>
+        <p className="hidden text-right text-sm tabular-nums sm:block">
+          {formatCount(error.users)}
+          <span className="sr-only"> users</span>
+        </p>
+        <p className="hidden text-right text-xs text-muted-foreground sm:block">
+          <span className="sr-only">first seen </span>
+          <RelativeTime value={error.first_seen} />
+        </p>
+        <p className="hidden text-right text-xs text-muted-foreground sm:block">
+          <span className="sr-only">last seen </span>
+          <RelativeTime value={error.last_seen} />
+        </p>
       </div>
-      {/* Narrow screens: one meta line instead of columns. */}
-      <p className="mt-1 flex flex-wrap gap-x-3 text-xs text-muted-foreground tabular-nums sm:hidden">
-        <SeverityIndicator severity={error.severity} />
-        <span>{formatCountOf(error.events, 'event')}</span>
-        <span>{formatCountOf(error.users, 'user')}</span>
-        <span>
-          last <RelativeTime value={error.last_seen} />
-        </span>
-        <span>
-          first <RelativeTime value={error.first_seen} />
-        </span>
-      </p>
-      <p className="hidden text-right text-sm tabular-nums sm:block">
-        {formatCount(error.events)}
-        <span className="sr-only"> events</span>
-      </p>
-      <p className="hidden text-right text-sm tabular-nums sm:block">
-        {formatCount(error.users)}
-        <span className="sr-only"> users</span>
-      </p>
-      <p className="hidden text-right text-xs text-muted-foreground sm:block">
-        <span className="sr-only">first seen </span>
-        <RelativeTime value={error.first_seen} />
-      </p>
-      <p className="hidden text-right text-xs text-muted-foreground sm:block">
-        <span className="sr-only">last seen </span>
-        <RelativeTime value={error.last_seen} />
-      </p>
     </div>
   )
 }
 
-function isTyping(target: EventTarget | null): boolean {
-  return (
-    target instanceof HTMLElement &&
-    (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName))
-  )
-}
+const isInteractive = (element: Element | null) =>
+  element instanceof HTMLElement && element.matches('a[href], button, input, select, textarea, summary')
 
 /**
  * The errors of a project, virtualized against the window so tens of thousands of rows scroll
  * smoothly; pages load ahead of the scroll position by following the API's Link headers.
- * `j` / `k` move between rows, Enter opens one.
+ * Rows can be selected for bulk actions; `j` / `k` move the focused row, Enter opens it, and the
+ * triage keys act on the selection (or the focused row when nothing is selected).
  */
 export function ErrorList({ projectId, params }: { projectId: string; params: ErrorListParams }) {
   const query = useSuspenseInfiniteQuery(errorsInfiniteQuery(projectId, params))
   const { hasNextPage, isFetchingNextPage, fetchNextPage, isFetchNextPageError } = query
   const errors = useMemo(() => query.data.pages.flatMap((page) => page.items), [query.data.pages])
   const total = query.data.pages[0]?.totalCount ?? errors.length
+  const navigate = useNavigate()
+
+  const errorIds = useMemo(() => errors.map((error) => error.id), [errors])
+  const sparklines = useErrorSparklines(projectId, errorIds, params.filters)
+  const { byId: collaboratorsById } = useAssignableCollaborators(projectId)
+
+  // Selection is view state, not part of the URL: a shared link should not carry it.
+  const [selection, setSelection] = useState<ReadonlySet<string>>(() => new Set())
+  const [focusedIndex, setFocusedIndexState] = useState<number | null>(null)
+  // Read by j/k: held keys repeat faster than React re-renders and than focus moves.
+  const focusedRef = useRef<number | null>(null)
+  const setFocusedIndex = useCallback((index: number) => {
+    focusedRef.current = index
+    setFocusedIndexState(index)
+  }, [])
+  const [snoozeTargets, setSnoozeTargets] = useState<readonly string[] | null>(null)
+  const [assignTarget, setAssignTarget] = useState<ErrorGroup | null>(null)
+  const [bulkAssignOpen, setBulkAssignOpen] = useState(false)
+  const [helpOpen, setHelpOpen] = useState(false)
+
+  const selectedIds = useMemo(() => errorIds.filter((id) => selection.has(id)), [errorIds, selection])
+  const allSelected = errorIds.length > 0 && selectedIds.length === errorIds.length
+  const focused = focusedIndex !== null ? errors[focusedIndex] : undefined
+
+  const single = useMutation(errorOperationMutation(projectId))
+  const bulk = useMutation(bulkErrorOperationMutation(projectId))
+
+  const toggle = useCallback((id: string) => {
+    setSelection((current) => {
+      const next = new Set(current)
+      if (next.has(id)) next.delete(id)
+      else next.add(id)
+      return next
+    })
+  }, [])
+
+  const runOn = (ids: readonly string[], operation: ErrorOperation, fromSelection: boolean) => {
+    if (ids.length === 0) return
+    if (!fromSelection && ids.length === 1) {
+      single.mutate({ errorId: ids[0]!, operation })
+      return
+    }
+    bulk.mutate(
+      { errorIds: ids, operation },
+      // Failed errors stay selected so they can be retried.
+      { onSuccess: ({ failed }) => setSelection(new Set(failed.map((result) => result.id))) },
+    )
+  }
+
+  /** What the triage keys act on: the selection, else the focused row. */
+  const targets = (): { ids: string[]; fromSelection: boolean } =>
+    selectedIds.length > 0
+      ? { ids: selectedIds, fromSelection: true }
+      : { ids: focused ? [focused.id] : [], fromSelection: false }
 
   const listRef = useRef<HTMLDivElement | null>(null)
   const [scrollMargin, setScrollMargin] = useState(0)
@@ -97,6 +183,12 @@ export function ErrorList({ projectId, params }: { projectId: string; params: Er
     listRef.current = element
     if (element) setScrollMargin(element.getBoundingClientRect().top + window.scrollY)
   }, [])
+  const selectAllRef = useCallback(
+    (element: HTMLInputElement | null) => {
+      if (element) element.indeterminate = selectedIds.length > 0 && !allSelected
+    },
+    [selectedIds.length, allSelected],
+  )
 
   const virtualizer = useWindowVirtualizer({
     count: errors.length + (hasNextPage ? 1 : 0),
@@ -113,44 +205,95 @@ export function ErrorList({ projectId, params }: { projectId: string; params: Er
     }
   }, [hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage, lastIndex, errors.length])
 
-  useEffect(() => {
-    const focusRow = (index: number) => {
-      virtualizer.scrollToIndex(index, { align: 'auto' })
-      // The row may only exist after the virtualizer re-renders.
-      requestAnimationFrame(() =>
-        listRef.current?.querySelector<HTMLElement>(`[data-row-index="${index}"]`)?.focus(),
-      )
-    }
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || isTyping(event.target)) return
-      if (event.key !== 'j' && event.key !== 'k') return
-      const active = document.activeElement
-      const current = active instanceof HTMLElement && active.dataset.rowIndex ? Number(active.dataset.rowIndex) : -1
-      const next = event.key === 'j' ? Math.min(current + 1, errors.length - 1) : Math.max(current - 1, 0)
-      if (errors.length === 0) return
+  const focusRow = (index: number) => {
+    setFocusedIndex(index)
+    virtualizer.scrollToIndex(index, { align: 'auto' })
+    // The row may only exist after the virtualizer re-renders.
+    requestAnimationFrame(() => listRef.current?.querySelector<HTMLElement>(`[data-row-index="${index}"]`)?.focus())
+  }
+
+  const move = (step: 1 | -1) => {
+    if (errors.length === 0) return
+    const current = focusedRef.current ?? -1
+    focusRow(step === 1 ? Math.min(current + 1, errors.length - 1) : Math.max(current - 1, 0))
+  }
+
+  useShortcuts({
+    j: () => move(1),
+    k: () => move(-1),
+    Enter: (event) => {
+      // Links, buttons and checkboxes handle Enter themselves.
+      if (!focused || isInteractive(document.activeElement)) return
       event.preventDefault()
-      focusRow(next)
-    }
-    document.addEventListener('keydown', onKeyDown)
-    return () => document.removeEventListener('keydown', onKeyDown)
-  }, [virtualizer, errors.length])
+      void navigate({ to: '/projects/$projectId/errors/$errorId', params: { projectId, errorId: focused.id } })
+    },
+    x: () => {
+      if (focused) toggle(focused.id)
+    },
+    f: () => {
+      const { ids, fromSelection } = targets()
+      runOn(ids, { operation: 'fix' }, fromSelection)
+    },
+    i: () => {
+      const { ids, fromSelection } = targets()
+      runOn(ids, { operation: 'ignore' }, fromSelection)
+    },
+    s: () => {
+      const { ids } = targets()
+      if (ids.length > 0) setSnoozeTargets(ids)
+    },
+    a: () => {
+      if (selectedIds.length > 0) setBulkAssignOpen(true)
+      else if (focused) setAssignTarget(focused)
+    },
+    '/': () => focusFilterInput(),
+    '?': () => setHelpOpen(true),
+  })
 
   return (
     <div className="overflow-hidden rounded-lg border border-border bg-surface">
-      <div
-        aria-hidden="true"
-        className={`hidden border-b border-border bg-surface-muted px-4 py-2 text-xs font-medium text-muted-foreground ${columns}`}
-      >
-        <span>
-          Error <span className="font-normal tabular-nums">({formatCount(total)})</span>
+      <div className="flex min-h-11 flex-wrap items-center gap-x-3 gap-y-1 border-b border-border px-4 py-1.5">
+        <input
+          ref={selectAllRef}
+          type="checkbox"
+          className="size-4 shrink-0"
+          aria-label="Select all loaded errors"
+          checked={allSelected}
+          onChange={() => setSelection(allSelected ? new Set() : new Set(errorIds))}
+        />
+        {selectedIds.length > 0 ? (
+          <BulkToolbar
+            projectId={projectId}
+            count={selectedIds.length}
+            pending={bulk.isPending}
+            onRun={(operation) => runOn(selectedIds, operation, true)}
+            onSnooze={() => setSnoozeTargets(selectedIds)}
+            assignOpen={bulkAssignOpen}
+            onAssignOpenChange={setBulkAssignOpen}
+            onClear={() => setSelection(new Set())}
+          />
+        ) : (
+          <span className="text-xs font-medium text-muted-foreground">
+            Error <span className="font-normal tabular-nums">({formatCount(total)})</span>
+          </span>
+        )}
+        <span className="ml-auto">
+          <ShortcutsHelpButton onClick={() => setHelpOpen(true)} />
         </span>
-        <span className="text-right">Events</span>
-        <span className="text-right">Users</span>
-        <span className="text-right">First seen</span>
-        <span className="text-right">Last seen</span>
+      </div>
+      <div aria-hidden="true" className="hidden border-b border-border bg-surface-muted py-2 pr-4 pl-11 text-xs font-medium text-muted-foreground sm:block">
+        <div className={columns}>
+          <span />
+          <span className="text-right">{sparklines.label.replace(/^Events per /, 'Per ')}</span>
+          <span className="text-right">Events</span>
+          <span className="text-right">Users</span>
+          <span className="text-right">First seen</span>
+          <span className="text-right">Last seen</span>
+        </div>
       </div>
       <p className="sr-only" aria-live="polite">
-        {formatCountOf(total, 'error')}. Press j and k to move between them, Enter to open one.
+        {formatCountOf(total, 'error')}. Press j and k to move between them, Enter to open one, question mark for all
+        shortcuts.
       </p>
       <div ref={measureList} role="list" aria-label="Errors" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         {items.map((item) => {
@@ -161,13 +304,29 @@ export function ErrorList({ projectId, params }: { projectId: string; params: Er
               role="listitem"
               aria-setsize={total}
               aria-posinset={item.index + 1}
+              aria-current={error && item.index === focusedIndex ? 'true' : undefined}
               data-index={item.index}
               ref={virtualizer.measureElement}
-              className="absolute top-0 left-0 w-full border-b border-border"
+              onFocus={() => {
+                if (error) setFocusedIndex(item.index)
+              }}
+              className={cn(
+                'absolute top-0 left-0 w-full border-b border-l-2 border-b-border border-l-transparent',
+                error && selection.has(error.id) && 'bg-accent-soft/40',
+                error && item.index === focusedIndex && 'border-l-accent bg-surface-muted/60',
+              )}
               style={{ transform: `translateY(${item.start - virtualizer.options.scrollMargin}px)` }}
             >
               {error ? (
-                <ErrorRow error={error} projectId={projectId} index={item.index} />
+                <ErrorRow
+                  error={error}
+                  projectId={projectId}
+                  index={item.index}
+                  selected={selection.has(error.id)}
+                  onToggle={() => toggle(error.id)}
+                  assignee={assigneeName(error.assigned_collaborator_id, collaboratorsById)}
+                  sparkline={<Sparkline buckets={sparklines.bucketsOf(error.id)} label={sparklines.label} />}
+                />
               ) : isFetchNextPageError ? (
                 <ErrorState
                   className="m-2"
@@ -186,6 +345,28 @@ export function ErrorList({ projectId, params }: { projectId: string; params: Er
           )
         })}
       </div>
+
+      <SnoozeDialog
+        open={snoozeTargets !== null}
+        title={snoozeTargets && snoozeTargets.length > 1 ? `Snooze ${snoozeTargets.length} errors` : 'Snooze error'}
+        onClose={() => setSnoozeTargets(null)}
+        onSnooze={(rules) => {
+          const ids = snoozeTargets ?? []
+          setSnoozeTargets(null)
+          runOn(ids, { operation: 'snooze', reopen_rules: rules }, selectedIds.length > 0)
+        }}
+      />
+      <AssignDialog
+        projectId={projectId}
+        open={assignTarget !== null}
+        title={assignTarget ? `Assign ${assignTarget.error_class}` : 'Assign'}
+        assignedId={assignTarget?.assigned_collaborator_id ?? null}
+        onClose={() => setAssignTarget(null)}
+        onAssign={(id) => {
+          if (assignTarget) runOn([assignTarget.id], { operation: 'assign', assigned_collaborator_id: id }, false)
+        }}
+      />
+      <ShortcutsHelp open={helpOpen} onClose={() => setHelpOpen(false)} />
     </div>
   )
 }

@@ -5,7 +5,7 @@ import { Card, CardContent } from '../../components/ui/card.tsx'
 import { RelativeTime } from '../../components/ui/relative-time.tsx'
 import { TruncatedText } from '../../components/ui/truncated-text.tsx'
 import { formatCount } from '../../lib/relative-time.ts'
-import { SeverityIndicator, StatusBadge } from './error-badges.tsx'
+import { ErrorStatusBadge, SeverityIndicator } from './error-badges.tsx'
 
 /** What each grouping rule means to a person reading the error (docs/grouping.md). */
 const GROUPING_REASON_LABELS: Record<ErrorGroup['grouping_reason'], string> = {
@@ -47,8 +47,9 @@ export function ErrorSummary({ error }: { error: ErrorGroup }) {
       <div className="min-w-0">
         <div className="flex flex-wrap items-center gap-2">
           <h1 className="font-mono text-xl font-semibold [overflow-wrap:anywhere]">{error.error_class}</h1>
-          <StatusBadge status={error.status} />
+          <ErrorStatusBadge error={error} />
           <SeverityIndicator severity={error.severity} />
+          {error.severity_override ? <span className="text-xs text-muted-foreground">(set by hand)</span> : null}
           {error.unhandled ? <Badge tone="danger">unhandled</Badge> : null}
         </div>
         <p className="mt-1 text-sm">

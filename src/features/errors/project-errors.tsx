@@ -1,29 +1,93 @@
 import { useSuspenseInfiniteQuery, useSuspenseQuery } from '@tanstack/react-query'
 import type { Direction } from '../../../contract/common.ts'
 import type { ErrorSort } from '../../../contract/errors.ts'
+import type { Filters } from '../../../contract/filters.ts'
 import { errorsInfiniteQuery, type ErrorListParams } from '../../api/errors.ts'
 import { projectQuery } from '../../api/projects.ts'
+import { Button } from '../../components/ui/button.tsx'
 import { PageHeader } from '../../components/ui/page-header.tsx'
+import { EmptyState } from '../../components/ui/states.tsx'
 import { formatCount, formatCountOf } from '../../lib/relative-time.ts'
+import { FilterBar } from '../filters/filter-bar.tsx'
+import { DEFAULT_FILTERS, toFilterSearch, withTimeRange } from '../filters/to-filter-search.ts'
+import { ProjectTrendChart } from '../trends/project-trend-chart.tsx'
+import type { ResolutionChoice } from '../trends/to-trend-series.ts'
 import { ErrorList } from './error-list.tsx'
 import { ErrorSortControls } from './error-sort-controls.tsx'
 import { SendFirstError } from './send-first-error.tsx'
 
-/** A project's errors page: its list with sort controls, or what to do when nothing has arrived yet. */
-export function ProjectErrors({
+/** What the page writes to the URL. */
+export interface ErrorsSearchChange {
+  sort?: ErrorSort
+  direction?: Direction
+  /** Filters in the URL form (`field:type:value`). */
+  f?: string[]
+  resolution?: ResolutionChoice
+}
+
+const hasErrors = (pages: { items: unknown[]; nextUrl: string | null }[]) =>
+  pages[0] !== undefined && (pages[0].items.length > 0 || pages[0].nextUrl !== null)
+
+/** Nothing matches the filters: an empty project gets the setup help, otherwise a way out of the filters. */
+function NoMatchingErrors({
   projectId,
   params,
-  onParamsChange,
+  onFiltersChange,
 }: {
   projectId: string
   params: ErrorListParams
-  onParamsChange: (next: { sort: ErrorSort; direction: Direction }) => void
+  onFiltersChange: (next: Filters) => void
+}) {
+  const { data: project } = useSuspenseQuery(projectQuery(projectId))
+  const { data: unfiltered } = useSuspenseInfiniteQuery(errorsInfiniteQuery(projectId, { ...params, filters: {} }))
+  if (!hasErrors(unfiltered.pages)) return <SendFirstError project={project} origin={window.location.origin} />
+  return (
+    <EmptyState title="No errors match these filters">
+      <p>Widen the time range, remove a filter, or start over.</p>
+      <div className="mt-3 flex justify-center gap-2">
+        <Button size="sm" onClick={() => onFiltersChange({})}>
+          Show all errors
+        </Button>
+        <Button size="sm" variant="ghost" onClick={() => onFiltersChange(DEFAULT_FILTERS)}>
+          Reset to open errors
+        </Button>
+      </div>
+    </EmptyState>
+  )
+}
+
+/**
+ * A project's errors page: the filter bar, the event trend and the list with sort controls, or
+ * what to do when nothing has arrived yet. All of the view's state lives in the URL.
+ */
+export function ProjectErrors({
+  projectId,
+  params,
+  resolution,
+  onSearchChange,
+}: {
+  projectId: string
+  params: ErrorListParams
+  resolution: ResolutionChoice
+  onSearchChange: (next: ErrorsSearchChange) => void
 }) {
   const { data: project } = useSuspenseQuery(projectQuery(projectId))
   const { data } = useSuspenseInfiniteQuery(errorsInfiniteQuery(projectId, params))
   const firstPage = data.pages[0]
-  const isEmpty = !firstPage || (firstPage.items.length === 0 && !firstPage.nextUrl)
+  const isEmpty = !hasErrors(data.pages)
   const total = firstPage?.totalCount ?? null
+  const filtered = Object.keys(params.filters).length > 0
+  const onFiltersChange = (next: Filters) => onSearchChange({ f: toFilterSearch(next) })
+
+  // A project with no errors at all and the default view: only the setup help.
+  if (isEmpty && !filtered) {
+    return (
+      <>
+        <PageHeader title={`${project.name}: errors`} />
+        <SendFirstError project={project} origin={window.location.origin} />
+      </>
+    )
+  }
 
   return (
     <>
@@ -38,15 +102,29 @@ export function ProjectErrors({
         }
         actions={
           isEmpty ? null : (
-            <ErrorSortControls sort={params.sort} direction={params.direction} onChange={onParamsChange} />
+            <ErrorSortControls
+              sort={params.sort}
+              direction={params.direction}
+              onChange={(next) => onSearchChange(next)}
+            />
           )
         }
       />
-      {isEmpty ? (
-        <SendFirstError project={project} origin={window.location.origin} />
-      ) : (
-        <ErrorList projectId={projectId} params={params} />
-      )}
+      <div className="flex flex-col gap-4">
+        <FilterBar projectId={projectId} filters={params.filters} onChange={onFiltersChange} />
+        <ProjectTrendChart
+          projectId={projectId}
+          filters={params.filters}
+          resolution={resolution}
+          onResolutionChange={(next) => onSearchChange({ resolution: next === 'auto' ? undefined : next })}
+          onSelectRange={(range) => onFiltersChange(withTimeRange(params.filters, { kind: 'absolute', ...range }))}
+        />
+        {isEmpty ? (
+          <NoMatchingErrors projectId={projectId} params={params} onFiltersChange={onFiltersChange} />
+        ) : (
+          <ErrorList projectId={projectId} params={params} />
+        )}
+      </div>
     </>
   )
 }

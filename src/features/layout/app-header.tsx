@@ -1,12 +1,12 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link, useNavigate, useParams } from '@tanstack/react-router'
-import { ChevronRight, LogOut } from 'lucide-react'
+import { ChevronRight, KeyRound, LogOut } from 'lucide-react'
 import type * as React from 'react'
 import { currentUserQuery, logout } from '../../api/auth.ts'
 import { errorQuery } from '../../api/errors.ts'
 import { organizationQuery } from '../../api/organizations.ts'
 import { projectQuery } from '../../api/projects.ts'
-import { Button } from '../../components/ui/button.tsx'
+import { Button, buttonVariants } from '../../components/ui/button.tsx'
 import { cn } from '../../lib/cn.ts'
 
 const crumbLink = 'rounded text-muted-foreground hover:text-foreground'
@@ -127,6 +127,10 @@ export function AppHeader() {
             {user.data.email}
           </span>
         ) : null}
+        <Link to="/settings/tokens" className={buttonVariants({ variant: 'ghost', size: 'sm' })} title="Personal tokens">
+          <KeyRound aria-hidden="true" />
+          <span className="max-sm:sr-only">Personal tokens</span>
+        </Link>
         <Button variant="ghost" size="sm" onClick={signOut}>
           <LogOut aria-hidden="true" />
           Sign out

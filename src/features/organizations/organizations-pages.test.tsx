@@ -20,7 +20,9 @@ describe('organizations pages', () => {
       },
       'GET /api/organizations/org2': created,
       'GET /api/organizations/org2/projects': [],
-      'GET /api/organizations/org2/collaborators': [{ id: 'u1', name: 'Admin', email: 'admin@example.com', is_admin: true }],
+      'GET /api/organizations/org2/collaborators': [
+        { id: 'u1', name: 'Admin', email: 'admin@example.com', is_admin: true, project_ids: null, pending_invitation: false, created_at: '2026-01-01T00:00:00Z' },
+      ],
     })
     const { router } = renderApp('/organizations')
     expect(await screen.findByRole('link', { name: /Acme Inc\./ })).toBeInTheDocument()

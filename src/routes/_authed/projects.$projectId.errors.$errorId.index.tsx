@@ -1,20 +1,31 @@
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute } from '@tanstack/react-router'
+import { useMemo } from 'react'
 import { z } from 'zod'
-import { errorQuery, latestEventQuery } from '../../api/errors.ts'
+import { errorQuery, errorStatusChangesQuery, latestEventQuery } from '../../api/errors.ts'
 import { errorEventsQuery } from '../../api/events.ts'
 import { ErrorEventsTable } from '../../features/errors/error-events-table.tsx'
 import { ErrorSummary } from '../../features/errors/error-summary.tsx'
 import { LatestEventPanel } from '../../features/errors/latest-event-panel.tsx'
+import { filterSearchSchema, fromFilterSearch, toFilterSearch } from '../../features/filters/to-filter-search.ts'
 import { orNotFound, PageSkeleton, ResourceNotFound, RouteError } from '../../features/layout/route-states.tsx'
+import { ErrorPivotsPanel } from '../../features/pivots/error-pivots-panel.tsx'
+import { ErrorActions } from '../../features/triage/error-actions.tsx'
+import { StatusHistory } from '../../features/triage/status-history.tsx'
+import { ErrorTrendChart } from '../../features/trends/error-trend-chart.tsx'
 
 export const Route = createFileRoute('/_authed/projects/$projectId/errors/$errorId/')({
-  validateSearch: z.object({ cursor: z.string().optional().catch(undefined) }),
+  validateSearch: z.object({
+    cursor: z.string().optional().catch(undefined),
+    /** The trend's time range and pivot filters (same `f` form as the list); none by default. */
+    f: filterSearchSchema,
+  }),
   loaderDeps: ({ search: { cursor } }) => ({ cursor }),
   loader: ({ context: { queryClient }, params: { projectId, errorId }, deps }) => {
     // The side panels load on their own; start them now so they arrive with the page.
     void queryClient.prefetchQuery(latestEventQuery(projectId, errorId))
     void queryClient.prefetchQuery(errorEventsQuery(projectId, errorId, deps.cursor))
+    void queryClient.prefetchQuery(errorStatusChangesQuery(projectId, errorId))
     return orNotFound(queryClient.ensureQueryData(errorQuery(projectId, errorId)))
   },
   pendingComponent: () => <PageSkeleton label="Loading the error" />,
@@ -25,13 +36,34 @@ export const Route = createFileRoute('/_authed/projects/$projectId/errors/$error
 
 function ErrorPage() {
   const { projectId, errorId } = Route.useParams()
-  const { cursor } = Route.useSearch()
+  const { cursor, f } = Route.useSearch()
+  const navigate = Route.useNavigate()
   const { data: error } = useSuspenseQuery(errorQuery(projectId, errorId))
+  // Unlike the list, the error page has no default status filter: its charts show all its events.
+  const filters = useMemo(() => (f ? fromFilterSearch(f) : {}), [f])
   return (
     <div className="flex flex-col gap-4">
       <ErrorSummary error={error} />
-      <LatestEventPanel projectId={projectId} errorId={errorId} />
-      <ErrorEventsTable projectId={projectId} errorId={errorId} cursor={cursor} />
+      <ErrorActions projectId={projectId} error={error} />
+      <ErrorTrendChart
+        projectId={projectId}
+        errorId={errorId}
+        filters={filters}
+        onFiltersChange={(next) => {
+          const entries = toFilterSearch(next)
+          void navigate({ search: (prev) => ({ ...prev, f: entries.length > 0 ? entries : undefined }), replace: true })
+        }}
+      />
+      <div className="grid gap-4 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
+        <div className="flex min-w-0 flex-col gap-4">
+          <LatestEventPanel projectId={projectId} errorId={errorId} />
+          <ErrorEventsTable projectId={projectId} errorId={errorId} cursor={cursor} />
+        </div>
+        <div className="flex min-w-0 flex-col gap-4">
+          <ErrorPivotsPanel projectId={projectId} errorId={errorId} filters={filters} />
+          <StatusHistory projectId={projectId} errorId={errorId} />
+        </div>
+      </div>
     </div>
   )
 }

@@ -7,23 +7,34 @@ import { projectQuery } from '../../api/projects.ts'
 import { Skeleton } from '../../components/ui/skeleton.tsx'
 import { ErrorListSkeleton } from '../../features/errors/error-list.tsx'
 import { ProjectErrors } from '../../features/errors/project-errors.tsx'
+import { filterSearchSchema, fromFilterSearch } from '../../features/filters/to-filter-search.ts'
 import { orNotFound, ResourceNotFound, RouteError } from '../../features/layout/route-states.tsx'
+import { RESOLUTION_CHOICES } from '../../features/trends/to-trend-series.ts'
 
+// Filters are `f=field:type:value` entries (features/filters/to-filter-search.ts); no `f` is the default view.
 const searchSchema = z.object({
   sort: errorSortSchema.default('last_seen').catch('last_seen'),
   direction: directionSchema.default('desc').catch('desc'),
+  f: filterSearchSchema,
+  resolution: z.enum(RESOLUTION_CHOICES).optional().catch(undefined),
 })
 
 export const Route = createFileRoute('/_authed/projects/$projectId/errors/')({
   validateSearch: searchSchema,
-  loaderDeps: ({ search: { sort, direction } }) => ({ sort, direction }),
-  loader: ({ context: { queryClient }, params: { projectId }, deps }) =>
-    orNotFound(
+  loaderDeps: ({ search: { sort, direction, f } }) => ({ sort, direction, filters: fromFilterSearch(f) }),
+  loader: async ({ context: { queryClient }, params: { projectId }, deps }) => {
+    const [, list] = await orNotFound(
       Promise.all([
         queryClient.ensureQueryData({ ...projectQuery(projectId), revalidateIfStale: true }),
         queryClient.ensureInfiniteQueryData(errorsInfiniteQuery(projectId, deps)),
       ]),
-    ),
+    )
+    // Nothing matches: is the project empty altogether (show how to send a first error)?
+    const first = list.pages[0]
+    if (first && first.items.length === 0 && !first.nextUrl && Object.keys(deps.filters).length > 0) {
+      await queryClient.ensureInfiniteQueryData(errorsInfiniteQuery(projectId, { ...deps, filters: {} }))
+    }
+  },
   pendingComponent: () => (
     <div className="flex flex-col gap-4">
       <Skeleton className="h-7 w-1/3" />
@@ -37,13 +48,14 @@ export const Route = createFileRoute('/_authed/projects/$projectId/errors/')({
 
 function ErrorsPage() {
   const { projectId } = Route.useParams()
-  const search = Route.useSearch()
+  const { sort, direction, f, resolution = 'auto' } = Route.useSearch()
   const navigate = Route.useNavigate()
   return (
     <ProjectErrors
       projectId={projectId}
-      params={search}
-      onParamsChange={(next) => void navigate({ search: next })}
+      params={{ sort, direction, filters: fromFilterSearch(f) }}
+      resolution={resolution}
+      onSearchChange={(next) => void navigate({ search: (prev) => ({ ...prev, ...next }) })}
     />
   )
 }

@@ -1,0 +1,21 @@
+import { queryOptions } from '@tanstack/react-query'
+import { authTokenSchema, createdTokenSchema, type CreateTokenRequest } from '../../contract/tokens.ts'
+import { apiUrl, getJson, sendEmpty, sendJson } from './http.ts'
+
+export const tokenKeys = {
+  all: ['user', 'tokens'] as const,
+  list: () => [...tokenKeys.all, 'list'] as const,
+}
+
+export const tokensQuery = () =>
+  queryOptions({
+    queryKey: tokenKeys.list(),
+    queryFn: ({ signal }) => getJson(apiUrl('/user/tokens'), authTokenSchema.array(), signal),
+    // "Last used" moves with every request made elsewhere: refresh on each visit.
+    staleTime: 0,
+  })
+
+/** The answer carries the secret; it is never shown again. */
+export const createToken = (input: CreateTokenRequest) => sendJson('POST', apiUrl('/user/tokens'), input, createdTokenSchema)
+
+export const revokeToken = (tokenId: string) => sendEmpty('DELETE', apiUrl(`/user/tokens/${encodeURIComponent(tokenId)}`))

@@ -1,0 +1,75 @@
+import { keepPreviousData, queryOptions } from '@tanstack/react-query'
+import type { Filters } from '../../contract/filters.ts'
+import { errorTrendsSchema, trendBucketSchema } from '../../contract/trends.ts'
+import { withFilters } from './event-fields.ts'
+import { apiUrl, getJson } from './http.ts'
+
+const projectPath = (projectId: string) => `/projects/${encodeURIComponent(projectId)}`
+
+export interface TrendParams {
+  /** `<number><unit>`, such as 1h or 1d. */
+  resolution: string
+  filters: Filters
+}
+
+export const trendKeys = {
+  all: ['trends'] as const,
+  project: (projectId: string, params: TrendParams) => [...trendKeys.all, projectId, 'project', params] as const,
+  error: (projectId: string, errorId: string, params: TrendParams) =>
+    [...trendKeys.all, projectId, 'error', errorId, params] as const,
+  errors: (projectId: string, errorIds: readonly string[], params: TrendParams) =>
+    [...trendKeys.all, projectId, 'errors', errorIds, params] as const,
+}
+
+/** Event volume of the project's filtered events (GET /projects/{id}/trend), oldest bucket first. */
+export const projectTrendQuery = (projectId: string, params: TrendParams) =>
+  queryOptions({
+    queryKey: trendKeys.project(projectId, params),
+    queryFn: ({ signal }) =>
+      getJson(
+        withFilters(apiUrl(`${projectPath(projectId)}/trend`, { resolution: params.resolution }), params.filters),
+        trendBucketSchema.array(),
+        signal,
+      ),
+    staleTime: 30_000,
+    placeholderData: keepPreviousData,
+  })
+
+/** One error's histogram (GET /projects/{id}/errors/{error_id}/trend). */
+export const errorTrendQuery = (projectId: string, errorId: string, params: TrendParams) =>
+  queryOptions({
+    queryKey: trendKeys.error(projectId, errorId, params),
+    queryFn: ({ signal }) =>
+      getJson(
+        withFilters(
+          apiUrl(`${projectPath(projectId)}/errors/${encodeURIComponent(errorId)}/trend`, { resolution: params.resolution }),
+          params.filters,
+        ),
+        trendBucketSchema.array(),
+        signal,
+      ),
+    staleTime: 30_000,
+    placeholderData: keepPreviousData,
+  })
+
+/** The server's limit of ids per GET /projects/{id}/error_trends. */
+export const MAX_ERROR_TRENDS_IDS = 100
+
+/** Sparklines of up to 100 errors in one request: error id → buckets. */
+export const errorTrendsQuery = (projectId: string, errorIds: readonly string[], params: TrendParams) =>
+  queryOptions({
+    queryKey: trendKeys.errors(projectId, errorIds, params),
+    queryFn: ({ signal }) =>
+      getJson(
+        withFilters(
+          apiUrl(`${projectPath(projectId)}/error_trends`, { error_ids: errorIds.join(','), resolution: params.resolution }),
+          params.filters,
+        ),
+        errorTrendsSchema,
+        signal,
+      ),
+    staleTime: 60_000,
+    enabled: errorIds.length > 0,
+    // The next page of rows grows the id list: keep the drawn sparklines meanwhile.
+    placeholderData: keepPreviousData,
+  })

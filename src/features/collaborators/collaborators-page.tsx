@@ -1,0 +1,279 @@
+import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
+import { useNavigate } from '@tanstack/react-router'
+import { CheckCircle2, X } from 'lucide-react'
+import { useState } from 'react'
+import type { Collaborator, InvitedCollaborator } from '../../../contract/collaborators.ts'
+import { currentUserQuery } from '../../api/auth.ts'
+import {
+  collaboratorKeys,
+  collaboratorsQuery,
+  inviteCollaborator,
+  removeCollaborator,
+  updateCollaborator,
+} from '../../api/collaborators.ts'
+import { organizationKeys, organizationQuery } from '../../api/organizations.ts'
+import { projectKeys, projectsQuery } from '../../api/projects.ts'
+import { Button } from '../../components/ui/button.tsx'
+import { Card, CardContent } from '../../components/ui/card.tsx'
+import { Dialog } from '../../components/ui/dialog.tsx'
+import { FormErrors } from '../../components/ui/form-errors.tsx'
+import { PageHeader } from '../../components/ui/page-header.tsx'
+import { CollaboratorsTable, displayName, type CollaboratorAction } from './collaborators-table.tsx'
+import { ConfirmActionDialog } from './confirm-action-dialog.tsx'
+import { InvitationLink } from './invitation-link.tsx'
+import { InviteCollaboratorForm } from './invite-collaborator-form.tsx'
+import { ProjectPicker } from './project-picker.tsx'
+
+/** The data is loaded by the route (organizations.$organizationId_.collaborators.tsx). */
+export function CollaboratorsPage({ organizationId }: { organizationId: string }) {
+  const { data: organization } = useSuspenseQuery(organizationQuery(organizationId))
+  const { data: collaborators } = useSuspenseQuery(collaboratorsQuery(organizationId))
+  const { data: projects } = useSuspenseQuery(projectsQuery(organizationId))
+  const { data: me } = useSuspenseQuery(currentUserQuery())
+  const [active, setActive] = useState<{ action: CollaboratorAction; collaborator: Collaborator } | null>(null)
+  const [invited, setInvited] = useState<InvitedCollaborator | null>(null)
+
+  const isAdmin = collaborators.some((c) => c.id === me.id && c.is_admin && !c.pending_invitation)
+  const members = collaborators.filter((c) => !c.pending_invitation).length
+  const pending = collaborators.length - members
+
+  return (
+    <>
+      <PageHeader
+        title={`${organization.name}: collaborators`}
+        description={
+          <>
+            {members} {members === 1 ? 'member' : 'members'}
+            {pending > 0 ? ` · ${pending} pending ${pending === 1 ? 'invitation' : 'invitations'}` : ''}
+            {isAdmin ? '' : ' · only admins can invite, change or remove collaborators'}
+          </>
+        }
+      />
+      <div className={isAdmin ? 'grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]' : undefined}>
+        <div className="flex min-w-0 flex-col gap-4">
+          {invited ? <InviteResult collaborator={invited} onDismiss={() => setInvited(null)} /> : null}
+          <CollaboratorsTable
+            collaborators={collaborators}
+            projects={projects}
+            currentUserId={me.id}
+            onAction={isAdmin ? (action, collaborator) => setActive({ action, collaborator }) : undefined}
+          />
+        </div>
+        {isAdmin ? (
+          <aside aria-label="Invite">
+            <Card>
+              <CardContent className="py-4">
+                <InviteCollaboratorForm organizationId={organizationId} projects={projects} onInvited={setInvited} />
+              </CardContent>
+            </Card>
+          </aside>
+        ) : null}
+      </div>
+      {active ? (
+        <ActionDialog
+          key={`${active.action}-${active.collaborator.id}`}
+          organizationId={organizationId}
+          organizationName={organization.name}
+          action={active.action}
+          collaborator={active.collaborator}
+          projects={projects}
+          currentUserId={me.id}
+          onClose={() => setActive(null)}
+        />
+      ) : null}
+    </>
+  )
+}
+
+function InviteResult({ collaborator, onDismiss }: { collaborator: InvitedCollaborator; onDismiss: () => void }) {
+  return (
+    <Card aria-label="Invitation result">
+      <CardContent className="flex items-start gap-3 py-3">
+        <CheckCircle2 aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-success" />
+        <div className="flex min-w-0 flex-1 flex-col gap-3">
+          <p role="status" className="text-sm font-medium">
+            {collaborator.invitation_url
+              ? `Invitation created for ${collaborator.email}.`
+              : `${displayName(collaborator)} was added to the organization.`}
+          </p>
+          {collaborator.invitation_url ? <InvitationLink email={collaborator.email} url={collaborator.invitation_url} /> : null}
+        </div>
+        <Button variant="ghost" size="icon" aria-label="Dismiss" onClick={onDismiss}>
+          <X aria-hidden="true" />
+        </Button>
+      </CardContent>
+    </Card>
+  )
+}
+
+/** One dialog per action, mounted fresh each time so no state or error leaks between rows. */
+function ActionDialog({
+  organizationId,
+  organizationName,
+  action,
+  collaborator,
+  projects,
+  currentUserId,
+  onClose,
+}: {
+  organizationId: string
+  organizationName: string
+  action: CollaboratorAction
+  collaborator: Collaborator
+  projects: readonly { id: string; name: string }[]
+  currentUserId: string
+  onClose: () => void
+}) {
+  const queryClient = useQueryClient()
+  const navigate = useNavigate()
+  const label = displayName(collaborator)
+  const isMe = collaborator.id === currentUserId && !collaborator.pending_invitation
+  const [projectIds, setProjectIds] = useState<string[] | null>(collaborator.project_ids)
+  const refresh = async () => {
+    await Promise.all([
+      queryClient.invalidateQueries({ queryKey: collaboratorKeys.list(organizationId) }),
+      // collaborators_count of each project.
+      queryClient.invalidateQueries({ queryKey: projectKeys.list(organizationId) }),
+    ])
+  }
+
+  const update = useMutation({
+    mutationFn: (input: { is_admin?: boolean; project_ids?: string[] | null }) =>
+      updateCollaborator(organizationId, collaborator.id, input),
+    meta: { inlineErrors: true },
+    onSuccess: async () => {
+      await refresh()
+      onClose()
+    },
+  })
+  const remove = useMutation({
+    mutationFn: () => removeCollaborator(organizationId, collaborator.id),
+    meta: { inlineErrors: true },
+    onSuccess: async () => {
+      if (isMe) {
+        // We just left: this organization is no longer ours to see.
+        onClose()
+        queryClient.removeQueries({ queryKey: collaboratorKeys.list(organizationId) })
+        await queryClient.invalidateQueries({ queryKey: organizationKeys.all })
+        await navigate({ to: '/organizations' })
+        return
+      }
+      await refresh()
+      onClose()
+    },
+  })
+  const relink = useMutation({
+    mutationFn: () =>
+      inviteCollaborator(organizationId, {
+        email: collaborator.email,
+        is_admin: collaborator.is_admin,
+        project_ids: collaborator.is_admin ? null : collaborator.project_ids,
+      }),
+    meta: { inlineErrors: true },
+    onSuccess: refresh,
+  })
+
+  if (action === 'role') {
+    const promote = !collaborator.is_admin
+    return (
+      <ConfirmActionDialog
+        open
+        title={promote ? `Make ${label} an admin?` : `Make ${label} a member?`}
+        description={
+          promote
+            ? `Admins can invite, change and remove collaborators of ${organizationName} and see all of its projects.`
+            : isMe
+              ? `You will no longer be able to manage collaborators of ${organizationName}. Another admin will have to make you an admin again.`
+              : `${label} will no longer be able to manage collaborators. They keep access to all projects until you limit it.`
+        }
+        confirmLabel={promote ? 'Make admin' : 'Make member'}
+        pending={update.isPending}
+        error={update.error}
+        onConfirm={() => update.mutate({ is_admin: promote })}
+        onCancel={onClose}
+      />
+    )
+  }
+
+  if (action === 'remove') {
+    const invitation = collaborator.pending_invitation
+    return (
+      <ConfirmActionDialog
+        open
+        destructive
+        title={invitation ? `Withdraw the invitation for ${collaborator.email}?` : isMe ? `Leave ${organizationName}?` : `Remove ${label}?`}
+        description={
+          invitation
+            ? 'The invitation link stops working. You can invite them again later.'
+            : `${isMe ? 'You lose' : `${label} loses`} access to ${organizationName} and all of its projects; errors assigned to ${isMe ? 'you' : 'them'} become unassigned.`
+        }
+        confirmLabel={invitation ? 'Withdraw invitation' : 'Remove'}
+        pending={remove.isPending}
+        error={remove.error}
+        onConfirm={() => remove.mutate()}
+        onCancel={onClose}
+      />
+    )
+  }
+
+  if (action === 'projects') {
+    return (
+      <Dialog open onClose={onClose} title={`Projects of ${label}`} description="Members see only the projects chosen here.">
+        <form
+          className="flex flex-col gap-3"
+          onSubmit={(event) => {
+            event.preventDefault()
+            update.mutate({ project_ids: projectIds })
+          }}
+        >
+          <ProjectPicker projects={projects} value={projectIds} onChange={setProjectIds} />
+          <FormErrors error={update.error} />
+          <div className="flex justify-end gap-2">
+            <Button onClick={onClose} disabled={update.isPending}>
+              Cancel
+            </Button>
+            <Button
+              type="submit"
+              variant="primary"
+              disabled={update.isPending || (projectIds !== null && projectIds.length === 0)}
+            >
+              {update.isPending ? 'Saving…' : 'Save projects'}
+            </Button>
+          </div>
+        </form>
+      </Dialog>
+    )
+  }
+
+  // relink: a new invitation replaces the pending one, so the old link stops working.
+  return relink.data ? (
+    <Dialog open onClose={onClose} title={`New invitation link for ${collaborator.email}`}>
+      <div className="flex flex-col gap-3">
+        {relink.data.invitation_url ? (
+          <InvitationLink email={collaborator.email} url={relink.data.invitation_url} />
+        ) : (
+          // They signed up meanwhile: the server added them at once, no link needed.
+          <p role="status" className="text-sm">
+            {collaborator.email} already has an account and was added to {organizationName}.
+          </p>
+        )}
+        <div className="flex justify-end">
+          <Button variant="primary" onClick={onClose}>
+            Done
+          </Button>
+        </div>
+      </div>
+    </Dialog>
+  ) : (
+    <ConfirmActionDialog
+      open
+      title={`Create a new invitation link for ${collaborator.email}?`}
+      description="The link is shown only once, when it is created. A new link replaces the old one, which stops working."
+      confirmLabel="Create link"
+      pending={relink.isPending}
+      error={relink.error}
+      onConfirm={() => relink.mutate()}
+      onCancel={onClose}
+    />
+  )
+}

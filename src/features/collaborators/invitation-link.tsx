@@ -1,0 +1,25 @@
+import { AlertTriangle } from 'lucide-react'
+import { useId } from 'react'
+import { CopyButton } from '../../components/ui/copy-button.tsx'
+import { Input } from '../../components/ui/input.tsx'
+
+/** The accept link of a fresh invitation: the server answers it once and stores only its hash. */
+export function InvitationLink({ email, url }: { email: string; url: string }) {
+  const id = useId()
+  return (
+    <div className="flex flex-col gap-2">
+      <label htmlFor={id} className="text-sm font-medium">
+        Invitation link for {email}
+      </label>
+      <div className="flex items-center gap-2">
+        <Input id={id} readOnly value={url} className="font-mono text-xs" onFocus={(event) => event.currentTarget.select()} />
+        <CopyButton value={url} label={`Copy invitation link for ${email}`} />
+      </div>
+      <p className="flex items-start gap-1.5 text-xs text-muted-foreground">
+        <AlertTriangle aria-hidden="true" className="mt-px size-3.5 shrink-0 text-warning" />
+        Copy it now and send it to them: it is shown only this once. It expires in 14 days; to get a new one,
+        create a new link from the collaborators list.
+      </p>
+    </div>
+  )
+}

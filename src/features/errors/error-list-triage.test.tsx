@@ -1,0 +1,248 @@
+import { screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { describe, expect, it } from 'vitest'
+import type { BulkErrorResult, ErrorGroup } from '../../../contract/errors.ts'
+import { errorGroup, project } from '../../test/fixtures.ts'
+import { json, mockApi, type MockRequest } from '../../test/mock-api.ts'
+import { renderApp } from '../../test/render-app.tsx'
+
+const collaborators = [
+  {
+    id: 'u2',
+    name: 'Ada Lovelace',
+    email: 'ada@example.com',
+    is_admin: false,
+    project_ids: null,
+    pending_invitation: false,
+    created_at: '2026-01-01T00:00:00.000Z',
+  },
+]
+
+/** A list server that remembers what PATCHes did, so the refetch after a mutation agrees. */
+function listApi({
+  errors = [
+    errorGroup({ id: 'e1', error_class: 'FirstError' }),
+    errorGroup({ id: 'e2', error_class: 'SecondError', assigned_collaborator_id: 'u2' }),
+    errorGroup({ id: 'e3', error_class: 'ThirdError' }),
+  ],
+  bulk,
+}: {
+  errors?: ErrorGroup[]
+  bulk?: (request: MockRequest, current: ErrorGroup[]) => BulkErrorResult[] | Response | Promise<Response>
+} = {}) {
+  let current = errors
+  const statusOf = (operation: string) => ({ fix: 'fixed', ignore: 'ignored', open: 'open' })[operation] as ErrorGroup['status']
+  const api = mockApi({
+    'GET /api/user': { id: 'u1', name: 'Admin', email: 'admin@example.com', created_at: '2026-01-01T00:00:00Z' },
+    'GET /api/projects/p1': project({ open_error_count: 3 }),
+    'GET /api/organizations/org1': { id: 'org1', name: 'Acme Inc.', slug: 'acme', created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z' },
+    'GET /api/projects/p1/collaborators': collaborators,
+    'GET /api/projects/p1/errors': () => json(current, { headers: { 'X-Total-Count': String(current.length) } }),
+    'PATCH /api/projects/p1/errors': async (request) => {
+      const answer = await (bulk
+        ? bulk(request, current)
+        : (request.url.searchParams.get('error_ids') ?? '').split(',').map((id): BulkErrorResult => {
+            const error = current.find((e) => e.id === id)!
+            const updated = { ...error, status: statusOf((request.body as { operation: string }).operation) }
+            return { id, status: 'updated', error: updated, errors: [] }
+          }))
+      if (answer instanceof Response) return answer
+      current = current.map((e) => answer.find((r) => r.id === e.id && r.error)?.error ?? e)
+      return json(answer)
+    },
+    'PATCH /api/projects/p1/errors/e2': (request) => {
+      const operation = (request.body as { operation: string }).operation
+      current = current.map((e) => (e.id === 'e2' ? { ...e, status: statusOf(operation) } : e))
+      return json(current.find((e) => e.id === 'e2'))
+    },
+  })
+  return { ...api, patches: () => api.requests.filter((r) => r.method === 'PATCH') }
+}
+
+const rowOf = async (errorClass: string) => {
+  // The first render of a test file is slow (module loading), hence the generous timeout.
+  const list = await screen.findByRole('list', { name: 'Errors' }, { timeout: 5000 })
+  return within(list).getByRole('link', { name: errorClass }).closest<HTMLElement>('[role="listitem"]')!
+}
+
+// Long user journeys on a machine shared with other test runs.
+describe('errors list triage', { timeout: 20_000 }, () => {
+  it('shows status and assignee in the rows', async () => {
+    listApi({
+      errors: [
+        errorGroup({ id: 'e1', error_class: 'FirstError', assigned_collaborator_id: 'u2' }),
+        errorGroup({
+          id: 'e2',
+          error_class: 'SecondError',
+          status: 'snoozed',
+          events: 12,
+          reopen_rules: { reopen_if: 'n_additional_occurrences', additional_occurrences: 5, events_at_snooze: 10 },
+        }),
+      ],
+    })
+    renderApp('/projects/p1/errors')
+    expect(await within(await rowOf('FirstError')).findByText('Ada Lovelace')).toBeInTheDocument()
+    expect(within(await rowOf('FirstError')).getByText('open')).toBeInTheDocument()
+    expect(within(await rowOf('SecondError')).getByText('snoozed until 3 more events')).toBeInTheDocument()
+  })
+
+  it('bulk fix sends the selected error_ids, keeps the failed ones selected and says how many failed', async () => {
+    const { patches } = listApi({
+      bulk: (_request, current) => [
+        { id: 'e1', status: 'updated', error: { ...current[0]!, status: 'fixed' }, errors: [] },
+        { id: 'e3', status: 'failed', error: null, errors: ['e3: the error changed while you were looking'] },
+      ],
+    })
+    renderApp('/projects/p1/errors')
+    await rowOf('FirstError')
+    expect(screen.queryByRole('toolbar', { name: 'Bulk actions' })).not.toBeInTheDocument()
+
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Select FirstError' }))
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Select ThirdError' }))
+    const toolbar = screen.getByRole('toolbar', { name: 'Bulk actions' })
+    expect(within(toolbar).getByText('2 errors selected')).toBeInTheDocument()
+    expect(screen.getByRole('checkbox', { name: 'Select all loaded errors' })).toHaveProperty('indeterminate', true)
+
+    await userEvent.click(within(toolbar).getByRole('button', { name: 'Fix' }))
+    await waitFor(() => expect(patches()).toHaveLength(1))
+    expect(patches()[0]!.url.searchParams.get('error_ids')).toBe('e1,e3')
+    expect(patches()[0]!.body).toEqual({ operation: 'fix' })
+
+    expect(await screen.findByText('1 of 2 errors were not fixed')).toBeInTheDocument()
+    expect(screen.getByText('e3: the error changed while you were looking')).toBeInTheDocument()
+    await waitFor(() => expect(within(rowIn('FirstError')).getByText('fixed')).toBeInTheDocument())
+    // The failed error is rolled back and stays selected for another try.
+    expect(within(rowIn('ThirdError')).getByText('open')).toBeInTheDocument()
+    expect(screen.getByRole('checkbox', { name: 'Select ThirdError' })).toBeChecked()
+    expect(screen.getByRole('checkbox', { name: 'Select FirstError' })).not.toBeChecked()
+  })
+
+  it('shows the bulk change before the server answers and rolls all of it back on a 500', async () => {
+    let release: (response: Response) => void = () => {}
+    const { patches } = listApi({ bulk: () => new Promise<Response>((resolve) => (release = resolve)) })
+    renderApp('/projects/p1/errors')
+    await rowOf('FirstError')
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Select all loaded errors' }))
+    expect(within(screen.getByRole('toolbar', { name: 'Bulk actions' })).getByText('3 errors selected')).toBeInTheDocument()
+    await userEvent.click(within(screen.getByRole('toolbar', { name: 'Bulk actions' })).getByRole('button', { name: 'Ignore' }))
+    await waitFor(() => expect(within(rowIn('SecondError')).getByText('ignored')).toBeInTheDocument())
+    expect(within(rowIn('FirstError')).getByText('ignored')).toBeInTheDocument()
+    expect(patches()).toHaveLength(1)
+    expect(patches()[0]!.url.searchParams.get('error_ids')).toBe('e1,e2,e3')
+
+    release(json({ errors: ['database unavailable'] }, { status: 500 }))
+    expect(await screen.findByText('Could not ignore 3 errors')).toBeInTheDocument()
+    await waitFor(() => expect(within(rowIn('SecondError')).getByText('open')).toBeInTheDocument())
+    expect(screen.getByRole('checkbox', { name: 'Select all loaded errors' })).toBeChecked()
+  })
+
+  it('j/k move the focused row, x selects it, f fixes the selection or else the focused row', async () => {
+    const { patches } = listApi()
+    renderApp('/projects/p1/errors')
+    await rowOf('FirstError')
+
+    await userEvent.keyboard('j')
+    await waitFor(() => expect(screen.getByRole('link', { name: 'FirstError' })).toHaveFocus())
+    await userEvent.keyboard('j')
+    await waitFor(() => expect(screen.getByRole('link', { name: 'SecondError' })).toHaveFocus())
+    expect(rowIn('SecondError')).toHaveAttribute('aria-current', 'true')
+    await userEvent.keyboard('k')
+    await waitFor(() => expect(screen.getByRole('link', { name: 'FirstError' })).toHaveFocus())
+
+    await userEvent.keyboard('x')
+    expect(screen.getByRole('checkbox', { name: 'Select FirstError' })).toBeChecked()
+    await userEvent.keyboard('jj')
+    await waitFor(() => expect(screen.getByRole('link', { name: 'ThirdError' })).toHaveFocus())
+    await userEvent.keyboard('x')
+    expect(screen.getByRole('checkbox', { name: 'Select ThirdError' })).toBeChecked()
+
+    // With a selection, f fixes the selection in one bulk request.
+    await userEvent.keyboard('f')
+    await waitFor(() => expect(patches()).toHaveLength(1))
+    expect(patches()[0]!.url.pathname).toBe('/api/projects/p1/errors')
+    expect(patches()[0]!.url.searchParams.get('error_ids')).toBe('e1,e3')
+    await waitFor(() => expect(screen.getByRole('checkbox', { name: 'Select ThirdError' })).not.toBeChecked())
+
+    // Without one, f acts on the focused row alone.
+    await userEvent.keyboard('k')
+    await waitFor(() => expect(screen.getByRole('link', { name: 'SecondError' })).toHaveFocus())
+    await userEvent.keyboard('f')
+    await waitFor(() => expect(patches()).toHaveLength(2))
+    expect(patches()[1]!.url.pathname).toBe('/api/projects/p1/errors/e2')
+    expect(patches()[1]!.body).toEqual({ operation: 'fix' })
+  })
+
+  it('s snoozes the selection through the dialog; a opens the assign menu; Enter opens the focused error', async () => {
+    const { patches } = listApi({
+      bulk: (request, current) =>
+        (request.url.searchParams.get('error_ids') ?? '').split(',').map((id) => ({
+          id,
+          status: 'updated' as const,
+          error: { ...current.find((e) => e.id === id)!, status: 'snoozed' as const },
+          errors: [],
+        })),
+    })
+    const { router } = renderApp('/projects/p1/errors')
+    await rowOf('FirstError')
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Select FirstError' }))
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Select SecondError' }))
+
+    await userEvent.keyboard('s')
+    const dialog = await screen.findByRole('dialog', { name: 'Snooze 2 errors' })
+    await userEvent.click(within(dialog).getByRole('radio', { name: 'After a time period' }))
+    await userEvent.click(within(dialog).getByRole('radio', { name: '1 hour' }))
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Snooze' }))
+    await waitFor(() => expect(patches()).toHaveLength(1))
+    expect(patches()[0]!.url.searchParams.get('error_ids')).toBe('e1,e2')
+    expect(patches()[0]!.body).toEqual({ operation: 'snooze', reopen_rules: { reopen_if: 'occurs_after', seconds: 3600 } })
+
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Select ThirdError' }))
+    await userEvent.keyboard('a')
+    const menu = await screen.findByRole('menu', { name: 'Assign to' })
+    await userEvent.click(within(menu).getByRole('menuitem', { name: 'Ada Lovelace' }))
+    await waitFor(() => expect(patches()).toHaveLength(2))
+    expect(patches()[1]!.url.searchParams.get('error_ids')).toBe('e3')
+    expect(patches()[1]!.body).toEqual({ operation: 'assign', assigned_collaborator_id: 'u2' })
+
+    // The focused row is the last one touched (ThirdError's checkbox); j stays on the last row.
+    await userEvent.keyboard('j')
+    await waitFor(() => expect(screen.getByRole('link', { name: 'ThirdError' })).toHaveFocus())
+    // Enter opens the focused row even when focus is elsewhere on the page.
+    screen.getByRole('link', { name: 'ThirdError' }).blur()
+    await userEvent.keyboard('{Enter}')
+    await waitFor(() => expect(router.state.location.pathname).toBe('/projects/p1/errors/e3'))
+  })
+
+  it('ignores shortcuts while typing in the filter input, and / focuses it', async () => {
+    const { patches } = listApi()
+    renderApp('/projects/p1/errors')
+    await rowOf('FirstError')
+    await userEvent.keyboard('j')
+    await waitFor(() => expect(screen.getByRole('link', { name: 'FirstError' })).toHaveFocus())
+
+    const filterInput = document.getElementById('error-filter-input')
+    expect(filterInput).not.toBeNull()
+    await userEvent.keyboard('/')
+    expect(filterInput).toHaveFocus()
+    await userEvent.keyboard('fixj')
+    expect(patches()).toHaveLength(0)
+    expect(screen.getByRole('checkbox', { name: 'Select FirstError' })).not.toBeChecked()
+  })
+
+  it('? opens the shortcuts panel on the list', async () => {
+    listApi()
+    renderApp('/projects/p1/errors')
+    await rowOf('FirstError')
+    await userEvent.click(screen.getByRole('button', { name: 'Keyboard shortcuts' }))
+    const panel = await screen.findByRole('dialog', { name: 'Keyboard shortcuts' })
+    expect(within(panel).getByText('Select or deselect the focused error')).toBeInTheDocument()
+    await userEvent.keyboard('{Escape}')
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
+    await userEvent.keyboard('?')
+    expect(await screen.findByRole('dialog', { name: 'Keyboard shortcuts' })).toBeInTheDocument()
+  })
+})
+
+function rowIn(errorClass: string): HTMLElement {
+  return screen.getByRole('link', { name: errorClass }).closest<HTMLElement>('[role="listitem"]')!
+}

@@ -1,0 +1,219 @@
+import { screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { describe, expect, it } from 'vitest'
+import { FILTER_FIELDS, type EventField } from '../../../contract/filters.ts'
+import type { PivotValue } from '../../../contract/pivots.ts'
+import { errorGroup, project } from '../../test/fixtures.ts'
+import { json, mockApi, type MockRequest } from '../../test/mock-api.ts'
+import { renderApp } from '../../test/render-app.tsx'
+
+const eventFields: EventField[] = FILTER_FIELDS.map((f) => ({
+  display_id: f.display_id,
+  name: f.name,
+  custom: false,
+  scope: f.scope,
+  filter_types: [...f.types],
+  match: f.match,
+  values: f.values ? [...f.values] : null,
+  pivot: f.pivot,
+}))
+
+const pivotValue = (value: string, events: number, proportion: number): PivotValue => ({
+  event_field_value: value,
+  events,
+  fields: {},
+  first_seen: '2026-11-20T10:00:00.000Z',
+  last_seen: '2026-11-22T10:00:00.000Z',
+  proportion,
+})
+
+const buckets = [
+  { events_count: 3, from: '2026-11-20T10:00:00.000Z', to: '2026-11-20T16:00:00.000Z' },
+  { events_count: 0, from: '2026-11-20T16:00:00.000Z', to: '2026-11-20T22:00:00.000Z' },
+  { events_count: 7, from: '2026-11-20T22:00:00.000Z', to: '2026-11-21T04:00:00.000Z' },
+]
+
+const routes = {
+  'GET /api/projects/p1': project({ open_error_count: 2 }),
+  'GET /api/user': { id: 'u1', name: 'Admin', email: 'admin@example.com', created_at: '2026-01-01T00:00:00Z' },
+  'GET /api/organizations/org1/collaborators': [],
+  'GET /api/projects/p1/event_fields': eventFields,
+  'GET /api/projects/p1/errors': json([errorGroup()], { headers: { 'X-Total-Count': '1' } }),
+  'GET /api/projects/p1/trend': buckets,
+  'GET /api/projects/p1/pivots/app.release_stage/values': [pivotValue('production', 90, 0.9), pivotValue('staging', 10, 0.1)],
+}
+
+/** The filters a request carried, as field → "type:value" list. */
+function filtersOf(request: MockRequest | undefined): Record<string, string[]> {
+  const result: Record<string, string[]> = {}
+  if (!request) return result
+  const params = [...request.url.searchParams]
+  const types = params.filter(([key]) => key.endsWith('[][type]'))
+  const values = params.filter(([key]) => key.endsWith('[][value]'))
+  types.forEach(([key, type], index) => {
+    const field = /^filters\[(.+)\]\[\]\[type\]$/.exec(key)![1]!
+    ;(result[field] ??= []).push(`${type}:${values[index]![1]}`)
+  })
+  return result
+}
+
+/** The first screen of a test waits longer: cold imports in jsdom on a busy machine. */
+const firstScreen = { timeout: 10_000 }
+
+const lastRequest = (requests: MockRequest[], path: string) => requests.filter((r) => r.url.pathname === path).at(-1)
+
+// The first render of the whole dashboard (router, recharts) is slow in jsdom on a busy 2-core machine.
+describe('errors list filters', { timeout: 20_000 }, () => {
+  it('opens on the default view (status open) as a removable chip and asks the API for it', async () => {
+    const { requests } = mockApi(routes)
+    const { router } = renderApp('/projects/p1/errors')
+    const chips = await screen.findByRole('list', { name: 'Active filters' }, firstScreen)
+    expect(within(chips).getByText('Status is open')).toBeInTheDocument()
+    expect(filtersOf(lastRequest(requests, '/api/projects/p1/errors'))).toEqual({ 'error.status': ['eq:open'] })
+
+    await userEvent.click(screen.getByRole('button', { name: 'Remove filter Status is open' }))
+    // f= (empty) is "no filters", as opposed to no f at all (the default view).
+    await waitFor(() => expect(router.state.location.href).toMatch(/[?&]f=$/))
+    await waitFor(() => expect(filtersOf(lastRequest(requests, '/api/projects/p1/errors'))).toEqual({}))
+    expect(screen.queryByRole('list', { name: 'Active filters' })).not.toBeInTheDocument()
+  })
+
+  it('restores the view from a link: chips, sort and time range', async () => {
+    const { requests } = mockApi(routes)
+    renderApp('/projects/p1/errors?sort=users&f=app.release_stage:ne:staging&f=user.email:empty:true&f=event.since:eq:7d')
+    const chips = await screen.findByRole('list', { name: 'Active filters' }, firstScreen)
+    expect(within(chips).getAllByRole('listitem').map((chip) => chip.textContent)).toEqual([
+      'Release stage is not staging',
+      'User email is empty',
+    ])
+    expect(screen.getByRole('combobox', { name: 'Time range' })).toHaveValue('7d')
+    expect(screen.getByRole('combobox', { name: 'Sort by' })).toHaveValue('users')
+    const list = lastRequest(requests, '/api/projects/p1/errors')
+    expect(filtersOf(list)).toEqual({
+      'app.release_stage': ['ne:staging'],
+      'user.email': ['empty:true'],
+      'event.since': ['eq:7d'],
+    })
+    expect(filtersOf(lastRequest(requests, '/api/projects/p1/trend'))).toEqual(filtersOf(list))
+  })
+
+  it('adds a chip through the combobox with the keyboard: field, then a value from the pivot', async () => {
+    const { requests } = mockApi(routes)
+    const { router } = renderApp('/projects/p1/errors')
+    const input = await screen.findByRole('combobox', { name: 'Filter errors' }, firstScreen)
+    expect(input).toHaveAttribute('id', 'error-filter-input')
+
+    await userEvent.click(input)
+    const fields = await screen.findByRole('listbox', { name: 'Fields' })
+    expect(within(fields).getByRole('option', { name: /Release stage/ })).toBeInTheDocument()
+    await userEvent.type(input, 'release')
+    expect(within(fields).getAllByRole('option')).toHaveLength(1)
+    await userEvent.keyboard('{Enter}')
+
+    const values = await screen.findByRole('listbox', { name: 'Values of Release stage' })
+    expect(await within(values).findByRole('option', { name: /staging/ })).toBeInTheDocument()
+    const pivotRequest = lastRequest(requests, '/api/projects/p1/pivots/app.release_stage/values')
+    expect(filtersOf(pivotRequest)).toEqual({ 'error.status': ['eq:open'] })
+    await userEvent.keyboard('{ArrowDown}')
+    expect(input).toHaveAttribute('aria-activedescendant', within(values).getByRole('option', { name: /staging/ }).id)
+    await userEvent.keyboard('{Enter}')
+
+    await waitFor(() =>
+      expect(router.state.location.search).toMatchObject({ f: ['error.status:eq:open', 'app.release_stage:eq:staging'] }),
+    )
+    expect(router.state.location.href).toContain('f=error.status:eq:open&f=app.release_stage:eq:staging')
+    await waitFor(() =>
+      expect(filtersOf(lastRequest(requests, '/api/projects/p1/errors'))).toEqual({
+        'error.status': ['eq:open'],
+        'app.release_stage': ['eq:staging'],
+      }),
+    )
+    expect(within(screen.getByRole('list', { name: 'Active filters' })).getByText('Release stage is staging')).toBeInTheDocument()
+    expect(input).toHaveFocus()
+  })
+
+  it('adds "is not" and typed values, and Escape closes the suggestions', async () => {
+    mockApi(routes)
+    const { router } = renderApp('/projects/p1/errors')
+    const input = await screen.findByRole('combobox', { name: 'Filter errors' }, firstScreen)
+    await userEvent.click(input)
+    await userEvent.type(input, 'User email{Enter}')
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Condition on User email' }), 'ne')
+    await userEvent.type(input, 'bot@example.com')
+    await userEvent.keyboard('{Enter}')
+    await waitFor(() =>
+      expect(router.state.location.search).toMatchObject({ f: ['error.status:eq:open', 'user.email:ne:bot@example.com'] }),
+    )
+    expect(screen.getByText('User email is not bot@example.com')).toBeInTheDocument()
+
+    await userEvent.click(input)
+    expect(input).toHaveAttribute('aria-expanded', 'true')
+    await userEvent.keyboard('{Escape}')
+    expect(input).toHaveAttribute('aria-expanded', 'false')
+  })
+
+  it('writes the time range as event.since and sends it to the list and the trend', async () => {
+    const { requests } = mockApi(routes)
+    const { router } = renderApp('/projects/p1/errors')
+    const range = await screen.findByRole('combobox', { name: 'Time range' }, firstScreen)
+    expect(range).toHaveValue('all')
+    await userEvent.selectOptions(range, '24h')
+    await waitFor(() =>
+      expect(router.state.location.search).toMatchObject({ f: ['error.status:eq:open', 'event.since:eq:24h'] }),
+    )
+    await waitFor(() => {
+      expect(filtersOf(lastRequest(requests, '/api/projects/p1/errors'))['event.since']).toEqual(['eq:24h'])
+      expect(filtersOf(lastRequest(requests, '/api/projects/p1/trend'))['event.since']).toEqual(['eq:24h'])
+    })
+    expect(lastRequest(requests, '/api/projects/p1/trend')?.url.searchParams.get('resolution')).toBe('30m')
+  })
+
+  it('draws the trend, changes its resolution, and narrows the time range to a chosen bucket', async () => {
+    const { requests } = mockApi(routes)
+    const { router } = renderApp('/projects/p1/errors?f=event.since:eq:7d')
+    const chart = await screen.findByRole('figure', { name: /Events per hour, last 7 days: 10 events/ }, firstScreen)
+    expect(chart.querySelectorAll('.recharts-bar-rectangle').length).toBeGreaterThan(0)
+    const rows = within(chart).getAllByRole('row')
+    expect(rows).toHaveLength(4)
+    expect(within(rows[3]!).getByText('7')).toBeInTheDocument()
+
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Resolution' }), '1d')
+    await waitFor(() => expect(router.state.location.search).toMatchObject({ resolution: '1d' }))
+    await waitFor(() => expect(lastRequest(requests, '/api/projects/p1/trend')?.url.searchParams.get('resolution')).toBe('1d'))
+
+    await userEvent.click(within(chart).getAllByRole('button', { name: /^Show only/ })[2]!)
+    await waitFor(() =>
+      expect(router.state.location.search).toMatchObject({
+        f: ['event.since:eq:2026-11-20T22:00:00.000Z', 'event.before:eq:2026-11-21T04:00:00.000Z'],
+      }),
+    )
+    expect(screen.getByRole('combobox', { name: 'Time range' })).toHaveDisplayValue(/–/)
+  })
+
+  it('shows the trend’s empty and failed states with a retry', async () => {
+    let fail = true
+    mockApi({
+      ...routes,
+      'GET /api/projects/p1/trend': () => (fail ? json({ errors: ['trend unavailable'] }, { status: 503 }) : json([{ ...buckets[1] }])),
+    })
+    renderApp('/projects/p1/errors')
+    const alert = await screen.findByRole('alert', {}, firstScreen)
+    expect(alert).toHaveTextContent('trend unavailable')
+    fail = false
+    await userEvent.click(within(alert).getByRole('button', { name: 'Retry' }))
+    expect(await screen.findByText('No events in this range')).toBeInTheDocument()
+  })
+
+  it('offers a way out when no error matches the filters of a project that has errors', async () => {
+    mockApi({
+      ...routes,
+      'GET /api/projects/p1/errors': (request) =>
+        request.url.searchParams.has('filters[error.status][][type]') ? json([]) : json([errorGroup()]),
+    })
+    const { router } = renderApp('/projects/p1/errors')
+    expect(await screen.findByText('No errors match these filters', {}, firstScreen)).toBeInTheDocument()
+    await userEvent.click(screen.getByRole('button', { name: 'Show all errors' }))
+    await waitFor(() => expect(router.state.location.href).toMatch(/[?&]f=$/))
+    expect(await screen.findByRole('link', { name: 'TypeError' })).toBeInTheDocument()
+  })
+})

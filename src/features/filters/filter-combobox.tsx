@@ -1,0 +1,317 @@
+import { useQuery } from '@tanstack/react-query'
+import { X } from 'lucide-react'
+import { useId, useRef, useState } from 'react'
+import type { Collaborator } from '../../../contract/collaborators.ts'
+import type { EventField, FilterCondition, Filters, FilterType } from '../../../contract/filters.ts'
+import { pivotValuesQuery } from '../../api/pivots.ts'
+import { Button } from '../../components/ui/button.tsx'
+import { Label, Select } from '../../components/ui/input.tsx'
+import { cn } from '../../lib/cn.ts'
+import { formatCountOf } from '../../lib/relative-time.ts'
+import { describePivotValue, pivotIdOfField } from '../pivots/to-pivot-filter.ts'
+import { withoutFields } from './to-filter-search.ts'
+
+/** The input's id: the `/` shortcut and the journeys find it by this. */
+export const FILTER_INPUT_ID = 'error-filter-input'
+
+type Operator = 'eq' | 'ne' | 'empty' | 'present'
+
+const OPERATOR_LABELS: Record<Operator, string> = { eq: 'is', ne: 'is not', empty: 'is empty', present: 'is present' }
+
+const operatorsOf = (types: readonly FilterType[]): Operator[] => [
+  ...(types.includes('eq') ? (['eq'] as const) : []),
+  ...(types.includes('ne') ? (['ne'] as const) : []),
+  ...(types.includes('empty') ? (['empty', 'present'] as const) : []),
+]
+
+interface Option {
+  key: string
+  label: string
+  hint?: string
+  /** Choosing a field moves on to its values; choosing a value adds the condition. */
+  action: { kind: 'field'; field: EventField } | { kind: 'add'; condition: FilterCondition }
+}
+
+const PIVOT_SUGGESTIONS = 20
+
+/**
+ * The filter input: an ARIA combobox that first suggests fields (from event_fields), then values
+ * of the chosen field (pivot values, enumerations, or "me"/"anyone"/collaborators for the
+ * assignee). Arrow keys move, Enter picks, Escape closes, Backspace on an empty input goes back.
+ */
+export function FilterCombobox({
+  projectId,
+  fields,
+  filters,
+  collaborators,
+  onAdd,
+}: {
+  projectId: string
+  fields: readonly EventField[]
+  filters: Filters
+  collaborators: readonly Collaborator[] | undefined
+  onAdd: (fieldId: string, condition: FilterCondition) => void
+}) {
+  const baseId = useId()
+  const listboxId = `${baseId}-listbox`
+  const inputRef = useRef<HTMLInputElement>(null)
+  const [text, setText] = useState('')
+  const [open, setOpen] = useState(false)
+  const [active, setActive] = useState(0)
+  const [field, setField] = useState<EventField | null>(null)
+  const [operator, setOperator] = useState<Operator>('eq')
+
+  const pivotId = field ? pivotIdOfField(field.display_id) : null
+  const wantsValues = open && field !== null && (operator === 'eq' || operator === 'ne')
+  const pivotValues = useQuery({
+    ...pivotValuesQuery(projectId, null, pivotId ?? 'user.id', {
+      filters: withoutFields(filters, field ? [field.display_id] : []),
+      perPage: PIVOT_SUGGESTIONS,
+    }),
+    enabled: wantsValues && pivotId !== null,
+    // Another field's values must never stand in for this one's.
+    placeholderData: undefined,
+  })
+
+  const reset = () => {
+    setField(null)
+    setText('')
+    setActive(0)
+    setOperator('eq')
+  }
+
+  const add = (condition: FilterCondition) => {
+    if (!field) return
+    onAdd(field.display_id, condition)
+    reset()
+    setOpen(false)
+    inputRef.current?.focus()
+  }
+
+  const chooseField = (next: EventField) => {
+    setField(next)
+    setOperator(operatorsOf(next.filter_types)[0] ?? 'eq')
+    setText('')
+    setActive(0)
+    setOpen(true)
+    inputRef.current?.focus()
+  }
+
+  const select = (option: Option) => {
+    if (option.action.kind === 'field') chooseField(option.action.field)
+    else add(option.action.condition)
+  }
+
+  const query = text.trim().toLowerCase()
+  const matches = (...candidates: (string | null | undefined)[]) =>
+    !query || candidates.some((candidate) => candidate?.toLowerCase().includes(query))
+
+  let options: Option[] = []
+  if (!field) {
+    options = fields
+      .filter((f) => f.scope !== 'time' && matches(f.name, f.display_id))
+      .map((f): Option => ({ key: f.display_id, label: f.name, hint: f.display_id, action: { kind: 'field', field: f } }))
+  } else if (operator === 'empty' || operator === 'present') {
+    const value = operator === 'empty' ? 'true' : 'false'
+    options = [
+      { key: operator, label: `${field.name} ${OPERATOR_LABELS[operator]}`, action: { kind: 'add', condition: { type: 'empty', value } } },
+    ]
+  } else {
+    const type = operator
+    const valueOption = (value: string, label = value, hint?: string): Option => ({
+      key: `value:${value}`,
+      label,
+      hint,
+      action: { kind: 'add', condition: { type, value } },
+    })
+    if (field.values) {
+      options = field.values.filter((value) => matches(value)).map((value) => valueOption(value))
+    } else {
+      if (field.display_id === 'error.assigned_to') {
+        options = [
+          valueOption('me', 'Me'),
+          valueOption('anyone', 'Anyone', 'assigned to someone'),
+          ...(collaborators ?? []).map((c) => valueOption(c.id, c.name || c.email, c.email)),
+        ].filter((option) => matches(option.label, option.hint))
+      } else if (pivotId && pivotValues.data) {
+        options = pivotValues.data.items
+          .filter((value) => value.event_field_value !== '')
+          .map((value) => {
+            const { primary, secondary } = describePivotValue(value)
+            return valueOption(value.event_field_value, primary, [secondary, formatCountOf(value.events, 'event')].filter(Boolean).join(' · '))
+          })
+          .filter((option) => matches(option.label, option.hint))
+      }
+      const typed = text.trim()
+      if (typed && !options.some((option) => option.key === `value:${typed}`)) {
+        const hint = field.match === 'substring' ? 'contains' : undefined
+        options = [{ key: `typed:${typed}`, label: `“${typed}”`, hint, action: { kind: 'add', condition: { type, value: typed } } }, ...options]
+      }
+    }
+  }
+  const activeIndex = Math.min(active, Math.max(options.length - 1, 0))
+  const activeOption = open ? options[activeIndex] : undefined
+  const loadingValues = wantsValues && pivotId !== null && pivotValues.isPending
+  const showPanel = open && (options.length > 0 || loadingValues || pivotValues.isError)
+
+  const onKeyDown = (event: React.KeyboardEvent<HTMLInputElement>) => {
+    switch (event.key) {
+      case 'ArrowDown':
+      case 'ArrowUp': {
+        event.preventDefault()
+        if (!open) {
+          setOpen(true)
+          setActive(0)
+          return
+        }
+        if (options.length === 0) return
+        const step = event.key === 'ArrowDown' ? 1 : -1
+        setActive((activeIndex + step + options.length) % options.length)
+        return
+      }
+      case 'Home':
+      case 'End':
+        if (!open || options.length === 0) return
+        event.preventDefault()
+        setActive(event.key === 'Home' ? 0 : options.length - 1)
+        return
+      case 'Enter':
+        if (activeOption) {
+          event.preventDefault()
+          select(activeOption)
+        }
+        return
+      case 'Escape':
+        if (open) {
+          event.preventDefault()
+          setOpen(false)
+        } else if (field) {
+          event.preventDefault()
+          reset()
+        }
+        return
+      case 'Backspace':
+        if (text === '' && field) {
+          event.preventDefault()
+          reset()
+          setOpen(true)
+        }
+        return
+    }
+  }
+
+  const operators = field ? operatorsOf(field.filter_types) : []
+
+  return (
+    <div className="relative flex min-w-64 flex-1 flex-wrap items-center gap-1.5">
+      <Label htmlFor={FILTER_INPUT_ID} className="sr-only">
+        Filter errors
+      </Label>
+      {field ? (
+        <span className="inline-flex items-center gap-1 rounded-md bg-accent-soft py-0.5 pr-0.5 pl-2 text-xs text-accent">
+          <span className="font-medium">{field.name}</span>
+          {operators.length > 1 ? (
+            <Select
+              aria-label={`Condition on ${field.name}`}
+              className="h-6 w-auto border-transparent bg-transparent px-1 pr-6 text-xs text-accent"
+              value={operator}
+              onChange={(event) => {
+                const next = operators.find((o) => o === event.target.value)
+                if (!next) return
+                setOperator(next)
+                setActive(0)
+                setOpen(true)
+                inputRef.current?.focus()
+              }}
+            >
+              {operators.map((o) => (
+                <option key={o} value={o}>
+                  {OPERATOR_LABELS[o]}
+                </option>
+              ))}
+            </Select>
+          ) : (
+            <span>{OPERATOR_LABELS[operators[0] ?? 'eq']}</span>
+          )}
+          <Button
+            size="icon"
+            variant="ghost"
+            className="size-5 text-accent"
+            aria-label={`Cancel the ${field.name} filter`}
+            onClick={() => {
+              reset()
+              inputRef.current?.focus()
+            }}
+          >
+            <X aria-hidden="true" />
+          </Button>
+        </span>
+      ) : null}
+      <input
+        ref={inputRef}
+        id={FILTER_INPUT_ID}
+        type="text"
+        role="combobox"
+        autoComplete="off"
+        spellCheck={false}
+        aria-expanded={showPanel}
+        aria-controls={listboxId}
+        aria-autocomplete="list"
+        aria-activedescendant={showPanel && activeOption ? `${baseId}-option-${activeIndex}` : undefined}
+        placeholder={field ? `Value of ${field.name}…` : 'Filter by a field…'}
+        className="h-8 min-w-40 flex-1 bg-transparent px-1 text-sm text-foreground placeholder:text-muted-foreground focus:outline-none"
+        value={text}
+        onChange={(event) => {
+          setText(event.target.value)
+          setActive(0)
+          setOpen(true)
+        }}
+        onFocus={() => setOpen(true)}
+        onClick={() => setOpen(true)}
+        onBlur={() => setOpen(false)}
+        onKeyDown={onKeyDown}
+      />
+      <div
+        className={cn(
+          'absolute top-full left-0 z-20 mt-1 w-full max-w-md overflow-hidden rounded-md border border-border bg-surface shadow-md',
+          showPanel ? undefined : 'hidden',
+        )}
+      >
+        {loadingValues ? (
+          <p role="status" className="px-3 py-2 text-xs text-muted-foreground">
+            Loading values…
+          </p>
+        ) : null}
+        {pivotValues.isError && wantsValues ? (
+          <p className="px-3 py-2 text-xs text-danger">Could not load values; type one instead.</p>
+        ) : null}
+        <ul
+          id={listboxId}
+          role="listbox"
+          aria-label={field ? `Values of ${field.name}` : 'Fields'}
+          className="max-h-72 overflow-y-auto py-1"
+        >
+          {options.map((option, index) => (
+            <li
+              key={option.key}
+              id={`${baseId}-option-${index}`}
+              role="option"
+              aria-selected={index === activeIndex}
+              className={cn(
+                'flex cursor-pointer items-baseline justify-between gap-3 px-3 py-1.5 text-sm',
+                index === activeIndex ? 'bg-accent-soft text-accent' : 'text-foreground',
+              )}
+              // Keep focus in the input so typing and the keys go on working.
+              onMouseDown={(event) => event.preventDefault()}
+              onMouseMove={() => setActive(index)}
+              onClick={() => select(option)}
+            >
+              <span className="min-w-0 truncate">{option.label}</span>
+              {option.hint ? <span className="shrink-0 truncate font-mono text-xs text-muted-foreground">{option.hint}</span> : null}
+            </li>
+          ))}
+        </ul>
+      </div>
+    </div>
+  )
+}

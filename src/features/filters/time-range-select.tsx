@@ -1,0 +1,62 @@
+import type { Filters } from '../../../contract/filters.ts'
+import { Label, Select } from '../../components/ui/input.tsx'
+import { cn } from '../../lib/cn.ts'
+import { formatExactTime } from '../../lib/relative-time.ts'
+import { TIME_RANGE_OPTIONS, timeRangeOf, withTimeRange, type TimeRange } from './to-filter-search.ts'
+
+const ALL = 'all'
+const CUSTOM = 'custom'
+
+/** "Nov 20, 10:00 – Nov 21, 12:00" for a brushed (absolute) range. */
+export function describeTimeRange(range: TimeRange): string {
+  if (range.kind === 'all') return 'All time'
+  if (range.kind === 'relative') {
+    return TIME_RANGE_OPTIONS.find((option) => option.value === range.since)?.label ?? `Last ${range.since}`
+  }
+  return `${formatExactTime(range.since)} – ${range.before ? formatExactTime(range.before) : 'now'}`
+}
+
+/**
+ * The time range of a view: Last hour … Last 30 days or all time, written as the event.since
+ * filter; a range selected on a chart (event.since + event.before) shows as a custom entry.
+ */
+export function TimeRangeSelect({
+  filters,
+  onChange,
+  id,
+  className,
+}: {
+  filters: Filters
+  onChange: (next: Filters) => void
+  id: string
+  className?: string
+}) {
+  const range = timeRangeOf(filters)
+  const value = range.kind === 'all' ? ALL : range.kind === 'relative' ? range.since : CUSTOM
+  const known = TIME_RANGE_OPTIONS.some((option) => option.value === value) || value === ALL
+  return (
+    <div className={cn('flex items-center gap-2', className)}>
+      <Label htmlFor={id} className="text-xs text-muted-foreground">
+        Time range
+      </Label>
+      <Select
+        id={id}
+        className="h-8 w-auto max-w-72 text-xs"
+        value={value}
+        onChange={(event) => {
+          const next = event.target.value
+          if (next === CUSTOM) return
+          onChange(withTimeRange(filters, next === ALL ? { kind: 'all' } : { kind: 'relative', since: next }))
+        }}
+      >
+        {TIME_RANGE_OPTIONS.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+        <option value={ALL}>All time</option>
+        {known ? null : <option value={value}>{describeTimeRange(range)}</option>}
+      </Select>
+    </div>
+  )
+}

@@ -1,0 +1,103 @@
+import { useQuery } from '@tanstack/react-query'
+import { Link } from '@tanstack/react-router'
+import { useState } from 'react'
+import type { Filters, PivotFieldId } from '../../../contract/filters.ts'
+import { pivotValuesQuery } from '../../api/pivots.ts'
+import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx'
+import { Skeleton } from '../../components/ui/skeleton.tsx'
+import { EmptyState, ErrorState } from '../../components/ui/states.tsx'
+import { Tabs } from '../../components/ui/tabs.tsx'
+import { toFilterSearch } from '../filters/to-filter-search.ts'
+import { PivotValueRow } from './pivot-value-row.tsx'
+import { pivotFieldName } from './to-pivot-filter.ts'
+
+/** The fields an error page pivots on, in tab order. */
+export const ERROR_PIVOT_FIELDS: readonly PivotFieldId[] = [
+  'app.release_stage',
+  'app.version',
+  'user.id',
+  'device.os_name',
+  'device.browser_name',
+  'context',
+]
+
+const TOP_VALUES = 5
+
+const TAB_LABELS: Partial<Record<PivotFieldId, string>> = { 'user.id': 'Users' }
+const tabLabel = (pivotId: PivotFieldId) => TAB_LABELS[pivotId] ?? pivotFieldName(pivotId)
+const LABELS = ERROR_PIVOT_FIELDS.map(tabLabel)
+
+function PivotTopValues({
+  projectId,
+  errorId,
+  pivotId,
+  filters,
+}: {
+  projectId: string
+  errorId: string
+  pivotId: PivotFieldId
+  filters: Filters
+}) {
+  const query = useQuery(pivotValuesQuery(projectId, errorId, pivotId, { filters, perPage: TOP_VALUES }))
+  const name = pivotFieldName(pivotId)
+  if (query.isPending) {
+    return (
+      <div role="status" className="flex flex-col gap-3 py-1">
+        <span className="sr-only">Loading {name} values</span>
+        {Array.from({ length: 3 }, (_, index) => (
+          <Skeleton key={index} className="h-7 w-full" />
+        ))}
+      </div>
+    )
+  }
+  if (query.isError) {
+    return <ErrorState title={`Could not load ${name} values`} error={query.error} onRetry={() => void query.refetch()} />
+  }
+  const { items } = query.data
+  if (items.length === 0) {
+    return <EmptyState title={`No ${name} values`}>None of this error’s events in this range have one.</EmptyState>
+  }
+  return (
+    <div>
+      <ul aria-label={`Top ${name} values`} className="divide-y divide-border">
+        {items.map((value) => (
+          <li key={value.event_field_value}>
+            <PivotValueRow projectId={projectId} pivotId={pivotId} value={value} filters={filters} />
+          </li>
+        ))}
+      </ul>
+      <Link
+        to="/projects/$projectId/pivots/$fieldId"
+        params={{ projectId, fieldId: pivotId }}
+        search={{ f: toFilterSearch(filters) }}
+        className="mt-2 inline-block rounded text-xs text-accent hover:underline"
+      >
+        See all values of {name}
+        <span className="sr-only"> in the project</span>
+      </Link>
+    </div>
+  )
+}
+
+/**
+ * Who and what an error affects: the top values of a few fields among its events, each with its
+ * share. Clicking a value opens the errors list narrowed to it; "See all" opens the pivot page.
+ */
+export function ErrorPivotsPanel({ projectId, errorId, filters }: { projectId: string; errorId: string; filters: Filters }) {
+  const [selected, setSelected] = useState(LABELS[0]!)
+  return (
+    <Card aria-label="Pivots">
+      <CardHeader className="py-2">
+        <CardTitle>Pivots</CardTitle>
+      </CardHeader>
+      <CardContent>
+        <Tabs label="Pivot fields" tabs={LABELS} selected={selected} onSelect={setSelected}>
+          {(tab) => {
+            const pivotId = ERROR_PIVOT_FIELDS[LABELS.indexOf(tab)] ?? ERROR_PIVOT_FIELDS[0]!
+            return <PivotTopValues projectId={projectId} errorId={errorId} pivotId={pivotId} filters={filters} />
+          }}
+        </Tabs>
+      </CardContent>
+    </Card>
+  )
+}

@@ -1,0 +1,50 @@
+import { Link } from '@tanstack/react-router'
+import type { Filters, PivotFieldId } from '../../../contract/filters.ts'
+import type { PivotValue } from '../../../contract/pivots.ts'
+import { formatCountOf } from '../../lib/relative-time.ts'
+import { toFilterSearch } from '../filters/to-filter-search.ts'
+import { describePivotValue, formatProportion, pivotFieldName, withPivotValue } from './to-pivot-filter.ts'
+
+/**
+ * One pivot value: a link to the errors list narrowed to it, its share of the events as a bar
+ * and a percentage, and its event count. Values come from events: rendered as text only.
+ */
+export function PivotValueRow({
+  projectId,
+  pivotId,
+  value,
+  filters,
+}: {
+  projectId: string
+  pivotId: PivotFieldId
+  value: PivotValue
+  filters: Filters
+}) {
+  const { primary, secondary } = describePivotValue(value)
+  const percent = formatProportion(value.proportion)
+  const width = `${Math.min(100, Math.max(0, value.proportion * 100))}%`
+  return (
+    <div className="flex flex-col gap-1 py-1.5">
+      <div className="flex min-w-0 items-baseline justify-between gap-3 text-sm">
+        <Link
+          to="/projects/$projectId/errors"
+          params={{ projectId }}
+          search={{ f: toFilterSearch(withPivotValue(filters, pivotId, value.event_field_value)) }}
+          aria-label={`Show errors where ${pivotFieldName(pivotId)} is ${value.event_field_value || '(none)'}`}
+          className="min-w-0 truncate rounded text-foreground hover:underline"
+          title={secondary ? `${primary} (${secondary})` : primary}
+        >
+          {primary}
+          {secondary ? <span className="ml-1.5 font-mono text-xs text-muted-foreground">{secondary}</span> : null}
+        </Link>
+        <span className="shrink-0 text-xs text-muted-foreground tabular-nums">
+          <span className="font-medium text-foreground">{percent}</span>
+          <span className="ml-2">{formatCountOf(value.events, 'event')}</span>
+        </span>
+      </div>
+      <div aria-hidden="true" className="h-1.5 overflow-hidden rounded-full bg-surface-muted">
+        <div className="h-full rounded-full bg-accent" style={{ width }} />
+      </div>
+    </div>
+  )
+}

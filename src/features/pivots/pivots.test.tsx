@@ -1,0 +1,159 @@
+import { QueryClientProvider } from '@tanstack/react-query'
+import {
+  createMemoryHistory,
+  createRootRoute,
+  createRoute,
+  createRouter,
+  Outlet,
+  RouterProvider,
+} from '@tanstack/react-router'
+import { render, screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { describe, expect, it } from 'vitest'
+import type { Filters } from '../../../contract/filters.ts'
+import type { PivotValue } from '../../../contract/pivots.ts'
+import { createQueryClient } from '../../api/query-client.ts'
+import { parseSearch, stringifySearch } from '../../lib/search-params.ts'
+import { writeToken } from '../../lib/token-store.ts'
+import { errorGroup, project } from '../../test/fixtures.ts'
+import { json, mockApi } from '../../test/mock-api.ts'
+import { renderApp } from '../../test/render-app.tsx'
+import { ErrorPivotsPanel } from './error-pivots-panel.tsx'
+
+const value = (event_field_value: string, events: number, proportion: number, fields: Record<string, string> = {}): PivotValue => ({
+  event_field_value,
+  events,
+  fields,
+  first_seen: '2026-11-20T10:00:00.000Z',
+  last_seen: '2026-11-22T10:00:00.000Z',
+  proportion,
+})
+
+/** The panel alone on a page, in a router that also knows the pages its links open. */
+function renderPanel(filters: Filters) {
+  writeToken('test-token')
+  const queryClient = createQueryClient()
+  queryClient.setDefaultOptions({ queries: { retry: false } })
+  const rootRoute = createRootRoute({ component: Outlet })
+  const panelRoute = createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/',
+    component: () => <ErrorPivotsPanel projectId="p1" errorId="e1" filters={filters} />,
+  })
+  const errorsRoute = createRoute({ getParentRoute: () => rootRoute, path: '/projects/$projectId/errors', component: () => <p>errors list</p> })
+  const pivotRoute = createRoute({ getParentRoute: () => rootRoute, path: '/projects/$projectId/pivots/$fieldId', component: () => <p>pivot page</p> })
+  const router = createRouter({
+    routeTree: rootRoute.addChildren([panelRoute, errorsRoute, pivotRoute]),
+    history: createMemoryHistory({ initialEntries: ['/'] }),
+    parseSearch,
+    stringifySearch,
+  })
+  render(
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  )
+  return { router }
+}
+
+describe('error pivots panel', { timeout: 20_000 }, () => {
+  it('shows the top values with their share; clicking one opens the errors list with it as a filter', async () => {
+    const { requests } = mockApi({
+      'GET /api/projects/p1/errors/e1/pivots/app.release_stage/values': [value('production', 90, 0.9), value('staging', 10, 0.1)],
+    })
+    const { router } = renderPanel({ 'event.since': [{ type: 'eq', value: '7d' }] })
+    const list = await screen.findByRole('list', { name: 'Top Release stage values' }, { timeout: 10_000 })
+    const rows = within(list).getAllByRole('listitem')
+    expect(rows).toHaveLength(2)
+    expect(rows[0]).toHaveTextContent('production')
+    expect(rows[0]).toHaveTextContent('90%')
+    expect(rows[0]).toHaveTextContent('90 events')
+    expect(rows[1]).toHaveTextContent('10%')
+    const request = requests.find((r) => r.url.pathname.endsWith('/pivots/app.release_stage/values'))
+    expect(request?.url.searchParams.get('per_page')).toBe('5')
+    expect(request?.url.searchParams.getAll('filters[event.since][][value]')).toEqual(['7d'])
+
+    expect(screen.getByRole('link', { name: /See all values of Release stage/ })).toHaveAttribute(
+      'href',
+      '/projects/p1/pivots/app.release_stage?f=event.since:eq:7d',
+    )
+    await userEvent.click(within(rows[0]!).getByRole('link', { name: 'Show errors where Release stage is production' }))
+    await waitFor(() => expect(screen.getByText('errors list')).toBeInTheDocument())
+    expect(router.state.location.pathname).toBe('/projects/p1/errors')
+    expect(router.state.location.search).toEqual({ f: ['event.since:eq:7d', 'app.release_stage:eq:production'] })
+  })
+
+  it('shows users by name and email, and a failed tab with a retry', async () => {
+    let fail = true
+    mockApi({
+      'GET /api/projects/p1/errors/e1/pivots/app.release_stage/values': [],
+      'GET /api/projects/p1/errors/e1/pivots/user.id/values': () =>
+        fail
+          ? json({ errors: ['pivots unavailable'] }, { status: 503 })
+          : json([value('u-42', 3, 0.75, { 'user.name': 'Ada Lovelace', 'user.email': 'ada@example.com' })]),
+    })
+    renderPanel({})
+    expect(await screen.findByText('No Release stage values', {}, { timeout: 10_000 })).toBeInTheDocument()
+    await userEvent.click(screen.getByRole('tab', { name: 'Users' }))
+    const alert = await screen.findByRole('alert')
+    expect(alert).toHaveTextContent('pivots unavailable')
+    fail = false
+    await userEvent.click(within(alert).getByRole('button', { name: 'Retry' }))
+    const list = await screen.findByRole('list', { name: 'Top User id values' })
+    expect(list).toHaveTextContent('Ada Lovelace · ada@example.com')
+    expect(list).toHaveTextContent('u-42')
+    expect(list).toHaveTextContent('75%')
+    expect(within(list).getByRole('link', { name: 'Show errors where User id is u-42' })).toHaveAttribute(
+      'href',
+      '/projects/p1/errors?f=user.id:eq:u-42',
+    )
+  })
+})
+
+describe('pivot page', { timeout: 20_000 }, () => {
+  const base = {
+    'GET /api/projects/p1': project(),
+    'GET /api/user': { id: 'u1', name: 'Admin', email: 'admin@example.com', created_at: '2026-01-01T00:00:00Z' },
+    'GET /api/projects/p1/event_fields': [],
+    'GET /api/organizations/org1/collaborators': [],
+    'GET /api/projects/p1/errors': [errorGroup()],
+    'GET /api/projects/p1/trend': [],
+  }
+
+  it('lists every value of the field with the filters, pages with the cursor, and opens the filtered list', async () => {
+    const next = 'http://errata.test/api/projects/p1/pivots/device.os_name/values?per_page=50&cursor=c2'
+    const { requests } = mockApi({
+      ...base,
+      'GET /api/projects/p1/pivots/device.os_name/values': (request) =>
+        request.url.searchParams.get('cursor') === 'c2'
+          ? json([value('Windows', 1, 0.01)], { headers: { 'X-Total-Count': '3' } })
+          : json([value('iOS', 60, 0.6), value('Android', 39, 0.39)], {
+              headers: { Link: `<${next}>; rel="next"`, 'X-Total-Count': '3' },
+            }),
+    })
+    const { router } = renderApp('/projects/p1/pivots/device.os_name?f=app.release_stage:eq:production')
+    expect(await screen.findByRole('heading', { level: 1, name: 'OS name values' }, { timeout: 10_000 })).toBeInTheDocument()
+    expect(screen.getByText(/3 values/)).toBeInTheDocument()
+    const list = screen.getByRole('list', { name: 'OS name values' })
+    expect(within(list).getAllByRole('listitem')).toHaveLength(2)
+    const first = requests.find((r) => r.url.pathname === '/api/projects/p1/pivots/device.os_name/values')
+    expect(first?.url.searchParams.getAll('filters[app.release_stage][][value]')).toEqual(['production'])
+    expect(first?.url.searchParams.get('per_page')).toBe('50')
+
+    await userEvent.click(screen.getByRole('link', { name: /Next page/ }))
+    expect(await screen.findByText('Windows')).toBeInTheDocument()
+    expect(router.state.location.search).toMatchObject({ cursor: 'c2' })
+    expect(screen.getByRole('link', { name: 'First page' })).toBeInTheDocument()
+
+    await userEvent.click(screen.getByRole('link', { name: 'Show errors where OS name is Windows' }))
+    await waitFor(() => expect(router.state.location.pathname).toBe('/projects/p1/errors'))
+    expect(router.state.location.search).toMatchObject({ f: ['app.release_stage:eq:production', 'device.os_name:eq:Windows'] })
+  })
+
+  it('says when the field has no pivot', async () => {
+    mockApi(base)
+    renderApp('/projects/p1/pivots/not.a.field')
+    expect(await screen.findByRole('heading', { name: 'Nothing to show' }, { timeout: 10_000 })).toBeInTheDocument()
+    expect(screen.getByText('not.a.field')).toBeInTheDocument()
+  })
+})

@@ -1,0 +1,92 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { AlertTriangle, Plus } from 'lucide-react'
+import { useId, useState } from 'react'
+import type { CreatedToken } from '../../../contract/tokens.ts'
+import { createToken, tokenKeys } from '../../api/tokens.ts'
+import { Button } from '../../components/ui/button.tsx'
+import { CopyButton } from '../../components/ui/copy-button.tsx'
+import { FormErrors } from '../../components/ui/form-errors.tsx'
+import { Input, Label } from '../../components/ui/input.tsx'
+
+export function CreateTokenForm() {
+  const id = useId()
+  const queryClient = useQueryClient()
+  const [description, setDescription] = useState('')
+  // The secret lives only in this component's state: leaving the page forgets it for good.
+  const [created, setCreated] = useState<CreatedToken | null>(null)
+  const mutation = useMutation({
+    mutationFn: createToken,
+    meta: { inlineErrors: true },
+    onSuccess: async (token) => {
+      setCreated(token)
+      setDescription('')
+      await queryClient.invalidateQueries({ queryKey: tokenKeys.list() })
+    },
+  })
+
+  return (
+    <div className="flex flex-col gap-4">
+      <form
+        aria-labelledby={`${id}-title`}
+        className="flex flex-col gap-3"
+        onSubmit={(event) => {
+          event.preventDefault()
+          setCreated(null)
+          mutation.mutate({ description })
+        }}
+      >
+        <h2 id={`${id}-title`} className="text-sm font-semibold">
+          Create a token
+        </h2>
+        <div className="flex flex-col gap-1.5">
+          <Label htmlFor={`${id}-description`}>Description</Label>
+          <div className="flex flex-wrap gap-2">
+            <Input
+              id={`${id}-description`}
+              className="flex-1 basis-48"
+              required
+              maxLength={200}
+              placeholder="CI release script"
+              value={description}
+              onChange={(event) => setDescription(event.target.value)}
+            />
+            <Button type="submit" variant="primary" disabled={mutation.isPending}>
+              <Plus aria-hidden="true" />
+              {mutation.isPending ? 'Creating…' : 'Create token'}
+            </Button>
+          </div>
+          <p className="text-xs text-muted-foreground">
+            Scripts send it as <code className="font-mono">Authorization: token …</code> with{' '}
+            <code className="font-mono">X-Version: 2</code>.
+          </p>
+        </div>
+        <FormErrors error={mutation.error} />
+      </form>
+      {created ? <NewTokenSecret token={created} onDone={() => setCreated(null)} /> : null}
+    </div>
+  )
+}
+
+function NewTokenSecret({ token, onDone }: { token: CreatedToken; onDone: () => void }) {
+  const id = useId()
+  return (
+    <div aria-label="New token" role="region" className="flex flex-col gap-2 rounded-md border border-warning/40 bg-warning-soft/40 p-3">
+      <label htmlFor={id} className="text-sm font-medium">
+        Token “{token.description}”
+      </label>
+      <div className="flex items-center gap-2">
+        <Input id={id} readOnly value={token.token} className="font-mono text-xs" onFocus={(event) => event.currentTarget.select()} />
+        <CopyButton value={token.token} label="Copy the new token" />
+      </div>
+      <p role="status" className="flex items-start gap-1.5 text-xs text-foreground">
+        <AlertTriangle aria-hidden="true" className="mt-px size-3.5 shrink-0 text-warning" />
+        Copy it now: it will not be shown again. Errata keeps only a hash of it.
+      </p>
+      <div>
+        <Button size="sm" onClick={onDone}>
+          I have copied it
+        </Button>
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,136 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useNavigate } from '@tanstack/react-router'
+import { Trash2 } from 'lucide-react'
+import { useState } from 'react'
+import type { AuthToken } from '../../../contract/tokens.ts'
+import { revokeToken, tokenKeys, tokensQuery } from '../../api/tokens.ts'
+import { Badge } from '../../components/ui/badge.tsx'
+import { Button } from '../../components/ui/button.tsx'
+import { Card, CardContent } from '../../components/ui/card.tsx'
+import { PageHeader } from '../../components/ui/page-header.tsx'
+import { RelativeTime } from '../../components/ui/relative-time.tsx'
+import { LoadingRegion, Skeleton } from '../../components/ui/skeleton.tsx'
+import { EmptyState, ErrorState } from '../../components/ui/states.tsx'
+import { clearToken } from '../../lib/token-store.ts'
+import { ConfirmActionDialog } from '../collaborators/confirm-action-dialog.tsx'
+import { CreateTokenForm } from './create-token-form.tsx'
+
+export function PersonalTokensPage() {
+  const query = useQuery(tokensQuery())
+  const [revoking, setRevoking] = useState<AuthToken | null>(null)
+
+  return (
+    <div className="mx-auto flex max-w-3xl flex-col gap-6">
+      <PageHeader
+        title="Personal tokens"
+        description="Tokens let scripts and tools use the Errata API as you. Revoke any you no longer use."
+        className="mb-0"
+      />
+      <Card>
+        <CardContent className="py-4">
+          <CreateTokenForm />
+        </CardContent>
+      </Card>
+      {query.isPending ? (
+        <LoadingRegion label="Loading your tokens" className="flex flex-col gap-2">
+          <Skeleton className="h-10" />
+          <Skeleton className="h-10" />
+        </LoadingRegion>
+      ) : query.isError ? (
+        <ErrorState title="Could not load your tokens" error={query.error} onRetry={() => void query.refetch()} />
+      ) : query.data.length === 0 ? (
+        <EmptyState title="No tokens">Create one above for a script or tool.</EmptyState>
+      ) : (
+        <TokensTable tokens={query.data} onRevoke={setRevoking} />
+      )}
+      {revoking ? <RevokeTokenDialog key={revoking.id} token={revoking} onClose={() => setRevoking(null)} /> : null}
+    </div>
+  )
+}
+
+function TokensTable({ tokens, onRevoke }: { tokens: readonly AuthToken[]; onRevoke: (token: AuthToken) => void }) {
+  return (
+    <div className="overflow-x-auto rounded-lg border border-border bg-surface">
+      <table className="w-full text-sm">
+        <caption className="sr-only">Your tokens</caption>
+        <thead className="border-b border-border bg-surface-muted text-left text-xs text-muted-foreground">
+          <tr>
+            <th scope="col" className="px-4 py-2 font-medium">Description</th>
+            <th scope="col" className="px-4 py-2 font-medium">Created</th>
+            <th scope="col" className="px-4 py-2 font-medium">Last used</th>
+            <th scope="col" className="px-4 py-2 text-right font-medium">
+              <span className="sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-border">
+          {tokens.map((token) => (
+            <tr key={token.id}>
+              <th scope="row" className="px-4 py-2.5 text-left font-medium">
+                <span className="flex flex-wrap items-center gap-1.5">
+                  <span className="break-words">{token.description}</span>
+                  {token.current ? <Badge tone="info">This session</Badge> : null}
+                </span>
+              </th>
+              <td className="px-4 py-2.5 text-muted-foreground">
+                <RelativeTime value={token.created_at} />
+              </td>
+              <td className="px-4 py-2.5 text-muted-foreground">
+                {token.last_used_at ? <RelativeTime value={token.last_used_at} /> : 'Never'}
+              </td>
+              <td className="px-4 py-2 text-right">
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  className="text-danger"
+                  aria-label={`Revoke token ${token.description}`}
+                  onClick={() => onRevoke(token)}
+                >
+                  <Trash2 aria-hidden="true" />
+                  Revoke
+                </Button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  )
+}
+
+function RevokeTokenDialog({ token, onClose }: { token: AuthToken; onClose: () => void }) {
+  const queryClient = useQueryClient()
+  const navigate = useNavigate()
+  const mutation = useMutation({
+    mutationFn: () => revokeToken(token.id),
+    meta: { inlineErrors: true },
+    onSuccess: async () => {
+      onClose()
+      if (token.current) {
+        // This browser's own token is gone: the session is over.
+        clearToken()
+        queryClient.clear()
+        await navigate({ to: '/login', search: {} })
+        return
+      }
+      await queryClient.invalidateQueries({ queryKey: tokenKeys.list() })
+    },
+  })
+  return (
+    <ConfirmActionDialog
+      open
+      destructive
+      title={`Revoke the token “${token.description}”?`}
+      description={
+        token.current
+          ? 'This is the token of this session: revoking it signs you out here at once.'
+          : 'Anything still using it will get 401 answers from now on.'
+      }
+      confirmLabel={token.current ? 'Revoke and sign out' : 'Revoke'}
+      pending={mutation.isPending}
+      error={mutation.error}
+      onConfirm={() => mutation.mutate()}
+      onCancel={onClose}
+    />
+  )
+}

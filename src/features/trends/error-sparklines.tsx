@@ -1,0 +1,118 @@
+import { useQueries } from '@tanstack/react-query'
+import { useMemo } from 'react'
+import type { Filters } from '../../../contract/filters.ts'
+import type { TrendBucket } from '../../../contract/trends.ts'
+import { errorTrendsQuery, MAX_ERROR_TRENDS_IDS } from '../../api/trends.ts'
+import { cn } from '../../lib/cn.ts'
+import { formatCount } from '../../lib/relative-time.ts'
+import { describeTimeRange } from '../filters/time-range-select.tsx'
+import { timeRangeOf, withTimeRange } from '../filters/to-filter-search.ts'
+import { sparklinePoints, totalEvents } from './to-trend-series.ts'
+
+const DEFAULT_SPARKLINE_RANGE = '14d'
+const SHORT_RANGES = new Set(['1h', '24h'])
+
+/** The range and resolution sparklines use for a list's filters: daily over the range, or the last 14 days. */
+export function sparklineWindow(filters: Filters): { filters: Filters; resolution: string; label: string } {
+  const range = timeRangeOf(filters)
+  if (range.kind === 'all') {
+    return {
+      filters: withTimeRange(filters, { kind: 'relative', since: DEFAULT_SPARKLINE_RANGE }),
+      resolution: '1d',
+      label: 'Events per day, last 14 days',
+    }
+  }
+  // A day or less of daily buckets would be a single point: hourly instead.
+  const hourly = range.kind === 'relative' && SHORT_RANGES.has(range.since)
+  const unit = hourly ? 'hour' : 'day'
+  return {
+    filters,
+    resolution: hourly ? '1h' : '1d',
+    label: `Events per ${unit}, ${describeTimeRange(range).replace(/^Last/, 'last')}`,
+  }
+}
+
+export interface ErrorSparklines {
+  /** Buckets of one error; undefined while loading (or when its request failed). */
+  bucketsOf: (errorId: string) => TrendBucket[] | undefined
+  /** What every sparkline shows, e.g. "Events per day, last 14 days". */
+  label: string
+  isError: boolean
+}
+
+/**
+ * Sparklines for the loaded rows of the errors list: one GET /error_trends per 100 ids (the
+ * server's limit) rather than one request per row.
+ */
+export function useErrorSparklines(projectId: string, errorIds: readonly string[], filters: Filters): ErrorSparklines {
+  const window = sparklineWindow(filters)
+  const idsKey = errorIds.join(',')
+  const chunks = useMemo(() => {
+    const ids = idsKey ? idsKey.split(',') : []
+    const result: string[][] = []
+    for (let i = 0; i < ids.length; i += MAX_ERROR_TRENDS_IDS) result.push(ids.slice(i, i + MAX_ERROR_TRENDS_IDS))
+    return result
+  }, [idsKey])
+  const results = useQueries({
+    queries: chunks.map((ids) => errorTrendsQuery(projectId, ids, { resolution: window.resolution, filters: window.filters })),
+  })
+  const merged = new Map<string, TrendBucket[]>()
+  for (const result of results) {
+    for (const [id, buckets] of Object.entries(result.data ?? {})) merged.set(id, buckets)
+  }
+  return {
+    bucketsOf: (errorId) => merged.get(errorId),
+    label: window.label,
+    isError: results.some((result) => result.isError),
+  }
+}
+
+/** A tiny line of events per bucket; its label carries the total for screen readers. */
+export function Sparkline({
+  buckets,
+  label,
+  width = 80,
+  height = 24,
+  className,
+}: {
+  buckets: readonly TrendBucket[] | undefined
+  label: string
+  width?: number
+  height?: number
+  className?: string
+}) {
+  if (!buckets) {
+    return (
+      <span
+        aria-hidden="true"
+        className={cn('inline-block animate-pulse rounded bg-surface-muted', className)}
+        style={{ width, height }}
+      />
+    )
+  }
+  const total = totalEvents(buckets)
+  return (
+    <svg
+      role="img"
+      aria-label={`${label}: ${formatCount(total)}`}
+      width={width}
+      height={height}
+      viewBox={`0 0 ${width} ${height}`}
+      className={cn('inline-block overflow-visible text-accent', className)}
+    >
+      <title>{`${label}: ${formatCount(total)}`}</title>
+      <polyline
+        points={sparklinePoints(
+          buckets.map((bucket) => bucket.events_count),
+          width,
+          height,
+        )}
+        fill="none"
+        stroke="currentColor"
+        strokeWidth={1.5}
+        strokeLinejoin="round"
+        strokeLinecap="round"
+      />
+    </svg>
+  )
+}

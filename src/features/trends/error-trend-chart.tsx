@@ -1,0 +1,64 @@
+import { useQuery } from '@tanstack/react-query'
+import { useId, useState } from 'react'
+import type { Filters } from '../../../contract/filters.ts'
+import { errorTrendQuery } from '../../api/trends.ts'
+import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx'
+import { TimeRangeSelect } from '../filters/time-range-select.tsx'
+import { withTimeRange } from '../filters/to-filter-search.ts'
+import { TrendBody, ResolutionSelect, describeResolution } from './trend-panel.tsx'
+import type { ResolutionChoice } from './to-trend-series.ts'
+import { useTrendWindow } from './use-trend-window.ts'
+
+/**
+ * One error's events over time, on the error page. Same range semantics as the project chart:
+ * a time range control (event.since) and dragging across bars (event.since + event.before).
+ * With `onFiltersChange` the range goes to the caller (the URL); without, it stays local.
+ */
+export function ErrorTrendChart({
+  projectId,
+  errorId,
+  filters,
+  onFiltersChange,
+}: {
+  projectId: string
+  errorId: string
+  filters: Filters
+  onFiltersChange?: (next: Filters) => void
+}) {
+  const id = useId()
+  const [localFilters, setLocalFilters] = useState<Filters | null>(null)
+  const [choice, setChoice] = useState<ResolutionChoice>('auto')
+  const current = onFiltersChange ? filters : (localFilters ?? filters)
+  const change = onFiltersChange ?? setLocalFilters
+  const trend = useTrendWindow(current, choice)
+  const query = useQuery(errorTrendQuery(projectId, errorId, { resolution: trend.resolution, filters: current }))
+  return (
+    <Card aria-labelledby={`${id}-title`}>
+      <CardHeader className="py-2">
+        <CardTitle id={`${id}-title`}>
+          Trend <span className="font-normal text-muted-foreground">· {trend.rangeLabel}, {describeResolution(trend.resolution)}</span>
+        </CardTitle>
+        <div className="flex flex-wrap items-center gap-3">
+          <TimeRangeSelect id={`${id}-range`} filters={current} onChange={change} />
+          <ResolutionSelect
+            id={`${id}-resolution`}
+            choice={choice}
+            resolved={trend.autoResolution}
+            onChange={setChoice}
+            isAllowed={trend.isAllowed}
+          />
+        </div>
+      </CardHeader>
+      <CardContent>
+        <TrendBody
+          query={query}
+          resolutionMs={trend.resolutionMs}
+          windowMs={trend.windowMs}
+          label={`Events of this error ${describeResolution(trend.resolution)}, ${trend.rangeLabel}`}
+          height={120}
+          onSelectRange={(range) => change(withTimeRange(current, { kind: 'absolute', ...range }))}
+        />
+      </CardContent>
+    </Card>
+  )
+}

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest'
+import { autoResolution, brushedRange, bucketCount, resolveResolution, sparklinePoints, toTrendPoints } from './to-trend-series.ts'
+
+const HOUR = 3_600_000
+const buckets = [
+  { events_count: 1, from: '2026-11-20T10:00:00.000Z', to: '2026-11-20T11:00:00.000Z' },
+  { events_count: 0, from: '2026-11-20T11:00:00.000Z', to: '2026-11-20T12:00:00.000Z' },
+  { events_count: 5, from: '2026-11-20T12:00:00.000Z', to: '2026-11-20T13:00:00.000Z' },
+]
+
+describe('trend shaping', () => {
+  it('picks a resolution by range and falls back to auto beyond the bucket limit', () => {
+    expect(autoResolution(HOUR)).toBe('1m')
+    expect(autoResolution(24 * HOUR)).toBe('30m')
+    expect(autoResolution(7 * 24 * HOUR)).toBe('1h')
+    expect(autoResolution(30 * 24 * HOUR)).toBe('6h')
+    expect(autoResolution(365 * 24 * HOUR)).toBe('1d')
+    expect(bucketCount(24 * HOUR, '1h')).toBe(24)
+    expect(resolveResolution('6h', 7 * 24 * HOUR)).toBe('6h')
+    expect(resolveResolution('1h', 200 * 24 * HOUR)).toBe('1d')
+  })
+
+  it('turns buckets into points and a brushed span into since/before', () => {
+    expect(toTrendPoints(buckets)[2]).toEqual({ time: Date.parse(buckets[2]!.from), from: buckets[2]!.from, to: buckets[2]!.to, events: 5 })
+    expect(brushedRange(buckets, 2, 1)).toEqual({ since: '2026-11-20T11:00:00.000Z', before: '2026-11-20T13:00:00.000Z' })
+    expect(brushedRange(buckets, 0, 9)).toBeNull()
+  })
+
+  it('draws a sparkline inside its box with the highest count at the top', () => {
+    expect(sparklinePoints([0, 5, 10], 22, 12)).toBe('1,11 11,6 21,1')
+    expect(sparklinePoints([], 10, 10)).toBe('')
+    expect(sparklinePoints([0, 0], 10, 10)).toBe('1,9 9,9')
+  })
+})

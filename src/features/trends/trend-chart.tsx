@@ -1,0 +1,159 @@
+// The one wrapper around recharts for trend bars (CONVENTIONS: wrap third-party widgets once).
+import { useState } from 'react'
+import { Bar, BarChart, CartesianGrid, ReferenceArea, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
+import type { TrendBucket } from '../../../contract/trends.ts'
+import { Button } from '../../components/ui/button.tsx'
+import { formatCount } from '../../lib/relative-time.ts'
+import { brushedRange, formatBucketRange, formatTick, toTrendPoints, type TrendPoint } from './to-trend-series.ts'
+
+export interface TrendChartProps {
+  buckets: readonly TrendBucket[]
+  /** Bucket size in ms and the whole window in ms, for tick labels. */
+  resolutionMs: number
+  windowMs: number
+  /** What the chart shows, for screen readers and the data table's caption. */
+  label: string
+  height?: number
+  /** Dragging across bars (or choosing a row of the data table) selects that time range. */
+  onSelectRange?: (range: { since: string; before: string }) => void
+  /** Width before the container is measured (and in tests, where nothing is measured). */
+  initialWidth?: number
+}
+
+const toIndex = (value: unknown): number | null => {
+  const index = Number(value)
+  return value === undefined || value === null || Number.isNaN(index) ? null : index
+}
+
+function TrendTooltip({ active, payload }: { active?: boolean; payload?: readonly { payload?: TrendPoint }[] }) {
+  const point = payload?.[0]?.payload
+  if (!active || !point) return null
+  return (
+    <div className="rounded-md border border-border bg-surface px-2 py-1 text-xs shadow-sm">
+      <p className="text-muted-foreground">{formatBucketRange(point.from, point.to)}</p>
+      <p className="font-medium tabular-nums">{formatCount(point.events)} events</p>
+    </div>
+  )
+}
+
+/**
+ * Event counts as bars over time. Drag across bars to select a range; every number is also in
+ * a collapsible table below (the chart's text alternative), whose rows can select one bucket.
+ */
+export function TrendChart({
+  buckets,
+  resolutionMs,
+  windowMs,
+  label,
+  height = 160,
+  onSelectRange,
+  initialWidth = 720,
+}: TrendChartProps) {
+  const points = toTrendPoints(buckets)
+  const [drag, setDrag] = useState<{ start: number; end: number } | null>(null)
+
+  const finishDrag = () => {
+    if (drag && drag.start !== drag.end && onSelectRange) {
+      const range = brushedRange(buckets, drag.start, drag.end)
+      if (range) onSelectRange(range)
+    }
+    setDrag(null)
+  }
+
+  const startPoint = drag ? points[Math.min(drag.start, drag.end)] : undefined
+  const endPoint = drag ? points[Math.max(drag.start, drag.end)] : undefined
+
+  return (
+    <figure aria-label={label} className="flex flex-col gap-2">
+      <div aria-hidden="true" className={onSelectRange ? 'cursor-crosshair select-none' : undefined}>
+        <ResponsiveContainer width="100%" height={height} initialDimension={{ width: initialWidth, height }}>
+          <BarChart
+            data={points}
+            margin={{ top: 4, right: 8, bottom: 0, left: 0 }}
+            barCategoryGap={1}
+            accessibilityLayer={false}
+            onMouseDown={(state) => {
+              const index = toIndex(state.activeTooltipIndex)
+              if (index !== null && onSelectRange) setDrag({ start: index, end: index })
+            }}
+            onMouseMove={(state) => {
+              const index = toIndex(state.activeTooltipIndex)
+              if (drag && index !== null && index !== drag.end) setDrag({ ...drag, end: index })
+            }}
+            onMouseUp={finishDrag}
+            onMouseLeave={() => setDrag(null)}
+          >
+            <CartesianGrid vertical={false} stroke="var(--color-border)" />
+            <XAxis
+              dataKey="time"
+              tickFormatter={(time: number) => formatTick(time, resolutionMs, windowMs)}
+              tick={{ fontSize: 11, fill: 'var(--color-muted-foreground)' }}
+              tickLine={false}
+              axisLine={{ stroke: 'var(--color-border)' }}
+              minTickGap={24}
+            />
+            <YAxis
+              allowDecimals={false}
+              width={40}
+              tick={{ fontSize: 11, fill: 'var(--color-muted-foreground)' }}
+              tickLine={false}
+              axisLine={false}
+              tickFormatter={(value: number) => formatCount(value)}
+            />
+            <Tooltip content={<TrendTooltip />} cursor={{ fill: 'var(--color-surface-muted)' }} isAnimationActive={false} />
+            <Bar dataKey="events" fill="var(--color-accent)" isAnimationActive={false} radius={[2, 2, 0, 0]} />
+            {startPoint && endPoint ? (
+              <ReferenceArea x1={startPoint.time} x2={endPoint.time} fill="var(--color-accent)" fillOpacity={0.15} />
+            ) : null}
+          </BarChart>
+        </ResponsiveContainer>
+      </div>
+      <details className="text-xs text-muted-foreground">
+        <summary className="w-fit cursor-pointer rounded hover:text-foreground">Show the numbers</summary>
+        <div className="mt-2 max-h-64 overflow-auto rounded-md border border-border">
+          <table className="w-full text-left text-xs">
+            <caption className="sr-only">{label}</caption>
+            <thead className="sticky top-0 bg-surface-muted">
+              <tr>
+                <th scope="col" className="px-2 py-1 font-medium">
+                  Time
+                </th>
+                <th scope="col" className="px-2 py-1 text-right font-medium">
+                  Events
+                </th>
+                {onSelectRange ? (
+                  <th scope="col" className="px-2 py-1">
+                    <span className="sr-only">Select</span>
+                  </th>
+                ) : null}
+              </tr>
+            </thead>
+            <tbody>
+              {points.map((point) => {
+                const range = formatBucketRange(point.from, point.to)
+                return (
+                  <tr key={point.from} className="border-t border-border">
+                    <td className="px-2 py-1">{range}</td>
+                    <td className="px-2 py-1 text-right text-foreground tabular-nums">{formatCount(point.events)}</td>
+                    {onSelectRange ? (
+                      <td className="px-2 py-0.5 text-right">
+                        <Button
+                          size="sm"
+                          variant="ghost"
+                          aria-label={`Show only ${range}`}
+                          onClick={() => onSelectRange({ since: point.from, before: point.to })}
+                        >
+                          Zoom
+                        </Button>
+                      </td>
+                    ) : null}
+                  </tr>
+                )
+              })}
+            </tbody>
+          </table>
+        </div>
+      </details>
+    </figure>
+  )
+}

@@ -1,0 +1,117 @@
+import type { UseQueryResult } from '@tanstack/react-query'
+import type { TrendBucket } from '../../../contract/trends.ts'
+import { Label, Select } from '../../components/ui/input.tsx'
+import { Skeleton } from '../../components/ui/skeleton.tsx'
+import { EmptyState, ErrorState } from '../../components/ui/states.tsx'
+import { formatCountOf } from '../../lib/relative-time.ts'
+import { TrendChart } from './trend-chart.tsx'
+import { RESOLUTION_CHOICES, totalEvents, type ResolutionChoice } from './to-trend-series.ts'
+
+const RESOLUTION_LABELS: Record<Exclude<ResolutionChoice, 'auto'>, string> = {
+  '1h': 'Hourly',
+  '6h': 'Every 6 hours',
+  '1d': 'Daily',
+}
+
+const UNIT_WORDS: Record<string, string> = { m: 'minute', h: 'hour', d: 'day' }
+
+/** "per 6 hours", "per hour". */
+export function describeResolution(resolution: string): string {
+  const match = /^(\d+)([mhd])$/.exec(resolution)
+  if (!match) return `per ${resolution}`
+  const [, count, unit] = match as unknown as [string, string, string]
+  const word = UNIT_WORDS[unit] ?? unit
+  return count === '1' ? `per ${word}` : `per ${count} ${word}s`
+}
+
+export function ResolutionSelect({
+  id,
+  choice,
+  resolved,
+  onChange,
+  isAllowed,
+}: {
+  id: string
+  choice: ResolutionChoice
+  /** What auto resolves to, shown in its label. */
+  resolved: string
+  onChange: (next: ResolutionChoice) => void
+  /** Choices that would give more buckets than the server answers are disabled. */
+  isAllowed: (choice: ResolutionChoice) => boolean
+}) {
+  return (
+    <div className="flex items-center gap-2">
+      <Label htmlFor={id} className="text-xs text-muted-foreground">
+        Resolution
+      </Label>
+      <Select
+        id={id}
+        className="h-8 w-auto text-xs"
+        value={choice}
+        onChange={(event) => {
+          const next = RESOLUTION_CHOICES.find((c) => c === event.target.value)
+          if (next) onChange(next)
+        }}
+      >
+        {RESOLUTION_CHOICES.map((value) => (
+          <option key={value} value={value} disabled={!isAllowed(value)}>
+            {value === 'auto' ? `Auto (${describeResolution(resolved).replace(/^per /, '')})` : RESOLUTION_LABELS[value]}
+          </option>
+        ))}
+      </Select>
+    </div>
+  )
+}
+
+/** A trend query's states around the chart: skeleton, error with retry, "No events", the bars. */
+export function TrendBody({
+  query,
+  resolutionMs,
+  windowMs,
+  label,
+  height,
+  onSelectRange,
+}: {
+  query: UseQueryResult<TrendBucket[]>
+  resolutionMs: number
+  windowMs: number
+  label: string
+  height: number
+  onSelectRange?: (range: { since: string; before: string }) => void
+}) {
+  if (query.isPending) {
+    return (
+      <div role="status" aria-live="polite">
+        <span className="sr-only">Loading the trend</span>
+        <Skeleton style={{ height }} className="w-full" />
+      </div>
+    )
+  }
+  if (query.isError) {
+    return <ErrorState title="Could not load the trend" error={query.error} onRetry={() => void query.refetch()} />
+  }
+  const buckets = query.data
+  const total = totalEvents(buckets)
+  if (total === 0) {
+    return (
+      <EmptyState title="No events in this range" className="py-8">
+        Choose a longer time range or remove a filter.
+      </EmptyState>
+    )
+  }
+  return (
+    <div className={query.isPlaceholderData ? 'opacity-60 transition-opacity' : undefined}>
+      <p className="sr-only" aria-live="polite">
+        {formatCountOf(total, 'event')} in this range.
+      </p>
+      <TrendChart
+        buckets={buckets}
+        resolutionMs={resolutionMs}
+        windowMs={windowMs}
+        label={`${label}: ${formatCountOf(total, 'event')}`}
+        height={height}
+        onSelectRange={onSelectRange}
+      />
+    </div>
+  )
+}

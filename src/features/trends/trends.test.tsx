@@ -1,0 +1,101 @@
+import { QueryClientProvider } from '@tanstack/react-query'
+import { render, renderHook, screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import type * as React from 'react'
+import { describe, expect, it, vi } from 'vitest'
+import { createQueryClient } from '../../api/query-client.ts'
+import { writeToken } from '../../lib/token-store.ts'
+import { json, mockApi } from '../../test/mock-api.ts'
+import { ErrorTrendChart } from './error-trend-chart.tsx'
+import { Sparkline, useErrorSparklines } from './error-sparklines.tsx'
+
+function wrapper() {
+  writeToken('test-token')
+  const client = createQueryClient()
+  client.setDefaultOptions({ queries: { retry: false } })
+  return ({ children }: { children: React.ReactNode }) => <QueryClientProvider client={client}>{children}</QueryClientProvider>
+}
+
+const day = (from: string, events_count: number) => ({
+  events_count,
+  from: `${from}T00:00:00.000Z`,
+  to: new Date(Date.parse(`${from}T00:00:00.000Z`) + 86_400_000).toISOString(),
+})
+
+describe('sparklines', () => {
+  it('asks /error_trends once for the loaded rows (daily, last 14 days by default), 100 ids per request', async () => {
+    const { requests } = mockApi({
+      'GET /api/projects/p1/error_trends': (request) =>
+        json(Object.fromEntries((request.url.searchParams.get('error_ids') ?? '').split(',').map((id) => [id, [day('2026-11-20', 2)]]))),
+    })
+    const ids = Array.from({ length: 60 }, (_, i) => `e${i}`)
+    const { result, rerender } = renderHook(
+      ({ errorIds }) => useErrorSparklines('p1', errorIds, { 'error.status': [{ type: 'eq', value: 'open' }] }),
+      { wrapper: wrapper(), initialProps: { errorIds: ids } },
+    )
+    await waitFor(() => expect(result.current.bucketsOf('e59')).toHaveLength(1))
+    expect(requests).toHaveLength(1)
+    const [request] = requests
+    expect(request!.url.searchParams.get('error_ids')!.split(',')).toEqual(ids)
+    expect(request!.url.searchParams.get('resolution')).toBe('1d')
+    expect(request!.url.searchParams.getAll('filters[event.since][][value]')).toEqual(['14d'])
+    expect(request!.url.searchParams.getAll('filters[error.status][][value]')).toEqual(['open'])
+    expect(result.current.label).toBe('Events per day, last 14 days')
+
+    // Another page of rows: 160 ids → two requests of 100 and 60.
+    const more = Array.from({ length: 160 }, (_, i) => `e${i}`)
+    rerender({ errorIds: more })
+    await waitFor(() => expect(result.current.bucketsOf('e159')).toHaveLength(1))
+    const sizes = requests.slice(1).map((r) => r.url.searchParams.get('error_ids')!.split(',').length)
+    expect(sizes.sort((a, b) => a - b)).toEqual([60, 100])
+  })
+
+  it('follows a short time range with hourly buckets', async () => {
+    const { requests } = mockApi({ 'GET /api/projects/p1/error_trends': {} })
+    const { result } = renderHook(() => useErrorSparklines('p1', ['e1'], { 'event.since': [{ type: 'eq', value: '24h' }] }), {
+      wrapper: wrapper(),
+    })
+    await waitFor(() => expect(requests).toHaveLength(1))
+    expect(requests[0]!.url.searchParams.get('resolution')).toBe('1h')
+    expect(result.current.label).toBe('Events per hour, last 24 hours')
+  })
+
+  it('draws a labelled line with the total', () => {
+    render(<Sparkline buckets={[day('2026-11-20', 40), day('2026-11-21', 2)]} label="Events per day, last 14 days" />)
+    const image = screen.getByRole('img', { name: 'Events per day, last 14 days: 42' })
+    expect(image.querySelector('polyline')?.getAttribute('points')).toBe('1,1 79,21.9')
+  })
+})
+
+describe('error trend chart', { timeout: 20_000 }, () => {
+  it('draws the error’s buckets and changes its range locally, or through onFiltersChange', async () => {
+    const { requests } = mockApi({
+      'GET /api/projects/p1/errors/e1/trend': [day('2026-11-20', 4), day('2026-11-21', 0), day('2026-11-22', 6)],
+    })
+    const Wrapper = wrapper()
+    const { unmount } = render(<ErrorTrendChart projectId="p1" errorId="e1" filters={{}} />, { wrapper: Wrapper })
+    const chart = await screen.findByRole('figure', { name: /Events of this error .*: 10 events/ }, { timeout: 10_000 })
+    expect(within(chart).getAllByRole('row')).toHaveLength(4)
+    expect(requests[0]!.url.searchParams.get('resolution')).toBe('6h')
+
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Time range' }), '7d')
+    await waitFor(() => expect(requests.at(-1)!.url.searchParams.getAll('filters[event.since][][value]')).toEqual(['7d']))
+    expect(requests.at(-1)!.url.searchParams.get('resolution')).toBe('1h')
+    unmount()
+
+    const onFiltersChange = vi.fn()
+    render(<ErrorTrendChart projectId="p1" errorId="e1" filters={{}} onFiltersChange={onFiltersChange} />, { wrapper: Wrapper })
+    const zoom = await screen.findAllByRole('button', { name: /^Show only/ })
+    await userEvent.click(zoom[0]!)
+    expect(onFiltersChange).toHaveBeenCalledWith({
+      'event.since': [{ type: 'eq', value: '2026-11-20T00:00:00.000Z' }],
+      'event.before': [{ type: 'eq', value: '2026-11-21T00:00:00.000Z' }],
+    })
+  })
+
+  it('says when there are no events in the range', async () => {
+    mockApi({ 'GET /api/projects/p1/errors/e1/trend': [day('2026-11-20', 0)] })
+    render(<ErrorTrendChart projectId="p1" errorId="e1" filters={{}} />, { wrapper: wrapper() })
+    expect(await screen.findByText('No events in this range')).toBeInTheDocument()
+  })
+})

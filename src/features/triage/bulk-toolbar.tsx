@@ -1,0 +1,61 @@
+import { BellOff, Check, EyeOff, RotateCcw, X } from 'lucide-react'
+import type { ErrorOperation } from '../../../contract/errors.ts'
+import { Button } from '../../components/ui/button.tsx'
+import { formatCountOf } from '../../lib/relative-time.ts'
+import { AssignMenu } from './assign-menu.tsx'
+
+/** Actions for the errors selected in the list; each sends one bulk PATCH with their ids. */
+export function BulkToolbar({
+  projectId,
+  count,
+  pending,
+  onRun,
+  onSnooze,
+  assignOpen,
+  onAssignOpenChange,
+  onClear,
+}: {
+  projectId: string
+  count: number
+  pending: boolean
+  onRun: (operation: ErrorOperation) => void
+  onSnooze: () => void
+  assignOpen: boolean
+  onAssignOpenChange: (open: boolean) => void
+  onClear: () => void
+}) {
+  return (
+    <div role="toolbar" aria-label="Bulk actions" aria-busy={pending || undefined} className="flex flex-wrap items-center gap-1.5">
+      <span className="mr-1 text-sm font-medium tabular-nums" aria-live="polite">
+        {formatCountOf(count, 'error')} selected
+      </span>
+      <Button size="sm" onClick={() => onRun({ operation: 'fix' })}>
+        <Check aria-hidden="true" />
+        Fix
+      </Button>
+      <Button size="sm" onClick={onSnooze}>
+        <BellOff aria-hidden="true" />
+        Snooze…
+      </Button>
+      <Button size="sm" onClick={() => onRun({ operation: 'ignore' })}>
+        <EyeOff aria-hidden="true" />
+        Ignore
+      </Button>
+      <Button size="sm" onClick={() => onRun({ operation: 'open' })}>
+        <RotateCcw aria-hidden="true" />
+        Reopen
+      </Button>
+      <AssignMenu
+        projectId={projectId}
+        open={assignOpen}
+        onOpenChange={onAssignOpenChange}
+        buttonProps={{ size: 'sm' }}
+        onAssign={(id) => onRun({ operation: 'assign', assigned_collaborator_id: id })}
+      />
+      <Button size="sm" variant="ghost" onClick={onClear}>
+        <X aria-hidden="true" />
+        Clear selection
+      </Button>
+    </div>
+  )
+}

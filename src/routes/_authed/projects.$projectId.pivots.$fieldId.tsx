@@ -1,0 +1,54 @@
+import { createFileRoute, notFound } from '@tanstack/react-router'
+import { z } from 'zod'
+import { pivotValuesQuery } from '../../api/pivots.ts'
+import { projectQuery } from '../../api/projects.ts'
+import { filterSearchSchema, fromFilterSearch } from '../../features/filters/to-filter-search.ts'
+import { orNotFound, PageSkeleton, ResourceNotFound, RouteError } from '../../features/layout/route-states.tsx'
+import { PIVOT_PAGE_SIZE, PivotValuesPage } from '../../features/pivots/pivot-values-page.tsx'
+import { isPivotFieldId } from '../../features/pivots/to-pivot-filter.ts'
+
+export const Route = createFileRoute('/_authed/projects/$projectId/pivots/$fieldId')({
+  validateSearch: z.object({ f: filterSearchSchema, cursor: z.string().optional().catch(undefined) }),
+  loaderDeps: ({ search: { f, cursor } }) => ({ filters: fromFilterSearch(f), cursor }),
+  loader: ({ context: { queryClient }, params: { projectId, fieldId }, deps }) => {
+    if (!isPivotFieldId(fieldId)) throw notFound()
+    return orNotFound(
+      Promise.all([
+        queryClient.ensureQueryData(projectQuery(projectId)),
+        queryClient.ensureQueryData(
+          pivotValuesQuery(projectId, null, fieldId, { filters: deps.filters, perPage: PIVOT_PAGE_SIZE, cursor: deps.cursor }),
+        ),
+      ]),
+    )
+  },
+  pendingComponent: () => <PageSkeleton label="Loading the values" />,
+  errorComponent: (props) => <RouteError {...props} title="Could not load these values" />,
+  notFoundComponent: PivotNotFound,
+  component: PivotPage,
+})
+
+function PivotPage() {
+  const { projectId, fieldId } = Route.useParams()
+  const { f, cursor } = Route.useSearch()
+  const navigate = Route.useNavigate()
+  if (!isPivotFieldId(fieldId)) return <PivotNotFound />
+  return (
+    <PivotValuesPage
+      projectId={projectId}
+      pivotId={fieldId}
+      filters={fromFilterSearch(f)}
+      cursor={cursor}
+      onFiltersChange={(next) => void navigate({ search: { f: next, cursor: undefined } })}
+    />
+  )
+}
+
+function PivotNotFound() {
+  const { fieldId } = Route.useParams()
+  return (
+    <ResourceNotFound title="Nothing to show">
+      <code className="font-mono break-all">{fieldId}</code> is not a field with pivot values in
+      this project, or the project does not exist.
+    </ResourceNotFound>
+  )
+}
