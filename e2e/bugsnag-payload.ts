@@ -144,3 +144,45 @@ export function otherEvent(sentAt: Date): Record<string, unknown> {
 export function notifyBody(apiKey: string, events: Record<string, unknown>[]): Record<string, unknown> {
   return { apiKey, notifier: capture.notifier, events }
 }
+
+export interface SimpleEventOptions {
+  errorClass: string
+  message?: string
+  /** The in-project file of the top frame: with the class, what groups events into one error. */
+  file?: string
+  releaseStage?: string
+  appVersion?: string
+  context?: string
+  user?: { id: string; name?: string; email?: string }
+  osName?: string
+  browserName?: string
+  severity?: 'error' | 'warning' | 'info'
+}
+
+/** A small event for the triage journeys: one exception, one in-project frame, the fields pivots read. */
+export function simpleEvent(options: SimpleEventOptions, sentAt = new Date()): Record<string, unknown> {
+  const file = options.file ?? `/app/src/${options.errorClass.toLowerCase()}.ts`
+  return {
+    payloadVersion: '4',
+    exceptions: [
+      {
+        errorClass: options.errorClass,
+        errorMessage: options.message ?? `${options.errorClass} happened`,
+        type: 'browserjs',
+        stacktrace: [{ file, method: 'run', lineNumber: 10, columnNumber: 5, inProject: true }],
+      },
+    ],
+    severity: options.severity ?? 'error',
+    unhandled: true,
+    severityReason: { type: 'unhandledException' },
+    context: options.context ?? `/${options.errorClass.toLowerCase()}`,
+    app: { releaseStage: options.releaseStage ?? 'production', version: options.appVersion ?? '1.0.0' },
+    device: {
+      osName: options.osName ?? 'Linux',
+      browserName: options.browserName ?? 'Firefox',
+      time: sentAt.toISOString(),
+    },
+    ...(options.user ? { user: options.user } : {}),
+    metaData: {},
+  }
+}

@@ -30,7 +30,7 @@ const exactFormat = new Intl.DateTimeFormat('en', {
   hour: '2-digit',
   minute: '2-digit',
   second: '2-digit',
-  hour12: false,
+  hourCycle: 'h23',
   timeZoneName: 'short',
 })
 
@@ -45,7 +45,7 @@ const clockFormat = new Intl.DateTimeFormat('en', {
   minute: '2-digit',
   second: '2-digit',
   fractionalSecondDigits: 3,
-  hour12: false,
+  hourCycle: 'h23',
 })
 
 /** "11:01:58.353" — breadcrumb times, where the milliseconds between steps matter. */

@@ -12,12 +12,15 @@ export function Tabs({
   selected,
   onSelect,
   children,
+  listClassName,
 }: {
   label: string
   tabs: readonly string[]
   selected: string
   onSelect: (tab: string) => void
   children: (tab: string) => React.ReactNode
+  /** For the tab row, e.g. `flex-wrap` where scrolling would hide tabs (a narrow side panel). */
+  listClassName?: string
 }) {
   const baseId = useId()
   const listRef = useRef<HTMLDivElement>(null)
@@ -38,7 +41,7 @@ export function Tabs({
         ref={listRef}
         role="tablist"
         aria-label={label}
-        className="flex gap-1 overflow-x-auto border-b border-border"
+        className={cn('flex gap-1 overflow-x-auto border-b border-border', listClassName)}
         onKeyDown={(event) => {
           const keys: Record<string, number> = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: tabs.length - 1 }
           const next = keys[event.key]

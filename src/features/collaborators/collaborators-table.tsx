@@ -33,7 +33,8 @@ export function CollaboratorsTable({
     <div className="overflow-x-auto rounded-lg border border-border bg-surface">
       <table className="w-full text-sm">
         <caption className="sr-only">Collaborators</caption>
-        <thead className="border-b border-border bg-surface-muted text-left text-xs text-muted-foreground">
+        {/* Phones: each row is a stacked card (name, email, role and projects, actions); no header row. */}
+        <thead className="border-b border-border bg-surface-muted text-left text-xs text-muted-foreground max-md:hidden">
           <tr>
             <th scope="col" className="px-4 py-2 font-medium">Name</th>
             <th scope="col" className="px-4 py-2 font-medium">Email</th>
@@ -51,22 +52,29 @@ export function CollaboratorsTable({
             const label = displayName(collaborator)
             const pending = collaborator.pending_invitation
             return (
-              <tr key={collaborator.id} className="align-top">
-                <th scope="row" className="px-4 py-2.5 text-left font-medium">
+              <tr
+                key={collaborator.id}
+                className="align-top max-md:flex max-md:flex-wrap max-md:items-center max-md:gap-x-3 max-md:gap-y-1 max-md:px-4 max-md:py-3"
+              >
+                <th scope="row" className="px-4 py-2.5 text-left font-medium max-md:basis-full max-md:p-0">
                   <span className="flex flex-wrap items-center gap-1.5">
                     <span className="break-words">{collaborator.name || <span className="text-muted-foreground">Invited</span>}</span>
                     {pending ? <Badge tone="warning">Pending</Badge> : null}
                     {collaborator.id === currentUserId && !pending ? <Badge tone="info">You</Badge> : null}
                   </span>
                 </th>
-                <td className="px-4 py-2.5 break-all">{collaborator.email}</td>
-                <td className="px-4 py-2.5">
+                <td className="px-4 py-2.5 [overflow-wrap:break-word] max-md:basis-full max-md:p-0 max-md:text-muted-foreground">
+                  {collaborator.email}
+                </td>
+                <td className="px-4 py-2.5 max-md:p-0">
                   {collaborator.is_admin ? <Badge tone="accent">Admin</Badge> : <Badge>Member</Badge>}
                 </td>
-                <td className="px-4 py-2.5 text-muted-foreground">{projectsLabel(collaborator.project_ids, projects)}</td>
+                <td className="px-4 py-2.5 text-muted-foreground md:min-w-28 max-md:p-0">
+                  {projectsLabel(collaborator.project_ids, projects)}
+                </td>
                 {onAction ? (
-                  <td className="px-4 py-2 text-right">
-                    <div className="flex flex-wrap justify-end gap-1">
+                  <td className="px-4 py-2 text-right max-md:basis-full max-md:p-0">
+                    <div className="flex flex-wrap justify-end gap-1 max-md:-ml-2 max-md:justify-start">
                       {pending ? (
                         <Button
                           size="sm"

@@ -274,10 +274,10 @@ export function ErrorList({ projectId, params }: { projectId: string; params: Er
           />
         ) : (
           <span className="text-xs font-medium text-muted-foreground">
-            Error <span className="font-normal tabular-nums">({formatCount(total)})</span>
+            Errors <span className="font-normal tabular-nums">({formatCount(total)})</span>
           </span>
         )}
-        <span className="ml-auto">
+        <span className="ml-auto max-sm:hidden">
           <ShortcutsHelpButton onClick={() => setHelpOpen(true)} />
         </span>
       </div>

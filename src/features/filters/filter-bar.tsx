@@ -78,7 +78,7 @@ export function FilterBar({
   return (
     <div role="search" aria-label="Filters" className={cn('flex flex-col gap-2', className)} onFocus={() => setEngaged(true)}>
       <div className="flex flex-wrap items-center gap-2">
-        <div className="flex min-w-0 flex-1 flex-wrap items-center gap-1.5 rounded-md border border-border bg-surface px-2 py-1 focus-within:ring-2 focus-within:ring-accent/40">
+        <div className="flex min-w-0 flex-1 flex-wrap items-center gap-1.5 rounded-md border max-sm:basis-full border-border bg-surface px-2 py-1 focus-within:ring-2 focus-within:ring-accent/40">
           {chips.length > 0 ? (
             <ul aria-label="Active filters" className="contents">
               {chips.map(({ fieldId, condition, text }) => (

@@ -203,7 +203,7 @@ export function FilterCombobox({
   const operators = field ? operatorsOf(field.filter_types) : []
 
   return (
-    <div className="relative flex min-w-64 flex-1 flex-wrap items-center gap-1.5">
+    <div className="relative flex min-w-[min(16rem,100%)] flex-1 flex-wrap items-center gap-1.5">
       <Label htmlFor={FILTER_INPUT_ID} className="sr-only">
         Filter errors
       </Label>
@@ -213,7 +213,7 @@ export function FilterCombobox({
           {operators.length > 1 ? (
             <Select
               aria-label={`Condition on ${field.name}`}
-              className="h-6 w-auto border-transparent bg-transparent px-1 pr-6 text-xs text-accent"
+              className="h-6 w-auto border-transparent bg-transparent px-1 pr-6 text-xs text-accent field-sizing-content"
               value={operator}
               onChange={(event) => {
                 const next = operators.find((o) => o === event.target.value)

@@ -1,5 +1,6 @@
 import { Outlet } from '@tanstack/react-router'
 import { AppHeader } from './app-header.tsx'
+import { NavigationProgress } from './navigation-progress.tsx'
 
 /** Signed-in pages: the header with breadcrumbs, then the page in the main landmark. */
 export function AppShell() {
@@ -11,6 +12,7 @@ export function AppShell() {
       >
         Skip to content
       </a>
+      <NavigationProgress />
       <AppHeader />
       <main id="main" tabIndex={-1} className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 outline-none">
         <Outlet />

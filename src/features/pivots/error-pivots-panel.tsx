@@ -91,7 +91,7 @@ export function ErrorPivotsPanel({ projectId, errorId, filters }: { projectId: s
         <CardTitle>Pivots</CardTitle>
       </CardHeader>
       <CardContent>
-        <Tabs label="Pivot fields" tabs={LABELS} selected={selected} onSelect={setSelected}>
+        <Tabs label="Pivot fields" tabs={LABELS} selected={selected} onSelect={setSelected} listClassName="flex-wrap">
           {(tab) => {
             const pivotId = ERROR_PIVOT_FIELDS[LABELS.indexOf(tab)] ?? ERROR_PIVOT_FIELDS[0]!
             return <PivotTopValues projectId={projectId} errorId={errorId} pivotId={pivotId} filters={filters} />

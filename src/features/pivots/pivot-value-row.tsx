@@ -31,11 +31,12 @@ export function PivotValueRow({
           params={{ projectId }}
           search={{ f: toFilterSearch(withPivotValue(filters, pivotId, value.event_field_value)) }}
           aria-label={`Show errors where ${pivotFieldName(pivotId)} is ${value.event_field_value || '(none)'}`}
-          className="min-w-0 truncate rounded text-foreground hover:underline"
+          className="min-w-0 rounded text-foreground hover:underline"
           title={secondary ? `${primary} (${secondary})` : primary}
         >
-          {primary}
-          {secondary ? <span className="ml-1.5 font-mono text-xs text-muted-foreground">{secondary}</span> : null}
+          {/* The id under the name and email: on one line in a side panel both were cut off. */}
+          <span className="block truncate">{primary}</span>
+          {secondary ? <span className="block truncate font-mono text-xs text-muted-foreground">{secondary}</span> : null}
         </Link>
         <span className="shrink-0 text-xs text-muted-foreground tabular-nums">
           <span className="font-medium text-foreground">{percent}</span>

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { autoResolution, brushedRange, bucketCount, resolveResolution, sparklinePoints, toTrendPoints } from './to-trend-series.ts'
+import {
+  autoResolution,
+  brushedRange,
+  bucketCount,
+  formatBucketRange,
+  resolveResolution,
+  sparklinePoints,
+  toTrendPoints,
+} from './to-trend-series.ts'
 
 const HOUR = 3_600_000
 const buckets = [
@@ -30,5 +38,16 @@ describe('trend shaping', () => {
     expect(sparklinePoints([0, 5, 10], 22, 12)).toBe('1,11 11,6 21,1')
     expect(sparklinePoints([], 10, 10)).toBe('')
     expect(sparklinePoints([0, 0], 10, 10)).toBe('1,9 9,9')
+  })
+
+  it('names a bucket so its end is never mistaken for its start', () => {
+    // Local times: the labels are in the reader's time zone.
+    const at = (day: number, hour: number) => new Date(2026, 10, day, hour).toISOString()
+    expect(formatBucketRange(at(20, 10), at(20, 11))).toBe('Nov 20, 10:00 – 11:00')
+    // A whole day is that day, not "Nov 20, 00:00 – 00:00".
+    expect(formatBucketRange(at(20, 0), at(21, 0))).toBe('Nov 20')
+    expect(formatBucketRange(at(20, 0), at(27, 0))).toBe('Nov 20 – Nov 26')
+    // Ending at midnight: the end carries its date.
+    expect(formatBucketRange(at(20, 18), at(21, 0))).toBe('Nov 20, 18:00 – Nov 21, 00:00')
   })
 })

@@ -57,9 +57,9 @@ export function brushedRange(
   return { since: first.from, before: last.to }
 }
 
-const timeOnly = new Intl.DateTimeFormat('en', { hour: '2-digit', minute: '2-digit', hour12: false })
+const timeOnly = new Intl.DateTimeFormat('en', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
 const dayOnly = new Intl.DateTimeFormat('en', { month: 'short', day: 'numeric' })
-const dayAndTime = new Intl.DateTimeFormat('en', { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false })
+const dayAndTime = new Intl.DateTimeFormat('en', { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
 
 /** Axis tick text for a bucket start: times for sub-day resolutions over a day, dates otherwise. */
 export function formatTick(time: number, resolutionMs: number, windowMs: number): string {
@@ -68,11 +68,23 @@ export function formatTick(time: number, resolutionMs: number, windowMs: number)
   return dayAndTime.format(time)
 }
 
-/** A bucket's span for tooltips and the data table: "Nov 20, 10:00 – 11:00". */
+const isMidnight = (time: number) => {
+  const date = new Date(time)
+  return date.getHours() === 0 && date.getMinutes() === 0 && date.getSeconds() === 0 && date.getMilliseconds() === 0
+}
+
+/**
+ * A bucket's span for tooltips and the data table: "Nov 20, 10:00 – 11:00", a whole day as
+ * "Nov 20" (not "Nov 20, 00:00 – 00:00"), and an end at midnight with its date.
+ */
 export function formatBucketRange(from: string, to: string): string {
   const start = Date.parse(from)
   const end = Date.parse(to)
-  const sameDay = dayOnly.format(start) === dayOnly.format(end - 1)
+  if (end - start >= DAY && isMidnight(start) && isMidnight(end)) {
+    const lastDay = dayOnly.format(end - 1)
+    return lastDay === dayOnly.format(start) ? lastDay : `${dayOnly.format(start)} – ${lastDay}`
+  }
+  const sameDay = dayOnly.format(start) === dayOnly.format(end)
   return sameDay ? `${dayAndTime.format(start)} – ${timeOnly.format(end)}` : `${dayAndTime.format(start)} – ${dayAndTime.format(end)}`
 }
 

@@ -70,7 +70,8 @@ export function TrendChart({
           <BarChart
             data={points}
             margin={{ top: 4, right: 8, bottom: 0, left: 0 }}
-            barCategoryGap={1}
+            // A share of each bucket, not a pixel: hundreds of buckets on a phone keep visible bars.
+            barCategoryGap="10%"
             accessibilityLayer={false}
             onMouseDown={(state) => {
               const index = toIndex(state.activeTooltipIndex)
@@ -94,6 +95,8 @@ export function TrendChart({
             />
             <YAxis
               allowDecimals={false}
+              // Five ticks on a chart this short skipped labels ("0 1 2 4"); four always fit.
+              tickCount={4}
               width={40}
               tick={{ fontSize: 11, fill: 'var(--color-muted-foreground)' }}
               tickLine={false}

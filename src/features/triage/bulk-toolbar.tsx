@@ -25,7 +25,7 @@ export function BulkToolbar({
   onClear: () => void
 }) {
   return (
-    <div role="toolbar" aria-label="Bulk actions" aria-busy={pending || undefined} className="flex flex-wrap items-center gap-1.5">
+    <div role="toolbar" aria-label="Bulk actions" aria-busy={pending || undefined} className="flex min-w-0 flex-1 flex-wrap items-center gap-1.5">
       <span className="mr-1 text-sm font-medium tabular-nums" aria-live="polite">
         {formatCountOf(count, 'error')} selected
       </span>

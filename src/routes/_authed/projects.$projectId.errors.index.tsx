@@ -35,6 +35,9 @@ export const Route = createFileRoute('/_authed/projects/$projectId/errors/')({
       await queryClient.ensureInfiniteQueryData(errorsInfiniteQuery(projectId, { ...deps, filters: {} }))
     }
   },
+  // A filter or sort change keeps the current list on screen (with the progress bar) unless
+  // the answer takes really long; the skeleton is for first visits.
+  pendingMs: 3_000,
   pendingComponent: () => (
     <div className="flex flex-col gap-4">
       <Skeleton className="h-7 w-1/3" />

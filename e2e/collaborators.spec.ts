@@ -1,0 +1,126 @@
+// Collaborator management of issue 3 on the real server: invite (pending link, or the account
+// created directly), what a member sees, accepting an invitation, removing with confirmation.
+import { expect, test } from '@playwright/test'
+import { simpleEvent } from './bugsnag-payload.ts'
+import {
+  Api,
+  createProject,
+  errorsByClass,
+  notify,
+  shoot,
+  shootNarrow,
+  signIn,
+  waitForEvents,
+  watchPage,
+  WIDE,
+} from './support.ts'
+
+test.use({ viewport: WIDE })
+
+test('invite and remove collaborators; members see no admin controls', async ({ page, browser, request }) => {
+  const watched = watchPage(page)
+  const api = await Api.signIn(request)
+  const { organizationId, projectId, apiKey } = await createProject(api, 'team-web')
+  await notify(request, apiKey, [simpleEvent({ errorClass: 'SharedError' })])
+  await waitForEvents(api, projectId, 1)
+  const errorId = (await errorsByClass(api, projectId)).get('SharedError')!.id
+  const suffix = Date.now().toString(36)
+  const linus = `linus-${suffix}@example.com`
+  const grace = { email: `grace-${suffix}@example.com`, name: 'Grace Hopper', password: 'grace-password-123' }
+
+  await signIn(page)
+  await page.goto(`/organizations/${organizationId}`)
+  await page.getByRole('link', { name: 'Manage collaborators' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: /: collaborators$/ })).toBeVisible()
+  const table = page.getByRole('table', { name: 'Collaborators' })
+  await expect(table.getByRole('row')).toHaveCount(2) // header + the admin
+  const invite = page.getByRole('complementary', { name: 'Invite' })
+
+  // By email only: a pending invitation whose link is shown once, to copy.
+  await invite.getByLabel('Email').fill(linus)
+  await invite.getByRole('button', { name: 'Invite' }).click()
+  await expect(page.getByRole('status').filter({ hasText: `Invitation created for ${linus}.` })).toBeVisible()
+  const link = page.getByRole('textbox', { name: `Invitation link for ${linus}`, exact: true })
+  await expect(link).toHaveValue(/\/invitations\/[0-9a-f]{20,}$/)
+  const invitationUrl = await link.inputValue()
+  await expect(page.getByRole('button', { name: `Copy invitation link for ${linus}` })).toBeVisible()
+  const linusRow = table.getByRole('row').filter({ hasText: linus })
+  await expect(linusRow).toContainText('Pending')
+  await shoot(page, 'collaborators-invited')
+
+  // With a name and password: the account exists at once.
+  await invite.getByLabel('Email').fill(grace.email)
+  await invite.getByLabel('Create the account directly').check()
+  await invite.getByLabel('Name').fill(grace.name)
+  await invite.getByLabel('Password').fill(grace.password)
+  await invite.getByRole('button', { name: 'Create account' }).click()
+  await expect(page.getByRole('status').filter({ hasText: `${grace.name} was added to the organization.` })).toBeVisible()
+  const graceRow = table.getByRole('row').filter({ hasText: grace.email })
+  await expect(graceRow).toContainText('Member')
+  await expect(graceRow).not.toContainText('Pending')
+  await expect(table.getByRole('row')).toHaveCount(4)
+  await shoot(page, 'collaborators-admin')
+  await shootNarrow(page, 'collaborators-admin')
+
+  // The member, in a browser of their own: everything readable, nothing to manage.
+  const memberContext = await browser.newContext({ viewport: WIDE })
+  const member = await memberContext.newPage()
+  const memberWatched = watchPage(member)
+  await signIn(member, grace.email, grace.password)
+  await member.goto(`/organizations/${organizationId}/collaborators`)
+  const memberTable = member.getByRole('table', { name: 'Collaborators' })
+  await expect(memberTable.getByRole('row').filter({ hasText: grace.email })).toContainText('You')
+  await expect(member.getByText('only admins can invite, change or remove collaborators')).toBeVisible()
+  await expect(member.getByRole('complementary', { name: 'Invite' })).toHaveCount(0)
+  await expect(member.getByRole('columnheader', { name: 'Actions' })).toHaveCount(0)
+  await expect(member.getByRole('button', { name: /^(Remove|Make|Withdraw|Edit projects)/ })).toHaveCount(0)
+  await shoot(member, 'collaborators-member')
+  // A member triages but cannot delete errors.
+  await member.goto(`/projects/${projectId}/errors/${errorId}`)
+  const actions = member.getByRole('toolbar', { name: 'Error actions' })
+  await expect(actions.getByRole('button', { name: 'Fix' })).toBeVisible()
+  await expect(actions.getByRole('button', { name: 'Delete' })).toHaveCount(0)
+
+  // The invitee opens the link, picks a name and password, and is signed in.
+  const inviteeContext = await browser.newContext({ viewport: WIDE })
+  const invitee = await inviteeContext.newPage()
+  await invitee.goto(invitationUrl)
+  await expect(invitee.getByRole('heading', { level: 1, name: /^Join / })).toBeVisible()
+  await expect(invitee.getByLabel('Email')).toHaveValue(linus)
+  await invitee.getByLabel('Name').fill('Linus Torvalds')
+  await invitee.getByLabel('Password', { exact: true }).fill('linus-password-123')
+  await invitee.getByLabel('Confirm password').fill('linus-password-123')
+  await shoot(invitee, 'invitation-accept')
+  await invitee.getByRole('button', { name: 'Create account and join' }).click()
+  await expect(invitee).toHaveURL(/\/organizations\/?$/)
+  await expect(invitee.getByRole('link', { name: /team-web org/ })).toBeVisible()
+  await inviteeContext.close()
+
+  // Back as the admin: the invitation became a member; remove Grace, with confirmation.
+  await page.reload()
+  await expect(linusRow).toContainText('Linus Torvalds')
+  await expect(linusRow).not.toContainText('Pending')
+  await page.getByRole('button', { name: `Remove ${grace.name}` }).click()
+  const confirm = page.getByRole('dialog', { name: `Remove ${grace.name}?` })
+  await expect(confirm).toContainText('loses access')
+  await shoot(page, 'collaborators-remove-confirm')
+  // Cancel first: nothing changes.
+  await confirm.getByRole('button', { name: 'Cancel' }).click()
+  await expect(confirm).toBeHidden()
+  await expect(graceRow).toBeVisible()
+  await page.getByRole('button', { name: `Remove ${grace.name}` }).click()
+  await page.getByRole('dialog', { name: `Remove ${grace.name}?` }).getByRole('button', { name: 'Remove', exact: true }).click()
+  await expect(graceRow).toHaveCount(0)
+  await expect(table.getByRole('row')).toHaveCount(3)
+
+  const collaborators = await api.get<{ email: string }[]>(`/organizations/${organizationId}/collaborators`)
+  expect(collaborators.map((c) => c.email).sort()).toEqual(['admin@example.com', linus].sort())
+
+  // Grace's session no longer reaches the organization.
+  await member.goto(`/organizations/${organizationId}/collaborators`)
+  await expect(member.getByRole('heading', { level: 1, name: /not found/i })).toBeVisible()
+  await memberContext.close()
+
+  expect(watched.pageErrors).toEqual([])
+  expect(memberWatched.pageErrors).toEqual([])
+})

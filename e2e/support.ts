@@ -1,0 +1,134 @@
+// Shared steps of the triage and collaborator journeys: set-up through the API (fast, and not
+// what these journeys test), sign-in through the UI, ingestion through /notify, screenshots.
+import { expect, type APIRequestContext, type Page } from '@playwright/test'
+import { notifyBody } from './bugsnag-payload.ts'
+
+export const ADMIN = { email: 'admin@example.com', password: 'e2e-password-123' }
+export const NARROW = { width: 390, height: 844 }
+export const WIDE = { width: 1280, height: 900 }
+
+export async function shoot(page: Page, name: string) {
+  await page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true })
+}
+
+/** The page again at phone width: nothing may overflow sideways. */
+export async function shootNarrow(page: Page, name: string) {
+  await page.setViewportSize(NARROW)
+  // Layout settles on the next frames; the overflow check below is what must hold.
+  await expect
+    .poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), {
+      message: `${name} overflows horizontally at ${NARROW.width}px`,
+    })
+    .toBeLessThanOrEqual(0)
+  await shoot(page, `${name}-narrow`)
+  await page.setViewportSize(WIDE)
+}
+
+/** The Data Access API with one user's token. */
+export class Api {
+  constructor(
+    readonly request: APIRequestContext,
+    readonly token: string,
+  ) {}
+
+  static async signIn(request: APIRequestContext, email = ADMIN.email, password = ADMIN.password): Promise<Api> {
+    const response = await request.post('/api/auth/login', { data: { email, password } })
+    expect(response.status(), await response.text()).toBe(200)
+    const { token } = (await response.json()) as { token: string }
+    return new Api(request, token)
+  }
+
+  private headers() {
+    return { Authorization: `token ${this.token}`, 'X-Version': '2' }
+  }
+
+  async get<T>(path: string): Promise<T> {
+    const response = await this.request.get(`/api${path}`, { headers: this.headers() })
+    expect(response.status(), `GET ${path}: ${await response.text()}`).toBe(200)
+    return (await response.json()) as T
+  }
+
+  async post<T>(path: string, data: unknown): Promise<T> {
+    const response = await this.request.post(`/api${path}`, { headers: this.headers(), data })
+    expect(response.status(), `POST ${path}: ${await response.text()}`).toBe(201)
+    return (await response.json()) as T
+  }
+}
+
+export interface ProjectSetup {
+  organizationId: string
+  projectId: string
+  apiKey: string
+}
+
+/** A fresh organization with one project (names made unique so journeys never see each other's data). */
+export async function createProject(api: Api, name: string): Promise<ProjectSetup> {
+  const suffix = Date.now().toString(36)
+  const organization = await api.post<{ id: string }>('/user/organizations', { name: `${name} org ${suffix}` })
+  const project = await api.post<{ id: string; api_key: string }>(`/organizations/${organization.id}/projects`, {
+    name,
+    type: 'js',
+  })
+  return { organizationId: organization.id, projectId: project.id, apiKey: project.api_key }
+}
+
+/** Sends events through the Bugsnag notify endpoint, as a notifier would. */
+export async function notify(request: APIRequestContext, apiKey: string, events: Record<string, unknown>[]) {
+  const response = await request.post('/notify', {
+    headers: {
+      'Bugsnag-Api-Key': apiKey,
+      'Bugsnag-Payload-Version': '4',
+      'Bugsnag-Sent-At': new Date().toISOString(),
+      'Content-Type': 'application/json',
+    },
+    data: notifyBody(apiKey, events),
+  })
+  expect(response.status(), await response.text()).toBe(200)
+}
+
+export interface ApiError {
+  id: string
+  error_class: string
+  status: string
+  events: number
+  reopen_rules: Record<string, unknown> | null
+}
+
+/** Every error of a project (no filters: all statuses), by class. */
+export async function errorsByClass(api: Api, projectId: string): Promise<Map<string, ApiError>> {
+  const errors = await api.get<ApiError[]>(`/projects/${projectId}/errors?per_page=100`)
+  return new Map(errors.map((error) => [error.error_class, error]))
+}
+
+/** Ingestion commits in batches: wait until the project holds this many events in all. */
+export async function waitForEvents(api: Api, projectId: string, total: number) {
+  await expect
+    .poll(
+      async () => {
+        const errors = await errorsByClass(api, projectId)
+        return [...errors.values()].reduce((sum, error) => sum + error.events, 0)
+      },
+      { message: `project ${projectId} should hold ${total} events`, timeout: 20_000 },
+    )
+    .toBe(total)
+}
+
+export async function signIn(page: Page, email = ADMIN.email, password = ADMIN.password) {
+  await page.goto('/login')
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password').fill(password)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await expect(page).toHaveURL(/\/organizations\/?$/)
+}
+
+/** Fails the journey on any uncaught page error (and on any dialog an event payload could open). */
+export function watchPage(page: Page): { pageErrors: string[]; dialogs: string[] } {
+  const pageErrors: string[] = []
+  const dialogs: string[] = []
+  page.on('pageerror', (error) => pageErrors.push(error.message))
+  page.on('dialog', async (dialog) => {
+    dialogs.push(dialog.message())
+    await dialog.dismiss()
+  })
+  return { pageErrors, dialogs }
+}
