@@ -179,10 +179,11 @@ export const projectHourlyCounts = pgTable(
   'project_hourly_counts',
   {
     projectId: text('project_id').notNull(),
+    status: text('status').notNull(),
     hour: tstz('hour').notNull(),
     events: count('events').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.projectId, t.hour] })],
+  (t) => [primaryKey({ columns: [t.projectId, t.status, t.hour] })],
 )
 
 export const pivotCounts = pgTable(

@@ -16,7 +16,7 @@ import { newId } from '../db/ids.ts'
 import { collaborators, errors, errorStatusChanges, projects, users } from '../db/schema.ts'
 import { NotFoundError, ValidationError } from '../http/errors.ts'
 import type { UrlBuilder } from '../http/urls.ts'
-import { removeErrorsFromRollups } from '../rollups/rollups.ts'
+import { moveErrorsBetweenStatuses, removeErrorsFromRollups } from '../rollups/rollups.ts'
 import { toErrorGroup } from './errors.service.ts'
 
 type ErrorRow = typeof errors.$inferSelect
@@ -97,6 +97,12 @@ async function changeStatus(
     .where(eq(errors.id, old.id))
     .returning({ ...getTableColumns(errors), fromStatus: old.fromStatus })
 
+  // The project trend's rollup is kept by status: the errors' counts follow them.
+  await moveErrorsBetweenStatuses(
+    tx,
+    projectId,
+    rows.map((row) => ({ errorId: row.id, from: row.fromStatus, to })),
+  )
   const changed = rows.filter((row) => row.fromStatus !== to || to === 'snoozed')
   if (changed.length > 0) {
     await tx.insert(errorStatusChanges).values(

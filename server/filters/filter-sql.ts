@@ -141,12 +141,18 @@ export interface CompiledFilters {
   before?: Date
   /** The event-scope fields used, in order. */
   eventFields: string[]
+  /** The error-scope fields used (error.* and version.seen_in), in order. */
+  errorFields: string[]
+  /** The error.status conditions applied to another status column (rollups keyed by status). */
+  statusOn?: (column: SQL) => SQL | undefined
 }
 
 export function compileFilters(filters: Filters, context: FilterContext): CompiledFilters {
   const errorParts: (SQL | undefined)[] = []
   const eventParts: (SQL | undefined)[] = []
   const eventFields: string[] = []
+  const errorFields: string[] = []
+  let statusOn: CompiledFilters['statusOn']
   let since: Date | undefined
   let before: Date | undefined
   for (const [fieldId, conditions] of Object.entries(filters)) {
@@ -154,7 +160,11 @@ export function compileFilters(filters: Filters, context: FilterContext): Compil
     if (!definition) throw new ValidationError(`filters[${fieldId}]: unknown filter field "${fieldId}"`)
     switch (definition.scope) {
       case 'error':
-        if (fieldId === 'error.status') errorParts.push(columnConditions(sql`${errors.status}`, definition, conditions))
+        errorFields.push(fieldId)
+        if (fieldId === 'error.status') {
+          statusOn = (column) => columnConditions(column, definition, conditions)
+          errorParts.push(statusOn(sql`${errors.status}`))
+        }
         else if (fieldId === 'error.severity') {
           errorParts.push(
             columnConditions(sql`coalesce(${errors.severityOverride}, ${errors.severity})`, definition, conditions),
@@ -162,6 +172,7 @@ export function compileFilters(filters: Filters, context: FilterContext): Compil
         } else errorParts.push(assignedToCondition(conditions, context))
         break
       case 'seen_in':
+        errorFields.push(fieldId)
         errorParts.push(seenInCondition(conditions))
         break
       case 'time':
@@ -182,7 +193,7 @@ export function compileFilters(filters: Filters, context: FilterContext): Compil
   if (since && before && since >= before) {
     throw new ValidationError('filters[event.since]: must be earlier than filters[event.before]')
   }
-  return { error: and(...errorParts), event: and(...eventParts), since, before, eventFields }
+  return { error: and(...errorParts), event: and(...eventParts), since, before, eventFields, errorFields, statusOn }
 }
 
 /** Time bounds on events.received_at. */

@@ -4,7 +4,7 @@ import type { ErrorGroup } from '../../contract/errors.ts'
 import type { ErrorEvent } from '../../contract/events.ts'
 import { filtersToParams, parseFilterParams, type Filters } from '../../contract/filters.ts'
 import { queryRows } from '../db/client.ts'
-import { rebuildRollups, rollupsFromEvents } from '../rollups/rollups.ts'
+import { moveErrorsBetweenStatuses, projectHoursCheck, rebuildRollups, rollupsFromEvents } from '../rollups/rollups.ts'
 import { ingestAt, notifierEvent } from '../test-support/ingest.ts'
 import { seedProject } from '../test-support/seed.ts'
 import { createTestContext, type TestContext, type TestUser } from '../test-support/test-app.ts'
@@ -66,6 +66,7 @@ beforeAll(async () => {
   )) {
     ids[row.error_class] = row.id
   }
+  await moveErrorsBetweenStatuses(ctx.deps.database.db, projectId, [{ errorId: ids.Beta!, from: 'open', to: 'fixed' }])
   await ctx.deps.database.db.execute(sql`UPDATE errors SET status = 'fixed' WHERE id = ${ids.Beta}`)
   await ctx.deps.database.db.execute(sql`UPDATE errors SET assigned_collaborator_id = ${owner.id} WHERE id = ${ids.Gamma}`)
 })
@@ -268,6 +269,35 @@ describe('rollups', () => {
     return rows[0]!
   }
 
+  it('follow status changes, so the project trend by status matches the events', async () => {
+    const db = ctx.deps.database.db
+    for (const operation of ['ignore', 'open', 'fix'] as const) {
+      const res = await ctx.request(`/api/projects/${projectId}/errors/${ids.Alpha}`, {
+        method: 'PATCH',
+        token: owner.token,
+        json: { operation },
+      })
+      expect(res.status).toBe(200)
+      const { stored, expected } = await projectHoursCheck(db, projectId)
+      expect(stored, operation).toEqual(expected)
+    }
+    const trend = async (status: string) => {
+      const res = await get(`/projects/${projectId}/trend?resolution=1h&${filtersToParams({ 'error.status': [eq(status)], 'event.since': [eq('60d')] })}`)
+      expect(res.status).toBe(200)
+      return ((await res.json()) as { events_count: number }[]).reduce((n, b) => n + b.events_count, 0)
+    }
+    // Alpha (2 events) and Beta (1) are fixed now, Gamma (1) open.
+    expect(await trend('fixed')).toBe(3)
+    expect(await trend('open')).toBe(1)
+    const reopen = await ctx.request(`/api/projects/${projectId}/errors/${ids.Alpha}`, {
+      method: 'PATCH',
+      token: owner.token,
+      json: { operation: 'open' },
+    })
+    expect(reopen.status).toBe(200)
+    expect(await trend('open')).toBe(3)
+  })
+
   it('match the events after ingestion and after an event is deleted', async () => {
     expect(await stored()).toEqual(await rollupsFromEvents(ctx.deps.database.db, projectId))
     expect(await hourlyTotals()).toEqual({ project: 4, errors: 4, events: 4 })
@@ -279,6 +309,8 @@ describe('rollups', () => {
 
     expect(await stored()).toEqual(await rollupsFromEvents(ctx.deps.database.db, projectId))
     expect(await hourlyTotals()).toEqual({ project: 3, errors: 3, events: 3 })
+    const hours = await projectHoursCheck(ctx.deps.database.db, projectId)
+    expect(hours.stored).toEqual(hours.expected)
     // The staging row is gone, so the filter no longer finds Alpha through the rollup.
     expect((await errorsFor({ 'app.release_stage': [eq('staging')] })).classes).toEqual([])
   })

@@ -4,7 +4,7 @@ import { queryRows, type Database, type Db } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
 import { textArrayLiteral } from '../db/text-array.ts'
 import { HttpError, UnauthorizedError, ValidationError } from '../http/errors.ts'
-import { addToRollups } from '../rollups/rollups.ts'
+import { addToRollups, moveErrorsBetweenStatuses } from '../rollups/rollups.ts'
 import type { PreparedEvent } from './normalize.ts'
 
 export interface IngestWriter {
@@ -158,6 +158,17 @@ interface ErrorGroupUpdate {
   appVersions: Set<string>
 }
 
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>()
+  for (const item of items) {
+    const k = key(item)
+    const group = groups.get(k)
+    if (group) group.push(item)
+    else groups.set(k, [item])
+  }
+  return groups
+}
+
 function chunks<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = []
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size))
@@ -287,6 +298,7 @@ export async function writeEvents(tx: Db, batch: readonly PreparedEvent[]): Prom
     for (const row of rows) errorIds.set(`${row.project_id}\u0000${row.grouping_hash}`, row.id)
   }
   const errorIdOf = (event: PreparedEvent) => errorIds.get(`${event.projectId}\u0000${event.grouping.hash}`)!
+  const projectOfError = new Map(ordered.map((g) => [errorIds.get(g.key)!, g.projectId]))
 
   // 2. Events and their payloads: each chunk travels as ONE json parameter that PostgreSQL
   // unpacks itself; far cheaper than thousands of bind parameters, above all on PGlite.
@@ -354,8 +366,10 @@ export async function writeEvents(tx: Db, batch: readonly PreparedEvent[]): Prom
   if (existingIds.length > 0) {
     const rows = await queryRows<{ id: string; status: string }>(
       tx,
+      // Locked (in the order step 4 locks them) so a concurrent status change cannot slip in
+      // between this read and the reopen, which moves the error's rollups from this status.
       sql`SELECT id, status FROM errors WHERE id = ANY(${textArrayLiteral(existingIds)}::text[])
-        AND status IN ('fixed', 'snoozed')`,
+        AND status IN ('fixed', 'snoozed') ORDER BY project_id, grouping_hash FOR UPDATE`,
     )
     for (const row of rows) reopenable.set(row.id, row.status)
   }
@@ -367,6 +381,8 @@ export async function writeEvents(tx: Db, batch: readonly PreparedEvent[]): Prom
     }))
     .filter((u) => u.events > 0 || u.users > 0)
   const reopened: { id: string; from: string }[] = []
+  // Every error's status after this batch (groups created in step 1 start open).
+  const statusOf = new Map<string, string>()
   for (const part of chunks(updates, ROWS_PER_INSERT)) {
     const newer = sql.raw('excluded.last_seen >= e.last_seen')
     const returned = await queryRows<{ id: string; status: string }>(tx, sql`
@@ -396,6 +412,7 @@ export async function writeEvents(tx: Db, batch: readonly PreparedEvent[]): Prom
         updated_at = now()
       RETURNING e.id, e.status`)
     for (const row of returned) {
+      statusOf.set(row.id, row.status)
       const from = reopenable.get(row.id)
       if (from && row.status === 'open') reopened.push({ id: row.id, from })
     }
@@ -415,13 +432,19 @@ export async function writeEvents(tx: Db, batch: readonly PreparedEvent[]): Prom
 
   // Rollups (trends, pivots, filters) in the same transaction, so they match the events exactly.
   // After the error rows: operations that delete errors lock them first too (same order).
+  // A reopened error's earlier counts move to its new status before this batch's are added.
+  for (const [projectId, moves] of groupBy(reopened, (r) => projectOfError.get(r.id)!)) {
+    await moveErrorsBetweenStatuses(tx, projectId, moves.map((r) => ({ errorId: r.id, from: r.from, to: 'open' })))
+  }
   await addToRollups(
     tx,
     batch.map((event) => {
       const c = event.columns
+      const errorId = errorIdOf(event)
       return {
         projectId: event.projectId,
-        errorId: errorIdOf(event),
+        errorId,
+        status: statusOf.get(errorId) ?? 'open',
         receivedAt: event.receivedAt,
         values: {
           'app.release_stage': c.releaseStage,

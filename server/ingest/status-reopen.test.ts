@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { queryRows } from '../db/client.ts'
+import { moveErrorsBetweenStatuses, projectHoursCheck } from '../rollups/rollups.ts'
 import { ingestAt, notifierEvent } from '../test-support/ingest.ts'
 import { seedProject } from '../test-support/seed.ts'
 import { createTestContext, type TestContext } from '../test-support/test-app.ts'
@@ -17,6 +18,12 @@ beforeAll(async () => {
   projectId = (await seedProject(ctx, { organization: 'Reopen Org', project: 'Reopen' })).project.id
 })
 afterAll(() => ctx.close())
+
+// Every reopen moves the error's hourly counts to its new status (the project trend by status).
+afterEach(async () => {
+  const { stored, expected } = await projectHoursCheck(ctx.deps.database.db, projectId)
+  expect(stored).toEqual(expected)
+})
 
 const db = () => ctx.deps.database.db
 
@@ -39,7 +46,8 @@ async function errorOf(errorClass: string) {
 }
 
 async function setStatus(errorClass: string, status: string, rules: Record<string, unknown> | null = null) {
-  const { id } = await errorOf(errorClass)
+  const { id, status: from } = await errorOf(errorClass)
+  await moveErrorsBetweenStatuses(db(), projectId, [{ errorId: id, from, to: status }])
   await db().execute(
     sql`UPDATE errors SET status = ${status}, reopen_rules = ${rules === null ? null : JSON.stringify(rules)}::jsonb WHERE id = ${id}`,
   )

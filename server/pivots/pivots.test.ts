@@ -145,7 +145,9 @@ describe('pivots and trends of ingested events', () => {
     const res = await ctx.request('/notify', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', 'Bugsnag-Payload-Version': '4', 'Bugsnag-Api-Key': project.api_key },
-      body: JSON.stringify({ events: [event('a', 'a@example.com'), event('a', 'a2@example.com'), event('b', 'b@example.com')] }),
+      // Events of one payload share their received time: which of two different emails would be
+      // "newest" is unspecified (docs/pivots-and-trends.md), so user a keeps one email here.
+      body: JSON.stringify({ events: [event('a', 'a@example.com'), event('a', 'a@example.com'), event('b', 'b@example.com')] }),
     })
     expect(res.status).toBe(200)
     const base = `/projects/${project.id}/pivots/user.id/values`
@@ -154,7 +156,7 @@ describe('pivots and trends of ingested events', () => {
       ['a', 2, 2 / 3],
       ['b', 1, 1 / 3],
     ])
-    expect(plain[0]!.fields).toEqual({ 'user.email': 'a2@example.com' })
+    expect(plain[0]!.fields).toEqual({ 'user.email': 'a@example.com' })
     expect(await values(await get(`${base}?${MATCH_ALL}`, user.token))).toEqual(plain)
     const trend = await ctx.request(`/api/projects/${project.id}/trend`, { token: user.token })
     const total = ((await trend.json()) as { events_count: number }[]).reduce((n, b) => n + b.events_count, 0)

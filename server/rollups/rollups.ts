@@ -2,7 +2,7 @@
 // read hundreds of rows instead of millions. Written in the same transaction as the events
 // they count (ingest, event and error deletion), so they are exact at every commit.
 //   error_hourly_counts    events per error per hour
-//   project_hourly_counts  events per project per hour
+//   project_hourly_counts  events per project, current error status and hour
 //   pivot_counts           events per value of each pivot field, per error and per project (error_id '')
 import { sql } from 'drizzle-orm'
 import { queryRows, type Db } from '../db/client.ts'
@@ -15,6 +15,8 @@ export const HOUR_MS = 3_600_000
 export interface RollupEvent {
   projectId: string
   errorId: string
+  /** The error's status once this batch is written (project_hourly_counts are kept by status). */
+  status: string
   receivedAt: Date
   /** Values of the ROLLUP_FIELDS, null when the event has none. */
   values: Record<(typeof ROLLUP_FIELDS)[number], string | null>
@@ -43,7 +45,7 @@ const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
 export async function addToRollups(tx: Db, batch: readonly RollupEvent[]): Promise<void> {
   if (batch.length === 0) return
   const errorHours = new Map<string, { project_id: string; error_id: string; hour: string; events: number }>()
-  const projectHours = new Map<string, { project_id: string; hour: string; events: number }>()
+  const projectHours = new Map<string, { project_id: string; status: string; hour: string; events: number }>()
   const pivots = new Map<string, PivotRow>()
 
   for (const event of batch) {
@@ -53,10 +55,10 @@ export async function addToRollups(tx: Db, batch: readonly RollupEvent[]): Promi
     const errorHour = errorHours.get(errorHourKey)
     if (errorHour) errorHour.events += 1
     else errorHours.set(errorHourKey, { project_id: event.projectId, error_id: event.errorId, hour, events: 1 })
-    const projectHourKey = `${event.projectId}\u0000${hour}`
+    const projectHourKey = `${event.projectId}\u0000${event.status}\u0000${hour}`
     const projectHour = projectHours.get(projectHourKey)
     if (projectHour) projectHour.events += 1
-    else projectHours.set(projectHourKey, { project_id: event.projectId, hour, events: 1 })
+    else projectHours.set(projectHourKey, { project_id: event.projectId, status: event.status, hour, events: 1 })
 
     for (const field of ROLLUP_FIELDS) {
       const value = event.values[field]
@@ -101,10 +103,10 @@ export async function addToRollups(tx: Db, batch: readonly RollupEvent[]): Promi
       AS x(project_id text, error_id text, hour timestamptz, events bigint)
     ON CONFLICT (error_id, hour) DO UPDATE SET events = h.events + excluded.events`)
   await tx.execute(sql`
-    INSERT INTO project_hourly_counts AS h (project_id, hour, events)
-    SELECT project_id, hour, events FROM jsonb_to_recordset(${JSON.stringify(sorted(projectHours))}::jsonb)
-      AS x(project_id text, hour timestamptz, events bigint)
-    ON CONFLICT (project_id, hour) DO UPDATE SET events = h.events + excluded.events`)
+    INSERT INTO project_hourly_counts AS h (project_id, status, hour, events)
+    SELECT project_id, status, hour, events FROM jsonb_to_recordset(${JSON.stringify(sorted(projectHours))}::jsonb)
+      AS x(project_id text, status text, hour timestamptz, events bigint)
+    ON CONFLICT (project_id, status, hour) DO UPDATE SET events = h.events + excluded.events`)
   await tx.execute(sql`
     INSERT INTO pivot_counts AS p (project_id, error_id, field, value, events, first_seen, last_seen, details)
     SELECT project_id, error_id, field, value, events, first_seen, last_seen, details
@@ -143,9 +145,10 @@ export async function removeEventsFromRollups(tx: Db, eventIds: readonly string[
     RETURNING h.error_id AS a, h.hour::text AS b, '' AS c, '' AS d, h.events AS events`)
   emptied.projectHours = await queryRows<EmptyRow>(tx, sql`
     UPDATE project_hourly_counts h SET events = h.events - d.n
-    FROM (SELECT g.project_id, ${hour} AS hour, count(*) AS n FROM events g WHERE g.id IN ${ids} GROUP BY 1, 2) d
-    WHERE h.project_id = d.project_id AND h.hour = d.hour
-    RETURNING h.project_id AS a, h.hour::text AS b, '' AS c, '' AS d, h.events AS events`)
+    FROM (SELECT g.project_id, e.status, ${hour} AS hour, count(*) AS n
+          FROM events g JOIN errors e ON e.id = g.error_id WHERE g.id IN ${ids} GROUP BY 1, 2, 3) d
+    WHERE h.project_id = d.project_id AND h.status = d.status AND h.hour = d.hour
+    RETURNING h.project_id AS a, h.status AS b, h.hour::text AS c, '' AS d, h.events AS events`)
   emptied.pivots = await queryRows<EmptyRow>(tx, sql`
     UPDATE pivot_counts p SET events = p.events - d.n
     FROM (SELECT g.project_id, k.error_id, f.field, f.value, count(*) AS n
@@ -168,9 +171,11 @@ export async function removeErrorsFromRollups(tx: Db, projectId: string, errorId
   const ids = sql`(SELECT unnest(${textArrayLiteral(errorIds)}::text[]))`
   const projectHours = await queryRows<EmptyRow>(tx, sql`
     UPDATE project_hourly_counts h SET events = h.events - e.events
-    FROM (SELECT hour, sum(events) AS events FROM error_hourly_counts WHERE error_id IN ${ids} GROUP BY hour) e
-    WHERE h.project_id = ${projectId} AND h.hour = e.hour
-    RETURNING h.project_id AS a, h.hour::text AS b, '' AS c, '' AS d, h.events AS events`)
+    FROM (SELECT r.status, c.hour, sum(c.events) AS events
+          FROM error_hourly_counts c JOIN errors r ON r.id = c.error_id
+          WHERE c.error_id IN ${ids} GROUP BY 1, 2) e
+    WHERE h.project_id = ${projectId} AND h.status = e.status AND h.hour = e.hour
+    RETURNING h.project_id AS a, h.status AS b, h.hour::text AS c, '' AS d, h.events AS events`)
   const pivots = await queryRows<EmptyRow>(tx, sql`
     UPDATE pivot_counts p SET events = p.events - e.events
     FROM (SELECT field, value, sum(events) AS events FROM pivot_counts
@@ -179,6 +184,35 @@ export async function removeErrorsFromRollups(tx: Db, projectId: string, errorId
     RETURNING p.project_id AS a, p.error_id AS b, p.field AS c, p.value AS d, p.events AS events`)
   await tx.execute(sql`DELETE FROM pivot_counts WHERE project_id = ${projectId} AND error_id IN ${ids}`)
   await deleteEmptyRows(tx, { errorHours: [], projectHours, pivots })
+}
+
+/**
+ * Moves errors' counts in project_hourly_counts from their old status to their new one;
+ * call it in the transaction that changes their status, with the error rows locked, and
+ * before adding new events for them.
+ */
+export async function moveErrorsBetweenStatuses(
+  tx: Db,
+  projectId: string,
+  moves: ReadonlyArray<{ errorId: string; from: string; to: string }>,
+): Promise<void> {
+  const changed = moves.filter((m) => m.from !== m.to)
+  if (changed.length === 0) return
+  const moved = sql`(SELECT m.from_status, m.to_status, c.hour, sum(c.events) AS events
+    FROM error_hourly_counts c
+    JOIN jsonb_to_recordset(${JSON.stringify(changed.map((m) => ({ error_id: m.errorId, from_status: m.from, to_status: m.to })))}::jsonb)
+      AS m(error_id text, from_status text, to_status text) ON m.error_id = c.error_id
+    GROUP BY 1, 2, 3)`
+  const projectHours = await queryRows<EmptyRow>(tx, sql`
+    UPDATE project_hourly_counts h SET events = h.events - d.events
+    FROM (SELECT from_status, hour, sum(events) AS events FROM ${moved} x GROUP BY 1, 2) d
+    WHERE h.project_id = ${projectId} AND h.status = d.from_status AND h.hour = d.hour
+    RETURNING h.project_id AS a, h.status AS b, h.hour::text AS c, '' AS d, h.events AS events`)
+  await tx.execute(sql`
+    INSERT INTO project_hourly_counts AS h (project_id, status, hour, events)
+    SELECT ${projectId}, to_status, hour, sum(events) FROM ${moved} x GROUP BY 2, 3 ORDER BY 2, 3
+    ON CONFLICT (project_id, status, hour) DO UPDATE SET events = h.events + excluded.events`)
+  await deleteEmptyRows(tx, { errorHours: [], projectHours, pivots: [] })
 }
 
 /** A rollup row's key (a–d, meaning per table) and its count after an UPDATE. */
@@ -203,7 +237,7 @@ async function deleteEmptyRows(
   }
   if (rows.projectHours.some((r) => Number(r.events) <= 0)) {
     await tx.execute(sql`DELETE FROM project_hourly_counts t USING jsonb_to_recordset(${empty(rows.projectHours)}::jsonb) ${keys}
-      WHERE t.project_id = x.a AND t.hour = x.b::timestamptz AND t.events <= 0`)
+      WHERE t.project_id = x.a AND t.status = x.b AND t.hour = x.c::timestamptz AND t.events <= 0`)
   }
   if (rows.pivots.some((r) => Number(r.events) <= 0)) {
     await tx.execute(sql`DELETE FROM pivot_counts t USING jsonb_to_recordset(${empty(rows.pivots)}::jsonb) ${keys}
@@ -236,17 +270,52 @@ export async function rebuildRollups(tx: Db, projectId: string): Promise<void> {
     INSERT INTO error_hourly_counts (project_id, error_id, hour, events)
     SELECT g.project_id, g.error_id, ${hour}, count(*) FROM events g WHERE g.project_id = ${projectId} GROUP BY 1, 2, 3`)
   await tx.execute(sql`
-    INSERT INTO project_hourly_counts (project_id, hour, events)
-    SELECT project_id, hour, sum(events) FROM error_hourly_counts WHERE project_id = ${projectId} GROUP BY 1, 2`)
+    INSERT INTO project_hourly_counts (project_id, status, hour, events)
+    SELECT h.project_id, e.status, h.hour, sum(h.events)
+    FROM error_hourly_counts h JOIN errors e ON e.id = h.error_id
+    WHERE h.project_id = ${projectId} GROUP BY 1, 2, 3`)
+  // Per error first (one pass over the events), then the project rows from those.
   await tx.execute(sql`
     INSERT INTO pivot_counts (project_id, error_id, field, value, events, first_seen, last_seen, details)
-    SELECT g.project_id, k.error_id, f.field, f.value, count(*), min(g.received_at), max(g.received_at),
-      CASE WHEN f.field = 'user.id' THEN nullif(jsonb_strip_nulls(jsonb_build_object(
-        'user.email', (array_agg(g.user_email ORDER BY g.received_at DESC) FILTER (WHERE g.user_email IS NOT NULL))[1],
-        'user.name', (array_agg(g.user_name ORDER BY g.received_at DESC) FILTER (WHERE g.user_name IS NOT NULL))[1])),
-        '{}'::jsonb) END
+    SELECT g.project_id, g.error_id, f.field, f.value, count(*), min(g.received_at), max(g.received_at), NULL
     FROM events g CROSS JOIN LATERAL ${fieldValuePairs} AS f(field, value)
-    CROSS JOIN LATERAL (VALUES (g.error_id), ('')) AS k(error_id)
     WHERE g.project_id = ${projectId} AND f.value IS NOT NULL
     GROUP BY 1, 2, 3, 4`)
+  // user.id details: email and name of the newest event of each user that has either.
+  await tx.execute(sql`
+    UPDATE pivot_counts p SET details = d.details
+    FROM (SELECT DISTINCT ON (error_id, user_id) error_id, user_id,
+                 jsonb_strip_nulls(jsonb_build_object('user.email', user_email, 'user.name', user_name)) AS details
+          FROM events
+          WHERE project_id = ${projectId} AND user_id IS NOT NULL AND (user_email IS NOT NULL OR user_name IS NOT NULL)
+          ORDER BY error_id, user_id, received_at DESC) d
+    WHERE p.project_id = ${projectId} AND p.error_id = d.error_id AND p.field = 'user.id' AND p.value = d.user_id`)
+  await tx.execute(sql`
+    INSERT INTO pivot_counts (project_id, error_id, field, value, events, first_seen, last_seen, details)
+    SELECT ${projectId}, '', field, value, sum(events), min(first_seen), max(last_seen),
+           (array_agg(details ORDER BY last_seen DESC) FILTER (WHERE details IS NOT NULL))[1]
+    FROM pivot_counts WHERE project_id = ${projectId} AND error_id <> ''
+    GROUP BY field, value`)
+}
+
+/**
+ * project_hourly_counts as they should be, recomputed from the events and their errors'
+ * current statuses, next to what is stored (tests assert the two are equal).
+ */
+export async function projectHoursCheck(tx: Db, projectId: string) {
+  const [stored, expected] = await Promise.all([
+    queryRows<{ status: string; hour: string; events: number }>(
+      tx,
+      sql`SELECT status, hour::text AS hour, events::int AS events FROM project_hourly_counts
+          WHERE project_id = ${projectId} ORDER BY 1, 2`,
+    ),
+    queryRows<{ status: string; hour: string; events: number }>(
+      tx,
+      sql`SELECT e.status, date_bin('1 hour', g.received_at, timestamptz '1970-01-01 00:00:00+00')::text AS hour,
+                 count(*)::int AS events
+          FROM events g JOIN errors e ON e.id = g.error_id WHERE g.project_id = ${projectId}
+          GROUP BY 1, 2 ORDER BY 1, 2`,
+    ),
+  ])
+  return { stored, expected }
 }

@@ -84,6 +84,7 @@ export async function seedEvents(
       eventRows.map((row) => ({
         projectId,
         errorId: row.errorId,
+        status: 'open',
         receivedAt: row.receivedAt,
         values: {
           'app.release_stage': row.releaseStage ?? null,

@@ -148,11 +148,15 @@ async function countBuckets(
     target.errorIds ? sql`${column} IN (${sql.join(target.errorIds.map((id) => sql`${id}`), sql`, `)})` : undefined
 
   if (useRollups(window, compiled)) {
-    if (!target.errorIds && !compiled.error) {
+    // The project with no error condition but its status: project_hourly_counts are kept by status.
+    if (!target.errorIds && compiled.errorFields.every((field) => field === 'error.status')) {
       return queryRows<CountRow>(
         db,
         sql`SELECT ${bin(sql`h.hour`)} AS bucket, sum(h.events) AS n FROM project_hourly_counts h
-            WHERE h.project_id = ${target.projectId} AND h.hour >= ${from}::timestamptz AND h.hour < ${to}::timestamptz
+            WHERE ${and(
+              sql`h.project_id = ${target.projectId} AND h.hour >= ${from}::timestamptz AND h.hour < ${to}::timestamptz`,
+              compiled.statusOn?.(sql`h.status`),
+            )}
             GROUP BY 1`,
       )
     }
