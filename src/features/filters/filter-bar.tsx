@@ -105,7 +105,6 @@ export function FilterBar({
           <FilterCombobox
             projectId={projectId}
             fields={fields}
-            filters={filters}
             collaborators={people.data}
             onAdd={(fieldId, condition) => onChange(addCondition(filters, fieldId, condition))}
           />

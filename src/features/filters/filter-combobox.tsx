@@ -2,14 +2,13 @@ import { useQuery } from '@tanstack/react-query'
 import { X } from 'lucide-react'
 import { useId, useRef, useState } from 'react'
 import type { Collaborator } from '../../../contract/collaborators.ts'
-import type { EventField, FilterCondition, Filters, FilterType } from '../../../contract/filters.ts'
+import type { EventField, FilterCondition, FilterType } from '../../../contract/filters.ts'
 import { pivotValuesQuery } from '../../api/pivots.ts'
 import { Button } from '../../components/ui/button.tsx'
 import { Label, Select } from '../../components/ui/input.tsx'
 import { cn } from '../../lib/cn.ts'
 import { formatCountOf } from '../../lib/relative-time.ts'
 import { describePivotValue, pivotIdOfField } from '../pivots/to-pivot-filter.ts'
-import { withoutFields } from './to-filter-search.ts'
 
 /** The input's id: the `/` shortcut and the journeys find it by this. */
 export const FILTER_INPUT_ID = 'error-filter-input'
@@ -42,13 +41,11 @@ const PIVOT_SUGGESTIONS = 20
 export function FilterCombobox({
   projectId,
   fields,
-  filters,
   collaborators,
   onAdd,
 }: {
   projectId: string
   fields: readonly EventField[]
-  filters: Filters
   collaborators: readonly Collaborator[] | undefined
   onAdd: (fieldId: string, condition: FilterCondition) => void
 }) {
@@ -64,8 +61,10 @@ export function FilterCombobox({
   const pivotId = field ? pivotIdOfField(field.display_id) : null
   const wantsValues = open && field !== null && (operator === 'eq' || operator === 'ne')
   const pivotValues = useQuery({
+    // Values seen anywhere in the project, most events first: read from the rollups, so they
+    // come at once even with millions of events (the view's own filters would mean a scan).
     ...pivotValuesQuery(projectId, null, pivotId ?? 'user.id', {
-      filters: withoutFields(filters, field ? [field.display_id] : []),
+      filters: {},
       perPage: PIVOT_SUGGESTIONS,
     }),
     enabled: wantsValues && pivotId !== null,
