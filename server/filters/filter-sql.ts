@@ -5,6 +5,8 @@ import {
   filterField,
   parseFilterParams,
   parseFilterTime,
+  pivotFilterField,
+  PIVOT_FIELD_IDS,
   type FilterCondition,
   type FilterFieldDefinition,
   type Filters,
@@ -43,18 +45,8 @@ const EVENT_COLUMNS: Record<string, PgColumn> = {
   'request.url': events.requestUrl,
 }
 
-/** Pivot fields with rollup rows in pivot_counts (written at ingest, server/rollups/rollups.ts). */
-export const ROLLUP_FIELDS = [
-  'app.release_stage',
-  'app.version',
-  'user.id',
-  'event.context',
-  'device.os_name',
-  'device.os_version',
-  'device.browser_name',
-  'device.model',
-  'request.url',
-] as const
+/** Pivot fields (by filter field id) with rollup rows in pivot_counts (server/rollups/rollups.ts). */
+export const ROLLUP_FIELDS: readonly string[] = PIVOT_FIELD_IDS.map(pivotFilterField)
 
 export function eventColumn(fieldId: string): PgColumn {
   const column = EVENT_COLUMNS[fieldId]

@@ -19,7 +19,7 @@ export interface RollupEvent {
   status: string
   receivedAt: Date
   /** Values of the ROLLUP_FIELDS, null when the event has none. */
-  values: Record<(typeof ROLLUP_FIELDS)[number], string | null>
+  values: Record<string, string | null>
   userEmail: string | null
   userName: string | null
 }
@@ -61,7 +61,7 @@ export async function addToRollups(tx: Db, batch: readonly RollupEvent[]): Promi
     else projectHours.set(projectHourKey, { project_id: event.projectId, status: event.status, hour, events: 1 })
 
     for (const field of ROLLUP_FIELDS) {
-      const value = event.values[field]
+      const value = event.values[field] ?? null
       if (value === null) continue
       const details =
         field === 'user.id' && (event.userEmail || event.userName)

@@ -1,6 +1,7 @@
 import { X } from 'lucide-react'
 import { useEffect, useId, useRef, type ReactNode } from 'react'
 import { cn } from '../../lib/cn.ts'
+import { FormErrors } from './form-errors.tsx'
 import { Button } from './button.tsx'
 
 export type DialogProps = {
@@ -116,8 +117,10 @@ export type ConfirmDialogProps = {
   pending?: boolean
   onConfirm: () => void
   onCancel: () => void
-  /** Shown above the buttons, e.g. why the last attempt failed. */
+  /** Shown above the buttons, e.g. what is about to change. */
   children?: ReactNode
+  /** Why the last attempt failed (the server's message); the dialog stays open to retry or cancel. */
+  error?: Error | null
 }
 
 export function ConfirmDialog({
@@ -130,10 +133,16 @@ export function ConfirmDialog({
   onConfirm,
   onCancel,
   children,
+  error = null,
 }: ConfirmDialogProps) {
   return (
     <Dialog open={open} onClose={onCancel} title={title} description={description}>
       {children ? <div className="mb-3">{children}</div> : null}
+      {error ? (
+        <div className="mb-3">
+          <FormErrors error={error} />
+        </div>
+      ) : null}
       <div className="flex justify-end gap-2">
         <Button variant="secondary" onClick={onCancel} disabled={pending} data-autofocus="">
           Cancel

@@ -15,11 +15,10 @@ import { organizationKeys, organizationQuery } from '../../api/organizations.ts'
 import { projectKeys, projectsQuery } from '../../api/projects.ts'
 import { Button } from '../../components/ui/button.tsx'
 import { Card, CardContent } from '../../components/ui/card.tsx'
-import { Dialog } from '../../components/ui/dialog.tsx'
+import { ConfirmDialog, Dialog } from '../../components/ui/dialog.tsx'
 import { FormErrors } from '../../components/ui/form-errors.tsx'
 import { PageHeader } from '../../components/ui/page-header.tsx'
 import { CollaboratorsTable, displayName, type CollaboratorAction } from './collaborators-table.tsx'
-import { ConfirmActionDialog } from './confirm-action-dialog.tsx'
 import { InvitationLink } from './invitation-link.tsx'
 import { InviteCollaboratorForm } from './invite-collaborator-form.tsx'
 import { ProjectPicker } from './project-picker.tsx'
@@ -176,7 +175,7 @@ function ActionDialog({
   if (action === 'role') {
     const promote = !collaborator.is_admin
     return (
-      <ConfirmActionDialog
+      <ConfirmDialog
         open
         title={promote ? `Make ${label} an admin?` : `Make ${label} a member?`}
         description={
@@ -198,7 +197,7 @@ function ActionDialog({
   if (action === 'remove') {
     const invitation = collaborator.pending_invitation
     return (
-      <ConfirmActionDialog
+      <ConfirmDialog
         open
         destructive
         title={invitation ? `Withdraw the invitation for ${collaborator.email}?` : isMe ? `Leave ${organizationName}?` : `Remove ${label}?`}
@@ -265,7 +264,7 @@ function ActionDialog({
       </div>
     </Dialog>
   ) : (
-    <ConfirmActionDialog
+    <ConfirmDialog
       open
       title={`Create a new invitation link for ${collaborator.email}?`}
       description="The link is shown only once, when it is created. A new link replaces the old one, which stops working."

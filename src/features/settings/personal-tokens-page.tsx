@@ -12,7 +12,7 @@ import { RelativeTime } from '../../components/ui/relative-time.tsx'
 import { LoadingRegion, Skeleton } from '../../components/ui/skeleton.tsx'
 import { EmptyState, ErrorState } from '../../components/ui/states.tsx'
 import { clearToken } from '../../lib/token-store.ts'
-import { ConfirmActionDialog } from '../collaborators/confirm-action-dialog.tsx'
+import { ConfirmDialog } from '../../components/ui/dialog.tsx'
 import { CreateTokenForm } from './create-token-form.tsx'
 
 export function PersonalTokensPage() {
@@ -117,7 +117,7 @@ function RevokeTokenDialog({ token, onClose }: { token: AuthToken; onClose: () =
     },
   })
   return (
-    <ConfirmActionDialog
+    <ConfirmDialog
       open
       destructive
       title={`Revoke the token “${token.description}”?`}
