@@ -97,17 +97,21 @@ export async function addToRollups(tx: Db, batch: readonly RollupEvent[]): Promi
   }
 
   const sorted = <T>(rows: Map<string, T>) => [...rows].sort((a, b) => compare(a[0], b[0])).map(([, row]) => row)
+  // One statement for the three tables: on PGlite each round trip costs as much as the work.
   await tx.execute(sql`
-    INSERT INTO error_hourly_counts AS h (project_id, error_id, hour, events)
-    SELECT project_id, error_id, hour, events FROM jsonb_to_recordset(${JSON.stringify(sorted(errorHours))}::jsonb)
-      AS x(project_id text, error_id text, hour timestamptz, events bigint)
-    ON CONFLICT (error_id, hour) DO UPDATE SET events = h.events + excluded.events`)
-  await tx.execute(sql`
-    INSERT INTO project_hourly_counts AS h (project_id, status, hour, events)
-    SELECT project_id, status, hour, events FROM jsonb_to_recordset(${JSON.stringify(sorted(projectHours))}::jsonb)
-      AS x(project_id text, status text, hour timestamptz, events bigint)
-    ON CONFLICT (project_id, status, hour) DO UPDATE SET events = h.events + excluded.events`)
-  await tx.execute(sql`
+    WITH error_hours AS (
+      INSERT INTO error_hourly_counts AS h (project_id, error_id, hour, events)
+      SELECT project_id, error_id, hour, events FROM jsonb_to_recordset(${JSON.stringify(sorted(errorHours))}::jsonb)
+        AS x(project_id text, error_id text, hour timestamptz, events bigint)
+      ON CONFLICT (error_id, hour) DO UPDATE SET events = h.events + excluded.events
+      RETURNING 1
+    ), project_hours AS (
+      INSERT INTO project_hourly_counts AS h (project_id, status, hour, events)
+      SELECT project_id, status, hour, events FROM jsonb_to_recordset(${JSON.stringify(sorted(projectHours))}::jsonb)
+        AS x(project_id text, status text, hour timestamptz, events bigint)
+      ON CONFLICT (project_id, status, hour) DO UPDATE SET events = h.events + excluded.events
+      RETURNING 1
+    )
     INSERT INTO pivot_counts AS p (project_id, error_id, field, value, events, first_seen, last_seen, details)
     SELECT project_id, error_id, field, value, events, first_seen, last_seen, details
     FROM jsonb_to_recordset(${JSON.stringify(sorted(pivots))}::jsonb)
