@@ -444,7 +444,7 @@ async function triagePhase(engine: Engine, database: Database, session: ApiSessi
     errors: settings.triageErrors,
     events: settings.triageEvents,
     vacuum: settings.vacuum ?? true,
-  })
+  }, log)
   const seedSeconds = (performance.now() - seedStarted) / 1000
   const seededEvents = await countRows(database.db, 'events', project.id)
   const seededErrors = await countRows(database.db, 'errors', project.id)
