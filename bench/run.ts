@@ -444,6 +444,7 @@ async function triagePhase(engine: Engine, database: Database, session: ApiSessi
     errors: settings.triageErrors,
     events: settings.triageEvents,
     vacuum: settings.vacuum ?? true,
+    engine,
   }, log)
   const seedSeconds = (performance.now() - seedStarted) / 1000
   const seededEvents = await countRows(database.db, 'events', project.id)
