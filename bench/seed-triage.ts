@@ -98,7 +98,7 @@ export async function seedTriageData(
     step('rollups')
     await tx.execute(sql`ALTER TABLE pivot_counts ADD PRIMARY KEY (project_id, error_id, field, value)`)
     await tx.execute(sql`CREATE INDEX pivot_counts_top_idx ON pivot_counts (project_id, error_id, field, events DESC, value)`)
-    await tx.execute(sql`CREATE INDEX pivot_counts_value_idx ON pivot_counts (project_id, field, value, error_id)`)
+    await tx.execute(sql`CREATE INDEX pivot_counts_value_idx ON pivot_counts (project_id, field, value, error_id) INCLUDE (last_seen)`)
     step('rollup indexes')
   })
 

@@ -76,4 +76,5 @@ CREATE TABLE pivot_counts (
   PRIMARY KEY (project_id, error_id, field, value)
 );
 CREATE INDEX pivot_counts_top_idx ON pivot_counts (project_id, error_id, field, events DESC, value);
-CREATE INDEX pivot_counts_value_idx ON pivot_counts (project_id, field, value, error_id);
+-- last_seen included: "seen since T with value V" is then an index-only scan.
+CREATE INDEX pivot_counts_value_idx ON pivot_counts (project_id, field, value, error_id) INCLUDE (last_seen);
