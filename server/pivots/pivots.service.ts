@@ -131,10 +131,13 @@ export async function listPivotValues(
   const compiled = compileFilters(filters, { userId, now: new Date() })
   const { errorEvents } = await requireScope(db, userId, scope)
 
+  const onlyErrorConditions = compiled.event === undefined && !compiled.since && !compiled.before
   const page =
     Object.keys(filters).length === 0
       ? await rollupPage(db, scope, fieldId, query.per_page, cursor, errorEvents)
-      : await filteredPage(db, scope, fieldId, query.per_page, cursor, projectEventsWhere(scope.projectId, compiled, scope.errorId))
+      : onlyErrorConditions
+        ? await errorFilteredRollupPage(db, scope, fieldId, query.per_page, cursor, compiled.error!)
+        : await filteredPage(db, scope, fieldId, query.per_page, cursor, projectEventsWhere(scope.projectId, compiled, scope.errorId))
 
   const shown = page.rows.slice(0, query.per_page)
   const last = shown[shown.length - 1]
@@ -188,6 +191,52 @@ async function rollupPage(
     denominator = Number(sum?.n ?? 0)
   }
   return { rows, totalCount: Number(totals?.n ?? 0), denominator }
+}
+
+/**
+ * Only error conditions (status, assignment, …): the per-error rollup rows of the matching
+ * errors, summed per value. The denominator is their events (errors.events_count is exact).
+ */
+async function errorFilteredRollupPage(
+  db: Db,
+  scope: PivotScope,
+  fieldId: string,
+  perPage: number,
+  cursor: PivotCursor | null,
+  errorConditions: SQL,
+): Promise<RawPage> {
+  const matching = sql`SELECT ${errors.id} FROM ${errors} WHERE ${errors.projectId} = ${scope.projectId}
+    ${scope.errorId ? sql`AND ${errors.id} = ${scope.errorId}` : sql``} AND ${errorConditions}`
+  const inScope = sql`p.project_id = ${scope.projectId} AND p.field = ${fieldId} AND p.error_id <> ''
+    AND p.error_id IN (${matching})`
+  const rows = await queryRows<PivotRow>(
+    db,
+    sql`WITH v AS (
+          SELECT p.value, sum(p.events) AS events, min(p.first_seen) AS first_seen, max(p.last_seen) AS last_seen
+          FROM pivot_counts p WHERE ${inScope} GROUP BY p.value)
+        SELECT v.value, v.events, v.first_seen, v.last_seen, NULL AS details FROM v
+        WHERE ${afterCursor(sql`v.events`, sql`v.value`, cursor)}
+        ORDER BY v.events DESC, v.value ASC
+        LIMIT ${perPage + 1}`,
+  )
+  const [totals] = await queryRows<{ values: number | string; events: number | string | null }>(
+    db,
+    sql`SELECT (SELECT count(DISTINCT p.value) FROM pivot_counts p WHERE ${inScope}) AS values,
+               (SELECT sum(${errors.eventsCount}) FROM ${errors} WHERE ${errors.id} IN (${matching})) AS events`,
+  )
+  if (fieldId === 'user.id' && rows.length > 0) {
+    // The newest details among the matching errors' rows of the users on this page.
+    const details = await queryRows<{ value: string; details: PivotRow['details'] }>(
+      db,
+      sql`SELECT DISTINCT ON (p.value) p.value, p.details FROM pivot_counts p
+          WHERE ${inScope} AND p.details IS NOT NULL
+            AND p.value IN (${sql.join(rows.map((row) => sql`${row.value}`), sql`, `)})
+          ORDER BY p.value, p.last_seen DESC`,
+    )
+    const byValue = new Map(details.map((d) => [d.value, d.details]))
+    for (const row of rows) row.details = byValue.get(row.value) ?? null
+  }
+  return { rows, totalCount: Number(totals?.values ?? 0), denominator: Number(totals?.events ?? 0) }
 }
 
 /** With filters: the matching events grouped by the field's column. */

@@ -67,6 +67,36 @@ describe('GET /projects/{id}/pivots/{display_id}/values', () => {
     }
   })
 
+  it('answers error-only filters from the rollups exactly as from the events', async () => {
+    const fixed = await ctx.request(`/api/projects/${seeded.project.id}/errors/${ids.e2}`, {
+      method: 'PATCH',
+      token: seeded.user.token,
+      json: { operation: 'fix' },
+    })
+    expect(fixed.status).toBe(200)
+    const status = (value: string) => `filters[error.status][][type]=eq&filters[error.status][][value]=${value}`
+    for (const field of PIVOT_FIELD_IDS) {
+      for (const filter of [status('open'), status('fixed'), status('ignored')]) {
+        for (const scope of ['', `/errors/${ids.e1}`, `/errors/${ids.e2}`]) {
+          const path = `/projects/${seeded.project.id}${scope}/pivots/${field}/values`
+          const fromRollups = await get(`${path}?${filter}`)
+          const fromEvents = await get(`${path}?${filter}&${MATCH_ALL}`)
+          expect(fromRollups.headers.get('X-Total-Count'), `${path} ${filter}`).toBe(fromEvents.headers.get('X-Total-Count'))
+          expect(await values(fromRollups), `${path} ${filter}`).toEqual(await values(fromEvents))
+        }
+      }
+    }
+    const open = await values(await get(`/projects/${seeded.project.id}/pivots/user.id/values?${status('open')}`))
+    // Only e1 is open: its 4 events, u1 twice.
+    expect(open[0]).toMatchObject({ event_field_value: 'u1', events: 2, proportion: 2 / 4 })
+    const reopened = await ctx.request(`/api/projects/${seeded.project.id}/errors/${ids.e2}`, {
+      method: 'PATCH',
+      token: seeded.user.token,
+      json: { operation: 'open' },
+    })
+    expect(reopened.status).toBe(200)
+  })
+
   it('counts only the filtered events, and divides by them', async () => {
     const res = await get(
       `/projects/${seeded.project.id}/pivots/user.id/values?filters[app.release_stage][][type]=eq&filters[app.release_stage][][value]=production`,
