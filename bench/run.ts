@@ -466,7 +466,6 @@ async function triagePhase(engine: Engine, database: Database, session: ApiSessi
     { key: 'trend30dOpen', label: 'project trend, 30 days at 1h, status open', path: `${base}/trend?resolution=1h&${f('event.since', '30d')}&${f('error.status', 'open')}`, target: false, minRows: 720 },
     { key: 'pivotUsersProject', label: 'user.id pivot, project (top 30)', path: `${base}/pivots/user.id/values?per_page=30`, target: true, minRows: 30 },
     { key: 'pivotStagesOpen', label: 'release stage pivot, project, status open (matching errors’ rollups)', path: `${base}/pivots/app.release_stage/values?per_page=30&${f('error.status', 'open')}`, target: false, minRows: 3 },
-    { key: 'pivotUsersOpen', label: 'user.id pivot, project, status open (matching errors’ rollups)', path: `${base}/pivots/user.id/values?per_page=30&${f('error.status', 'open')}`, target: false, minRows: 30 },
     { key: 'pivotUsersBusiestError', label: `user.id pivot, busiest error (${busiest?.events_count ?? 0} events)`, path: `${base}/errors/${busiest?.id}/pivots/user.id/values?per_page=30`, target: false, minRows: 30 },
     { key: 'pivotUsersErrorFiltered', label: 'user.id pivot, busiest error, stage production (event scan)', path: `${base}/errors/${busiest?.id}/pivots/user.id/values?per_page=30&${f('app.release_stage', 'production')}`, target: false, minRows: 30 },
   ]

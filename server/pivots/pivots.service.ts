@@ -131,7 +131,10 @@ export async function listPivotValues(
   const compiled = compileFilters(filters, { userId, now: new Date() })
   const { errorEvents } = await requireScope(db, userId, scope)
 
-  const onlyErrorConditions = compiled.event === undefined && !compiled.since && !compiled.before
+  // user.id has about one rollup row per event (users × errors): summing them measured slower
+  // (over 2 s at 1,000,000 events on PGlite) than grouping the events (~0.6 s), so it groups.
+  const onlyErrorConditions =
+    compiled.event === undefined && !compiled.since && !compiled.before && fieldId !== 'user.id'
   const page =
     Object.keys(filters).length === 0
       ? await rollupPage(db, scope, fieldId, query.per_page, cursor, errorEvents)
