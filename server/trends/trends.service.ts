@@ -19,9 +19,9 @@ import { errors, events } from '../db/schema.ts'
 import { compileFilters, projectEventsWhere, type CompiledFilters } from '../filters/filter-sql.ts'
 import { ValidationError } from '../http/errors.ts'
 import { requireScope } from '../pivots/pivots.service.ts'
+import { HOUR_MS } from '../rollups/rollups.ts'
 
 const MINUTE_MS = 60_000
-const HOUR_MS = 3_600_000
 const DAY_MS = 86_400_000
 
 /** The buckets of a trend: `count` buckets of `resolution` ms from `start` (aligned). */

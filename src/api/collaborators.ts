@@ -14,6 +14,7 @@ import { apiUrl, getJson, sendEmpty, sendJson } from './http.ts'
 export const collaboratorKeys = {
   all: ['collaborators'] as const,
   list: (organizationId: string) => [...collaboratorKeys.all, 'list', organizationId] as const,
+  project: (projectId: string) => [...collaboratorKeys.all, 'project', projectId] as const,
 }
 
 export const invitationKeys = {
@@ -28,6 +29,15 @@ export const collaboratorsQuery = (organizationId: string) =>
   queryOptions({
     queryKey: collaboratorKeys.list(organizationId),
     queryFn: ({ signal }) => getJson(apiUrl(collaboratorsPath(organizationId)), collaboratorSchema.array(), signal),
+    staleTime: 60_000,
+  })
+
+/** Who can see a project: the people an error of it can be assigned to. */
+export const projectCollaboratorsQuery = (projectId: string) =>
+  queryOptions({
+    queryKey: collaboratorKeys.project(projectId),
+    queryFn: ({ signal }) =>
+      getJson(apiUrl(`/projects/${encodeURIComponent(projectId)}/collaborators`), collaboratorSchema.array(), signal),
     staleTime: 60_000,
   })
 
