@@ -117,6 +117,8 @@ async function startErrata(database: Database): Promise<RunningErrata> {
   const config = loadConfig({
     ERRATA_INGEST_BATCH_SIZE: env.ERRATA_INGEST_BATCH_SIZE, // tuning knobs pass through for experiments
     ERRATA_INGEST_FLUSH_MS: env.ERRATA_INGEST_FLUSH_MS,
+    ERRATA_INDEX_BATCH_SIZE: env.ERRATA_INDEX_BATCH_SIZE,
+    ERRATA_INDEX_LINGER_MS: env.ERRATA_INDEX_LINGER_MS,
     LOG_LEVEL: 'info',
     ERRATA_STATIC_DIR: `${dataDir}no-dashboard`,
   })
@@ -301,22 +303,36 @@ async function ingestionPhase(engine: Engine, database: Database, errata: Runnin
   printLoad('bare node:http + JSON.parse', bareLoad)
 
   const warmup = await postLoad(errata.url, ingestProject.api_key, settings.warmupRequests)
-  const [errataLoad, profile] = await profiled('ingestion', () => postLoad(errata.url, ingestProject.api_key, settings.ingestRequests))
+  await errata.deps.ingestWriter.indexed()
+  const loadStarted = performance.now()
+  const [[errataLoad, indexedSeconds], profile] = await profiled('ingestion', async () => {
+    const load = await postLoad(errata.url, ingestProject.api_key, settings.ingestRequests)
+    // 200 means committed to ingest_queue; the indexer may still be moving the tail into the API.
+    await errata.deps.ingestWriter.indexed()
+    return [load, (performance.now() - loadStarted) / 1000] as const
+  })
   printLoad('Errata POST /notify', errataLoad)
-  const ratio = errataLoad.perSecond / bareLoad.perSecond
-  log(`ratio Errata / bare: ${ratio.toFixed(2)} (target ≥ ${targets.ingestRatio})`)
+  // The sustained rate counts until the last event is indexed, so a backlog cannot flatter it.
+  const indexedPerSecond = errataLoad.ok / indexedSeconds
+  log(`indexed (visible in the API): ${indexedPerSecond.toFixed(0)} events/s (all ${errataLoad.ok} indexed ${indexedSeconds.toFixed(1)} s after the load started)`)
+  const sustained = Math.min(errataLoad.perSecond, indexedPerSecond)
+  const ratio = sustained / bareLoad.perSecond
+  log(`ratio Errata (acknowledged and indexed) / bare: ${ratio.toFixed(2)} (target ≥ ${targets.ingestRatio})`)
 
   const acknowledged = warmup.ok + errataLoad.ok
   const committed = await countRows(database.db, 'events', ingestProject.id)
   const payloads = await countRows(database.db, 'event_payloads', ingestProject.id)
-  const everyAckCommitted = committed === acknowledged && payloads === acknowledged
+  const queued = await countRows(database.db, 'ingest_queue', ingestProject.id)
+  const everyAckCommitted = committed === acknowledged && payloads === acknowledged && queued === 0
   log(
-    `commit check: ${acknowledged} answered 200, ${committed} rows in events, ${payloads} in event_payloads → ` +
-      (everyAckCommitted ? 'OK, every acknowledged event is committed' : 'MISMATCH'),
+    `commit check: ${acknowledged} answered 200, ${committed} rows in events, ${payloads} in event_payloads, ${queued} left in ingest_queue → ` +
+      (everyAckCommitted ? 'OK, every acknowledged event is indexed' : 'MISMATCH'),
   )
   return {
     bare: bareLoad,
     errata: errataLoad,
+    indexedPerSecond,
+    indexedSeconds,
     ratio,
     acknowledged,
     committedEvents: committed,

@@ -1,22 +1,6 @@
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test } from '@playwright/test'
 import { checkoutEvent, notifyBody, otherEvent, XSS_MESSAGE } from './bugsnag-payload.ts'
-
-const NARROW = { width: 390, height: 844 }
-const WIDE = { width: 1280, height: 900 }
-
-async function shoot(page: Page, name: string) {
-  await page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true })
-}
-
-/** Every main page again at phone width: nothing may overflow sideways. */
-async function shootNarrow(page: Page, name: string) {
-  await page.setViewportSize(NARROW)
-  await page.waitForTimeout(150)
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
-  expect(overflow, `${name} overflows horizontally at ${NARROW.width}px`).toBeLessThanOrEqual(0)
-  await shoot(page, `${name}-narrow`)
-  await page.setViewportSize(WIDE)
-}
+import { shoot, shootNarrow, waitForIndexing, WIDE } from './support.ts'
 
 test('sign in, set up a project, ingest events and read them', async ({ page, request }) => {
   await page.setViewportSize(WIDE)
@@ -74,6 +58,7 @@ test('sign in, set up a project, ingest events and read them', async ({ page, re
       data: notifyBody(apiKey, [event]),
     })
     expect(response.status(), await response.text()).toBe(200)
+    await waitForIndexing(request)
   }
   for (const sequence of [1, 2, 3]) {
     await send(checkoutEvent(sequence, new Date()))

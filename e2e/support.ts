@@ -84,6 +84,19 @@ export async function notify(request: APIRequestContext, apiKey: string, events:
     data: notifyBody(apiKey, events),
   })
   expect(response.status(), await response.text()).toBe(200)
+  await waitForIndexing(request)
+}
+
+/**
+ * Waits until every accepted event is indexed: /notify answers once events are committed
+ * to the ingest queue, and they show in the API a moment later (docs/ingestion.md).
+ */
+export async function waitForIndexing(request: APIRequestContext) {
+  await expect
+    .poll(async () => ((await (await request.get('/healthz')).json()) as { ingest_queue: { pending: number } }).ingest_queue.pending, {
+      intervals: [20, 50, 100],
+    })
+    .toBe(0)
 }
 
 export interface ApiError {

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import type { IngestOptions } from './ingest/ingest-writer.ts'
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -23,6 +24,8 @@ const envSchema = z.object({
   ERRATA_MAX_API_BODY_BYTES: bytes.default(256 * 1024),
   ERRATA_INGEST_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(500),
   ERRATA_INGEST_FLUSH_MS: z.coerce.number().int().min(0).max(1000).default(5),
+  ERRATA_INDEX_BATCH_SIZE: z.coerce.number().int().min(1).max(20000).default(2000),
+  ERRATA_INDEX_LINGER_MS: z.coerce.number().int().min(0).max(5000).default(100),
   ERRATA_STATIC_DIR: z.string().default('./dist'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ERRATA_TRUST_PROXY: bool.default(false),
@@ -38,7 +41,7 @@ export interface Config {
   publicUrl: string | undefined
   admin: { email?: string; password?: string; token?: string }
   limits: { notifyBytes: number; sessionsBytes: number; apiBodyBytes: number }
-  ingest: { batchSize: number; flushMs: number }
+  ingest: IngestOptions
   staticDir: string
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL']
 }
@@ -65,7 +68,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       sessionsBytes: e.ERRATA_MAX_SESSIONS_BYTES,
       apiBodyBytes: e.ERRATA_MAX_API_BODY_BYTES,
     },
-    ingest: { batchSize: e.ERRATA_INGEST_BATCH_SIZE, flushMs: e.ERRATA_INGEST_FLUSH_MS },
+    ingest: {
+      batchSize: e.ERRATA_INGEST_BATCH_SIZE,
+      flushMs: e.ERRATA_INGEST_FLUSH_MS,
+      indexBatchSize: e.ERRATA_INDEX_BATCH_SIZE,
+      indexLingerMs: e.ERRATA_INDEX_LINGER_MS,
+    },
     staticDir: e.ERRATA_STATIC_DIR,
     logLevel: e.LOG_LEVEL,
   }

@@ -41,6 +41,10 @@ export async function openPglite(dataDir?: string): Promise<Database> {
 
 export async function openPostgres(connectionString: string, maxConnections = 10): Promise<Database> {
   const pool = new pg.Pool({ connectionString, max: maxConnections })
+  // An idle connection that the server closes (restart, failover, an admin terminating it)
+  // is reported here; the pool drops it and connects again on demand. Without a listener,
+  // Node would treat it as an uncaught error and stop the process.
+  pool.on('error', () => {})
   // Fail fast on a wrong DATABASE_URL rather than on the first request.
   const probe = await pool.connect()
   probe.release()

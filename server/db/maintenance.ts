@@ -3,7 +3,18 @@ import type { Database } from './client.ts'
 
 // Tables rewritten on every ingest batch (counters, arrays) first; insert-mostly ones after,
 // where VACUUM mostly sets visibility-map bits so count(*) can use index-only scans.
-const TABLES = ['errors', 'error_users', 'projects', 'session_counts', 'events', 'event_payloads'] as const
+const TABLES = [
+  'errors',
+  'error_users',
+  'projects',
+  'session_counts',
+  'ingest_queue',
+  'pivot_counts',
+  'error_hourly_counts',
+  'project_hourly_counts',
+  'events',
+  'event_payloads',
+] as const
 
 /**
  * VACUUM (ANALYZE) each table once. Each statement runs alone: VACUUM cannot run inside

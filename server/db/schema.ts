@@ -129,6 +129,17 @@ export const eventPayloads = pgTable('event_payloads', {
   payload: bytea('payload').notNull(),
 })
 
+export const ingestQueue = pgTable('ingest_queue', {
+  seq: bigint('seq', { mode: 'number' }).primaryKey(),
+  eventId: text('event_id').notNull(),
+  projectId: text('project_id').notNull(),
+  receivedAt: tstz('received_at').notNull(),
+  event: jsonb('event').notNull(),
+  payload: bytea('payload').notNull(),
+  failedAt: tstz('failed_at'),
+  failure: text('failure'),
+})
+
 export const sessionCounts = pgTable(
   'session_counts',
   {
@@ -212,6 +223,7 @@ export const schema = {
   errorUsers,
   events,
   eventPayloads,
+  ingestQueue,
   sessionCounts,
   errorStatusChanges,
   invitations,

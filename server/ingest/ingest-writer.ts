@@ -1,17 +1,29 @@
-import { sql, type SQL } from 'drizzle-orm'
+import { sql } from 'drizzle-orm'
 import type { Logger } from 'pino'
-import { queryRows, type Database, type Db } from '../db/client.ts'
-import { newId } from '../db/ids.ts'
-import { textArrayLiteral } from '../db/text-array.ts'
+import type { Database, Db } from '../db/client.ts'
+import { pgErrorCode, pgErrorMessage } from '../db/pg-errors.ts'
 import { HttpError, UnauthorizedError, ValidationError } from '../http/errors.ts'
-import { addToRollups, moveErrorsBetweenStatuses } from '../rollups/rollups.ts'
+import { createIngestIndexer, type IngestIndexer } from './ingest-indexer.ts'
 import type { PreparedEvent } from './normalize.ts'
 
 export interface IngestWriter {
-  /** Stores the events of one request; resolves only once they are committed, all or none. */
+  /** Stores the events of one request in ingest_queue; resolves only once they are committed, all or none. */
   write(events: PreparedEvent[]): Promise<void>
-  /** Flushes everything queued, then refuses new writes. */
+  /** Resolves once every event committed so far has been indexed (visible in the API). */
+  indexed(): Promise<void>
+  /** Commits everything queued, indexes what it can within the indexer's drain limit, then refuses new writes. */
   close(): Promise<void>
+}
+
+export interface IngestOptions {
+  /** Most events committed to the queue in one transaction (group commit). */
+  batchSize: number
+  /** How long a queue batch waits for more events before committing. */
+  flushMs: number
+  /** Most events the indexer moves out of the queue in one transaction. */
+  indexBatchSize: number
+  /** How long the indexer lets events gather after a commit wakes it. */
+  indexLingerMs: number
 }
 
 interface PendingRequest {
@@ -20,28 +32,25 @@ interface PendingRequest {
   reject: (err: unknown) => void
 }
 
-// PostgreSQL allows 65535 parameters per statement; stay well under it.
-const ROWS_PER_INSERT = 1000
-
 /**
- * Group commit: requests enqueue their events; one flusher writes up to `batchSize`
- * events per transaction, `flushMs` after the first arrives (or at once when a batch is
- * full), as a handful of multi-row statements. Each request's promise settles only after
- * COMMIT. A failed batch is retried request by request so one bad request cannot fail
- * the others.
+ * Group commit into ingest_queue: requests enqueue their events; a flusher writes up to
+ * `batchSize` events per transaction, `flushMs` after the first arrives (or at once when a
+ * batch is full), as ONE insert. Each request's promise settles only after COMMIT; then the
+ * indexer is woken to make the events visible. A failed batch is retried request by
+ * request so one bad request cannot fail the others.
  */
-export function createIngestWriter(
-  database: Database,
-  options: { batchSize: number; flushMs: number },
-  logger: Logger,
-): IngestWriter {
-  // One batch in flight per process. Four at once on PostgreSQL measured no faster (A/B
-  // in the bench: 706–821 vs 759–823 events/s): the Node thread, not the database, is the
-  // limit. writeEvents still takes its row locks last, for several processes sharing it.
-  const maxInFlight = 1
+export function createIngestWriter(database: Database, options: IngestOptions, logger: Logger): IngestWriter {
+  const indexer: IngestIndexer = createIngestIndexer(
+    database,
+    { batchSize: options.indexBatchSize, lingerMs: options.indexLingerMs },
+    logger,
+  )
   const queue: PendingRequest[] = []
   let queuedEvents = 0
   let timer: NodeJS.Timeout | null = null
+  // Queue inserts touch no shared rows, so on PostgreSQL several commits may overlap and
+  // share WAL flushes; PGlite is one connection, where overlapping buys nothing.
+  const maxInFlight = database.engine === 'postgres' ? 4 : 1
   const inFlight = new Set<Promise<void>>()
   let closed = false
 
@@ -61,8 +70,9 @@ export function createIngestWriter(
 
   async function commitBatch(batch: PendingRequest[]): Promise<void> {
     try {
-      await database.db.transaction((tx) => writeEvents(tx as unknown as Db, batch.flatMap((r) => r.events)))
+      await enqueueEvents(database.db, batch.flatMap((r) => r.events))
       for (const request of batch) request.resolve()
+      indexer.wake()
       return
     } catch (err) {
       if (batch.length === 1) {
@@ -73,12 +83,13 @@ export function createIngestWriter(
     }
     for (const request of batch) {
       try {
-        await database.db.transaction((tx) => writeEvents(tx as unknown as Db, request.events))
+        await enqueueEvents(database.db, request.events)
         request.resolve()
       } catch (err) {
         request.reject(toIngestError(err, logger))
       }
     }
+    indexer.wake()
   }
 
   /** Starts batches while slots are free; each finished batch starts the next at once. */
@@ -99,7 +110,7 @@ export function createIngestWriter(
 
   function schedule(): void {
     if (inFlight.size >= maxInFlight) return // a finishing batch picks the queue up
-    if (queuedEvents >= options.batchSize) startFlush()
+    if (queuedEvents >= options.batchSize || inFlight.size > 0) startFlush()
     else if (!timer) timer = setTimeout(startFlush, options.flushMs)
   }
 
@@ -113,14 +124,37 @@ export function createIngestWriter(
         schedule()
       })
     },
+    indexed: () => indexer.idle(),
     async close() {
       closed = true
       while (queue.length > 0 || inFlight.size > 0) {
         startFlush()
         await Promise.all(inFlight)
       }
+      await indexer.close()
     },
   }
+}
+
+/**
+ * The events of a batch into ingest_queue, as ONE statement, atomic on its own (no
+ * BEGIN/COMMIT round trips around it): the rows travel as one jsonb
+ * parameter that PostgreSQL unpacks itself (far cheaper than thousands of bind parameters,
+ * above all on PGlite). The project foreign key refuses events of a deleted project.
+ */
+export async function enqueueEvents(db: Db, events: readonly PreparedEvent[]): Promise<void> {
+  const rows = events.map((e) => ({
+    id: e.id,
+    project_id: e.projectId,
+    received_at: e.receivedAt.toISOString(),
+    event: { columns: e.columns, grouping: e.grouping, userKey: e.userKey },
+    payload: e.payload.toString('base64'),
+  }))
+  await db.execute(sql`
+    INSERT INTO ingest_queue (event_id, project_id, received_at, event, payload)
+    SELECT id, project_id, received_at, event, decode(payload, 'base64')
+    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+      AS x(id text, project_id text, received_at timestamptz, event jsonb, payload text)`)
 }
 
 /** A database failure as the answer for the request that caused it. */
@@ -130,350 +164,8 @@ function toIngestError(err: unknown, logger: Logger): unknown {
   if (code === '23503') return new UnauthorizedError('invalid API key: no project has this API key')
   // Data exceptions (class 22): a value PostgreSQL cannot store, i.e. a bad payload.
   if (code?.startsWith('22')) {
-    const message = err instanceof Error && err.cause instanceof Error ? err.cause.message : String(err)
-    return new ValidationError(`event could not be stored: ${message}`)
+    return new ValidationError(`event could not be stored: ${pgErrorMessage(err)}`)
   }
   logger.error({ err }, 'ingest write failed')
   return err
-}
-
-function pgErrorCode(err: unknown): string | undefined {
-  for (let e: unknown = err; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-    const code = (e as { code?: unknown }).code
-    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code
-  }
-  return undefined
-}
-
-
-interface ErrorGroupUpdate {
-  key: string
-  projectId: string
-  groupingHash: string
-  count: number
-  firstSeen: Date
-  lastSeen: Date
-  newest: PreparedEvent
-  releaseStages: Set<string>
-  appVersions: Set<string>
-}
-
-function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>()
-  for (const item of items) {
-    const k = key(item)
-    const group = groups.get(k)
-    if (group) group.push(item)
-    else groups.set(k, [item])
-  }
-  return groups
-}
-
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = []
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size))
-  return out
-}
-
-/**
- * `INSERT INTO errors AS e (…) VALUES …` for groups of a batch: with the batch's own
- * counts when creating them ('full'), or with the given increments for folding into
- * existing rows ('delta').
- */
-function errorRowsInsert(
-  groups: readonly ErrorGroupUpdate[],
-  mode: 'full' | 'delta',
-  deltas?: ReadonlyArray<{ events: number; users: number }>,
-): SQL {
-  const values = groups.map((g, i) => {
-    const c = g.newest.columns
-    const events = mode === 'full' ? g.count : deltas![i]!.events
-    const users = mode === 'full' ? 0 : deltas![i]!.users
-    return sql`(${newId()}, ${g.projectId}, ${g.groupingHash}, ${g.newest.grouping.reason}, ${c.errorClass}, ${c.message},
-      ${c.context}, ${c.severity}, ${c.unhandled}, ${g.firstSeen.toISOString()}::timestamptz,
-      ${g.lastSeen.toISOString()}::timestamptz, ${events}::bigint, ${users}::bigint,
-      ${textArrayLiteral(g.releaseStages)}::text[], ${textArrayLiteral(g.appVersions)}::text[], ${g.newest.id})`
-  })
-  return sql`INSERT INTO errors AS e (id, project_id, grouping_hash, grouping_reason, error_class, message, context,
-      severity, unhandled, first_seen, last_seen, events_count, users_count, release_stages, app_versions, last_event_id)
-    VALUES ${sql.join(values, sql`, `)}`
-}
-
-/**
- * Whether the batch's events reopen the error row `e` (in an ON CONFLICT DO UPDATE, with
- * the batch's counts in `excluded`): any event reopens a fixed error; a snoozed one
- * reopens when its rule (bookkeeping written by the snooze operation) is met. The events
- * of this batch are already inserted, so the per-hour rule counts them.
- */
-const reopens = sql.raw(`(excluded.events_count > 0 AND (
-  e.status = 'fixed'
-  OR (e.status = 'snoozed' AND (
-       (e.reopen_rules->>'reopen_if' = 'n_additional_occurrences'
-         AND e.events_count + excluded.events_count
-             >= (e.reopen_rules->>'events_at_snooze')::bigint + (e.reopen_rules->>'additional_occurrences')::bigint)
-    OR (e.reopen_rules->>'reopen_if' = 'occurs_after'
-         AND excluded.last_seen >= (e.reopen_rules->>'reopen_after')::timestamptz)
-    OR (e.reopen_rules->>'reopen_if' = 'n_occurrences_in_m_hours'
-         AND (SELECT count(*) FROM events v WHERE v.error_id = e.id
-               AND v.received_at >= greatest((e.reopen_rules->>'snoozed_at')::timestamptz,
-                                             excluded.last_seen - make_interval(hours => (e.reopen_rules->>'hours')::int))
-               AND v.received_at <= excluded.last_seen)
-             >= (e.reopen_rules->>'occurrences')::bigint)))))`)
-
-/**
- * Writes a batch inside the caller's transaction, as a handful of multi-row statements:
- * 1. create the error groups this batch starts (ON CONFLICT DO NOTHING takes no lock on
- *    existing rows) and learn every group's id;
- * 2. insert events and payloads; 3. record affected users;
- * 4. fold the batch's counts into the error rows, in (project, hash) order.
- * Counters are written last so the row locks on busy errors are held only from there to
- * COMMIT, letting concurrent batches (several processes, or several connections on
- * PostgreSQL) overlap; the fixed order means they cannot deadlock. ON CONFLICT
- * everywhere, never read-then-write.
- */
-export async function writeEvents(tx: Db, batch: readonly PreparedEvent[]): Promise<void> {
-  const groups = new Map<string, ErrorGroupUpdate>()
-  for (const event of batch) {
-    const key = `${event.projectId}\u0000${event.grouping.hash}`
-    let group = groups.get(key)
-    if (!group) {
-      group = {
-        key,
-        projectId: event.projectId,
-        groupingHash: event.grouping.hash,
-        count: 0,
-        firstSeen: event.receivedAt,
-        lastSeen: event.receivedAt,
-        newest: event,
-        releaseStages: new Set(),
-        appVersions: new Set(),
-      }
-      groups.set(key, group)
-    }
-    group.count += 1
-    if (event.receivedAt < group.firstSeen) group.firstSeen = event.receivedAt
-    if (event.receivedAt >= group.lastSeen) {
-      group.lastSeen = event.receivedAt
-      group.newest = event
-    }
-    group.releaseStages.add(event.columns.releaseStage)
-    if (event.columns.appVersion) group.appVersions.add(event.columns.appVersion)
-  }
-  const ordered = [...groups.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-
-  // 1. Groups new to the project are created with this batch's counts; the rest exist.
-  const errorIds = new Map<string, string>()
-  const created = new Set<string>()
-  for (const part of chunks(ordered, ROWS_PER_INSERT)) {
-    const keys = part.map((g) => sql`(${g.projectId}, ${g.groupingHash})`)
-    const rows = await queryRows<{ id: string; project_id: string; grouping_hash: string; created: boolean }>(
-      tx,
-      sql`
-      WITH inserted AS (
-        ${errorRowsInsert(part, 'full')}
-        ON CONFLICT (project_id, grouping_hash) DO NOTHING
-        RETURNING id, project_id, grouping_hash)
-      SELECT id, project_id, grouping_hash, true AS created FROM inserted
-      UNION ALL
-      SELECT e.id, e.project_id, e.grouping_hash, false FROM errors e
-      JOIN (VALUES ${sql.join(keys, sql`, `)}) AS k(project_id, grouping_hash)
-        ON e.project_id = k.project_id AND e.grouping_hash = k.grouping_hash`,
-    )
-    for (const row of rows) {
-      const key = `${row.project_id}\u0000${row.grouping_hash}`
-      errorIds.set(key, row.id)
-      if (row.created) created.add(key)
-    }
-  }
-  // A group another transaction created and committed after this statement's snapshot.
-  const missing = ordered.filter((g) => !errorIds.has(g.key))
-  if (missing.length > 0) {
-    const keys = missing.map((g) => sql`(${g.projectId}, ${g.groupingHash})`)
-    const rows = await queryRows<{ id: string; project_id: string; grouping_hash: string }>(
-      tx,
-      sql`SELECT e.id, e.project_id, e.grouping_hash FROM errors e
-        JOIN (VALUES ${sql.join(keys, sql`, `)}) AS k(project_id, grouping_hash)
-          ON e.project_id = k.project_id AND e.grouping_hash = k.grouping_hash`,
-    )
-    for (const row of rows) errorIds.set(`${row.project_id}\u0000${row.grouping_hash}`, row.id)
-  }
-  const errorIdOf = (event: PreparedEvent) => errorIds.get(`${event.projectId}\u0000${event.grouping.hash}`)!
-  const projectOfError = new Map(ordered.map((g) => [errorIds.get(g.key)!, g.projectId]))
-
-  // 2. Events and their payloads: each chunk travels as ONE json parameter that PostgreSQL
-  // unpacks itself; far cheaper than thousands of bind parameters, above all on PGlite.
-  for (const part of chunks(batch, ROWS_PER_INSERT)) {
-    const rows = part.map((event) => {
-      const c = event.columns
-      return {
-        id: event.id,
-        project_id: event.projectId,
-        error_id: errorIdOf(event),
-        received_at: event.receivedAt.toISOString(),
-        severity: c.severity,
-        unhandled: c.unhandled,
-        error_class: c.errorClass,
-        message: c.message,
-        context: c.context,
-        release_stage: c.releaseStage,
-        app_version: c.appVersion,
-        os_name: c.osName,
-        os_version: c.osVersion,
-        browser_name: c.browserName,
-        device_model: c.deviceModel,
-        user_id: c.userId,
-        user_email: c.userEmail,
-        user_name: c.userName,
-        request_url: c.requestUrl,
-      }
-    })
-    await tx.execute(sql`
-      INSERT INTO events (id, project_id, error_id, received_at, severity, unhandled, error_class, message, context,
-        release_stage, app_version, os_name, os_version, browser_name, device_model, user_id, user_email, user_name, request_url)
-      SELECT id, project_id, error_id, received_at, severity, unhandled, error_class, message, context,
-        release_stage, app_version, os_name, os_version, browser_name, device_model, user_id, user_email, user_name, request_url
-      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(id text, project_id text, error_id text,
-        received_at timestamptz, severity text, unhandled boolean, error_class text, message text, context text,
-        release_stage text, app_version text, os_name text, os_version text, browser_name text, device_model text,
-        user_id text, user_email text, user_name text, request_url text)`)
-    const payloads = part.map((event) => ({ id: event.id, p: event.payload.toString('base64') }))
-    await tx.execute(sql`
-      INSERT INTO event_payloads (event_id, payload)
-      SELECT id, decode(p, 'base64') FROM jsonb_to_recordset(${JSON.stringify(payloads)}::jsonb) AS x(id text, p text)`)
-  }
-
-  // 3. Users affected: only keys new to an error bump its counter.
-  const newUsers = new Map<string, number>()
-  const userPairs = new Map<string, SQL>()
-  for (const event of batch) {
-    if (!event.userKey) continue
-    const errorId = errorIdOf(event)
-    userPairs.set(`${errorId}\u0000${event.userKey}`, sql`(${errorId}, ${event.userKey})`)
-  }
-  for (const part of chunks([...userPairs.values()], ROWS_PER_INSERT * 5)) {
-    const inserted = await queryRows<{ error_id: string }>(
-      tx,
-      sql`INSERT INTO error_users (error_id, user_key) VALUES ${sql.join(part, sql`, `)}
-        ON CONFLICT DO NOTHING RETURNING error_id`,
-    )
-    for (const row of inserted) newUsers.set(row.error_id, (newUsers.get(row.error_id) ?? 0) + 1)
-  }
-
-  // 4. Counters, last (see above). A group created in step 1 already holds its events.
-  // Errors this batch may reopen (fixed, or snoozed with a rule), to record the change.
-  const existingIds = ordered.filter((g) => !created.has(g.key)).map((g) => errorIds.get(g.key)!)
-  const reopenable = new Map<string, string>()
-  if (existingIds.length > 0) {
-    const rows = await queryRows<{ id: string; status: string }>(
-      tx,
-      // Locked (in the order step 4 locks them) so a concurrent status change cannot slip in
-      // between this read and the reopen, which moves the error's rollups from this status.
-      sql`SELECT id, status FROM errors WHERE id = ANY(${textArrayLiteral(existingIds)}::text[])
-        AND status IN ('fixed', 'snoozed') ORDER BY project_id, grouping_hash FOR UPDATE`,
-    )
-    for (const row of rows) reopenable.set(row.id, row.status)
-  }
-  const updates = ordered
-    .map((g) => ({
-      group: g,
-      events: created.has(g.key) ? 0 : g.count,
-      users: newUsers.get(errorIds.get(g.key)!) ?? 0,
-    }))
-    .filter((u) => u.events > 0 || u.users > 0)
-  const reopened: { id: string; from: string }[] = []
-  // Every error's status after this batch (groups created in step 1 start open).
-  const statusOf = new Map<string, string>()
-  for (const part of chunks(updates, ROWS_PER_INSERT)) {
-    const newer = sql.raw('excluded.last_seen >= e.last_seen')
-    const returned = await queryRows<{ id: string; status: string }>(tx, sql`
-      ${errorRowsInsert(
-        part.map((u) => u.group),
-        'delta',
-        part.map((u) => ({ events: u.events, users: u.users })),
-      )}
-      ON CONFLICT (project_id, grouping_hash) DO UPDATE SET
-        first_seen = least(e.first_seen, excluded.first_seen),
-        last_seen = greatest(e.last_seen, excluded.last_seen),
-        events_count = e.events_count + excluded.events_count,
-        users_count = e.users_count + excluded.users_count,
-        message = CASE WHEN ${newer} THEN excluded.message ELSE e.message END,
-        context = CASE WHEN ${newer} THEN excluded.context ELSE e.context END,
-        severity = CASE WHEN ${newer} THEN excluded.severity ELSE e.severity END,
-        unhandled = CASE WHEN ${newer} THEN excluded.unhandled ELSE e.unhandled END,
-        last_event_id = CASE WHEN ${newer} THEN excluded.last_event_id ELSE e.last_event_id END,
-        -- An event on a fixed error reopens it, a snoozed one reopens when its rule is met
-        -- (docs/errors-workflow.md); ignored stays ignored.
-        status = CASE WHEN ${reopens} THEN 'open' ELSE e.status END,
-        reopen_rules = CASE WHEN ${reopens} THEN NULL ELSE e.reopen_rules END,
-        release_stages = e.release_stages
-          || ARRAY(SELECT s FROM unnest(excluded.release_stages) s WHERE s <> ALL (e.release_stages)),
-        app_versions = e.app_versions
-          || ARRAY(SELECT v FROM unnest(excluded.app_versions) v WHERE v <> ALL (e.app_versions)),
-        updated_at = now()
-      RETURNING e.id, e.status`)
-    for (const row of returned) {
-      statusOf.set(row.id, row.status)
-      const from = reopenable.get(row.id)
-      if (from && row.status === 'open') reopened.push({ id: row.id, from })
-    }
-  }
-  if (reopened.length > 0) {
-    const changes = reopened.map((r) => ({
-      id: newId(),
-      error_id: r.id,
-      from_status: r.from,
-      reason: r.from === 'fixed' ? 'event' : 'snooze_rule',
-    }))
-    await tx.execute(sql`
-      INSERT INTO error_status_changes (id, error_id, actor_id, from_status, to_status, reason)
-      SELECT id, error_id, NULL, from_status, 'open', reason
-      FROM jsonb_to_recordset(${JSON.stringify(changes)}::jsonb) AS x(id text, error_id text, from_status text, reason text)`)
-  }
-
-  // Rollups (trends, pivots, filters) in the same transaction, so they match the events exactly.
-  // After the error rows: operations that delete errors lock them first too (same order).
-  // A reopened error's earlier counts move to its new status before this batch's are added.
-  for (const [projectId, moves] of groupBy(reopened, (r) => projectOfError.get(r.id)!)) {
-    await moveErrorsBetweenStatuses(tx, projectId, moves.map((r) => ({ errorId: r.id, from: r.from, to: 'open' })))
-  }
-  await addToRollups(
-    tx,
-    batch.map((event) => {
-      const c = event.columns
-      const errorId = errorIdOf(event)
-      return {
-        projectId: event.projectId,
-        errorId,
-        status: statusOf.get(errorId) ?? 'open',
-        receivedAt: event.receivedAt,
-        values: {
-          'app.release_stage': c.releaseStage,
-          'app.version': c.appVersion,
-          'user.id': c.userId,
-          'event.context': c.context,
-          'device.os_name': c.osName,
-          'device.os_version': c.osVersion,
-          'device.browser_name': c.browserName,
-          'device.model': c.deviceModel,
-          'request.url': c.requestUrl,
-        },
-        userEmail: c.userEmail,
-        userName: c.userName,
-      }
-    }),
-  )
-
-  // 5. Release stages new to a project (the guard keeps the common case lock-free).
-  const stagesByProject = new Map<string, Set<string>>()
-  for (const group of ordered) {
-    const stages = stagesByProject.get(group.projectId) ?? new Set<string>()
-    for (const stage of group.releaseStages) stages.add(stage)
-    stagesByProject.set(group.projectId, stages)
-  }
-  const projectStages = [...stagesByProject].map(([id, stages]) => sql`(${id}, ${textArrayLiteral(stages)}::text[])`)
-  await tx.execute(sql`
-    UPDATE projects p SET release_stages = p.release_stages
-      || ARRAY(SELECT s FROM unnest(v.stages) s WHERE s <> ALL (p.release_stages))
-    FROM (VALUES ${sql.join(projectStages, sql`, `)}) AS v(id, stages)
-    WHERE p.id = v.id AND NOT (p.release_stages @> v.stages)`)
 }

@@ -251,7 +251,7 @@ describe('POST /notify', () => {
 
 describe('ingest writer failures', () => {
   it('retries a failed batch request by request: the bad request fails whole, the others commit', async () => {
-    const writer = createIngestWriter(ctx.deps.database, { batchSize: 100, flushMs: 20 }, pino({ level: 'silent' }))
+    const writer = createIngestWriter(ctx.deps.database, { batchSize: 100, flushMs: 20, indexBatchSize: 100, indexLingerMs: 0 }, pino({ level: 'silent' }))
     const payload = (cls: string) => notifyPayloadSchema.parse({ events: [event(cls), event(`${cls}2`)] })
     const good = prepareEvents(projectId, new Date(), payload('WriterGood'), null)
     // Half of this request points at a project that does not exist: a foreign-key failure mid-batch.
@@ -261,6 +261,7 @@ describe('ingest writer failures', () => {
     ]
     const results = await Promise.allSettled([writer.write(good), writer.write(bad)])
     await writer.close()
+    await ctx.deps.ingestWriter.indexed() // the app's indexer shares the queue
     expect(results[0].status).toBe('fulfilled')
     expect(results[1].status).toBe('rejected')
     expect(await eventCount('WriterGood')).toBe(1)
@@ -271,7 +272,7 @@ describe('ingest writer failures', () => {
 
   it('keeps exact counts when several writers (processes) commit to the same errors at once', async () => {
     const writers = [0, 1, 2].map(() =>
-      createIngestWriter(ctx.deps.database, { batchSize: 8, flushMs: 1 }, pino({ level: 'silent' })),
+      createIngestWriter(ctx.deps.database, { batchSize: 8, flushMs: 1, indexBatchSize: 16, indexLingerMs: 5 }, pino({ level: 'silent' })),
     )
     // 3 writers x 40 requests, each touching the same 5 errors in different orders, 11 distinct users.
     const writes = writers.flatMap((writer, w) =>
@@ -283,6 +284,8 @@ describe('ingest writer failures', () => {
     )
     await Promise.all(writes)
     await Promise.all(writers.map((writer) => writer.close()))
+    // The app's own indexer shares the queue too (SKIP LOCKED): let it finish what it holds.
+    await ctx.deps.ingestWriter.indexed()
     for (let k = 0; k < 5; k++) {
       expect(await errorRow(`Shared${k}`)).toMatchObject({ eventsCount: 120, usersCount: 11 })
       expect(await eventCount(`Shared${k}`)).toBe(120)
@@ -290,10 +293,11 @@ describe('ingest writer failures', () => {
   })
 
   it('flushes queued writes on close and refuses writes afterwards', async () => {
-    const writer = createIngestWriter(ctx.deps.database, { batchSize: 1000, flushMs: 1000 }, pino({ level: 'silent' }))
+    const writer = createIngestWriter(ctx.deps.database, { batchSize: 1000, flushMs: 1000, indexBatchSize: 1000, indexLingerMs: 100 }, pino({ level: 'silent' }))
     const pending = writer.write(prepareEvents(projectId, new Date(), notifyPayloadSchema.parse({ events: [event('OnClose')] }), null))
     await writer.close()
     await pending
+    await ctx.deps.ingestWriter.indexed() // the app's indexer shares the queue
     expect(await eventCount('OnClose')).toBe(1)
     await expect(writer.write(prepareEvents(projectId, new Date(), notifyPayloadSchema.parse({ events: [event('OnClose')] }), null))).rejects.toThrow(/shutting down/)
   })
@@ -401,6 +405,7 @@ describe('over real HTTP (the Node request stream path)', () => {
       const body = Buffer.from(JSON.stringify({ events: [event('OverHttp')] }))
       const ok = await postChunked(`${server.url}/notify`, [body.subarray(0, 100), body.subarray(100)])
       expect(ok).toMatchObject({ status: 200, body: 'OK' })
+      await ctx.deps.ingestWriter.indexed()
       expect(await eventCount('OverHttp')).toBe(1)
 
       function* endless() {
@@ -416,6 +421,7 @@ describe('over real HTTP (the Node request stream path)', () => {
       const gz = gzipSync(JSON.stringify({ events: [event('OverHttpGzip')] }))
       const zipped = await postChunked(`${server.url}/notify`, [gz], { 'Content-Encoding': 'gzip' })
       expect(zipped.status).toBe(200)
+      await ctx.deps.ingestWriter.indexed()
       expect(await eventCount('OverHttpGzip')).toBe(1)
     } finally {
       await server.close()

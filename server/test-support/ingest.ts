@@ -18,8 +18,8 @@ export function notifierEvent(errorClass: string, extra: Record<string, unknown>
 }
 
 /**
- * Stores events through the real ingest path (normalize → group commit writer, rollups
- * included) as if received at the given times, which HTTP ingestion cannot choose.
+ * Stores events through the real ingest path (normalize → group commit writer → indexer,
+ * rollups included; indexed before this returns) as if received at the given times, which HTTP ingestion cannot choose.
  */
 export async function ingestAt(
   ctx: TestContext,
@@ -30,4 +30,5 @@ export async function ingestAt(
     const payload = notifyPayloadSchema.parse({ payloadVersion: '4', events: [item.event] })
     await ctx.deps.ingestWriter.write(prepareEvents(projectId, item.at, payload, null))
   }
+  await ctx.deps.ingestWriter.indexed()
 }

@@ -36,7 +36,12 @@ export interface TestUser {
 export interface TestContext {
   deps: AppDeps
   app: ReturnType<typeof createApp>
-  /** Sends a request to the in-process app, as a user when `token` is given. */
+  /**
+   * Sends a request to the in-process app, as a user when `token` is given. Events are
+   * indexed asynchronously after POST /notify answers; so that tests read what they sent,
+   * this waits for the indexer before every other request, and after every ingest request.
+   * Tests of the asynchrony itself use `app.request` directly.
+   */
   request(path: string, init?: RequestInit & { token?: string; json?: unknown }): Promise<Response>
   createUser(name?: string, password?: string): Promise<TestUser>
   close(): Promise<void>
@@ -53,14 +58,18 @@ export async function createTestContext(overrides: Partial<Config> = {}): Promis
   return {
     deps,
     app,
-    request: (path, init = {}) => {
+    request: async (path, init = {}) => {
       const { token, json, ...rest } = init
       const headers = new Headers(rest.headers)
       if (token) headers.set('Authorization', `token ${token}`)
       if (!headers.has('X-Version') && path.startsWith('/api')) headers.set('X-Version', '2')
       if (json !== undefined) headers.set('Content-Type', 'application/json')
       const body = json !== undefined ? JSON.stringify(json) : rest.body
-      return Promise.resolve(app.request(`http://errata.test${path}`, { ...rest, headers, body }))
+      const ingest = path.startsWith('/notify') || path.startsWith('/sessions')
+      if (!ingest) await ingestWriter.indexed()
+      const response = await app.request(`http://errata.test${path}`, { ...rest, headers, body })
+      if (ingest) await ingestWriter.indexed()
+      return response
     },
     createUser: async (name = 'Test User', password = 'correct horse battery') => {
       const id = newId()

@@ -1,0 +1,17 @@
+/**
+ * The SQLSTATE of a database failure, wherever the driver put it: node-postgres and PGlite
+ * set `code` on the error, and drizzle wraps it as `cause`.
+ */
+export function pgErrorCode(err: unknown): string | undefined {
+  for (let e: unknown = err; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
+    const code = (e as { code?: unknown }).code
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code
+  }
+  return undefined
+}
+
+/** The driver's own message for a failure drizzle wrapped ("Failed query: …" otherwise). */
+export function pgErrorMessage(err: unknown): string {
+  if (err instanceof Error) return err.cause instanceof Error ? err.cause.message : err.message
+  return String(err)
+}

@@ -1,0 +1,218 @@
+import { sql } from 'drizzle-orm'
+import type { Logger } from 'pino'
+import { queryRows, type Database, type Db } from '../db/client.ts'
+import { pgErrorCode, pgErrorMessage } from '../db/pg-errors.ts'
+import type { EventColumns } from './normalize.ts'
+import type { Grouping } from './grouping.ts'
+import { writeEvents, type IndexedEvent } from './write-events.ts'
+
+export interface IngestIndexer {
+  /** Asks for a pass over ingest_queue soon (the writer calls it after each commit). */
+  wake(): void
+  /** Resolves after a pass that started after this call found the queue empty. */
+  idle(): Promise<void>
+  /** Stops polling, indexes what is left for up to `drainMs`, then stops; the rest stays queued. */
+  close(): Promise<void>
+}
+
+interface QueueRow {
+  seq: number | string
+  event_id: string
+  project_id: string
+  received_at: string | Date
+  event: { columns: EventColumns; grouping: Grouping; userKey: string | null }
+}
+
+// Connection loss, resource exhaustion, shutdown, serialization failures and deadlocks:
+// the batch is retried later as it is. Anything else failing on one event alone is that
+// event's own problem, and it is set aside (failed_at) instead of blocking the queue.
+const TRANSIENT_CLASSES = ['08', '40', '53', '57', '58']
+const isTransient = (code: string | undefined) => TRANSIENT_CLASSES.some((c) => code?.startsWith(c))
+
+const seqArray = (rows: readonly QueueRow[]) => `{${rows.map((r) => String(r.seq)).join(',')}}`
+
+/**
+ * Moves accepted events from ingest_queue into errors, events, payloads and rollups, up to
+ * `batchSize` at a time, each batch in one transaction that also deletes its queue rows:
+ * an event is indexed exactly once, and a crash leaves it queued for the next pass.
+ * FOR UPDATE SKIP LOCKED lets several Errata processes index one PostgreSQL database side
+ * by side. Woken by the writer after each commit, and every `pollMs` for rows another
+ * process or an earlier run left behind.
+ *
+ * A pass waits `lingerMs` after being woken before taking a batch, so that under load the
+ * batches grow (hundreds of events, where each commit of the writer holds a few) and the
+ * per-event cost of indexing falls several times; events are visible about `lingerMs`
+ * after their 200. A caller waiting on idle() (tests, shutdown) skips the wait.
+ */
+export function createIngestIndexer(
+  database: Database,
+  options: { batchSize: number; lingerMs: number; pollMs?: number; retryMs?: number; drainMs?: number },
+  logger: Logger,
+): IngestIndexer {
+  const { batchSize, lingerMs, pollMs = 1000, retryMs = 1000, drainMs = 10_000 } = options
+  let running: Promise<void> | null = null
+  let again = false
+  let stopping = false
+  let waiters: { resolve: () => void; reject: (err: unknown) => void }[] = []
+  let retryTimer: NodeJS.Timeout | null = null
+  let lingerTimer: NodeJS.Timeout | null = null
+  let wakeLinger: (() => void) | null = null
+  const poll = setInterval(() => wake(), pollMs)
+  poll.unref()
+  // Events an earlier run accepted but did not index are picked up at once.
+  queueMicrotask(() => wake())
+
+  async function indexRows(tx: Db, rows: readonly QueueRow[]): Promise<void> {
+    await writeEvents(
+      tx,
+      rows.map(
+        (row): IndexedEvent => ({
+          id: row.event_id,
+          projectId: row.project_id,
+          receivedAt: new Date(row.received_at),
+          columns: row.event.columns,
+          grouping: row.event.grouping,
+          userKey: row.event.userKey,
+        }),
+      ),
+    )
+    // The payloads move inside the database: they never travel back to Node.
+    await tx.execute(sql`
+      WITH taken AS (DELETE FROM ingest_queue WHERE seq = ANY(${seqArray(rows)}::bigint[]) RETURNING event_id, payload)
+      INSERT INTO event_payloads (event_id, payload) SELECT event_id, payload FROM taken`)
+  }
+
+  const takeRows = (tx: Db, limit: number, seq?: string) =>
+    queryRows<QueueRow>(
+      tx,
+      sql`SELECT seq, event_id, project_id, received_at, event FROM ingest_queue
+        WHERE failed_at IS NULL ${seq === undefined ? sql`` : sql`AND seq = ${seq}::bigint`}
+        ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED`,
+    )
+
+  /** One batch; returns how many events it indexed (0: nothing left for this process). */
+  async function indexBatch(): Promise<number> {
+    let taken: QueueRow[] = []
+    try {
+      return await database.db.transaction(async (tx) => {
+        taken = await takeRows(tx as unknown as Db, batchSize)
+        if (taken.length > 0) await indexRows(tx as unknown as Db, taken)
+        return taken.length
+      })
+    } catch (err) {
+      const code = pgErrorCode(err)
+      if (taken.length === 0 || isTransient(code)) throw err
+      logger.warn({ err, events: taken.length }, 'indexing a batch failed; indexing its events one by one')
+    }
+    for (const row of taken) await indexAlone(String(row.seq))
+    return taken.length
+  }
+
+  async function indexAlone(seq: string): Promise<void> {
+    try {
+      await database.db.transaction(async (tx) => {
+        const rows = await takeRows(tx as unknown as Db, 1, seq)
+        if (rows.length > 0) await indexRows(tx as unknown as Db, rows)
+      })
+    } catch (err) {
+      const code = pgErrorCode(err)
+      if (isTransient(code)) throw err
+      const failure = pgErrorMessage(err)
+      logger.error({ err, seq }, 'an accepted event cannot be indexed; it stays in ingest_queue with failed_at set')
+      await database.db.execute(sql`UPDATE ingest_queue SET failed_at = now(), failure = ${failure} WHERE seq = ${seq}::bigint`)
+    }
+  }
+
+  /** Waits up to lingerMs, or less if someone starts waiting on idle() meanwhile. */
+  function linger(): Promise<void> {
+    if (lingerMs <= 0 || waiters.length > 0) return Promise.resolve()
+    return new Promise<void>((resolve) => {
+      wakeLinger = resolve
+      lingerTimer = setTimeout(resolve, lingerMs)
+    }).finally(() => {
+      if (lingerTimer) clearTimeout(lingerTimer)
+      lingerTimer = null
+      wakeLinger = null
+    })
+  }
+
+  function scheduleRetry(delayMs: number): void {
+    if (retryTimer || stopping) return
+    retryTimer = setTimeout(() => {
+      retryTimer = null
+      wake()
+    }, delayMs)
+    retryTimer.unref()
+  }
+
+  async function run(): Promise<void> {
+    try {
+      while (again && !stopping) {
+        await linger()
+        again = false
+        // Full batches mean a backlog: keep going. A partial one took all there was; commits
+        // made meanwhile have set `again`, and the next pass lingers to gather them.
+        while (!stopping && (await indexBatch()) === batchSize) {
+          // next batch
+        }
+      }
+    } catch (err) {
+      const code = pgErrorCode(err)
+      if (isTransient(code)) {
+        // The queued events are intact; those waiting on idle() keep waiting for the retry.
+        // A deadlock or serialization failure is retried at once; an unreachable database later.
+        const delay = code?.startsWith('40') ? 20 : retryMs
+        logger.warn({ err }, `indexing failed; retrying in ${delay} ms`)
+        scheduleRetry(delay)
+      } else {
+        logger.error({ err }, `indexing failed; retrying in ${retryMs} ms`)
+        const failed = waiters
+        waiters = []
+        for (const waiter of failed) waiter.reject(err)
+        scheduleRetry(retryMs)
+      }
+      return
+    }
+    if (stopping) return
+    const done = waiters
+    waiters = []
+    for (const waiter of done) waiter.resolve()
+  }
+
+  function wake(): void {
+    if (stopping) return
+    if (waiters.length > 0) wakeLinger?.()
+    again = true
+    if (running) return
+    running = run().finally(() => {
+      running = null
+      if (again) wake()
+    })
+  }
+
+  return {
+    wake,
+    idle() {
+      return new Promise<void>((resolve, reject) => {
+        waiters.push({ resolve, reject })
+        wake()
+      })
+    },
+    async close() {
+      clearInterval(poll)
+      if (retryTimer) clearTimeout(retryTimer)
+      let timeout: NodeJS.Timeout | undefined
+      const drained = new Promise<void>((resolve, reject) => {
+        waiters.push({ resolve, reject })
+        wake()
+      }).catch((err: unknown) => logger.warn({ err }, 'indexing before shutdown failed; the events stay queued'))
+      await Promise.race([drained, new Promise<void>((resolve) => (timeout = setTimeout(resolve, drainMs)))])
+      clearTimeout(timeout)
+      stopping = true
+      await running
+      const left = waiters
+      waiters = []
+      for (const waiter of left) waiter.resolve()
+    },
+  }
+}

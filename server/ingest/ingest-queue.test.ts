@@ -1,0 +1,135 @@
+// The ingest queue: POST /notify answers once its events are committed to ingest_queue; the
+// indexer makes them visible. These tests call app.request directly, not ctx.request, which
+// waits for the indexer (test-support/test-app.ts).
+import { sql } from 'drizzle-orm'
+import pino from 'pino'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { loadConfig } from '../config.ts'
+import { queryRows } from '../db/client.ts'
+import { seedProject } from '../test-support/seed.ts'
+import { createTestContext, type TestContext, type TestUser } from '../test-support/test-app.ts'
+import { createIngestWriter, enqueueEvents } from './ingest-writer.ts'
+import { prepareEvents } from './normalize.ts'
+import { notifyPayloadSchema } from './payload-schema.ts'
+
+let ctx: TestContext
+let owner: TestUser
+let projectId: string
+let apiKey: string
+const silent = pino({ level: 'silent' })
+
+beforeAll(async () => {
+  // A long linger: nothing is indexed until a test asks for it (indexed() skips the wait).
+  ctx = await createTestContext({ ingest: { ...loadConfig({}).ingest, indexLingerMs: 60_000 } })
+  owner = await ctx.createUser('Queue Owner')
+  const { project } = await seedProject(ctx, { user: owner, organization: 'Queue Org', project: 'Queue' })
+  projectId = project.id
+  apiKey = project.api_key
+})
+afterAll(() => ctx.close())
+
+function event(errorClass: string) {
+  return {
+    exceptions: [{ errorClass, message: 'queued', stacktrace: [{ file: 'src/q.js', method: 'run', lineNumber: 1, inProject: true }] }],
+  }
+}
+
+const postNotify = (body: unknown) =>
+  ctx.app.request('http://errata.test/notify', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'Bugsnag-Api-Key': apiKey },
+    body: JSON.stringify(body),
+  })
+
+async function counts(errorClass: string) {
+  const [row] = await queryRows<{ queued: number | string; indexed: number | string; payloads: number | string }>(
+    ctx.deps.database.db,
+    sql`SELECT
+      (SELECT count(*) FROM ingest_queue WHERE project_id = ${projectId} AND event->'columns'->>'errorClass' = ${errorClass}) AS queued,
+      (SELECT count(*) FROM events WHERE project_id = ${projectId} AND error_class = ${errorClass}) AS indexed,
+      (SELECT count(*) FROM event_payloads p JOIN events e ON e.id = p.event_id
+        WHERE e.project_id = ${projectId} AND e.error_class = ${errorClass}) AS payloads`,
+  )
+  return { queued: Number(row!.queued), indexed: Number(row!.indexed), payloads: Number(row!.payloads) }
+}
+
+async function health() {
+  const res = await ctx.app.request('http://errata.test/healthz')
+  return ((await res.json()) as { ingest_queue: { pending: number; failed: number } }).ingest_queue
+}
+
+const prepared = (errorClass: string, n = 1) =>
+  prepareEvents(projectId, new Date(), notifyPayloadSchema.parse({ events: Array.from({ length: n }, () => event(errorClass)) }), null)
+
+describe('ingest queue', () => {
+  it('answers 200 once the events are committed to the queue, and indexes them afterwards', async () => {
+    const res = await postNotify({ apiKey, events: [event('Queued'), event('Queued')] })
+    expect(res.status).toBe(200)
+    expect(await counts('Queued')).toEqual({ queued: 2, indexed: 0, payloads: 0 })
+    expect((await health()).pending).toBeGreaterThanOrEqual(2)
+
+    await ctx.deps.ingestWriter.indexed()
+    expect(await counts('Queued')).toEqual({ queued: 0, indexed: 2, payloads: 2 })
+    expect(await health()).toEqual({ pending: 0, failed: 0 })
+    const list = await ctx.request(`/api/projects/${projectId}/errors`, { token: owner.token })
+    expect(((await list.json()) as { error_class: string; events: number }[]).find((e) => e.error_class === 'Queued')).toMatchObject({ events: 2 })
+  })
+
+  it('indexes events an earlier process committed but did not index (a crash between the two)', async () => {
+    await enqueueEvents(ctx.deps.database.db, prepared('LeftBehind', 3))
+    const restarted = createIngestWriter(ctx.deps.database, { batchSize: 10, flushMs: 0, indexBatchSize: 2, indexLingerMs: 0 }, silent)
+    await restarted.indexed()
+    await restarted.close()
+    await ctx.deps.ingestWriter.indexed() // it may hold some of them (several indexers share a queue)
+    expect(await counts('LeftBehind')).toEqual({ queued: 0, indexed: 3, payloads: 3 })
+  })
+
+  it('sets aside an event that cannot be indexed, with the reason, and indexes the rest of its batch', async () => {
+    const good = prepared('BesidePoison', 2)
+    await enqueueEvents(ctx.deps.database.db, good)
+    // A queue row whose event lacks its columns: indexing it fails whatever the batch.
+    await ctx.deps.database.db.execute(sql`
+      INSERT INTO ingest_queue (event_id, project_id, received_at, event, payload)
+      VALUES ('poison-event', ${projectId}, now(), '{"grouping": {"hash": "x", "reason": "grouping_hash"}}'::jsonb, '\\x00'::bytea)`)
+    await ctx.deps.ingestWriter.indexed()
+
+    expect(await counts('BesidePoison')).toEqual({ queued: 0, indexed: 2, payloads: 2 })
+    const [poison] = await queryRows<{ failed_at: Date | null; failure: string | null }>(
+      ctx.deps.database.db,
+      sql`SELECT failed_at, failure FROM ingest_queue WHERE event_id = 'poison-event'`,
+    )
+    expect(poison!.failed_at).not.toBeNull()
+    expect(poison!.failure).toBeTruthy()
+    expect(await health()).toEqual({ pending: 0, failed: 1 })
+    await ctx.deps.database.db.execute(sql`DELETE FROM ingest_queue WHERE event_id = 'poison-event'`)
+  })
+
+  it('lets several processes index one queue: every event exactly once', async () => {
+    await enqueueEvents(ctx.deps.database.db, prepared('SharedQueue', 60))
+    const indexers = [0, 1, 2].map(() =>
+      createIngestWriter(ctx.deps.database, { batchSize: 10, flushMs: 0, indexBatchSize: 7, indexLingerMs: 0 }, silent),
+    )
+    await Promise.all(indexers.map((w) => w.indexed()))
+    await Promise.all(indexers.map((w) => w.close()))
+    await ctx.deps.ingestWriter.indexed()
+    expect(await counts('SharedQueue')).toEqual({ queued: 0, indexed: 60, payloads: 60 })
+    const [error] = await queryRows<{ events_count: number | string }>(
+      ctx.deps.database.db,
+      sql`SELECT events_count FROM errors WHERE project_id = ${projectId} AND error_class = 'SharedQueue'`,
+    )
+    expect(Number(error!.events_count)).toBe(60)
+  })
+
+  it('drops the queued events of a deleted project with it', async () => {
+    const { project } = await seedProject(ctx, { user: owner, organization: 'Doomed Org', project: 'Doomed' })
+    const doomed = prepareEvents(project.id, new Date(), notifyPayloadSchema.parse({ events: [event('Doomed')] }), null)
+    await enqueueEvents(ctx.deps.database.db, doomed)
+    const res = await ctx.request(`/api/projects/${project.id}`, { method: 'DELETE', token: owner.token })
+    expect(res.status).toBe(204)
+    const [left] = await queryRows<{ n: number | string }>(
+      ctx.deps.database.db,
+      sql`SELECT count(*) AS n FROM ingest_queue WHERE project_id = ${project.id}`,
+    )
+    expect(Number(left!.n)).toBe(0)
+  })
+})
