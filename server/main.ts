@@ -39,7 +39,7 @@ async function main(): Promise<void> {
     await buildDashboardIfNeeded(config.staticDir, (msg) => logger.info(msg))
   }
 
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logLevel: config.logLevel })
   const applied = await migrate(database)
   logger.info({ engine: database.engine, applied }, 'database ready')
   const stopMaintenance = startMaintenance(database, logger)

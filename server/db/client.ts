@@ -1,10 +1,11 @@
 import { mkdirSync } from 'node:fs'
-import { PGlite } from '@electric-sql/pglite'
+import type { PGlite } from '@electric-sql/pglite'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import type { SQL } from 'drizzle-orm'
 import pg from 'pg'
+import { startPgliteThread, type IndexerOptions, type ThreadIndexer } from './pglite-thread.ts'
 import { schema } from './schema.ts'
 
 /** The typed query layer; the same queries run on PGlite and PostgreSQL. */
@@ -15,6 +16,11 @@ export interface Database {
   readonly db: Db
   /** Runs a multi-statement SQL script (migrations) with no parameters. */
   execScript(text: string): Promise<void>
+  /**
+   * PGlite only: starts an ingest indexer on the database thread, where its transactions
+   * do not wait for the HTTP thread between statements. Elsewhere the writer runs one itself.
+   */
+  startIndexer?(options: IndexerOptions): ThreadIndexer
   /** Runs `fn` holding a database-wide advisory lock (one migrator at a time across processes). */
   withExclusiveLock<T>(key: number, fn: () => Promise<T>): Promise<T>
   close(): Promise<void>
@@ -23,18 +29,24 @@ export interface Database {
 // node-postgres returns bigint/numeric as strings; counts fit in a JS number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value))
 
-export async function openPglite(dataDir?: string): Promise<Database> {
+/**
+ * The embedded database: PGlite (PostgreSQL in WebAssembly) on its own thread, so that its
+ * work overlaps with the HTTP thread's (server/db/pglite-thread.ts). The ingest indexer
+ * runs on that thread too (`startIndexer`).
+ */
+export async function openPglite(dataDir?: string, logLevel = 'silent'): Promise<Database> {
   if (dataDir) mkdirSync(dataDir, { recursive: true })
-  const client = await PGlite.create(dataDir)
-  const db = drizzlePglite({ client, schema }) as unknown as Db
+  const client = await startPgliteThread(dataDir, logLevel)
+  const db = drizzlePglite({ client: client as unknown as PGlite, schema }) as unknown as Db
   return {
     engine: 'pglite',
     db,
     execScript: async (text) => {
       await client.exec(text)
     },
-    // PGlite is a single connection inside this process: its own mutex already serializes.
+    // PGlite is a single connection: its thread already serializes.
     withExclusiveLock: async (_key, fn) => fn(),
+    startIndexer: (options) => client.startIndexer(options),
     close: () => client.close(),
   }
 }
@@ -72,8 +84,8 @@ export async function openPostgres(connectionString: string, maxConnections = 10
   }
 }
 
-export function openDatabase(options: { databaseUrl?: string; dataDir?: string }): Promise<Database> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPglite(options.dataDir)
+export function openDatabase(options: { databaseUrl?: string; dataDir?: string; logLevel?: string }): Promise<Database> {
+  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPglite(options.dataDir, options.logLevel)
 }
 
 /**

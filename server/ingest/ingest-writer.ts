@@ -40,11 +40,9 @@ interface PendingRequest {
  * request so one bad request cannot fail the others.
  */
 export function createIngestWriter(database: Database, options: IngestOptions, logger: Logger): IngestWriter {
-  const indexer: IngestIndexer = createIngestIndexer(
-    database,
-    { batchSize: options.indexBatchSize, lingerMs: options.indexLingerMs },
-    logger,
-  )
+  const indexerOptions = { batchSize: options.indexBatchSize, lingerMs: options.indexLingerMs }
+  const indexer: IngestIndexer =
+    database.startIndexer?.(indexerOptions) ?? createIngestIndexer(database, indexerOptions, logger)
   const queue: PendingRequest[] = []
   let queuedEvents = 0
   let timer: NodeJS.Timeout | null = null

@@ -1,0 +1,119 @@
+// The PGlite database engine on its own thread (see pglite-thread.ts), with the ingest
+// indexer beside it: WASM execution no longer competes with HTTP parsing on the main
+// thread, and the indexer's transactions run without waiting for the main thread between
+// statements (they hold PGlite's only connection while they run).
+import { parentPort, workerData } from 'node:worker_threads'
+import { PGlite, type Transaction } from '@electric-sql/pglite'
+import { drizzle } from 'drizzle-orm/pglite'
+import pino from 'pino'
+import { createIngestIndexer, type IngestIndexer } from '../ingest/ingest-indexer.ts'
+import type { Database, Db } from './client.ts'
+import type { WorkerReply, WorkerRequest } from './pglite-thread.ts'
+import { schema } from './schema.ts'
+
+const port = parentPort!
+const { dataDir, logLevel } = workerData as { dataDir?: string; logLevel: string }
+const pglite = await PGlite.create(dataDir)
+const logger = pino({ level: logLevel, base: { service: 'errata', thread: 'database' } })
+
+/** The same Database the main thread has for PGlite, over the instance on this thread. */
+const local: Database = {
+  engine: 'pglite',
+  db: drizzle({ client: pglite, schema }) as unknown as Db,
+  execScript: async (text) => {
+    await pglite.exec(text)
+  },
+  withExclusiveLock: async (_key, fn) => fn(),
+  close: () => pglite.close(),
+}
+
+/** Transactions the main thread has open: each holds PGlite's connection until it ends. */
+const transactions = new Map<number, { tx: Transaction; end: (commit: boolean) => void; finished: Promise<void> }>()
+const indexers = new Map<number, IngestIndexer>()
+class RolledBack extends Error {}
+
+/** A failure as plain data: Error objects lose their own fields (code, detail…) between threads. */
+function describeError(err: unknown): Record<string, unknown> {
+  if (!(err instanceof Error)) return { message: String(err) }
+  const described: Record<string, unknown> = { name: err.name, message: err.message }
+  for (const [key, value] of Object.entries(err)) {
+    if (typeof value === 'string' || typeof value === 'number') described[key] = value
+  }
+  return described
+}
+
+const identity = (value: unknown) => value
+const runner = (txId?: number) => {
+  if (txId === undefined) return pglite
+  const open = transactions.get(txId)
+  if (!open) throw new Error(`transaction ${txId} is not open`)
+  return open.tx
+}
+
+async function begin(txId: number): Promise<void> {
+  let opened!: () => void
+  const isOpen = new Promise<void>((resolve) => (opened = resolve))
+  let end!: (commit: boolean) => void
+  const ended = new Promise<boolean>((resolve) => (end = resolve))
+  const finished = pglite
+    .transaction(async (tx) => {
+      transactions.set(txId, { tx, end, finished })
+      opened()
+      if (!(await ended)) throw new RolledBack()
+    })
+    .catch((err: unknown) => {
+      if (!(err instanceof RolledBack)) throw err
+    })
+    .finally(() => transactions.delete(txId))
+  // BEGIN may fail (closed database): report that rather than wait forever.
+  await Promise.race([isOpen, finished])
+}
+
+async function handle(request: WorkerRequest): Promise<unknown> {
+  switch (request.op) {
+    case 'query': {
+      const parsers = request.identityParsers
+        ? Object.fromEntries(request.identityParsers.map((oid) => [oid, identity]))
+        : undefined
+      const result = await runner(request.txId).query(request.sql, request.params, { rowMode: request.rowMode, parsers })
+      return { rows: result.rows, fields: result.fields, affectedRows: result.affectedRows }
+    }
+    case 'exec': {
+      const results = await runner(request.txId).exec(request.sql)
+      return results.map((r) => ({ rows: r.rows, fields: r.fields, affectedRows: r.affectedRows }))
+    }
+    case 'begin':
+      return begin(request.txId)
+    case 'end': {
+      const open = transactions.get(request.txId)
+      if (!open) throw new Error(`transaction ${request.txId} is not open`)
+      open.end(request.commit)
+      return open.finished
+    }
+    case 'indexer.start':
+      indexers.set(request.indexerId, createIngestIndexer(local, request.options, logger))
+      return null
+    case 'indexer.wake':
+      indexers.get(request.indexerId)?.wake()
+      return null
+    case 'indexer.idle':
+      return indexers.get(request.indexerId)?.idle()
+    case 'indexer.close': {
+      await indexers.get(request.indexerId)?.close()
+      indexers.delete(request.indexerId)
+      return null
+    }
+    case 'close':
+      await Promise.all([...indexers.values()].map((indexer) => indexer.close()))
+      await pglite.close()
+      return null
+  }
+}
+
+port.on('message', (request: WorkerRequest) => {
+  handle(request).then(
+    (result) => port.postMessage({ id: request.id, result } satisfies WorkerReply),
+    (err: unknown) => port.postMessage({ id: request.id, error: describeError(err) } satisfies WorkerReply),
+  )
+})
+port.postMessage({ id: 0, result: 'ready' } satisfies WorkerReply)
