@@ -20,7 +20,7 @@ import { openScratchPostgres } from '../server/db/scratch-database.ts'
 import { newId } from '../server/db/ids.ts'
 import { migrate } from '../server/db/migrate.ts'
 import { users } from '../server/db/schema.ts'
-import { createIngestWriter } from '../server/ingest/ingest-writer.ts'
+import { createIngestWriter, type IngestWriter } from '../server/ingest/ingest-writer.ts'
 import { startBareServer } from './bare-server.ts'
 import { buildNotifyPayload } from './payload.ts'
 import { startProfile, type ProfileSummary } from './profile.ts'
@@ -112,7 +112,12 @@ interface RunningErrata {
   close(): Promise<void>
 }
 
-async function startErrata(database: Database): Promise<RunningErrata> {
+/**
+ * Errata with the real app and settings. `noDatabaseWrites` swaps the ingest writer for one
+ * that acknowledges without storing: what HTTP, the API key lookup, validation and
+ * normalization alone allow on this thread (the ceiling the database work comes on top of).
+ */
+async function startErrata(database: Database, noDatabaseWrites = false): Promise<RunningErrata> {
   // Production settings (info-level request logs included), with the logs going to /dev/null.
   const config = loadConfig({
     ERRATA_INGEST_BATCH_SIZE: env.ERRATA_INGEST_BATCH_SIZE, // tuning knobs pass through for experiments
@@ -123,7 +128,9 @@ async function startErrata(database: Database): Promise<RunningErrata> {
     ERRATA_STATIC_DIR: `${dataDir}no-dashboard`,
   })
   const logger = pino({ level: 'info' }, pino.destination({ dest: '/dev/null', sync: false }))
-  const ingestWriter = createIngestWriter(database, config.ingest, logger)
+  const ingestWriter: IngestWriter = noDatabaseWrites
+    ? { write: async () => {}, indexed: async () => {}, close: async () => {} }
+    : createIngestWriter(database, config.ingest, logger)
   const deps: AppDeps = { config, database, logger, ingestWriter }
   const app = createApp(deps)
   const server = await new Promise<ServerType>((resolve) => {
@@ -319,6 +326,14 @@ async function ingestionPhase(engine: Engine, database: Database, errata: Runnin
   const ratio = sustained / bareLoad.perSecond
   log(`ratio Errata (acknowledged and indexed) / bare: ${ratio.toFixed(2)} (target ≥ ${targets.ingestRatio})`)
 
+  // The same requests against the same app with the database writes left out.
+  const ceilingErrata = await startErrata(database, true)
+  await postLoad(ceilingErrata.url, ingestProject.api_key, settings.warmupRequests)
+  const ceiling = await postLoad(ceilingErrata.url, ingestProject.api_key, settings.ingestRequests)
+  await ceilingErrata.close()
+  printLoad('… without database writes', ceiling)
+  log(`ratio without database writes / bare: ${(ceiling.perSecond / bareLoad.perSecond).toFixed(2)} (HTTP, validation and normalization alone)`)
+
   const acknowledged = warmup.ok + errataLoad.ok
   const committed = await countRows(database.db, 'events', ingestProject.id)
   const payloads = await countRows(database.db, 'event_payloads', ingestProject.id)
@@ -331,6 +346,7 @@ async function ingestionPhase(engine: Engine, database: Database, errata: Runnin
   return {
     bare: bareLoad,
     errata: errataLoad,
+    ceiling,
     indexedPerSecond,
     indexedSeconds,
     ratio,
