@@ -1,8 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { gzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { eventSchema, type EventException } from '../../contract/events.ts'
-import { decodeEventPayload } from '../events/event-payload.ts'
+import { decodeEventPayload, encodeEventPayload } from '../events/event-payload.ts'
 import { computeGrouping, normalizeFileForGrouping } from './grouping.ts'
 import { normalizeEvent, prepareEvents } from './normalize.ts'
 import { notifyPayloadSchema, sessionsPayloadSchema } from './payload-schema.ts'
@@ -139,13 +140,20 @@ describe('payload normalization on every captured notifier request', () => {
     expect(anonymous.userKey).toBe('cmwrq8zzu00001z5tjug7yh5p')
   })
 
-  it('assigns time-ordered ids and compresses the payload losslessly', async () => {
+  it('assigns time-ordered ids, and the stored payload round-trips', async () => {
     const payload = notifyPayloadSchema.parse(capture('node-notify-handled.request.json').json)
     const receivedAt = new Date()
     const [prepared] = prepareEvents('project-1', receivedAt, payload, null)
     expect(prepared!.id).toMatch(/^[0-9a-f]{24}$/)
     expect(prepared!.receivedAt).toBe(receivedAt)
-    expect(decodeEventPayload(prepared!.payload).exceptions[0]!.class).toBe(payload.events[0]!.exceptions[0]!.errorClass)
+    const stored = decodeEventPayload(encodeEventPayload(prepared!.payload))
+    expect(stored).toEqual(prepared!.payload)
+    expect(stored.exceptions[0]!.class).toBe(payload.events[0]!.exceptions[0]!.errorClass)
+  })
+
+  it('still reads payloads stored gzip-compressed by earlier versions', () => {
+    const payload = prepareEvents('project-1', new Date(), notifyPayloadSchema.parse(capture('node-notify-handled.request.json').json), null)[0]!.payload
+    expect(decodeEventPayload(gzipSync(JSON.stringify(payload)))).toEqual(payload)
   })
 })
 

@@ -9,7 +9,8 @@ CREATE TABLE ingest_queue (
   received_at timestamptz NOT NULL,
   -- The event's columns, grouping and user key, as the indexer writes them.
   event       jsonb NOT NULL,
-  -- The full normalized event, gzip-compressed: moved to event_payloads as it is.
+  -- The full normalized event as UTF-8 JSON (compressed by the database): moved to
+  -- event_payloads as it is.
   payload     bytea NOT NULL,
   -- Set when indexing this event alone failed on its data; such rows are kept, not retried.
   failed_at   timestamptz,
