@@ -409,7 +409,7 @@ async function readsPhase(engine: Engine, database: Database, session: ApiSessio
   const seedSeconds = (performance.now() - seedStarted) / 1000
   const vacuumed = settings.vacuum ?? true
   log(
-    `seeded ${seededErrors} errors, ${seededEvents} events (+ payloads of ${payloadBytes} bytes gzip) in ${seedSeconds.toFixed(1)} s, ` +
+    `seeded ${seededErrors} errors, ${seededEvents} events (+ payloads of ${payloadBytes} bytes of JSON each, compressed by the database) in ${seedSeconds.toFixed(1)} s, ` +
       `then ${vacuumed ? 'VACUUM ANALYZE' : 'ANALYZE (no VACUUM)'}`,
   )
 

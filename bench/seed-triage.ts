@@ -17,7 +17,8 @@ export interface TriageSeedOptions {
   engine: 'pglite' | 'postgres'
 }
 
-const hexId = (seconds: string, index: string) => sql.raw(`lpad(to_hex(${seconds}), 8, '0') || lpad(to_hex(${index}), 16, '0')`)
+// The '7' after the seconds keeps these ids apart from bench/seed.ts's, which start their index with 0.
+const hexId = (seconds: string, index: string) => sql.raw(`lpad(to_hex(${seconds}), 8, '0') || '7' || lpad(to_hex(${index}), 15, '0')`)
 
 export async function seedTriageData(
   db: Db,
