@@ -285,6 +285,9 @@ export async function rebuildRollups(tx: Db, projectId: string): Promise<void> {
     FROM events g CROSS JOIN LATERAL ${fieldValuePairs} AS f(field, value)
     WHERE g.project_id = ${projectId} AND f.value IS NOT NULL
     GROUP BY 1, 2, 3, 4`)
+  // Fresh statistics for the rows just written: without them the planner may join the
+  // millions of pivot rows below by nested loop (measured: over 12 minutes on PostgreSQL at 1,000,000 events).
+  await tx.execute(sql`ANALYZE pivot_counts`)
   // user.id details: email and name of the newest event of each user that has either.
   await tx.execute(sql`
     UPDATE pivot_counts p SET details = d.details
