@@ -6,6 +6,7 @@ import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../config.ts'
 import { queryRows } from '../db/client.ts'
+import { QUEUE_COUNT_CAP } from '../health/health.routes.ts'
 import { seedProject } from '../test-support/seed.ts'
 import { createTestContext, type TestContext, type TestUser } from '../test-support/test-app.ts'
 import { createIngestWriter, enqueueEvents } from './ingest-writer.ts'
@@ -118,6 +119,16 @@ describe('ingest queue', () => {
       sql`SELECT events_count FROM errors WHERE project_id = ${projectId} AND error_class = 'SharedQueue'`,
     )
     expect(Number(error!.events_count)).toBe(60)
+  })
+
+  it('counts the backlog in /healthz only up to a cap, so the check stays cheap', async () => {
+    await ctx.deps.database.db.execute(sql`
+      INSERT INTO ingest_queue (event_id, project_id, received_at, event, payload, failed_at, failure)
+      SELECT 'capped-' || g, ${projectId}, now(), '{}'::jsonb, decode('00', 'hex'), now(), 'test'
+      FROM generate_series(1, ${QUEUE_COUNT_CAP + 5}) AS g`)
+    expect(await health()).toEqual({ pending: 0, failed: QUEUE_COUNT_CAP })
+    await ctx.deps.database.db.execute(sql`DELETE FROM ingest_queue WHERE event_id LIKE 'capped-%'`)
+    expect(await health()).toEqual({ pending: 0, failed: 0 })
   })
 
   it('drops the queued events of a deleted project with it', async () => {
