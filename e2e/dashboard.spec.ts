@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test'
-import { checkoutEvent, notifyBody, otherEvent, XSS_MESSAGE } from './bugsnag-payload.ts'
-import { shoot, shootNarrow, waitForIndexing, WIDE } from './support.ts'
+import { checkoutEvent, otherEvent, XSS_MESSAGE } from './bugsnag-payload.ts'
+import { notify, shoot, shootNarrow, WIDE } from './support.ts'
 
 test('sign in, set up a project, ingest events and read them', async ({ page, request }) => {
   await page.setViewportSize(WIDE)
@@ -47,24 +47,11 @@ test('sign in, set up a project, ingest events and read them', async ({ page, re
   await shootNarrow(page, 'errors-empty')
 
   // Ingest: three events of one error (a cause chain), then another error.
-  const send = async (event: Record<string, unknown>) => {
-    const response = await request.post('/notify', {
-      headers: {
-        'Bugsnag-Api-Key': apiKey,
-        'Bugsnag-Payload-Version': '4',
-        'Bugsnag-Sent-At': new Date().toISOString(),
-        'Content-Type': 'application/json',
-      },
-      data: notifyBody(apiKey, [event]),
-    })
-    expect(response.status(), await response.text()).toBe(200)
-    await waitForIndexing(request)
-  }
   for (const sequence of [1, 2, 3]) {
-    await send(checkoutEvent(sequence, new Date()))
+    await notify(request, apiKey, [checkoutEvent(sequence, new Date())])
     await new Promise((resolve) => setTimeout(resolve, 20))
   }
-  await send(otherEvent(new Date()))
+  await notify(request, apiKey, [otherEvent(new Date())])
 
   // The organization page shows the project with its open errors and key.
   await page.getByRole('link', { name: 'E2E Org' }).click()
