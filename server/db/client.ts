@@ -5,7 +5,8 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import type { SQL } from 'drizzle-orm'
 import pg from 'pg'
-import { startPgliteThread, type IndexerOptions, type ThreadIndexer } from './pglite-thread.ts'
+import type { IndexerOptions, IngestIndexer } from '../ingest/ingest-indexer.ts'
+import { startPgliteThread } from './pglite-thread.ts'
 import { schema } from './schema.ts'
 
 /** The typed query layer; the same queries run on PGlite and PostgreSQL. */
@@ -20,7 +21,7 @@ export interface Database {
    * PGlite only: starts an ingest indexer on the database thread, where its transactions
    * do not wait for the HTTP thread between statements. Elsewhere the writer runs one itself.
    */
-  startIndexer?(options: IndexerOptions): ThreadIndexer
+  startIndexer?(options: IndexerOptions): IngestIndexer
   /** Runs `fn` holding a database-wide advisory lock (one migrator at a time across processes). */
   withExclusiveLock<T>(key: number, fn: () => Promise<T>): Promise<T>
   close(): Promise<void>

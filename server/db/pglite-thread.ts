@@ -1,9 +1,5 @@
 import { Worker } from 'node:worker_threads'
-
-export interface IndexerOptions {
-  batchSize: number
-  lingerMs: number
-}
+import type { IndexerOptions, IngestIndexer } from '../ingest/ingest-indexer.ts'
 
 export type WorkerRequest =
   | { id: number; op: 'query'; txId?: number; sql: string; params: unknown[]; rowMode?: 'array' | 'object'; identityParsers?: number[] }
@@ -24,19 +20,12 @@ type DistributiveOmitId<T> = T extends unknown ? Omit<T, 'id'> : never
 type QueryOptions = { rowMode?: 'array' | 'object'; parsers?: Record<number, (value: string) => unknown> }
 type Results = { rows: unknown[]; fields: unknown[]; affectedRows?: number }
 
-/** An ingest indexer running on the database thread (the shape of ingest/ingest-indexer.ts). */
-export interface ThreadIndexer {
-  wake(): void
-  idle(): Promise<void>
-  close(): Promise<void>
-}
-
 /** What drizzle's PGlite driver and client.ts call on a PGlite instance, plus the indexer. */
 export interface PgliteThread {
   query(sql: string, params?: unknown[], options?: QueryOptions): Promise<Results>
   exec(sql: string): Promise<Results[]>
   transaction<T>(fn: (tx: Pick<PgliteThread, 'query' | 'exec'>) => Promise<T>): Promise<T>
-  startIndexer(options: IndexerOptions): ThreadIndexer
+  startIndexer(options: IndexerOptions): IngestIndexer
   close(): Promise<void>
 }
 

@@ -6,6 +6,12 @@ import type { EventColumns } from './normalize.ts'
 import type { Grouping } from './grouping.ts'
 import { writeEvents, type IndexedEvent } from './write-events.ts'
 
+/** Batch size and linger; what the ingest writer passes (docs/ingestion.md). */
+export interface IndexerOptions {
+  batchSize: number
+  lingerMs: number
+}
+
 export interface IngestIndexer {
   /** Asks for a pass over ingest_queue soon (the writer calls it after each commit). */
   wake(): void
@@ -46,7 +52,7 @@ const seqArray = (rows: readonly QueueRow[]) => `{${rows.map((r) => String(r.seq
  */
 export function createIngestIndexer(
   database: Database,
-  options: { batchSize: number; lingerMs: number; pollMs?: number; retryMs?: number; drainMs?: number },
+  options: IndexerOptions & { pollMs?: number; retryMs?: number; drainMs?: number },
   logger: Logger,
 ): IngestIndexer {
   const { batchSize, lingerMs, pollMs = 1000, retryMs = 1000, drainMs = 10_000 } = options
