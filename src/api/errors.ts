@@ -33,7 +33,8 @@ export interface ErrorListParams {
 /** Rows per request: large enough that a fast scroll rarely waits, small enough for a quick first screen. */
 export const ERRORS_PAGE_SIZE = 50
 
-const EMPTY_POLL_MS = 3_000
+/** How often a view with nothing in it yet looks again (a project waiting for its first events). */
+export const EMPTY_POLL_MS = 3_000
 
 const projectPath = (projectId: string) => `/projects/${encodeURIComponent(projectId)}`
 

@@ -2,6 +2,7 @@ import { keepPreviousData, queryOptions } from '@tanstack/react-query'
 import type { Filters } from '../../contract/filters.ts'
 import { errorTrendsSchema, trendBucketSchema } from '../../contract/trends.ts'
 import { withFilters } from './event-fields.ts'
+import { EMPTY_POLL_MS } from './errors.ts'
 import { apiUrl, getJson } from './http.ts'
 
 const projectPath = (projectId: string) => `/projects/${encodeURIComponent(projectId)}`
@@ -33,6 +34,9 @@ export const projectTrendQuery = (projectId: string, params: TrendParams) =>
       ),
     staleTime: 30_000,
     placeholderData: keepPreviousData,
+    // Like the errors list beside it, an empty chart watches for events to arrive; otherwise
+    // the first errors would show under a chart still saying "No events".
+    refetchInterval: (query) => (query.state.data?.every((bucket) => bucket.events_count === 0) ? EMPTY_POLL_MS : false),
   })
 
 /** One error's histogram (GET /projects/{id}/errors/{error_id}/trend). */

@@ -7,6 +7,7 @@ import { createQueryClient } from '../../api/query-client.ts'
 import { writeToken } from '../../lib/token-store.ts'
 import { json, mockApi } from '../../test/mock-api.ts'
 import { ErrorTrendChart } from './error-trend-chart.tsx'
+import { ProjectTrendChart } from './project-trend-chart.tsx'
 import { Sparkline, useErrorSparklines } from './error-sparklines.tsx'
 
 function wrapper() {
@@ -97,5 +98,17 @@ describe('error trend chart', { timeout: 20_000 }, () => {
     mockApi({ 'GET /api/projects/p1/errors/e1/trend': [day('2026-11-20', 0)] })
     render(<ErrorTrendChart projectId="p1" errorId="e1" filters={{}} />, { wrapper: wrapper() })
     expect(await screen.findByText('No events in this range')).toBeInTheDocument()
+  })
+
+  it('an empty project chart looks again until the first events arrive', async () => {
+    let arrived = false
+    mockApi({ 'GET /api/projects/p1/trend': () => json([day('2026-11-20', 0), day('2026-11-21', arrived ? 5 : 0)]) })
+    render(
+      <ProjectTrendChart projectId="p1" filters={{}} resolution="auto" onResolutionChange={() => {}} onSelectRange={() => {}} />,
+      { wrapper: wrapper() },
+    )
+    expect(await screen.findByText('No events in this range')).toBeInTheDocument()
+    arrived = true
+    expect(await screen.findByRole('figure', { name: /: 5 events/ }, { timeout: 10_000 })).toBeInTheDocument()
   })
 })
