@@ -1,8 +1,9 @@
 // The baseline: a bare node:http server that reads and JSON.parses each POST and answers 200, nothing else.
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { watchLoadWindow, type LoadWindow } from './load-window.ts'
 
-export async function startBareServer(): Promise<{ url: string; close(): Promise<void> }> {
+export async function startBareServer(): Promise<{ url: string; window: LoadWindow; close(): Promise<void> }> {
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = []
     req.on('data', (chunk: Buffer) => chunks.push(chunk))
@@ -20,6 +21,7 @@ export async function startBareServer(): Promise<{ url: string; close(): Promise
   const { port } = server.address() as AddressInfo
   return {
     url: `http://127.0.0.1:${port}`,
+    window: watchLoadWindow(server),
     close: () =>
       new Promise((resolve) => {
         server.close(() => resolve())

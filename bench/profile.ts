@@ -57,5 +57,5 @@ function summarize(profile: Profiler.Profile): ProfileSummary {
       .sort((a, b) => b[1] - a[1])
       .slice(0, n)
       .map(([name, selfMs]) => ({ name, selfMs, percent: (100 * selfMs) / totalMs }))
-  return { totalMs, byArea: rank(areas, 15), top: rank(self, 15) }
+  return { totalMs, byArea: rank(areas, 15), top: rank(self, 30) }
 }

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { availableParallelism, loadavg, totalmem } from 'node:os'
+import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { serve, type ServerType } from '@hono/node-server'
@@ -22,6 +23,7 @@ import { migrate } from '../server/db/migrate.ts'
 import { users } from '../server/db/schema.ts'
 import { createIngestWriter, type IngestWriter } from '../server/ingest/ingest-writer.ts'
 import { startBareServer } from './bare-server.ts'
+import { watchLoadWindow, type LoadWindow } from './load-window.ts'
 import { buildNotifyPayload } from './payload.ts'
 import { startProfile, type ProfileSummary } from './profile.ts'
 import { markdownReport } from './report.ts'
@@ -108,6 +110,7 @@ async function openBenchDatabase(engine: Engine): Promise<Database> {
 
 interface RunningErrata {
   url: string
+  window: LoadWindow
   deps: AppDeps
   close(): Promise<void>
 }
@@ -142,6 +145,7 @@ async function startErrata(database: Database, noDatabaseWrites = false): Promis
   const { port } = server.address() as AddressInfo
   return {
     url: `http://127.0.0.1:${port}`,
+    window: watchLoadWindow(server as Server),
     deps,
     close: async () => {
       await new Promise<void>((resolve) => {
@@ -204,7 +208,8 @@ interface LoadResult {
 }
 
 /** Fires `amount` POST /notify requests over `connections` keep-alive connections from a worker thread. */
-async function postLoad(url: string, apiKey: string, amount: number): Promise<LoadResult> {
+async function postLoad(target: { url: string; window: LoadWindow }, apiKey: string, amount: number): Promise<LoadResult> {
+  const { url } = target
   const requests = Array.from({ length: settings.distinctBodies }, (_, variant) => ({
     method: 'POST' as const,
     path: '/notify',
@@ -217,9 +222,10 @@ async function postLoad(url: string, apiKey: string, amount: number): Promise<Lo
     body: JSON.stringify(buildNotifyPayload(apiKey, variant)),
   }))
   // A worker thread sends, so the load generator does not share the server's event loop.
+  target.window.reset()
   const result = await autocannon({ url, connections: settings.connections, amount, requests, workers: 1, timeout: 30 })
-  // autocannon's own first-request-to-last-response window (excludes starting the worker thread).
-  const seconds = (result.finish.getTime() - result.start.getTime()) / 1000
+  // First request received to last response sent, on the server (load-window.ts).
+  const seconds = target.window.seconds()
   const ok = result['2xx']
   return {
     requests: result.requests.total,
@@ -250,7 +256,7 @@ async function profiled<T>(label: string, fn: () => Promise<T>): Promise<[T, Pro
   log(`  CPU profile (${label}, ${profile.totalMs.toFixed(0)} ms), self time by area:`)
   for (const entry of profile.byArea) log(`    ${entry.percent.toFixed(1).padStart(5)}%  ${entry.name}`)
   log('  top functions:')
-  for (const entry of profile.top.slice(0, 10)) log(`    ${entry.percent.toFixed(1).padStart(5)}%  ${entry.name}`)
+  for (const entry of profile.top.slice(0, 25)) log(`    ${entry.percent.toFixed(1).padStart(5)}%  ${entry.name}`)
   return [result, profile]
 }
 
@@ -304,19 +310,18 @@ type Project = { id: string; api_key: string }
 async function ingestionPhase(engine: Engine, database: Database, errata: RunningErrata, ingestProject: Project) {
   heading(`${engine}: a. ingestion (${settings.connections} concurrent senders, ~4 KB events)`)
   const bare = await startBareServer()
-  await postLoad(bare.url, ingestProject.api_key, settings.warmupRequests)
-  const bareLoad = await postLoad(bare.url, ingestProject.api_key, settings.bareRequests)
+  await postLoad(bare, ingestProject.api_key, settings.warmupRequests)
+  const bareLoad = await postLoad(bare, ingestProject.api_key, settings.bareRequests)
   await bare.close()
   printLoad('bare node:http + JSON.parse', bareLoad)
 
-  const warmup = await postLoad(errata.url, ingestProject.api_key, settings.warmupRequests)
+  const warmup = await postLoad(errata, ingestProject.api_key, settings.warmupRequests)
   await errata.deps.ingestWriter.indexed()
-  const loadStarted = performance.now()
   const [[errataLoad, indexedSeconds], profile] = await profiled('ingestion', async () => {
-    const load = await postLoad(errata.url, ingestProject.api_key, settings.ingestRequests)
+    const load = await postLoad(errata, ingestProject.api_key, settings.ingestRequests)
     // 200 means committed to ingest_queue; the indexer may still be moving the tail into the API.
     await errata.deps.ingestWriter.indexed()
-    return [load, (performance.now() - loadStarted) / 1000] as const
+    return [load, (performance.now() - errata.window.startedAt()) / 1000] as const
   })
   printLoad('Errata POST /notify', errataLoad)
   // The sustained rate counts until the last event is indexed, so a backlog cannot flatter it.
@@ -328,8 +333,10 @@ async function ingestionPhase(engine: Engine, database: Database, errata: Runnin
 
   // The same requests against the same app with the database writes left out.
   const ceilingErrata = await startErrata(database, true)
-  await postLoad(ceilingErrata.url, ingestProject.api_key, settings.warmupRequests)
-  const ceiling = await postLoad(ceilingErrata.url, ingestProject.api_key, settings.ingestRequests)
+  await postLoad(ceilingErrata, ingestProject.api_key, settings.warmupRequests)
+  const [ceiling] = await profiled('ingestion without database writes', () =>
+    postLoad(ceilingErrata, ingestProject.api_key, settings.ingestRequests),
+  )
   await ceilingErrata.close()
   printLoad('… without database writes', ceiling)
   log(`ratio without database writes / bare: ${(ceiling.perSecond / bareLoad.perSecond).toFixed(2)} (HTTP, validation and normalization alone)`)
