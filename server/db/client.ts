@@ -1,4 +1,6 @@
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { PGlite } from '@electric-sql/pglite'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
@@ -6,6 +8,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import type { SQL } from 'drizzle-orm'
 import pg from 'pg'
 import type { IndexerOptions, IngestIndexer } from '../ingest/ingest-indexer.ts'
+import { openJournalAppender } from '../ingest/ingest-journal.ts'
 import { startPgliteThread } from './pglite-thread.ts'
 import { schema } from './schema.ts'
 
@@ -22,9 +25,23 @@ export interface Database {
    * do not wait for the HTTP thread between statements. Elsewhere the writer runs one itself.
    */
   startIndexer?(options: IndexerOptions): IngestIndexer
+  /**
+   * PGlite only: the ingest journal, where accepted events wait instead of ingest_queue
+   * (server/ingest/ingest-journal.ts).
+   */
+  journal?: IngestJournal
   /** Runs `fn` holding a database-wide advisory lock (one migrator at a time across processes). */
   withExclusiveLock<T>(key: number, fn: () => Promise<T>): Promise<T>
   close(): Promise<void>
+}
+
+export interface IngestJournal {
+  /** Its directory (beside the database files). */
+  readonly dir: string
+  /** Appends journal lines and makes them durable; one call at a time. */
+  append(lines: string): Promise<void>
+  /** Events not yet indexed, counted up to `cap`. */
+  pending(cap: number): Promise<number>
 }
 
 // node-postgres returns bigint/numeric as strings; counts fit in a JS number.
@@ -37,7 +54,10 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value))
  */
 export async function openPglite(dataDir?: string, logLevel = 'silent'): Promise<Database> {
   if (dataDir) mkdirSync(dataDir, { recursive: true })
-  const client = await startPgliteThread(dataDir, logLevel)
+  // An in-memory database (tests) keeps its journal in a temporary directory, removed at close.
+  const journalDir = dataDir ? join(dataDir, 'ingest-journal') : mkdtempSync(join(tmpdir(), 'errata-journal-'))
+  const client = await startPgliteThread(dataDir, journalDir, logLevel)
+  const appender = await openJournalAppender(journalDir)
   const db = drizzlePglite({ client: client as unknown as PGlite, schema }) as unknown as Db
   return {
     engine: 'pglite',
@@ -48,7 +68,12 @@ export async function openPglite(dataDir?: string, logLevel = 'silent'): Promise
     // PGlite is a single connection: its thread already serializes.
     withExclusiveLock: async (_key, fn) => fn(),
     startIndexer: (options) => client.startIndexer(options),
-    close: () => client.close(),
+    journal: { dir: journalDir, append: (lines) => appender.append(lines), pending: (cap) => client.journalPending(cap) },
+    async close() {
+      await appender.close()
+      await client.close()
+      if (!dataDir) rmSync(journalDir, { recursive: true, force: true })
+    },
   }
 }
 

@@ -15,3 +15,13 @@ export function pgErrorMessage(err: unknown): string {
   if (err instanceof Error) return err.cause instanceof Error ? err.cause.message : err.message
   return String(err)
 }
+
+// Connection loss, resource exhaustion, shutdown, serialization failures and deadlocks:
+// worth retrying as they are. Anything else is a problem with the statement or its data.
+const TRANSIENT_CLASSES = ['08', '40', '53', '57', '58']
+
+/** Whether a database failure is worth retrying unchanged. */
+export function isTransientPgError(err: unknown): boolean {
+  const code = pgErrorCode(err)
+  return TRANSIENT_CLASSES.some((c) => code?.startsWith(c))
+}

@@ -8,6 +8,7 @@ export type WorkerRequest =
   | { id: number; op: 'end'; txId: number; commit: boolean }
   | { id: number; op: 'indexer.start'; indexerId: number; options: IndexerOptions }
   | { id: number; op: 'indexer.wake' | 'indexer.idle' | 'indexer.close'; indexerId: number }
+  | { id: number; op: 'journal.pending'; cap: number }
   | { id: number; op: 'close' }
 
 export interface WorkerReply {
@@ -26,6 +27,8 @@ export interface PgliteThread {
   exec(sql: string): Promise<Results[]>
   transaction<T>(fn: (tx: Pick<PgliteThread, 'query' | 'exec'>) => Promise<T>): Promise<T>
   startIndexer(options: IndexerOptions): IngestIndexer
+  /** Events in the ingest journal not yet indexed, counted up to `cap`. */
+  journalPending(cap: number): Promise<number>
   close(): Promise<void>
 }
 
@@ -36,12 +39,16 @@ export interface PgliteThread {
  * with PGlite in-process. Parsers must be identity functions (drizzle's are): functions
  * cannot cross threads.
  */
-export async function startPgliteThread(dataDir: string | undefined, logLevel: string): Promise<PgliteThread> {
+export async function startPgliteThread(
+  dataDir: string | undefined,
+  journalDir: string,
+  logLevel: string,
+): Promise<PgliteThread> {
   const url = new URL('./pglite-worker.ts', import.meta.url)
   // The worker is TypeScript too: it registers tsx's loader, then imports the module (Node 20
   // does not apply `--import` hooks to a worker's entry module).
   const bootstrap = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}) })`
-  const worker = new Worker(bootstrap, { eval: true, workerData: { dataDir, logLevel } })
+  const worker = new Worker(bootstrap, { eval: true, workerData: { dataDir, journalDir, logLevel } })
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (err: unknown) => void }>()
   let nextId = 1
   let failure: unknown = null
@@ -110,6 +117,7 @@ export async function startPgliteThread(dataDir: string | undefined, logLevel: s
         close: () => call('indexer.close'),
       }
     },
+    journalPending: (cap) => send<number>({ op: 'journal.pending', cap }),
     async close() {
       await send({ op: 'close' })
       await worker.terminate()

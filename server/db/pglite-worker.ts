@@ -7,12 +7,13 @@ import { PGlite, type Transaction } from '@electric-sql/pglite'
 import { drizzle } from 'drizzle-orm/pglite'
 import pino from 'pino'
 import { createIngestIndexer, type IngestIndexer } from '../ingest/ingest-indexer.ts'
+import { createJournalIndexing } from '../ingest/journal-indexing.ts'
 import type { Database, Db } from './client.ts'
 import type { WorkerReply, WorkerRequest } from './pglite-thread.ts'
 import { schema } from './schema.ts'
 
 const port = parentPort!
-const { dataDir, logLevel } = workerData as { dataDir?: string; logLevel: string }
+const { dataDir, journalDir, logLevel } = workerData as { dataDir?: string; journalDir: string; logLevel: string }
 const pglite = await PGlite.create(dataDir)
 const logger = pino({ level: logLevel, base: { service: 'errata', thread: 'database' } })
 
@@ -26,6 +27,9 @@ const local: Database = {
   withExclusiveLock: async (_key, fn) => fn(),
   close: () => pglite.close(),
 }
+
+/** The ingest journal beside this database, read by every indexer on this thread in turn. */
+const journal = createJournalIndexing(local, journalDir, logger)
 
 /** Transactions the main thread has open: each holds PGlite's connection until it ends. */
 const transactions = new Map<number, { tx: Transaction; end: (commit: boolean) => void; finished: Promise<void> }>()
@@ -91,7 +95,7 @@ async function handle(request: WorkerRequest): Promise<unknown> {
       return open.finished
     }
     case 'indexer.start':
-      indexers.set(request.indexerId, createIngestIndexer(local, request.options, logger))
+      indexers.set(request.indexerId, createIngestIndexer(local, request.options, logger, journal))
       return null
     case 'indexer.wake':
       indexers.get(request.indexerId)?.wake()
@@ -103,8 +107,11 @@ async function handle(request: WorkerRequest): Promise<unknown> {
       indexers.delete(request.indexerId)
       return null
     }
+    case 'journal.pending':
+      return journal.pending(request.cap)
     case 'close':
       await Promise.all([...indexers.values()].map((indexer) => indexer.close()))
+      await journal.close()
       await pglite.close()
       return null
   }

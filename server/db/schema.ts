@@ -8,6 +8,7 @@ import {
   jsonb,
   pgTable,
   primaryKey,
+  smallint,
   text,
   timestamp,
 } from 'drizzle-orm/pg-core'
@@ -140,6 +141,12 @@ export const ingestQueue = pgTable('ingest_queue', {
   failure: text('failure'),
 })
 
+export const ingestJournal = pgTable('ingest_journal', {
+  id: smallint('id').primaryKey(),
+  segment: bigint('segment', { mode: 'number' }).notNull(),
+  byteOffset: bigint('byte_offset', { mode: 'number' }).notNull(),
+})
+
 export const sessionCounts = pgTable(
   'session_counts',
   {
@@ -224,6 +231,7 @@ export const schema = {
   events,
   eventPayloads,
   ingestQueue,
+  ingestJournal,
   sessionCounts,
   errorStatusChanges,
   invitations,

@@ -22,10 +22,15 @@ export const healthRoutes = new Hono<AppEnv>().get('/healthz', async (c) => {
         (SELECT count(*) FROM (SELECT 1 FROM ingest_queue WHERE failed_at IS NULL LIMIT ${QUEUE_COUNT_CAP}) p) AS pending,
         (SELECT count(*) FROM (SELECT 1 FROM ingest_queue WHERE failed_at IS NOT NULL LIMIT ${QUEUE_COUNT_CAP}) f) AS failed`,
     )
+    // On PGlite, accepted events wait in the ingest journal rather than in the table.
+    const journaled = database.journal ? await database.journal.pending(QUEUE_COUNT_CAP) : 0
     return c.json({
       status: 'ok',
       database: database.engine,
-      ingest_queue: { pending: Number(queue?.pending ?? 0), failed: Number(queue?.failed ?? 0) },
+      ingest_queue: {
+        pending: Math.min(QUEUE_COUNT_CAP, Number(queue?.pending ?? 0) + journaled),
+        failed: Number(queue?.failed ?? 0),
+      },
     })
   } catch (err) {
     c.var.deps.logger.error({ err }, 'health check failed')

@@ -1,9 +1,10 @@
 import { sql } from 'drizzle-orm'
 import type { Logger } from 'pino'
 import { queryRows, type Database, type Db } from '../db/client.ts'
-import { pgErrorCode, pgErrorMessage } from '../db/pg-errors.ts'
+import { isTransientPgError, pgErrorCode, pgErrorMessage } from '../db/pg-errors.ts'
 import type { EventColumns } from './normalize.ts'
 import type { Grouping } from './grouping.ts'
+import type { JournalIndexing } from './journal-indexing.ts'
 import { writeEvents, type IndexedEvent } from './write-events.ts'
 
 /** Batch size and linger; what the ingest writer passes (docs/ingestion.md). */
@@ -29,11 +30,9 @@ interface QueueRow {
   event: { columns: EventColumns; grouping: Grouping; userKey: string | null }
 }
 
-// Connection loss, resource exhaustion, shutdown, serialization failures and deadlocks:
-// the batch is retried later as it is. Anything else failing on one event alone is that
-// event's own problem, and it is set aside (failed_at) instead of blocking the queue.
-const TRANSIENT_CLASSES = ['08', '40', '53', '57', '58']
-const isTransient = (code: string | undefined) => TRANSIENT_CLASSES.some((c) => code?.startsWith(c))
+// A transient failure (pg-errors.ts) leaves the batch to be retried later as it is.
+// Anything else failing on one event alone is that event's own problem, and it is set
+// aside (failed_at) instead of blocking the queue.
 
 const seqArray = (rows: readonly QueueRow[]) => `{${rows.map((r) => String(r.seq)).join(',')}}`
 
@@ -49,11 +48,16 @@ const seqArray = (rows: readonly QueueRow[]) => `{${rows.map((r) => String(r.seq
  * batches grow (hundreds of events, where each commit of the writer holds a few) and the
  * per-event cost of indexing falls several times; events are visible about `lingerMs`
  * after their 200. A caller waiting on idle() (tests, shutdown) skips the wait.
+ *
+ * On the embedded database, accepted events are in the ingest journal instead
+ * (`journal`, journal-indexing.ts), which is read first; the queue then holds only what an
+ * earlier version left there, and events set aside.
  */
 export function createIngestIndexer(
   database: Database,
   options: IndexerOptions & { pollMs?: number; retryMs?: number; drainMs?: number },
   logger: Logger,
+  journal?: JournalIndexing,
 ): IngestIndexer {
   const { batchSize, lingerMs, pollMs = 1000, retryMs = 1000, drainMs = 10_000 } = options
   let running: Promise<void> | null = null
@@ -98,6 +102,8 @@ export function createIngestIndexer(
 
   /** One batch; returns how many events it indexed (0: nothing left for this process). */
   async function indexBatch(): Promise<number> {
+    const journaled = journal ? await journal.indexBatch(batchSize) : 0
+    if (journaled > 0) return journaled
     let taken: QueueRow[] = []
     try {
       return await database.db.transaction(async (tx) => {
@@ -106,8 +112,7 @@ export function createIngestIndexer(
         return taken.length
       })
     } catch (err) {
-      const code = pgErrorCode(err)
-      if (taken.length === 0 || isTransient(code)) throw err
+      if (taken.length === 0 || isTransientPgError(err)) throw err
       logger.warn({ err, events: taken.length }, 'indexing a batch failed; indexing its events one by one')
     }
     for (const row of taken) await indexAlone(String(row.seq))
@@ -121,8 +126,7 @@ export function createIngestIndexer(
         if (rows.length > 0) await indexRows(tx as unknown as Db, rows)
       })
     } catch (err) {
-      const code = pgErrorCode(err)
-      if (isTransient(code)) throw err
+      if (isTransientPgError(err)) throw err
       const failure = pgErrorMessage(err)
       logger.error({ err, seq }, 'an accepted event cannot be indexed; it stays in ingest_queue with failed_at set')
       await database.db.execute(sql`UPDATE ingest_queue SET failed_at = now(), failure = ${failure} WHERE seq = ${seq}::bigint`)
@@ -163,8 +167,8 @@ export function createIngestIndexer(
         }
       }
     } catch (err) {
-      const code = pgErrorCode(err)
-      if (isTransient(code)) {
+      if (isTransientPgError(err)) {
+        const code = pgErrorCode(err)
         // The queued events are intact; those waiting on idle() keep waiting for the retry.
         // A deadlock or serialization failure is retried at once; an unreachable database later.
         const delay = code?.startsWith('40') ? 20 : retryMs

@@ -4,10 +4,14 @@ import type { Database, Db } from '../db/client.ts'
 import { pgErrorCode, pgErrorMessage } from '../db/pg-errors.ts'
 import { HttpError, UnauthorizedError, ValidationError } from '../http/errors.ts'
 import { createIngestIndexer, type IngestIndexer } from './ingest-indexer.ts'
+import { journalLines } from './ingest-journal.ts'
 import type { PreparedEvent } from './normalize.ts'
 
 export interface IngestWriter {
-  /** Stores the events of one request in ingest_queue; resolves only once they are committed, all or none. */
+  /**
+   * Stores the events of one request (in the ingest journal on PGlite, in ingest_queue on
+   * PostgreSQL); resolves only once they are durable, all or none.
+   */
   write(events: PreparedEvent[]): Promise<void>
   /** Resolves once every event committed so far has been indexed (visible in the API). */
   indexed(): Promise<void>
@@ -18,8 +22,8 @@ export interface IngestWriter {
 export interface IngestOptions {
   /** Most events committed to the queue in one transaction (group commit). */
   batchSize: number
-  /** How long a queue batch waits for more events before committing. */
-  flushMs: number
+  /** How long a batch waits for more events before it is stored; unset, the engine's default. */
+  flushMs?: number
   /** Most events the indexer moves out of the queue in one transaction. */
   indexBatchSize: number
   /** How long the indexer lets events gather after a commit wakes it. */
@@ -33,21 +37,29 @@ interface PendingRequest {
 }
 
 /**
- * Group commit into ingest_queue: requests enqueue their events; a flusher writes up to
- * `batchSize` events per transaction, `flushMs` after the first arrives (or at once when a
- * batch is full), as ONE insert. Each request's promise settles only after COMMIT; then the
- * indexer is woken to make the events visible. A failed batch is retried request by
- * request so one bad request cannot fail the others.
+ * Group commit: requests enqueue their events; a flusher stores up to `batchSize` events
+ * at once, `flushMs` after the first arrives (or at once when a batch is full): as ONE
+ * insert into ingest_queue on PostgreSQL, or as one append and fdatasync to the ingest
+ * journal on PGlite. Each request's promise settles only once its events are durable; then
+ * the indexer is woken to make them visible. A failed batch is retried request by request
+ * so one bad request cannot fail the others.
  */
 export function createIngestWriter(database: Database, options: IngestOptions, logger: Logger): IngestWriter {
   const indexerOptions = { batchSize: options.indexBatchSize, lingerMs: options.indexLingerMs }
   const indexer: IngestIndexer =
     database.startIndexer?.(indexerOptions) ?? createIngestIndexer(database, indexerOptions, logger)
+  const journal = database.journal
+  const store = journal
+    ? (events: readonly PreparedEvent[]) => journal.append(journalLines(events))
+    : (events: readonly PreparedEvent[]) => enqueueEvents(database.db, events)
+  // A journal append costs well under a millisecond, so batches barely wait; a queue insert
+  // on PostgreSQL pays a round trip and a WAL flush, worth gathering a few more events for.
+  const flushMs = options.flushMs ?? (journal ? 1 : 5)
   const queue: PendingRequest[] = []
   let queuedEvents = 0
   let timer: NodeJS.Timeout | null = null
   // Queue inserts touch no shared rows, so on PostgreSQL several commits may overlap and
-  // share WAL flushes; PGlite is one connection, where overlapping buys nothing.
+  // share WAL flushes; the journal takes one append at a time.
   const maxInFlight = database.engine === 'postgres' ? 4 : 1
   const inFlight = new Set<Promise<void>>()
   let closed = false
@@ -68,7 +80,7 @@ export function createIngestWriter(database: Database, options: IngestOptions, l
 
   async function commitBatch(batch: PendingRequest[]): Promise<void> {
     try {
-      await enqueueEvents(database.db, batch.flatMap((r) => r.events))
+      await store(batch.flatMap((r) => r.events))
       for (const request of batch) request.resolve()
       indexer.wake()
       return
@@ -81,7 +93,7 @@ export function createIngestWriter(database: Database, options: IngestOptions, l
     }
     for (const request of batch) {
       try {
-        await enqueueEvents(database.db, request.events)
+        await store(request.events)
         request.resolve()
       } catch (err) {
         request.reject(toIngestError(err, logger))
@@ -109,7 +121,7 @@ export function createIngestWriter(database: Database, options: IngestOptions, l
   function schedule(): void {
     if (inFlight.size >= maxInFlight) return // a finishing batch picks the queue up
     if (queuedEvents >= options.batchSize || inFlight.size > 0) startFlush()
-    else if (!timer) timer = setTimeout(startFlush, options.flushMs)
+    else if (!timer) timer = setTimeout(startFlush, flushMs)
   }
 
   return {
@@ -156,8 +168,13 @@ export async function enqueueEvents(db: Db, events: readonly PreparedEvent[]): P
       AS x(id text, project_id text, received_at timestamptz, event jsonb, payload json)`)
 }
 
-/** A database failure as the answer for the request that caused it. */
+/** A storage failure as the answer for the request that caused it. */
 function toIngestError(err: unknown, logger: Logger): unknown {
+  // The journal's file system refused the write (full disk, I/O error): nothing is kept.
+  if (err instanceof Error && typeof (err as NodeJS.ErrnoException).syscall === 'string') {
+    logger.error({ err }, 'appending to the ingest journal failed')
+    return new HttpError(503, ['the event could not be stored; retry shortly'])
+  }
   const code = pgErrorCode(err)
   // The project was deleted while its API key was still cached.
   if (code === '23503') return new UnauthorizedError('invalid API key: no project has this API key')

@@ -1,0 +1,241 @@
+// The ingest journal of the embedded database: the file format, and indexing from it across
+// restarts and crashes. Always on PGlite with a real data directory (PostgreSQL has no journal).
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { readFile, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { sql } from 'drizzle-orm'
+import pino from 'pino'
+import { afterEach, describe, expect, it } from 'vitest'
+import { openPglite, queryRows, type Database } from '../db/client.ts'
+import { migrate } from '../db/migrate.ts'
+import {
+  createJournalReader,
+  journalLines,
+  listSegments,
+  openJournalAppender,
+  segmentPath,
+  type JournalPosition,
+} from './ingest-journal.ts'
+import { createIngestWriter } from './ingest-writer.ts'
+import { prepareEvents } from './normalize.ts'
+import { notifyPayloadSchema } from './payload-schema.ts'
+
+const silent = pino({ level: 'silent' })
+const dirs: string[] = []
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'errata-journal-test-'))
+  dirs.push(dir)
+  return dir
+}
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
+})
+
+const prepared = (projectId: string, errorClass: string, n = 1) =>
+  prepareEvents(
+    projectId,
+    new Date(),
+    notifyPayloadSchema.parse({
+      events: Array.from({ length: n }, (_, i) => ({
+        exceptions: [{ errorClass, message: `journaled ${i}`, stacktrace: [{ file: 'src/j.js', method: 'run', lineNumber: 1, inProject: true }] }],
+        user: { id: `user-${i}` },
+      })),
+    }),
+    null,
+  )
+
+describe('ingest journal files', () => {
+  it('reads back every appended event in order, across segments, resuming exactly where a read stopped', async () => {
+    const dir = tempDir()
+    const appender = await openJournalAppender(dir, 4096) // a few events per segment
+    const events = prepared('p1', 'Rotated', 12)
+    for (const event of events) await appender.append(journalLines([event]))
+    await appender.close()
+    expect((await listSegments(dir)).length).toBeGreaterThan(2)
+
+    const reader = createJournalReader(dir)
+    const seen: string[] = []
+    let at: JournalPosition = { segment: 0, offset: 0 }
+    for (;;) {
+      const { records, next } = await reader.read(at, 5)
+      if (records.length === 0) break
+      seen.push(...records.map((r) => r.id))
+      expect(records.at(-1)!.end).toEqual(next)
+      at = next
+    }
+    await reader.close()
+    expect(seen).toEqual(events.map((e) => e.id))
+    const first = (await createJournalReader(dir).read({ segment: 0, offset: 0 }, 1)).records[0]!
+    expect(first).toMatchObject({ id: events[0]!.id, projectId: 'p1', columns: { errorClass: 'Rotated' } })
+    expect(JSON.parse(first.payloadJson)).toEqual(JSON.parse(JSON.stringify(events[0]!.payload)))
+  })
+
+  it('waits for an unfinished line in the newest segment, and skips it as torn once a newer segment exists', async () => {
+    const dir = tempDir()
+    const [a, b] = prepared('p1', 'Torn', 2)
+    const half = journalLines([b!]).slice(0, 40)
+    await writeFile(segmentPath(dir, 1), journalLines([a!]) + half)
+    const reader = createJournalReader(dir)
+    const first = await reader.read({ segment: 0, offset: 0 }, 10)
+    expect(first.records.map((r) => r.id)).toEqual([a!.id])
+    // Still the newest segment: the rest of the line may yet arrive.
+    expect((await reader.read(first.next, 10)).records).toEqual([])
+    // A restarted process appends to a new segment; the torn line is never completed.
+    const appender = await openJournalAppender(dir)
+    const [c] = prepared('p1', 'AfterRestart')
+    await appender.append(journalLines([c!]))
+    await appender.close()
+    const after = await reader.read(first.next, 10)
+    expect(after.records.map((r) => r.id)).toEqual([c!.id])
+    expect(after.next.segment).toBe(2)
+    await reader.close()
+  })
+
+  it('reports a damaged line and reads on past it', async () => {
+    const dir = tempDir()
+    const [a, b] = prepared('p1', 'Damaged', 2)
+    await writeFile(segmentPath(dir, 1), `${journalLines([a!])}not json at all\t{}\n${journalLines([b!])}`)
+    const { records, damaged } = await createJournalReader(dir).read({ segment: 0, offset: 0 }, 10)
+    expect(records.map((r) => r.id)).toEqual([a!.id, b!.id])
+    expect(damaged).toHaveLength(1)
+    expect(damaged[0]!.message).toMatch(/unreadable ingest journal line/)
+  })
+
+  it('keeps concurrent appends whole, counts what is left, and deletes segments once read past', async () => {
+    const dir = tempDir()
+    const appender = await openJournalAppender(dir, 8192)
+    const batches = Array.from({ length: 30 }, (_, i) => prepared('p1', `Concurrent${i}`, 2))
+    await Promise.all(batches.map((batch) => appender.append(journalLines(batch))))
+    await appender.close()
+    const reader = createJournalReader(dir)
+    expect(await reader.count({ segment: 0, offset: 0 }, 1000)).toBe(60)
+    expect(await reader.count({ segment: 0, offset: 0 }, 25)).toBe(25)
+    const all = await reader.read({ segment: 0, offset: 0 }, 1000)
+    expect(all.damaged).toEqual([])
+    expect(new Set(all.records.map((r) => r.id))).toEqual(new Set(batches.flat().map((e) => e.id)))
+
+    const segments = await listSegments(dir)
+    await reader.release({ segment: segments.at(-1)!, offset: 0 })
+    expect(await listSegments(dir)).toEqual([segments.at(-1)])
+    expect(existsSync(segmentPath(dir, segments[0]!))).toBe(false)
+    await reader.close()
+  })
+})
+
+describe('indexing from the journal', () => {
+  async function openMigrated(dataDir: string): Promise<Database> {
+    const database = await openPglite(dataDir)
+    await migrate(database)
+    return database
+  }
+  async function seedProjects(database: Database, ...ids: string[]) {
+    await database.db.execute(sql`INSERT INTO organizations (id, name, slug) VALUES ('journal-org', 'Journal', 'journal')`)
+    for (const id of ids) {
+      await database.db.execute(sql`
+        INSERT INTO projects (id, organization_id, name, slug, type, api_key)
+        VALUES (${id}, 'journal-org', ${id}, ${id}, 'node', ${`key-${id}`})`)
+    }
+  }
+  const eventCount = async (database: Database, errorClass: string) => {
+    const [row] = await queryRows<{ n: number | string; payloads: number | string }>(
+      database.db,
+      sql`SELECT count(*) AS n, count(p.event_id) AS payloads FROM events e
+        LEFT JOIN event_payloads p ON p.event_id = e.id WHERE e.error_class = ${errorClass}`,
+    )
+    return { events: Number(row!.n), payloads: Number(row!.payloads) }
+  }
+  const writerFor = (database: Database) =>
+    createIngestWriter(database, { batchSize: 100, indexBatchSize: 100, indexLingerMs: 0 }, silent)
+
+  it('indexes what a crashed process left in the journal at the next start, exactly once across restarts', async () => {
+    const dataDir = tempDir()
+    const first = await openMigrated(dataDir)
+    await seedProjects(first, 'crash-project')
+    await first.close()
+
+    // What a process that crashed after acknowledging three events, mid-way through a fourth, leaves behind.
+    const journalDir = join(dataDir, 'ingest-journal')
+    const events = prepared('crash-project', 'CrashLeftover', 4)
+    await writeFile(segmentPath(journalDir, 1), journalLines(events.slice(0, 3)) + journalLines(events.slice(3)).slice(0, 100))
+
+    const second = await openMigrated(dataDir)
+    const writer = writerFor(second)
+    await writer.indexed()
+    expect(await eventCount(second, 'CrashLeftover')).toEqual({ events: 3, payloads: 3 })
+    expect(existsSync(segmentPath(journalDir, 1))).toBe(false) // read past, so deleted
+    const errors = await queryRows<{ events_count: number | string; users_count: number | string }>(
+      second.db,
+      sql`SELECT events_count, users_count FROM errors WHERE error_class = 'CrashLeftover'`,
+    )
+    expect(errors.map((e) => [Number(e.events_count), Number(e.users_count)])).toEqual([[3, 3]])
+    await writer.close()
+    await second.close()
+
+    const third = await openMigrated(dataDir)
+    const again = writerFor(third)
+    await again.indexed()
+    expect(await eventCount(third, 'CrashLeftover')).toEqual({ events: 3, payloads: 3 })
+    await again.close()
+    await third.close()
+  })
+
+  it('answers once the events are durable in the journal, and indexes them in the background', async () => {
+    const database = await openMigrated(tempDir())
+    await seedProjects(database, 'ack-project')
+    const writer = createIngestWriter(database, { batchSize: 100, indexBatchSize: 100, indexLingerMs: 60_000 }, silent)
+    await writer.write(prepared('ack-project', 'Acknowledged', 2))
+    const journaled = (await readFile(segmentPath(database.journal!.dir, (await listSegments(database.journal!.dir)).at(-1)!), 'utf8'))
+      .split('\n')
+      .filter(Boolean)
+    expect(journaled).toHaveLength(2)
+    expect(await eventCount(database, 'Acknowledged')).toEqual({ events: 0, payloads: 0 })
+    expect(await database.journal!.pending(100)).toBe(2)
+    await writer.indexed()
+    expect(await eventCount(database, 'Acknowledged')).toEqual({ events: 2, payloads: 2 })
+    expect(await database.journal!.pending(100)).toBe(0)
+    await writer.close()
+    await database.close()
+  })
+
+  it('drops the journaled events of a project deleted before they were indexed', async () => {
+    const database = await openMigrated(tempDir())
+    await seedProjects(database, 'kept-project', 'doomed-project')
+    const writer = createIngestWriter(database, { batchSize: 100, indexBatchSize: 100, indexLingerMs: 60_000 }, silent)
+    await writer.write([...prepared('doomed-project', 'DoomedJournal', 2), ...prepared('kept-project', 'KeptJournal', 1)])
+    await database.db.execute(sql`DELETE FROM projects WHERE id = 'doomed-project'`)
+    await writer.indexed()
+    expect(await eventCount(database, 'DoomedJournal')).toEqual({ events: 0, payloads: 0 })
+    expect(await eventCount(database, 'KeptJournal')).toEqual({ events: 1, payloads: 1 })
+    const [failed] = await queryRows<{ n: number | string }>(database.db, sql`SELECT count(*) AS n FROM ingest_queue`)
+    expect(Number(failed!.n)).toBe(0)
+    await writer.close()
+    await database.close()
+  })
+
+  it('sets aside an event that cannot be indexed, with the reason, and indexes its neighbours', async () => {
+    const dataDir = tempDir()
+    const seeded = await openMigrated(dataDir)
+    await seedProjects(seeded, 'poison-project')
+    await seeded.close()
+    const [good1, poison, good2] = prepared('poison-project', 'BesidePoisonLine', 3)
+    // An event whose row data lacks its columns: indexing it fails however it is batched.
+    const poisonLine = journalLines([poison!]).replace(/"columns":\{[^}]*\},/, '')
+    await writeFile(segmentPath(join(dataDir, 'ingest-journal'), 1), journalLines([good1!]) + poisonLine + journalLines([good2!]))
+
+    const database = await openMigrated(dataDir)
+    const writer = writerFor(database)
+    await writer.indexed()
+    expect(await eventCount(database, 'BesidePoisonLine')).toEqual({ events: 2, payloads: 2 })
+    const [kept] = await queryRows<{ event_id: string; failure: string | null; failed_at: Date | null }>(
+      database.db,
+      sql`SELECT event_id, failure, failed_at FROM ingest_queue`,
+    )
+    expect(kept).toMatchObject({ event_id: poison!.id })
+    expect(kept!.failed_at).not.toBeNull()
+    expect(kept!.failure).toBeTruthy()
+    expect(await database.journal!.pending(100)).toBe(0)
+    await writer.close()
+    await database.close()
+  })
+})

@@ -1,0 +1,291 @@
+// The ingest journal of the embedded database (docs/ingestion.md, "The ingest journal").
+// POST /notify is acknowledged once its events are appended to a file here and
+// fdatasync'd; the indexer on the database thread reads them back in large batches and
+// records how far it got in the same transaction that indexes them (ingest_journal).
+// Acknowledging never waits for PGlite, whose one connection is busy indexing.
+//
+// A journal is a directory of numbered segment files. Each line is one event: its row
+// data as JSON, a tab, its stored payload as JSON, a newline (JSON.stringify never emits
+// a raw tab or newline, so both are safe separators). Each process appends to a segment of
+// its own, so a line torn by a crash is only ever at the end of a finished segment, where
+// the reader skips it: that batch was never acknowledged.
+import { mkdir, open, readdir, unlink, type FileHandle } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { EventColumns, PreparedEvent } from './normalize.ts'
+import type { Grouping } from './grouping.ts'
+
+/** A segment is closed once it holds this much; the indexer deletes it once past it. */
+export const SEGMENT_BYTES = 16 * 1024 * 1024
+
+/** Where the indexer resumes: a segment number and a byte offset in it. */
+export interface JournalPosition {
+  segment: number
+  offset: number
+}
+
+/** One accepted event read back from the journal. */
+export interface JournalRecord {
+  id: string
+  projectId: string
+  receivedAt: Date
+  columns: EventColumns
+  grouping: Grouping
+  userKey: string | null
+  /** The stored payload, as the JSON text that was appended. */
+  payloadJson: string
+  /** The position just after this record. */
+  end: JournalPosition
+}
+
+interface RecordMeta {
+  id: string
+  project_id: string
+  received_at: string
+  event: { columns: EventColumns; grouping: Grouping; userKey: string | null }
+}
+
+const SEGMENT_NAME = /^(\d{12})\.log$/
+const NEWLINE = 0x0a
+const TAB = 0x09
+
+export const segmentPath = (dir: string, segment: number) => join(dir, `${String(segment).padStart(12, '0')}.log`)
+
+/** The segment numbers in `dir`, oldest first. */
+export async function listSegments(dir: string): Promise<number[]> {
+  const names = await readdir(dir).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return [] as string[]
+    throw err
+  })
+  return names
+    .map((name) => SEGMENT_NAME.exec(name)?.[1])
+    .filter((n): n is string => n !== undefined)
+    .map(Number)
+    .sort((a, b) => a - b)
+}
+
+/** The journal lines of a batch of prepared events. */
+export function journalLines(events: readonly PreparedEvent[]): string {
+  let text = ''
+  for (const e of events) {
+    const meta: RecordMeta = {
+      id: e.id,
+      project_id: e.projectId,
+      received_at: e.receivedAt.toISOString(),
+      event: { columns: e.columns, grouping: e.grouping, userKey: e.userKey },
+    }
+    text += `${JSON.stringify(meta)}\t${JSON.stringify(e.payload)}\n`
+  }
+  return text
+}
+
+export interface JournalAppender {
+  /** Appends complete lines and fdatasyncs them; resolves once they are durable. Calls take turns. */
+  append(lines: string): Promise<void>
+  close(): Promise<void>
+}
+
+/**
+ * The appending side (HTTP thread). It starts a new segment when it opens, so it never
+ * appends after a torn line an earlier process left. A failed write or sync refuses the
+ * batch and moves on to a new segment: whatever part of the batch reached the file is
+ * then at the end of a finished segment, where a torn line is skipped (complete lines of
+ * a refused batch may still be indexed; the notifier retries, which at worst duplicates).
+ */
+export async function openJournalAppender(dir: string, segmentBytes = SEGMENT_BYTES): Promise<JournalAppender> {
+  await mkdir(dir, { recursive: true })
+  let segment = ((await listSegments(dir)).at(-1) ?? 0) + 1
+  let handle: FileHandle | null = null
+  let size = 0
+
+  async function startSegment(): Promise<FileHandle> {
+    const next = await open(segmentPath(dir, segment), 'wx')
+    handle = next
+    size = 0
+    return next
+  }
+  async function finishSegment(): Promise<void> {
+    const finished = handle
+    handle = null
+    segment += 1
+    await finished?.close().catch(() => undefined)
+  }
+
+  // Created at once: its existence tells the reader that every earlier segment is finished.
+  await startSegment()
+
+  async function append(lines: string): Promise<void> {
+    const bytes = Buffer.from(lines, 'utf8')
+    if (handle && size > 0 && size + bytes.length > segmentBytes) await finishSegment()
+    const file = handle ?? (await startSegment())
+    try {
+      let written = 0
+      while (written < bytes.length) {
+        const { bytesWritten } = await file.write(bytes, written, bytes.length - written, size + written)
+        written += bytesWritten
+      }
+      await file.datasync()
+      size += bytes.length
+    } catch (err) {
+      await finishSegment()
+      throw err
+    }
+  }
+
+  // Appends are positional: several writers sharing the journal must not interleave.
+  let turn: Promise<unknown> = Promise.resolve()
+  return {
+    append(lines) {
+      const run = turn.then(() => append(lines))
+      turn = run.catch(() => undefined)
+      return run
+    },
+    async close() {
+      await turn
+      await handle?.close()
+      handle = null
+    },
+  }
+}
+
+/**
+ * The reading side (database thread): records from a position on, across segments, up to
+ * `limit`. A segment's unterminated tail counts as written only while the segment is the
+ * newest; once a later one exists, the tail is a torn line and is skipped.
+ */
+export function createJournalReader(dir: string) {
+  let openFile: { segment: number; handle: FileHandle } | null = null
+
+  async function fileFor(segment: number): Promise<FileHandle> {
+    if (openFile?.segment === segment) return openFile.handle
+    await openFile?.handle.close()
+    openFile = null
+    const handle = await open(segmentPath(dir, segment), 'r')
+    openFile = { segment, handle }
+    return handle
+  }
+
+  /** Reads whole lines of one segment from `offset`: up to `limit` of them, in chunks that grow to fit a line. */
+  async function readLines(
+    segment: number,
+    offset: number,
+    limit: number,
+    onLine: (line: Buffer, end: number) => void,
+  ) {
+    const handle = await fileFor(segment)
+    let chunkBytes = 1024 * 1024
+    let position = offset
+    let count = 0
+    while (count < limit) {
+      const chunk = Buffer.allocUnsafe(chunkBytes)
+      const { bytesRead } = await handle.read(chunk, 0, chunkBytes, position)
+      if (bytesRead === 0) break
+      let start = 0
+      for (;;) {
+        if (count >= limit) break
+        const nl = chunk.indexOf(NEWLINE, start)
+        if (nl < 0 || nl >= bytesRead) break
+        onLine(chunk.subarray(start, nl), position + nl + 1)
+        count += 1
+        start = nl + 1
+      }
+      if (start === 0) {
+        if (bytesRead < chunkBytes) break // no complete line yet
+        chunkBytes *= 2 // one line longer than the chunk
+        continue
+      }
+      position += start
+      if (bytesRead < chunkBytes && start === bytesRead) break
+    }
+    return count
+  }
+
+  return {
+    /**
+     * Up to `limit` records from `from` on, and where the next read starts. Lines that
+     * cannot be parsed (damaged on disk) come back in `damaged`, to be reported and skipped.
+     */
+    async read(
+      from: JournalPosition,
+      limit: number,
+    ): Promise<{
+      records: JournalRecord[]
+      damaged: JournalRecordError[]
+      next: JournalPosition
+    }> {
+      const records: JournalRecord[] = []
+      const damaged: JournalRecordError[] = []
+      let at = from
+      for (const segment of await listSegments(dir)) {
+        if (segment < at.segment) continue
+        if (segment > at.segment) at = { segment, offset: 0 }
+        await readLines(segment, at.offset, limit - records.length, (line, end) => {
+          at = { segment, offset: end }
+          try {
+            records.push(parseRecord(line, at))
+          } catch (err) {
+            damaged.push(err as JournalRecordError)
+          }
+        })
+        if (records.length >= limit) break
+      }
+      return { records, damaged, next: at }
+    },
+    /** Complete lines from `from` to the end of the journal, counted up to `cap`. */
+    async count(from: JournalPosition, cap: number): Promise<number> {
+      let total = 0
+      for (const segment of await listSegments(dir)) {
+        if (segment < from.segment || total >= cap) continue
+        total += await readLines(segment, segment === from.segment ? from.offset : 0, cap - total, () => {})
+      }
+      return total
+    },
+    /** Deletes the segments wholly before `position`: their events are indexed. */
+    async release(position: JournalPosition): Promise<void> {
+      for (const segment of await listSegments(dir)) {
+        if (segment >= position.segment) break
+        if (openFile?.segment === segment) {
+          await openFile.handle.close()
+          openFile = null
+        }
+        await unlink(segmentPath(dir, segment)).catch(() => undefined)
+      }
+    },
+    async close(): Promise<void> {
+      await openFile?.handle.close()
+      openFile = null
+    },
+  }
+}
+
+export type JournalReader = ReturnType<typeof createJournalReader>
+
+function parseRecord(line: Buffer, end: JournalPosition): JournalRecord {
+  const tab = line.indexOf(TAB)
+  if (tab < 0) throw new JournalRecordError(end, 'no tab between the row data and the payload')
+  let meta: RecordMeta
+  try {
+    meta = JSON.parse(line.toString('utf8', 0, tab)) as RecordMeta
+  } catch {
+    throw new JournalRecordError(end, 'the row data is not JSON')
+  }
+  return {
+    id: meta.id,
+    projectId: meta.project_id,
+    receivedAt: new Date(meta.received_at),
+    columns: meta.event.columns,
+    grouping: meta.event.grouping,
+    userKey: meta.event.userKey,
+    payloadJson: line.toString('utf8', tab + 1),
+    end,
+  }
+}
+
+/** A journal line that cannot be read (damaged on disk): reported with where it ends, so it can be skipped. */
+export class JournalRecordError extends Error {
+  constructor(
+    readonly end: JournalPosition,
+    reason: string,
+  ) {
+    super(`unreadable ingest journal line ending at segment ${end.segment}, byte ${end.offset}: ${reason}`)
+  }
+}
