@@ -17,6 +17,8 @@ export interface JournalIndexing {
   close(): Promise<void>
 }
 
+const SEPARATOR = '\u0001'
+
 const samePosition = (a: JournalPosition, b: JournalPosition) => a.segment === b.segment && a.offset === b.offset
 
 export function createJournalIndexing(database: Database, dir: string, logger: Logger): JournalIndexing {
@@ -55,11 +57,13 @@ export function createJournalIndexing(database: Database, dir: string, logger: L
       const kept = records.filter((r) => live.has(r.projectId))
       if (kept.length > 0) {
         await writeEvents(tx, kept)
-        // The payload text goes into the parameter as it was journaled: never parsed here.
-        const payloads = `[${kept.map((r) => `{"id":${JSON.stringify(r.id)},"payload":${r.payloadJson}}`).join(',')}]`
+        // The payloads travel as they were journaled, joined by U+0001, which JSON text never
+        // holds raw (JSON.stringify escapes every control character): split, not parsed, in WASM.
         await tx.execute(sql`
           INSERT INTO event_payloads (event_id, payload)
-          SELECT id, convert_to(payload::text, 'UTF8') FROM json_to_recordset(${payloads}::json) AS x(id text, payload json)`)
+          SELECT id, convert_to(payload, 'UTF8')
+          FROM unnest(string_to_array(${kept.map((r) => r.id).join(SEPARATOR)}, ${SEPARATOR}),
+                      string_to_array(${kept.map((r) => r.payloadJson).join(SEPARATOR)}, ${SEPARATOR})) AS x(id, payload)`)
       }
       await savePosition(tx, to)
     })

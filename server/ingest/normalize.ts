@@ -76,17 +76,19 @@ export const INVALID_FIELDS_TAB = 'invalid_fields'
 
 type JsonObject = Record<string, unknown>
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
+// ES2024 string methods (Node 20+); TypeScript's ES2023 lib does not declare them yet.
+type WellFormedString = string & { isWellFormed(): boolean; toWellFormed(): string }
 
 /**
  * Text PostgreSQL can store (text and jsonb refuse NUL characters and lone UTF-16
- * surrogates, which notifiers occasionally send), cut to `max` characters. Cut first,
- * then repair: a cut can split a surrogate pair.
+ * surrogates, which notifiers occasionally send; those become U+FFFD), cut to `max`
+ * characters. Cut first, then repair: a cut can split a surrogate pair.
  */
 function cleanText(value: string, max: number, marker = ''): string {
   let text = value.includes('\u0000') ? value.replaceAll('\u0000', '') : value
   if (text.length > max) text = text.slice(0, max) + marker
-  return text.replace(LONE_SURROGATE, '\uFFFD')
+  const checked = text as WellFormedString
+  return checked.isWellFormed() ? text : checked.toWellFormed()
 }
 
 function column(value: string | null | undefined): string | null {
@@ -122,17 +124,27 @@ function lineNumber(value: unknown): number | null {
 /**
  * Free-form JSON (metaData, app, device, …) made storable: clean strings and keys, at most
  * INGEST_LIMITS.depth levels. Recursion is bounded by that depth, so a 100,000-level
- * payload cannot overflow the stack. Keys are set with Object.fromEntries (define, not
- * assign), so "__proto__" stays plain data.
+ * payload cannot overflow the stack. "__proto__" stays plain data.
  */
 function sanitize(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return text(value)
   if (value === null || typeof value !== 'object') return value
   if (depth >= INGEST_LIMITS.depth) return TRUNCATED
-  if (Array.isArray(value)) return value.map((item) => sanitize(item, depth + 1))
-  return Object.fromEntries(
-    Object.entries(value).map(([key, item]) => [cleanText(key, 1024, '…'), sanitize(item, depth + 1)]),
-  )
+  if (Array.isArray(value)) {
+    const items = new Array<unknown>(value.length)
+    for (let i = 0; i < value.length; i++) items[i] = sanitize(value[i], depth + 1)
+    return items
+  }
+  const out: JsonObject = {}
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue
+    const item = sanitize((value as JsonObject)[key], depth + 1)
+    const name = cleanText(key, 1024, '…')
+    // Defined, not assigned: "__proto__" from a payload must stay a plain key.
+    if (name === '__proto__') Object.defineProperty(out, name, { value: item, enumerable: true, writable: true, configurable: true })
+    else out[name] = item
+  }
+  return out
 }
 
 function sanitizeObject(value: JsonObject): JsonObject {
