@@ -23,8 +23,7 @@ const envSchema = z.object({
   ERRATA_MAX_SESSIONS_BYTES: bytes.default(512 * 1024),
   ERRATA_MAX_API_BODY_BYTES: bytes.default(256 * 1024),
   ERRATA_INGEST_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(500),
-  // Unset: 1 ms with the embedded database's journal, 5 ms with PostgreSQL (ingest-writer.ts).
-  ERRATA_INGEST_FLUSH_MS: z.coerce.number().int().min(0).max(1000).optional(),
+  ERRATA_INGEST_FLUSH_MS: z.coerce.number().int().min(0).max(1000).default(1),
   ERRATA_INDEX_BATCH_SIZE: z.coerce.number().int().min(1).max(20000).default(2000),
   ERRATA_INDEX_LINGER_MS: z.coerce.number().int().min(0).max(5000).default(100),
   ERRATA_STATIC_DIR: z.string().default('./dist'),

@@ -146,7 +146,7 @@ describe('indexing from the journal', () => {
     return { events: Number(row!.n), payloads: Number(row!.payloads) }
   }
   const writerFor = (database: Database) =>
-    createIngestWriter(database, { batchSize: 100, indexBatchSize: 100, indexLingerMs: 0 }, silent)
+    createIngestWriter(database, { batchSize: 100, flushMs: 1, indexBatchSize: 100, indexLingerMs: 0 }, silent)
 
   it('indexes what a crashed process left in the journal at the next start, exactly once across restarts', async () => {
     const dataDir = tempDir()
@@ -183,7 +183,7 @@ describe('indexing from the journal', () => {
   it('answers once the events are durable in the journal, and indexes them in the background', async () => {
     const database = await openMigrated(tempDir())
     await seedProjects(database, 'ack-project')
-    const writer = createIngestWriter(database, { batchSize: 100, indexBatchSize: 100, indexLingerMs: 60_000 }, silent)
+    const writer = createIngestWriter(database, { batchSize: 100, flushMs: 1, indexBatchSize: 100, indexLingerMs: 60_000 }, silent)
     await writer.write(prepared('ack-project', 'Acknowledged', 2))
     const journaled = (await readFile(segmentPath(database.journal!.dir, (await listSegments(database.journal!.dir)).at(-1)!), 'utf8'))
       .split('\n')
@@ -201,7 +201,7 @@ describe('indexing from the journal', () => {
   it('drops the journaled events of a project deleted before they were indexed', async () => {
     const database = await openMigrated(tempDir())
     await seedProjects(database, 'kept-project', 'doomed-project')
-    const writer = createIngestWriter(database, { batchSize: 100, indexBatchSize: 100, indexLingerMs: 60_000 }, silent)
+    const writer = createIngestWriter(database, { batchSize: 100, flushMs: 1, indexBatchSize: 100, indexLingerMs: 60_000 }, silent)
     await writer.write([...prepared('doomed-project', 'DoomedJournal', 2), ...prepared('kept-project', 'KeptJournal', 1)])
     await database.db.execute(sql`DELETE FROM projects WHERE id = 'doomed-project'`)
     await writer.indexed()

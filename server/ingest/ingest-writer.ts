@@ -22,8 +22,8 @@ export interface IngestWriter {
 export interface IngestOptions {
   /** Most events committed to the queue in one transaction (group commit). */
   batchSize: number
-  /** How long a batch waits for more events before it is stored; unset, the engine's default. */
-  flushMs?: number
+  /** How long a batch waits for more events before it is stored. */
+  flushMs: number
   /** Most events the indexer moves out of the queue in one transaction. */
   indexBatchSize: number
   /** How long the indexer lets events gather after a commit wakes it. */
@@ -52,9 +52,6 @@ export function createIngestWriter(database: Database, options: IngestOptions, l
   const store = journal
     ? (events: readonly PreparedEvent[]) => journal.append(journalLines(events))
     : (events: readonly PreparedEvent[]) => enqueueEvents(database.db, events)
-  // A journal append costs well under a millisecond, so batches barely wait; a queue insert
-  // on PostgreSQL pays a round trip and a WAL flush, worth gathering a few more events for.
-  const flushMs = options.flushMs ?? (journal ? 1 : 5)
   const queue: PendingRequest[] = []
   let queuedEvents = 0
   let timer: NodeJS.Timeout | null = null
@@ -121,7 +118,7 @@ export function createIngestWriter(database: Database, options: IngestOptions, l
   function schedule(): void {
     if (inFlight.size >= maxInFlight) return // a finishing batch picks the queue up
     if (queuedEvents >= options.batchSize || inFlight.size > 0) startFlush()
-    else if (!timer) timer = setTimeout(startFlush, flushMs)
+    else if (!timer) timer = setTimeout(startFlush, options.flushMs)
   }
 
   return {
