@@ -60,7 +60,7 @@ export function markdownReport(results: EngineResult[]): string {
   )
   const row = (label: string, cell: (r: EngineResult) => string) => lines.push(`| ${label} | ${results.map(cell).join(' | ')} |`)
   row('bare node:http + JSON.parse, events/s', (r) => (r.ingestion ? f(r.ingestion.bare.perSecond, 0) : '–'))
-  row('Errata POST /notify, events/s answered 200 (committed to the ingest queue)', (r) => (r.ingestion ? f(r.ingestion.errata.perSecond, 0) : '–'))
+  row('Errata POST /notify, events/s answered 200 (durable: journal on PGlite, queue on PostgreSQL)', (r) => (r.ingestion ? f(r.ingestion.errata.perSecond, 0) : '–'))
   row('… indexed (visible in the API), events/s from the first request to the last event indexed', (r) =>
     r.ingestion?.indexedPerSecond === undefined ? '–' : f(r.ingestion.indexedPerSecond, 0),
   )
@@ -69,7 +69,7 @@ export function markdownReport(results: EngineResult[]): string {
     r.ingestion?.ceiling ? `${f(r.ingestion.ceiling.perSecond, 0)} (${f(r.ingestion.ceiling.perSecond / r.ingestion.bare.perSecond, 2)}× bare)` : '–',
   )
   row('POST /notify latency p50 / p99 under load, ms', (r) => (r.ingestion ? `${r.ingestion.errata.latencyP50} / ${r.ingestion.errata.latencyP99}` : '–'))
-  row('200 answers = rows in events = rows in event_payloads, once indexed (queue empty)', (r) =>
+  row('200 answers = rows in events = rows in event_payloads, once indexed (nothing left waiting)', (r) =>
     r.ingestion
       ? `${r.ingestion.acknowledged} = ${r.ingestion.committedEvents} = ${r.ingestion.committedPayloads} (${r.ingestion.everyAckCommitted ? 'OK' : '**MISMATCH**'})`
       : '–',

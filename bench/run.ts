@@ -319,7 +319,7 @@ async function ingestionPhase(engine: Engine, database: Database, errata: Runnin
   await errata.deps.ingestWriter.indexed()
   const [[errataLoad, indexedSeconds], profile] = await profiled('ingestion', async () => {
     const load = await postLoad(errata, ingestProject.api_key, settings.ingestRequests)
-    // 200 means committed to ingest_queue; the indexer may still be moving the tail into the API.
+    // 200 means durable (journal or queue); the indexer may still be moving the tail into the API.
     await errata.deps.ingestWriter.indexed()
     return [load, (performance.now() - errata.window.startedAt()) / 1000] as const
   })
@@ -344,10 +344,12 @@ async function ingestionPhase(engine: Engine, database: Database, errata: Runnin
   const acknowledged = warmup.ok + errataLoad.ok
   const committed = await countRows(database.db, 'events', ingestProject.id)
   const payloads = await countRows(database.db, 'event_payloads', ingestProject.id)
-  const queued = await countRows(database.db, 'ingest_queue', ingestProject.id)
+  // Accepted but not indexed: in ingest_queue, or (PGlite) still in the ingest journal.
+  const queued =
+    (await countRows(database.db, 'ingest_queue', ingestProject.id)) + ((await database.journal?.pending(1_000_000)) ?? 0)
   const everyAckCommitted = committed === acknowledged && payloads === acknowledged && queued === 0
   log(
-    `commit check: ${acknowledged} answered 200, ${committed} rows in events, ${payloads} in event_payloads, ${queued} left in ingest_queue → ` +
+    `commit check: ${acknowledged} answered 200, ${committed} rows in events, ${payloads} in event_payloads, ${queued} left in the journal or queue → ` +
       (everyAckCommitted ? 'OK, every acknowledged event is indexed' : 'MISMATCH'),
   )
   return {
