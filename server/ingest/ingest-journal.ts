@@ -99,6 +99,14 @@ export async function openJournalAppender(dir: string, segmentBytes = SEGMENT_BY
 
   async function startSegment(): Promise<FileHandle> {
     const next = await open(segmentPath(dir, segment), 'wx')
+    // The new file's directory entry must be durable too, or a power loss could drop the
+    // whole segment with the events acknowledged from it.
+    const directory = await open(dir, 'r')
+    try {
+      await directory.sync()
+    } finally {
+      await directory.close()
+    }
     handle = next
     size = 0
     return next
