@@ -66,7 +66,9 @@ describe('ingest journal files', () => {
     }
     await reader.close()
     expect(seen).toEqual(events.map((e) => e.id))
-    const first = (await createJournalReader(dir).read({ segment: 0, offset: 0 }, 1)).records[0]!
+    const again = createJournalReader(dir)
+    const first = (await again.read({ segment: 0, offset: 0 }, 1)).records[0]!
+    await again.close()
     expect(first).toMatchObject({ id: events[0]!.id, projectId: 'p1', columns: { errorClass: 'Rotated' } })
     expect(JSON.parse(first.payloadJson)).toEqual(JSON.parse(JSON.stringify(events[0]!.payload)))
   })
@@ -96,7 +98,9 @@ describe('ingest journal files', () => {
     const dir = tempDir()
     const [a, b] = prepared('p1', 'Damaged', 2)
     await writeFile(segmentPath(dir, 1), `${journalLines([a!])}not json at all\t{}\n${journalLines([b!])}`)
-    const { records, damaged } = await createJournalReader(dir).read({ segment: 0, offset: 0 }, 10)
+    const reader = createJournalReader(dir)
+    const { records, damaged } = await reader.read({ segment: 0, offset: 0 }, 10)
+    await reader.close()
     expect(records.map((r) => r.id)).toEqual([a!.id, b!.id])
     expect(damaged).toHaveLength(1)
     expect(damaged[0]!.message).toMatch(/unreadable ingest journal line/)
