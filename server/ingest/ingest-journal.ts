@@ -13,6 +13,7 @@ import { mkdir, open, readdir, unlink, type FileHandle } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { EventColumns, PreparedEvent } from './normalize.ts'
 import type { Grouping } from './grouping.ts'
+import type { IndexedEvent } from './write-events.ts'
 
 /** A segment is closed once it holds this much; the indexer deletes it once past it. */
 export const SEGMENT_BYTES = 16 * 1024 * 1024
@@ -24,13 +25,7 @@ export interface JournalPosition {
 }
 
 /** One accepted event read back from the journal. */
-export interface JournalRecord {
-  id: string
-  projectId: string
-  receivedAt: Date
-  columns: EventColumns
-  grouping: Grouping
-  userKey: string | null
+export interface JournalRecord extends IndexedEvent {
   /** The stored payload, as the JSON text that was appended. */
   payloadJson: string
   /** The position just after this record. */
