@@ -94,6 +94,22 @@ describe('ingest journal files', () => {
     await reader.close()
   })
 
+  it('reads a line longer than its read chunk (a large event) whole', async () => {
+    const dir = tempDir()
+    const [big, after] = prepared('p1', 'Large', 2)
+    // About 3 MB of payload: three times the reader's first chunk.
+    big!.payload.meta_data = { blob: { text: 'x'.repeat(3 * 1024 * 1024) } }
+    const appender = await openJournalAppender(dir)
+    await appender.append(journalLines([big!, after!]))
+    await appender.close()
+    const reader = createJournalReader(dir)
+    const { records, damaged } = await reader.read({ segment: 0, offset: 0 }, 10)
+    await reader.close()
+    expect(damaged).toEqual([])
+    expect(records.map((r) => r.id)).toEqual([big!.id, after!.id])
+    expect((JSON.parse(records[0]!.payloadJson) as { meta_data: { blob: { text: string } } }).meta_data.blob.text).toHaveLength(3 * 1024 * 1024)
+  })
+
   it('reports a damaged line and reads on past it', async () => {
     const dir = tempDir()
     const [a, b] = prepared('p1', 'Damaged', 2)
