@@ -38,7 +38,7 @@ export interface Database {
 export interface IngestJournal {
   /** Its directory (beside the database files). */
   readonly dir: string
-  /** Appends journal lines and makes them durable; one call at a time. */
+  /** Appends journal lines and makes them durable; concurrent calls take turns. */
   append(lines: string): Promise<void>
   /** Events not yet indexed, counted up to `cap`. */
   pending(cap: number): Promise<number>

@@ -20,11 +20,11 @@ export interface IngestWriter {
 }
 
 export interface IngestOptions {
-  /** Most events committed to the queue in one transaction (group commit). */
+  /** Most events stored at once (group commit): one journal append or one queue insert. */
   batchSize: number
   /** How long a batch waits for more events before it is stored. */
   flushMs: number
-  /** Most events the indexer moves out of the queue in one transaction. */
+  /** Most events the indexer moves into the tables in one transaction. */
   indexBatchSize: number
   /** How long the indexer lets events gather after a commit wakes it. */
   indexLingerMs: number
