@@ -73,6 +73,20 @@ export function journalLines(events: readonly PreparedEvent[]): string {
   return text
 }
 
+/** Runs async calls one after another, in call order; a failed call does not stop the next. */
+export function takeTurns() {
+  let last: Promise<unknown> = Promise.resolve()
+  return {
+    run<T>(fn: () => Promise<T>): Promise<T> {
+      const result = last.then(fn)
+      last = result.catch(() => undefined)
+      return result
+    },
+    /** Resolves once every call made so far has finished. */
+    settled: () => last.then(() => undefined),
+  }
+}
+
 export interface JournalAppender {
   /** Appends complete lines and fdatasyncs them; resolves once they are durable. Calls take turns. */
   append(lines: string): Promise<void>
@@ -135,15 +149,11 @@ export async function openJournalAppender(dir: string, segmentBytes = SEGMENT_BY
   }
 
   // Appends are positional: several writers sharing the journal must not interleave.
-  let turn: Promise<unknown> = Promise.resolve()
+  const turns = takeTurns()
   return {
-    append(lines) {
-      const run = turn.then(() => append(lines))
-      turn = run.catch(() => undefined)
-      return run
-    },
+    append: (lines) => turns.run(() => append(lines)),
     async close() {
-      await turn
+      await turns.settled()
       await handle?.close()
       handle = null
     },
@@ -259,8 +269,6 @@ export function createJournalReader(dir: string) {
     },
   }
 }
-
-export type JournalReader = ReturnType<typeof createJournalReader>
 
 function parseRecord(line: Buffer, end: JournalPosition): JournalRecord {
   const tab = line.indexOf(TAB)

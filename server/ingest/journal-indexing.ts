@@ -6,7 +6,7 @@ import type { Logger } from 'pino'
 import { queryRows, type Database, type Db } from '../db/client.ts'
 import { isTransientPgError, pgErrorMessage } from '../db/pg-errors.ts'
 import { textArrayLiteral } from '../db/text-array.ts'
-import { createJournalReader, type JournalPosition, type JournalRecord } from './ingest-journal.ts'
+import { createJournalReader, takeTurns, type JournalPosition, type JournalRecord } from './ingest-journal.ts'
 import { writeEvents } from './write-events.ts'
 
 export interface JournalIndexing {
@@ -28,7 +28,7 @@ export function createJournalIndexing(database: Database, dir: string, logger: L
   // Loaded on first use: the thread starts before migrations have created the table.
   let position: JournalPosition | null = null
   // Several indexers may share this database thread; the journal is read by one at a time.
-  let turn: Promise<unknown> = Promise.resolve()
+  const turns = takeTurns()
 
   async function currentPosition(): Promise<JournalPosition> {
     if (!position) {
@@ -116,17 +116,11 @@ export function createJournalIndexing(database: Database, dir: string, logger: L
     return records.length + damaged.length
   }
 
-  function serialized<T>(fn: () => Promise<T>): Promise<T> {
-    const run = turn.then(fn, fn)
-    turn = run.catch(() => undefined)
-    return run
-  }
-
   return {
-    indexBatch: (limit) => serialized(() => indexBatch(limit)),
-    pending: (cap) => serialized(async () => counter.count(await currentPosition(), cap)),
+    indexBatch: (limit) => turns.run(() => indexBatch(limit)),
+    pending: (cap) => turns.run(async () => counter.count(await currentPosition(), cap)),
     async close() {
-      await turn
+      await turns.settled()
       await reader.close()
       await counter.close()
     },
