@@ -6,6 +6,7 @@ import { bootstrapFirstAdmin } from './auth/bootstrap.ts'
 import { ConfigError, loadConfig } from './config.ts'
 import type { AppDeps } from './context.ts'
 import { openDatabase } from './db/client.ts'
+import { DataDirInUseError } from './db/data-dir-lock.ts'
 import { startMaintenance } from './db/maintenance.ts'
 import { migrate } from './db/migrate.ts'
 import { createIngestWriter } from './ingest/ingest-writer.ts'
@@ -18,9 +19,21 @@ async function buildDashboardIfNeeded(staticDir: string, log: (msg: string) => v
   await build({ logLevel: 'warn', build: { outDir: staticDir } })
 }
 
-function listen(app: { fetch: (req: Request) => Response | Promise<Response> }, host: string, port: number) {
-  return new Promise<ServerType>((resolve) => {
+/** A port Errata cannot listen on, with what to do about it. */
+class ListenError extends Error {}
+
+function listen(app: { fetch: (req: Request) => Response | Promise<Response> }, host: string, port: number, setting: string) {
+  return new Promise<ServerType>((resolve, reject) => {
     const server = serve({ fetch: app.fetch, hostname: host, port }, () => resolve(server))
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      const why =
+        err.code === 'EADDRINUSE'
+          ? `${host}:${port} is already in use (is Errata already running?); set ${setting} to another port`
+          : err.code === 'EACCES'
+            ? `no permission to listen on ${host}:${port}; set ${setting} to a port above 1023`
+            : `cannot listen on ${host}:${port} (${err.message})`
+      reject(new ListenError(why))
+    })
   })
 }
 
@@ -50,18 +63,29 @@ async function main(): Promise<void> {
     const lines = [`First admin created: ${admin.email}`]
     if (admin.generatedPassword) lines.push(`  password:   ${admin.generatedPassword}`)
     if (admin.generatedToken) lines.push(`  auth token: ${admin.generatedToken}`)
-    lines.push('  These are shown only once; store them now.')
+    if (admin.generatedPassword || admin.generatedToken) lines.push('  These are shown only once; store them now.')
+    else lines.push('  with the password and auth token set in ERRATA_ADMIN_PASSWORD and ERRATA_ADMIN_TOKEN.')
     process.stdout.write(`\n${lines.join('\n')}\n\n`)
   }
 
   const ingestWriter = createIngestWriter(database, config.ingest, logger)
   const deps: AppDeps = { config, database, logger, ingestWriter }
-  const servers = [await listen(createApp(deps), config.host, config.port)]
+  const servers: ServerType[] = []
+  try {
+    servers.push(await listen(createApp(deps), config.host, config.port, 'PORT'))
+    if (config.apiPort !== undefined) servers.push(await listen(createApiPortApp(deps), config.host, config.apiPort, 'API_PORT'))
+  } catch (err) {
+    // Nothing was accepted yet: close what is open so the data directory is left clean.
+    await Promise.all(servers.map(closeServer))
+    stopMaintenance()
+    await ingestWriter.close()
+    await database.close()
+    throw err
+  }
   const origin = `http://${config.host}:${config.port}`
   logger.info({ url: origin }, 'Errata is listening')
   process.stdout.write(`Errata is running at ${config.publicUrl ?? origin}\n`)
   if (config.apiPort !== undefined) {
-    servers.push(await listen(createApiPortApp(deps), config.host, config.apiPort))
     logger.info({ url: `http://${config.host}:${config.apiPort}` }, 'Data Access API port listening')
   }
 
@@ -82,8 +106,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  if (err instanceof ConfigError) {
-    process.stderr.write(`${err.message}\n`)
+  if (err instanceof ConfigError || err instanceof DataDirInUseError || err instanceof ListenError) {
+    process.stderr.write(`Errata failed to start: ${err.message}\n`)
   } else {
     process.stderr.write(`Errata failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`)
   }

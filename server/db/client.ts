@@ -9,6 +9,7 @@ import type { SQL } from 'drizzle-orm'
 import pg from 'pg'
 import type { IndexerOptions, IngestIndexer } from '../ingest/ingest-indexer.ts'
 import { openJournalAppender } from '../ingest/ingest-journal.ts'
+import { lockDataDir } from './data-dir-lock.ts'
 import { startPgliteThread } from './pglite-thread.ts'
 import { schema } from './schema.ts'
 
@@ -54,10 +55,20 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value))
  */
 export async function openPglite(dataDir?: string, logLevel = 'silent'): Promise<Database> {
   if (dataDir) mkdirSync(dataDir, { recursive: true })
+  // Before anything in the directory is touched: one process per DATA_DIR (data-dir-lock.ts).
+  const lock = dataDir ? lockDataDir(dataDir) : null
   // An in-memory database (tests) keeps its journal in a temporary directory, removed at close.
   const journalDir = dataDir ? join(dataDir, 'ingest-journal') : mkdtempSync(join(tmpdir(), 'errata-journal-'))
-  const client = await startPgliteThread(dataDir, journalDir, logLevel)
-  const appender = await openJournalAppender(journalDir)
+  let client: Awaited<ReturnType<typeof startPgliteThread>> | undefined
+  let appender: Awaited<ReturnType<typeof openJournalAppender>>
+  try {
+    client = await startPgliteThread(dataDir, journalDir, logLevel)
+    appender = await openJournalAppender(journalDir)
+  } catch (err) {
+    await client?.close()
+    lock?.release()
+    throw err
+  }
   const db = drizzlePglite({ client: client as unknown as PGlite, schema }) as unknown as Db
   return {
     engine: 'pglite',
@@ -72,6 +83,7 @@ export async function openPglite(dataDir?: string, logLevel = 'silent'): Promise
     async close() {
       await appender.close()
       await client.close()
+      lock?.release()
       if (!dataDir) rmSync(journalDir, { recursive: true, force: true })
     },
   }

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -14,19 +14,31 @@ const adminToken = 'p'.repeat(40)
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
 /** Starts `server/main.ts` as `npm start` does (without the dashboard build) and waits until it listens. */
-async function startServer(): Promise<{ child: ChildProcessWithoutNullStreams; output: () => string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+function spawnServer(env: { PORT: string; DATA_DIR: string }): ChildProcessWithoutNullStreams {
+  return spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: root,
     env: {
       ...process.env,
-      PORT: String(port),
-      DATA_DIR: dataDir,
+      ...env,
       ERRATA_ADMIN_EMAIL: 'ops@example.com',
       ERRATA_ADMIN_TOKEN: adminToken,
       LOG_LEVEL: 'warn',
       DATABASE_URL: '',
     },
   })
+}
+
+/** Everything a process printed until it exited, and its exit code. */
+async function runToExit(child: ChildProcessWithoutNullStreams): Promise<{ code: number | null; output: string }> {
+  let output = ''
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  const code = await exited(child)
+  return { code, output }
+}
+
+async function startServer(): Promise<{ child: ChildProcessWithoutNullStreams; output: () => string }> {
+  const child = spawnServer({ PORT: String(port), DATA_DIR: dataDir })
   let output = ''
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
@@ -92,5 +104,41 @@ describe('the server process', () => {
       second.child.kill('SIGTERM')
       expect(await exited(second.child)).toBe(0)
     }
+  })
+
+  it('refuses a second process on the same DATA_DIR or port; the running one loses nothing', async () => {
+    const running = await startServer()
+    try {
+      const otherDir = mkdtempSync(join(tmpdir(), 'errata-process-other-'))
+      try {
+        // Same data directory, free port: refused before it touches the database or the journal.
+        const sameDir = await runToExit(spawnServer({ PORT: String(port + 1), DATA_DIR: dataDir }))
+        expect(sameDir.code).toBe(1)
+        expect(sameDir.output).toContain(`DATA_DIR ${dataDir} is in use by another Errata process (pid ${running.child.pid})`)
+        // Same port, own data directory: a clear message, not a stack trace.
+        const samePort = await runToExit(spawnServer({ PORT: String(port), DATA_DIR: otherDir }))
+        expect(samePort.code).toBe(1)
+        expect(samePort.output).toContain(`127.0.0.1:${port} is already in use (is Errata already running?); set PORT`)
+      } finally {
+        rmSync(otherDir, { recursive: true, force: true })
+      }
+
+      // The running process still acknowledges and keeps events.
+      const [project] = await (await api(`/organizations/${(await (await api('/user/organizations')).json())[0].id}/projects`)).json()
+      const notify = await fetch(`${base}/notify`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Bugsnag-Api-Key': project.api_key },
+        body: JSON.stringify({ events: [{ exceptions: [{ errorClass: 'AfterRefusal', message: 'kept', stacktrace: [] }] }] }),
+      })
+      expect(notify.status).toBe(200)
+      await expect
+        .poll(async () => (await (await api(`/projects/${project.id}/events?per_page=100`)).json()).map((e: { exceptions: { class: string }[] }) => e.exceptions[0]!.class))
+        .toContain('AfterRefusal')
+    } finally {
+      running.child.kill('SIGTERM')
+      expect(await exited(running.child)).toBe(0)
+    }
+    // Stopped cleanly: the lock is gone and the next start takes the directory.
+    expect(existsSync(join(dataDir, 'errata.pid'))).toBe(false)
   })
 })
