@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test'
-import { checkoutEvent, otherEvent, XSS_MESSAGE } from './bugsnag-payload.ts'
-import { notify, shoot, shootNarrow, WIDE } from './support.ts'
+import { checkoutEvent, otherEvent, simpleEvent, XSS_MESSAGE } from './bugsnag-payload.ts'
+import { Api, createProject, notify, shoot, shootNarrow, signIn, watchPage, WIDE } from './support.ts'
 
 test('sign in, set up a project, ingest events and read them', async ({ page, request }) => {
   await page.setViewportSize(WIDE)
@@ -157,6 +157,40 @@ test('sign in, set up a project, ingest events and read them', async ({ page, re
 
   expect(dialogs, 'no script from event data may run').toEqual([])
   expect(pageErrors).toEqual([])
+})
+
+test('long unbroken names wrap or truncate instead of widening the page', async ({ page, request }) => {
+  await page.setViewportSize(WIDE)
+  const { pageErrors, dialogs } = watchPage(page)
+  const api = await Api.signIn(request)
+  const { projectId, apiKey } = await createProject(api, 'long-names')
+  // Event data is untrusted: a notifier may send names of any length with no spaces to break at.
+  const errorClass = `Unbroken${'Abc'.repeat(120)}`
+  await notify(request, apiKey, [
+    simpleEvent({ errorClass, message: `<b>${'x'.repeat(2000)}</b>`, context: `GET /${'c'.repeat(500)}`, user: { id: 'u'.repeat(300) } }),
+  ])
+  const [error] = await api.get<{ id: string }[]>(`/projects/${projectId}/errors`)
+  const event = await api.get<{ id: string }>(`/projects/${projectId}/errors/${error!.id}/latest_event`)
+
+  await signIn(page)
+  for (const [name, path] of [
+    ['long-names-errors', `/projects/${projectId}/errors`],
+    ['long-names-error', `/projects/${projectId}/errors/${error!.id}`],
+    ['long-names-event', `/projects/${projectId}/errors/${error!.id}/events/${event.id}`],
+  ] as const) {
+    await page.goto(path)
+    await expect(page.getByText(errorClass.slice(0, 40)).first()).toBeVisible()
+    // The other levels keep their names, untruncated, beside a long error class.
+    const projectCrumb = page.getByRole('navigation', { name: 'Breadcrumbs' }).getByRole('link', { name: 'long-names', exact: true })
+    await expect(projectCrumb).toBeVisible()
+    expect(await projectCrumb.evaluate((link) => link.parentElement!.scrollWidth <= link.parentElement!.clientWidth)).toBe(true)
+    await shoot(page, name)
+    await shootNarrow(page, name)
+  }
+  // The event page keeps its newer/older navigation on screen.
+  await expect(page.getByRole('navigation', { name: 'Event navigation' })).toBeInViewport()
+  expect(pageErrors).toEqual([])
+  expect(dialogs).toEqual([])
 })
 
 test('not-found pages say what was not found', async ({ page }) => {

@@ -7,19 +7,20 @@ export const ADMIN = { email: 'admin@example.com', password: 'e2e-password-123' 
 export const NARROW = { width: 390, height: 844 }
 export const WIDE = { width: 1280, height: 900 }
 
+/** A screenshot of the whole page, which must not overflow sideways at any width. */
 export async function shoot(page: Page, name: string) {
+  // Layout settles on the next frames; the overflow check is what must hold.
+  await expect
+    .poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), {
+      message: `${name} overflows horizontally at ${page.viewportSize()?.width}px`,
+    })
+    .toBeLessThanOrEqual(0)
   await page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true })
 }
 
-/** The page again at phone width: nothing may overflow sideways. */
+/** The page again at phone width. */
 export async function shootNarrow(page: Page, name: string) {
   await page.setViewportSize(NARROW)
-  // Layout settles on the next frames; the overflow check below is what must hold.
-  await expect
-    .poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), {
-      message: `${name} overflows horizontally at ${NARROW.width}px`,
-    })
-    .toBeLessThanOrEqual(0)
   await shoot(page, `${name}-narrow`)
   await page.setViewportSize(WIDE)
 }

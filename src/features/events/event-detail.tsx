@@ -47,7 +47,7 @@ export function EventDetail({
           <ThreadsPanel threads={event.threads} unhandled={event.unhandled} />
         </Section>
       ) : null}
-      <div className="grid gap-4 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+      <div className="grid grid-cols-1 gap-4 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <Section id="section-breadcrumbs" title={`Breadcrumbs (${event.breadcrumbs.length})`}>
           <BreadcrumbsTimeline breadcrumbs={event.breadcrumbs} />
         </Section>

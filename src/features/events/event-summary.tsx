@@ -18,11 +18,12 @@ function Fact({ label, children }: { label: string; children: React.ReactNode })
 export function EventSummary({ event }: { event: ErrorEvent }) {
   const outer = event.exceptions[0]
   return (
-    <div className="flex flex-col gap-3">
+    // min-w-0: beside the event navigation, a long unbroken class or message must wrap, not widen the page.
+    <div className="flex min-w-0 flex-1 flex-col gap-3">
       <div className="min-w-0">
         <h1 className="font-mono text-lg font-semibold [overflow-wrap:anywhere]">{outer?.class ?? 'Event'}</h1>
         {outer?.message ? (
-          <p className="mt-1 text-sm">
+          <p className="mt-1 text-sm [overflow-wrap:anywhere]">
             <TruncatedText text={outer.message} maxChars={400} />
           </p>
         ) : null}

@@ -32,7 +32,7 @@ function OrganizationPage() {
   return (
     <>
       <PageHeader title={organization.name} description={`${projects.length} ${projects.length === 1 ? 'project' : 'projects'}`} />
-      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_18rem]">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_18rem]">
         <div className="flex min-w-0 flex-col gap-6">
           <ProjectList projects={projects} />
           <Card>

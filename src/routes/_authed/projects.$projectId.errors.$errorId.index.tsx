@@ -54,7 +54,7 @@ function ErrorPage() {
           void navigate({ search: (prev) => ({ ...prev, f: entries.length > 0 ? entries : undefined }), replace: true })
         }}
       />
-      <div className="grid gap-4 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
+      <div className="grid grid-cols-1 gap-4 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
         <div className="flex min-w-0 flex-col gap-4">
           <LatestEventPanel projectId={projectId} errorId={errorId} />
           <ErrorEventsTable projectId={projectId} errorId={errorId} cursor={cursor} />
