@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { queryRows, type Database } from './client.ts'
-import { runMaintenance } from './maintenance.ts'
+import { openPglite, queryRows, type Database } from './client.ts'
+import { analyzeChangedTables, runMaintenance } from './maintenance.ts'
+import { migrate } from './migrate.ts'
 import { createTestDatabase } from '../test-support/test-app.ts'
 
 let database: Database
@@ -27,5 +28,35 @@ describe('database maintenance', () => {
     expect(stats?.reltuples).toBe(500)
     const [counted] = await queryRows<{ n: number }>(database.db, sql`SELECT count(*)::int AS n FROM errors WHERE events_count = 2`)
     expect(counted?.n).toBe(500)
+  })
+})
+
+describe('analyzing changed tables (PGlite has no autovacuum)', () => {
+  it('analyzes the tables whose rows changed by more than autovacuum would allow, and only those', async () => {
+    const pglite = await openPglite()
+    try {
+      await migrate(pglite)
+      // Planner statistics are as of the last ANALYZE: none yet.
+      await runMaintenance(pglite)
+      await pglite.execScript(`
+        INSERT INTO organizations (id, name, slug) VALUES ('o1', 'Org', 'org');
+        INSERT INTO projects (id, organization_id, name, slug, type, api_key) VALUES ('p1', 'o1', 'P', 'p', 'node', 'k1');
+        INSERT INTO errors (id, project_id, grouping_hash, grouping_reason, error_class, message, severity, first_seen, last_seen)
+          SELECT 'e' || g, 'p1', 'h' || g, 'in_project_frame', 'E', 'm', 'error', now(), now() FROM generate_series(1, 800) g;`)
+      const reltuples = async () =>
+        (
+          await queryRows<{ n: number }>(pglite.db, sql`SELECT reltuples::int AS n FROM pg_class WHERE relname = 'errors'`)
+        )[0]!.n
+      expect(await reltuples()).toBe(0)
+      // The database publishes its change counts at most once a second.
+      await expect.poll(() => analyzeChangedTables(pglite), { interval: 300, timeout: 10_000 }).toContain('errors')
+      expect(await reltuples()).toBe(800)
+      // Two rows more of 800 is below the threshold (50 + 10 %): no new ANALYZE.
+      await pglite.execScript(`UPDATE errors SET events_count = 1 WHERE id IN ('e1', 'e2')`)
+      await new Promise((resolve) => setTimeout(resolve, 1_100))
+      expect(await analyzeChangedTables(pglite)).toEqual([])
+    } finally {
+      await pglite.close()
+    }
   })
 })

@@ -1,5 +1,7 @@
+import { sql } from 'drizzle-orm'
 import type { Logger } from 'pino'
-import type { Database } from './client.ts'
+import { queryRows, type Database } from './client.ts'
+import { textArrayLiteral } from './text-array.ts'
 
 // Tables rewritten on every ingest batch (counters, arrays) first; insert-mostly ones after,
 // where VACUUM mostly sets visibility-map bits so count(*) can use index-only scans.
@@ -25,22 +27,72 @@ export async function runMaintenance(database: Database): Promise<void> {
 }
 
 /**
- * PostgreSQL vacuums on its own (autovacuum); PGlite runs single-user and never does, so
- * without this every ingest, which updates its error's row, would leave dead tuples in
- * `errors` and its six indexes forever. Returns a stop function; no-op on PostgreSQL.
+ * ANALYZE each table whose rows changed enough since its last ANALYZE, by autovacuum's own
+ * rule (50 rows plus 10 % of the table). Returns the tables analyzed.
  */
-export function startMaintenance(database: Database, logger: Logger, intervalMs = 10 * 60_000): () => void {
+export async function analyzeChangedTables(database: Database): Promise<string[]> {
+  const tables = await queryRows<{ relname: string; live: number | string; modified: number | string }>(
+    database.db,
+    sql`SELECT relname, n_live_tup AS live, n_mod_since_analyze AS modified FROM pg_stat_user_tables
+        WHERE relname = ANY(${textArrayLiteral(TABLES)}::text[])`,
+  )
+  const due = tables.filter((t) => Number(t.modified) > 50 + 0.1 * Number(t.live)).map((t) => t.relname)
+  for (const table of due) await database.execScript(`ANALYZE ${table}`)
+  return due
+}
+
+export interface MaintenanceIntervals {
+  /** VACUUM (ANALYZE) of every table. */
+  vacuumMs: number
+  /** The check for tables due an ANALYZE. */
+  analyzeMs: number
+}
+
+/**
+ * PostgreSQL vacuums and analyzes on its own (autovacuum); PGlite runs single-user and
+ * never does. Without VACUUM every ingest, which updates its error's row, would leave dead
+ * tuples in `errors` and its indexes forever. Without fresh statistics the planner takes a
+ * table that grew from nothing for empty, and picks plans that scan it once per row of
+ * another: on a new install, the first few thousand errors made a page of sparklines take
+ * two seconds (and PGlite's one connection held every other request meanwhile). So every
+ * `analyzeMs` the tables due an ANALYZE get one, as autovacuum would. Returns a stop
+ * function; no-op on PostgreSQL.
+ */
+export function startMaintenance(
+  database: Database,
+  logger: Logger,
+  intervals: MaintenanceIntervals = { vacuumMs: 10 * 60_000, analyzeMs: 30_000 },
+): () => void {
   if (database.engine !== 'pglite') return () => {}
   let running = false
-  const timer = setInterval(() => {
+  // One task at a time: they share PGlite's single connection.
+  const run = (task: () => Promise<void>) => () => {
     if (running) return
     running = true
-    const started = performance.now()
-    runMaintenance(database)
-      .then(() => logger.info({ ms: Math.round(performance.now() - started) }, 'database maintenance done'))
+    task()
       .catch((err: unknown) => logger.warn({ err }, 'database maintenance failed'))
       .finally(() => (running = false))
-  }, intervalMs)
-  timer.unref()
-  return () => clearInterval(timer)
+  }
+  const vacuum = setInterval(
+    run(async () => {
+      const started = performance.now()
+      await runMaintenance(database)
+      logger.info({ ms: Math.round(performance.now() - started) }, 'database maintenance done')
+    }),
+    intervals.vacuumMs,
+  )
+  const analyze = setInterval(
+    run(async () => {
+      const started = performance.now()
+      const tables = await analyzeChangedTables(database)
+      if (tables.length > 0) logger.debug({ tables, ms: Math.round(performance.now() - started) }, 'planner statistics updated')
+    }),
+    intervals.analyzeMs,
+  )
+  vacuum.unref()
+  analyze.unref()
+  return () => {
+    clearInterval(vacuum)
+    clearInterval(analyze)
+  }
 }

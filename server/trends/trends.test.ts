@@ -252,7 +252,8 @@ describe('error trends', () => {
 
   it('answers sparklines for many errors at once, leaving out ids outside the project', async () => {
     const span = `resolution=1h&${window('2024-03-01T22:00:00Z', '2024-03-02T02:00:00Z')}`
-    for (const extra of ['', `&${MATCH_ALL}`]) {
+    // Unfiltered and with an error condition (the hourly rollups), with an event condition (raw events).
+    for (const extra of ['', '&filters[error.status][][type]=eq&filters[error.status][][value]=open', `&${MATCH_ALL}`]) {
       const res = await get(
         `/projects/${seeded.project.id}/error_trends?error_ids=${ids.e2},${ids.e1},${otherIds.x},nosucherror&${span}${extra}`,
       )
@@ -269,6 +270,17 @@ describe('error trends', () => {
         ['2024-03-02T01:00:00.000Z', 2],
       ])
     }
+  })
+
+  it('counts nothing in the sparklines of errors an error condition leaves out', async () => {
+    const span = `resolution=1h&${window('2024-03-01T22:00:00Z', '2024-03-02T02:00:00Z')}`
+    const res = await get(
+      `/projects/${seeded.project.id}/error_trends?error_ids=${ids.e1},${ids.e2}&${span}` +
+        '&filters[error.status][][type]=eq&filters[error.status][][value]=fixed',
+    )
+    const body = (await res.json()) as Record<string, TrendBucket[]>
+    expect(Object.keys(body)).toEqual([ids.e1, ids.e2])
+    for (const id of [ids.e1!, ids.e2!]) expect(counts(body[id]!).every(([, events]) => events === 0)).toBe(true)
   })
 
   it('refuses a missing, empty or too long error_ids list', async () => {
