@@ -110,11 +110,11 @@ export async function startPgliteThread(
     startIndexer(options) {
       const indexerId = nextIndexerId++
       const started = send({ op: 'indexer.start', indexerId, options })
-      const call = (op: 'indexer.idle' | 'indexer.close') => started.then(() => send<void>({ op, indexerId }))
+      const call = <T>(op: 'indexer.idle' | 'indexer.close') => started.then(() => send<T>({ op, indexerId }))
       return {
         wake: () => void started.then(() => send({ op: 'indexer.wake', indexerId })).catch(() => undefined),
-        idle: () => call('indexer.idle'),
-        close: () => call('indexer.close'),
+        idle: () => call<number | null>('indexer.idle'),
+        close: () => call<void>('indexer.close'),
       }
     },
     journalPending: (cap) => send<number>({ op: 'journal.pending', cap }),

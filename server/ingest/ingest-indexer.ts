@@ -16,8 +16,11 @@ export interface IndexerOptions {
 export interface IngestIndexer {
   /** Asks for a pass over ingest_queue soon (the writer calls it after each commit). */
   wake(): void
-  /** Resolves after a pass that started after this call found the queue empty. */
-  idle(): Promise<void>
+  /**
+   * Resolves after a pass that started after this call found the queue empty, with when
+   * this indexer last indexed an event (epoch ms; null if it has not yet).
+   */
+  idle(): Promise<number | null>
   /** Stops polling, indexes what is left for up to `drainMs`, then stops; the rest stays queued. */
   close(): Promise<void>
 }
@@ -64,7 +67,8 @@ export function createIngestIndexer(
   let running: Promise<void> | null = null
   let again = false
   let stopping = false
-  let waiters: { resolve: () => void; reject: (err: unknown) => void }[] = []
+  let waiters: { resolve: (lastIndexedAt: number | null) => void; reject: (err: unknown) => void }[] = []
+  let lastIndexedAt: number | null = null
   let retryTimer: NodeJS.Timeout | null = null
   let lingerTimer: NodeJS.Timeout | null = null
   let wakeLinger: (() => void) | null = null
@@ -179,8 +183,9 @@ export function createIngestIndexer(
         const started = performance.now()
         // Full batches mean a backlog: keep going. A partial one took all there was; commits
         // made meanwhile have set `again`, and the next pass lingers to gather them.
-        while (!stopping && (await indexBatch()) === batchSize) {
-          // next batch
+        for (let indexed = batchSize; !stopping && indexed === batchSize; ) {
+          indexed = await indexBatch()
+          if (indexed > 0) lastIndexedAt = Date.now()
         }
         lastPass = { endedAt: performance.now(), tookMs: performance.now() - started }
       }
@@ -204,7 +209,7 @@ export function createIngestIndexer(
     if (stopping) return
     const done = waiters
     waiters = []
-    for (const waiter of done) waiter.resolve()
+    for (const waiter of done) waiter.resolve(lastIndexedAt)
   }
 
   function wake(): void {
@@ -221,7 +226,7 @@ export function createIngestIndexer(
   return {
     wake,
     idle() {
-      return new Promise<void>((resolve, reject) => {
+      return new Promise<number | null>((resolve, reject) => {
         waiters.push({ resolve, reject })
         wake()
       })
@@ -230,7 +235,7 @@ export function createIngestIndexer(
       clearInterval(poll)
       if (retryTimer) clearTimeout(retryTimer)
       let timeout: NodeJS.Timeout | undefined
-      const drained = new Promise<void>((resolve, reject) => {
+      const drained = new Promise<number | null>((resolve, reject) => {
         waiters.push({ resolve, reject })
         wake()
       }).catch((err: unknown) => logger.warn({ err }, 'indexing before shutdown failed; the events stay queued'))
@@ -240,7 +245,7 @@ export function createIngestIndexer(
       await running
       const left = waiters
       waiters = []
-      for (const waiter of left) waiter.resolve()
+      for (const waiter of left) waiter.resolve(lastIndexedAt)
     },
   }
 }

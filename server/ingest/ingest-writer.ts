@@ -13,8 +13,11 @@ export interface IngestWriter {
    * PostgreSQL); resolves only once they are durable, all or none.
    */
   write(events: PreparedEvent[]): Promise<void>
-  /** Resolves once every event committed so far has been indexed (visible in the API). */
-  indexed(): Promise<void>
+  /**
+   * Resolves once every event committed so far has been indexed (visible in the API), with
+   * when the last of them was (epoch ms; null if none has been).
+   */
+  indexed(): Promise<number | null>
   /** Commits everything queued, indexes what it can within the indexer's drain limit, then refuses new writes. */
   close(): Promise<void>
 }
