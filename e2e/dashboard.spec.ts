@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test'
 import { checkoutEvent, otherEvent, simpleEvent, XSS_MESSAGE } from './bugsnag-payload.ts'
-import { Api, createProject, notify, shoot, shootNarrow, signIn, watchPage, WIDE } from './support.ts'
+import { Api, createProject, NARROW, notify, shoot, shootNarrow, signIn, watchPage, WIDE } from './support.ts'
 
 test('sign in, set up a project, ingest events and read them', async ({ page, request }) => {
   await page.setViewportSize(WIDE)
@@ -189,6 +189,11 @@ test('long unbroken names wrap or truncate instead of widening the page', async 
   }
   // The event page keeps its newer/older navigation on screen.
   await expect(page.getByRole('navigation', { name: 'Event navigation' })).toBeInViewport()
+  // On a phone the current level stays readable beside the long one before it.
+  await page.setViewportSize(NARROW)
+  const current = page.getByRole('navigation', { name: 'Breadcrumbs' }).locator('[aria-current="page"] > span')
+  await expect(current).toHaveText('Event')
+  await expect.poll(() => current.evaluate((span) => span.scrollWidth <= span.clientWidth)).toBe(true)
   expect(pageErrors).toEqual([])
   expect(dialogs).toEqual([])
 })

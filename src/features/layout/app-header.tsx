@@ -77,9 +77,9 @@ function Breadcrumbs() {
             <li
               key={item.key}
               aria-current={current ? 'page' : undefined}
-              // Capped, so one long name (an error class) cannot squeeze the other levels to nothing.
+              // Capped, so one long name (an error class) cannot squeeze the other levels to nothing; each keeps a few characters.
               className={cn(
-                'flex min-w-0 max-w-64 items-center gap-1',
+                'flex min-w-16 max-w-64 items-center gap-1',
                 narrowHidden && 'max-sm:hidden',
                 current ? 'font-medium text-foreground [&_a]:text-foreground' : 'shrink',
               )}
