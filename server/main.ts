@@ -24,8 +24,7 @@ class ListenError extends Error {}
 
 function listen(app: { fetch: (req: Request) => Response | Promise<Response> }, host: string, port: number, setting: string) {
   return new Promise<ServerType>((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, hostname: host, port }, () => resolve(server))
-    server.once('error', (err: NodeJS.ErrnoException) => {
+    const refused = (err: NodeJS.ErrnoException) => {
       const why =
         err.code === 'EADDRINUSE'
           ? `${host}:${port} is already in use (is Errata already running?); set ${setting} to another port`
@@ -33,7 +32,13 @@ function listen(app: { fetch: (req: Request) => Response | Promise<Response> }, 
             ? `no permission to listen on ${host}:${port}; set ${setting} to a port above 1023`
             : `cannot listen on ${host}:${port} (${err.message})`
       reject(new ListenError(why))
+    }
+    const server = serve({ fetch: app.fetch, hostname: host, port }, () => {
+      // Only failing to listen is handled here; later server errors keep Node's default.
+      server.off('error', refused)
+      resolve(server)
     })
+    server.once('error', refused)
   })
 }
 
