@@ -198,6 +198,23 @@ describe('POST /notify', () => {
     expect(await errorRow('MultiA')).toMatchObject({ eventsCount: 2, usersCount: 2, releaseStages: ['staging', 'production'], appVersions: ['2.0.0', '2.1.0'] })
   })
 
+  it('keeps the order of one payload\'s events: the last one sent is the latest event and heads the lists', async () => {
+    // Sent twice, so the second request's ties with the first are decided the same way.
+    for (const round of [1, 2]) {
+      const res = await notify({
+        events: Array.from({ length: 12 }, (_, i) => event('Ordered', { context: `round ${round} #${i}`, groupingHash: 'ordered' })),
+      })
+      expect(res.status).toBe(200)
+      const error = (await errorRow('Ordered'))!
+      expect(error.context).toBe(`round ${round} #11`)
+      const latest = await ctx.request(`/api/projects/${projectId}/errors/${error.id}/latest_event`, { token: owner.token })
+      expect(((await latest.json()) as { context: string }).context).toBe(`round ${round} #11`)
+      const list = await ctx.request(`/api/projects/${projectId}/errors/${error.id}/events?per_page=12`, { token: owner.token })
+      const contexts = ((await list.json()) as { context: string }[]).map((e) => e.context)
+      expect(contexts).toEqual(Array.from({ length: 12 }, (_, i) => `round ${round} #${11 - i}`))
+    }
+  })
+
   it('keeps error counters current: events, users, release stages, app versions, first and last seen', async () => {
     const send = (extra: Record<string, unknown>) => notify({ events: [event('Counted', extra)] })
     expect((await send({ user: { id: 'u1' }, app: { releaseStage: 'beta', version: '1.0' } })).status).toBe(200)

@@ -123,7 +123,10 @@ export async function writeEvents(tx: Db, batch: readonly IndexedEvent[]): Promi
     }
     group.count += 1
     if (event.receivedAt < group.firstSeen) group.firstSeen = event.receivedAt
-    if (event.receivedAt >= group.lastSeen) {
+    // Newest as the events lists order them, (received_at, id): the events of one request
+    // share their received time, and their ids follow the order they were sent in.
+    const time = event.receivedAt.getTime()
+    if (time > group.lastSeen.getTime() || (time === group.lastSeen.getTime() && event.id > group.newest.id)) {
       group.lastSeen = event.receivedAt
       group.newest = event
     }
@@ -254,7 +257,11 @@ export async function writeEvents(tx: Db, batch: readonly IndexedEvent[]): Promi
   // Every error's status after this batch (groups created in step 1 start open).
   const statusOf = new Map<string, string>()
   for (const part of chunks(updates, ROWS_PER_INSERT)) {
-    const newer = sql.raw('excluded.last_seen >= e.last_seen')
+    // Ties on last_seen go to the higher event id, as in the events lists (an error whose
+    // events were all deleted has no last_event_id, and any event is newer than none).
+    const newer = sql.raw(
+      `(excluded.last_seen > e.last_seen OR (excluded.last_seen = e.last_seen AND excluded.last_event_id > coalesce(e.last_event_id, '')))`,
+    )
     const returned = await queryRows<{ id: string; status: string }>(tx, sql`
       ${errorRowsInsert(
         part.map((u) => u.group),
