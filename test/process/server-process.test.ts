@@ -13,7 +13,7 @@ const adminToken = 'p'.repeat(40)
 
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
-/** Starts `server/main.ts` as `npm start` does (without the dashboard build) and waits until it listens. */
+/** Spawns `server/main.ts` as `npm start` does (without the dashboard build). */
 function spawnServer(env: { PORT: string; DATA_DIR: string }): ChildProcessWithoutNullStreams {
   return spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: root,
@@ -28,27 +28,38 @@ function spawnServer(env: { PORT: string; DATA_DIR: string }): ChildProcessWitho
   })
 }
 
-/** Everything a process printed until it exited, and its exit code. */
-async function runToExit(child: ChildProcessWithoutNullStreams): Promise<{ code: number | null; output: string }> {
+/** Everything the process prints from now on, stdout and stderr together. */
+function collectOutput(child: ChildProcessWithoutNullStreams): () => string {
   let output = ''
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
-  const code = await exited(child)
-  return { code, output }
+  return () => output
 }
 
+const exited = (child: ChildProcessWithoutNullStreams) =>
+  new Promise<number | null>((resolve) => {
+    if (child.exitCode !== null) resolve(child.exitCode)
+    else child.once('exit', (code) => resolve(code))
+  })
+
+/** What a process printed until it exited, and its exit code. */
+async function runToExit(child: ChildProcessWithoutNullStreams): Promise<{ code: number | null; output: string }> {
+  const output = collectOutput(child)
+  const code = await exited(child)
+  return { code, output: output() }
+}
+
+/** Starts the server on this test's port and data directory, and waits until it listens. */
 async function startServer(): Promise<{ child: ChildProcessWithoutNullStreams; output: () => string }> {
   const child = spawnServer({ PORT: String(port), DATA_DIR: dataDir })
-  let output = ''
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  const output = collectOutput(child)
   const deadline = Date.now() + 60_000
-  while (!output.includes('Errata is running')) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`)
-    if (Date.now() > deadline) throw new Error(`server did not start:\n${output}`)
+  while (!output().includes('Errata is running')) {
+    if (child.exitCode !== null) throw new Error(`server exited early:\n${output()}`)
+    if (Date.now() > deadline) throw new Error(`server did not start:\n${output()}`)
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
-  return { child, output: () => output }
+  return { child, output }
 }
 
 const api = async (path: string, init: RequestInit = {}) =>
@@ -57,11 +68,6 @@ const api = async (path: string, init: RequestInit = {}) =>
     headers: { Authorization: `token ${adminToken}`, 'X-Version': '2', 'Content-Type': 'application/json' },
   })
 
-const exited = (child: ChildProcessWithoutNullStreams) =>
-  new Promise<number | null>((resolve) => {
-    if (child.exitCode !== null) resolve(child.exitCode)
-    else child.once('exit', (code) => resolve(code))
-  })
 
 describe('the server process', () => {
   it('finishes an in-flight event on SIGTERM, exits cleanly, and keeps the event across a restart', async () => {
