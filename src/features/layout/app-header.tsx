@@ -14,6 +14,8 @@ const crumbLink = 'rounded text-muted-foreground hover:text-foreground'
 interface CrumbItem {
   key: string
   node: React.ReactNode
+  /** Gives up its width before the other levels do: its full text is the page's own heading. */
+  shrinksFirst?: boolean
 }
 
 /** Organization › project › error breadcrumbs, read from the current route's parameters. */
@@ -53,6 +55,7 @@ function Breadcrumbs() {
   if (params.projectId && params.errorId) {
     items.push({
       key: 'error',
+      shrinksFirst: true,
       node: (
         <Link
           to="/projects/$projectId/errors/$errorId"
@@ -73,24 +76,29 @@ function Breadcrumbs() {
           const current = index === items.length - 1
           // Phones show the last two levels; the rest is one tap away through them.
           const narrowHidden = index < items.length - 2
+          const parent = index === items.length - 2
           return (
             <li
               key={item.key}
               aria-current={current ? 'page' : undefined}
-              // Capped, so one long name (an error class) cannot squeeze the other levels to nothing; each keeps a few characters.
+              // Each level keeps a few characters and one long name cannot squeeze the others to nothing. A level that gives way
+              // first only takes the room the others leave (no basis, grows up to its own width), so they stay whole while it can:
+              // the error class, and on phones the level above the current one.
               className={cn(
-                'flex min-w-16 max-w-64 items-center gap-1',
+                'flex min-w-16 shrink items-center gap-1',
+                item.shrinksFirst && 'max-w-fit grow basis-0',
+                parent && 'max-sm:max-w-fit max-sm:grow max-sm:basis-0',
                 narrowHidden && 'max-sm:hidden',
-                current ? 'font-medium text-foreground [&_a]:text-foreground' : 'shrink',
+                current && 'font-medium text-foreground [&_a]:text-foreground',
               )}
             >
               {index > 0 ? (
                 <ChevronRight
                   aria-hidden="true"
-                  className={cn('size-3.5 shrink-0 text-muted-foreground', index === items.length - 2 && 'max-sm:hidden')}
+                  className={cn('size-3.5 shrink-0 text-muted-foreground', parent && 'max-sm:hidden')}
                 />
               ) : null}
-              <span className="truncate">{item.node}</span>
+              <span className="max-w-64 truncate">{item.node}</span>
             </li>
           )
         })}
