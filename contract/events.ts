@@ -4,6 +4,34 @@ import { severitySchema } from './errors.ts'
 
 const jsonObject = z.record(z.string(), z.unknown())
 
+/** A hexadecimal address as Errata stores it: "0x" and lower-case digits. */
+const addressSchema = z.string().regex(/^0x[0-9a-f]+$/)
+
+/**
+ * What a native notifier (Android NDK, Cocoa, …) sends about a frame of machine code: the
+ * addresses that symbol files resolve, and the module (shared object, Mach-O image) holding it.
+ */
+export const nativeFrameSchema = z.object({
+  /** The frame's platform as the notifier names it: "c" (Android NDK), "cocoa", … */
+  type: z.string().nullable(),
+  /** The module's path on the device: the shared object (`file`) or the Mach-O image (`machoFile`). */
+  module: z.string().nullable(),
+  frame_address: addressSchema.nullable(),
+  load_address: addressSchema.nullable(),
+  symbol_address: addressSchema.nullable(),
+  /** frame_address − load_address: the address inside the module, which symbol files are keyed on. */
+  relative_address: addressSchema.nullable(),
+  /** The frame is the program counter (the crashing instruction), not a return address. */
+  is_pc: z.boolean(),
+  /** The frame came from the link register (iOS). */
+  is_lr: z.boolean(),
+  /** The module's build id (the GNU build id of an Android shared object). */
+  code_identifier: z.string().nullable(),
+  macho_uuid: z.string().nullable(),
+  macho_vm_address: addressSchema.nullable(),
+})
+export type NativeFrame = z.infer<typeof nativeFrameSchema>
+
 export const stackFrameSchema = z.object({
   line: z.number().int().nullable(),
   column: z.number().int().nullable(),
@@ -12,14 +40,25 @@ export const stackFrameSchema = z.object({
   in_project: z.boolean(),
   /** Source lines around the failing one, keyed by line number (as sent by the notifier). */
   code: z.record(z.string(), z.string()).nullable(),
+  /** Present only on frames of native code (the notifier sent addresses). */
+  native: nativeFrameSchema.optional(),
 })
 export type StackFrame = z.infer<typeof stackFrameSchema>
+
+/** CPU registers a native notifier captured for one frame of a crash. */
+export const registersSchema = z.object({
+  frame_index: z.number().int().nullable(),
+  values: z.array(z.object({ name: z.string(), value: z.string() })),
+})
+export type FrameRegisters = z.infer<typeof registersSchema>
 
 export const exceptionSchema = z.object({
   class: z.string(),
   message: z.string(),
   type: z.string().nullable(),
   stacktrace: z.array(stackFrameSchema),
+  /** Present only when the notifier sent registers (native crashes). */
+  registers: z.array(registersSchema).optional(),
 })
 export type EventException = z.infer<typeof exceptionSchema>
 

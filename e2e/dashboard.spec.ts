@@ -1,4 +1,6 @@
 import { expect, test } from '@playwright/test'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { checkoutEvent, otherEvent, simpleEvent, XSS_MESSAGE } from './bugsnag-payload.ts'
 import { Api, createProject, NARROW, notify, shoot, shootNarrow, signIn, watchPage, WIDE } from './support.ts'
 
@@ -201,6 +203,47 @@ test('long unbroken names wrap or truncate instead of widening the page', async 
   await expect.poll(() => current.evaluate((span) => span.scrollWidth <= span.clientWidth)).toBe(true)
   expect(pageErrors).toEqual([])
   expect(dialogs).toEqual([])
+})
+
+test('an Android NDK crash reads by module and address, and crashes from two installs share one error', async ({ page, request }) => {
+  await page.setViewportSize(WIDE)
+  const { pageErrors } = watchPage(page)
+  const api = await Api.signIn(request)
+  const { projectId, apiKey } = await createProject(api, 'android-app')
+  const fixture = JSON.parse(readFileSync(join(import.meta.dirname, '../test/fixtures/native/android-ndk-event.json'), 'utf8')) as {
+    exceptions: Array<{ stacktrace: Array<Record<string, unknown>> }>
+  }
+  // As bugsnag-android sends it: the .so under a per-install random path, addresses as JSON numbers.
+  const crashOn = (install: string, shift: number) => ({
+    ...simpleEvent({ errorClass: 'SIGSEGV', message: 'Segmentation violation (invalid memory reference)' }),
+    exceptions: fixture.exceptions.map((exception) => ({
+      ...exception,
+      stacktrace: exception.stacktrace.map((frame) => ({
+        ...frame,
+        file: `/data/app/~~${install}==/com.example-${install}==/lib/arm64/libcrash.aarch64.so`,
+        frameAddress: (frame.frameAddress as number) + shift,
+        loadAddress: (frame.loadAddress as number) + shift,
+      })),
+      registers: [{ frameIndex: 0, registerValues: [{ registerName: 'pc', registerValue: 516530042520 + shift }] }],
+    })),
+    device: { osName: 'android', osVersion: '14', manufacturer: 'Google', model: 'Pixel 8' },
+  })
+  await notify(request, apiKey, [crashOn('Qx1', 0), crashOn('Zz9', 0x1000000)])
+  const errors = await api.get<{ id: string; events: number }[]>(`/projects/${projectId}/errors`)
+  expect(errors.map((error) => error.events)).toEqual([2])
+  const event = await api.get<{ id: string }>(`/projects/${projectId}/errors/${errors[0]!.id}/latest_event`)
+
+  await signIn(page)
+  await page.goto(`/projects/${projectId}/errors/${errors[0]!.id}/events/${event.id}`)
+  const trace = page.getByRole('list', { name: 'Stack frames of SIGSEGV' })
+  await expect(trace.getByRole('listitem', { name: 'Library frame 1: crash_here at libcrash.aarch64.so + 0x1698' })).toBeVisible()
+  await expect(trace.getByRole('listitem', { name: 'Library frame 2: level_two at libcrash.aarch64.so + 0x16b8' })).toBeVisible()
+  await expect(trace.getByText('program counter')).toHaveCount(1)
+  await page.getByText('Registers (1)').click()
+  await expect(page.getByRole('table', { name: 'Frame 1' }).getByRole('row', { name: /^pc 0x/ })).toBeVisible()
+  await shoot(page, 'native-crash')
+  await shootNarrow(page, 'native-crash')
+  expect(pageErrors).toEqual([])
 })
 
 test('not-found pages say what was not found', async ({ page }) => {

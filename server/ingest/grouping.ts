@@ -23,7 +23,19 @@ export function normalizeFileForGrouping(file: string): string {
   return path.startsWith('file://') ? path.slice('file://'.length) : path
 }
 
+/** The last segment of a path: "libcrash.so" of "/data/app/~~Xy==/com.example-1/lib/arm64/libcrash.so". */
+function baseName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1)
+}
+
+/**
+ * A frame's part of the key. A native frame counts by its module's name, not its path: app
+ * install paths hold per-install random parts on Android and iOS. Without a method (not
+ * symbolicated), its address inside the module stands in, which is stable for one build.
+ */
 function frameKey(frame: StackFrame): string {
+  const native = frame.native
+  if (native) return `native\n${baseName(native.module ?? frame.file ?? '')}\n${frame.method || native.relative_address || native.frame_address || ''}`
   return `${normalizeFileForGrouping(frame.file ?? '')}\n${frame.method ?? ''}`
 }
 

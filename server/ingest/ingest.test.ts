@@ -215,6 +215,40 @@ describe('POST /notify', () => {
     }
   })
 
+  it('keeps native crash addresses through the Events API, and groups one crash from two installs together', async () => {
+    const ndk = JSON.parse(readFileSync(join(import.meta.dirname, '../../test/fixtures/native/android-ndk-event.json'), 'utf8')) as {
+      exceptions: Array<{ stacktrace: Array<Record<string, unknown>> }>
+    }
+    // The same build on another device: another install path, another load address.
+    const otherInstall = structuredClone(ndk.exceptions)
+    for (const frame of otherInstall[0]!.stacktrace) {
+      frame.file = '/data/app/~~Zz9==/com.example-Kp0==/lib/arm64/libcrash.aarch64.so'
+      frame.frameAddress = (frame.frameAddress as number) - 0x1000000
+      frame.loadAddress = (frame.loadAddress as number) - 0x1000000
+    }
+    const registers = [{ frameIndex: 0, registerValues: [{ registerName: 'pc', registerValue: ndk.exceptions[0]!.stacktrace[0]!.frameAddress }] }]
+    const res = await notify({
+      events: [
+        event('SIGSEGV', { exceptions: ndk.exceptions.map((e) => ({ ...e, registers })) }),
+        event('SIGSEGV', { exceptions: otherInstall }),
+      ],
+    })
+    expect(res.status).toBe(200)
+    const error = (await errorRow('SIGSEGV'))!
+    expect(error.eventsCount).toBe(2)
+    const list = await ctx.request(`/api/projects/${projectId}/errors/${error.id}/events`, { token: owner.token })
+    const [second, first] = (await list.json()) as Array<{ exceptions: Array<{ stacktrace: Array<{ native?: Record<string, unknown> }>; registers?: unknown }> }>
+    expect(first!.exceptions[0]!.stacktrace[0]!.native).toMatchObject({
+      type: 'c',
+      relative_address: '0x1698',
+      frame_address: '0x784396f698',
+      is_pc: true,
+      code_identifier: 'c4c3e67882c5ae90748762b6ccaf46f60a4db16a',
+    })
+    expect(first!.exceptions[0]!.registers).toEqual([{ frame_index: 0, values: [{ name: 'pc', value: '0x784396f698' }] }])
+    expect(second!.exceptions[0]!.stacktrace[1]!.native).toMatchObject({ relative_address: '0x16b8', frame_address: '0x784296f6b8' })
+  })
+
   it('keeps error counters current: events, users, release stages, app versions, first and last seen', async () => {
     const send = (extra: Record<string, unknown>) => notify({ events: [event('Counted', extra)] })
     expect((await send({ user: { id: 'u1' }, app: { releaseStage: 'beta', version: '1.0' } })).status).toBe(200)

@@ -10,6 +10,7 @@ import { notifyPayloadSchema, sessionsPayloadSchema } from './payload-schema.ts'
 import { parseUserAgent } from './user-agent.ts'
 
 const WIRE = join(import.meta.dirname, '../../test/fixtures/wire')
+const NATIVE = join(import.meta.dirname, '../../test/fixtures/native')
 
 interface Capture {
   method: string
@@ -30,6 +31,8 @@ interface RawEvent {
   featureFlags?: Array<{ featureFlag: string; variant?: string }>
   session?: Record<string, unknown>
 }
+/** What the events row adds to a stored payload to make an Events API resource. */
+const ids = { id: 'e', url: 'u', html_url: 'h', project_id: 'p', error_id: 'r', received_at: new Date().toISOString() }
 const capture = (name: string): Capture => JSON.parse(readFileSync(join(WIRE, name), 'utf8')) as Capture
 const notifyFixtures = readdirSync(WIRE).filter((f) => /-notify-.*\.request\.json$/.test(f))
 
@@ -52,7 +55,7 @@ describe('payload normalization on every captured notifier request', () => {
     const p = normalized.payload
 
     // The stored payload plus the row identity is a valid Events API resource.
-    const resource = { id: 'e', url: 'u', html_url: 'h', project_id: 'p', error_id: 'r', received_at: new Date().toISOString(), ...p }
+    const resource = { ...ids, ...p }
     expect(eventSchema.safeParse(resource).success).toBe(true)
 
     expect(p.exceptions).toHaveLength(source.exceptions.length)
@@ -209,6 +212,116 @@ describe('lenient payload validation', () => {
   })
 })
 
+describe('native frames', () => {
+  // The frames of a real bugsnag-android NDK crash: addresses as JSON numbers, the module in `file`.
+  const ndk = JSON.parse(readFileSync(join(NATIVE, 'android-ndk-event.json'), 'utf8')) as {
+    exceptions: Array<{ errorClass: string; stacktrace: Array<Record<string, unknown>> }>
+    expected: Array<{ relativeAddress: string; function: string }>
+  }
+  const normalizeExceptions = (exceptions: unknown[]) =>
+    normalizeEvent(notifyPayloadSchema.parse({ events: [{ exceptions }] }).events[0]!, null)
+
+  it('keeps an Android NDK frame\'s addresses, build id and module, with the address inside the module', () => {
+    const event = normalizeExceptions(ndk.exceptions)
+    const [top, second] = event.payload.exceptions[0]!.stacktrace
+    expect(top!.native).toEqual({
+      type: 'c',
+      module: '/data/app/com.example/lib/arm64/libcrash.aarch64.so',
+      frame_address: `0x${(516530042520).toString(16)}`,
+      load_address: `0x${(516530036736).toString(16)}`,
+      symbol_address: `0x${(516530042480).toString(16)}`,
+      relative_address: ndk.expected[0]!.relativeAddress,
+      is_pc: true,
+      is_lr: false,
+      code_identifier: 'c4c3e67882c5ae90748762b6ccaf46f60a4db16a',
+      macho_uuid: null,
+      macho_vm_address: null,
+    })
+    expect(second!.native).toMatchObject({ relative_address: ndk.expected[1]!.relativeAddress, is_pc: false })
+    expect(top!.method).toBe('crash_here')
+    expect(eventSchema.safeParse({ ...event.payload, ...ids }).success).toBe(true)
+  })
+
+  it('reads Cocoa\'s hex strings without losing 64-bit precision, and the Mach-O image as the module', () => {
+    const event = normalizeExceptions([
+      {
+        errorClass: 'EXC_BAD_ACCESS',
+        type: 'cocoa',
+        stacktrace: [
+          {
+            method: '-[CheckoutViewController pay:]',
+            machoFile: '/private/var/containers/Bundle/Application/6F4E/Shop.app/Shop',
+            frameAddress: '0x0000000102F4A2BC',
+            machoLoadAddress: '0x102F40000',
+            symbolAddress: '0x102F4A280',
+            machoVMAddress: '0x100000000',
+            machoUUID: 'D0A41830-4FD2-3B02-A23B-0741AD4C7F52',
+            isLR: true,
+            type: 'cocoa',
+          },
+          { method: 'objc_msgSend', frameAddress: '0xFFFFFFF00000ABCD', machoLoadAddress: '0xFFFFFFF000000000', type: 'cocoa' },
+        ],
+      },
+    ])
+    const [app, system] = event.payload.exceptions[0]!.stacktrace
+    expect(app!.native).toMatchObject({
+      module: '/private/var/containers/Bundle/Application/6F4E/Shop.app/Shop',
+      frame_address: '0x102f4a2bc',
+      load_address: '0x102f40000',
+      symbol_address: '0x102f4a280',
+      relative_address: '0xa2bc',
+      macho_vm_address: '0x100000000',
+      macho_uuid: 'D0A41830-4FD2-3B02-A23B-0741AD4C7F52',
+      is_lr: true,
+      is_pc: false,
+    })
+    // Above 2^53, where a JSON number would already have lost the low bits.
+    expect(system!.native).toMatchObject({ frame_address: '0xfffffff00000abcd', relative_address: '0xabcd' })
+  })
+
+  it('keeps what it can of odd addresses, and no native part on frames of script code', () => {
+    const event = normalizeExceptions([
+      {
+        errorClass: 'SIGABRT',
+        stacktrace: [
+          { method: 'a', frameAddress: 'not an address', loadAddress: -5, codeIdentifier: 'abc' },
+          { method: 'b', frameAddress: '4096', loadAddress: '0x2000' },
+          { method: 'c', frameAddress: `0x${'f'.repeat(40)}` },
+          { file: 'src/app.js', method: 'run', lineNumber: 3 },
+        ],
+      },
+    ])
+    const [odd, belowLoad, huge, script] = event.payload.exceptions[0]!.stacktrace
+    expect(odd!.native).toMatchObject({ frame_address: null, load_address: null, relative_address: null, code_identifier: 'abc' })
+    // A frame address below the load address has no meaningful offset.
+    expect(belowLoad!.native).toMatchObject({ frame_address: '0x1000', load_address: '0x2000', relative_address: null })
+    expect(huge!.native).toBeUndefined()
+    expect(script).not.toHaveProperty('native')
+    for (const name of notifyFixtures) {
+      const { normalized } = normalizeFixture(name)
+      for (const frame of normalized.payload.exceptions.flatMap((e) => e.stacktrace)) expect(frame).not.toHaveProperty('native')
+    }
+  })
+
+  it('keeps the registers a native crash was sent with', () => {
+    const event = normalizeExceptions([
+      {
+        errorClass: 'SIGSEGV',
+        stacktrace: [],
+        registers: [
+          { frameIndex: 0, registerValues: [{ registerName: 'x0', registerValue: 4096 }, { registerName: 'pc', registerValue: '0x7843f5b698' }, { registerValue: 1 }] },
+          'junk',
+        ],
+      },
+      { errorClass: 'Cause', stacktrace: [] },
+    ])
+    expect(event.payload.exceptions[0]!.registers).toEqual([
+      { frame_index: 0, values: [{ name: 'x0', value: '0x1000' }, { name: 'pc', value: '0x7843f5b698' }] },
+    ])
+    expect(event.payload.exceptions[1]).not.toHaveProperty('registers')
+  })
+})
+
 describe('grouping', () => {
   const frame = (file: string, method: string | null, line: number, inProject = false) => ({
     file,
@@ -270,6 +383,28 @@ describe('grouping', () => {
     const esm = computeGrouping([exception('E', 'm', [frame('file:///app/x.mjs', 'f', 1, true)])], null)
     const plain = computeGrouping([exception('E', 'm', [frame('/app/x.mjs', 'f', 1, true)])], null)
     expect(esm.hash).toBe(plain.hash)
+  })
+
+  it('groups a native frame by its module\'s name and method, so installs with different paths share an error', () => {
+    const ndkFrame = (installPath: string, method: string | null, frameAddress: number, loadAddress: number) => ({
+      ...frame(`${installPath}/lib/arm64/libcrash.so`, method, 5784),
+      native: {
+        type: 'c', module: `${installPath}/lib/arm64/libcrash.so`, frame_address: `0x${frameAddress.toString(16)}`,
+        load_address: `0x${loadAddress.toString(16)}`, symbol_address: null,
+        relative_address: `0x${(frameAddress - loadAddress).toString(16)}`, is_pc: true, is_lr: false,
+        code_identifier: null, macho_uuid: null, macho_vm_address: null,
+      },
+    })
+    const group = (f: ReturnType<typeof ndkFrame>) => computeGrouping([exception('SIGSEGV', 'Segmentation violation', [f])], null).hash
+    // Android puts a random part in every install's path, and ASLR moves the load address.
+    const installA = group(ndkFrame('/data/app/~~Qx1==/com.example-Ab3==', 'crash_here', 0x7843f5b698, 0x7843f5a000))
+    const installB = group(ndkFrame('/data/app/~~Zz9==/com.example-Kp0==', 'crash_here', 0x6000001698, 0x6000000000))
+    expect(installB).toBe(installA)
+    expect(group(ndkFrame('/data/app/~~Qx1==/com.example-Ab3==', 'level_two', 0x7843f5b6b8, 0x7843f5a000))).not.toBe(installA)
+    // Not symbolicated: the address inside the module stands in for the method.
+    const bareA = group(ndkFrame('/data/app/a', null, 0x7000001698, 0x7000000000))
+    expect(group(ndkFrame('/data/app/b', null, 0x5000001698, 0x5000000000))).toBe(bareA)
+    expect(group(ndkFrame('/data/app/a', null, 0x70000016b8, 0x7000000000))).not.toBe(bareA)
   })
 
   it('groups the captured browser cause chain and handled error apart, and stably', () => {

@@ -1,4 +1,4 @@
-import type { Breadcrumb, EventException, EventThread, FeatureFlag, StackFrame } from '../../contract/events.ts'
+import type { Breadcrumb, EventException, EventThread, FeatureFlag, FrameRegisters, NativeFrame, StackFrame } from '../../contract/events.ts'
 import type { Severity } from '../../contract/errors.ts'
 import { newId } from '../db/ids.ts'
 import type { StoredEventPayload } from '../events/event-payload.ts'
@@ -68,6 +68,8 @@ export const INGEST_LIMITS = {
   featureFlags: 1000,
   /** Source lines per frame's `code`. */
   codeLines: 50,
+  /** Registers per frame of an exception's `registers`. */
+  registers: 200,
 } as const
 
 const TRUNCATED = '[truncated]'
@@ -168,6 +170,48 @@ function list(value: unknown, name: string, invalid: JsonObject): unknown[] {
   return []
 }
 
+// 128-bit at most: wider "addresses" are not addresses, and BigInt of a huge string is slow.
+const MAX_ADDRESS_DIGITS = 32
+
+/**
+ * An address as "0x…" lower-case hex. Android sends JSON numbers, Cocoa hex strings ("0x1a2b");
+ * decimal strings are read too. Strings go through BigInt, so 64-bit addresses keep every bit.
+ */
+function address(value: unknown): bigint | null {
+  if (typeof value === 'number') return Number.isFinite(value) && value >= 0 ? BigInt(Math.trunc(value)) : null
+  if (typeof value !== 'string') return null
+  const trimmed = value.trim().toLowerCase()
+  const digits = /^0x([0-9a-f]+)$/.exec(trimmed)?.[1]
+  if (digits !== undefined) return digits.length <= MAX_ADDRESS_DIGITS ? BigInt(trimmed) : null
+  return /^\d{1,39}$/.test(trimmed) ? BigInt(trimmed) : null
+}
+
+const hex = (value: bigint | null): string | null => (value === null ? null : `0x${value.toString(16)}`)
+
+/** The native part of a frame, or undefined when the notifier sent no address or module id (a frame of script code). */
+function toNativeFrame(frame: JsonObject): NativeFrame | undefined {
+  const frameAddress = address(frame.frameAddress)
+  const loadAddress = address(frame.loadAddress) ?? address(frame.machoLoadAddress)
+  const symbolAddress = address(frame.symbolAddress)
+  const codeIdentifier = nonEmpty(text(frame.codeIdentifier))
+  const machoUuid = nonEmpty(text(frame.machoUUID))
+  if (frameAddress === null && loadAddress === null && symbolAddress === null && codeIdentifier === null && machoUuid === null) return undefined
+  const relative = frameAddress !== null && loadAddress !== null && frameAddress >= loadAddress ? frameAddress - loadAddress : null
+  return {
+    type: text(frame.type),
+    module: nonEmpty(text(frame.machoFile)) ?? nonEmpty(text(frame.file)),
+    frame_address: hex(frameAddress),
+    load_address: hex(loadAddress),
+    symbol_address: hex(symbolAddress),
+    relative_address: hex(relative),
+    is_pc: flag(frame.isPC),
+    is_lr: flag(frame.isLR),
+    code_identifier: codeIdentifier,
+    macho_uuid: machoUuid,
+    macho_vm_address: hex(address(frame.machoVMAddress)),
+  }
+}
+
 function toFrame(frame: unknown): StackFrame | null {
   // Some clients send frames as text ("at run (app.js:1:2)"); keep the text as the method.
   if (typeof frame === 'string') return { line: null, column: null, file: null, method: text(frame), in_project: false, code: null }
@@ -180,7 +224,7 @@ function toFrame(frame: unknown): StackFrame | null {
       if (sourceText !== null) code[cleanText(line, 32)] = sourceText
     }
   }
-  return {
+  const out: StackFrame = {
     line: lineNumber(frame.lineNumber),
     column: lineNumber(frame.columnNumber),
     file: text(frame.file),
@@ -188,6 +232,9 @@ function toFrame(frame: unknown): StackFrame | null {
     in_project: flag(frame.inProject),
     code,
   }
+  const native = toNativeFrame(frame)
+  if (native) out.native = native
+  return out
 }
 
 function toStacktrace(value: unknown): StackFrame[] {
@@ -202,13 +249,37 @@ function toStacktrace(value: unknown): StackFrame[] {
   return out
 }
 
+/** `registers: [{frameIndex, registerValues: [{registerName, registerValue}]}]`, values as hex where they are numbers. */
+function toRegisters(value: unknown): FrameRegisters[] | undefined {
+  if (!Array.isArray(value)) return undefined
+  const out: FrameRegisters[] = []
+  for (const item of value.slice(0, INGEST_LIMITS.frames)) {
+    if (!isObject(item)) continue
+    const values: FrameRegisters['values'] = []
+    for (const register of Array.isArray(item.registerValues) ? item.registerValues.slice(0, INGEST_LIMITS.registers) : []) {
+      if (!isObject(register)) continue
+      const name = text(register.registerName)
+      const raw = register.registerValue
+      const registerValue = typeof raw === 'number' ? hex(address(raw)) : text(raw)
+      if (name !== null && registerValue !== null) values.push({ name, value: registerValue })
+    }
+    out.push({ frame_index: lineNumber(item.frameIndex), values })
+  }
+  return out.length > 0 ? out : undefined
+}
+
 function toExceptions(event: EventInput): EventException[] {
-  return event.exceptions.slice(0, INGEST_LIMITS.exceptions).map((exception) => ({
-    class: text(exception.errorClass) ?? '',
-    message: text(exception.errorMessage) ?? text(exception.message) ?? '',
-    type: text(exception.type),
-    stacktrace: toStacktrace(exception.stacktrace),
-  }))
+  return event.exceptions.slice(0, INGEST_LIMITS.exceptions).map((exception) => {
+    const out: EventException = {
+      class: text(exception.errorClass) ?? '',
+      message: text(exception.errorMessage) ?? text(exception.message) ?? '',
+      type: text(exception.type),
+      stacktrace: toStacktrace(exception.stacktrace),
+    }
+    const registers = toRegisters(exception.registers)
+    if (registers) out.registers = registers
+    return out
+  })
 }
 
 /** A breadcrumb time as ISO 8601: from a parseable string or epoch milliseconds, else null. */

@@ -160,6 +160,48 @@ describe('event detail page', () => {
     expect(within(nav).getByRole('link', { name: /Older event/ })).toHaveAttribute('href', '/projects/p1/errors/e1/events/ev-older')
   })
 
+  it('shows a native crash by module and address, with its registers', async () => {
+    const native = {
+      type: 'c',
+      module: '/data/app/~~Qx1==/com.example-Ab3==/lib/arm64/libcrash.so',
+      frame_address: '0x7843f5b698',
+      load_address: '0x7843f5a000',
+      symbol_address: null,
+      relative_address: '0x1698',
+      is_pc: true,
+      is_lr: false,
+      code_identifier: 'c4c3e67882c5ae90748762b6ccaf46f60a4db16a',
+      macho_uuid: null,
+      macho_vm_address: null,
+    }
+    const crash = event({
+      exceptions: [
+        {
+          class: 'SIGSEGV',
+          message: 'Segmentation violation (invalid memory reference)',
+          type: 'c',
+          stacktrace: [
+            frame({ method: 'crash_here', file: native.module, line: 5784, native }),
+            frame({ method: null, file: native.module, line: 5816, native: { ...native, relative_address: '0x16b8', is_pc: false } }),
+          ],
+          registers: [{ frame_index: 0, values: [{ name: 'pc', value: '0x7843f5b698' }, { name: 'sp', value: '0x7fe0c1a2b0' }] }],
+        },
+      ],
+    })
+    mockApi({ ...routes(), 'GET /api/projects/p1/events/ev1': crash })
+    renderApp('/projects/p1/errors/e1/events/ev1')
+    const trace = await screen.findByRole('list', { name: 'Stack frames of SIGSEGV' })
+    // The module's name and the address inside it, not the install path and the NDK's "line" (that address in decimal).
+    const top = within(trace).getByRole('listitem', { name: 'Library frame 1: crash_here at libcrash.so + 0x1698' })
+    expect(within(top).getByText('program counter')).toBeInTheDocument()
+    expect(within(top).getByText('libcrash.so + 0x1698')).toHaveAttribute('title', expect.stringContaining('build id c4c3e67882c5ae90748762b6ccaf46f60a4db16a'))
+    expect(within(trace).getByRole('listitem', { name: 'Library frame 2: (unknown function) at libcrash.so + 0x16b8' })).toBeInTheDocument()
+
+    await userEvent.click(screen.getByText('Registers (2)'))
+    const registers = screen.getByRole('table', { name: 'Frame 1' })
+    expect(within(registers).getByRole('row', { name: 'pc 0x7843f5b698' })).toBeVisible()
+  })
+
   it('says which event was not found', async () => {
     mockApi({ ...routes(), 'GET /api/projects/p1/events/gone': json({ errors: ['event not found'] }, { status: 404 }) })
     renderApp('/projects/p1/errors/e1/events/gone')

@@ -1,7 +1,36 @@
 import { CornerDownRight } from 'lucide-react'
-import type { EventException } from '../../../contract/events.ts'
+import type { EventException, FrameRegisters } from '../../../contract/events.ts'
 import { TruncatedText } from '../../components/ui/truncated-text.tsx'
 import { StackTrace } from './stack-trace.tsx'
+
+/** The CPU registers a native notifier captured, one table per frame, collapsed: they matter to few readers. */
+function Registers({ registers, exceptionClass }: { registers: readonly FrameRegisters[]; exceptionClass: string }) {
+  const count = registers.reduce((sum, frame) => sum + frame.values.length, 0)
+  return (
+    <details className="rounded-md border border-border text-sm">
+      <summary className="cursor-pointer px-3 py-1.5 text-xs text-muted-foreground hover:text-foreground">
+        Registers ({count})<span className="sr-only"> of {exceptionClass}</span>
+      </summary>
+      {registers.map((frame, index) => (
+        <table key={index} className="mx-3 mb-2 font-mono text-xs">
+          <caption className="py-1 text-left font-sans text-muted-foreground">
+            {frame.frame_index === null ? 'Frame not given' : `Frame ${frame.frame_index + 1}`}
+          </caption>
+          <tbody>
+            {frame.values.map((register, row) => (
+              <tr key={row}>
+                <th scope="row" className="pr-4 text-left font-normal text-muted-foreground">
+                  {register.name}
+                </th>
+                <td className="[overflow-wrap:anywhere]">{register.value}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ))}
+    </details>
+  )
+}
 
 /** Exceptions outermost first; each later one is the cause of the one before it. */
 export function ExceptionChain({ exceptions }: { exceptions: readonly EventException[] }) {
@@ -29,6 +58,7 @@ export function ExceptionChain({ exceptions }: { exceptions: readonly EventExcep
               ) : null}
             </div>
             <StackTrace frames={exception.stacktrace} label={`Stack frames of ${exception.class}`} />
+            {exception.registers ? <Registers registers={exception.registers} exceptionClass={exception.class} /> : null}
           </li>
         )
       })}

@@ -4,7 +4,7 @@ import type { StackFrame } from '../../../contract/events.ts'
 import { Badge } from '../../components/ui/badge.tsx'
 import { cn } from '../../lib/cn.ts'
 import { CodeContext } from './code-context.tsx'
-import { defaultCodeFrameIndex, formatFrameLocation, frameMethod, toFrameItems, type IndexedFrame } from './to-frames.ts'
+import { defaultCodeFrameIndex, formatFrameLocation, frameMethod, nativeFrameDetails, toFrameItems, type IndexedFrame } from './to-frames.ts'
 
 function FrameRow({ frame, index, codeOpenByDefault }: IndexedFrame & { codeOpenByDefault: boolean }) {
   const hasCode = frame.code !== null && Object.keys(frame.code).length > 0
@@ -30,8 +30,14 @@ function FrameRow({ frame, index, codeOpenByDefault }: IndexedFrame & { codeOpen
         >
           {method}
         </span>
-        <span className="font-mono text-xs text-muted-foreground [overflow-wrap:anywhere]">{location}</span>
+        <span
+          className="font-mono text-xs text-muted-foreground [overflow-wrap:anywhere]"
+          title={frame.native ? nativeFrameDetails(frame.native) : undefined}
+        >
+          {location}
+        </span>
         {frame.in_project ? <Badge tone="accent">in project</Badge> : null}
+        {frame.native?.is_pc ? <Badge>program counter</Badge> : null}
         {hasCode ? (
           <button
             type="button"

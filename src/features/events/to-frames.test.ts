@@ -42,6 +42,20 @@ describe('frame formatting', () => {
     expect(formatFrameLocation({ file: null, line: null, column: null })).toBe('(unknown file)')
   })
 
+  it('locates a native frame by its module and the address inside it', () => {
+    const native = {
+      type: 'cocoa', module: '/private/var/containers/Bundle/Application/6F4E/Shop.app/Shop', frame_address: '0x102f4a2bc',
+      load_address: '0x102f40000', symbol_address: null, relative_address: '0xa2bc', is_pc: false, is_lr: true,
+      code_identifier: null, macho_uuid: 'D0A41830-4FD2-3B02-A23B-0741AD4C7F52', macho_vm_address: '0x100000000',
+    }
+    expect(formatFrameLocation({ file: null, line: null, column: null, native })).toBe('Shop + 0xa2bc')
+    expect(formatFrameLocation({ file: null, line: null, column: null, native: { ...native, load_address: null, relative_address: null } })).toBe('Shop')
+    expect(formatFrameLocation({ file: null, line: null, column: null, native: { ...native, module: null, relative_address: null } })).toBe('0x102f4a2bc')
+    // A source file and line beside the addresses (symbolicated) are shown as for any frame.
+    expect(formatFrameLocation({ file: 'Checkout.swift', line: 12, column: null, native })).toBe('Checkout.swift:12')
+    expect(frameMethod({ method: null, native })).toBe('(unknown function)')
+  })
+
   it('names anonymous frames', () => {
     expect(frameMethod({ method: null })).toBe('(anonymous function)')
     expect(frameMethod({ method: '  ' })).toBe('(anonymous function)')

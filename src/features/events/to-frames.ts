@@ -37,14 +37,42 @@ export function toFrameItems(frames: readonly StackFrame[]): FrameItem[] {
   return items
 }
 
-/** "src/cart.ts:42:7", without the parts the notifier did not send. */
-export function formatFrameLocation(frame: Pick<StackFrame, 'file' | 'line' | 'column'>): string {
+/** The last segment of a path: "libcrash.so" of "/data/app/…/lib/arm64/libcrash.so". */
+const baseName = (path: string): string => path.slice(path.lastIndexOf('/') + 1) || path
+
+/**
+ * "src/cart.ts:42:7", without the parts the notifier did not send. A frame of native code reads
+ * "libcrash.so + 0x1698": its module and the address inside it (the line an Android NDK frame
+ * carries is that same address in decimal, not a source line).
+ */
+export function formatFrameLocation(frame: Pick<StackFrame, 'file' | 'line' | 'column' | 'native'>): string {
+  const native = frame.native
+  if (native && (frame.file === null || frame.file === native.module)) {
+    const module = native.module === null ? null : baseName(native.module)
+    const offset = native.relative_address
+    if (module !== null && offset !== null) return `${module} + ${offset}`
+    return module ?? native.frame_address ?? '(unknown module)'
+  }
   const file = frame.file ?? '(unknown file)'
   if (frame.line === null) return file
   return frame.column === null ? `${file}:${frame.line}` : `${file}:${frame.line}:${frame.column}`
 }
 
-export const frameMethod = (frame: Pick<StackFrame, 'method'>): string => frame.method?.trim() || '(anonymous function)'
+export const frameMethod = (frame: Pick<StackFrame, 'method' | 'native'>): string =>
+  frame.method?.trim() || (frame.native ? '(unknown function)' : '(anonymous function)')
+
+/** The native details a location leaves out (full module path, absolute address, build id), for a tooltip. */
+export function nativeFrameDetails(native: NonNullable<StackFrame['native']>): string {
+  return [
+    native.module,
+    native.frame_address && `frame ${native.frame_address}`,
+    native.load_address && `loaded at ${native.load_address}`,
+    native.code_identifier && `build id ${native.code_identifier}`,
+    native.macho_uuid && `UUID ${native.macho_uuid}`,
+  ]
+    .filter(Boolean)
+    .join('\n')
+}
 
 export interface CodeLine {
   number: number
