@@ -202,6 +202,26 @@ describe('event detail page', () => {
     expect(within(registers).getByRole('row', { name: 'pc 0x7843f5b698' })).toBeVisible()
   })
 
+  it('shows the top of a deep stack and every frame on request', async () => {
+    const deep = event({
+      exceptions: [
+        {
+          class: 'RangeError',
+          message: 'Maximum call stack size exceeded',
+          type: 'nodejs',
+          stacktrace: Array.from({ length: 1200 }, (_, i) => frame({ method: `recurse${i}`, file: 'src/tree.ts', line: i + 1 })),
+        },
+      ],
+    })
+    mockApi({ ...routes(), 'GET /api/projects/p1/events/ev1': deep })
+    renderApp('/projects/p1/errors/e1/events/ev1')
+    const trace = await screen.findByRole('list', { name: 'Stack frames of RangeError' })
+    expect(within(trace).getAllByRole('listitem', { name: /^Library frame/ })).toHaveLength(50)
+    await userEvent.click(within(trace).getByRole('button', { name: 'Show all 1,200 frames (1,150 more)' }))
+    expect(within(trace).getAllByRole('listitem', { name: /^Library frame/ })).toHaveLength(1200)
+    expect(within(trace).getByRole('listitem', { name: 'Library frame 1200: recurse1199 at src/tree.ts:1200:5' })).toBeInTheDocument()
+  })
+
   it('says which event was not found', async () => {
     mockApi({ ...routes(), 'GET /api/projects/p1/events/gone': json({ errors: ['event not found'] }, { status: 404 }) })
     renderApp('/projects/p1/errors/e1/events/gone')

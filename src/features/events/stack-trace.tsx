@@ -89,6 +89,9 @@ function LibraryGroup({ frames, codeFrame }: { frames: IndexedFrame[]; codeFrame
   )
 }
 
+/** Frames shown before "Show all": the top of a deep stack (a recursion, a native crash) is what explains it. */
+export const PREVIEW_FRAMES = 50
+
 /** Frames top (where it was thrown) to bottom; in-project frames emphasized, library runs collapsed. */
 export function StackTrace({
   frames,
@@ -99,19 +102,33 @@ export function StackTrace({
   label: string
   emptyText?: string
 }) {
+  const [showAll, setShowAll] = useState(false)
   if (frames.length === 0) {
     return <p className="text-sm text-muted-foreground">{emptyText}</p>
   }
   const codeFrame = defaultCodeFrameIndex(frames)
+  const shown = showAll || frames.length <= PREVIEW_FRAMES ? frames : frames.slice(0, PREVIEW_FRAMES)
   return (
     <ol aria-label={label} className="flex flex-col gap-0.5">
-      {toFrameItems(frames).map((item) =>
+      {toFrameItems(shown).map((item) =>
         item.kind === 'frame' ? (
           <FrameRow key={item.index} frame={item.frame} index={item.index} codeOpenByDefault={item.index === codeFrame} />
         ) : (
           <LibraryGroup key={item.key} frames={item.frames} codeFrame={codeFrame} />
         ),
       )}
+      {shown.length < frames.length ? (
+        <li className="border-l-2 border-transparent">
+          <button
+            type="button"
+            onClick={() => setShowAll(true)}
+            className="flex items-center gap-1.5 rounded py-1 pl-3 text-xs text-accent hover:underline"
+          >
+            <ChevronDown aria-hidden="true" className="size-3.5" />
+            Show all {frames.length.toLocaleString('en-US')} frames ({(frames.length - shown.length).toLocaleString('en-US')} more)
+          </button>
+        </li>
+      ) : null}
     </ol>
   )
 }
