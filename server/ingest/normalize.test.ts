@@ -279,6 +279,25 @@ describe('native frames', () => {
     expect(system!.native).toMatchObject({ frame_address: '0xfffffff00000abcd', relative_address: '0xabcd' })
   })
 
+  it('counts frames of a Cocoa app\'s own executable as in project, unless the notifier said otherwise', () => {
+    const cocoa = (machoFile: string, extra: Record<string, unknown> = {}) => ({ method: 'm', machoFile, frameAddress: '0x1000', type: 'cocoa', ...extra })
+    const event = normalizeExceptions([
+      {
+        errorClass: 'EXC_BAD_ACCESS',
+        stacktrace: [
+          cocoa('/usr/lib/libobjc.A.dylib'),
+          cocoa('/private/var/containers/Bundle/Application/6F4E/Shop.app/Frameworks/Alamofire.framework/Alamofire'),
+          cocoa('/private/var/containers/Bundle/Application/6F4E/Shop.app/Shop'),
+          cocoa('/Applications/Shop.app/Contents/MacOS/Shop'),
+          cocoa('/private/var/containers/Bundle/Application/6F4E/Shop.app/Shop', { inProject: false }),
+          { ...cocoa('/data/app/com.example/lib/arm64/libshop.so'), type: 'c' },
+        ],
+      },
+    ])
+    expect(event.payload.exceptions[0]!.stacktrace.map((frame) => frame.in_project)).toEqual([false, false, true, true, false, false])
+    expect(event.grouping.reason).toBe('in_project_frame')
+  })
+
   it('keeps what it can of odd addresses, and no native part on frames of script code', () => {
     const event = normalizeExceptions([
       {

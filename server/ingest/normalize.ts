@@ -212,6 +212,15 @@ function toNativeFrame(frame: JsonObject): NativeFrame | undefined {
   }
 }
 
+/**
+ * The app's own executable inside its bundle: `…/Shop.app/Shop` (iOS, tvOS) or
+ * `…/Shop.app/Contents/MacOS/Shop` (macOS). Not its embedded frameworks or system libraries.
+ */
+function isAppExecutable(module: string | null): boolean {
+  const match = module === null ? null : /\/([^/]+)\.app\/(?:Contents\/MacOS\/)?([^/]+)$/.exec(module)
+  return match !== null && match[1] === match[2]
+}
+
 function toFrame(frame: unknown): StackFrame | null {
   // Some clients send frames as text ("at run (app.js:1:2)"); keep the text as the method.
   if (typeof frame === 'string') return { line: null, column: null, file: null, method: text(frame), in_project: false, code: null }
@@ -233,7 +242,12 @@ function toFrame(frame: unknown): StackFrame | null {
     code,
   }
   const native = toNativeFrame(frame)
-  if (native) out.native = native
+  if (native) {
+    out.native = native
+    // Cocoa notifiers do not mark frames; the app's own executable is its project code (as Bugsnag
+    // treats it), so its first frame groups the error rather than objc_msgSend or another system frame.
+    if (frame.inProject === undefined && native.type === 'cocoa') out.in_project = isAppExecutable(native.module)
+  }
   return out
 }
 
