@@ -88,6 +88,25 @@ describe('errors list page', () => {
     expect(screen.getByRole('button', { name: 'Copy notifier snippet' })).toBeInTheDocument()
     expect(screen.getByRole('button', { name: 'Copy API key of checkout-api' })).toBeInTheDocument()
     expect(screen.queryByRole('combobox', { name: 'Sort by' })).not.toBeInTheDocument()
+
+    // A node project starts on JavaScript; another notifier is one choice away.
+    const notifier = screen.getByRole('combobox', { name: 'Notifier' })
+    expect(notifier).toHaveDisplayValue('JavaScript (browser, Node.js)')
+    expect(screen.getByText('npm install @bugsnag/js')).toBeInTheDocument()
+    await userEvent.selectOptions(notifier, 'Python')
+    expect(screen.getByText('pip install bugsnag')).toBeInTheDocument()
+    expect(snippet).toHaveTextContent(`session_endpoint="${window.location.origin}/sessions"`)
+  })
+
+  it('starts the setup of an iOS project on the Cocoa notifier', async () => {
+    mockApi({
+      ...baseRoutes,
+      'GET /api/projects/p1': project({ type: 'ios' }),
+      'GET /api/projects/p1/errors': json([], { headers: { 'X-Total-Count': '0' } }),
+    })
+    renderApp('/projects/p1/errors')
+    expect(await screen.findByRole('combobox', { name: 'Notifier' })).toHaveDisplayValue('iOS, macOS, tvOS')
+    expect(screen.getByLabelText('Notifier snippet')).toHaveTextContent('BugsnagEndpointConfiguration(notify:')
   })
 
   it('says which project was not found', async () => {

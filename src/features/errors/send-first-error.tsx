@@ -1,13 +1,19 @@
 import { Send } from 'lucide-react'
+import { useId, useState } from 'react'
 import type { Project } from '../../../contract/projects.ts'
 import { Card, CardContent } from '../../components/ui/card.tsx'
 import { CopyButton } from '../../components/ui/copy-button.tsx'
+import { Label, Select } from '../../components/ui/input.tsx'
 import { ApiKeyField } from '../projects/api-key-field.tsx'
-import { toNotifierSnippet } from './to-notifier-snippet.ts'
+import { NOTIFIER_PLATFORMS, notifierSetup, PLATFORM_NAMES, platformForProjectType, type NotifierPlatform } from './notifier-setup.ts'
 
 /** The errors list when nothing has arrived yet: what to do next, with everything to copy. */
 export function SendFirstError({ project, origin }: { project: Project; origin: string }) {
-  const snippet = toNotifierSnippet(project.api_key, origin)
+  // The project's type picks the notifier; another one is a choice away (a Node.js API may
+  // also have a browser front end).
+  const [platform, setPlatform] = useState<NotifierPlatform>(() => platformForProjectType(project.type))
+  const setup = notifierSetup(platform, project.api_key, origin)
+  const platformFieldId = useId()
   return (
     <Card aria-labelledby="send-first-error-title">
       <CardContent className="flex flex-col gap-4 py-6">
@@ -28,18 +34,40 @@ export function SendFirstError({ project, origin }: { project: Project; origin: 
           <ApiKeyField apiKey={project.api_key} projectName={project.name} />
         </div>
         <div className="flex flex-col gap-1">
+          <Label htmlFor={platformFieldId} className="text-xs text-muted-foreground">
+            Notifier
+          </Label>
+          <Select
+            id={platformFieldId}
+            value={platform}
+            onChange={(event) => setPlatform(event.target.value as NotifierPlatform)}
+            className="sm:max-w-72"
+          >
+            {NOTIFIER_PLATFORMS.map((value) => (
+              <option key={value} value={value}>
+                {PLATFORM_NAMES[value]}
+              </option>
+            ))}
+          </Select>
+        </div>
+        <div className="flex flex-col gap-1">
+          <p className="text-xs text-muted-foreground [overflow-wrap:anywhere]">
+            Install: <code className="text-foreground">{setup.install}</code>
+          </p>
           <div className="flex items-center justify-between gap-2">
-            <span className="text-xs font-medium text-muted-foreground">
-              <code>npm install @bugsnag/js</code>, then:
-            </span>
-            <CopyButton value={snippet} label="Copy notifier snippet" />
+            <span className="min-w-0 text-xs font-medium text-muted-foreground">{setup.where}</span>
+            <CopyButton value={setup.code} label="Copy notifier snippet" />
           </div>
           <pre
             aria-label="Notifier snippet"
             className="overflow-x-auto rounded-md border border-border bg-surface-muted p-3 font-mono text-xs leading-relaxed"
           >
-            <code>{snippet}</code>
+            <code>{setup.code}</code>
           </pre>
+          <p className="text-xs text-muted-foreground">
+            Any other Bugsnag notifier works too: set its notify endpoint to <code>{origin}/notify</code> and its sessions
+            endpoint to <code>{origin}/sessions</code>.
+          </p>
         </div>
         <p role="status" className="flex items-center gap-2 text-xs text-muted-foreground">
           <span aria-hidden="true" className="size-2 animate-pulse rounded-full bg-accent" />
