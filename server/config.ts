@@ -1,10 +1,6 @@
 import { z } from 'zod'
 import type { IngestOptions } from './ingest/ingest-writer.ts'
 
-const bool = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
-  .transform((value) => value === 'true' || value === '1' || value === 'yes')
-
 const port = z.coerce.number().int().min(0).max(65535)
 const bytes = z.coerce.number().int().positive()
 
@@ -28,7 +24,6 @@ const envSchema = z.object({
   ERRATA_INDEX_LINGER_MS: z.coerce.number().int().min(0).max(5000).default(100),
   ERRATA_STATIC_DIR: z.string().default('./dist'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  ERRATA_TRUST_PROXY: bool.default(false),
 })
 
 export interface Config {
