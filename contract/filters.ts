@@ -115,10 +115,16 @@ export function parseDuration(text: string): number | null {
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?)?$/
 
-/** A time filter value: a relative duration back from `now`, or an ISO 8601 time. */
+// The earliest time a filter can name: PostgreSQL's timestamps, like ours, start in year 1.
+const EARLIEST_TIME = Date.parse('0001-01-01T00:00:00Z')
+
+/**
+ * A time filter value: a relative duration back from `now` (one reaching before year 1
+ * means "since the beginning"), or an ISO 8601 time.
+ */
 export function parseFilterTime(text: string, now: Date): Date | null {
   const duration = parseDuration(text)
-  if (duration !== null) return new Date(now.getTime() - duration)
+  if (duration !== null) return new Date(Math.max(now.getTime() - duration, EARLIEST_TIME))
   if (!ISO_TIME.test(text.trim())) return null
   const time = new Date(text.trim())
   const year = time.getUTCFullYear()

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApiPortApp, createApp } from './app.ts'
 import { bootstrapFirstAdmin } from './auth/bootstrap.ts'
 import { loadConfig } from './config.ts'
+import { seedProject } from './test-support/seed.ts'
 import { createTestContext, type TestContext, type TestUser } from './test-support/test-app.ts'
 
 let ctx: TestContext
@@ -82,6 +83,26 @@ describe('app wiring', () => {
         expect((await res.json()).errors).toHaveLength(1)
       }
     }
+  })
+
+  it('answers 400 naming the field, never 500, for NUL characters in bodies and query parameters', async () => {
+    const { project } = await seedProject(ctx, { user, organization: 'Nul Org', project: 'Nul' })
+    const cases: Array<[string, RequestInit & { token?: string; json?: unknown }, string]> = [
+      // Before sign-in, too.
+      ['/api/auth/login', { method: 'POST', json: { email: 'a\u0000@example.com', password: 'x' } }, 'email: must not contain NUL'],
+      ['/api/user/organizations', { method: 'POST', token: user.token, json: { name: 'Acme\u0000' } }, 'name: must not contain NUL'],
+      [`/api/projects/${project.id}`, { method: 'PATCH', token: user.token, json: { name: 'a\u0000b' } }, 'name: must not contain NUL'],
+      [`/api/projects/${project.id}/errors?filters[user.id][][type]=eq&filters[user.id][][value]=%00`, { token: user.token }, 'filters[user.id][][value]: must not contain NUL'],
+      [`/api/projects/${project.id}/events?start_time=2026%00`, { token: user.token }, 'start_time: must not contain NUL'],
+    ]
+    for (const [path, init, message] of cases) {
+      const res = await ctx.request(path, init)
+      expect(res.status, path).toBe(400)
+      expect((await res.json()).errors[0]).toContain(message)
+    }
+    // Nested fields are named by their path; a NUL in a key names the object holding it.
+    const nested = await ctx.request('/api/user/organizations', { method: 'POST', token: user.token, json: { name: 'ok', extra: { list: ['a', 'b\u0000'] } } })
+    expect((await nested.json()).errors).toEqual(['extra.list[1]: must not contain NUL characters (\\u0000)'])
   })
 
   it('enforces the API body limit with 413', async () => {

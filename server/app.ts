@@ -6,6 +6,7 @@ import { authenticate } from './auth/authenticate.ts'
 import type { AppDeps, AppEnv } from './context.ts'
 import { apiVersion } from './http/api-version.ts'
 import { HttpError, PayloadTooLargeError } from './http/errors.ts'
+import { rejectNulInQuery } from './http/nul-characters.ts'
 import { rejectMalformedPath } from './http/path-ids.ts'
 import { organizationRoutes } from './organizations/organizations.routes.ts'
 import { projectRoutes } from './projects/projects.routes.ts'
@@ -33,6 +34,7 @@ function createApiRoutes(mountPath: '' | '/api', limitBytes: number): Hono<AppEn
     })
     .use(bodyLimit({ maxSize: limitBytes, onError: () => { throw new PayloadTooLargeError(limitBytes) } }))
     .use(apiVersion(mountPath))
+    .use(rejectNulInQuery)
     .route('/', authRoutes)
     .route('/', invitationRoutes)
     .use(authenticate)

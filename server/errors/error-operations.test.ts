@@ -500,7 +500,8 @@ describe('PATCH /projects/:projectId/errors?error_ids=… (bulk)', () => {
     await expectError(await bulk('', { operation: 'fix' }), 400, 'error_ids: required: comma-separated error ids, e.g. ?error_ids=a,b')
     await expectError(await bulk('?error_ids=', { operation: 'fix' }), 400, 'error_ids: must name at least one error id')
     await expectError(await bulk('?error_ids=,,', { operation: 'fix' }), 400, 'error_ids: must name at least one error id')
-    await expectError(await bulk('?error_ids=a,b%00c', { operation: 'fix' }), 400, 'error_ids.1: is not an error id')
+    await expectError(await bulk('?error_ids=a,b%00c', { operation: 'fix' }), 400, 'error_ids: must not contain NUL characters (\\u0000)')
+    await expectError(await bulk('?error_ids=a,b%2Fc', { operation: 'fix' }), 400, 'error_ids.1: is not an error id')
     await expectError(await bulk(`?error_ids=${seeded[0]!.id}`, { operation: 'nap' }), 400, /^operation: must be one of/)
     // Exactly the maximum is fine.
     const exactly = Array.from({ length: MAX_BULK_ERROR_IDS }, (_, i) => `e${i}`).join(',')

@@ -149,6 +149,9 @@ describe('GET /projects/{id}/errors with filters', () => {
     ])
     expect((await errorsFor({ 'event.since': [eq('1d')], 'app.release_stage': [eq('staging')] })).classes).toEqual([])
     expect((await errorsFor({ 'event.before': [eq('1d')], 'user.id': [eq('u1')] })).classes).toEqual(['Gamma'])
+    // A duration reaching before year 1 is "since the beginning", not a database error.
+    expect((await errorsFor({ 'event.since': [eq('999999w')] })).classes).toEqual(['Alpha', 'Beta', 'Gamma'])
+    expect((await errorsFor({ 'event.before': [eq('999999w')] })).classes).toEqual([])
   })
 
   it('filters on error fields: status, assignment, severity, versions seen in', async () => {

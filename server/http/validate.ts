@@ -1,6 +1,7 @@
 import type { z } from 'zod'
 import { formatIssues } from '../../contract/api-error.ts'
 import { ValidationError } from './errors.ts'
+import { rejectNulInJson } from './nul-characters.ts'
 
 /** Parses input with a contract schema, or throws a 400 that names each bad field. */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown, prefix = ''): z.infer<S> {
@@ -13,11 +14,14 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown, prefi
 export async function readJson(request: Request): Promise<unknown> {
   const text = await request.text()
   if (text.trim() === '') return {}
+  let body: unknown
   try {
-    return JSON.parse(text)
+    body = JSON.parse(text)
   } catch {
     throw new ValidationError('request body is not valid JSON')
   }
+  rejectNulInJson(body)
+  return body
 }
 
 /** Query parameters as a plain object (the last value wins for repeated keys). */
