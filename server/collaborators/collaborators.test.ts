@@ -313,6 +313,23 @@ describe('PATCH /organizations/:organizationId/collaborators/:collaboratorId', (
     expect(await (await get(url, org.user.token)).json()).toEqual(member(pat, 'Pat', false, null))
   })
 
+  it('forgets a deleted project in members\' and invitations\' project_ids, so the list can be sent back as read', async () => {
+    const org = await freshOrg()
+    const pat = await ctx.createUser('Pat')
+    await addMember(org.organization.id, pat, false, [org.web.id, org.mobile.id])
+    const invited = (await (
+      await send('POST', `/api/organizations/${org.organization.id}/collaborators`, org.user.token, { email: 'kept@example.com', project_ids: [org.mobile.id] })
+    ).json()) as InvitedCollaborator
+    expect((await send('DELETE', `/api/projects/${org.mobile.id}`, org.user.token)).status).toBe(204)
+
+    const url = `/api/organizations/${org.organization.id}/collaborators/${pat.id}`
+    const read = (await (await get(url, org.user.token)).json()) as Collaborator
+    expect(read.project_ids).toEqual([org.web.id])
+    expect((await send('PATCH', url, org.user.token, { project_ids: read.project_ids })).status).toBe(200)
+    const invitation = await get(`/api/organizations/${org.organization.id}/collaborators/${invited.id}`, org.user.token)
+    expect(await invitation.json()).toMatchObject({ project_ids: [] })
+  })
+
   it('unassigns their errors in projects they can no longer see', async () => {
     const org = await freshOrg()
     const pat = await ctx.createUser('Pat')

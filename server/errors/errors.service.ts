@@ -105,11 +105,14 @@ function afterCursor(sort: ErrorSort, direction: 'asc' | 'desc', cursor: Cursor)
     : sql`(${column}, ${errors.id}) > (${value}, ${cursor.id})`
 }
 
+/** The list a cursor belongs to: one project's errors in one sort and direction (filters narrow it). */
+const errorsList = (projectId: string, query: ListErrorsQuery) => `errors|${projectId}|${query.sort}|${query.direction}`
+
 /** One page of a project's errors (per_page + 1 rows, to know whether another page follows). */
 export function errorsPageQuery(db: Db, projectId: string, query: ListErrorsQuery, filtered?: SQL) {
   const column = SORT_COLUMNS[query.sort]
   const order = query.direction === 'desc' ? desc : asc
-  const cursor = query.cursor === undefined ? undefined : checkCursor(query.sort, decodeCursor(query.cursor))
+  const cursor = query.cursor === undefined ? undefined : checkCursor(query.sort, decodeCursor(query.cursor, errorsList(projectId, query)))
   return db
     .select({ error: errors, cursorValue: cursorValueColumn(query.sort) })
     .from(errors)
@@ -143,7 +146,7 @@ export async function listErrors(
   const page = rows.slice(0, query.per_page)
   const last = page[page.length - 1]
   const nextCursor =
-    rows.length > query.per_page && last ? encodeCursor({ v: last.cursorValue, id: last.error.id }) : null
+    rows.length > query.per_page && last ? encodeCursor({ v: last.cursorValue, id: last.error.id }, errorsList(projectId, query)) : null
   return { errors: page.map((row) => toErrorGroup(urls, row.error)), nextCursor, totalCount: totals[0]?.n ?? 0 }
 }
 

@@ -195,9 +195,9 @@ describe('GET /projects/:projectId/errors', () => {
       ['?cursor=not-a-cursor', 'cursor'],
       [`?cursor=${Buffer.from('{"a":1}').toString('base64url')}`, 'cursor'],
       // A last_seen cursor handed to the events sort.
-      [`?sort=events&cursor=${encodeCursor({ v: '2024-01-01T00:00:00.000000Z', id: 'x' })}`, 'cursor'],
-      [`?sort=last_seen&cursor=${encodeCursor({ v: 12, id: 'x' })}`, 'cursor'],
-      [`?cursor=${encodeCursor({ v: 'yesterday', id: 'x' })}`, 'cursor'],
+      [`?sort=events&cursor=${encodeCursor({ v: '2024-01-01T00:00:00.000000Z', id: 'x' }, `errors|${main.project.id}|events|desc`)}`, 'cursor'],
+      [`?sort=last_seen&cursor=${encodeCursor({ v: 12, id: 'x' }, `errors|${main.project.id}|last_seen|desc`)}`, 'cursor'],
+      [`?cursor=${encodeCursor({ v: 'yesterday', id: 'x' }, `errors|${main.project.id}|last_seen|desc`)}`, 'cursor'],
     ]
     for (const [query, field] of cases) {
       const res = await get(listPath(query))
@@ -227,7 +227,8 @@ describe('GET /projects/:projectId/errors', () => {
     await ctx.deps.database.db.execute(sql`ANALYZE errors`)
     for (const sort of ['last_seen', 'first_seen', 'events', 'users'] as const) {
       for (const direction of ['desc', 'asc'] as const) {
-        for (const cursor of [undefined, sort.endsWith('seen') ? encodeCursor({ v: '2020-01-01T00:00:00.000000Z', id: 'f' }) : encodeCursor({ v: 5, id: 'f' })]) {
+        const list = `errors|${project.id}|${sort}|${direction}`
+        for (const cursor of [undefined, encodeCursor(sort.endsWith('seen') ? { v: '2020-01-01T00:00:00.000000Z', id: 'f' } : { v: 5, id: 'f' }, list)]) {
           const query = errorsPageQuery(ctx.deps.database.db, project.id, { sort, direction, per_page: 30, cursor })
           const plan = await queryRows<{ 'QUERY PLAN': string }>(ctx.deps.database.db, sql`EXPLAIN ${query.getSQL()}`)
           const text = plan.map((row) => row['QUERY PLAN']).join('\n')

@@ -19,10 +19,21 @@ function inStorableRange(time: Date): boolean {
   return !Number.isNaN(time.getTime()) && year >= 1 && year <= 9999
 }
 
+/**
+ * A window bound as a Date. Received times are whole milliseconds and the window is
+ * [start, end), so a bound with a finer fraction rounds up to the next millisecond: an event
+ * at .175 is before end_time .1759 and not after start_time .1759 (Date alone would cut to .175).
+ */
+function windowBound(text: string): Date {
+  const time = new Date(text)
+  const fraction = /\.(\d+)/.exec(text)?.[1] ?? ''
+  return /[1-9]/.test(fraction.slice(3)) ? new Date(time.getTime() + 1) : time
+}
+
 /** The time window of a list: each bound storable, and start before end (naming both). */
 function timeWindow(query: ListEventsQuery): { start?: Date; end?: Date } {
-  const start = query.start_time ? new Date(query.start_time) : undefined
-  const end = query.end_time ? new Date(query.end_time) : undefined
+  const start = query.start_time ? windowBound(query.start_time) : undefined
+  const end = query.end_time ? windowBound(query.end_time) : undefined
   const problems: string[] = []
   if (start && !inStorableRange(start)) problems.push('start_time: must be between the years 0001 and 9999')
   if (end && !inStorableRange(end)) problems.push('end_time: must be between the years 0001 and 9999')
@@ -36,8 +47,8 @@ function timeWindow(query: ListEventsQuery): { start?: Date; end?: Date } {
 const BAD_CURSOR = 'cursor: is not a cursor this server issued (use the Link rel="next" address)'
 
 /** An events cursor: exactly the ISO time and event id this server put in a Link header. */
-function eventsCursor(text: string): { at: Date; id: string } {
-  const cursor = decodeCursor(text)
+function eventsCursor(text: string, list: string): { at: Date; id: string } {
+  const cursor = decodeCursor(text, list)
   const at = typeof cursor.v === 'string' ? new Date(cursor.v) : null
   // The round trip refuses other endpoints' cursors, other date forms and out-of-range years.
   if (!at || !inStorableRange(at) || at.toISOString() !== cursor.v) {
@@ -170,7 +181,9 @@ export async function listEvents(
 ): Promise<EventPage> {
   // Checked before any access query: a bad parameter is a 400 whatever the scope.
   const window = timeWindow(query)
-  const cursor = query.cursor ? eventsCursor(query.cursor) : null
+  // One list per project or error and direction (filters and the time window narrow it).
+  const list = `events|${scope.errorId !== undefined ? `error|${scope.errorId}` : `project|${scope.projectId}`}|${query.direction}`
+  const cursor = query.cursor ? eventsCursor(query.cursor, list) : null
   const compiled = compileFilters(filters, { userId, now: new Date() })
   const unfiltered = Object.keys(filters).length === 0 && !query.start_time && !query.end_time
   let knownTotal: number | null = null
@@ -226,7 +239,7 @@ export async function listEvents(
   const last = page[page.length - 1]
   return {
     events: page.map((row) => toEvent(urls, row.event, row.payload)),
-    nextCursor: rows.length > query.per_page && last ? encodeCursor({ v: last.event.receivedAt.toISOString(), id: last.event.id }) : null,
+    nextCursor: rows.length > query.per_page && last ? encodeCursor({ v: last.event.receivedAt.toISOString(), id: last.event.id }, list) : null,
     totalCount: total,
   }
 }

@@ -137,6 +137,13 @@ describe('GET /projects/:id/events', () => {
       expect(e.received_at < end).toBe(true)
     }
     expect(res.headers.get('X-Total-Count')).toBe(String(inWindow.length))
+
+    // Finer than a millisecond: an event at …(ms) is before end …(ms)9 and not after start …(ms)9.
+    const at = distinct[1]!
+    const finer = at.replace(/Z$/, '9Z')
+    const ids = async (query: string) => ((await (await get(`/projects/${projectId}/events?${query}&per_page=100`)).json()) as { received_at: string }[]).map((e) => e.received_at)
+    expect(await ids(`end_time=${encodeURIComponent(finer)}`)).toContain(at)
+    expect(await ids(`start_time=${encodeURIComponent(finer)}`)).not.toContain(at)
   })
 
   it('validates the query and names the parameter', async () => {

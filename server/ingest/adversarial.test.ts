@@ -467,8 +467,8 @@ describe('Events API and errors API: odd queries and ids', () => {
     expect((JSON.parse(body) as { errors: string[] }).errors[0], path).toMatch(new RegExp(`^${field}: `))
   }
 
-  it('answers 400 naming per_page for 0, -1, 1e3, abc, 1.5 and an empty value', async () => {
-    for (const value of ['0', '-1', '1e3', 'abc', '1.5', '', 'Infinity']) {
+  it('answers 400 naming per_page for anything but plain decimal digits from 1 to 100', async () => {
+    for (const value of ['0', '-1', '1e3', '1e2', 'abc', '1.5', '2.0', '0x0A', '0b11', '%207', '+5', '', 'Infinity', '101']) {
       await expect400(`/projects/${projectId}/events?per_page=${value}`, 'per_page')
       await expect400(`/projects/${projectId}/errors?per_page=${value}`, 'per_page')
       await expect400(`/errors/${errorId}/events?per_page=${value}`, 'per_page')
@@ -490,26 +490,61 @@ describe('Events API and errors API: odd queries and ids', () => {
   })
 
   it('answers 400 naming the cursor for garbage, another endpoint’s cursor and out-of-range values', async () => {
-    const cursors = [
-      'garbage',
-      '%%%',
-      Buffer.from('not json').toString('base64url'),
-      encodeCursor({ v: 12, id: eventId }), // an errors cursor for sort=events
-      encodeCursor({ v: 'yesterday', id: eventId }),
-      encodeCursor({ v: '-271821-04-20T00:00:00.000Z', id: eventId }),
-      encodeCursor({ v: '+275760-09-13T00:00:00.000Z', id: eventId }),
-      encodeCursor({ v: '0000-01-01T00:00:00.000Z', id: eventId }),
-      encodeCursor({ v: '2026-01-01T00:00:00.000Z', id: 'a\u0000b' }),
-      encodeCursor({ v: 'Tue, 01 Jan 2030 00:00:00 GMT', id: eventId }),
+    // Each keyset is sealed for the list it is sent to, so what is refused is its value.
+    const lists: Array<[string, string]> = [
+      [`/projects/${projectId}/events`, `events|project|${projectId}|desc`],
+      [`/errors/${errorId}/events`, `events|error|${errorId}|desc`],
+      [`/projects/${projectId}/errors`, `errors|${projectId}|last_seen|desc`],
+      [`/projects/${projectId}/errors?sort=first_seen`, `errors|${projectId}|first_seen|desc`],
     ]
-    for (const cursor of cursors) {
-      const q = `cursor=${encodeURIComponent(cursor)}`
-      await expect400(`/projects/${projectId}/events?${q}`, 'cursor')
-      await expect400(`/errors/${errorId}/events?${q}`, 'cursor')
-      await expect400(`/projects/${projectId}/errors?${q}`, 'cursor')
-      await expect400(`/projects/${projectId}/errors?sort=first_seen&${q}`, 'cursor')
+    const keysets = [
+      { v: 12, id: eventId }, // an errors cursor for sort=events
+      { v: 'yesterday', id: eventId },
+      { v: '-271821-04-20T00:00:00.000Z', id: eventId },
+      { v: '+275760-09-13T00:00:00.000Z', id: eventId },
+      { v: '0000-01-01T00:00:00.000Z', id: eventId },
+      { v: '2026-01-01T00:00:00.000Z', id: 'a\u0000b' },
+      { v: 'Tue, 01 Jan 2030 00:00:00 GMT', id: eventId },
+    ]
+    for (const [path, list] of lists) {
+      const join = path.includes('?') ? '&' : '?'
+      for (const cursor of ['garbage', '%%%', Buffer.from('not json').toString('base64url'), ...keysets.map((k) => encodeCursor(k, list))]) {
+        await expect400(`${path}${join}cursor=${encodeURIComponent(cursor)}`, 'cursor')
+      }
     }
-    await expect400(`/projects/${projectId}/errors?sort=events&cursor=${encodeCursor({ v: 1, id: 'a\u0000b' })}`, 'cursor')
+    await expect400(`/projects/${projectId}/errors?sort=events&cursor=${encodeCursor({ v: 1, id: 'a\u0000b' }, `errors|${projectId}|events|desc`)}`, 'cursor')
+  })
+
+  it('answers 400 for a cursor from another list: another project, error, sort, direction or pivot scope', async () => {
+    // Real cursors, from the Link headers of one-row pages.
+    const cursorOf = async (path: string) => {
+      const res = await get(path)
+      expect(res.status, path).toBe(200)
+      const link = res.headers.get('Link')
+      expect(link, path).toBeTruthy()
+      return new URL(/<([^>]+)>/.exec(link!)![1]!).searchParams.get('cursor')!
+    }
+    const user = (id: string) => ({ user: { id } })
+    await notify({ events: [baseEvent('CursorA', user('u1')), baseEvent('CursorA', user('u2')), baseEvent('CursorB', user('u1')), baseEvent('CursorB', user('u3'))] })
+    const [a, b] = await Promise.all(['CursorA', 'CursorB'].map(async (cls) => (await ctx.deps.database.db.select().from(errors).where(eq(errors.errorClass, cls)))[0]!.id))
+    const { project: sibling } = await seedProject(ctx, { user: alice, organization: 'Adversarial Org 2', project: 'Sibling' })
+    const mismatches: Array<[string, string]> = [
+      [`/projects/${projectId}/events?per_page=1`, `/errors/${a}/events?per_page=1`],
+      [`/errors/${a}/events?per_page=1`, `/errors/${b}/events?per_page=1`],
+      [`/errors/${a}/events?per_page=1`, `/errors/${a}/events?per_page=1&direction=asc`],
+      [`/projects/${projectId}/errors?per_page=1`, `/projects/${projectId}/errors?per_page=1&sort=first_seen`],
+      [`/projects/${projectId}/errors?per_page=1&sort=events`, `/projects/${projectId}/errors?per_page=1&sort=users`],
+      [`/projects/${projectId}/errors?per_page=1`, `/projects/${projectId}/errors?per_page=1&direction=asc`],
+      [`/projects/${projectId}/errors?per_page=1`, `/projects/${sibling.id}/errors?per_page=1`],
+      [`/projects/${projectId}/errors/${a}/pivots/user.id/values?per_page=1`, `/projects/${projectId}/pivots/user.id/values?per_page=1`],
+      [`/projects/${projectId}/errors/${a}/pivots/user.id/values?per_page=1`, `/projects/${projectId}/errors/${b}/pivots/user.id/values?per_page=1`],
+    ]
+    for (const [from, to] of mismatches) {
+      const cursor = await cursorOf(from)
+      await expect400(`${to}&cursor=${encodeURIComponent(cursor)}`, 'cursor')
+      // The same cursor still pages the list that issued it.
+      expect((await get(`${from}&cursor=${encodeURIComponent(cursor)}`)).status, from).toBe(200)
+    }
   })
 
   it('ignores unknown query parameters', async () => {

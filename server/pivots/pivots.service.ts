@@ -8,6 +8,7 @@ import { requireProjectAccess } from '../auth/access.ts'
 import { queryRows, type Db } from '../db/client.ts'
 import { errors, events } from '../db/schema.ts'
 import { compileFilters, eventColumn, projectEventsWhere } from '../filters/filter-sql.ts'
+import { openCursor, sealCursor } from '../http/cursor.ts'
 import { NotFoundError, ValidationError } from '../http/errors.ts'
 
 /** A project, or one error of it. */
@@ -49,27 +50,22 @@ interface PivotCursor {
 
 const BAD_CURSOR = 'cursor: is not a cursor this server issued (use the Link rel="next" address)'
 
-function encodePivotCursor(cursor: PivotCursor): string {
-  return Buffer.from(JSON.stringify(['pivot', cursor.events, cursor.value])).toString('base64url')
+function encodePivotCursor(list: string, cursor: PivotCursor): string {
+  return sealCursor(list, [cursor.events, cursor.value])
 }
 
-function decodePivotCursor(text: string): PivotCursor {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'))
-    if (
-      Array.isArray(value) &&
-      value.length === 3 &&
-      value[0] === 'pivot' &&
-      typeof value[1] === 'number' &&
-      Number.isSafeInteger(value[1]) &&
-      value[1] >= 0 &&
-      typeof value[2] === 'string' &&
-      !value[2].includes('\u0000')
-    ) {
-      return { events: value[1], value: value[2] }
-    }
-  } catch {
-    // fall through to the validation error
+function decodePivotCursor(text: string, list: string): PivotCursor {
+  const keyset = openCursor(text, list)
+  const [events, value] = keyset
+  if (
+    keyset.length === 2 &&
+    typeof events === 'number' &&
+    Number.isSafeInteger(events) &&
+    events >= 0 &&
+    typeof value === 'string' &&
+    !value.includes('\u0000')
+  ) {
+    return { events, value }
   }
   throw new ValidationError(BAD_CURSOR)
 }
@@ -127,7 +123,9 @@ export async function listPivotValues(
   // Parameters first: a bad one is a 400 before any database work.
   const pivotId = pivotFieldId(displayId)
   const fieldId = pivotFilterField(pivotId)
-  const cursor = query.cursor ? decodePivotCursor(query.cursor) : null
+  // One list per project or error and field (filters narrow it, so they may change between pages).
+  const list = `pivot|${scope.errorId ? `error|${scope.errorId}` : `project|${scope.projectId}`}|${pivotId}`
+  const cursor = query.cursor ? decodePivotCursor(query.cursor, list) : null
   const compiled = compileFilters(filters, { userId, now: new Date() })
   const { errorEvents } = await requireScope(db, userId, scope)
 
@@ -154,7 +152,7 @@ export async function listPivotValues(
       proportion: page.denominator > 0 ? Number(row.events) / page.denominator : 0,
     })),
     nextCursor:
-      page.rows.length > query.per_page && last ? encodePivotCursor({ events: Number(last.events), value: last.value }) : null,
+      page.rows.length > query.per_page && last ? encodePivotCursor(list, { events: Number(last.events), value: last.value }) : null,
     totalCount: page.totalCount,
   }
 }

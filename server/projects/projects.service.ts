@@ -8,7 +8,7 @@ import {
 } from '../auth/access.ts'
 import type { Db } from '../db/client.ts'
 import { newApiKey, newId } from '../db/ids.ts'
-import { projects } from '../db/schema.ts'
+import { collaborators, invitations, projects } from '../db/schema.ts'
 import { NotFoundError } from '../http/errors.ts'
 import { slugify, slugWithSuffix } from '../http/slug.ts'
 import type { UrlBuilder } from '../http/urls.ts'
@@ -118,6 +118,16 @@ export async function updateProject(
 
 /** Deletes the project with all its errors and events (admins only). */
 export async function deleteProject(db: Db, userId: string, projectId: string): Promise<void> {
-  await requireProjectAdmin(db, userId, projectId)
-  await db.delete(projects).where(eq(projects.id, projectId))
+  const { organizationId } = await requireProjectAdmin(db, userId, projectId)
+  await db.transaction(async (tx) => {
+    await tx.delete(projects).where(eq(projects.id, projectId))
+    // Members and invitations restricted to chosen projects no longer list it (and a client may
+    // send such a list back as it read it).
+    for (const table of [collaborators, invitations]) {
+      await tx
+        .update(table)
+        .set({ projectIds: sql`array_remove(${table.projectIds}, ${projectId})` })
+        .where(and(eq(table.organizationId, organizationId), sql`${table.projectIds} @> ARRAY[${projectId}]::text[]`))
+    }
+  })
 }
