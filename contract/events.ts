@@ -127,5 +127,10 @@ export const listEventsQuerySchema = z.object({
   start_time: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 timestamp' }).optional(),
   end_time: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 timestamp' }).optional(),
   cursor: z.string().optional(),
+  /**
+   * Starts the list right after this event, in the list's order (desc: older events, asc:
+   * newer): how the dashboard finds an event's neighbours, ties in received_at included.
+   */
+  after_event: idSchema.optional(),
 })
 export type ListEventsQuery = z.infer<typeof listEventsQuerySchema>

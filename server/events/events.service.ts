@@ -183,7 +183,8 @@ export async function listEvents(
   const window = timeWindow(query)
   // One list per project or error and direction (filters and the time window narrow it).
   const list = `events|${scope.errorId !== undefined ? `error|${scope.errorId}` : `project|${scope.projectId}`}|${query.direction}`
-  const cursor = query.cursor ? eventsCursor(query.cursor, list) : null
+  if (query.cursor && query.after_event) throw new ValidationError('after_event: cannot be combined with cursor; give one of them')
+  let cursor = query.cursor ? eventsCursor(query.cursor, list) : null
   const compiled = compileFilters(filters, { userId, now: new Date() })
   const unfiltered = Object.keys(filters).length === 0 && !query.start_time && !query.end_time
   let knownTotal: number | null = null
@@ -198,6 +199,16 @@ export async function listEvents(
     scopeCondition = projectEventsWhere(scope.projectId, compiled)
   }
 
+  if (query.after_event) {
+    // The keyset of an event of this list: its own (received_at, id).
+    const [anchor] = await db
+      .select({ at: events.receivedAt, id: events.id })
+      .from(events)
+      .where(and(eq(events.id, query.after_event), scopeCondition))
+      .limit(1)
+    if (!anchor) throw new ValidationError(`after_event: ${query.after_event} is not an event of this list`)
+    cursor = { at: anchor.at, id: anchor.id }
+  }
   const conditions = and(
     scopeCondition,
     window.start ? gte(events.receivedAt, window.start) : undefined,

@@ -186,6 +186,39 @@ describe('an error’s events', () => {
   })
 })
 
+describe('after_event: the neighbours of an event', () => {
+  it('walks an error\'s events one by one in list order, through events that share a received time', async () => {
+    const errorId = await errorIdOf('PagedError')
+    const all = ((await (await get(`/errors/${errorId}/events?per_page=100`)).json()) as { id: string }[]).map((e) => e.id)
+    expect(all).toHaveLength(12) // 3 requests of 4: each request's events share one received time
+    const walk = async (start: string, direction: 'asc' | 'desc') => {
+      const seen = [start]
+      for (;;) {
+        const res = await get(`/errors/${errorId}/events?per_page=1&direction=${direction}&after_event=${seen.at(-1)}`)
+        expect(res.status).toBe(200)
+        const [next] = (await res.json()) as { id: string }[]
+        if (!next) return seen
+        seen.push(next.id)
+      }
+    }
+    expect(await walk(all[0]!, 'desc')).toEqual(all)
+    expect(await walk(all.at(-1)!, 'asc')).toEqual([...all].reverse())
+  })
+
+  it('answers 400 for an event of another list, or together with a cursor', async () => {
+    const errorId = await errorIdOf('PagedError')
+    const [other] = (await (await get(`/errors/${await errorIdOf('OtherError')}/events?per_page=1`)).json()) as { id: string }[]
+    const res = await get(`/errors/${errorId}/events?after_event=${other!.id}`)
+    expect(res.status).toBe(400)
+    expect((await res.json()).errors[0]).toMatch(/^after_event: .* is not an event of this list$/)
+    const first = await get(`/errors/${errorId}/events?per_page=1`)
+    const cursor = new URL(nextLink(first)!).searchParams.get('cursor')!
+    const both = await get(`/errors/${errorId}/events?after_event=${other!.id}&cursor=${cursor}`)
+    expect(both.status).toBe(400)
+    expect((await both.json()).errors[0]).toMatch(/^after_event: /)
+  })
+})
+
 describe('GET /events/:id', () => {
   it('returns one event at both addresses, and its url works', async () => {
     const [listed] = await (await get(`/projects/${projectId}/events?per_page=1`)).json()

@@ -2,34 +2,30 @@ import { QueryClient } from '@tanstack/react-query'
 import { describe, expect, it } from 'vitest'
 import { event } from '../test/fixtures.ts'
 import { json, mockApi } from '../test/mock-api.ts'
-import { eventNeighboursQuery, pickNeighbour } from './events.ts'
+import { eventNeighboursQuery } from './events.ts'
 
 describe('event neighbours', () => {
-  it('takes the event after this one in a window, or none when the window missed it', () => {
-    const window = [{ id: 'a' }, { id: 'b' }, { id: 'c' }]
-    expect(pickNeighbour(window, 'b')).toEqual({ id: 'c' })
-    expect(pickNeighbour(window, 'c')).toBeNull()
-    expect(pickNeighbour(window, 'zzz')).toBeNull()
-  })
-
-  it('asks for windows that hold the event whatever the bounds, and finds both neighbours', async () => {
+  it('asks for the first event after this one each way, and finds both neighbours', async () => {
     const { requests } = mockApi({
       'GET /api/projects/p1/errors/e1/events': (request) =>
-        request.url.searchParams.get('direction') === 'asc'
-          ? json([event({ id: 'same-ms-older' }), event({ id: 'ev1' }), event({ id: 'newer' })])
-          : json([event({ id: 'ev1' }), event({ id: 'older' })]),
+        request.url.searchParams.get('direction') === 'asc' ? json([event({ id: 'newer' })]) : json([event({ id: 'older' })]),
     })
     const client = new QueryClient()
-    const result = await client.fetchQuery(
-      eventNeighboursQuery('p1', 'e1', { id: 'ev1', received_at: '2026-11-22T10:00:00.000Z' }),
-    )
+    const result = await client.fetchQuery(eventNeighboursQuery('p1', 'e1', { id: 'ev1', received_at: '2026-11-22T10:00:00.000Z' }))
     expect(result).toEqual({
       newer: { id: 'newer', received_at: expect.any(String) },
       older: { id: 'older', received_at: expect.any(String) },
     })
-    const desc = requests.find((r) => r.url.searchParams.get('direction') === 'desc')
-    const asc = requests.find((r) => r.url.searchParams.get('direction') === 'asc')
-    expect(desc?.url.searchParams.get('end_time')).toBe('2026-11-22T10:00:00.001Z')
-    expect(asc?.url.searchParams.get('start_time')).toBe('2026-11-22T09:59:59.999Z')
+    for (const direction of ['asc', 'desc']) {
+      const request = requests.find((r) => r.url.searchParams.get('direction') === direction)
+      expect(request?.url.searchParams.get('after_event')).toBe('ev1')
+      expect(request?.url.searchParams.get('per_page')).toBe('1')
+    }
+  })
+
+  it('says there is none at either end', async () => {
+    mockApi({ 'GET /api/projects/p1/errors/e1/events': () => json([]) })
+    const result = await new QueryClient().fetchQuery(eventNeighboursQuery('p1', 'e1', { id: 'ev1', received_at: '2026-11-22T10:00:00.000Z' }))
+    expect(result).toEqual({ newer: null, older: null })
   })
 })

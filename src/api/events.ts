@@ -44,34 +44,23 @@ export interface EventNeighbours {
   older: Pick<ErrorEvent, 'id' | 'received_at'> | null
 }
 
+const slim = (event: ErrorEvent | undefined) => (event ? { id: event.id, received_at: event.received_at } : null)
+
 /**
- * The event right after `eventId` in a window of the error's events list that contains it; null
- * when there is none (or, with many events in the same millisecond, when the window missed it).
+ * Previous / next event of an error: the first row of its events list after this event, each
+ * way (`after_event`). The server orders by (received_at, id), so events that share a
+ * millisecond, such as those of one request, are each reachable.
  */
-export function pickNeighbour<T extends { id: string }>(window: readonly T[], eventId: string): T | null {
-  const index = window.findIndex((event) => event.id === eventId)
-  return index === -1 ? null : (window[index + 1] ?? null)
-}
-
-/** One millisecond either side, so the window holds this event whether the bounds are inclusive or not. */
-const shift = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString()
-const NEIGHBOUR_WINDOW = 25
-
-const slim = (event: ErrorEvent | null) => (event ? { id: event.id, received_at: event.received_at } : null)
-
-/** Previous / next event of an error, found through its events list bounded by this event's time. */
 export const eventNeighboursQuery = (projectId: string, errorId: string, event: Pick<ErrorEvent, 'id' | 'received_at'>) =>
   queryOptions({
     queryKey: eventKeys.neighbours(projectId, errorId, event.id, event.received_at),
     queryFn: async ({ signal }): Promise<EventNeighbours> => {
-      const [olderWindow, newerWindow] = await Promise.all([
-        getPage(errorEventsUrl(projectId, errorId, { direction: 'desc', end_time: shift(event.received_at, 1), per_page: NEIGHBOUR_WINDOW }), eventSchema, signal),
-        getPage(errorEventsUrl(projectId, errorId, { direction: 'asc', start_time: shift(event.received_at, -1), per_page: NEIGHBOUR_WINDOW }), eventSchema, signal),
-      ])
-      return {
-        older: slim(pickNeighbour(olderWindow.items, event.id)),
-        newer: slim(pickNeighbour(newerWindow.items, event.id)),
-      }
+      const [older, newer] = await Promise.all(
+        (['desc', 'asc'] as const).map((direction) =>
+          getPage(errorEventsUrl(projectId, errorId, { direction, after_event: event.id, per_page: 1 }), eventSchema, signal),
+        ),
+      )
+      return { older: slim(older!.items[0]), newer: slim(newer!.items[0]) }
     },
     staleTime: 15_000,
   })

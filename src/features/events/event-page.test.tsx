@@ -49,10 +49,11 @@ function routes() {
     'GET /api/projects/p1': project(),
     'GET /api/projects/p1/errors/e1': errorGroup(),
     'GET /api/projects/p1/events/ev1': richEvent,
+    // The neighbours: the first event after ev1 each way.
     'GET /api/projects/p1/errors/e1/events': (request: { url: URL }) =>
-      request.url.searchParams.get('start_time')
-        ? json([event({ id: 'ev1' }), event({ id: 'ev-newer', received_at: '2026-11-22T11:00:00.000Z' })])
-        : json([event({ id: 'ev1' }), event({ id: 'ev-older', received_at: '2026-11-22T09:00:00.000Z' })]),
+      request.url.searchParams.get('direction') === 'asc'
+        ? json([event({ id: 'ev-newer', received_at: '2026-11-22T11:00:00.000Z' })])
+        : json([event({ id: 'ev-older', received_at: '2026-11-22T09:00:00.000Z' })]),
   }
 }
 
