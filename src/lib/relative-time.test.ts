@@ -22,6 +22,10 @@ describe('formatRelativeTime', () => {
   })
 
   it('handles future times (clock skew) and bad input', () => {
+    // A server time up to a minute ahead of this browser's clock is "just now", not "in 26 seconds".
+    expect(formatRelativeTime(ago(-26), now)).toBe('just now')
+    expect(formatRelativeTime(ago(-60), now)).toBe('just now')
+    expect(formatRelativeTime(ago(-5 * 60), now)).toBe('in 5 minutes')
     expect(formatRelativeTime(ago(-2 * 3600), now)).toBe('in 2 hours')
     expect(formatRelativeTime('not a date', now)).toBe('not a date')
   })

@@ -10,13 +10,16 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
 
 const relativeFormat = new Intl.RelativeTimeFormat('en', { numeric: 'auto' })
 
+// Server times run a little ahead of a browser whose clock is slow: up to a minute ahead is "just now".
+const CLOCK_SKEW_SECONDS = 60
+
 /** "just now", "3 minutes ago", "in 2 hours" — the largest unit that fits. */
 export function formatRelativeTime(iso: string, now: number = Date.now()): string {
   const time = Date.parse(iso)
   if (Number.isNaN(time)) return iso
   const seconds = Math.round((time - now) / 1000)
   const abs = Math.abs(seconds)
-  if (abs < 10) return 'just now'
+  if (abs < 10 || (seconds > 0 && seconds <= CLOCK_SKEW_SECONDS)) return 'just now'
   for (const [unit, size] of UNITS) {
     if (abs >= size || unit === 'second') return relativeFormat.format(Math.trunc(seconds / size), unit)
   }
