@@ -196,11 +196,24 @@ test('long unbroken names wrap or truncate instead of widening the page', async 
   await expect.poll(() => projectCrumb.evaluate(isWhole)).toBe(true)
   // The event page keeps its newer/older navigation on screen.
   await expect(page.getByRole('navigation', { name: 'Event navigation' })).toBeInViewport()
+
   // On a phone the current level stays readable beside the long one before it.
   await page.setViewportSize(NARROW)
   const current = page.getByRole('navigation', { name: 'Breadcrumbs' }).locator('[aria-current="page"] > span')
   await expect(current).toHaveText('Event')
   await expect.poll(() => current.evaluate((span) => span.scrollWidth <= span.clientWidth)).toBe(true)
+  await page.setViewportSize(WIDE)
+  // A token description is free text too.
+  const description = `ci-${'Token'.repeat(39)}`
+  await api.post('/user/tokens', { description })
+  await page.goto('/settings/tokens')
+  await expect(page.getByText(description)).toBeVisible()
+  await shoot(page, 'long-names-tokens')
+  await shootNarrow(page, 'long-names-tokens')
+  await page.getByRole('button', { name: `Revoke token ${description}` }).click()
+  await expect(page.getByRole('dialog')).toBeVisible()
+  await shoot(page, 'long-names-token-revoke')
+  await page.keyboard.press('Escape')
   expect(pageErrors).toEqual([])
   expect(dialogs).toEqual([])
 })

@@ -84,11 +84,11 @@ function OpenDialog({ onClose, title, description, children, className }: Dialog
     >
       <div className="flex items-start justify-between gap-3 border-b border-border px-4 py-3">
         <div className="min-w-0">
-          <h2 id={titleId} className="text-sm font-semibold">
+          <h2 id={titleId} className="text-sm font-semibold [overflow-wrap:anywhere]">
             {title}
           </h2>
           {description ? (
-            <p id={descriptionId} className="mt-1 text-sm text-muted-foreground">
+            <p id={descriptionId} className="mt-1 text-sm text-muted-foreground [overflow-wrap:anywhere]">
               {description}
             </p>
           ) : null}

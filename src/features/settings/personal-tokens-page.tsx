@@ -20,7 +20,7 @@ export function PersonalTokensPage() {
   const [revoking, setRevoking] = useState<AuthToken | null>(null)
 
   return (
-    <div className="mx-auto flex max-w-3xl flex-col gap-6">
+    <div className="mx-auto flex w-full max-w-3xl min-w-0 flex-col gap-6">
       <PageHeader
         title="Personal tokens"
         description="Tokens let scripts and tools use the Errata API as you. Revoke any you no longer use."
@@ -50,15 +50,16 @@ export function PersonalTokensPage() {
 
 function TokensTable({ tokens, onRevoke }: { tokens: readonly AuthToken[]; onRevoke: (token: AuthToken) => void }) {
   return (
-    <div className="overflow-x-auto rounded-lg border border-border bg-surface">
-      <table className="w-full text-sm">
+    <div className="min-w-0 overflow-x-auto rounded-lg border border-border bg-surface">
+      {/* Fixed layout: a description without spaces wraps in its column instead of widening the table. */}
+      <table className="w-full table-fixed text-sm">
         <caption className="sr-only">Your tokens</caption>
         <thead className="border-b border-border bg-surface-muted text-left text-xs text-muted-foreground">
           <tr>
             <th scope="col" className="px-4 py-2 font-medium">Description</th>
-            <th scope="col" className="px-4 py-2 font-medium">Created</th>
-            <th scope="col" className="px-4 py-2 font-medium">Last used</th>
-            <th scope="col" className="px-4 py-2 text-right font-medium">
+            <th scope="col" className="w-32 px-4 py-2 font-medium max-sm:hidden">Created</th>
+            <th scope="col" className="w-28 px-4 py-2 font-medium max-sm:w-24 max-sm:px-2">Last used</th>
+            <th scope="col" className="w-28 px-4 py-2 text-right font-medium max-sm:w-14 max-sm:px-2">
               <span className="sr-only">Actions</span>
             </th>
           </tr>
@@ -68,17 +69,17 @@ function TokensTable({ tokens, onRevoke }: { tokens: readonly AuthToken[]; onRev
             <tr key={token.id}>
               <th scope="row" className="px-4 py-2.5 text-left font-medium">
                 <span className="flex flex-wrap items-center gap-1.5">
-                  <span className="break-words">{token.description}</span>
+                  <span className="min-w-0 [overflow-wrap:anywhere]">{token.description}</span>
                   {token.current ? <Badge tone="info">This session</Badge> : null}
                 </span>
               </th>
-              <td className="px-4 py-2.5 text-muted-foreground">
+              <td className="px-4 py-2.5 text-muted-foreground max-sm:hidden">
                 <RelativeTime value={token.created_at} />
               </td>
-              <td className="px-4 py-2.5 text-muted-foreground">
+              <td className="px-4 py-2.5 text-muted-foreground max-sm:px-2 [&_time]:whitespace-normal">
                 {token.last_used_at ? <RelativeTime value={token.last_used_at} /> : 'Never'}
               </td>
-              <td className="px-4 py-2 text-right">
+              <td className="px-4 py-2 text-right max-sm:px-2">
                 <Button
                   size="sm"
                   variant="ghost"
@@ -87,7 +88,7 @@ function TokensTable({ tokens, onRevoke }: { tokens: readonly AuthToken[]; onRev
                   onClick={() => onRevoke(token)}
                 >
                   <Trash2 aria-hidden="true" />
-                  Revoke
+                  <span className="max-sm:sr-only">Revoke</span>
                 </Button>
               </td>
             </tr>
