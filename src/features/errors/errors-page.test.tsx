@@ -109,6 +109,22 @@ describe('errors list page', () => {
     expect(screen.getByLabelText('Notifier snippet')).toHaveTextContent('BugsnagEndpointConfiguration(notify:')
   })
 
+  it('reads the open count again when the first errors arrive while the page waits for them', async () => {
+    let arrived = false
+    mockApi({
+      ...baseRoutes,
+      'GET /api/projects/p1': () => json(project({ open_error_count: arrived ? 1 : 0 })),
+      'GET /api/projects/p1/errors': () =>
+        arrived ? json([errorGroup()], { headers: { 'X-Total-Count': '1' } }) : json([], { headers: { 'X-Total-Count': '0' } }),
+    })
+    const { queryClient } = renderApp('/projects/p1/errors')
+    expect(await screen.findByRole('heading', { name: 'Send your first error' })).toBeInTheDocument()
+    arrived = true
+    // What the page's poll does every few seconds.
+    await queryClient.refetchQueries({ queryKey: ['errors'] })
+    expect(await screen.findByText('1 error · 1 open')).toBeInTheDocument()
+  })
+
   it('says which project was not found', async () => {
     mockApi({ 'GET /api/projects/nope': json({ errors: ['project not found'] }, { status: 404 }) })
     renderApp('/projects/nope/errors')

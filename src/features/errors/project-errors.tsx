@@ -1,9 +1,10 @@
-import { useSuspenseInfiniteQuery, useSuspenseQuery } from '@tanstack/react-query'
+import { useQueryClient, useSuspenseInfiniteQuery, useSuspenseQuery } from '@tanstack/react-query'
+import { useEffect, useRef } from 'react'
 import type { Direction } from '../../../contract/common.ts'
 import type { ErrorSort } from '../../../contract/errors.ts'
 import type { Filters } from '../../../contract/filters.ts'
 import { errorsInfiniteQuery, type ErrorListParams } from '../../api/errors.ts'
-import { projectQuery } from '../../api/projects.ts'
+import { projectKeys, projectQuery } from '../../api/projects.ts'
 import { Button } from '../../components/ui/button.tsx'
 import { PageHeader } from '../../components/ui/page-header.tsx'
 import { EmptyState } from '../../components/ui/states.tsx'
@@ -77,6 +78,16 @@ export function ProjectErrors({
   const isEmpty = !hasErrors(data.pages)
   const total = firstPage?.totalCount ?? null
   const filtered = Object.keys(params.filters).length > 0
+
+  // The header's open count comes with the project; when the list's total moves (the first error
+  // arrived while the page polled, or a refetch found new ones), the project is read again.
+  const queryClient = useQueryClient()
+  const shownTotal = useRef(total)
+  useEffect(() => {
+    if (shownTotal.current === total) return
+    shownTotal.current = total
+    void queryClient.invalidateQueries({ queryKey: projectKeys.detail(projectId) })
+  }, [queryClient, projectId, total])
   const onFiltersChange = (next: Filters) => onSearchChange({ f: toFilterSearch(next) })
 
   // A project with no errors at all and the default view: only the setup help.
