@@ -228,5 +228,6 @@ describe('event detail page', () => {
     renderApp('/projects/p1/errors/e1/events/gone')
     expect(await screen.findByRole('heading', { name: 'Event not found' })).toBeInTheDocument()
     expect(screen.getByText('gone')).toBeInTheDocument()
+    expect(screen.getByRole('link', { name: 'Back to the project’s errors' })).toHaveAttribute('href', '/projects/p1/errors')
   })
 })

@@ -38,14 +38,21 @@ export function RouteError({ error, title = 'This page could not be loaded' }: E
   )
 }
 
-export function ResourceNotFound({ title, children }: { title: string; children?: React.ReactNode }) {
+/** A missing resource's page, with a way back: to its project's errors when it had one, else to the organizations. */
+export function ResourceNotFound({ title, projectId, children }: { title: string; projectId?: string; children?: React.ReactNode }) {
   return (
     <NotFoundState
       title={title}
       action={
-        <Link to="/organizations" className={buttonVariants({ variant: 'secondary' })}>
-          Back to organizations
-        </Link>
+        projectId ? (
+          <Link to="/projects/$projectId/errors" params={{ projectId }} className={buttonVariants({ variant: 'secondary' })}>
+            Back to the project’s errors
+          </Link>
+        ) : (
+          <Link to="/organizations" className={buttonVariants({ variant: 'secondary' })}>
+            Back to organizations
+          </Link>
+        )
       }
     >
       {children}

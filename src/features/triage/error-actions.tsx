@@ -109,7 +109,8 @@ export function ErrorActions({ projectId, error }: { projectId: string; error: E
         onConfirm={() =>
           deletion.mutate(
             { errorId: error.id, operation: { operation: 'delete' } },
-            { onSuccess: () => void navigate({ to: '/projects/$projectId/errors', params: { projectId } }) },
+            // Replace: Back must not return to the deleted error's page.
+            { onSuccess: () => void navigate({ to: '/projects/$projectId/errors', params: { projectId }, replace: true }) },
           )
         }
       >

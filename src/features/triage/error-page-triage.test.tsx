@@ -361,6 +361,8 @@ describe('error page triage', { timeout: 20_000 }, () => {
     await userEvent.click(await within(actions()).findByRole('button', { name: 'Delete' }))
     await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete error' }))
     await waitFor(() => expect(router.state.location.pathname).toBe('/projects/p1/errors'))
+    // The deleted error's page was replaced in the history: Back does not lead to "Error not found".
+    expect(router.history.length).toBe(1)
   })
 
   it('does not offer Delete to a member who is not an admin', async () => {

@@ -41,9 +41,9 @@ function EventPage() {
 }
 
 function EventNotFound() {
-  const { eventId } = Route.useParams()
+  const { projectId, eventId } = Route.useParams()
   return (
-    <ResourceNotFound title="Event not found">
+    <ResourceNotFound title="Event not found" projectId={projectId}>
       No event with id <code className="font-mono break-all">{eventId}</code> exists in this
       project, or it was deleted.
     </ResourceNotFound>

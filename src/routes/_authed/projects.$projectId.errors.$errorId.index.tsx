@@ -69,9 +69,9 @@ function ErrorPage() {
 }
 
 function ErrorNotFound() {
-  const { errorId } = Route.useParams()
+  const { projectId, errorId } = Route.useParams()
   return (
-    <ResourceNotFound title="Error not found">
+    <ResourceNotFound title="Error not found" projectId={projectId}>
       No error with id <code className="font-mono break-all">{errorId}</code> exists in this
       project, or you cannot see it.
     </ResourceNotFound>

@@ -44,9 +44,9 @@ function PivotPage() {
 }
 
 function PivotNotFound() {
-  const { fieldId } = Route.useParams()
+  const { projectId, fieldId } = Route.useParams()
   return (
-    <ResourceNotFound title="Nothing to show">
+    <ResourceNotFound title="Nothing to show" projectId={projectId}>
       <code className="font-mono break-all">{fieldId}</code> is not a field with pivot values in
       this project, or the project does not exist.
     </ResourceNotFound>
