@@ -12,14 +12,15 @@ import { PivotValueRow } from './pivot-value-row.tsx'
 import { pivotFieldName } from './to-pivot-filter.ts'
 
 /** The fields an error page pivots on, in tab order. */
-export const ERROR_PIVOT_FIELDS: readonly PivotFieldId[] = [
+export const ERROR_PIVOT_FIELDS = [
   'app.release_stage',
   'app.version',
   'user.id',
   'device.os_name',
   'device.browser_name',
   'context',
-]
+] as const satisfies readonly PivotFieldId[]
+export type ErrorPivotField = (typeof ERROR_PIVOT_FIELDS)[number]
 
 const TOP_VALUES = 5
 
@@ -83,8 +84,27 @@ function PivotTopValues({
  * Who and what an error affects: the top values of a few fields among its events, each with its
  * share. Clicking a value opens the errors list narrowed to it; "See all" opens the pivot page.
  */
-export function ErrorPivotsPanel({ projectId, errorId, filters }: { projectId: string; errorId: string; filters: Filters }) {
-  const [selected, setSelected] = useState(LABELS[0]!)
+export function ErrorPivotsPanel({
+  projectId,
+  errorId,
+  filters,
+  pivot,
+  onPivotChange,
+}: {
+  projectId: string
+  errorId: string
+  filters: Filters
+  /** The open tab, when the caller keeps it (in the URL); else the panel keeps its own. */
+  pivot?: ErrorPivotField
+  onPivotChange?: (next: ErrorPivotField) => void
+}) {
+  const [localPivot, setLocalPivot] = useState<ErrorPivotField>(ERROR_PIVOT_FIELDS[0])
+  const current = onPivotChange ? (pivot ?? ERROR_PIVOT_FIELDS[0]) : localPivot
+  const selected = tabLabel(current)
+  const setSelected = (label: string) => {
+    const next = ERROR_PIVOT_FIELDS[LABELS.indexOf(label)] ?? ERROR_PIVOT_FIELDS[0]
+    ;(onPivotChange ?? setLocalPivot)(next)
+  }
   return (
     <Card aria-label="Pivots">
       <CardHeader className="py-2">

@@ -19,15 +19,22 @@ export function ErrorTrendChart({
   errorId,
   filters,
   onFiltersChange,
+  resolution,
+  onResolutionChange,
 }: {
   projectId: string
   errorId: string
   filters: Filters
   onFiltersChange?: (next: Filters) => void
+  /** The resolution, when the caller keeps it (in the URL); else the chart keeps its own. */
+  resolution?: ResolutionChoice
+  onResolutionChange?: (next: ResolutionChoice) => void
 }) {
   const id = useId()
   const [localFilters, setLocalFilters] = useState<Filters | null>(null)
-  const [choice, setChoice] = useState<ResolutionChoice>('auto')
+  const [localChoice, setLocalChoice] = useState<ResolutionChoice>('auto')
+  const choice = onResolutionChange ? (resolution ?? 'auto') : localChoice
+  const setChoice = onResolutionChange ?? setLocalChoice
   const current = onFiltersChange ? filters : (localFilters ?? filters)
   const change = onFiltersChange ?? setLocalFilters
   const trend = useTrendWindow(current, choice)

@@ -354,6 +354,25 @@ describe('error page triage', { timeout: 20_000 }, () => {
     expect(patches()[0]?.body).toEqual({ operation: 'delete' })
   })
 
+  it('keeps the trend resolution and the pivot tab in the URL', async () => {
+    const { requests } = errorPageApi()
+    const { router } = renderApp('/projects/p1/errors/e1?resolution=1h&pivot=app.version')
+    await heading()
+    const resolution = await screen.findByRole('combobox', { name: 'Resolution' })
+    expect(resolution).toHaveValue('1h')
+    expect(screen.getByRole('tab', { name: 'App version' })).toHaveAttribute('aria-selected', 'true')
+    await waitFor(() => expect(requests.some((r) => r.url.pathname.endsWith('/pivots/app.version/values'))).toBe(true))
+
+    await userEvent.selectOptions(resolution, '1d')
+    await userEvent.click(screen.getByRole('tab', { name: 'Users' }))
+    await waitFor(() => expect(router.state.location.search).toMatchObject({ resolution: '1d', pivot: 'user.id' }))
+    // The defaults leave the URL.
+    await userEvent.selectOptions(resolution, 'auto')
+    await userEvent.click(screen.getByRole('tab', { name: 'Release stage' }))
+    await waitFor(() => expect(router.state.location.search).not.toHaveProperty('resolution'))
+    expect(router.state.location.search).not.toHaveProperty('pivot')
+  })
+
   it('goes back to the list after a delete', async () => {
     errorPageApi({ patch: () => new Response(null, { status: 204 }) })
     const { router } = renderApp('/projects/p1/errors/e1')

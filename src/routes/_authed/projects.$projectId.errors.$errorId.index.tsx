@@ -9,16 +9,21 @@ import { ErrorSummary } from '../../features/errors/error-summary.tsx'
 import { LatestEventPanel } from '../../features/errors/latest-event-panel.tsx'
 import { filterSearchSchema, fromFilterSearch, toFilterSearch } from '../../features/filters/to-filter-search.ts'
 import { orNotFound, PageSkeleton, ResourceNotFound, RouteError } from '../../features/layout/route-states.tsx'
-import { ErrorPivotsPanel } from '../../features/pivots/error-pivots-panel.tsx'
+import { ERROR_PIVOT_FIELDS, ErrorPivotsPanel } from '../../features/pivots/error-pivots-panel.tsx'
 import { ErrorActions } from '../../features/triage/error-actions.tsx'
 import { StatusHistory } from '../../features/triage/status-history.tsx'
 import { ErrorTrendChart } from '../../features/trends/error-trend-chart.tsx'
+import { RESOLUTION_CHOICES } from '../../features/trends/to-trend-series.ts'
 
 export const Route = createFileRoute('/_authed/projects/$projectId/errors/$errorId/')({
   validateSearch: z.object({
     cursor: z.string().optional().catch(undefined),
     /** The trend's time range and pivot filters (same `f` form as the list); none by default. */
     f: filterSearchSchema,
+    /** The trend's resolution; auto by default. */
+    resolution: z.enum(RESOLUTION_CHOICES).optional().catch(undefined),
+    /** The open pivot tab; the first by default. */
+    pivot: z.enum(ERROR_PIVOT_FIELDS).optional().catch(undefined),
   }),
   loaderDeps: ({ search: { cursor } }) => ({ cursor }),
   loader: ({ context: { queryClient }, params: { projectId, errorId }, deps }) => {
@@ -36,7 +41,7 @@ export const Route = createFileRoute('/_authed/projects/$projectId/errors/$error
 
 function ErrorPage() {
   const { projectId, errorId } = Route.useParams()
-  const { cursor, f } = Route.useSearch()
+  const { cursor, f, resolution, pivot } = Route.useSearch()
   const navigate = Route.useNavigate()
   const { data: error } = useSuspenseQuery(errorQuery(projectId, errorId))
   // Unlike the list, the error page has no default status filter: its charts show all its events.
@@ -53,6 +58,10 @@ function ErrorPage() {
           const entries = toFilterSearch(next)
           void navigate({ search: (prev) => ({ ...prev, f: entries.length > 0 ? entries : undefined }), replace: true })
         }}
+        resolution={resolution}
+        onResolutionChange={(next) =>
+          void navigate({ search: (prev) => ({ ...prev, resolution: next === 'auto' ? undefined : next }), replace: true })
+        }
       />
       <div className="grid grid-cols-1 gap-4 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
         <div className="flex min-w-0 flex-col gap-4">
@@ -60,7 +69,15 @@ function ErrorPage() {
           <ErrorEventsTable projectId={projectId} errorId={errorId} cursor={cursor} />
         </div>
         <div className="flex min-w-0 flex-col gap-4">
-          <ErrorPivotsPanel projectId={projectId} errorId={errorId} filters={filters} />
+          <ErrorPivotsPanel
+            projectId={projectId}
+            errorId={errorId}
+            filters={filters}
+            pivot={pivot}
+            onPivotChange={(next) =>
+              void navigate({ search: (prev) => ({ ...prev, pivot: next === ERROR_PIVOT_FIELDS[0] ? undefined : next }), replace: true })
+            }
+          />
           <StatusHistory projectId={projectId} errorId={errorId} />
         </div>
       </div>
