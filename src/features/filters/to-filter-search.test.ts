@@ -48,6 +48,14 @@ describe('filters in the URL', () => {
     expect(fromFilterSearch(filterSearchSchema.parse(absent.f))).toEqual(DEFAULT_FILTERS)
   })
 
+  it('opens the default view when a link holds only malformed filters, not every error', () => {
+    expect(filterSearchSchema.parse(['bogus:zz:1'])).toBeUndefined()
+    expect(filterSearchSchema.parse('bogus:zz:1')).toBeUndefined()
+    expect(fromFilterSearch(filterSearchSchema.parse(['bogus:zz:1', 'error.status:eq:sleeping']))).toEqual(DEFAULT_FILTERS)
+    // f= alone still means "no filters".
+    expect(filterSearchSchema.parse('')).toEqual([])
+  })
+
   it('drops malformed entries without failing', () => {
     const parsed = filterSearchSchema.parse([
       'error.status:eq:open',
@@ -61,7 +69,7 @@ describe('filters in the URL', () => {
       'app.version:eq:1.2:3',
     ])
     expect(parsed).toEqual(['error.status:eq:open', 'app.version:eq:1.2:3'])
-    expect(filterSearchSchema.parse({ not: 'a list' })).toEqual([])
+    expect(filterSearchSchema.parse({ not: 'a list' })).toBeUndefined()
     expect(parseFilterEntry('app.version:eq:1.2:3')).toEqual({ fieldId: 'app.version', condition: { type: 'eq', value: '1.2:3' } })
   })
 

@@ -54,13 +54,16 @@ export function fromFilterSearch(entries: readonly string[] | undefined): Filter
 /**
  * The `f` search parameter: a single value arrives as a string, several as an array, and
  * `f=` (empty) means "no filters at all" — distinct from no `f`, the default view. Malformed
- * entries are dropped so a hand-edited link still opens.
+ * entries are dropped so a hand-edited link still opens; when nothing valid is left of what
+ * was given, the link opens the default view rather than everything (fixed and ignored included).
  */
 export const filterSearchSchema = z
   .preprocess((raw) => {
     if (raw === undefined || raw === null) return undefined
     const values = Array.isArray(raw) ? raw : [raw]
-    return values.filter((value): value is string => typeof value === 'string' && parseFilterEntry(value) !== null)
+    const valid = values.filter((value): value is string => typeof value === 'string' && parseFilterEntry(value) !== null)
+    const onlyMalformed = valid.length === 0 && values.some((value) => value !== '')
+    return onlyMalformed ? undefined : valid
   }, z.array(z.string()).optional())
   .catch(undefined)
 
