@@ -1,4 +1,4 @@
-import type { Filters } from '../../../contract/filters.ts'
+import { parseFilterTime, type Filters } from '../../../contract/filters.ts'
 import { Label, Select } from '../../components/ui/input.tsx'
 import { cn } from '../../lib/cn.ts'
 import { formatExactTime } from '../../lib/relative-time.ts'
@@ -7,14 +7,25 @@ import { TIME_RANGE_OPTIONS, timeRangeOf, withTimeRange, type TimeRange } from '
 const ALL = 'all'
 const CUSTOM = 'custom'
 
-/** "Nov 20, 10:00 – Nov 21, 12:00" for a brushed (absolute) range. */
-export function describeTimeRange(range: TimeRange): string {
+// Short enough for a select and a chart title; the exact times are in the select's title.
+const rangeFormat = new Intl.DateTimeFormat('en', { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+
+/** "Nov 20, 10:00 – Nov 21, 12:00" for a brushed (absolute) range (shared parts written once). */
+export function describeTimeRange(range: TimeRange, now = Date.now()): string {
   if (range.kind === 'all') return 'All time'
   if (range.kind === 'relative') {
     return TIME_RANGE_OPTIONS.find((option) => option.value === range.since)?.label ?? `Last ${range.since}`
   }
-  return `${formatExactTime(range.since)} – ${range.before ? formatExactTime(range.before) : 'now'}`
+  const since = parseFilterTime(range.since, new Date(now))
+  const before = range.before ? parseFilterTime(range.before, new Date(now)) : null
+  if (!since) return `${range.since} – ${range.before ?? 'now'}`
+  if (!before) return `${rangeFormat.format(since)} – now`
+  return before > since ? rangeFormat.formatRange(since, before) : rangeFormat.format(since)
 }
+
+/** The exact bounds of a brushed range, for hover titles. */
+const exactRange = (range: Extract<TimeRange, { kind: 'absolute' }>) =>
+  `${formatExactTime(range.since)} – ${range.before ? formatExactTime(range.before) : 'now'}`
 
 /**
  * The time range of a view: Last hour … Last 30 days or all time, written as the event.since
@@ -42,6 +53,7 @@ export function TimeRangeSelect({
       <Select
         id={id}
         className="h-8 w-auto max-w-72 text-xs"
+        title={range.kind === 'absolute' ? exactRange(range) : undefined}
         value={value}
         onChange={(event) => {
           const next = event.target.value

@@ -6,14 +6,22 @@ import { errorTrendsQuery, MAX_ERROR_TRENDS_IDS } from '../../api/trends.ts'
 import { cn } from '../../lib/cn.ts'
 import { formatCount } from '../../lib/relative-time.ts'
 import { describeTimeRange } from '../filters/time-range-select.tsx'
-import { timeRangeOf, withTimeRange } from '../filters/to-filter-search.ts'
-import { sparklinePoints, totalEvents } from './to-trend-series.ts'
+import { timeRangeOf, timeWindowOf, withTimeRange } from '../filters/to-filter-search.ts'
+import { bucketCount, sparklinePoints, totalEvents } from './to-trend-series.ts'
+import { describeResolution } from './trend-panel.tsx'
 
 const DEFAULT_SPARKLINE_RANGE = '14d'
 const SHORT_RANGES = new Set(['1h', '24h'])
+// A sparkline is a few dozen pixels wide: the finest resolution that keeps it to this many points.
+const MAX_SPARKLINE_POINTS = 48
+const SPARKLINE_RESOLUTIONS = ['1m', '5m', '30m', '1h', '6h', '1d'] as const
 
-/** The range and resolution sparklines use for a list's filters: daily over the range, or the last 14 days. */
-export function sparklineWindow(filters: Filters): { filters: Filters; resolution: string; label: string } {
+/**
+ * The range and resolution sparklines use for a list's filters: daily over the range (hourly
+ * for the last hour or day), the last 14 days without one, and for a range selected on the
+ * chart the finest resolution that keeps a sparkline to a few dozen points.
+ */
+export function sparklineWindow(filters: Filters, now = Date.now()): { filters: Filters; resolution: string; label: string } {
   const range = timeRangeOf(filters)
   if (range.kind === 'all') {
     return {
@@ -21,6 +29,12 @@ export function sparklineWindow(filters: Filters): { filters: Filters; resolutio
       resolution: '1d',
       label: 'Events per day, last 14 days',
     }
+  }
+  if (range.kind === 'absolute') {
+    const { from, to } = timeWindowOf(range, now, 0)
+    const resolution = SPARKLINE_RESOLUTIONS.find((r) => bucketCount(to - from, r) <= MAX_SPARKLINE_POINTS) ?? '1d'
+    // The range itself is in the time range control; the column header stays short.
+    return { filters, resolution, label: `Events ${describeResolution(resolution)}, selected range` }
   }
   // A day or less of daily buckets would be a single point: hourly instead.
   const hourly = range.kind === 'relative' && SHORT_RANGES.has(range.since)

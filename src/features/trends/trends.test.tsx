@@ -8,7 +8,7 @@ import { writeToken } from '../../lib/token-store.ts'
 import { json, mockApi } from '../../test/mock-api.ts'
 import { ErrorTrendChart } from './error-trend-chart.tsx'
 import { ProjectTrendChart } from './project-trend-chart.tsx'
-import { Sparkline, useErrorSparklines } from './error-sparklines.tsx'
+import { Sparkline, sparklineWindow, useErrorSparklines } from './error-sparklines.tsx'
 
 function wrapper() {
   writeToken('test-token')
@@ -65,6 +65,25 @@ describe('sparklines', () => {
     render(<Sparkline buckets={[day('2026-11-20', 40), day('2026-11-21', 2)]} label="Events per day, last 14 days" />)
     const image = screen.getByRole('img', { name: 'Events per day, last 14 days: 42' })
     expect(image.querySelector('polyline')?.getAttribute('points')).toBe('1,1 79,21.9')
+  })
+})
+
+describe('sparkline window', () => {
+  const between = (since: string, before: string) => ({
+    'event.since': [{ type: 'eq' as const, value: since }],
+    'event.before': [{ type: 'eq' as const, value: before }],
+  })
+
+  it('fits a range selected on the chart with the finest resolution that stays a few dozen points', () => {
+    const zoomed = sparklineWindow(between('2026-11-22T23:30:00.000Z', '2026-11-23T00:00:00.000Z'))
+    expect(zoomed).toMatchObject({ resolution: '1m', label: 'Events per minute, selected range' })
+    expect(sparklineWindow(between('2026-11-10T00:00:00.000Z', '2026-11-20T00:00:00.000Z'))).toMatchObject({ resolution: '6h', label: 'Events per 6 hours, selected range' })
+    expect(sparklineWindow(between('2026-01-01T00:00:00.000Z', '2026-11-20T00:00:00.000Z')).resolution).toBe('1d')
+  })
+
+  it('keeps daily and hourly sparklines for the preset ranges', () => {
+    expect(sparklineWindow({ 'event.since': [{ type: 'eq', value: '7d' }] })).toMatchObject({ resolution: '1d', label: 'Events per day, last 7 days' })
+    expect(sparklineWindow({ 'event.since': [{ type: 'eq', value: '24h' }] })).toMatchObject({ resolution: '1h', label: 'Events per hour, last 24 hours' })
   })
 })
 
