@@ -47,6 +47,11 @@ test('filter the errors list through the UI; the URL restores the view', async (
   await page.keyboard.press('/')
   const combobox = page.getByRole('combobox', { name: 'Filter errors' })
   await expect(combobox).toBeFocused()
+  // With the (scrolling) list of fields open, Tab goes on to the next control, not to the page.
+  await expect(page.getByRole('listbox', { name: 'Fields' })).toBeVisible()
+  await page.keyboard.press('Tab')
+  await expect(page.getByRole('button', { name: 'Clear filters' })).toBeFocused()
+  await combobox.focus()
   await combobox.fill('release')
   await page.getByRole('listbox', { name: 'Fields' }).getByRole('option', { name: /Release stage/ }).click()
   const values = page.getByRole('listbox', { name: 'Values of Release stage' })

@@ -284,8 +284,11 @@ export function FilterCombobox({
         {pivotValues.isError && wantsValues ? (
           <p className="px-3 py-2 text-xs text-danger">Could not load values; type one instead.</p>
         ) : null}
+        {/* Out of the tab order: Chromium makes a scrolling list focusable, and Tab from the input
+            would land on it just as the input's blur hides it, dropping focus to the page. */}
         <ul
           id={listboxId}
+          tabIndex={-1}
           role="listbox"
           aria-label={field ? `Values of ${field.name}` : 'Fields'}
           className="max-h-72 overflow-y-auto py-1"
