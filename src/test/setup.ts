@@ -9,9 +9,11 @@ configure({ asyncUtilTimeout: 5_000 })
 // jsdom does not implement scrolling; the router's scroll restoration and the virtualizer call it.
 window.scrollTo = () => {}
 Element.prototype.scrollTo = () => {}
+Element.prototype.scrollIntoView = () => {}
 
 afterEach(() => {
   cleanup()
   window.localStorage.clear()
+  window.sessionStorage.clear()
   vi.unstubAllGlobals()
 })

@@ -136,6 +136,20 @@ describe('errors list triage', { timeout: 20_000 }, () => {
     expect(screen.getByRole('checkbox', { name: 'Select all loaded errors' })).toBeChecked()
   })
 
+  it('Back from an error opened with Enter focuses its row again, and j goes on from there', async () => {
+    listApi()
+    const { router } = renderApp('/projects/p1/errors')
+    await rowOf('FirstError')
+    await userEvent.keyboard('jj')
+    await waitFor(() => expect(screen.getByRole('link', { name: 'SecondError' })).toHaveFocus())
+    await userEvent.keyboard('{Enter}')
+    await waitFor(() => expect(router.state.location.pathname).toBe('/projects/p1/errors/e2'))
+    router.history.back()
+    await waitFor(() => expect(screen.getByRole('link', { name: 'SecondError' })).toHaveFocus())
+    await userEvent.keyboard('j')
+    await waitFor(() => expect(screen.getByRole('link', { name: 'ThirdError' })).toHaveFocus())
+  })
+
   it('j/k move the focused row, x selects it, f fixes the selection or else the focused row', async () => {
     const { patches } = listApi()
     renderApp('/projects/p1/errors')

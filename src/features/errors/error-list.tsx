@@ -108,6 +108,16 @@ function ErrorRow({
   )
 }
 
+/**
+ * The row last focused in each list (project + sort + filters), kept for this tab (session
+ * storage): Enter on a row then Back returns to that row, and j / k go on from it.
+ */
+const lastFocusedError = {
+  key: (projectId: string, params: ErrorListParams) => `errata.focused-error:${JSON.stringify([projectId, params])}`,
+  get: (key: string) => window.sessionStorage.getItem(key),
+  set: (key: string, errorId: string) => window.sessionStorage.setItem(key, errorId),
+}
+
 const isInteractive = (element: Element | null) =>
   element instanceof HTMLElement && element.matches('a[href], button, input, select, textarea, summary')
 
@@ -208,9 +218,33 @@ export function ErrorList({ projectId, params }: { projectId: string; params: Er
   const focusRow = (index: number) => {
     setFocusedIndex(index)
     virtualizer.scrollToIndex(index, { align: 'auto' })
-    // The row may only exist after the virtualizer re-renders.
-    requestAnimationFrame(() => listRef.current?.querySelector<HTMLElement>(`[data-row-index="${index}"]`)?.focus())
+    // The row may only exist after the virtualizer re-renders; the browser then brings it fully
+    // into view, below the sticky header (the rows' scroll margin), which estimates alone missed.
+    requestAnimationFrame(() => {
+      const row = listRef.current?.querySelector<HTMLElement>(`[data-row-index="${index}"]`)
+      row?.focus({ preventScroll: true })
+      row?.closest('[role="listitem"]')?.scrollIntoView({ block: 'nearest' })
+    })
   }
+
+  const thisList = lastFocusedError.key(projectId, params)
+  const focusedId = focused?.id
+  useEffect(() => {
+    if (focusedId) lastFocusedError.set(thisList, focusedId)
+  }, [thisList, focusedId])
+  // Back from an error: the row it was opened from is focused again (the router restores the scroll).
+  const restoredList = useRef<string | null>(null)
+  useEffect(() => {
+    if (restoredList.current === thisList) return
+    restoredList.current = thisList
+    const id = lastFocusedError.get(thisList)
+    const index = id === null ? -1 : errors.findIndex((error) => error.id === id)
+    if (index === -1) return
+    // Focusing the row makes it the focused index too (the row's onFocus).
+    requestAnimationFrame(() =>
+      listRef.current?.querySelector<HTMLElement>(`[data-row-index="${index}"]`)?.focus({ preventScroll: true }),
+    )
+  }, [thisList, errors])
 
   const move = (step: 1 | -1) => {
     if (errors.length === 0) return
@@ -311,7 +345,8 @@ export function ErrorList({ projectId, params }: { projectId: string; params: Er
                 if (error) setFocusedIndex(item.index)
               }}
               className={cn(
-                'absolute top-0 left-0 w-full border-b border-l-2 border-b-border border-l-transparent',
+                // The scroll margin keeps a row scrolled into view clear of the sticky header.
+                'absolute top-0 left-0 w-full scroll-mt-14 scroll-mb-2 border-b border-l-2 border-b-border border-l-transparent',
                 error && selection.has(error.id) && 'bg-accent-soft/40',
                 error && item.index === focusedIndex && 'border-l-accent bg-surface-muted/60',
               )}
