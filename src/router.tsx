@@ -1,6 +1,6 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query'
 import { createRouter, type RouterHistory } from '@tanstack/react-router'
-import { setUnauthorizedHandler } from './api/http.ts'
+import { isApiError, setUnauthorizedHandler } from './api/http.ts'
 import { PageSkeleton } from './features/layout/route-states.tsx'
 import { parseSearch, stringifySearch } from './lib/search-params.ts'
 import { routeTree } from './routeTree.gen.ts'
@@ -30,6 +30,16 @@ export function createAppRouter({ queryClient, history }: { queryClient: QueryCl
     const current = router.state.location
     if (current.pathname === '/login') return
     void router.navigate({ to: '/login', search: { redirect: current.href } })
+  })
+
+  // Data on screen that the server now answers 404 for (deleted, or the user's access was
+  // narrowed or revoked) must not stay on screen: drop it and run the loaders again, which turn
+  // the 404 into the page's "not found".
+  queryClient.getQueryCache().subscribe((event) => {
+    if (event.type !== 'updated' || event.action.type !== 'error') return
+    if (event.query.state.data === undefined || !isApiError(event.action.error, 404)) return
+    queryClient.removeQueries({ queryKey: event.query.queryKey, exact: true })
+    void router.invalidate()
   })
 
   return router

@@ -29,7 +29,8 @@ export function createQueryClient(): QueryClient {
   return new QueryClient({
     queryCache: new QueryCache({
       onError: (error, query) => {
-        if (query.state.data !== undefined) {
+        // A 404 for data on screen becomes the page's "not found" (router.tsx), not a toast.
+        if (query.state.data !== undefined && !(error instanceof ApiError && error.status === 404)) {
           showToast({ title: 'Could not refresh data', description: messageOf(error) })
         }
       },

@@ -125,6 +125,22 @@ describe('errors list page', () => {
     expect(await screen.findByText('1 error · 1 open')).toBeInTheDocument()
   })
 
+  it('replaces data on screen with "not found" when a refresh answers 404 (access revoked, project deleted)', async () => {
+    let gone = false
+    mockApi({
+      ...baseRoutes,
+      'GET /api/projects/p1': () => (gone ? json({ errors: ['Project not found'] }, { status: 404 }) : json(project())),
+      'GET /api/projects/p1/errors': () =>
+        gone ? json({ errors: ['Project not found'] }, { status: 404 }) : json([errorGroup({ error_class: 'SecretBillingError' })]),
+    })
+    const { queryClient } = renderApp('/projects/p1/errors')
+    expect(await screen.findByText('SecretBillingError')).toBeInTheDocument()
+    gone = true
+    await queryClient.refetchQueries({ queryKey: ['projects'] })
+    expect(await screen.findByRole('heading', { name: 'Project not found' })).toBeInTheDocument()
+    expect(screen.queryByText('SecretBillingError')).not.toBeInTheDocument()
+  })
+
   it('says which project was not found', async () => {
     mockApi({ 'GET /api/projects/nope': json({ errors: ['project not found'] }, { status: 404 }) })
     renderApp('/projects/nope/errors')
