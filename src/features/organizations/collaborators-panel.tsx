@@ -7,10 +7,12 @@ import { buttonVariants } from '../../components/ui/button.tsx'
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx'
 import { LoadingRegion, Skeleton } from '../../components/ui/skeleton.tsx'
 import { ErrorState } from '../../components/ui/states.tsx'
+import { useIsOrganizationAdmin } from '../triage/use-is-admin.ts'
 
 /** A side panel: loads on its own so a failure here never blanks the page. Managing happens on the collaborators page. */
 export function CollaboratorsPanel({ organizationId }: { organizationId: string }) {
   const query = useQuery(collaboratorsQuery(organizationId))
+  const isAdmin = useIsOrganizationAdmin(organizationId)
   return (
     <Card aria-labelledby="collaborators-title">
       <CardHeader>
@@ -21,7 +23,7 @@ export function CollaboratorsPanel({ organizationId }: { organizationId: string 
           className={buttonVariants({ variant: 'link', size: 'sm' })}
         >
           <Users aria-hidden="true" />
-          Manage collaborators
+          {isAdmin ? 'Manage collaborators' : 'All collaborators'}
         </Link>
       </CardHeader>
       <CardContent>

@@ -6,6 +6,7 @@ import { json, mockApi } from '../../test/mock-api.ts'
 import { renderApp } from '../../test/render-app.tsx'
 
 const user = { id: 'u1', name: 'Admin', email: 'admin@example.com', created_at: '2026-01-01T00:00:00Z' }
+const adminOfOrg1 = { id: 'u1', name: 'Admin', email: 'admin@example.com', is_admin: true, project_ids: null, pending_invitation: false, created_at: '2026-01-01T00:00:00Z' }
 
 describe('organizations pages', () => {
   it('creates an organization and opens it', async () => {
@@ -52,7 +53,7 @@ describe('organizations pages', () => {
       'GET /api/user': user,
       'GET /api/organizations/org1': organization(),
       'GET /api/organizations/org1/projects': [project({ open_error_count: 7 })],
-      'GET /api/organizations/org1/collaborators': [],
+      'GET /api/organizations/org1/collaborators': [adminOfOrg1],
       'POST /api/organizations/org1/projects': json(project({ id: 'p2', name: 'web' }), { status: 201 }),
       'GET /api/projects/p2': project({ id: 'p2', name: 'web' }),
       'GET /api/projects/p2/errors': [],
@@ -65,12 +66,27 @@ describe('organizations pages', () => {
     expect(within(row).getByLabelText('API key of checkout-api')).toHaveTextContent('0123456789abcdef0123456789abcdef')
     expect(within(row).getByRole('button', { name: 'Copy API key of checkout-api' })).toBeInTheDocument()
 
-    await userEvent.type(screen.getByLabelText('Name'), 'web')
+    // The form is for admins: it appears once the collaborators say this user is one.
+    await userEvent.type(await screen.findByLabelText('Name'), 'web')
     await userEvent.selectOptions(screen.getByLabelText('Type'), 'browser')
     await userEvent.click(screen.getByRole('button', { name: 'Create project' }))
     await waitFor(() => expect(router.state.location.pathname).toBe('/projects/p2/errors'))
     expect(requests.find((r) => r.method === 'POST')?.body).toEqual({ name: 'web', type: 'browser' })
     expect(await screen.findByRole('heading', { name: 'Send your first error' })).toBeInTheDocument()
+  })
+
+  it('offers members no project form and no management, which only admins may use', async () => {
+    mockApi({
+      'GET /api/user': user,
+      'GET /api/organizations/org1': organization(),
+      'GET /api/organizations/org1/projects': [project()],
+      'GET /api/organizations/org1/collaborators': [{ ...adminOfOrg1, is_admin: false }, { ...adminOfOrg1, id: 'u9', name: 'Owner', email: 'owner@example.com' }],
+    })
+    renderApp('/organizations/org1')
+    expect(await screen.findByRole('link', { name: 'All collaborators' })).toBeInTheDocument()
+    expect(screen.getByRole('list', { name: 'Projects' })).toBeInTheDocument()
+    expect(screen.queryByRole('button', { name: 'Create project' })).not.toBeInTheDocument()
+    expect(screen.queryByRole('link', { name: 'Manage collaborators' })).not.toBeInTheDocument()
   })
 
   it('says which organization was not found', async () => {

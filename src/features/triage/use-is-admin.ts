@@ -4,14 +4,17 @@ import { collaboratorsQuery } from '../../api/collaborators.ts'
 import { projectQuery } from '../../api/projects.ts'
 
 /**
- * Whether the signed-in user administers the project's organization, to offer admin-only actions.
+ * Whether the signed-in user administers the organization, to offer admin-only actions.
  * False until known (and if the lookup fails): the server refuses non-admins anyway.
  */
-export function useIsProjectAdmin(projectId: string): boolean {
-  const project = useQuery(projectQuery(projectId)).data
+export function useIsOrganizationAdmin(organizationId: string | undefined): boolean {
   const user = useQuery(currentUserQuery()).data
-  const organizationId = project?.organization_id
   const collaborators = useQuery({ ...collaboratorsQuery(organizationId ?? ''), enabled: organizationId !== undefined }).data
   if (!user || !collaborators) return false
-  return collaborators.some((c) => c.id === user.id && c.is_admin)
+  return collaborators.some((c) => c.id === user.id && c.is_admin && !c.pending_invitation)
+}
+
+/** Whether the signed-in user administers the project's organization. */
+export function useIsProjectAdmin(projectId: string): boolean {
+  return useIsOrganizationAdmin(useQuery(projectQuery(projectId)).data?.organization_id)
 }

@@ -7,6 +7,7 @@ import { PageHeader } from '../../components/ui/page-header.tsx'
 import { orNotFound, PageSkeleton, ResourceNotFound, RouteError } from '../../features/layout/route-states.tsx'
 import { CollaboratorsPanel } from '../../features/organizations/collaborators-panel.tsx'
 import { CreateProjectForm } from '../../features/projects/create-project-form.tsx'
+import { useIsOrganizationAdmin } from '../../features/triage/use-is-admin.ts'
 import { ProjectList } from '../../features/projects/project-list.tsx'
 
 export const Route = createFileRoute('/_authed/organizations/$organizationId')({
@@ -29,20 +30,24 @@ function OrganizationPage() {
   const navigate = Route.useNavigate()
   const { data: organization } = useSuspenseQuery(organizationQuery(organizationId))
   const { data: projects } = useSuspenseQuery(projectsQuery(organizationId))
+  const isAdmin = useIsOrganizationAdmin(organizationId)
   return (
     <>
       <PageHeader title={organization.name} description={`${projects.length} ${projects.length === 1 ? 'project' : 'projects'}`} />
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_18rem]">
         <div className="flex min-w-0 flex-col gap-6">
           <ProjectList projects={projects} />
-          <Card>
-            <CardContent className="py-4">
-              <CreateProjectForm
-                organizationId={organizationId}
-                onCreated={(project) => void navigate({ to: '/projects/$projectId/errors', params: { projectId: project.id } })}
-              />
-            </CardContent>
-          </Card>
+          {/* Only admins create projects (the server checks too); members are not offered a form that would fail. */}
+          {isAdmin ? (
+            <Card>
+              <CardContent className="py-4">
+                <CreateProjectForm
+                  organizationId={organizationId}
+                  onCreated={(project) => void navigate({ to: '/projects/$projectId/errors', params: { projectId: project.id } })}
+                />
+              </CardContent>
+            </Card>
+          ) : null}
         </div>
         <aside aria-label="Organization details">
           <CollaboratorsPanel organizationId={organizationId} />
