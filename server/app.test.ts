@@ -122,13 +122,13 @@ describe('first start', () => {
     const fresh = await createTestContext()
     try {
       const token = 'a'.repeat(40)
-      const created = await bootstrapFirstAdmin(fresh.deps.database.db, { email: 'root@example.com', token })
+      const created = await bootstrapFirstAdmin(fresh.deps.database, { email: 'root@example.com', token })
       expect(created).toMatchObject({ email: 'root@example.com' })
       expect(created?.generatedPassword).toMatch(/.{12,}/)
       expect(created?.generatedToken).toBeUndefined()
       const me = await fresh.request('/api/user', { token })
       expect((await me.json()).email).toBe('root@example.com')
-      expect(await bootstrapFirstAdmin(fresh.deps.database.db, { email: 'other@example.com' })).toBeNull()
+      expect(await bootstrapFirstAdmin(fresh.deps.database, { email: 'other@example.com' })).toBeNull()
       const login = await fresh.request('/api/auth/login', {
         method: 'POST',
         json: { email: 'root@example.com', password: created?.generatedPassword },

@@ -62,7 +62,7 @@ async function main(): Promise<void> {
   logger.info({ engine: database.engine, applied }, 'database ready')
   const stopMaintenance = startMaintenance(database, logger)
 
-  const admin = await bootstrapFirstAdmin(database.db, config.admin)
+  const admin = await bootstrapFirstAdmin(database, config.admin)
   if (admin) {
     // Printed once, in clear, for the person starting Errata for the first time.
     const lines = [`First admin created: ${admin.email}`]

@@ -20,7 +20,7 @@ describe('bootstrapFirstAdmin', () => {
   // It only acts on an empty users table; these run first, on the file's fresh database.
   it('creates the first admin once, with a usable generated token and password', async () => {
     await database.db.delete(users)
-    const result = await bootstrapFirstAdmin(database.db, { email: 'root@example.com' })
+    const result = await bootstrapFirstAdmin(database, { email: 'root@example.com' })
     expect(result).toMatchObject({ email: 'root@example.com' })
     expect(result!.generatedToken).toMatch(/^[0-9a-f]{40}$/)
     const user = await findUserByToken(database.db, result!.generatedToken!)
@@ -28,13 +28,21 @@ describe('bootstrapFirstAdmin', () => {
     const [row] = await database.db.select().from(users).where(eq(users.id, user!.id))
     expect(await verifyPassword(result!.generatedPassword!, row!.passwordHash!)).toBe(true)
     // A second start leaves the existing users alone.
-    expect(await bootstrapFirstAdmin(database.db, { email: 'other@example.com' })).toBeNull()
+    expect(await bootstrapFirstAdmin(database, { email: 'other@example.com' })).toBeNull()
+  })
+
+  it('creates exactly one admin when several processes start together', async () => {
+    await database.db.delete(users)
+    // Concurrent calls on one database handle: separate connections on PostgreSQL, like processes.
+    const results = await Promise.all(['a', 'b', 'c', 'd'].map((name) => bootstrapFirstAdmin(database, { email: `${name}@example.com` })))
+    expect(results.filter((result) => result !== null)).toHaveLength(1)
+    expect(await database.db.select().from(users)).toHaveLength(1)
   })
 
   it('uses ERRATA_ADMIN_TOKEN and ERRATA_ADMIN_PASSWORD as given, without echoing them', async () => {
     await database.db.delete(users)
     const token = 'a-token-chosen-by-the-operator'
-    const result = await bootstrapFirstAdmin(database.db, { email: 'ops@example.com', password: 'operator-pass', token })
+    const result = await bootstrapFirstAdmin(database, { email: 'ops@example.com', password: 'operator-pass', token })
     expect(result).toEqual({ email: 'ops@example.com' })
     expect((await findUserByToken(database.db, token))?.email).toBe('ops@example.com')
   })

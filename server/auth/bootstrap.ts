@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { sql } from 'drizzle-orm'
-import { queryRows, type Db } from '../db/client.ts'
+import { queryRows, type Database } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
 import { users } from '../db/schema.ts'
 import { hashPassword } from './passwords.ts'
@@ -13,22 +13,34 @@ export interface BootstrapResult {
   generatedToken?: string
 }
 
+// Several processes may start at once on one PostgreSQL (as for migrations): one creates the admin.
+const BOOTSTRAP_LOCK_KEY = 7_245_002
+
 /**
  * On an empty database, creates the first admin user from ERRATA_ADMIN_* settings,
  * generating a password and token where none is given. Does nothing once a user exists.
+ * The check and the insert run under an advisory lock and in one transaction, so of several
+ * processes starting together exactly one creates the admin and the others find it.
  */
 export async function bootstrapFirstAdmin(
-  db: Db,
+  database: Database,
   admin: { email?: string; password?: string; token?: string },
 ): Promise<BootstrapResult | null> {
-  const [existing] = await queryRows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM users`)
-  if (Number(existing?.n ?? 0) > 0) return null
   const email = admin.email ?? 'admin@errata.local'
   const password = admin.password ?? randomBytes(12).toString('base64url')
   const token = admin.token ?? generateToken()
-  const id = newId()
-  await db.insert(users).values({ id, email, name: 'Admin', passwordHash: await hashPassword(password) })
-  await createToken(db, id, 'Created at first start', token)
+  const passwordHash = await hashPassword(password)
+  const created = await database.withExclusiveLock(BOOTSTRAP_LOCK_KEY, () =>
+    database.db.transaction(async (tx) => {
+      const [existing] = await queryRows<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM users`)
+      if (Number(existing?.n ?? 0) > 0) return false
+      const id = newId()
+      await tx.insert(users).values({ id, email, name: 'Admin', passwordHash })
+      await createToken(tx, id, 'Created at first start', token)
+      return true
+    }),
+  )
+  if (!created) return null
   return {
     email,
     ...(admin.password ? {} : { generatedPassword: password }),
