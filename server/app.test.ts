@@ -143,4 +143,12 @@ describe('first start', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/)
     expect(() => loadConfig({ ERRATA_ADMIN_PASSWORD: 'short' })).toThrow(/ERRATA_ADMIN_PASSWORD/)
   })
+
+  it('reads a variable set to nothing as unset: PORT= is the default port, API_PORT= no second port', () => {
+    const config = loadConfig({ PORT: '', API_PORT: ' ', ERRATA_PUBLIC_URL: '', DATABASE_URL: '' })
+    expect(config.port).toBe(loadConfig({}).port)
+    expect(config.apiPort).toBeUndefined()
+    expect(config.publicUrl).toBeUndefined()
+    expect(config.databaseUrl).toBeUndefined()
+  })
 })

@@ -44,7 +44,10 @@ export interface Config {
 export class ConfigError extends Error {}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = envSchema.safeParse(env)
+  // A variable set to nothing (`API_PORT=`, as compose files and .env templates leave them) is
+  // unset, not a value: an empty port would otherwise read as 0, a random port.
+  const given = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value.trim() !== ''))
+  const parsed = envSchema.safeParse(given)
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`)
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`)
