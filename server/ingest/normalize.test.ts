@@ -280,7 +280,8 @@ describe('native frames', () => {
   })
 
   it('counts frames of a Cocoa app\'s own executable as in project, unless the notifier said otherwise', () => {
-    const cocoa = (machoFile: string, extra: Record<string, unknown> = {}) => ({ method: 'm', machoFile, frameAddress: '0x1000', type: 'cocoa', ...extra })
+    // As bugsnag-cocoa sends them from a KSCrash report: no inProject, and no per-frame type.
+    const cocoa = (machoFile: string, extra: Record<string, unknown> = {}) => ({ method: 'm', machoFile, frameAddress: '0x1000', machoLoadAddress: '0x1000', ...extra })
     const event = normalizeExceptions([
       {
         errorClass: 'EXC_BAD_ACCESS',
@@ -290,11 +291,12 @@ describe('native frames', () => {
           cocoa('/private/var/containers/Bundle/Application/6F4E/Shop.app/Shop'),
           cocoa('/Applications/Shop.app/Contents/MacOS/Shop'),
           cocoa('/private/var/containers/Bundle/Application/6F4E/Shop.app/Shop', { inProject: false }),
-          { ...cocoa('/data/app/com.example/lib/arm64/libshop.so'), type: 'c' },
+          { method: 'm', file: '/data/app/com.example/lib/arm64/libshop.so', frameAddress: 4096, type: 'c' },
+          cocoa('/private/var/containers/Bundle/Application/6F4E/Shop.app/Shop', { type: 'cocoa' }),
         ],
       },
     ])
-    expect(event.payload.exceptions[0]!.stacktrace.map((frame) => frame.in_project)).toEqual([false, false, true, true, false, false])
+    expect(event.payload.exceptions[0]!.stacktrace.map((frame) => frame.in_project)).toEqual([false, false, true, true, false, false, true])
     expect(event.grouping.reason).toBe('in_project_frame')
   })
 

@@ -244,9 +244,11 @@ function toFrame(frame: unknown): StackFrame | null {
   const native = toNativeFrame(frame)
   if (native) {
     out.native = native
-    // Cocoa notifiers do not mark frames; the app's own executable is its project code (as Bugsnag
-    // treats it), so its first frame groups the error rather than objc_msgSend or another system frame.
-    if (frame.inProject === undefined && native.type === 'cocoa') out.in_project = isAppExecutable(native.module)
+    // Cocoa notifiers do not mark frames (nor, from KSCrash reports, give them a type); the app's
+    // own executable is its project code (as Bugsnag treats it), so its first frame groups the
+    // error rather than objc_msgSend or another system frame. Mach-O fields say a frame is Cocoa's.
+    const machO = frame.machoFile != null || frame.machoUUID != null || frame.machoLoadAddress != null
+    if (frame.inProject === undefined && machO) out.in_project = isAppExecutable(native.module)
   }
   return out
 }
