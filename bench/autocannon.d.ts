@@ -1,4 +1,5 @@
-// autocannon ships no types and @types/autocannon is not installed: only what bench/run.ts uses.
+// autocannon ships no types and @types/autocannon is not installed: only what bench/run.ts and
+// test/process use.
 declare module 'autocannon' {
   interface Request {
     method?: string
@@ -32,6 +33,11 @@ declare module 'autocannon' {
     start: Date
     finish: Date
   }
+  interface Instance {
+    stop(): void
+  }
   function autocannon(options: Options): Promise<Result>
+  function autocannon(options: Options, done: (err: Error | null, result: Result) => void): Instance
+  export type { Result }
   export default autocannon
 }

@@ -42,10 +42,24 @@ function listen(app: { fetch: (req: Request) => Response | Promise<Response> }, 
   })
 }
 
+// How long a stopping server waits for clients to let go of their connections before cutting them.
+const CLOSE_GRACE_MS = 10_000
+
 function closeServer(server: ServerType): Promise<void> {
   return new Promise((resolve) => {
+    // A client keeping its connection alive would otherwise go on sending requests on it for
+    // as long as it likes: each request still served is answered with Connection: close.
+    server.on('request', (_request: unknown, response: { headersSent: boolean; setHeader(name: string, value: string): void }) => {
+      if (!response.headersSent) response.setHeader('Connection', 'close')
+    })
+    const cutOff = setTimeout(() => {
+      if ('closeAllConnections' in server) server.closeAllConnections()
+    }, CLOSE_GRACE_MS)
     // Stop accepting; in-flight requests finish, idle keep-alive sockets close now.
-    server.close(() => resolve())
+    server.close(() => {
+      clearTimeout(cutOff)
+      resolve()
+    })
     if ('closeIdleConnections' in server) server.closeIdleConnections()
   })
 }

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import autocannon, { type Result as LoadResult } from 'autocannon'
 import { afterAll, describe, expect, it } from 'vitest'
 
 const root = join(import.meta.dirname, '../..')
@@ -110,6 +111,32 @@ describe('the server process', () => {
       second.child.kill('SIGTERM')
       expect(await exited(second.child)).toBe(0)
     }
+  })
+
+  it('stops on SIGTERM while clients keep sending on kept-alive connections', async () => {
+    const server = await startServer()
+    // 20 connections that never pause (autocannon, as a load balancer or a busy notifier would):
+    // without being told to close, they would keep the stopping server busy for as long as they send.
+    let signalledAt = 0
+    let exitedAt = 0
+    const processExit = exited(server.child).then((code) => {
+      exitedAt = Date.now()
+      return code
+    })
+    setTimeout(() => {
+      signalledAt = Date.now()
+      server.child.kill('SIGTERM')
+    }, 1_000)
+    const load = await new Promise<LoadResult>((resolve, reject) => {
+      const clients = autocannon({ url: `${base}/healthz`, connections: 20, duration: 15 }, (err, result) =>
+        err ? reject(err) : resolve(result),
+      )
+      void processExit.then(() => clients.stop())
+    })
+    expect(await processExit).toBe(0)
+    expect(load['2xx']).toBeGreaterThan(0)
+    // Well before the clients stopped on their own, and before the 10 s cut-off.
+    expect(exitedAt - signalledAt).toBeLessThan(8_000)
   })
 
   it('refuses a second process on the same DATA_DIR or port; the running one loses nothing', async () => {
