@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { DataDirInUseError, LOCK_FILE, lockDataDir } from './data-dir-lock.ts'
+import { DataDirInUseError, LOCK_FILE, lockDataDir, removeStaleLock } from './data-dir-lock.ts'
 
 const dirs: string[] = []
 const tempDir = () => {
@@ -52,6 +52,20 @@ describe('lockDataDir', () => {
       expect(readFileSync(join(dir, LOCK_FILE), 'utf8').trim()).toBe(String(process.pid))
       lock.release()
     }
+  })
+
+  it('does not remove a fresh lock that another process wrote after the stale one was read', () => {
+    // Two processes read the same dead pid; the other one took the lock over first (its pid
+    // here is our parent's, certainly running). Removing "the stale lock" now must not remove theirs.
+    const dir = tempDir()
+    const stale = deadPid()
+    writeFileSync(join(dir, LOCK_FILE), `${process.ppid}\n`)
+    expect(() => removeStaleLock(dir, stale)).toThrow(`in use by another Errata process (pid ${process.ppid})`)
+    expect(readFileSync(join(dir, LOCK_FILE), 'utf8').trim()).toBe(String(process.ppid))
+    // The stale file itself is removed.
+    writeFileSync(join(dir, LOCK_FILE), `${stale}\n`)
+    removeStaleLock(dir, stale)
+    expect(existsSync(join(dir, LOCK_FILE))).toBe(false)
   })
 
   it('leaves a lock that another process took meanwhile in place when releasing', () => {

@@ -3,7 +3,7 @@
 // delete journal segments the first is still appending to, losing acknowledged events.
 // Like PostgreSQL's postmaster.pid, a file holds the owner's pid; a pid that no longer runs
 // is a crashed owner, and its lock is taken over.
-import { closeSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs'
+import { closeSync, linkSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 
 export const LOCK_FILE = 'errata.pid'
@@ -42,6 +42,35 @@ function ownerOf(path: string): number | null {
   }
 }
 
+/**
+ * Removes the lock file of `dir`, which named `stalePid` (a process no longer running) when it
+ * was read. Renamed aside first, not deleted: of two processes finding the same stale file, one
+ * renames it. If what was renamed is no longer that stale file (another process took it over
+ * between the read and the rename and wrote its own pid), it is put back and the directory is
+ * theirs.
+ */
+export function removeStaleLock(dir: string, stalePid: number | null): void {
+  const path = join(dir, LOCK_FILE)
+  const aside = `${path}.stale-${process.pid}`
+  try {
+    renameSync(path, aside)
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return
+    throw err
+  }
+  const moved = ownerOf(aside)
+  if (moved !== null && moved !== stalePid && moved !== process.pid && isRunning(moved)) {
+    try {
+      linkSync(aside, path) // back in place, unless yet another process has claimed it since
+    } catch {
+      // that process holds the directory now; the error below names the one we displaced
+    }
+    rmSync(aside, { force: true })
+    throw new DataDirInUseError(dir, moved)
+  }
+  rmSync(aside, { force: true })
+}
+
 /** Claims `dir` for this process, or throws DataDirInUseError. `release` gives it back. */
 export function lockDataDir(dir: string): { release(): void } {
   const path = join(dir, LOCK_FILE)
@@ -61,14 +90,7 @@ export function lockDataDir(dir: string): { release(): void } {
       // Our own pid from an earlier run (a container restarts with the same pid) is stale too.
       const stale = pid === null || pid === process.pid || !isRunning(pid)
       if (!stale || attempt >= 2) throw new DataDirInUseError(dir, pid ?? 0)
-      // Renamed, not deleted: of two processes finding the same stale file, one renames it.
-      try {
-        const aside = `${path}.stale-${process.pid}`
-        renameSync(path, aside)
-        rmSync(aside, { force: true })
-      } catch (renameErr) {
-        if ((renameErr as NodeJS.ErrnoException).code !== 'ENOENT') throw renameErr
-      }
+      removeStaleLock(dir, pid)
     }
   }
   held.add(path)
