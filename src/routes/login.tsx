@@ -5,9 +5,22 @@ import { Card, CardContent } from '../components/ui/card.tsx'
 import { LoginForm } from '../features/auth/login-form.tsx'
 import { readToken } from '../lib/token-store.ts'
 
-/** Only same-site paths, so a crafted ?redirect= cannot send a user elsewhere. */
-const safeRedirect = (value: string | undefined) =>
-  value && value.startsWith('/') && !value.startsWith('//') && !value.startsWith('/\\') ? value : '/organizations'
+/**
+ * Only same-site paths, so a crafted ?redirect= cannot send a user elsewhere. Browsers drop tabs
+ * and newlines from URLs ("/\t/example.com" is "//example.com"), so any whitespace or control
+ * character is refused, and what is left must resolve to this origin.
+ */
+function safeRedirect(value: string | undefined): string {
+  const fallback = '/organizations'
+  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return fallback
+  const hidden = [...value].some((char) => /\s/.test(char) || char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f)
+  if (hidden) return fallback
+  try {
+    return new URL(value, window.location.origin).origin === window.location.origin ? value : fallback
+  } catch {
+    return fallback
+  }
+}
 
 export const Route = createFileRoute('/login')({
   validateSearch: z.object({ redirect: z.string().optional().catch(undefined) }),

@@ -57,4 +57,12 @@ describe('login', () => {
     await fillAndSubmit('admin@example.com', 'correct-horse')
     await waitFor(() => expect(router.state.location.pathname).toMatch(/^\/organizations\/?$/))
   })
+
+  it('ignores a redirect hidden behind a tab or newline, which browsers would read as another site', async () => {
+    mockApi({ 'GET /api/user': user, 'GET /api/user/organizations': [] })
+    // Already signed in: /login sends the user on at once.
+    const { router } = renderApp('/login?redirect=%2F%09%2Fevil.example.com', { token: 't' })
+    await waitFor(() => expect(router.state.location.pathname).toMatch(/^\/organizations\/?$/))
+    expect(screen.queryByText(/Something went wrong/)).not.toBeInTheDocument()
+  })
 })
