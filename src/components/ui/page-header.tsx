@@ -1,5 +1,6 @@
 import type * as React from 'react'
 import { cn } from '../../lib/cn.ts'
+import { useDocumentTitle } from '../../lib/use-document-title.ts'
 
 export function PageHeader({
   title,
@@ -12,6 +13,7 @@ export function PageHeader({
   actions?: React.ReactNode
   className?: string
 }) {
+  useDocumentTitle(typeof title === 'string' ? title : null)
   return (
     <div className={cn('mb-6 flex flex-wrap items-end justify-between gap-3', className)}>
       <div className="min-w-0">

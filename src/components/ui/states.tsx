@@ -3,6 +3,7 @@ import type * as React from 'react'
 import { cn } from '../../lib/cn.ts'
 import { errorMessages } from '../../lib/error-messages.ts'
 import { Button } from './button.tsx'
+import { useDocumentTitle } from '../../lib/use-document-title.ts'
 
 /** Something failed: say what, offer a retry. */
 export function ErrorState({
@@ -49,6 +50,7 @@ export function NotFoundState({
   children?: React.ReactNode
   action?: React.ReactNode
 }) {
+  useDocumentTitle(title)
   return (
     <div className="mx-auto flex max-w-md flex-col items-center gap-3 py-16 text-center">
       <SearchX aria-hidden="true" className="size-10 text-muted-foreground" />

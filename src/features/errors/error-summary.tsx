@@ -6,6 +6,7 @@ import { RelativeTime } from '../../components/ui/relative-time.tsx'
 import { TruncatedText } from '../../components/ui/truncated-text.tsx'
 import { formatCount } from '../../lib/relative-time.ts'
 import { ErrorStatusBadge, SeverityIndicator } from './error-badges.tsx'
+import { useDocumentTitle } from '../../lib/use-document-title.ts'
 
 /** What each grouping rule means to a person reading the error (docs/grouping.md). */
 const GROUPING_REASON_LABELS: Record<ErrorGroup['grouping_reason'], string> = {
@@ -42,6 +43,7 @@ function TagList({ label, values }: { label: string; values: readonly string[] }
 
 /** The error group: what it is, its status, how often and for how many people it happens. */
 export function ErrorSummary({ error }: { error: ErrorGroup }) {
+  useDocumentTitle(error.error_class || 'Error')
   return (
     <div className="flex flex-col gap-4">
       <div className="min-w-0">

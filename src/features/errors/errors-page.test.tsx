@@ -80,6 +80,7 @@ describe('errors list page', () => {
     mockApi({ ...baseRoutes, 'GET /api/projects/p1/errors': json([], { headers: { 'X-Total-Count': '0' } }) })
     renderApp('/projects/p1/errors')
     expect(await screen.findByRole('heading', { name: 'Send your first error' })).toBeInTheDocument()
+    expect(document.title).toBe('checkout-api: errors · Errata')
     expect(screen.getByLabelText('API key of checkout-api')).toHaveTextContent('0123456789abcdef0123456789abcdef')
     const snippet = screen.getByLabelText('Notifier snippet')
     expect(snippet).toHaveTextContent("apiKey: '0123456789abcdef0123456789abcdef'")

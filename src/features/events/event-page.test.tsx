@@ -62,6 +62,8 @@ describe('event detail page', () => {
     mockApi(routes())
     renderApp('/projects/p1/errors/e1/events/ev1')
     const chain = await screen.findByRole('list', { name: 'Exceptions, outermost first' })
+    // The tab is named after the page.
+    expect(document.title).toBe('Event of CheckoutError · Errata')
     const exceptions = within(chain).getAllByRole('listitem', { name: /^(Exception|Caused by):/ })
     expect(exceptions.map((item) => item.getAttribute('aria-label'))).toEqual([
       'Exception: CheckoutError',
@@ -229,5 +231,6 @@ describe('event detail page', () => {
     expect(await screen.findByRole('heading', { name: 'Event not found' })).toBeInTheDocument()
     expect(screen.getByText('gone')).toBeInTheDocument()
     expect(screen.getByRole('link', { name: 'Back to the project’s errors' })).toHaveAttribute('href', '/projects/p1/errors')
+    expect(document.title).toBe('Event not found · Errata')
   })
 })

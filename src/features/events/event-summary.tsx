@@ -4,6 +4,7 @@ import { Badge } from '../../components/ui/badge.tsx'
 import { RelativeTime } from '../../components/ui/relative-time.tsx'
 import { TruncatedText } from '../../components/ui/truncated-text.tsx'
 import { SeverityIndicator } from '../errors/error-badges.tsx'
+import { useDocumentTitle } from '../../lib/use-document-title.ts'
 
 function Fact({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -17,6 +18,7 @@ function Fact({ label, children }: { label: string; children: React.ReactNode })
 /** The event at a glance: what was thrown, when, where and for whom. */
 export function EventSummary({ event }: { event: ErrorEvent }) {
   const outer = event.exceptions[0]
+  useDocumentTitle(`Event of ${outer?.class || 'an error'}`)
   return (
     // min-w-0: beside the event navigation, a long unbroken class or message must wrap, not widen the page.
     <div className="flex min-w-0 flex-1 flex-col gap-3">
