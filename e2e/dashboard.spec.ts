@@ -203,6 +203,13 @@ test('long unbroken names wrap or truncate instead of widening the page', async 
   await expect(current).toHaveText('Event')
   await expect.poll(() => current.evaluate((span) => span.scrollWidth <= span.clientWidth)).toBe(true)
   await page.setViewportSize(WIDE)
+  // So are project names: an empty project's page with a long one.
+  const { projectId: longProjectId } = await createProject(api, `proj-${'Name'.repeat(30)}`)
+  await page.goto(`/projects/${longProjectId}/errors`)
+  await expect(page.getByRole('heading', { name: 'Send your first error' })).toBeVisible()
+  await shoot(page, 'long-names-empty-project')
+  await shootNarrow(page, 'long-names-empty-project')
+
   // A token description is free text too.
   const description = `ci-${'Token'.repeat(39)}`
   await api.post('/user/tokens', { description })

@@ -19,11 +19,11 @@ export function SendFirstError({ project, origin }: { project: Project; origin: 
       <CardContent className="flex flex-col gap-4 py-6">
         <div className="flex items-start gap-3">
           <Send aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-accent" />
-          <div>
+          <div className="min-w-0">
             <h2 id="send-first-error-title" className="text-base font-semibold">
               Send your first error
             </h2>
-            <p className="mt-1 text-sm text-muted-foreground">
+            <p className="mt-1 text-sm text-muted-foreground [overflow-wrap:anywhere]">
               No errors yet for {project.name}. Point any Bugsnag notifier at this server with the project’s API key;
               errors show up here as soon as they arrive.
             </p>

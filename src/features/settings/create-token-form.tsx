@@ -71,7 +71,7 @@ function NewTokenSecret({ token, onDone }: { token: CreatedToken; onDone: () => 
   const id = useId()
   return (
     <div aria-label="New token" role="region" className="flex flex-col gap-2 rounded-md border border-warning/40 bg-warning-soft/40 p-3">
-      <label htmlFor={id} className="text-sm font-medium">
+      <label htmlFor={id} className="text-sm font-medium [overflow-wrap:anywhere]">
         Token “{token.description}”
       </label>
       <div className="flex items-center gap-2">
