@@ -57,7 +57,7 @@ export function InviteCollaboratorForm({
       onSubmit={(event) => {
         event.preventDefault()
         if (!isAdmin && projectIds !== null && projectIds.length === 0) {
-          setLocalError(new Error('project_ids: choose at least one project, or All projects'))
+          setLocalError(new Error('Choose at least one project, or All projects.'))
           return
         }
         setLocalError(null)
