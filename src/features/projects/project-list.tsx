@@ -7,7 +7,7 @@ import { ApiKeyField } from './api-key-field.tsx'
 
 function OpenErrors({ count }: { count: number }) {
   return (
-    <Badge tone={count > 0 ? 'danger' : 'neutral'} className="tabular-nums">
+    <Badge tone={count > 0 ? 'danger' : 'neutral'} className="self-start tabular-nums sm:self-auto">
       {formatCountOf(count, 'open error')}
     </Badge>
   )
