@@ -92,7 +92,7 @@ describe('personal tokens page', { timeout: 15_000 }, () => {
       },
     })
     renderApp('/settings/tokens')
-    await userEvent.click(within(await rowOf('CI uploads')).getByRole('button', { name: 'Revoke token CI uploads' }))
+    await userEvent.click(within(await rowOf('CI uploads')).getByRole('button', { name: /^Revoke token CI uploads, created / }))
     const dialog = await screen.findByRole('dialog', { name: 'Revoke the token “CI uploads”?' })
     await userEvent.click(within(dialog).getByRole('button', { name: 'Revoke' }))
     await waitFor(() => expect(screen.queryByText('CI uploads')).not.toBeInTheDocument())
@@ -107,7 +107,7 @@ describe('personal tokens page', { timeout: 15_000 }, () => {
       'DELETE /api/user/tokens/t1': new Response(null, { status: 204 }),
     })
     const { router } = renderApp('/settings/tokens')
-    await userEvent.click(within(await rowOf('Dashboard login')).getByRole('button', { name: 'Revoke token Dashboard login' }))
+    await userEvent.click(within(await rowOf('Dashboard login')).getByRole('button', { name: /^Revoke token Dashboard login, created / }))
     const dialog = await screen.findByRole('dialog')
     expect(dialog).toHaveTextContent('signs you out')
     await userEvent.click(within(dialog).getByRole('button', { name: 'Revoke and sign out' }))

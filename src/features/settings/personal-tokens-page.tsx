@@ -9,6 +9,7 @@ import { Button } from '../../components/ui/button.tsx'
 import { Card, CardContent } from '../../components/ui/card.tsx'
 import { PageHeader } from '../../components/ui/page-header.tsx'
 import { RelativeTime } from '../../components/ui/relative-time.tsx'
+import { formatExactTime } from '../../lib/relative-time.ts'
 import { LoadingRegion, Skeleton } from '../../components/ui/skeleton.tsx'
 import { EmptyState, ErrorState } from '../../components/ui/states.tsx'
 import { clearToken } from '../../lib/token-store.ts'
@@ -84,7 +85,7 @@ function TokensTable({ tokens, onRevoke }: { tokens: readonly AuthToken[]; onRev
                   size="sm"
                   variant="ghost"
                   className="text-danger"
-                  aria-label={`Revoke token ${token.description}`}
+                  aria-label={`Revoke token ${token.description}, created ${formatExactTime(token.created_at)}`}
                   onClick={() => onRevoke(token)}
                 >
                   <Trash2 aria-hidden="true" />
