@@ -4,7 +4,7 @@ import type { Filters } from '../../contract/filters.ts'
 import { collaboratorSeesProject, requireProjectAccess } from '../auth/access.ts'
 import type { Db } from '../db/client.ts'
 import { collaborators, errors, eventPayloads, events, projects } from '../db/schema.ts'
-import { decodeCursor, encodeCursor } from '../http/cursor.ts'
+import { decodeCursor, encodeCursor, NOT_ISSUED_CURSOR } from '../http/cursor.ts'
 import { NotFoundError, ValidationError } from '../http/errors.ts'
 import type { UrlBuilder } from '../http/urls.ts'
 import { compileFilters, projectEventsWhere } from '../filters/filter-sql.ts'
@@ -44,15 +44,13 @@ function timeWindow(query: ListEventsQuery): { start?: Date; end?: Date } {
   return { start, end }
 }
 
-const BAD_CURSOR = 'cursor: is not a cursor this server issued (use the Link rel="next" address)'
-
 /** An events cursor: exactly the ISO time and event id this server put in a Link header. */
 function eventsCursor(text: string, list: string): { at: Date; id: string } {
   const cursor = decodeCursor(text, list)
   const at = typeof cursor.v === 'string' ? new Date(cursor.v) : null
   // The round trip refuses other endpoints' cursors, other date forms and out-of-range years.
   if (!at || !inStorableRange(at) || at.toISOString() !== cursor.v) {
-    throw new ValidationError(BAD_CURSOR)
+    throw new ValidationError(NOT_ISSUED_CURSOR)
   }
   return { at, id: cursor.id }
 }

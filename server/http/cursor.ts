@@ -13,7 +13,8 @@ export interface Cursor {
   id: string
 }
 
-const NOT_ISSUED = 'cursor: is not a cursor this server issued (use the Link rel="next" address)'
+/** The 400 message for a cursor this server did not issue (or whose keyset is not the list's kind). */
+export const NOT_ISSUED_CURSOR = 'cursor: is not a cursor this server issued (use the Link rel="next" address)'
 const OTHER_LIST =
   'cursor: belongs to another list (another project, error, field, sort or direction); use the Link rel="next" address of this one'
 
@@ -35,9 +36,9 @@ export function openCursor(text: string, list: string): unknown[] {
   try {
     value = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'))
   } catch {
-    throw new ValidationError(NOT_ISSUED)
+    throw new ValidationError(NOT_ISSUED_CURSOR)
   }
-  if (!Array.isArray(value) || typeof value[0] !== 'string') throw new ValidationError(NOT_ISSUED)
+  if (!Array.isArray(value) || typeof value[0] !== 'string') throw new ValidationError(NOT_ISSUED_CURSOR)
   if (value[0] !== listTag(list)) throw new ValidationError(OTHER_LIST)
   return value.slice(1)
 }
@@ -57,5 +58,5 @@ export function decodeCursor(text: string, list: string): Cursor {
   ) {
     return { v, id }
   }
-  throw new ValidationError(NOT_ISSUED)
+  throw new ValidationError(NOT_ISSUED_CURSOR)
 }

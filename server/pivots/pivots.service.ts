@@ -8,7 +8,7 @@ import { requireProjectAccess } from '../auth/access.ts'
 import { queryRows, type Db } from '../db/client.ts'
 import { errors, events } from '../db/schema.ts'
 import { compileFilters, eventColumn, projectEventsWhere } from '../filters/filter-sql.ts'
-import { openCursor, sealCursor } from '../http/cursor.ts'
+import { NOT_ISSUED_CURSOR, openCursor, sealCursor } from '../http/cursor.ts'
 import { NotFoundError, ValidationError } from '../http/errors.ts'
 
 /** A project, or one error of it. */
@@ -48,8 +48,6 @@ interface PivotCursor {
   value: string
 }
 
-const BAD_CURSOR = 'cursor: is not a cursor this server issued (use the Link rel="next" address)'
-
 function encodePivotCursor(list: string, cursor: PivotCursor): string {
   return sealCursor(list, [cursor.events, cursor.value])
 }
@@ -67,7 +65,7 @@ function decodePivotCursor(text: string, list: string): PivotCursor {
   ) {
     return { events, value }
   }
-  throw new ValidationError(BAD_CURSOR)
+  throw new ValidationError(NOT_ISSUED_CURSOR)
 }
 
 export interface PivotPage {
