@@ -7,7 +7,7 @@ import { buttonVariants } from '../../components/ui/button.tsx'
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx'
 import { LoadingRegion, Skeleton } from '../../components/ui/skeleton.tsx'
 import { ErrorState } from '../../components/ui/states.tsx'
-import { useIsOrganizationAdmin } from '../triage/use-is-admin.ts'
+import { useIsOrganizationAdmin } from '../collaborators/use-is-admin.ts'
 
 /** A side panel: loads on its own so a failure here never blanks the page. Managing happens on the collaborators page. */
 export function CollaboratorsPanel({ organizationId }: { organizationId: string }) {

@@ -12,7 +12,7 @@ import { focusFilterInput, useShortcuts } from './keyboard-shortcuts.ts'
 import { SeverityMenu } from './severity-menu.tsx'
 import { ShortcutsHelp, ShortcutsHelpButton } from './shortcuts-help.tsx'
 import { SnoozeDialog } from './snooze-dialog.tsx'
-import { useIsProjectAdmin } from './use-is-admin.ts'
+import { useIsProjectAdmin } from '../collaborators/use-is-admin.ts'
 
 /**
  * The error page's triage bar: fix, snooze, ignore, reopen, assign, severity and (admins) delete,

@@ -7,7 +7,7 @@ import { PageHeader } from '../../components/ui/page-header.tsx'
 import { orNotFound, PageSkeleton, ResourceNotFound, RouteError } from '../../features/layout/route-states.tsx'
 import { CollaboratorsPanel } from '../../features/organizations/collaborators-panel.tsx'
 import { CreateProjectForm } from '../../features/projects/create-project-form.tsx'
-import { useIsOrganizationAdmin } from '../../features/triage/use-is-admin.ts'
+import { useIsOrganizationAdmin } from '../../features/collaborators/use-is-admin.ts'
 import { ProjectList } from '../../features/projects/project-list.tsx'
 
 export const Route = createFileRoute('/_authed/organizations/$organizationId')({
