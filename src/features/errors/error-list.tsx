@@ -215,13 +215,16 @@ export function ErrorList({ projectId, params }: { projectId: string; params: Er
     }
   }, [hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage, lastIndex, errors.length])
 
+  /** The row's link, which takes the focus; only rendered rows have one. */
+  const rowLink = (index: number) => listRef.current?.querySelector<HTMLElement>(`[data-row-index="${index}"]`)
+
   const focusRow = (index: number) => {
     setFocusedIndex(index)
     virtualizer.scrollToIndex(index, { align: 'auto' })
     // The row may only exist after the virtualizer re-renders; the browser then brings it fully
     // into view, below the sticky header (the rows' scroll margin), which estimates alone missed.
     requestAnimationFrame(() => {
-      const row = listRef.current?.querySelector<HTMLElement>(`[data-row-index="${index}"]`)
+      const row = rowLink(index)
       row?.focus({ preventScroll: true })
       row?.closest('[role="listitem"]')?.scrollIntoView({ block: 'nearest' })
     })
@@ -241,9 +244,7 @@ export function ErrorList({ projectId, params }: { projectId: string; params: Er
     const index = id === null ? -1 : errors.findIndex((error) => error.id === id)
     if (index === -1) return
     // Focusing the row makes it the focused index too (the row's onFocus).
-    requestAnimationFrame(() =>
-      listRef.current?.querySelector<HTMLElement>(`[data-row-index="${index}"]`)?.focus({ preventScroll: true }),
-    )
+    requestAnimationFrame(() => rowLink(index)?.focus({ preventScroll: true }))
   }, [thisList, errors])
 
   const move = (step: 1 | -1) => {
