@@ -230,6 +230,8 @@ describe('collaborators page', { timeout: 15_000 }, () => {
     await userEvent.click(within(await screen.findByRole('dialog', { name: 'Remove Bob?' })).getByRole('button', { name: 'Remove' }))
     await waitFor(() => expect(within(screen.getByRole('table', { name: 'Collaborators' })).queryByText('bob@example.com')).not.toBeInTheDocument())
     expect(requests.filter((r) => r.method === 'DELETE').map((r) => r.url.pathname)).toEqual(['/api/organizations/org1/collaborators/u2'])
+    // The Remove button went with its row: focus stays in the page for keyboard users, not on <body>.
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('main')))
   })
 
   it('creates a new invitation link for a pending invitation', async () => {

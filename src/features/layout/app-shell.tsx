@@ -1,9 +1,11 @@
 import { Outlet } from '@tanstack/react-router'
 import { AppHeader } from './app-header.tsx'
 import { NavigationProgress } from './navigation-progress.tsx'
+import { useFocusRescue } from './use-focus-rescue.ts'
 
 /** Signed-in pages: the header with breadcrumbs, then the page in the main landmark. */
 export function AppShell() {
+  useFocusRescue('main')
   return (
     <div className="flex min-h-dvh flex-col">
       <a

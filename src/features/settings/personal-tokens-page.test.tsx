@@ -67,6 +67,8 @@ describe('personal tokens page', { timeout: 15_000 }, () => {
     expect(within(screen.getByRole('table', { name: 'Your tokens' })).queryByText('secret-abc-123')).not.toBeInTheDocument()
     await userEvent.click(screen.getByRole('button', { name: 'I have copied it' }))
     expect(screen.queryByDisplayValue('secret-abc-123')).not.toBeInTheDocument()
+    // The button left with its panel; focus stays within the page.
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('main')))
   })
 
   it('shows why a token could not be created', async () => {

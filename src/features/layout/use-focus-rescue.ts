@@ -1,0 +1,27 @@
+import { useEffect } from 'react'
+
+/**
+ * When the focused control disappears (its row was deleted, the dialog that held it closed, a one-time
+ * panel was dismissed), browsers drop focus to <body> and a keyboard user starts again from the top of the
+ * page. This moves focus to the main landmark instead, so Tab continues within the page.
+ */
+export function useFocusRescue(fallbackId: string) {
+  useEffect(() => {
+    let lastFocused: Element | null = document.activeElement
+    const onFocusIn = (event: FocusEvent) => {
+      lastFocused = event.target instanceof Element ? event.target : null
+    }
+    const observer = new MutationObserver(() => {
+      const focusLost = document.activeElement === null || document.activeElement === document.body
+      if (!focusLost || !lastFocused || lastFocused.isConnected) return
+      lastFocused = null
+      document.getElementById(fallbackId)?.focus({ preventScroll: true })
+    })
+    document.addEventListener('focusin', onFocusIn)
+    observer.observe(document.body, { childList: true, subtree: true })
+    return () => {
+      document.removeEventListener('focusin', onFocusIn)
+      observer.disconnect()
+    }
+  }, [fallbackId])
+}
