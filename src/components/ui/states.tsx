@@ -10,11 +10,14 @@ export function ErrorState({
   title = 'Something went wrong',
   error,
   onRetry,
+  action,
   className,
 }: {
   title?: string
   error: unknown
   onRetry?: () => void
+  /** Another way out beside Retry, e.g. back to the first page when a page link has gone stale. */
+  action?: React.ReactNode
   className?: string
 }) {
   return (
@@ -28,11 +31,16 @@ export function ErrorState({
               <li key={index}>{message}</li>
             ))}
           </ul>
-          {onRetry ? (
-            <Button className="mt-3" size="sm" onClick={onRetry}>
-              <RotateCw aria-hidden="true" />
-              Retry
-            </Button>
+          {onRetry || action ? (
+            <div className="mt-3 flex flex-wrap gap-2">
+              {onRetry ? (
+                <Button size="sm" onClick={onRetry}>
+                  <RotateCw aria-hidden="true" />
+                  Retry
+                </Button>
+              ) : null}
+              {action}
+            </div>
           ) : null}
         </div>
       </div>

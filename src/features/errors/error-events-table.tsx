@@ -1,12 +1,13 @@
 import { useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
-import { ChevronRight, ChevronsLeft } from 'lucide-react'
+import { ChevronLeft, ChevronRight, ChevronsLeft } from 'lucide-react'
 import { errorEventsQuery } from '../../api/events.ts'
 import { buttonVariants } from '../../components/ui/button.tsx'
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx'
 import { RelativeTime } from '../../components/ui/relative-time.tsx'
 import { LoadingRegion, Skeleton } from '../../components/ui/skeleton.tsx'
 import { ErrorState } from '../../components/ui/states.tsx'
+import { usePageTrail } from '../../lib/page-trail.ts'
 import { formatCount } from '../../lib/relative-time.ts'
 import { SeverityIndicator } from './error-badges.tsx'
 
@@ -16,6 +17,7 @@ const cell = 'px-3 py-2 align-top'
 export function ErrorEventsTable({ projectId, errorId, cursor }: { projectId: string; errorId: string; cursor: string | undefined }) {
   const query = useQuery(errorEventsQuery(projectId, errorId, cursor))
   const total = query.data?.totalCount
+  const trail = usePageTrail(cursor)
 
   return (
     <Card aria-labelledby="error-events-title">
@@ -24,7 +26,7 @@ export function ErrorEventsTable({ projectId, errorId, cursor }: { projectId: st
           Events{total != null ? <span className="font-normal text-muted-foreground tabular-nums"> ({formatCount(total)})</span> : null}
         </CardTitle>
         <nav aria-label="Events pages" className="flex items-center gap-2">
-          {cursor ? (
+          {cursor && (trail.previous === null || trail.previous.cursor !== undefined) ? (
             <Link
               to="/projects/$projectId/errors/$errorId"
               params={{ projectId, errorId }}
@@ -35,11 +37,24 @@ export function ErrorEventsTable({ projectId, errorId, cursor }: { projectId: st
               Newest
             </Link>
           ) : null}
+          {trail.previous ? (
+            <Link
+              to="/projects/$projectId/errors/$errorId"
+              params={{ projectId, errorId }}
+              search={{ cursor: trail.previous.cursor }}
+              state={trail.previous.state}
+              className={buttonVariants({ size: 'sm' })}
+            >
+              <ChevronLeft aria-hidden="true" />
+              Newer events
+            </Link>
+          ) : null}
           {query.data?.nextCursor ? (
             <Link
               to="/projects/$projectId/errors/$errorId"
               params={{ projectId, errorId }}
               search={{ cursor: query.data.nextCursor }}
+              state={trail.nextState}
               className={buttonVariants({ size: 'sm' })}
             >
               Older events

@@ -18,7 +18,11 @@ export async function orNotFound<T>(promise: Promise<T>): Promise<T> {
 }
 
 /** A route's error page: what failed and a Retry that re-runs the loaders. */
-export function RouteError({ error, title = 'This page could not be loaded' }: ErrorComponentProps & { title?: string }) {
+export function RouteError({
+  error,
+  title = 'This page could not be loaded',
+  action,
+}: ErrorComponentProps & { title?: string; action?: React.ReactNode }) {
   const router = useRouter()
   const queryErrorResetBoundary = useQueryErrorResetBoundary()
   useEffect(() => {
@@ -34,6 +38,7 @@ export function RouteError({ error, title = 'This page could not be loaded' }: E
       onRetry={() => {
         void router.invalidate()
       }}
+      action={action}
     />
   )
 }

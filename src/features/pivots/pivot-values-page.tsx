@@ -1,6 +1,6 @@
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
-import { ChevronRight } from 'lucide-react'
+import { ChevronLeft, ChevronRight, ChevronsLeft } from 'lucide-react'
 import type { Filters, PivotFieldId } from '../../../contract/filters.ts'
 import { pivotValuesQuery } from '../../api/pivots.ts'
 import { projectQuery } from '../../api/projects.ts'
@@ -8,6 +8,7 @@ import { buttonVariants } from '../../components/ui/button.tsx'
 import { PageHeader } from '../../components/ui/page-header.tsx'
 import { RelativeTime } from '../../components/ui/relative-time.tsx'
 import { EmptyState } from '../../components/ui/states.tsx'
+import { usePageTrail } from '../../lib/page-trail.ts'
 import { formatCountOf } from '../../lib/relative-time.ts'
 import { FilterBar } from '../filters/filter-bar.tsx'
 import { toFilterSearch } from '../filters/to-filter-search.ts'
@@ -37,6 +38,7 @@ export function PivotValuesPage({
   const { data: page } = useSuspenseQuery(
     pivotValuesQuery(projectId, null, pivotId, { filters, perPage: PIVOT_PAGE_SIZE, cursor }),
   )
+  const trail = usePageTrail(cursor)
   const name = pivotFieldName(pivotId)
   const search = toFilterSearch(filters)
   return (
@@ -77,14 +79,27 @@ export function PivotValuesPage({
         </div>
       )}
       <nav aria-label="Pages" className="flex justify-end gap-2">
-        {cursor ? (
+        {cursor && (trail.previous === null || trail.previous.cursor !== undefined) ? (
           <Link
             to="/projects/$projectId/pivots/$fieldId"
             params={{ projectId, fieldId: pivotId }}
             search={{ f: search }}
             className={buttonVariants({ size: 'sm' })}
           >
+            <ChevronsLeft aria-hidden="true" />
             First page
+          </Link>
+        ) : null}
+        {trail.previous ? (
+          <Link
+            to="/projects/$projectId/pivots/$fieldId"
+            params={{ projectId, fieldId: pivotId }}
+            search={{ f: search, cursor: trail.previous.cursor }}
+            state={trail.previous.state}
+            className={buttonVariants({ size: 'sm' })}
+          >
+            <ChevronLeft aria-hidden="true" />
+            Previous page
           </Link>
         ) : null}
         {page.nextCursor ? (
@@ -92,6 +107,7 @@ export function PivotValuesPage({
             to="/projects/$projectId/pivots/$fieldId"
             params={{ projectId, fieldId: pivotId }}
             search={{ f: search, cursor: page.nextCursor }}
+            state={trail.nextState}
             className={buttonVariants({ size: 'sm' })}
           >
             Next page

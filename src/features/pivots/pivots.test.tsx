@@ -16,7 +16,7 @@ import { createQueryClient } from '../../api/query-client.ts'
 import { parseSearch, stringifySearch } from '../../lib/search-params.ts'
 import { writeToken } from '../../lib/token-store.ts'
 import { errorGroup, project } from '../../test/fixtures.ts'
-import { json, mockApi } from '../../test/mock-api.ts'
+import { json, mockApi, type MockRequest } from '../../test/mock-api.ts'
 import { renderApp } from '../../test/render-app.tsx'
 import { ErrorPivotsPanel } from './error-pivots-panel.tsx'
 
@@ -120,34 +120,75 @@ describe('pivot page', { timeout: 20_000 }, () => {
     'GET /api/projects/p1/trend': [],
   }
 
+  const pivotPath = 'http://errata.test/api/projects/p1/pivots/device.os_name/values?per_page=50'
+  /** Three pages: iOS and Android, then Windows (cursor c2), then Linux (cursor c3); any other cursor is refused. */
+  const pagedValues = {
+    ...base,
+    'GET /api/projects/p1/pivots/device.os_name/values': (request: MockRequest) => {
+      const headers = (next?: string) => ({ headers: { 'X-Total-Count': '4', ...(next ? { Link: `<${pivotPath}&cursor=${next}>; rel="next"` } : {}) } })
+      switch (request.url.searchParams.get('cursor')) {
+        case null:
+          return json([value('iOS', 60, 0.6), value('Android', 38, 0.38)], headers('c2'))
+        case 'c2':
+          return json([value('Windows', 1, 0.01)], headers('c3'))
+        case 'c3':
+          return json([value('Linux', 1, 0.01)], headers())
+        default:
+          return json({ errors: ['cursor: was not issued for this list'] }, { status: 400 })
+      }
+    },
+  }
+
   it('lists every value of the field with the filters, pages with the cursor, and opens the filtered list', async () => {
-    const next = 'http://errata.test/api/projects/p1/pivots/device.os_name/values?per_page=50&cursor=c2'
-    const { requests } = mockApi({
-      ...base,
-      'GET /api/projects/p1/pivots/device.os_name/values': (request) =>
-        request.url.searchParams.get('cursor') === 'c2'
-          ? json([value('Windows', 1, 0.01)], { headers: { 'X-Total-Count': '3' } })
-          : json([value('iOS', 60, 0.6), value('Android', 39, 0.39)], {
-              headers: { Link: `<${next}>; rel="next"`, 'X-Total-Count': '3' },
-            }),
-    })
+    const { requests } = mockApi(pagedValues)
     const { router } = renderApp('/projects/p1/pivots/device.os_name?f=app.release_stage:eq:production')
     expect(await screen.findByRole('heading', { level: 1, name: 'OS name values' }, { timeout: 10_000 })).toBeInTheDocument()
-    expect(screen.getByText(/3 values/)).toBeInTheDocument()
+    expect(screen.getByText(/4 values/)).toBeInTheDocument()
     const list = screen.getByRole('list', { name: 'OS name values' })
     expect(within(list).getAllByRole('listitem')).toHaveLength(2)
     const first = requests.find((r) => r.url.pathname === '/api/projects/p1/pivots/device.os_name/values')
     expect(first?.url.searchParams.getAll('filters[app.release_stage][][value]')).toEqual(['production'])
     expect(first?.url.searchParams.get('per_page')).toBe('50')
+    expect(screen.queryByRole('link', { name: /Previous page|First page/ })).not.toBeInTheDocument()
 
     await userEvent.click(screen.getByRole('link', { name: /Next page/ }))
     expect(await screen.findByText('Windows')).toBeInTheDocument()
     expect(router.state.location.search).toMatchObject({ cursor: 'c2' })
-    expect(screen.getByRole('link', { name: 'First page' })).toBeInTheDocument()
+    // The previous page is the first one: one link, not two to the same place.
+    expect(screen.getByRole('link', { name: 'Previous page' })).toBeInTheDocument()
+    expect(screen.queryByRole('link', { name: 'First page' })).not.toBeInTheDocument()
 
-    await userEvent.click(screen.getByRole('link', { name: 'Show errors where OS name is Windows' }))
+    await userEvent.click(screen.getByRole('link', { name: /Next page/ }))
+    expect(await screen.findByText('Linux')).toBeInTheDocument()
+    expect(screen.getByRole('link', { name: 'First page' })).toBeInTheDocument()
+    await userEvent.click(screen.getByRole('link', { name: 'Previous page' }))
+    expect(await screen.findByText('Windows')).toBeInTheDocument()
+    expect(router.state.location.search).toMatchObject({ cursor: 'c2', f: 'app.release_stage:eq:production' })
+    await userEvent.click(screen.getByRole('link', { name: 'Previous page' }))
+    expect(await screen.findByText('iOS')).toBeInTheDocument()
+    expect(router.state.location.search).not.toHaveProperty('cursor')
+
+    await userEvent.click(screen.getByRole('link', { name: 'Show errors where OS name is iOS' }))
     await waitFor(() => expect(router.state.location.pathname).toBe('/projects/p1/errors'))
-    expect(router.state.location.search).toMatchObject({ f: ['app.release_stage:eq:production', 'device.os_name:eq:Windows'] })
+    expect(router.state.location.search).toMatchObject({ f: ['app.release_stage:eq:production', 'device.os_name:eq:iOS'] })
+  })
+
+  it('offers the first page, not a previous one, on a shared link to a later page', async () => {
+    mockApi(pagedValues)
+    renderApp('/projects/p1/pivots/device.os_name?cursor=c3')
+    expect(await screen.findByText('Linux', {}, { timeout: 10_000 })).toBeInTheDocument()
+    expect(screen.getByRole('link', { name: 'First page' })).toBeInTheDocument()
+    expect(screen.queryByRole('link', { name: 'Previous page' })).not.toBeInTheDocument()
+  })
+
+  it('leads from a page link that is no longer valid back to the first page', async () => {
+    mockApi(pagedValues)
+    const { router } = renderApp('/projects/p1/pivots/device.os_name?cursor=stale')
+    const alert = await screen.findByRole('alert', {}, { timeout: 10_000 })
+    expect(within(alert).getByText('cursor: was not issued for this list')).toBeInTheDocument()
+    await userEvent.click(within(alert).getByRole('link', { name: 'First page' }))
+    expect(await screen.findByText('iOS')).toBeInTheDocument()
+    expect(router.state.location.search).not.toHaveProperty('cursor')
   })
 
   it('says when the field has no pivot', async () => {

@@ -1,7 +1,8 @@
-import { createFileRoute, notFound } from '@tanstack/react-router'
+import { createFileRoute, Link, notFound, type ErrorComponentProps } from '@tanstack/react-router'
 import { z } from 'zod'
 import { pivotValuesQuery } from '../../api/pivots.ts'
 import { projectQuery } from '../../api/projects.ts'
+import { buttonVariants } from '../../components/ui/button.tsx'
 import { filterSearchSchema, fromFilterSearch } from '../../features/filters/to-filter-search.ts'
 import { orNotFound, PageSkeleton, ResourceNotFound, RouteError } from '../../features/layout/route-states.tsx'
 import { PIVOT_PAGE_SIZE, PivotValuesPage } from '../../features/pivots/pivot-values-page.tsx'
@@ -22,7 +23,7 @@ export const Route = createFileRoute('/_authed/projects/$projectId/pivots/$field
     )
   },
   pendingComponent: () => <PageSkeleton label="Loading the values" />,
-  errorComponent: (props) => <RouteError {...props} title="Could not load these values" />,
+  errorComponent: PivotError,
   notFoundComponent: PivotNotFound,
   component: PivotPage,
 })
@@ -39,6 +40,30 @@ function PivotPage() {
       filters={fromFilterSearch(f)}
       cursor={cursor}
       onFiltersChange={(next) => void navigate({ search: { f: next, cursor: undefined } })}
+    />
+  )
+}
+
+/** A stale or foreign page link (cursor) fails every retry, so offer the first page too. */
+function PivotError(props: ErrorComponentProps) {
+  const { projectId, fieldId } = Route.useParams()
+  const { f, cursor } = Route.useSearch()
+  return (
+    <RouteError
+      {...props}
+      title="Could not load these values"
+      action={
+        cursor ? (
+          <Link
+            to="/projects/$projectId/pivots/$fieldId"
+            params={{ projectId, fieldId }}
+            search={{ f }}
+            className={buttonVariants({ size: 'sm', variant: 'secondary' })}
+          >
+            First page
+          </Link>
+        ) : undefined
+      }
     />
   )
 }

@@ -1,0 +1,73 @@
+import { configure, screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { describe, expect, it } from 'vitest'
+import { errorGroup, event, organization, project } from '../../test/fixtures.ts'
+import { json, mockApi, type MockRequest } from '../../test/mock-api.ts'
+import { renderApp } from '../../test/render-app.tsx'
+
+const eventsPath = 'http://errata.test/api/projects/p1/errors/e1/events?per_page=30'
+const page = (context: string, next?: string) =>
+  json([event({ id: `ev-${context}`, context })], {
+    headers: { 'X-Total-Count': '3', ...(next ? { Link: `<${eventsPath}&cursor=${next}>; rel="next"` } : {}) },
+  })
+
+/** The error's events over three pages: "checkout" (newest), then "cart" (cursor c2), then "search" (c3). */
+function pagedEventsApi() {
+  return mockApi({
+    'GET /api/user': { id: 'u1', name: 'Admin', email: 'admin@example.com', created_at: '2026-01-01T00:00:00Z' },
+    'GET /api/projects/p1': project(),
+    'GET /api/organizations/org1': organization(),
+    'GET /api/organizations/org1/collaborators': [],
+    'GET /api/projects/p1/collaborators': [],
+    'GET /api/projects/p1/errors/e1': errorGroup(),
+    'GET /api/projects/p1/errors/e1/latest_event': event(),
+    'GET /api/projects/p1/errors/e1/status_changes': [],
+    'GET /api/projects/p1/errors/e1/trend': [],
+    'GET /api/projects/p1/errors/e1/events': (request: MockRequest) => {
+      switch (request.url.searchParams.get('cursor')) {
+        case null:
+          return page('checkout', 'c2')
+        case 'c2':
+          return page('cart', 'c3')
+        default:
+          return page('search')
+      }
+    },
+  })
+}
+
+const eventsCard = () => screen.getByRole('navigation', { name: 'Events pages' })
+
+configure({ asyncUtilTimeout: 5_000 })
+describe('error events pages', { timeout: 20_000 }, () => {
+  it('goes to older pages and back to newer ones along the way it came', async () => {
+    pagedEventsApi()
+    const { router } = renderApp('/projects/p1/errors/e1')
+    expect(await screen.findByRole('cell', { name: 'checkout' }, { timeout: 10_000 })).toBeInTheDocument()
+    expect(within(eventsCard()).queryByRole('link', { name: /Newer events|Newest/ })).not.toBeInTheDocument()
+
+    await userEvent.click(within(eventsCard()).getByRole('link', { name: /Older events/ }))
+    expect(await screen.findByRole('cell', { name: 'cart' })).toBeInTheDocument()
+    // One step back is the newest page: a single link there.
+    expect(within(eventsCard()).getByRole('link', { name: 'Newer events' })).toBeInTheDocument()
+    expect(within(eventsCard()).queryByRole('link', { name: 'Newest' })).not.toBeInTheDocument()
+
+    await userEvent.click(within(eventsCard()).getByRole('link', { name: /Older events/ }))
+    expect(await screen.findByRole('cell', { name: 'search' })).toBeInTheDocument()
+    expect(within(eventsCard()).getByRole('link', { name: 'Newest' })).toBeInTheDocument()
+    await userEvent.click(within(eventsCard()).getByRole('link', { name: 'Newer events' }))
+    expect(await screen.findByRole('cell', { name: 'cart' })).toBeInTheDocument()
+    expect(router.state.location.search).toMatchObject({ cursor: 'c2' })
+    await userEvent.click(within(eventsCard()).getByRole('link', { name: 'Newer events' }))
+    expect(await screen.findByRole('cell', { name: 'checkout' })).toBeInTheDocument()
+    await waitFor(() => expect(router.state.location.search).not.toHaveProperty('cursor'))
+  })
+
+  it('offers the newest page on a shared link to an older one', async () => {
+    pagedEventsApi()
+    renderApp('/projects/p1/errors/e1?cursor=c3')
+    expect(await screen.findByRole('cell', { name: 'search' }, { timeout: 10_000 })).toBeInTheDocument()
+    expect(within(eventsCard()).getByRole('link', { name: 'Newest' })).toBeInTheDocument()
+    expect(within(eventsCard()).queryByRole('link', { name: 'Newer events' })).not.toBeInTheDocument()
+  })
+})
