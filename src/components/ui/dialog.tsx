@@ -115,6 +115,8 @@ export type ConfirmDialogProps = {
   confirmLabel: string
   destructive?: boolean
   pending?: boolean
+  /** The confirm button is unavailable, e.g. while a choice in the dialog is incomplete. */
+  confirmDisabled?: boolean
   onConfirm: () => void
   onCancel: () => void
   /** Shown above the buttons, e.g. what is about to change. */
@@ -130,6 +132,7 @@ export function ConfirmDialog({
   confirmLabel,
   destructive,
   pending,
+  confirmDisabled,
   onConfirm,
   onCancel,
   children,
@@ -151,7 +154,7 @@ export function ConfirmDialog({
           variant="primary"
           className={destructive ? 'bg-danger text-white hover:bg-danger/90' : undefined}
           onClick={onConfirm}
-          disabled={pending}
+          disabled={pending || confirmDisabled}
           aria-busy={pending || undefined}
         >
           {pending ? `${confirmLabel}…` : confirmLabel}

@@ -170,7 +170,34 @@ describe('collaborators page', { timeout: 15_000 }, () => {
     const dialog = await screen.findByRole('dialog', { name: 'Make Admin a member?' })
     await userEvent.click(within(dialog).getByRole('button', { name: 'Make member' }))
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('the last admin of an organization cannot be demoted')
-    expect(requests.find((r) => r.method === 'PATCH')?.body).toEqual({ is_admin: false })
+    expect(requests.find((r) => r.method === 'PATCH')?.body).toEqual({ is_admin: false, project_ids: null })
+  })
+
+  it('chooses the projects of an admin made a member, in the same dialog', async () => {
+    const carl = collaborator({ id: 'u3', name: 'Carl', email: 'carl@example.com', is_admin: true })
+    const { requests } = mockApi({
+      ...baseRoutes([admin, carl]),
+      'PATCH /api/organizations/org1/collaborators/u3': json({ ...carl, is_admin: false, project_ids: ['p2'] }),
+    })
+    renderApp('/organizations/org1/collaborators')
+    await userEvent.click(within(await rowOf('carl@example.com')).getByRole('button', { name: 'Make Carl a member' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Make Carl a member?' })
+    expect(within(dialog).getByText(/will see only the projects chosen here/)).toBeInTheDocument()
+    await userEvent.click(within(dialog).getByLabelText('All projects'))
+    // No project chosen yet: nothing to confirm.
+    expect(within(dialog).getByRole('button', { name: 'Make member' })).toBeDisabled()
+    await userEvent.click(within(dialog).getByLabelText('web-app'))
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Make member' }))
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
+    expect(requests.find((r) => r.method === 'PATCH')?.body).toEqual({ is_admin: false, project_ids: ['p2'] })
+  })
+
+  it('says that promoting lifts a project limit', async () => {
+    mockApi(baseRoutes([admin, bob]))
+    renderApp('/organizations/org1/collaborators')
+    await userEvent.click(within(await rowOf('bob@example.com')).getByRole('button', { name: 'Make Bob an admin' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Make Bob an admin?' })
+    expect(within(dialog).getByText(/access limited to one project is lifted/)).toBeInTheDocument()
   })
 
   it('promotes a member after confirmation', async () => {

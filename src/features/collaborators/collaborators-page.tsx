@@ -174,23 +174,30 @@ function ActionDialog({
 
   if (action === 'role') {
     const promote = !collaborator.is_admin
+    const limitedTo = collaborator.project_ids?.length
     return (
       <ConfirmDialog
         open
         title={promote ? `Make ${label} an admin?` : `Make ${label} a member?`}
         description={
           promote
-            ? `Admins can invite, change and remove collaborators of ${organizationName} and see all of its projects.`
+            ? `Admins can invite, change and remove collaborators of ${organizationName} and see all of its projects.` +
+              (limitedTo !== undefined
+                ? ` Their access limited to ${limitedTo === 1 ? 'one project' : `${limitedTo} projects`} is lifted; if they become a member again, you choose their projects anew.`
+                : '')
             : isMe
               ? `You will no longer be able to manage collaborators of ${organizationName}. Another admin will have to make you an admin again.`
-              : `${label} will no longer be able to manage collaborators. They keep access to all projects until you limit it.`
+              : `${label} will no longer be able to manage collaborators, and will see only the projects chosen here.`
         }
         confirmLabel={promote ? 'Make admin' : 'Make member'}
         pending={update.isPending}
+        confirmDisabled={!promote && projectIds !== null && projectIds.length === 0}
         error={update.error}
-        onConfirm={() => update.mutate({ is_admin: promote })}
+        onConfirm={() => update.mutate(promote ? { is_admin: true } : { is_admin: false, project_ids: projectIds })}
         onCancel={onClose}
-      />
+      >
+        {promote ? null : <ProjectPicker projects={projects} value={projectIds} onChange={setProjectIds} />}
+      </ConfirmDialog>
     )
   }
 
