@@ -284,13 +284,13 @@ describe('POST /notify: the types notifiers vary', () => {
     await expectOk(
       await notify({
         events: [
-          baseEvent('MetaArray', { metaData: [1, 2, 3], app: 'my-app', device: [], user: 'bob', request: 5, session: 'abc' }),
+          baseEvent('MetaArray', { metaData: [1, 2, 3], app: 'my-app', device: [true], user: 'bob', request: 5, session: 'abc' }),
           baseEvent('MetaString', { metaData: 'just text', breadcrumbs: 'none', featureFlags: { a: 1 }, threads: 'x' }),
         ],
       }),
     )
     const array = await storedEvent('MetaArray')
-    expect(array.meta_data).toEqual({ invalid_fields: { metaData: [1, 2, 3], app: 'my-app', device: [], user: 'bob', request: 5, session: 'abc' } })
+    expect(array.meta_data).toEqual({ invalid_fields: { metaData: [1, 2, 3], app: 'my-app', device: [true], user: 'bob', request: 5, session: 'abc' } })
     expect(array.user).toEqual({ id: null, email: null, name: null })
     expect(array.app).toEqual({})
     const text = await storedEvent('MetaString')
@@ -389,7 +389,8 @@ describe('POST /notify: bodies that are not a payload', () => {
       [{ events: [baseEvent('Fine'), 'text'] }, /^events\.1: /],
       [{ events: [{ exceptions: 'boom' }] }, /^events\.0\.exceptions: /],
       [{ events: [{ exceptions: [null] }] }, /^events\.0\.exceptions\.0: /],
-      [{ events: [{ exceptions: [{ errorClass: null }] }] }, /^events\.0\.exceptions\.0\.errorClass: /],
+      [{ events: [{ exceptions: [{ errorMessage: 'no class field' }] }] }, /^events\.0\.exceptions\.0\.errorClass: /],
+      [{ events: [{ exceptions: [{ errorClass: { name: 'E' } }] }] }, /^events\.0\.exceptions\.0\.errorClass: /],
     ]
     for (const [body, pattern] of cases) {
       const res = await notify(body)

@@ -11,17 +11,11 @@ export interface Grouping {
 }
 
 /**
- * A file path as it should count for grouping: without the query string or fragment
- * (cache busters such as `app.js?v=123`) and without a `file://` prefix, so the same
- * code groups together across deploys and loaders.
+ * Path segments that differ per install or per over-the-air update, not per code: iOS app
+ * container UUIDs (`/var/containers/Bundle/Application/<UUID>/Shop.app/main.jsbundle`) and
+ * content hashes of 32+ hex digits (CodePush package folders).
  */
-export function normalizeFileForGrouping(file: string): string {
-  // A search for the first ? or #, not /[?#].*$/: on a long line of ?s that regex
-  // retries from each one and takes quadratic time.
-  const end = file.search(/[?#]/)
-  const path = end === -1 ? file : file.slice(0, end)
-  return path.startsWith('file://') ? path.slice('file://'.length) : path
-}
+const PER_INSTALL_SEGMENT = /(?<=\/)(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{32,})(?=\/)/gi
 
 /** The last segment of a path: "libcrash.so" of "/data/app/~~Xy==/com.example-1/lib/arm64/libcrash.so". */
 function baseName(path: string): string {
@@ -59,3 +53,19 @@ export function computeGrouping(exceptions: readonly EventException[], groupingH
   if (top) return { hash: sha1(`frame\n${outer.class}\n${frameKey(top)}`), reason: 'top_frame' }
   return { hash: sha1(`message\n${outer.class}\n${outer.message}`), reason: 'error_class_and_message' }
 }
+
+
+/**
+ * A file path as it should count for grouping: without the query string or fragment
+ * (cache busters such as `app.js?v=123`), without a `file://` prefix, and with per-install
+ * folders as `*`, so the same code groups together across deploys, loaders and devices.
+ */
+export function normalizeFileForGrouping(file: string): string {
+  // A search for the first ? or #, not /[?#].*$/: on a long line of ?s that regex
+  // retries from each one and takes quadratic time.
+  const end = file.search(/[?#]/)
+  const path = end === -1 ? file : file.slice(0, end)
+  const local = path.startsWith('file://') ? path.slice('file://'.length) : path
+  return local.replace(PER_INSTALL_SEGMENT, '*')
+}
+

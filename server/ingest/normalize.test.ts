@@ -6,6 +6,7 @@ import { eventSchema, type EventException } from '../../contract/events.ts'
 import { decodeEventPayload, encodeEventPayload } from '../events/event-payload.ts'
 import { computeGrouping, normalizeFileForGrouping } from './grouping.ts'
 import { normalizeEvent, prepareEvents } from './normalize.ts'
+import { parseNotifierTime } from './notifier-time.ts'
 import { notifyPayloadSchema, sessionsPayloadSchema } from './payload-schema.ts'
 import { parseUserAgent } from './user-agent.ts'
 
@@ -210,6 +211,104 @@ describe('lenient payload validation', () => {
     expect(sessionsPayloadSchema.safeParse(capture('browser-sessions.request.json').json).success).toBe(true)
     expect(sessionsPayloadSchema.safeParse({ app: {} }).success).toBe(false)
   })
+
+  it('reads bugsnag-go 1.x sessions, whose sessionCounts is one object', () => {
+    const go = sessionsPayloadSchema.parse({
+      notifier: { name: 'Bugsnag Go', version: '1.9.1' },
+      app: { releaseStage: 'production' },
+      sessionCounts: { startedAt: '2026-11-23T01:00:00Z', sessionsStarted: 2 },
+    })
+    expect(go.sessionCounts).toEqual([{ startedAt: '2026-11-23T01:00:00Z', sessionsStarted: 2 }])
+  })
+
+  it('reads bugsnag-python events: the release stage at the event level', () => {
+    const python = notifyPayloadSchema.parse({
+      events: [{ releaseStage: 'staging', app: { version: '2.3.4', type: 'django' }, exceptions: [{ errorClass: 'KeyError', stacktrace: [] }] }],
+    })
+    const event = normalizeEvent(python.events[0]!, null)
+    expect(event.columns.releaseStage).toBe('staging')
+    expect(event.payload.app).toEqual({ version: '2.3.4', type: 'django', releaseStage: 'staging' })
+    // The app section wins when both say something.
+    const both = notifyPayloadSchema.parse({
+      events: [{ releaseStage: 'staging', app: { releaseStage: 'beta' }, exceptions: [{ errorClass: 'E' }] }],
+    })
+    expect(normalizeEvent(both.events[0]!, null).columns.releaseStage).toBe('beta')
+  })
+
+  it('reads the event-level user id, app and OS version of older payloads', () => {
+    const legacy = notifyPayloadSchema.parse({
+      events: [{ userId: 'u-7', appVersion: '1.0.2', osVersion: '10.2', releaseStage: 'development', exceptions: [{ errorClass: 'E' }] }],
+    })
+    const event = normalizeEvent(legacy.events[0]!, null)
+    expect(event.columns).toMatchObject({ userId: 'u-7', appVersion: '1.0.2', osVersion: '10.2', releaseStage: 'development' })
+    expect(event.userKey).toBe('u-7')
+  })
+
+  it('reads empty PHP arrays as empty sections, not as invalid fields', () => {
+    const php = notifyPayloadSchema.parse({
+      events: [{ user: [], metaData: [], app: [], device: [], request: [], exceptions: [{ errorClass: 'InvalidArgumentException' }] }],
+    })
+    const event = normalizeEvent(php.events[0]!, null)
+    expect(event.payload.meta_data).toEqual({})
+    expect(event.payload.user).toEqual({ id: null, email: null, name: null })
+    // A non-empty array where an object belongs is still kept aside.
+    const odd = notifyPayloadSchema.parse({ events: [{ user: ['x'], exceptions: [{ errorClass: 'E' }] }] })
+    expect(normalizeEvent(odd.events[0]!, null).payload.meta_data).toEqual({ invalid_fields: { user: ['x'] } })
+  })
+
+  it('fills the request from a "request" metadata tab (Ruby, Python, Java), keeping the tab', () => {
+    const tab = {
+      url: 'https://shop.example.com/cart?id=1',
+      httpMethod: 'POST',
+      clientIp: '203.0.113.9',
+      referer: 'https://shop.example.com/',
+      headers: { 'User-Agent': 'curl/8' },
+      params: { id: '1' },
+    }
+    const ruby = notifyPayloadSchema.parse({ events: [{ metaData: { request: tab }, exceptions: [{ errorClass: 'NoMethodError' }] }] })
+    const event = normalizeEvent(ruby.events[0]!, null)
+    expect(event.columns.requestUrl).toBe('https://shop.example.com/cart?id=1')
+    expect(event.payload.request).toEqual({
+      url: tab.url,
+      httpMethod: 'POST',
+      clientIp: '203.0.113.9',
+      referer: 'https://shop.example.com/',
+      headers: { 'User-Agent': 'curl/8' },
+    })
+    expect(event.payload.meta_data.request).toEqual(tab)
+    // A request section sent by the notifier wins.
+    const both = notifyPayloadSchema.parse({
+      events: [{ request: { url: 'https://a.example/' }, metaData: { request: tab }, exceptions: [{ errorClass: 'E' }] }],
+    })
+    expect(normalizeEvent(both.events[0]!, null).payload.request).toEqual({ url: 'https://a.example/' })
+  })
+
+  it('keeps an exception whose class has no name (null errorClass) with an empty class', () => {
+    const anonymous = notifyPayloadSchema.parse({
+      events: [{ exceptions: [{ errorClass: 'RuntimeError', errorMessage: 'outer' }, { errorClass: null, errorMessage: 'inner' }] }],
+    })
+    const event = normalizeEvent(anonymous.events[0]!, null)
+    expect(event.payload.exceptions.map((e) => e.class)).toEqual(['RuntimeError', ''])
+    // Absent is still refused: there is no exception without a class field at all.
+    expect(notifyPayloadSchema.safeParse({ events: [{ exceptions: [{ errorMessage: 'x' }] }] }).success).toBe(false)
+  })
+
+  it('reads times without a zone as UTC, whatever the server\'s time zone', () => {
+    const zone = process.env.TZ
+    // Node applies a changed TZ at once; a server east or west of UTC must read the same instant.
+    process.env.TZ = 'America/New_York'
+    try {
+      const crumb = notifyPayloadSchema.parse({
+        events: [{ exceptions: [{ errorClass: 'E' }], breadcrumbs: [{ name: 'tick', type: 'log', timestamp: '2026-11-23T01:00:00' }] }],
+      })
+      expect(normalizeEvent(crumb.events[0]!, null).payload.breadcrumbs[0]!.timestamp).toBe('2026-11-23T01:00:00.000Z')
+      expect(parseNotifierTime('2026-11-23T01:00:00.123')).toBe(Date.UTC(2026, 10, 23, 1, 0, 0, 123))
+      expect(parseNotifierTime('2026-11-23T01:00:00+02:00')).toBe(Date.UTC(2026, 10, 22, 23, 0, 0))
+    } finally {
+      if (zone === undefined) delete process.env.TZ
+      else process.env.TZ = zone
+    }
+  })
 })
 
 describe('native frames', () => {
@@ -398,6 +497,14 @@ describe('grouping', () => {
     expect(normalizeFileForGrouping('https://cdn.example.com/app.js?v=123')).toBe('https://cdn.example.com/app.js')
     expect(normalizeFileForGrouping('https://cdn.example.com/app.js#frag')).toBe('https://cdn.example.com/app.js')
     expect(normalizeFileForGrouping('file:///app/notify.mjs')).toBe('/app/notify.mjs')
+    // Per-install folders: iOS containers, CodePush package hashes.
+    expect(
+      normalizeFileForGrouping('/private/var/containers/Bundle/Application/0F3E5A2C-9B1D-4C6E-8A7F-1B2C3D4E5F60/Shop.app/main.jsbundle'),
+    ).toBe('/private/var/containers/Bundle/Application/*/Shop.app/main.jsbundle')
+    expect(
+      normalizeFileForGrouping('/data/user/0/com.shop/files/CodePush/3f1c9a0e8b7d6c5b4a3928170f6e5d4c3b2a19087f6e5d4c3b2a1908f7e6d5c4/index.android.bundle'),
+    ).toBe('/data/user/0/com.shop/files/CodePush/*/index.android.bundle')
+    expect(normalizeFileForGrouping('/app/0f3e5a2c/index.js')).toBe('/app/0f3e5a2c/index.js')
     const v1 = computeGrouping([exception('E', 'm', [frame('https://cdn/app.js?v=1', 'f', 1)])], null)
     const v2 = computeGrouping([exception('E', 'm', [frame('https://cdn/app.js?v=2', 'f', 9)])], null)
     expect(v1.hash).toBe(v2.hash)

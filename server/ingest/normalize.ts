@@ -3,6 +3,7 @@ import type { Severity } from '../../contract/errors.ts'
 import { newId } from '../db/ids.ts'
 import type { StoredEventPayload } from '../events/event-payload.ts'
 import { computeGrouping, type Grouping } from './grouping.ts'
+import { parseNotifierTime } from './notifier-time.ts'
 import type { EventInput, NotifyPayload } from './payload-schema.ts'
 import { parseUserAgent } from './user-agent.ts'
 
@@ -159,6 +160,8 @@ function sanitizeObject(value: JsonObject): JsonObject {
  */
 function section(value: unknown, name: string, invalid: JsonObject): JsonObject | null {
   if (isObject(value)) return value
+  // PHP's json_encode writes an empty array for an empty map (bugsnag-php's default user, metaData).
+  if (Array.isArray(value) && value.length === 0) return null
   if (value != null) invalid[name] = sanitize(value, 1)
   return null
 }
@@ -301,7 +304,7 @@ function toExceptions(event: EventInput): EventException[] {
 /** A breadcrumb time as ISO 8601: from a parseable string or epoch milliseconds, else null. */
 function toTimestamp(value: unknown): string | null {
   if (typeof value !== 'string' && typeof value !== 'number') return null
-  const time = typeof value === 'number' ? value : Date.parse(value)
+  const time = typeof value === 'number' ? value : parseNotifierTime(value)
   if (!Number.isFinite(time)) return null
   const date = new Date(time)
   return Number.isNaN(date.getTime()) ? null : date.toISOString()
@@ -385,6 +388,21 @@ function describeDevice(device: JsonObject, postUserAgent: string | null): { osN
   return { osName, browserName }
 }
 
+/** `section[key] = value` when the section lacks the key and the event-level value is text. */
+function fillFromEvent(section: JsonObject, key: string, value: unknown) {
+  const filled = text(value)
+  if (section[key] == null && filled !== null && filled !== '') section[key] = filled
+}
+
+const REQUEST_TAB_FIELDS = ['url', 'httpMethod', 'clientIp', 'referer', 'headers'] as const
+
+/** The request section's standard fields, read from a "request" metadata tab (already sanitized). */
+function requestFromTab(tab: JsonObject): JsonObject {
+  const request: JsonObject = {}
+  for (const key of REQUEST_TAB_FIELDS) if (tab[key] != null) request[key] = tab[key]
+  return request
+}
+
 /** One notifier event as Errata stores it: columns, full payload, group and user key. */
 export function normalizeEvent(
   event: EventInput,
@@ -410,17 +428,23 @@ export function normalizeEvent(
 
   const app = appIn ? sanitizeObject(appIn) : {}
   const device = deviceIn ? sanitizeObject(deviceIn) : {}
-  const request = requestIn ? sanitizeObject(requestIn) : {}
+  const meta = metaData ? sanitizeObject(metaData) : {}
+  // Server notifiers (Ruby, Python, Java) describe the request in a "request" metadata tab; it
+  // stays there, and its standard fields also fill the request section the dashboard and filters read.
+  const request = requestIn ? sanitizeObject(requestIn) : isObject(meta.request) ? requestFromTab(meta.request) : {}
+  // Older payloads and bugsnag-python put these on the event itself; they fill the sections when absent.
+  fillFromEvent(app, 'releaseStage', event.releaseStage)
+  fillFromEvent(app, 'version', event.appVersion)
+  fillFromEvent(device, 'osVersion', event.osVersion)
   const releaseStage = nonEmpty(text(app.releaseStage)) ?? DEFAULT_RELEASE_STAGE
   const appVersion = text(app.version)
   const isBrowserNotifier = typeof notifier?.name === 'string' && /javascript|browser/i.test(notifier.name)
   const { osName, browserName } = describeDevice(device, isBrowserNotifier ? postUserAgent : null)
   const osVersion = text(device.osVersion)
-  const user = { id: text(userIn?.id), email: text(userIn?.email), name: text(userIn?.name) }
+  const user = { id: text(userIn?.id) ?? text(event.userId), email: text(userIn?.email), name: text(userIn?.name) }
   const context = text(event.context)
   const groupingHash = nonEmpty(text(event.groupingHash))
   const outer = exceptions[0]
-  const meta = metaData ? sanitizeObject(metaData) : {}
   if (Object.keys(invalid).length > 0) meta[INVALID_FIELDS_TAB] = invalid
 
   const payload: StoredEventPayload = {

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { parseNotifierTime } from './notifier-time.ts'
 
 /**
  * The Bugsnag Error Reporting payload (version 4) and session payload (version 1), as
@@ -15,8 +16,13 @@ const anything = z.unknown().optional()
 
 const BODY_NOT_OBJECT = 'body: must be a JSON object (the Bugsnag payload)'
 
-/** An errorClass: a string, or a number a notifier sent (e.g. an HTTP status). */
-const errorClass = z.union([z.string(), z.number()], { error: 'must be a string (every exception needs an errorClass)' }).transform(String)
+/**
+ * An errorClass: a string, or a number a notifier sent (e.g. an HTTP status). null is an
+ * exception whose class has no name (bugsnag-ruby sends `nil` for an anonymous class): kept as "".
+ */
+const errorClass = z
+  .union([z.string(), z.number(), z.null()], { error: 'must be a string (every exception needs an errorClass)' })
+  .transform((value) => (value === null ? '' : String(value)))
 
 export const exceptionInputSchema = z.looseObject(
   {
@@ -50,6 +56,11 @@ export const eventInputSchema = z.looseObject(
     featureFlags: anything,
     threads: anything,
     session: anything,
+    // Event-level fields of older payloads and bugsnag-python (releaseStage); sections win.
+    releaseStage: anything,
+    appVersion: anything,
+    osVersion: anything,
+    userId: anything,
   },
   { error: 'must be an object (one event)' },
 )
@@ -69,7 +80,7 @@ export type NotifyPayload = z.infer<typeof notifyPayloadSchema>
 
 // PostgreSQL timestamptz covers 4713 BC to 294276 AD, JS dates more; stay in years 1 to 9999.
 const timestamp = z.string().refine((value) => {
-  const time = Date.parse(value)
+  const time = parseNotifierTime(value)
   if (Number.isNaN(time)) return false
   const year = new Date(time).getUTCFullYear()
   return year >= 1 && year <= 9999
@@ -87,15 +98,19 @@ const sessionLabel = z
   .nullish()
   .catch(null)
 
-/** Node sends per-minute `sessionCounts`; browsers send one entry per session in `sessions`. */
+/** Node sends per-minute `sessionCounts` (Go 1.x one such object); browsers send one entry per session in `sessions`. */
 export const sessionsPayloadSchema = z
   .looseObject(
     {
       apiKey: anything,
       app: z.looseObject({ releaseStage: sessionLabel, version: sessionLabel }).nullish().catch(null),
       sessionCounts: z
-        // A cap far above any real minute keeps the bigint counters from overflowing.
-        .array(z.looseObject({ startedAt: timestamp, sessionsStarted: z.number().int().min(0).max(1_000_000_000) }))
+        // bugsnag-go 1.x sends one count as an object, not a list of them.
+        .preprocess(
+          (value) => (value !== null && typeof value === 'object' && !Array.isArray(value) ? [value] : value),
+          // A cap far above any real minute keeps the bigint counters from overflowing.
+          z.array(z.looseObject({ startedAt: timestamp, sessionsStarted: z.number().int().min(0).max(1_000_000_000) })),
+        )
         .nullish(),
       sessions: z.array(z.looseObject({ id: anything, startedAt: timestamp, user: anything })).nullish(),
     },

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { DEFAULT_RELEASE_STAGE } from './normalize.ts'
+import { parseNotifierTime } from './notifier-time.ts'
 import type { SessionsPayload } from './payload-schema.ts'
 
 const MINUTE_MS = 60_000
@@ -16,7 +17,7 @@ export async function recordSessions(db: Db, projectId: string, payload: Session
   const perMinute = new Map<number, number>()
   const add = (startedAt: string, count: number) => {
     if (count <= 0) return
-    const minute = Math.floor(Date.parse(startedAt) / MINUTE_MS) * MINUTE_MS
+    const minute = Math.floor(parseNotifierTime(startedAt) / MINUTE_MS) * MINUTE_MS
     perMinute.set(minute, (perMinute.get(minute) ?? 0) + count)
   }
   for (const entry of payload.sessionCounts ?? []) add(entry.startedAt, entry.sessionsStarted)

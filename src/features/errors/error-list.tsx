@@ -16,6 +16,7 @@ import { ShortcutsHelp, ShortcutsHelpButton } from '../triage/shortcuts-help.tsx
 import { SnoozeDialog } from '../triage/snooze-dialog.tsx'
 import { Sparkline, useErrorSparklines } from '../trends/error-sparklines.tsx'
 import { ErrorStatusBadge, SeverityIndicator } from './error-badges.tsx'
+import { errorClassLabel } from '../../lib/error-class.ts'
 
 const ROW_ESTIMATE = 76
 /** Start loading the next page this many rows before the end, so scrolling rarely waits. */
@@ -46,7 +47,7 @@ function ErrorRow({
       <input
         type="checkbox"
         className="relative z-10 mt-1 size-4 shrink-0"
-        aria-label={`Select ${error.error_class}`}
+        aria-label={`Select ${errorClassLabel(error.error_class)}`}
         checked={selected}
         onChange={onToggle}
       />
@@ -59,7 +60,7 @@ function ErrorRow({
               data-row-index={index}
               className="min-w-0 truncate rounded font-semibold text-foreground after:absolute after:inset-0 hover:underline focus-visible:-outline-offset-2"
             >
-              {error.error_class}
+              {errorClassLabel(error.error_class)}
             </Link>
             <ErrorStatusBadge error={error} className="shrink" />
             <SeverityIndicator severity={error.severity} className="hidden sm:inline-flex" />
@@ -395,7 +396,7 @@ export function ErrorList({ projectId, params }: { projectId: string; params: Er
       <AssignDialog
         projectId={projectId}
         open={assignTarget !== null}
-        title={assignTarget ? `Assign ${assignTarget.error_class}` : 'Assign'}
+        title={assignTarget ? `Assign ${errorClassLabel(assignTarget.error_class)}` : 'Assign'}
         assignedId={assignTarget?.assigned_collaborator_id ?? null}
         onClose={() => setAssignTarget(null)}
         onAssign={(id) => {

@@ -7,6 +7,7 @@ import { TruncatedText } from '../../components/ui/truncated-text.tsx'
 import { formatCount } from '../../lib/relative-time.ts'
 import { ErrorStatusBadge, SeverityIndicator } from './error-badges.tsx'
 import { useDocumentTitle } from '../../lib/use-document-title.ts'
+import { errorClassLabel } from '../../lib/error-class.ts'
 
 /** What each grouping rule means to a person reading the error (docs/grouping.md). */
 const GROUPING_REASON_LABELS: Record<ErrorGroup['grouping_reason'], string> = {
@@ -43,12 +44,12 @@ function TagList({ label, values }: { label: string; values: readonly string[] }
 
 /** The error group: what it is, its status, how often and for how many people it happens. */
 export function ErrorSummary({ error }: { error: ErrorGroup }) {
-  useDocumentTitle(error.error_class || 'Error')
+  useDocumentTitle(errorClassLabel(error.error_class))
   return (
     <div className="flex flex-col gap-4">
       <div className="min-w-0">
         <div className="flex flex-wrap items-center gap-2">
-          <h1 className="font-mono text-xl font-semibold [overflow-wrap:anywhere]">{error.error_class}</h1>
+          <h1 className="font-mono text-xl font-semibold [overflow-wrap:anywhere]">{errorClassLabel(error.error_class)}</h1>
           <ErrorStatusBadge error={error} />
           <SeverityIndicator severity={error.severity} />
           {error.severity_override ? <span className="text-xs text-muted-foreground">(set by hand)</span> : null}

@@ -73,6 +73,23 @@ describe('event detail page', () => {
     expect(within(exceptions[1]!).getByText('middle cause')).toBeInTheDocument()
   })
 
+  it('names an exception sent without a class name instead of leaving its heading empty', async () => {
+    mockApi({
+      ...routes(),
+      'GET /api/projects/p1/errors/e1': errorGroup({ error_class: '' }),
+      'GET /api/projects/p1/events/ev1': event({
+        exceptions: [
+          { class: 'RuntimeError', message: 'outer', type: 'ruby', stacktrace: [] },
+          { class: '', message: 'from an anonymous class', type: 'ruby', stacktrace: [] },
+        ],
+      }),
+    })
+    renderApp('/projects/p1/errors/e1/events/ev1')
+    const chain = await screen.findByRole('list', { name: 'Exceptions, outermost first' })
+    expect(within(chain).getByRole('listitem', { name: 'Caused by: (no class name)' })).toBeInTheDocument()
+    expect(await within(screen.getByRole('navigation', { name: 'Breadcrumbs' })).findByRole('link', { name: '(no class name)' })).toBeInTheDocument()
+  })
+
   it('emphasizes in-project frames, collapses library frames and highlights the failing code line', async () => {
     mockApi(routes())
     renderApp('/projects/p1/errors/e1/events/ev1')

@@ -5,6 +5,7 @@ import { RelativeTime } from '../../components/ui/relative-time.tsx'
 import { TruncatedText } from '../../components/ui/truncated-text.tsx'
 import { SeverityIndicator } from '../errors/error-badges.tsx'
 import { useDocumentTitle } from '../../lib/use-document-title.ts'
+import { errorClassLabel } from '../../lib/error-class.ts'
 
 function Fact({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -18,12 +19,12 @@ function Fact({ label, children }: { label: string; children: React.ReactNode })
 /** The event at a glance: what was thrown, when, where and for whom. */
 export function EventSummary({ event }: { event: ErrorEvent }) {
   const outer = event.exceptions[0]
-  useDocumentTitle(`Event of ${outer?.class || 'an error'}`)
+  useDocumentTitle(`Event of ${outer ? errorClassLabel(outer.class) : 'an error'}`)
   return (
     // min-w-0: beside the event navigation, a long unbroken class or message must wrap, not widen the page.
     <div className="flex min-w-0 flex-1 flex-col gap-3">
       <div className="min-w-0">
-        <h1 className="font-mono text-lg font-semibold [overflow-wrap:anywhere]">{outer?.class ?? 'Event'}</h1>
+        <h1 className="font-mono text-lg font-semibold [overflow-wrap:anywhere]">{outer ? errorClassLabel(outer.class) : 'Event'}</h1>
         {outer?.message ? (
           <p className="mt-1 text-sm [overflow-wrap:anywhere]">
             <TruncatedText text={outer.message} maxChars={400} />

@@ -2,6 +2,7 @@ import { CornerDownRight } from 'lucide-react'
 import type { EventException, FrameRegisters } from '../../../contract/events.ts'
 import { TruncatedText } from '../../components/ui/truncated-text.tsx'
 import { StackTrace } from './stack-trace.tsx'
+import { errorClassLabel } from '../../lib/error-class.ts'
 
 /** The CPU registers a native notifier captured, one table per frame, collapsed: they matter to few readers. */
 function Registers({ registers, exceptionClass }: { registers: readonly FrameRegisters[]; exceptionClass: string }) {
@@ -41,8 +42,9 @@ export function ExceptionChain({ exceptions }: { exceptions: readonly EventExcep
     <ol aria-label="Exceptions, outermost first" className="flex flex-col gap-4">
       {exceptions.map((exception, index) => {
         const role = index === 0 ? 'Exception' : 'Caused by'
+        const label = errorClassLabel(exception.class)
         return (
-          <li key={index} aria-label={`${role}: ${exception.class}`} className="flex flex-col gap-2">
+          <li key={index} aria-label={`${role}: ${label}`} className="flex flex-col gap-2">
             {index > 0 ? (
               <p className="flex items-center gap-1 text-xs font-medium tracking-wide text-muted-foreground uppercase">
                 <CornerDownRight aria-hidden="true" className="size-3.5" />
@@ -50,15 +52,15 @@ export function ExceptionChain({ exceptions }: { exceptions: readonly EventExcep
               </p>
             ) : null}
             <div className="min-w-0">
-              <h3 className="font-mono text-sm font-semibold [overflow-wrap:anywhere]">{exception.class}</h3>
+              <h3 className="font-mono text-sm font-semibold [overflow-wrap:anywhere]">{label}</h3>
               {exception.message ? (
                 <p className="mt-0.5 text-sm">
                   <TruncatedText text={exception.message} maxChars={500} />
                 </p>
               ) : null}
             </div>
-            <StackTrace frames={exception.stacktrace} label={`Stack frames of ${exception.class}`} />
-            {exception.registers ? <Registers registers={exception.registers} exceptionClass={exception.class} /> : null}
+            <StackTrace frames={exception.stacktrace} label={`Stack frames of ${label}`} />
+            {exception.registers ? <Registers registers={exception.registers} exceptionClass={label} /> : null}
           </li>
         )
       })}

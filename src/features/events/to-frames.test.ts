@@ -25,6 +25,32 @@ describe('toFrameItems', () => {
     expect(group?.kind === 'library' && group.frames.map((f) => f.index)).toEqual([2, 3])
   })
 
+  it('keeps a native crash\'s program-counter frame in view, even in a system library', () => {
+    const native = (isPc: boolean) => ({
+      type: 'cocoa',
+      module: '/usr/lib/libobjc.A.dylib',
+      frame_address: '0x1a2b',
+      load_address: '0x1000',
+      symbol_address: null,
+      relative_address: '0xa2b',
+      is_pc: isPc,
+      is_lr: false,
+      code_identifier: null,
+      macho_uuid: null,
+      macho_vm_address: null,
+    })
+    const items = toFrameItems([
+      frame({ method: 'objc_msgSend', native: native(true) }),
+      frame({ method: 'CFRunLoopRun', native: native(false) }),
+      frame({ method: '-[ShopViewController checkout]', in_project: true }),
+    ])
+    expect(items.map((item) => (item.kind === 'frame' ? item.frame.method : item.frames.map((f) => f.frame.method)))).toEqual([
+      'objc_msgSend',
+      ['CFRunLoopRun'],
+      '-[ShopViewController checkout]',
+    ])
+  })
+
   it('shows every frame when none is in-project', () => {
     const items = toFrameItems([frame(), frame()])
     expect(items.every((item) => item.kind === 'frame')).toBe(true)

@@ -10,10 +10,13 @@ export type FrameItem =
   | ({ kind: 'frame' } & IndexedFrame)
   | { kind: 'library'; key: string; frames: IndexedFrame[] }
 
+/** A native crash's program-counter frame is where it crashed: shown even in a system library. */
+const alwaysShown = (frame: StackFrame): boolean => frame.in_project || frame.native?.is_pc === true
+
 /**
- * Shapes a stacktrace for display: in-project frames stay visible and each run of library
- * frames between them becomes one collapsible group. When no frame is in-project there is
- * nothing to emphasize, so every frame stays visible rather than hiding the whole trace.
+ * Shapes a stacktrace for display: in-project frames (and the program-counter frame) stay visible
+ * and each run of library frames between them becomes one collapsible group. When no frame is
+ * in-project there is nothing to emphasize, so every frame stays visible rather than hiding the whole trace.
  */
 export function toFrameItems(frames: readonly StackFrame[]): FrameItem[] {
   const indexed = frames.map((frame, index) => ({ frame, index }))
@@ -26,7 +29,7 @@ export function toFrameItems(frames: readonly StackFrame[]): FrameItem[] {
     run = []
   }
   for (const item of indexed) {
-    if (item.frame.in_project) {
+    if (alwaysShown(item.frame)) {
       flush()
       items.push({ kind: 'frame', ...item })
     } else {

@@ -8,6 +8,7 @@ import { organizationQuery } from '../../api/organizations.ts'
 import { projectQuery } from '../../api/projects.ts'
 import { Button, buttonVariants } from '../../components/ui/button.tsx'
 import { cn } from '../../lib/cn.ts'
+import { errorClassLabel } from '../../lib/error-class.ts'
 
 const crumbLink = 'rounded text-muted-foreground hover:text-foreground'
 
@@ -62,7 +63,7 @@ function Breadcrumbs() {
           params={{ projectId: params.projectId, errorId: params.errorId }}
           className={crumbLink}
         >
-          {error.data?.error_class ?? 'Error'}
+          {error.data ? errorClassLabel(error.data.error_class) : 'Error'}
         </Link>
       ),
     })
