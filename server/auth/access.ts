@@ -7,18 +7,20 @@ import { ForbiddenError, NotFoundError } from '../http/errors.ts'
 export interface Membership {
   organizationId: string
   isAdmin: boolean
+  /** The projects a member is restricted to; null for admins and unrestricted members. */
+  projectIds: string[] | null
 }
 
 /** The caller's membership of an organization; 404 when not a member, so existence is not revealed. */
 export async function requireOrganizationMember(db: Db, userId: string, organizationId: string): Promise<Membership> {
   const rows = await db
-    .select({ isAdmin: collaborators.isAdmin })
+    .select({ isAdmin: collaborators.isAdmin, projectIds: collaborators.projectIds })
     .from(collaborators)
     .where(and(eq(collaborators.organizationId, organizationId), eq(collaborators.userId, userId)))
     .limit(1)
   const row = rows[0]
   if (!row) throw new NotFoundError('Organization')
-  return { organizationId, isAdmin: row.isAdmin }
+  return { organizationId, isAdmin: row.isAdmin, projectIds: row.isAdmin ? null : row.projectIds }
 }
 
 export async function requireOrganizationAdmin(db: Db, userId: string, organizationId: string): Promise<Membership> {

@@ -38,6 +38,18 @@ export function toCollaborator(row: MemberRow): Collaborator {
   }
 }
 
+/**
+ * A collaborator as the caller may see them: a restricted member sees other people's project_ids
+ * only for projects they can see themselves, since any other project behaves as if it did not exist.
+ */
+function seenBy(caller: Pick<MemberRow, 'isAdmin' | 'projectIds'>) {
+  const visible = caller.isAdmin || caller.projectIds === null ? null : new Set(caller.projectIds)
+  return (collaborator: Collaborator): Collaborator =>
+    visible === null || collaborator.project_ids === null
+      ? collaborator
+      : { ...collaborator, project_ids: collaborator.project_ids.filter((id) => visible.has(id)) }
+}
+
 // People read the list by name; email then id break ties so the order is stable.
 const byName = [asc(sql`lower(${users.name})`), asc(sql`lower(${users.email})`), asc(users.id)]
 
@@ -85,13 +97,14 @@ export async function listOrganizationCollaborators(
     .innerJoin(users, eq(users.id, collaborators.userId))
     .where(and(eq(collaborators.organizationId, organizationId), callerIsMember(db, userId, collaborators.organizationId)))
     .orderBy(...byName)
-  if (members.length === 0) throw new NotFoundError('Organization')
+  const caller = members.find((member) => member.id === userId)
+  if (!caller) throw new NotFoundError('Organization')
   const pending = await db
     .select()
     .from(invitations)
     .where(and(eq(invitations.organizationId, organizationId), invitationIsOpen))
     .orderBy(asc(sql`lower(${invitations.email})`), asc(invitations.id))
-  return [...members.map(toCollaborator), ...pending.map(invitationToCollaborator)]
+  return [...members.map(toCollaborator), ...pending.map(invitationToCollaborator)].map(seenBy(caller))
 }
 
 /** Everyone who can see the project: admins, unrestricted members and members listing it. */
@@ -109,8 +122,10 @@ export async function listProjectCollaborators(db: Db, userId: string, projectId
       ),
     )
     .orderBy(...byName)
-  if (rows.length === 0) throw new NotFoundError('Project')
-  return rows.map(toCollaborator)
+  // Everyone who sees the project is listed, so the caller is among them.
+  const caller = rows.find((row) => row.id === userId)
+  if (!caller) throw new NotFoundError('Project')
+  return rows.map(toCollaborator).map(seenBy(caller))
 }
 
 async function findMember(db: Db, organizationId: string, userId: string, lock = false): Promise<MemberRow | null> {
@@ -141,11 +156,11 @@ export async function getOrganizationCollaborator(
   organizationId: string,
   collaboratorId: string,
 ): Promise<Collaborator> {
-  await requireOrganizationMember(db, userId, organizationId)
+  const caller = await requireOrganizationMember(db, userId, organizationId)
   const member = await findMember(db, organizationId, collaboratorId)
-  if (member) return toCollaborator(member)
+  if (member) return seenBy(caller)(toCollaborator(member))
   const invitation = await findInvitation(db, organizationId, collaboratorId)
-  if (invitation) return invitationToCollaborator(invitation)
+  if (invitation) return seenBy(caller)(invitationToCollaborator(invitation))
   throw new NotFoundError('Collaborator')
 }
 

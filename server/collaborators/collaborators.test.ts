@@ -542,6 +542,24 @@ describe('project_ids: a restricted collaborator sees only their projects', () =
     expect(mobile.map((c) => c.id)).toEqual([org.user.id])
   })
 
+  it("sees other people's project_ids only for projects they can see themselves", async () => {
+    const both = await ctx.createUser('Both')
+    await addMember(org.organization.id, both, false, [org.web.id, org.mobile.id])
+    const mobileOnly = await ctx.createUser('Mobile only')
+    await addMember(org.organization.id, mobileOnly, false, [org.mobile.id])
+    const listed = (await (await get(`/api/organizations/${org.organization.id}/collaborators`, rita.token)).json()) as Collaborator[]
+    expect(listed.find((c) => c.id === both.id)?.project_ids).toEqual([org.web.id])
+    expect(listed.find((c) => c.id === mobileOnly.id)?.project_ids).toEqual([])
+    expect(JSON.stringify(listed)).not.toContain(org.mobile.id)
+    const one = (await (await get(`/api/organizations/${org.organization.id}/collaborators/${both.id}`, rita.token)).json()) as Collaborator
+    expect(one.project_ids).toEqual([org.web.id])
+    const ofProject = (await (await get(`/api/projects/${org.web.id}/collaborators`, rita.token)).json()) as Collaborator[]
+    expect(ofProject.find((c) => c.id === both.id)?.project_ids).toEqual([org.web.id])
+    // Admins see everything as stored.
+    const asAdmin = (await (await get(`/api/organizations/${org.organization.id}/collaborators/${both.id}`, org.user.token)).json()) as Collaborator
+    expect(asAdmin.project_ids).toEqual([org.web.id, org.mobile.id])
+  })
+
   it('an empty project_ids sees the organization but no project', async () => {
     const none = await ctx.createUser('Nobody')
     await addMember(org.organization.id, none, false, [])

@@ -5,7 +5,7 @@ import { collaboratorSeesProject, requireProjectAccess } from '../auth/access.ts
 import type { Db } from '../db/client.ts'
 import { collaborators, errors, eventPayloads, events, projects } from '../db/schema.ts'
 import { decodeCursor, encodeCursor, NOT_ISSUED_CURSOR } from '../http/cursor.ts'
-import { NotFoundError, ValidationError } from '../http/errors.ts'
+import { ForbiddenError, NotFoundError, ValidationError } from '../http/errors.ts'
 import type { UrlBuilder } from '../http/urls.ts'
 import { compileFilters, projectEventsWhere } from '../filters/filter-sql.ts'
 import { removeEventsFromRollups } from '../rollups/rollups.ts'
@@ -259,11 +259,17 @@ export async function listEvents(
  */
 export async function deleteEvent(db: Db, userId: string, eventId: string, projectId?: string): Promise<void> {
   const visible = await db
-    .select({ id: events.id })
+    .select({
+      id: events.id,
+      // Deleting evidence is for admins, as deleting an error is (docs/events-api.md).
+      byAdmin: sql<boolean>`EXISTS (SELECT 1 FROM ${projects} p JOIN ${collaborators} c ON c.organization_id = p.organization_id
+        WHERE p.id = ${events.projectId} AND c.user_id = ${userId} AND c.is_admin)`,
+    })
     .from(events)
     .where(and(eq(events.id, eventId), projectId ? eq(events.projectId, projectId) : undefined, visibleTo(userId)))
     .limit(1)
   if (!visible[0]) throw new NotFoundError('Event')
+  if (!visible[0].byAdmin) throw new ForbiddenError('only organization admins may do this')
   await db.transaction(async (tx) => {
     await removeEventsFromRollups(tx as unknown as Db, [eventId])
     const deleted = await tx.delete(events).where(eq(events.id, eventId)).returning({ errorId: events.errorId })

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { eventSchema } from '../../contract/events.ts'
-import { errors, events } from '../db/schema.ts'
+import { collaborators, errors, events, projects } from '../db/schema.ts'
 import { seedProject } from '../test-support/seed.ts'
 import { createTestContext, type TestContext, type TestUser } from '../test-support/test-app.ts'
 
@@ -279,5 +279,18 @@ describe('DELETE /events/:id', () => {
     expect(scoped.status).toBe(204)
     const listed = await get(`/errors/${errorId}/events`)
     expect(listed.headers.get('X-Total-Count')).toBe('1')
+  })
+
+  it('is for admins: a member who sees the event gets 403 and the event stays; an outsider gets 404', async () => {
+    const member = await ctx.createUser('Member who sees everything')
+    const organizationId = (await ctx.deps.database.db.select().from(projects).where(eq(projects.id, projectId)))[0]!.organizationId
+    await ctx.deps.database.db.insert(collaborators).values({ organizationId, userId: member.id, isAdmin: false })
+    const [target] = await (await get(`/errors/${await errorIdOf('PagedError')}/events?per_page=1`)).json()
+    const refused = await ctx.request(`/api/events/${target.id}`, { method: 'DELETE', token: member.token })
+    expect(refused.status).toBe(403)
+    expect(await refused.json()).toEqual({ errors: ['only organization admins may do this'] })
+    expect((await ctx.request(`/api/projects/${projectId}/events/${target.id}`, { method: 'DELETE', token: member.token })).status).toBe(403)
+    expect((await get(`/events/${target.id}`, member.token)).status).toBe(200)
+    expect((await ctx.request(`/api/events/${target.id}`, { method: 'DELETE', token: mallory.token })).status).toBe(404)
   })
 })
