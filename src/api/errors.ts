@@ -22,6 +22,7 @@ import { showToast } from '../lib/toast.ts'
 import { ApiError, apiUrl, getJson, getPage, sendEmpty, sendJson, type Page } from './http.ts'
 import { withFilters } from './event-fields.ts'
 import { projectKeys } from './projects.ts'
+import { announce } from '../lib/announce.ts'
 
 export interface ErrorListParams {
   sort: ErrorSort
@@ -294,6 +295,8 @@ export const errorOperationMutation = (projectId: string) =>
     onSuccess: (updated, { errorId, operation }, _context, { client }) => {
       writeErrors(client, projectId, new Map([[errorId, operation.operation === 'delete' ? null : updated]]))
       if (operation.operation === 'delete') client.removeQueries({ queryKey: errorKeys.detail(projectId, errorId) })
+      // On screen only a badge changes; say it for screen readers.
+      announce(`Error ${PAST[operation.operation]}`)
     },
     onSettled: (_data, _error, { errorId, operation }, _context, { client }) =>
       operation.operation === 'delete'
@@ -346,6 +349,8 @@ export const bulkErrorOperationMutation = (projectId: string) =>
         }
       }
       writeErrors(client, projectId, next)
+      const changed = results.length - failed.length
+      if (changed > 0) announce(`${changed === 1 ? '1 error' : `${changed} errors`} ${PAST[operation.operation]}`)
       if (failed.length > 0) {
         const reasons = [...new Set(failed.flatMap((r) => (r.errors.length > 0 ? r.errors : [r.status === 'not_found' ? 'not found' : 'failed'])))]
         showToast({
@@ -363,6 +368,6 @@ const PAST: Record<ErrorOperation['operation'], string> = {
   ignore: 'ignored',
   snooze: 'snoozed',
   assign: 'assigned',
-  override_severity: 'changed',
+  override_severity: 'changed in severity',
   delete: 'deleted',
 }

@@ -1,5 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query'
 import { createRootRouteWithContext, Link, Outlet, useLocation } from '@tanstack/react-router'
+import { Announcer } from '../components/ui/announcer.tsx'
 import { buttonVariants } from '../components/ui/button.tsx'
 import { NotFoundState } from '../components/ui/states.tsx'
 import { Toaster } from '../components/ui/toaster.tsx'
@@ -18,6 +19,7 @@ function RootLayout() {
     <>
       <Outlet />
       <Toaster />
+      <Announcer />
     </>
   )
 }

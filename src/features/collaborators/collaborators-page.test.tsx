@@ -166,7 +166,7 @@ describe('collaborators page', { timeout: 15_000 }, () => {
       'PATCH /api/organizations/org1/collaborators/u1': json({ errors: ['is_admin: the last admin of an organization cannot be demoted'] }, { status: 409 }),
     })
     renderApp('/organizations/org1/collaborators')
-    await userEvent.click(within(await rowOf('admin@example.com')).getByRole('button', { name: 'Make Admin a member' }))
+    await userEvent.click(within(await rowOf('admin@example.com')).getByRole('button', { name: 'Make member: Admin' }))
     const dialog = await screen.findByRole('dialog', { name: 'Make Admin a member?' })
     await userEvent.click(within(dialog).getByRole('button', { name: 'Make member' }))
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('the last admin of an organization cannot be demoted')
@@ -180,7 +180,7 @@ describe('collaborators page', { timeout: 15_000 }, () => {
       'PATCH /api/organizations/org1/collaborators/u3': json({ ...carl, is_admin: false, project_ids: ['p2'] }),
     })
     renderApp('/organizations/org1/collaborators')
-    await userEvent.click(within(await rowOf('carl@example.com')).getByRole('button', { name: 'Make Carl a member' }))
+    await userEvent.click(within(await rowOf('carl@example.com')).getByRole('button', { name: 'Make member: Carl' }))
     const dialog = await screen.findByRole('dialog', { name: 'Make Carl a member?' })
     expect(within(dialog).getByText(/will see only the projects chosen here/)).toBeInTheDocument()
     await userEvent.click(within(dialog).getByLabelText('All projects'))
@@ -195,7 +195,7 @@ describe('collaborators page', { timeout: 15_000 }, () => {
   it('says that promoting lifts a project limit', async () => {
     mockApi(baseRoutes([admin, bob]))
     renderApp('/organizations/org1/collaborators')
-    await userEvent.click(within(await rowOf('bob@example.com')).getByRole('button', { name: 'Make Bob an admin' }))
+    await userEvent.click(within(await rowOf('bob@example.com')).getByRole('button', { name: 'Make admin: Bob' }))
     const dialog = await screen.findByRole('dialog', { name: 'Make Bob an admin?' })
     expect(within(dialog).getByText(/access limited to one project is lifted/)).toBeInTheDocument()
   })
@@ -211,7 +211,7 @@ describe('collaborators page', { timeout: 15_000 }, () => {
       },
     })
     renderApp('/organizations/org1/collaborators')
-    await userEvent.click(within(await rowOf('bob@example.com')).getByRole('button', { name: 'Make Bob an admin' }))
+    await userEvent.click(within(await rowOf('bob@example.com')).getByRole('button', { name: 'Make admin: Bob' }))
     const dialog = await screen.findByRole('dialog', { name: 'Make Bob an admin?' })
     await userEvent.click(within(dialog).getByRole('button', { name: 'Make admin' }))
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())

@@ -89,7 +89,8 @@ export function CollaboratorsTable({
                       <Button
                         size="sm"
                         variant="ghost"
-                        aria-label={collaborator.is_admin ? `Make ${label} a member` : `Make ${label} an admin`}
+                        // The visible words first, so voice control ("click Make admin") finds it.
+                        aria-label={collaborator.is_admin ? `Make member: ${label}` : `Make admin: ${label}`}
                         onClick={() => onAction('role', collaborator)}
                       >
                         {collaborator.is_admin ? <ShieldOff aria-hidden="true" /> : <ShieldCheck aria-hidden="true" />}

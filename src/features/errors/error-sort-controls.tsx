@@ -49,7 +49,7 @@ export function ErrorSortControls({
         onClick={() => onChange({ sort, direction: descending ? 'asc' : 'desc' })}
       >
         {descending ? <ArrowDownWideNarrow aria-hidden="true" /> : <ArrowUpNarrowWide aria-hidden="true" />}
-        {descending ? 'Desc' : 'Asc'}
+        {descending ? 'Descending' : 'Ascending'}
       </Button>
     </div>
   )

@@ -60,6 +60,8 @@ export function SendFirstError({ project, origin }: { project: Project; origin: 
           </div>
           <pre
             aria-label="Notifier snippet"
+            // Scrolls sideways on narrow screens: focusable so the keyboard can scroll it too.
+            tabIndex={0}
             className="overflow-x-auto rounded-md border border-border bg-surface-muted p-3 font-mono text-xs leading-relaxed"
           >
             <code>{setup.code}</code>

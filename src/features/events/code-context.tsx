@@ -8,6 +8,8 @@ export function CodeContext({ frame, label }: { frame: StackFrame; label: string
   return (
     <pre
       aria-label={label}
+      // Long source lines scroll sideways: focusable so the keyboard can scroll it too.
+      tabIndex={0}
       className="overflow-x-auto rounded-md border border-border bg-surface-muted py-2 font-mono text-xs leading-5"
     >
       <code className="block min-w-max">

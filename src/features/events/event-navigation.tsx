@@ -1,10 +1,18 @@
 import { useQuery } from '@tanstack/react-query'
-import { Link } from '@tanstack/react-router'
+import { Link, useRouterState } from '@tanstack/react-router'
 import { ChevronLeft, ChevronRight } from 'lucide-react'
+import { useEffect, useRef } from 'react'
 import type { ErrorEvent } from '../../../contract/events.ts'
 import { eventNeighboursQuery } from '../../api/events.ts'
 import { buttonVariants } from '../../components/ui/button.tsx'
 import { cn } from '../../lib/cn.ts'
+
+declare module '@tanstack/history' {
+  interface HistoryState {
+    /** The event link followed to get here, focused again once the new event's neighbours load. */
+    eventNavigation?: 'newer' | 'older'
+  }
+}
 
 const linkClass = cn(buttonVariants({ size: 'sm' }), 'h-8')
 const disabledClass = cn(linkClass, 'pointer-events-none opacity-50')
@@ -23,6 +31,9 @@ export function EventNavigation({
   const newer = neighbours.data?.newer
   const older = neighbours.data?.older
   const pending = neighbours.isPending
+  const newerRef = useRef<HTMLAnchorElement>(null)
+  const olderRef = useRef<HTMLAnchorElement>(null)
+  useRefocusFollowedLink(event.id, { newer: newerRef, older: olderRef }, neighbours.data)
 
   return (
     <nav aria-label="Event navigation" className="flex shrink-0 items-center gap-2">
@@ -30,6 +41,8 @@ export function EventNavigation({
         <Link
           to="/projects/$projectId/errors/$errorId/events/$eventId"
           params={{ projectId, errorId, eventId: newer.id }}
+          state={{ eventNavigation: 'newer' }}
+          ref={newerRef}
           className={linkClass}
           rel="prev"
         >
@@ -46,6 +59,8 @@ export function EventNavigation({
         <Link
           to="/projects/$projectId/errors/$errorId/events/$eventId"
           params={{ projectId, errorId, eventId: older.id }}
+          state={{ eventNavigation: 'older' }}
+          ref={olderRef}
           className={linkClass}
           rel="next"
         >
@@ -65,4 +80,26 @@ export function EventNavigation({
       ) : null}
     </nav>
   )
+}
+
+/**
+ * Walking through events with the keyboard: the followed link is replaced while the next event's
+ * neighbours load, and focus would fall back to the page. Once the link is back, it gets focus
+ * again, unless the user has moved focus elsewhere meanwhile.
+ */
+function useRefocusFollowedLink(
+  eventId: string,
+  links: Record<'newer' | 'older', React.RefObject<HTMLAnchorElement | null>>,
+  loaded: unknown,
+) {
+  const followed = useRouterState({ select: (state) => state.location.state.eventNavigation })
+  const refocusedFor = useRef<string | null>(null)
+  useEffect(() => {
+    if (!followed || refocusedFor.current === eventId) return
+    const link = links[followed].current
+    if (!link) return
+    refocusedFor.current = eventId
+    const active = document.activeElement
+    if (active === null || active === document.body || active.id === 'main') link.focus()
+  }, [followed, eventId, links, loaded])
 }

@@ -180,6 +180,19 @@ describe('event detail page', () => {
     expect(within(nav).getByRole('link', { name: /Older event/ })).toHaveAttribute('href', '/projects/p1/errors/e1/events/ev-older')
   })
 
+  it('keeps focus on Older event while walking through events with the keyboard', async () => {
+    mockApi({
+      ...routes(),
+      'GET /api/projects/p1/events/ev-older': event({ id: 'ev-older', received_at: '2026-11-22T09:00:00.000Z', context: 'older page' }),
+    })
+    const { router } = renderApp('/projects/p1/errors/e1/events/ev1')
+    const older = await within(await screen.findByRole('navigation', { name: 'Event navigation' })).findByRole('link', { name: /Older event/ })
+    older.focus()
+    await userEvent.keyboard('{Enter}')
+    await waitFor(() => expect(router.state.location.pathname).toBe('/projects/p1/errors/e1/events/ev-older'))
+    await waitFor(() => expect(document.activeElement).toHaveAccessibleName('Older event'))
+  })
+
   it('shows a native crash by module and address, with its registers', async () => {
     const native = {
       type: 'c',

@@ -182,7 +182,7 @@ describe('errors list filters', { timeout: 20_000 }, () => {
     await waitFor(() => expect(router.state.location.search).toMatchObject({ resolution: '1d' }))
     await waitFor(() => expect(lastRequest(requests, '/api/projects/p1/trend')?.url.searchParams.get('resolution')).toBe('1d'))
 
-    await userEvent.click(within(chart).getAllByRole('button', { name: /^Show only/ })[2]!)
+    await userEvent.click(within(chart).getAllByRole('button', { name: /^Zoom to/ })[2]!)
     await waitFor(() =>
       expect(router.state.location.search).toMatchObject({
         f: ['event.since:eq:2026-11-20T22:00:00.000Z', 'event.before:eq:2026-11-21T04:00:00.000Z'],

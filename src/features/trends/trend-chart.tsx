@@ -143,7 +143,7 @@ export function TrendChart({
                         <Button
                           size="sm"
                           variant="ghost"
-                          aria-label={`Show only ${range}`}
+                          aria-label={`Zoom to ${range}`}
                           onClick={() => onSelectRange({ since: point.from, before: point.to })}
                         >
                           Zoom

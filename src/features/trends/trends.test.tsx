@@ -105,7 +105,7 @@ describe('error trend chart', { timeout: 20_000 }, () => {
 
     const onFiltersChange = vi.fn()
     render(<ErrorTrendChart projectId="p1" errorId="e1" filters={{}} onFiltersChange={onFiltersChange} />, { wrapper: Wrapper })
-    const zoom = await screen.findAllByRole('button', { name: /^Show only/ })
+    const zoom = await screen.findAllByRole('button', { name: /^Zoom to/ })
     await userEvent.click(zoom[0]!)
     expect(onFiltersChange).toHaveBeenCalledWith({
       'event.since': [{ type: 'eq', value: '2026-11-20T00:00:00.000Z' }],

@@ -8,7 +8,7 @@ import { Button } from '../../components/ui/button.tsx'
 import { ConfirmDialog } from '../../components/ui/dialog.tsx'
 import { FormErrors } from '../../components/ui/form-errors.tsx'
 import { AssignMenu, assigneeName, useAssignableCollaborators } from './assign-menu.tsx'
-import { focusFilterInput, useShortcuts } from './keyboard-shortcuts.ts'
+import { useShortcuts } from './keyboard-shortcuts.ts'
 import { SeverityMenu } from './severity-menu.tsx'
 import { ShortcutsHelp, ShortcutsHelpButton } from './shortcuts-help.tsx'
 import { SnoozeDialog } from './snooze-dialog.tsx'
@@ -36,7 +36,6 @@ export function ErrorActions({ projectId, error }: { projectId: string; error: E
     s: () => setSnoozeOpen(true),
     i: () => run({ operation: 'ignore' }),
     a: () => setAssignOpen(true),
-    '/': () => focusFilterInput(),
     '?': () => setHelpOpen(true),
   })
 

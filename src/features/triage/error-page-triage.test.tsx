@@ -121,9 +121,13 @@ describe('error page triage', { timeout: 20_000 }, () => {
     await heading()
     await userEvent.click(within(actions()).getByRole('button', { name: 'Fix' }))
     await waitFor(() => expect(patches()).toHaveLength(1))
+    // Screen readers hear what the badge shows.
+    const announcer = () => screen.getAllByRole('status').find((region) => region.classList.contains('sr-only') && region.getAttribute('aria-live'))
+    await waitFor(() => expect(announcer()).toHaveTextContent('Error fixed'))
     await userEvent.click(await within(actions()).findByRole('button', { name: 'Reopen' }))
     await waitFor(() => expect(patches()[1]?.body).toEqual({ operation: 'open' }))
     expect(await within(summary()).findByText('open')).toBeInTheDocument()
+    await waitFor(() => expect(announcer()).toHaveTextContent('Error reopened'))
   })
 
   it('snooze dialog sends each rule shape and the badge says when the error comes back', async () => {

@@ -19,7 +19,7 @@ export const SHORTCUTS: readonly ShortcutDefinition[] = [
   { key: 's', description: 'Snooze…', where: 'Errors list and error page' },
   { key: 'i', description: 'Ignore', where: 'Errors list and error page' },
   { key: 'a', description: 'Assign…', where: 'Errors list and error page' },
-  { key: '/', description: 'Filter the errors list', where: 'Errors list and error page' },
+  { key: '/', description: 'Filter the errors list', where: 'Errors list' },
   { key: '?', description: 'Show these keyboard shortcuts', where: 'Errors list and error page' },
 ]
 

@@ -137,7 +137,7 @@ export function MenuButton({
               aria-checked={item.checked}
               aria-disabled={item.disabled || undefined}
               tabIndex={-1}
-              className="flex items-center gap-2 rounded px-2 py-1.5 text-left text-sm hover:bg-surface-muted focus:bg-surface-muted focus:outline-none aria-disabled:opacity-50"
+              className="flex items-center gap-2 rounded px-2 py-1.5 text-left text-sm hover:bg-surface-muted focus:bg-surface-muted focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-accent aria-disabled:opacity-50"
               onClick={() => {
                 if (item.disabled) return
                 close(true)
