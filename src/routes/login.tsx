@@ -4,6 +4,7 @@ import { userKeys } from '../api/auth.ts'
 import { Card, CardContent } from '../components/ui/card.tsx'
 import { LoginForm } from '../features/auth/login-form.tsx'
 import { readToken } from '../lib/token-store.ts'
+import { useDocumentTitle } from '../lib/use-document-title.ts'
 
 /**
  * Only same-site paths, so a crafted ?redirect= cannot send a user elsewhere. Browsers drop tabs
@@ -34,6 +35,7 @@ function LoginPage() {
   const { redirect: target } = Route.useSearch()
   const { queryClient } = Route.useRouteContext()
   const router = useRouter()
+  useDocumentTitle('Sign in')
   return (
     <main className="flex min-h-dvh items-center justify-center px-4 py-12">
       <div className="w-full max-w-sm">

@@ -168,6 +168,7 @@ describe('errors list page', () => {
     mockApi({})
     const { router } = renderApp('/projects/p1/errors', { token: null })
     expect(await screen.findByRole('heading', { name: 'Sign in to Errata' })).toBeInTheDocument()
+    expect(document.title).toBe('Sign in · Errata')
     expect(router.state.location.search).toMatchObject({ redirect: expect.stringMatching(/^\/projects\/p1\/errors/) })
   })
 })
