@@ -28,7 +28,8 @@ export function createAppRouter({ queryClient, history }: { queryClient: QueryCl
   setUnauthorizedHandler(() => {
     queryClient.clear()
     const current = router.state.location
-    if (current.pathname === '/login') return
+    // The sign-in page, and an invitation page (which asks who is signed in only to warn), stay put.
+    if (current.pathname === '/login' || current.pathname.startsWith('/invitations/')) return
     void router.navigate({ to: '/login', search: { redirect: current.href } })
   })
 

@@ -50,6 +50,27 @@ describe('invitation accept page', { timeout: 15_000 }, () => {
     expect(list?.headers.get('Authorization')).toBe('token new-session-token')
   })
 
+  it('warns someone signed in as another user that accepting signs them out here', async () => {
+    mockApi({
+      'GET /api/invitations/tok-123': invitation,
+      'GET /api/user': { id: 'u1', name: 'Admin', email: 'admin@example.com', created_at: '2026-01-01T00:00:00Z' },
+    })
+    renderApp('/invitations/tok-123')
+    expect(await screen.findByRole('note')).toHaveTextContent('You are signed in as admin@example.com in this browser')
+  })
+
+  it('stays on the invitation when the stored sign-in has expired, without a warning', async () => {
+    mockApi({
+      'GET /api/invitations/tok-123': invitation,
+      'GET /api/user': json({ errors: ['invalid token'] }, { status: 401 }),
+    })
+    const { router } = renderApp('/invitations/tok-123')
+    expect(await screen.findByRole('heading', { name: 'Join Acme Inc.' })).toBeInTheDocument()
+    await waitFor(() => expect(readToken()).toBeNull())
+    expect(router.state.location.pathname).toBe('/invitations/tok-123')
+    expect(screen.queryByRole('note')).not.toBeInTheDocument()
+  })
+
   it('checks that the passwords match before sending anything', async () => {
     const { requests } = mockApi({ 'GET /api/invitations/tok-123': invitation })
     renderApp('/invitations/tok-123', { token: null })

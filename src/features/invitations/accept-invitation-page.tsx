@@ -3,7 +3,7 @@ import { Link, useNavigate } from '@tanstack/react-router'
 import { UserCheck } from 'lucide-react'
 import { useId, useState } from 'react'
 import type { Invitation } from '../../../contract/collaborators.ts'
-import { userKeys } from '../../api/auth.ts'
+import { currentUserQuery, userKeys } from '../../api/auth.ts'
 import { acceptInvitation, invitationQuery } from '../../api/collaborators.ts'
 import { isApiError } from '../../api/http.ts'
 import { Button, buttonVariants } from '../../components/ui/button.tsx'
@@ -12,6 +12,7 @@ import { FormErrors } from '../../components/ui/form-errors.tsx'
 import { Input, Label } from '../../components/ui/input.tsx'
 import { LoadingRegion, Skeleton } from '../../components/ui/skeleton.tsx'
 import { ErrorState, NotFoundState } from '../../components/ui/states.tsx'
+import { readToken } from '../../lib/token-store.ts'
 
 const MIN_PASSWORD = 10
 
@@ -66,6 +67,8 @@ export function AcceptInvitationPage({ token }: { token: string }) {
 
 function AcceptInvitationForm({ token, invitation }: { token: string; invitation: Invitation }) {
   const id = useId()
+  // Someone may already be signed in in this browser: accepting signs them out, so say so first.
+  const signedIn = useQuery({ ...currentUserQuery(), enabled: readToken() !== null, retry: false })
   const queryClient = useQueryClient()
   const navigate = useNavigate()
   const [name, setName] = useState('')
@@ -98,6 +101,12 @@ function AcceptInvitationForm({ token, invitation }: { token: string; invitation
         }
       }}
     >
+      {signedIn.data ? (
+        <p role="note" className="rounded-md border border-warning/40 bg-warning-soft px-3 py-2 text-sm break-words">
+          You are signed in as <strong>{signedIn.data.email}</strong> in this browser. Creating this account signs you out of
+          that one here.
+        </p>
+      ) : null}
       <div className="flex flex-col gap-1.5">
         <Label htmlFor={`${id}-email`}>Email</Label>
         <Input id={`${id}-email`} type="email" readOnly value={invitation.email} autoComplete="username" />
