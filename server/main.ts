@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { serve, type ServerType } from '@hono/node-server'
+import { createAdaptorServer, type ServerType } from '@hono/node-server'
 import { createApiPortApp, createApp } from './app.ts'
 import { bootstrapFirstAdmin } from './auth/bootstrap.ts'
 import { ConfigError, loadConfig } from './config.ts'
@@ -22,6 +22,12 @@ async function buildDashboardIfNeeded(staticDir: string, log: (msg: string) => v
 /** A port Errata cannot listen on, with what to do about it. */
 class ListenError extends Error {}
 
+/** host:port as a client would write it; a wildcard address is reached as localhost. */
+export function defaultRequestHost(host: string, port: number): string {
+  const name = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host
+  return port === 0 ? name : `${name}:${port}`
+}
+
 function listen(app: { fetch: (req: Request) => Response | Promise<Response> }, host: string, port: number, setting: string) {
   return new Promise<ServerType>((resolve, reject) => {
     const refused = (err: NodeJS.ErrnoException) => {
@@ -33,12 +39,15 @@ function listen(app: { fetch: (req: Request) => Response | Promise<Response> }, 
             : `cannot listen on ${host}:${port} (${err.message})`
       reject(new ListenError(why))
     }
-    const server = serve({ fetch: app.fetch, hostname: host, port }, () => {
+    // The request URL's host when a client sends no Host header (HTTP/1.0): this address with its
+    // port, so Link and url fields still point here.
+    const server = createAdaptorServer({ fetch: app.fetch, hostname: defaultRequestHost(host, port) })
+    server.once('error', refused)
+    server.listen(port, host, () => {
       // Only failing to listen is handled here; later server errors keep Node's default.
       server.off('error', refused)
       resolve(server)
     })
-    server.once('error', refused)
   })
 }
 

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { request } from 'node:http'
+import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import autocannon, { type Result as LoadResult } from 'autocannon'
@@ -48,6 +49,19 @@ async function runToExit(child: ChildProcessWithoutNullStreams): Promise<{ code:
   const output = collectOutput(child)
   const code = await exited(child)
   return { code, output: output() }
+}
+
+/** A GET as an HTTP/1.0 client sends it, with no Host header; the whole raw answer. */
+function rawHttp10(path: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => {
+      socket.write(`GET ${path} HTTP/1.0\r\nAuthorization: token ${adminToken}\r\nX-Version: 2\r\n\r\n`)
+    })
+    let answer = ''
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString()))
+    socket.on('end', () => resolve(answer))
+    socket.on('error', reject)
+  })
 }
 
 /** Starts the server on this test's port and data directory, and waits until it listens. */
@@ -167,6 +181,11 @@ describe('the server process', () => {
       await expect
         .poll(async () => (await (await api(`/projects/${project.id}/events?per_page=100`)).json()).map((e: { exceptions: { class: string }[] }) => e.exceptions[0]!.class))
         .toContain('AfterRefusal')
+
+      // HTTP/1.0 without a Host header: addresses in the answer still carry this server's port.
+      const raw = await rawHttp10(`/api/projects/${project.id}/events?per_page=1`)
+      expect(raw).toMatch(/^HTTP\/1\.1 200 /)
+      expect(raw).toContain(`"url":"http://127.0.0.1:${port}/api/projects/${project.id}/events/`)
     } finally {
       running.child.kill('SIGTERM')
       expect(await exited(running.child)).toBe(0)
