@@ -22,6 +22,7 @@ import { tokenRoutes } from './tokens/tokens.routes.ts'
 import { ingestRoutes } from './ingest/ingest.routes.ts'
 import { healthRoutes } from './health/health.routes.ts'
 import { staticDashboard } from './web/static-dashboard.ts'
+import { isDatabaseUnavailable } from './db/pg-errors.ts'
 
 const errorBody = (messages: string[]): ApiErrorBody => apiErrorSchema.parse({ errors: messages })
 
@@ -73,6 +74,11 @@ function baseApp(deps: AppDeps): Hono<AppEnv> {
   // The one place failures become responses: typed errors keep their status, anything else is a 500.
   app.onError((err, c) => {
     if (err instanceof HttpError) return c.json(errorBody(err.messages), err.status)
+    if (isDatabaseUnavailable(err)) {
+      deps.logger.warn({ err, reqId: c.var.requestId, path: c.req.path }, 'database unavailable')
+      c.header('Retry-After', '5')
+      return c.json(errorBody(['the database is unavailable or busy; retry shortly']), 503)
+    }
     deps.logger.error({ err, reqId: c.var.requestId, path: c.req.path }, 'unhandled error')
     return c.json(errorBody(['internal server error; see the server log for request ' + c.var.requestId]), 500)
   })

@@ -42,6 +42,13 @@ function listen(app: { fetch: (req: Request) => Response | Promise<Response> }, 
     // The request URL's host when a client sends no Host header (HTTP/1.0): this address with its
     // port, so Link and url fields still point here.
     const server = createAdaptorServer({ fetch: app.fetch, hostname: defaultRequestHost(host, port) })
+    // Node closes an idle kept-alive connection after 5 s, which races with a client sending its
+    // next request on it (ECONNRESET, and an event lost by a notifier that does not retry).
+    // Proxies and HTTP clients keep idle connections up to a minute; outlast them.
+    if ('keepAliveTimeout' in server) {
+      server.keepAliveTimeout = 65_000
+      server.headersTimeout = 66_000
+    }
     server.once('error', refused)
     server.listen(port, host, () => {
       // Only failing to listen is handled here; later server errors keep Node's default.

@@ -90,11 +90,16 @@ export async function openPglite(dataDir?: string, logLevel = 'silent'): Promise
 }
 
 export async function openPostgres(connectionString: string, maxConnections = 10): Promise<Database> {
-  const pool = new pg.Pool({ connectionString, max: maxConnections })
-  // An idle connection that the server closes (restart, failover, an admin terminating it)
-  // is reported here; the pool drops it and connects again on demand. Without a listener,
-  // Node would treat it as an uncaught error and stop the process.
+  // A database that does not answer a connection attempt within 10 s is reported as unavailable (503)
+  // rather than holding requests until their clients give up.
+  const pool = new pg.Pool({ connectionString, max: maxConnections, connectionTimeoutMillis: 10_000 })
+  // A connection that the server closes (restart, failover, an admin terminating it) reports an
+  // 'error' event: idle ones through the pool, checked-out ones (a transaction between two
+  // statements) on the client itself. The query in flight fails on its own, and the pool drops
+  // the connection and connects again on demand. Without these listeners Node would treat the
+  // event as uncaught and stop the process.
   pool.on('error', () => {})
+  pool.on('connect', (client) => client.on('error', () => {}))
   // Fail fast on a wrong DATABASE_URL rather than on the first request.
   const probe = await pool.connect()
   probe.release()

@@ -25,3 +25,22 @@ export function isTransientPgError(err: unknown): boolean {
   const code = pgErrorCode(err)
   return TRANSIENT_CLASSES.some((c) => code?.startsWith(c))
 }
+
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND'])
+// node-postgres's own messages for a connection that broke or never came.
+const LOST_CONNECTION = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/
+
+/**
+ * Whether a failure means the database cannot be reached or is busy right now (a restart, a
+ * network fault, a deadlock): answered 503, to be retried, rather than 500, which means a bug.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  if (isTransientPgError(err)) return true
+  for (let e: unknown = err; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
+    const code = (e as { code?: unknown }).code
+    if (typeof code === 'string' && NETWORK_CODES.has(code)) return true
+    const message = (e as { message?: unknown }).message
+    if (typeof message === 'string' && LOST_CONNECTION.test(message)) return true
+  }
+  return false
+}

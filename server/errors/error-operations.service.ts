@@ -18,6 +18,7 @@ import { NotFoundError, ValidationError } from '../http/errors.ts'
 import type { UrlBuilder } from '../http/urls.ts'
 import { moveErrorsBetweenStatuses, removeErrorsFromRollups } from '../rollups/rollups.ts'
 import { toErrorGroup } from './errors.service.ts'
+import { lockProject } from '../db/project-lock.ts'
 
 type ErrorRow = typeof errors.$inferSelect
 type StatusOperation = Extract<ErrorOperation, { operation: 'fix' | 'open' | 'ignore' | 'snooze' }>
@@ -175,7 +176,7 @@ async function runOperation(
 ): Promise<Outcome> {
   if (operation.operation === 'delete') {
     await requireProjectAdmin(db, userId, projectId)
-    return { kind: 'deleted', ids: await db.transaction((tx) => deleteErrors(tx as unknown as Db, projectId, errorIds)) }
+    return { kind: 'deleted', ids: await writingProject(db, projectId, (tx) => deleteErrors(tx, projectId, errorIds)) }
   }
   await requireProjectAccess(db, userId, projectId)
   switch (operation.operation) {
@@ -185,26 +186,38 @@ async function runOperation(
     case 'snooze':
       return {
         kind: 'updated',
-        rows: await db.transaction((tx) => changeStatus(tx as unknown as Db, userId, projectId, errorIds, operation)),
+        rows: await writingProject(db, projectId, (tx) => changeStatus(tx, userId, projectId, errorIds, operation)),
       }
     case 'assign': {
       const assignee = await assigneeFor(db, projectId, operation.assigned_collaborator_id)
-      const rows = await db
-        .update(errors)
-        .set({ assignedCollaboratorId: assignee, updatedAt: sql`now()` })
-        .where(inProject(projectId, errorIds))
-        .returning()
+      const rows = await writingProject(db, projectId, (tx) =>
+        tx
+          .update(errors)
+          .set({ assignedCollaboratorId: assignee, updatedAt: sql`now()` })
+          .where(inProject(projectId, errorIds))
+          .returning(),
+      )
       return { kind: 'updated', rows }
     }
     case 'override_severity': {
-      const rows = await db
-        .update(errors)
-        .set({ severityOverride: operation.severity, updatedAt: sql`now()` })
-        .where(inProject(projectId, errorIds))
-        .returning()
+      const rows = await writingProject(db, projectId, (tx) =>
+        tx
+          .update(errors)
+          .set({ severityOverride: operation.severity, updatedAt: sql`now()` })
+          .where(inProject(projectId, errorIds))
+          .returning(),
+      )
       return { kind: 'updated', rows }
     }
   }
+}
+
+/** A transaction holding the project's write lock (db/project-lock.ts): ingestion and other operations take turns. */
+function writingProject<T>(db: Db, projectId: string, fn: (tx: Db) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await lockProject(tx as unknown as Db, projectId)
+    return fn(tx as unknown as Db)
+  })
 }
 
 /**

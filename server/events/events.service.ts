@@ -10,6 +10,7 @@ import type { UrlBuilder } from '../http/urls.ts'
 import { compileFilters, projectEventsWhere } from '../filters/filter-sql.ts'
 import { removeEventsFromRollups } from '../rollups/rollups.ts'
 import { decodeEventPayload, type StoredEventPayload } from './event-payload.ts'
+import { lockProject } from '../db/project-lock.ts'
 
 type EventRow = typeof events.$inferSelect
 
@@ -261,6 +262,7 @@ export async function deleteEvent(db: Db, userId: string, eventId: string, proje
   const visible = await db
     .select({
       id: events.id,
+      projectId: events.projectId,
       // Deleting evidence is for admins, as deleting an error is (docs/events-api.md).
       byAdmin: sql<boolean>`EXISTS (SELECT 1 FROM ${projects} p JOIN ${collaborators} c ON c.organization_id = p.organization_id
         WHERE p.id = ${events.projectId} AND c.user_id = ${userId} AND c.is_admin)`,
@@ -271,10 +273,13 @@ export async function deleteEvent(db: Db, userId: string, eventId: string, proje
   if (!visible[0]) throw new NotFoundError('Event')
   if (!visible[0].byAdmin) throw new ForbiddenError('only organization admins may do this')
   await db.transaction(async (tx) => {
+    await lockProject(tx as unknown as Db, visible[0]!.projectId)
+    // Deleted by a concurrent request meanwhile: that one took its counts off.
+    const [current] = await tx.select({ id: events.id }).from(events).where(eq(events.id, eventId))
+    if (!current) throw new NotFoundError('Event')
     await removeEventsFromRollups(tx as unknown as Db, [eventId])
     const deleted = await tx.delete(events).where(eq(events.id, eventId)).returning({ errorId: events.errorId })
     const errorId = deleted[0]?.errorId
-    // Already deleted by a concurrent request: nothing left to decrement.
     if (!errorId) return
     await tx
       .update(errors)

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { Hono } from 'hono'
+import { Hono, type Context } from 'hono'
 import type { AppEnv } from '../context.ts'
 import { queryRows } from '../db/client.ts'
 
@@ -13,27 +13,42 @@ export const QUEUE_COUNT_CAP = 10_000
  */
 export const healthRoutes = new Hono<AppEnv>().get('/healthz', async (c) => {
   const { database } = c.var.deps
+  let timer: NodeJS.Timeout | undefined
   try {
-    // Counted up to a cap: a health check polled every few seconds must stay cheap during
-    // exactly the backlog it reports.
-    const [queue] = await queryRows<{ pending: number | string; failed: number | string }>(
-      database.db,
-      sql`SELECT
-        (SELECT count(*) FROM (SELECT 1 FROM ingest_queue WHERE failed_at IS NULL LIMIT ${QUEUE_COUNT_CAP}) p) AS pending,
-        (SELECT count(*) FROM (SELECT 1 FROM ingest_queue WHERE failed_at IS NOT NULL LIMIT ${QUEUE_COUNT_CAP}) f) AS failed`,
-    )
-    // On PGlite, accepted events wait in the ingest journal rather than in the table.
-    const journaled = database.journal ? await database.journal.pending(QUEUE_COUNT_CAP) : 0
-    return c.json({
-      status: 'ok',
-      database: database.engine,
-      ingest_queue: {
-        pending: Math.min(QUEUE_COUNT_CAP, Number(queue?.pending ?? 0) + journaled),
-        failed: Number(queue?.failed ?? 0),
-      },
+    // A database that stops answering must not hang the check that is there to notice it.
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer from the database within ${HEALTH_TIMEOUT_MS} ms`)), HEALTH_TIMEOUT_MS)
     })
+    return await Promise.race([readiness(c), timeout])
   } catch (err) {
     c.var.deps.logger.error({ err }, 'health check failed')
     return c.json({ status: 'unavailable', database: database.engine }, 503)
+  } finally {
+    clearTimeout(timer)
   }
 })
+
+const HEALTH_TIMEOUT_MS = 5_000
+
+/** The answer when the database round-trips: its engine and the ingest backlog. */
+async function readiness(c: Context<AppEnv>) {
+  const { database } = c.var.deps
+  // Counted up to a cap: a health check polled every few seconds must stay cheap during
+  // exactly the backlog it reports.
+  const [queue] = await queryRows<{ pending: number | string; failed: number | string }>(
+    database.db,
+    sql`SELECT
+      (SELECT count(*) FROM (SELECT 1 FROM ingest_queue WHERE failed_at IS NULL LIMIT ${QUEUE_COUNT_CAP}) p) AS pending,
+      (SELECT count(*) FROM (SELECT 1 FROM ingest_queue WHERE failed_at IS NOT NULL LIMIT ${QUEUE_COUNT_CAP}) f) AS failed`,
+  )
+  // On PGlite, accepted events wait in the ingest journal rather than in the table.
+  const journaled = database.journal ? await database.journal.pending(QUEUE_COUNT_CAP) : 0
+  return c.json({
+    status: 'ok',
+    database: database.engine,
+    ingest_queue: {
+      pending: Math.min(QUEUE_COUNT_CAP, Number(queue?.pending ?? 0) + journaled),
+      failed: Number(queue?.failed ?? 0),
+    },
+  })
+}

@@ -6,6 +6,7 @@ import type { EventColumns } from './normalize.ts'
 import type { Grouping } from './grouping.ts'
 import type { JournalIndexing } from './journal-indexing.ts'
 import { writeEvents, type IndexedEvent } from './write-events.ts'
+import { tryLockProjects } from '../db/project-lock.ts'
 
 /** Batch size and linger; what the ingest writer passes (docs/ingestion.md). */
 export interface IndexerOptions {
@@ -112,7 +113,10 @@ export function createIngestIndexer(
     let taken: QueueRow[] = []
     try {
       return await database.db.transaction(async (tx) => {
-        taken = await takeRows(tx as unknown as Db, batchSize)
+        const claimed = await takeRows(tx as unknown as Db, batchSize)
+        // Events of a project another process is writing now wait for this process's next pass.
+        const free = await tryLockProjects(tx as unknown as Db, claimed.map((row) => row.project_id))
+        taken = claimed.filter((row) => free.has(row.project_id))
         if (taken.length > 0) await indexRows(tx as unknown as Db, taken)
         return taken.length
       })
@@ -128,7 +132,8 @@ export function createIngestIndexer(
     try {
       await database.db.transaction(async (tx) => {
         const rows = await takeRows(tx as unknown as Db, 1, seq)
-        if (rows.length > 0) await indexRows(tx as unknown as Db, rows)
+        const free = await tryLockProjects(tx as unknown as Db, rows.map((row) => row.project_id))
+        if (rows.length > 0 && free.size > 0) await indexRows(tx as unknown as Db, rows)
       })
     } catch (err) {
       if (isTransientPgError(err)) throw err

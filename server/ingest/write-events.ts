@@ -97,10 +97,9 @@ const reopens = sql.raw(`(excluded.events_count > 0 AND (
  *    existing rows) and learn every group's id;
  * 2. insert events; 3. record affected users;
  * 4. fold the batch's counts into the error rows, in (project, hash) order.
- * Counters are written last so the row locks on busy errors are held only from there to
- * COMMIT, letting concurrent batches (several processes, or several connections on
- * PostgreSQL) overlap; the fixed order means they cannot deadlock. ON CONFLICT
- * everywhere, never read-then-write.
+ * ON CONFLICT everywhere, never read-then-write. The caller holds the write locks of the
+ * batch's projects (db/project-lock.ts), so no status change, deletion or other indexer
+ * writes these rows meanwhile.
  */
 export async function writeEvents(tx: Db, batch: readonly IndexedEvent[]): Promise<void> {
   const groups = new Map<string, ErrorGroupUpdate>()
@@ -242,7 +241,7 @@ export async function writeEvents(tx: Db, batch: readonly IndexedEvent[]): Promi
       // Locked (in the order step 4 locks them) so a concurrent status change cannot slip in
       // between this read and the reopen, which moves the error's rollups from this status.
       sql`SELECT id, status FROM errors WHERE id = ANY(${textArrayLiteral(existingIds)}::text[])
-        AND status IN ('fixed', 'snoozed') ORDER BY project_id, grouping_hash FOR UPDATE`,
+        AND status IN ('fixed', 'snoozed') ORDER BY project_id, grouping_hash FOR NO KEY UPDATE`,
     )
     for (const row of rows) reopenable.set(row.id, row.status)
   }
