@@ -15,6 +15,8 @@ export async function shoot(page: Page, name: string) {
       message: `${name} overflows horizontally at ${page.viewportSize()?.width}px`,
     })
     .toBeLessThanOrEqual(0)
+  // From the top: a page scrolled by earlier clicks would show its sticky header mid-image.
+  await page.evaluate(() => window.scrollTo(0, 0))
   await page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true })
 }
 
