@@ -57,7 +57,7 @@ describe('several writers on one project at once', () => {
   it('indexes, changes status and deletes events without deadlocks, and every count stays exact', { timeout: 60_000 }, async () => {
     await enqueueEvents(ctx.deps.database.db, contended(20, 5))
     await ctx.deps.ingestWriter.indexed()
-    const [{ id: errorId }] = (await (await api(`/projects/${projectId}/errors`)).json()) as { id: string }[]
+    const [{ id: errorId }] = (await (await api(`/projects/${projectId}/errors`)).json()) as [{ id: string }]
     const snooze = { operation: 'snooze', reopen_rules: { reopen_if: 'n_additional_occurrences', additional_occurrences: 1_000_000 } }
     expect((await api(`/projects/${projectId}/errors/${errorId}`, { method: 'PATCH', json: snooze })).status).toBe(200)
 

@@ -41,6 +41,8 @@ function ErrorRow({
   assignee: string | null
   sparkline: React.ReactNode
 }) {
+  // Many rows can share a class ("Error"): the message tells their checkbox and link apart.
+  const messageId = `error-message-${error.id}`
   return (
     <div className="relative flex items-start gap-3 px-4 py-3 hover:bg-surface-muted">
       {/* Above the row-wide link overlay so it can be clicked. */}
@@ -48,6 +50,7 @@ function ErrorRow({
         type="checkbox"
         className="relative z-10 mt-1 size-4 shrink-0"
         aria-label={`Select ${errorClassLabel(error.error_class)}`}
+        aria-describedby={messageId}
         checked={selected}
         onChange={onToggle}
       />
@@ -58,6 +61,7 @@ function ErrorRow({
               to="/projects/$projectId/errors/$errorId"
               params={{ projectId, errorId: error.id }}
               data-row-index={index}
+              aria-describedby={messageId}
               className="min-w-0 truncate rounded font-semibold text-foreground after:absolute after:inset-0 hover:underline focus-visible:-outline-offset-2"
             >
               {errorClassLabel(error.error_class)}
@@ -66,7 +70,7 @@ function ErrorRow({
             <SeverityIndicator severity={error.severity} className="hidden sm:inline-flex" />
             <AssigneeLabel name={assignee} />
           </div>
-          <p className="truncate text-sm text-foreground/90" title={error.message}>
+          <p id={messageId} className="truncate text-sm text-foreground/90" title={error.message}>
             {error.message || <span className="text-muted-foreground italic">(no message)</span>}
           </p>
           {error.context ? (

@@ -30,6 +30,9 @@ describe('errors list page', () => {
     expect(rows).toHaveLength(2)
     const first = rows[0]!
     expect(within(first).getByRole('link', { name: 'TypeError' })).toHaveAttribute('href', '/projects/p1/errors/e1')
+    // Rows of one class are told apart by their message, for screen readers too.
+    expect(within(first).getByRole('link', { name: 'TypeError' })).toHaveAccessibleDescription("Cannot read properties of undefined (reading 'total')")
+    expect(within(first).getByRole('checkbox', { name: 'Select TypeError' })).toHaveAccessibleDescription(/reading 'total'/)
     expect(within(first).getByText("Cannot read properties of undefined (reading 'total')")).toBeInTheDocument()
     expect(within(first).getByText('POST /checkout')).toBeInTheDocument()
     expect(within(first).getAllByText('1,234').length).toBeGreaterThan(0)
