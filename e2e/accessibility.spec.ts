@@ -1,0 +1,63 @@
+import AxeBuilder from '@axe-core/playwright'
+import { expect, test, type Page } from '@playwright/test'
+import { checkoutEvent, otherEvent } from './bugsnag-payload.ts'
+import { Api, createProject, notify, signIn, watchPage } from './support.ts'
+
+/**
+ * Every page, as axe-core reads it against WCAG 2.1 A and AA, in light and dark: no serious or
+ * critical violation (missing names, contrast, names that do not match their visible words, …).
+ * Moderate findings (best practices) are left to review.
+ */
+async function expectAccessible(page: Page, name: string) {
+  // Colours change with a short transition: without this, a scan right after switching the
+  // scheme can measure contrast halfway between the two.
+  await page.addStyleTag({ content: '*, *::before, *::after { transition: none !important; animation: none !important; }' })
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme })
+    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
+    const blocking = results.violations
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .map((violation) => `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => `${node.target.join(' ')}: ${node.failureSummary}`).join('; ')}`)
+    expect(blocking, `${name}, ${colorScheme}`).toEqual([])
+  }
+  await page.emulateMedia({ colorScheme: 'light' })
+}
+
+test('every page passes axe-core (WCAG 2.1 AA, serious and critical), light and dark', async ({ page, request }) => {
+  test.setTimeout(120_000)
+  const watched = watchPage(page)
+  const api = await Api.signIn(request)
+  const { organizationId, projectId, apiKey } = await createProject(api, 'a11y-web')
+  const empty = await api.post<{ id: string }>(`/organizations/${organizationId}/projects`, { name: 'a11y-empty', type: 'node' })
+  const now = new Date()
+  await notify(request, apiKey, [checkoutEvent(1, now), checkoutEvent(2, now), otherEvent(now)])
+  const errors = await api.get<{ id: string; error_class: string }[]>(`/projects/${projectId}/errors`)
+  const checkout = errors.find((error) => error.error_class === 'CheckoutError')!
+  const [event] = await api.get<{ id: string }[]>(`/errors/${checkout.id}/events?per_page=1`)
+
+  await page.goto('/login')
+  await expect(page.getByRole('heading', { name: 'Sign in to Errata' })).toBeVisible()
+  await expectAccessible(page, 'login')
+
+  await signIn(page)
+  const pages: [string, string, RegExp | string][] = [
+    ['organizations', '/organizations', 'Organizations'],
+    ['organization', `/organizations/${organizationId}`, /a11y-web org/],
+    ['collaborators', `/organizations/${organizationId}/collaborators`, /collaborators/],
+    ['errors', `/projects/${projectId}/errors`, 'a11y-web: errors'],
+    ['send your first error', `/projects/${empty.id}/errors`, 'a11y-empty: errors'],
+    ['error', `/projects/${projectId}/errors/${checkout.id}`, 'CheckoutError'],
+    ['event', `/projects/${projectId}/errors/${checkout.id}/events/${event!.id}`, 'CheckoutError'],
+    ['pivot values', `/projects/${projectId}/pivots/app.release_stage`, 'Release stage values'],
+    ['personal tokens', '/settings/tokens', 'Personal tokens'],
+    ['not found', `/projects/${projectId}/errors/no-such-error`, /not found/i],
+  ]
+  for (const [name, path, heading] of pages) {
+    await page.goto(path)
+    await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible()
+    // Skeletons and charts settle before the scan.
+    await expect(page.getByRole('status', { name: /^Loading/ })).toHaveCount(0)
+    await expectAccessible(page, name)
+  }
+  expect(watched.pageErrors).toEqual([])
+})
