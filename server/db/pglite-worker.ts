@@ -8,6 +8,7 @@ import { drizzle } from 'drizzle-orm/pglite'
 import pino from 'pino'
 import { createIngestIndexer, type IngestIndexer } from '../ingest/ingest-indexer.ts'
 import { createJournalIndexing } from '../ingest/journal-indexing.ts'
+import { serializeError } from '../logger.ts'
 import type { Database, Db } from './client.ts'
 import type { WorkerReply, WorkerRequest } from './pglite-thread.ts'
 import { schema } from './schema.ts'
@@ -15,7 +16,7 @@ import { schema } from './schema.ts'
 const port = parentPort!
 const { dataDir, journalDir, logLevel } = workerData as { dataDir?: string; journalDir: string; logLevel: string }
 const pglite = await PGlite.create(dataDir)
-const logger = pino({ level: logLevel, base: { service: 'errata', thread: 'database' } })
+const logger = pino({ level: logLevel, base: { service: 'errata', thread: 'database' }, serializers: { err: serializeError } })
 
 /** The same Database the main thread has for PGlite, over the instance on this thread. */
 const local: Database = {

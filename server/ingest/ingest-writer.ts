@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm'
 import type { Logger } from 'pino'
 import type { Database, Db } from '../db/client.ts'
-import { pgErrorCode, pgErrorMessage } from '../db/pg-errors.ts'
+import { isDatabaseUnavailable, pgErrorCode, pgErrorMessage } from '../db/pg-errors.ts'
 import { HttpError, UnauthorizedError, ValidationError } from '../http/errors.ts'
 import { createIngestIndexer, type IngestIndexer } from './ingest-indexer.ts'
 import { journalLines } from './ingest-journal.ts'
@@ -58,6 +58,7 @@ export function createIngestWriter(database: Database, options: IngestOptions, l
   const queue: PendingRequest[] = []
   let queuedEvents = 0
   let timer: NodeJS.Timeout | null = null
+  const unavailable = unavailableAnswer(logger)
   // Queue inserts touch no shared rows, so on PostgreSQL several commits may overlap and
   // share WAL flushes; the journal takes one append at a time.
   const maxInFlight = database.engine === 'postgres' ? 4 : 1
@@ -85,8 +86,14 @@ export function createIngestWriter(database: Database, options: IngestOptions, l
       indexer.wake()
       return
     } catch (err) {
+      // Retrying one by one finds a bad request; it cannot help while the database is away.
+      if (isDatabaseUnavailable(err)) {
+        const answer = unavailable(err)
+        for (const request of batch) request.reject(answer)
+        return
+      }
       if (batch.length === 1) {
-        batch[0]!.reject(toIngestError(err, logger))
+        batch[0]!.reject(toIngestError(err, logger, unavailable))
         return
       }
       logger.warn({ err, requests: batch.length }, 'ingest batch failed; retrying its requests one by one')
@@ -96,7 +103,7 @@ export function createIngestWriter(database: Database, options: IngestOptions, l
         await store(request.events)
         request.resolve()
       } catch (err) {
-        request.reject(toIngestError(err, logger))
+        request.reject(toIngestError(err, logger, unavailable))
       }
     }
     indexer.wake()
@@ -169,7 +176,26 @@ export async function enqueueEvents(db: Db, events: readonly PreparedEvent[]): P
 }
 
 /** A storage failure as the answer for the request that caused it. */
-function toIngestError(err: unknown, logger: Logger): unknown {
+/**
+ * The 503 for notifiers while the database cannot be reached. Logged once per 10 s with how many
+ * answers went out since, not once per request: an outage under load would otherwise write
+ * thousands of lines a second.
+ */
+function unavailableAnswer(logger: Logger): (err: unknown) => HttpError {
+  let loggedAt = -Infinity
+  let since = 0
+  return (err) => {
+    since += 1
+    if (Date.now() - loggedAt >= 10_000) {
+      logger.warn({ err, answered503: since }, 'the database is unavailable; notifiers get 503 and retry')
+      loggedAt = Date.now()
+      since = 0
+    }
+    return new HttpError(503, ['the event could not be stored; retry shortly'])
+  }
+}
+
+function toIngestError(err: unknown, logger: Logger, unavailable: (err: unknown) => HttpError): unknown {
   // The journal's file system refused the write (full disk, I/O error): nothing is kept.
   if (err instanceof Error && typeof (err as NodeJS.ErrnoException).syscall === 'string') {
     logger.error({ err }, 'appending to the ingest journal failed')
@@ -182,6 +208,7 @@ function toIngestError(err: unknown, logger: Logger): unknown {
   if (code?.startsWith('22')) {
     return new ValidationError(`event could not be stored: ${pgErrorMessage(err)}`)
   }
+  if (isDatabaseUnavailable(err)) return unavailable(err)
   logger.error({ err }, 'ingest write failed')
   return err
 }

@@ -324,6 +324,27 @@ describe('ingest writer failures', () => {
     expect(await errorRow('WriterBad')).toBeUndefined()
   })
 
+  it('answers 503 while the database is unreachable, logging it once rather than per request', async () => {
+    const refused = () => Promise.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }))
+    const unreachable = {
+      ...ctx.deps.database,
+      journal: undefined,
+      db: { ...ctx.deps.database.db, execute: refused } as unknown as typeof ctx.deps.database.db,
+      startIndexer: () => ({ wake() {}, idle: async () => null, close: async () => {} }),
+    }
+    const lines: string[] = []
+    const logger = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) })
+    const writer = createIngestWriter(unreachable, { batchSize: 2, flushMs: 1, indexBatchSize: 10, indexLingerMs: 0 }, logger)
+    const requests = Array.from({ length: 6 }, (_, i) =>
+      writer.write(prepareEvents(projectId, new Date(), notifyPayloadSchema.parse({ events: [event(`Unreachable${i}`)] }), null)),
+    )
+    const results = await Promise.allSettled(requests)
+    await writer.close()
+    expect(results.map((r) => r.status === 'rejected' && (r.reason as { status?: number }).status)).toEqual(Array(6).fill(503))
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toContain('the database is unavailable; notifiers get 503 and retry')
+  })
+
   it('keeps exact counts when several writers (processes) commit to the same errors at once', async () => {
     const writers = [0, 1, 2].map(() =>
       createIngestWriter(ctx.deps.database, { batchSize: 8, flushMs: 1, indexBatchSize: 16, indexLingerMs: 5 }, pino({ level: 'silent' })),
