@@ -38,6 +38,9 @@ interface QueueRow {
 // Anything else failing on one event alone is that event's own problem, and it is set
 // aside (failed_at) instead of blocking the queue.
 
+// How far down the queue the indexer looks for projects with waiting events.
+const PROJECTS_LOOKAHEAD = 5000
+
 const seqArray = (rows: readonly QueueRow[]) => `{${rows.map((r) => String(r.seq)).join(',')}}`
 
 /**
@@ -98,40 +101,71 @@ export function createIngestIndexer(
       INSERT INTO event_payloads (event_id, payload) SELECT event_id, payload FROM taken`)
   }
 
-  const takeRows = (tx: Db, limit: number, seq?: string) =>
+  const takeRows = (tx: Db, limit: number, only: { projectId: string } | { seq: string }) =>
     queryRows<QueueRow>(
       tx,
       sql`SELECT seq, event_id, project_id, received_at, event FROM ingest_queue
-        WHERE failed_at IS NULL ${seq === undefined ? sql`` : sql`AND seq = ${seq}::bigint`}
+        WHERE failed_at IS NULL AND ${'seq' in only ? sql`seq = ${only.seq}::bigint` : sql`project_id = ${only.projectId}`}
         ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED`,
     )
 
-  /** One batch; returns how many events it indexed (0: nothing left for this process). */
-  async function indexBatch(): Promise<number> {
+  /**
+   * The project whose events this transaction indexes next: of the projects with the oldest
+   * queued events, the first whose write lock is free (db/project-lock.ts), now held. One
+   * project per batch, so that processes sharing the queue index different projects side by
+   * side instead of one batch taking every project's lock. `others`: more projects were waiting.
+   */
+  async function claimProject(tx: Db, skip: ReadonlySet<string>): Promise<{ projectId: string; others: boolean } | null> {
+    const waiting = (
+      await queryRows<{ project_id: string }>(
+        tx,
+        sql`SELECT project_id FROM (
+            SELECT project_id, seq FROM ingest_queue WHERE failed_at IS NULL ORDER BY seq LIMIT ${PROJECTS_LOOKAHEAD}) oldest
+          GROUP BY project_id ORDER BY min(seq)`,
+      )
+    ).filter((row) => !skip.has(row.project_id))
+    for (const { project_id: projectId } of waiting) {
+      if ((await tryLockProjects(tx, [projectId])).size > 0) return { projectId, others: waiting.length > 1 }
+    }
+    return null
+  }
+
+  // Projects whose queued events this pass took in a partial batch: their newer events wait for
+  // the next pass (and its linger) rather than going in tiny batches while other projects wait.
+  let drainedThisPass = new Set<string>()
+
+  /**
+   * One batch: how many events it indexed, and whether to go on at once (a full batch means a
+   * backlog; other projects may be waiting) rather than linger.
+   */
+  async function indexBatch(): Promise<{ indexed: number; more: boolean }> {
     const journaled = journal ? await journal.indexBatch(batchSize) : 0
-    if (journaled > 0) return journaled
+    if (journaled > 0) return { indexed: journaled, more: journaled === batchSize }
     let taken: QueueRow[] = []
+    let others = false
     try {
-      return await database.db.transaction(async (tx) => {
-        const claimed = await takeRows(tx as unknown as Db, batchSize)
-        // Events of a project another process is writing now wait for this process's next pass.
-        const free = await tryLockProjects(tx as unknown as Db, claimed.map((row) => row.project_id))
-        taken = claimed.filter((row) => free.has(row.project_id))
+      const indexed = await database.db.transaction(async (tx) => {
+        const claimed = await claimProject(tx as unknown as Db, drainedThisPass)
+        if (!claimed) return 0
+        others = claimed.others
+        taken = await takeRows(tx as unknown as Db, batchSize, { projectId: claimed.projectId })
         if (taken.length > 0) await indexRows(tx as unknown as Db, taken)
+        if (taken.length < batchSize) drainedThisPass.add(claimed.projectId)
         return taken.length
       })
+      return { indexed, more: indexed === batchSize || (indexed > 0 && others) }
     } catch (err) {
       if (taken.length === 0 || isTransientPgError(err)) throw err
       logger.warn({ err, events: taken.length }, 'indexing a batch failed; indexing its events one by one')
     }
     for (const row of taken) await indexAlone(String(row.seq))
-    return taken.length
+    return { indexed: taken.length, more: true }
   }
 
   async function indexAlone(seq: string): Promise<void> {
     try {
       await database.db.transaction(async (tx) => {
-        const rows = await takeRows(tx as unknown as Db, 1, seq)
+        const rows = await takeRows(tx as unknown as Db, 1, { seq })
         const free = await tryLockProjects(tx as unknown as Db, rows.map((row) => row.project_id))
         if (rows.length > 0 && free.size > 0) await indexRows(tx as unknown as Db, rows)
       })
@@ -188,9 +222,11 @@ export function createIngestIndexer(
         const started = performance.now()
         // Full batches mean a backlog: keep going. A partial one took all there was; commits
         // made meanwhile have set `again`, and the next pass lingers to gather them.
-        for (let indexed = batchSize; !stopping && indexed === batchSize; ) {
-          indexed = await indexBatch()
-          if (indexed > 0) lastIndexedAt = Date.now()
+        drainedThisPass = new Set()
+        for (let more = true; !stopping && more; ) {
+          const batch = await indexBatch()
+          more = batch.more
+          if (batch.indexed > 0) lastIndexedAt = Date.now()
         }
         lastPass = { endedAt: performance.now(), tookMs: performance.now() - started }
       }
