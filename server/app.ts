@@ -22,7 +22,7 @@ import { tokenRoutes } from './tokens/tokens.routes.ts'
 import { ingestRoutes } from './ingest/ingest.routes.ts'
 import { healthRoutes } from './health/health.routes.ts'
 import { staticDashboard } from './web/static-dashboard.ts'
-import { isDatabaseUnavailable } from './db/pg-errors.ts'
+import { isDatabaseUnavailable, isTransactionConflict, logDatabaseUnavailable } from './db/pg-errors.ts'
 
 const errorBody = (messages: string[]): ApiErrorBody => apiErrorSchema.parse({ errors: messages })
 
@@ -74,8 +74,10 @@ function baseApp(deps: AppDeps): Hono<AppEnv> {
   // The one place failures become responses: typed errors keep their status, anything else is a 500.
   app.onError((err, c) => {
     if (err instanceof HttpError) return c.json(errorBody(err.messages), err.status)
-    if (isDatabaseUnavailable(err)) {
-      deps.logger.warn({ err, reqId: c.var.requestId, path: c.req.path }, 'database unavailable')
+    if (isDatabaseUnavailable(err) || isTransactionConflict(err)) {
+      // Retrying will work; a conflict is logged as an error all the same, since it points at lock order.
+      if (isTransactionConflict(err)) deps.logger.error({ err, reqId: c.var.requestId, path: c.req.path }, 'transaction conflict')
+      else logDatabaseUnavailable(deps.logger, err)
       c.header('Retry-After', '5')
       return c.json(errorBody(['the database is unavailable or busy; retry shortly']), 503)
     }

@@ -21,6 +21,16 @@ describe('error logging', () => {
     expect(logged).toContain('relation \\"no_such_table\\" does not exist')
   })
 
+  it('strips the parameters of a failed query wrapped in another error, and keeps the SQLSTATE', async () => {
+    const failure = await database.db
+      .execute(sql`SELECT ${'grace@example.com'} AS email FROM no_such_table`)
+      .then(() => null, (err: unknown) => err)
+    const logged = serializeError(new Error('indexing failed', { cause: failure }))
+    expect(JSON.stringify(logged)).not.toContain('grace@example.com')
+    expect(logged.message).toContain('indexing failed')
+    expect(logged.code).toBe('42P01')
+  })
+
   it('serializes any other error as pino does', () => {
     const logged = serializeError(new TypeError('boom'))
     expect(logged).toMatchObject({ type: 'TypeError', message: 'boom' })

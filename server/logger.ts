@@ -1,4 +1,5 @@
 import pino, { type Logger } from 'pino'
+import { pgErrorCode } from './db/pg-errors.ts'
 
 /** Structured JSON logs on stdout, one line per record. */
 export function createLogger(level: string): Logger {
@@ -11,17 +12,32 @@ export function createLogger(level: string): Logger {
 }
 
 /**
- * pino's error serializer, minus the bound parameters of a failed query. drizzle puts them in
- * the message ("Failed query: … params: …") and in `params`: for ingestion and indexing that
- * is whole event payloads, with users' emails, which have no place in a log (and a database
- * outage would write one per request). The SQL text, the driver's message and code remain.
+ * pino's error serializer, minus the bound parameters of failed queries anywhere in the cause
+ * chain, plus the SQLSTATE. drizzle puts the parameters in the message ("Failed query: …
+ * params: …") and in `params`: for ingestion and indexing that is whole event payloads, with
+ * users' emails, which have no place in a log (and a database outage would write one per
+ * request). The SQL text and the driver's message remain.
  */
-export function serializeError(err: unknown): ReturnType<typeof pino.stdSerializers.err> {
-  if (!(err instanceof Error) || !('params' in err) || !('query' in err)) return pino.stdSerializers.err(err as Error)
-  const withoutParams = Object.assign(new Error(`Failed query: ${String(err.query)}`), { cause: err.cause })
-  withoutParams.name = err.name
+export function serializeError(err: unknown): ReturnType<typeof pino.stdSerializers.err> & { code?: string } {
+  const serialized = pino.stdSerializers.err(withoutQueryParams(err) as Error)
+  const code = pgErrorCode(err)
+  return code ? { ...serialized, code } : serialized
+}
+
+function withoutQueryParams(err: unknown, depth = 0): unknown {
+  if (!(err instanceof Error) || depth > 10) return err
+  const cause = withoutQueryParams(err.cause, depth + 1)
+  if (!('params' in err) || !('query' in err)) {
+    if (cause === err.cause) return err
+    const copy = Object.assign(Object.create(Object.getPrototypeOf(err) as object) as Error, err, { cause })
+    copy.message = err.message
+    copy.stack = err.stack
+    return copy
+  }
+  const clean = Object.assign(new Error(`Failed query: ${String(err.query)}`), { cause })
+  clean.name = err.name
   // The stack opens with the message, parameters included: keep only its frames.
   const frames = (err.stack ?? '').split('\n').filter((line) => /^\s+at /.test(line))
-  withoutParams.stack = [`${withoutParams.name}: ${withoutParams.message}`, ...frames].join('\n')
-  return pino.stdSerializers.err(withoutParams)
+  clean.stack = [`${clean.name}: ${clean.message}`, ...frames].join('\n')
+  return clean
 }

@@ -14,6 +14,7 @@ import { collaborators, errors, invitations, projects, users } from '../db/schem
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../http/errors.ts'
 import type { UrlBuilder } from '../http/urls.ts'
 import { createInvitation, invitationIsOpen, invitationToCollaborator } from '../invitations/invitations.service.ts'
+import { lockProjects } from '../db/project-lock.ts'
 
 const columns = {
   id: users.id,
@@ -348,28 +349,25 @@ export async function removeCollaborator(
 }
 
 /**
- * Unassigns a user's errors in the organization's projects, except those in `keepProjectIds`.
+ * Unassigns a user's errors in the organization's projects, except those in `keepProjectIds`,
+ * holding those projects' write locks (db/project-lock.ts) like every other writer of errors.
  * Uses errors_project_assigned_idx (project_id, assigned_collaborator_id).
  */
 async function unassignErrors(tx: Db, organizationId: string, userId: string, keepProjectIds: string[] = []) {
+  const affected = await tx
+    .select({ id: projects.id })
+    .from(projects)
+    .where(
+      and(
+        eq(projects.organizationId, organizationId),
+        keepProjectIds.length > 0 ? notInArray(projects.id, keepProjectIds) : undefined,
+      ),
+    )
+  if (affected.length === 0) return
+  const projectIds = affected.map((row) => row.id)
+  await lockProjects(tx, projectIds)
   await tx
     .update(errors)
     .set({ assignedCollaboratorId: null })
-    .where(
-      and(
-        eq(errors.assignedCollaboratorId, userId),
-        inArray(
-          errors.projectId,
-          tx
-            .select({ id: projects.id })
-            .from(projects)
-            .where(
-              and(
-                eq(projects.organizationId, organizationId),
-                keepProjectIds.length > 0 ? notInArray(projects.id, keepProjectIds) : undefined,
-              ),
-            ),
-        ),
-      ),
-    )
+    .where(and(eq(errors.assignedCollaboratorId, userId), inArray(errors.projectId, projectIds)))
 }

@@ -21,7 +21,22 @@ const PROJECT_LOCK_CLASS = 7_245_010
 
 /** Waits for the project's write lock, held until the transaction ends. */
 export async function lockProject(tx: Db, projectId: string): Promise<void> {
-  await tx.execute(sql`SELECT pg_advisory_xact_lock(${PROJECT_LOCK_CLASS}, hashtext(${projectId}))`)
+  await lockProjects(tx, [projectId])
+}
+
+/**
+ * Waits for the write locks of several projects (an organization's, a member's), one at a time
+ * in the order of their lock keys, so that two transactions locking overlapping sets cannot
+ * deadlock (ids that hash alike share a key).
+ */
+export async function lockProjects(tx: Db, projectIds: Iterable<string>): Promise<void> {
+  const ids = [...new Set(projectIds)]
+  if (ids.length === 0) return
+  const keys = await queryRows<{ key: number }>(
+    tx,
+    sql`SELECT DISTINCT hashtext(id) AS key FROM unnest(${textArrayLiteral(ids)}::text[]) AS id ORDER BY key`,
+  )
+  for (const { key } of keys) await tx.execute(sql`SELECT pg_advisory_xact_lock(${PROJECT_LOCK_CLASS}, ${key}::int)`)
 }
 
 /** Takes the write locks of the projects that are free now; returns those taken. */

@@ -38,9 +38,6 @@ interface QueueRow {
 // Anything else failing on one event alone is that event's own problem, and it is set
 // aside (failed_at) instead of blocking the queue.
 
-// How far down the queue the indexer looks for projects with waiting events.
-const PROJECTS_LOOKAHEAD = 5000
-
 const seqArray = (rows: readonly QueueRow[]) => `{${rows.map((r) => String(r.seq)).join(',')}}`
 
 /**
@@ -116,12 +113,21 @@ export function createIngestIndexer(
    * side instead of one batch taking every project's lock. `others`: more projects were waiting.
    */
   async function claimProject(tx: Db, skip: ReadonlySet<string>): Promise<{ projectId: string; others: boolean } | null> {
+    // Every project with waiting events, however long another's backlog: a skip scan of the
+    // (project_id, seq) index, one probe per project, then each one's oldest waiting event.
     const waiting = (
       await queryRows<{ project_id: string }>(
         tx,
-        sql`SELECT project_id FROM (
-            SELECT project_id, seq FROM ingest_queue WHERE failed_at IS NULL ORDER BY seq LIMIT ${PROJECTS_LOOKAHEAD}) oldest
-          GROUP BY project_id ORDER BY min(seq)`,
+        sql`WITH RECURSIVE queued(project_id) AS (
+            (SELECT project_id FROM ingest_queue ORDER BY project_id LIMIT 1)
+            UNION ALL
+            SELECT (SELECT q.project_id FROM ingest_queue q WHERE q.project_id > queued.project_id ORDER BY q.project_id LIMIT 1)
+            FROM queued WHERE queued.project_id IS NOT NULL)
+          SELECT project_id FROM (
+            SELECT project_id, (SELECT q.seq FROM ingest_queue q WHERE q.project_id = queued.project_id AND q.failed_at IS NULL
+                                ORDER BY q.seq LIMIT 1) AS oldest
+            FROM queued WHERE project_id IS NOT NULL) waiting
+          WHERE oldest IS NOT NULL ORDER BY oldest`,
       )
     ).filter((row) => !skip.has(row.project_id))
     for (const { project_id: projectId } of waiting) {
@@ -150,30 +156,36 @@ export function createIngestIndexer(
         others = claimed.others
         taken = await takeRows(tx as unknown as Db, batchSize, { projectId: claimed.projectId })
         if (taken.length > 0) await indexRows(tx as unknown as Db, taken)
+        // Drained (or taken meanwhile by a process that held the lock before): on to the others.
         if (taken.length < batchSize) drainedThisPass.add(claimed.projectId)
         return taken.length
       })
-      return { indexed, more: indexed === batchSize || (indexed > 0 && others) }
+      return { indexed, more: indexed === batchSize || others }
     } catch (err) {
       if (taken.length === 0 || isTransientPgError(err)) throw err
       logger.warn({ err, events: taken.length }, 'indexing a batch failed; indexing its events one by one')
     }
-    for (const row of taken) await indexAlone(String(row.seq))
-    return { indexed: taken.length, more: true }
+    let indexed = 0
+    for (const row of taken) indexed += await indexAlone(String(row.seq))
+    return { indexed, more: true }
   }
 
-  async function indexAlone(seq: string): Promise<void> {
+  /** One queued event alone; 1 if it was indexed, 0 if not (gone, set aside, or its project busy). */
+  async function indexAlone(seq: string): Promise<number> {
     try {
-      await database.db.transaction(async (tx) => {
+      return await database.db.transaction(async (tx) => {
         const rows = await takeRows(tx as unknown as Db, 1, { seq })
         const free = await tryLockProjects(tx as unknown as Db, rows.map((row) => row.project_id))
-        if (rows.length > 0 && free.size > 0) await indexRows(tx as unknown as Db, rows)
+        if (rows.length === 0 || free.size === 0) return 0
+        await indexRows(tx as unknown as Db, rows)
+        return 1
       })
     } catch (err) {
       if (isTransientPgError(err)) throw err
       const failure = pgErrorMessage(err)
       logger.error({ err, seq }, 'an accepted event cannot be indexed; it stays in ingest_queue with failed_at set')
       await database.db.execute(sql`UPDATE ingest_queue SET failed_at = now(), failure = ${failure} WHERE seq = ${seq}::bigint`)
+      return 0
     }
   }
 

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm'
 import type { Logger } from 'pino'
 import type { Database, Db } from '../db/client.ts'
-import { isDatabaseUnavailable, pgErrorCode, pgErrorMessage } from '../db/pg-errors.ts'
+import { isDatabaseUnavailable, logDatabaseUnavailable, pgErrorCode, pgErrorMessage } from '../db/pg-errors.ts'
 import { HttpError, UnauthorizedError, ValidationError } from '../http/errors.ts'
 import { createIngestIndexer, type IngestIndexer } from './ingest-indexer.ts'
 import { journalLines } from './ingest-journal.ts'
@@ -176,21 +176,10 @@ export async function enqueueEvents(db: Db, events: readonly PreparedEvent[]): P
 }
 
 /** A storage failure as the answer for the request that caused it. */
-/**
- * The 503 for notifiers while the database cannot be reached. Logged once per 10 s with how many
- * answers went out since, not once per request: an outage under load would otherwise write
- * thousands of lines a second.
- */
+/** The 503 for notifiers while the database cannot be reached (logged at most once per 10 s). */
 function unavailableAnswer(logger: Logger): (err: unknown) => HttpError {
-  let loggedAt = -Infinity
-  let since = 0
   return (err) => {
-    since += 1
-    if (Date.now() - loggedAt >= 10_000) {
-      logger.warn({ err, answered503: since }, 'the database is unavailable; notifiers get 503 and retry')
-      loggedAt = Date.now()
-      since = 0
-    }
+    logDatabaseUnavailable(logger, err)
     return new HttpError(503, ['the event could not be stored; retry shortly'])
   }
 }

@@ -342,7 +342,7 @@ describe('ingest writer failures', () => {
     await writer.close()
     expect(results.map((r) => r.status === 'rejected' && (r.reason as { status?: number }).status)).toEqual(Array(6).fill(503))
     expect(lines).toHaveLength(1)
-    expect(lines[0]).toContain('the database is unavailable; notifiers get 503 and retry')
+    expect(lines[0]).toContain('the database is unavailable; answering 503 until it is back')
   })
 
   it('keeps exact counts when several writers (processes) commit to the same errors at once', async () => {

@@ -303,6 +303,8 @@ describe('lenient payload validation', () => {
       })
       expect(normalizeEvent(crumb.events[0]!, null).payload.breadcrumbs[0]!.timestamp).toBe('2026-11-23T01:00:00.000Z')
       expect(parseNotifierTime('2026-11-23T01:00:00.123')).toBe(Date.UTC(2026, 10, 23, 1, 0, 0, 123))
+      expect(parseNotifierTime('2026-11-23 01:00:00.123456')).toBe(Date.UTC(2026, 10, 23, 1, 0, 0, 123))
+      expect(parseNotifierTime('2026-11-23t01:00')).toBe(Date.UTC(2026, 10, 23, 1, 0))
       expect(parseNotifierTime('2026-11-23T01:00:00+02:00')).toBe(Date.UTC(2026, 10, 22, 23, 0, 0))
     } finally {
       if (zone === undefined) delete process.env.TZ

@@ -5,6 +5,7 @@
  */
 export function parseNotifierTime(value: string): number {
   const trimmed = value.trim()
-  const zoneless = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$/.test(trimmed)
-  return Date.parse(zoneless ? `${trimmed}Z` : trimmed)
+  // "T", "t" or a space between date and time (RFC 3339 allows the latter two; Python's str() writes a space).
+  const zoneless = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)$/.exec(trimmed)
+  return Date.parse(zoneless ? `${zoneless[1]}T${zoneless[2]}Z` : trimmed)
 }

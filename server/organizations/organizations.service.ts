@@ -1,9 +1,10 @@
-import { and, asc, eq, sql } from 'drizzle-orm'
+import { asc, eq, sql } from 'drizzle-orm'
 import type { CreateOrganization, Organization, UpdateOrganization } from '../../contract/organizations.ts'
 import { requireOrganizationAdmin, requireOrganizationMember } from '../auth/access.ts'
 import type { Db } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
-import { collaborators, organizations } from '../db/schema.ts'
+import { lockProjects } from '../db/project-lock.ts'
+import { collaborators, organizations, projects } from '../db/schema.ts'
 import { NotFoundError } from '../http/errors.ts'
 import { slugify, slugWithSuffix } from '../http/slug.ts'
 
@@ -72,5 +73,10 @@ export async function updateOrganization(
 /** Deletes the organization with its projects, errors and events (admins only). */
 export async function deleteOrganization(db: Db, userId: string, organizationId: string): Promise<void> {
   await requireOrganizationAdmin(db, userId, organizationId)
-  await db.delete(organizations).where(and(eq(organizations.id, organizationId)))
+  await db.transaction(async (tx) => {
+    // Its projects' write locks first, as for deleting one project: after any indexing in progress.
+    const owned = await tx.select({ id: projects.id }).from(projects).where(eq(projects.organizationId, organizationId))
+    await lockProjects(tx as unknown as Db, owned.map((row) => row.id))
+    await tx.delete(organizations).where(eq(organizations.id, organizationId))
+  })
 }

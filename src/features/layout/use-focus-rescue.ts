@@ -11,6 +11,11 @@ export function useFocusRescue(fallbackId: string) {
     const onFocusIn = (event: FocusEvent) => {
       lastFocused = event.target instanceof Element ? event.target : null
     }
+    // Focus left on purpose (a click on text, another window) while the control is still there:
+    // its later removal must not pull focus back into the page.
+    const onFocusOut = (event: FocusEvent) => {
+      if (event.target === lastFocused && lastFocused?.isConnected && event.relatedTarget === null) lastFocused = null
+    }
     const observer = new MutationObserver(() => {
       const focusLost = document.activeElement === null || document.activeElement === document.body
       if (!focusLost || !lastFocused || lastFocused.isConnected) return
@@ -18,9 +23,11 @@ export function useFocusRescue(fallbackId: string) {
       document.getElementById(fallbackId)?.focus({ preventScroll: true })
     })
     document.addEventListener('focusin', onFocusIn)
+    document.addEventListener('focusout', onFocusOut)
     observer.observe(document.body, { childList: true, subtree: true })
     return () => {
       document.removeEventListener('focusin', onFocusIn)
+      document.removeEventListener('focusout', onFocusOut)
       observer.disconnect()
     }
   }, [fallbackId])
