@@ -99,7 +99,7 @@ export function ErrorEventsTable({ projectId, errorId, cursor }: { projectId: st
                         <RelativeTime value={event.received_at} />
                       </Link>
                     </td>
-                    <td className={`${cell} max-w-64 truncate font-mono text-xs`} title={event.context ?? undefined}>
+                    <td className={`${cell} max-w-64 truncate font-mono text-xs leading-5`} title={event.context ?? undefined}>
                       {event.context ?? '—'}
                     </td>
                     <td className={`${cell} max-w-48 truncate`} title={event.user.email ?? undefined}>

@@ -86,7 +86,7 @@ function Breadcrumbs() {
               // first only takes the room the others leave (no basis, grows up to its own width), so they stay whole while it can:
               // the error class, and on phones the level above the current one.
               className={cn(
-                'flex min-w-16 shrink items-center gap-1',
+                'min-w-crumb flex shrink items-center gap-1',
                 item.shrinksFirst && 'max-w-fit grow basis-0',
                 parent && 'max-sm:max-w-fit max-sm:grow max-sm:basis-0',
                 narrowHidden && 'max-sm:hidden',
