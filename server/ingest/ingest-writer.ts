@@ -15,7 +15,9 @@ export interface IngestWriter {
   write(events: PreparedEvent[]): Promise<void>
   /**
    * Resolves once every event committed so far has been indexed (visible in the API), with
-   * when the last of them was (epoch ms; null if none has been).
+   * when the last of them was (epoch ms; null if none has been). On PostgreSQL: as far as this
+   * process can; the events of a project whose write lock another process or request holds at
+   * that moment are left to it (or to this process's next pass).
    */
   indexed(): Promise<number | null>
   /** Commits everything queued, indexes what it can within the indexer's drain limit, then refuses new writes. */
