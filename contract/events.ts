@@ -100,6 +100,8 @@ export const eventSchema = z.object({
   severity: severitySchema,
   unhandled: z.boolean(),
   severity_reason: z.string().nullable(),
+  /** The notifier's details of that reason, e.g. {framework: "Express"} or {signalType: "SIGSEGV"}; absent when none were sent. */
+  severity_reason_attributes: z.record(z.string(), z.string()).optional(),
   context: z.string().nullable(),
   grouping_hash: z.string().nullable(),
   app_version: z.string().nullable(),

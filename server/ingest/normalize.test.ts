@@ -244,6 +244,23 @@ describe('lenient payload validation', () => {
     expect(event.userKey).toBe('u-7')
   })
 
+  it('keeps the details of the severity reason (framework, signal) as text', () => {
+    const ruby = notifyPayloadSchema.parse({
+      events: [
+        {
+          exceptions: [{ errorClass: 'NoMethodError' }],
+          severityReason: { type: 'unhandledExceptionMiddleware', attributes: { framework: 'Rails', depth: 2, nested: { x: 1 } } },
+        },
+      ],
+    })
+    expect(normalizeEvent(ruby.events[0]!, null).payload).toMatchObject({
+      severity_reason: 'unhandledExceptionMiddleware',
+      severity_reason_attributes: { framework: 'Rails', depth: '2' },
+    })
+    const plain = notifyPayloadSchema.parse({ events: [{ exceptions: [{ errorClass: 'E' }], severityReason: { type: 'handledException' } }] })
+    expect(normalizeEvent(plain.events[0]!, null).payload).not.toHaveProperty('severity_reason_attributes')
+  })
+
   it('reads empty PHP arrays as empty sections, not as invalid fields', () => {
     const php = notifyPayloadSchema.parse({
       events: [{ user: [], metaData: [], app: [], device: [], request: [], exceptions: [{ errorClass: 'InvalidArgumentException' }] }],

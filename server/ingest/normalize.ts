@@ -388,6 +388,18 @@ function describeDevice(device: JsonObject, postUserAgent: string | null): { osN
   return { osName, browserName }
 }
 
+/** `severityReason.attributes` as text values (at most 20); undefined when there are none. */
+function toReasonAttributes(value: unknown): Record<string, string> | undefined {
+  if (!isObject(value)) return undefined
+  const entries: [string, string][] = []
+  for (const [key, item] of Object.entries(value).slice(0, 20)) {
+    const itemText = text(item)
+    if (itemText !== null) entries.push([cleanText(key, 256, '…'), itemText])
+  }
+  // fromEntries defines own properties: a "__proto__" key stays plain data.
+  return entries.length > 0 ? Object.fromEntries(entries) : undefined
+}
+
 /** `section[key] = value` when the section lacks the key and the event-level value is text. */
 function fillFromEvent(section: JsonObject, key: string, value: unknown) {
   const filled = text(value)
@@ -447,10 +459,12 @@ export function normalizeEvent(
   const outer = exceptions[0]
   if (Object.keys(invalid).length > 0) meta[INVALID_FIELDS_TAB] = invalid
 
+  const reasonAttributes = toReasonAttributes(severityReason?.attributes)
   const payload: StoredEventPayload = {
     severity,
     unhandled,
     severity_reason: text(severityReason?.type),
+    ...(reasonAttributes && { severity_reason_attributes: reasonAttributes }),
     context,
     grouping_hash: groupingHash,
     app_version: appVersion,

@@ -73,6 +73,19 @@ describe('event detail page', () => {
     expect(within(exceptions[1]!).getByText('middle cause')).toBeInTheDocument()
   })
 
+  it('shows why the severity was chosen, with the notifier\'s details', async () => {
+    mockApi({
+      ...routes(),
+      'GET /api/projects/p1/events/ev1': event({
+        unhandled: true,
+        severity_reason: 'unhandledErrorMiddleware',
+        severity_reason_attributes: { framework: 'Express' },
+      }),
+    })
+    renderApp('/projects/p1/errors/e1/events/ev1')
+    expect(await screen.findByText('unhandledErrorMiddleware (framework: Express)')).toBeInTheDocument()
+  })
+
   it('names an exception sent without a class name instead of leaving its heading empty', async () => {
     mockApi({
       ...routes(),

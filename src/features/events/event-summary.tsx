@@ -33,7 +33,16 @@ export function EventSummary({ event }: { event: ErrorEvent }) {
         <div className="mt-2 flex flex-wrap items-center gap-2">
           <SeverityIndicator severity={event.severity} />
           <Badge tone={event.unhandled ? 'danger' : 'neutral'}>{event.unhandled ? 'unhandled' : 'handled'}</Badge>
-          {event.severity_reason ? <Badge>{event.severity_reason}</Badge> : null}
+          {event.severity_reason ? (
+            <Badge className="[overflow-wrap:anywhere]">
+              {event.severity_reason}
+              {event.severity_reason_attributes
+                ? ` (${Object.entries(event.severity_reason_attributes)
+                    .map(([key, value]) => `${key}: ${value}`)
+                    .join(', ')})`
+                : null}
+            </Badge>
+          ) : null}
         </div>
       </div>
       <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6">
