@@ -13,9 +13,10 @@ export interface Grouping {
 /**
  * Path segments that differ per install or per over-the-air update, not per code: iOS app
  * container UUIDs (`/var/containers/Bundle/Application/<UUID>/Shop.app/main.jsbundle`) and
- * content hashes of 32+ hex digits (CodePush package folders).
+ * content hashes of 32+ hex digits, as folders (CodePush packages) or as a file's name before
+ * its extension (Expo updates: `.expo-internal/<hash>.bundle`).
  */
-const PER_INSTALL_SEGMENT = /(?<=\/)(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{32,})(?=\/)/gi
+const PER_INSTALL_SEGMENT = /(?<=\/)(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{32,})(?=\/|\.[A-Za-z0-9]+$)/gi
 
 /** The last segment of a path: "libcrash.so" of "/data/app/~~Xy==/com.example-1/lib/arm64/libcrash.so". */
 function baseName(path: string): string {
@@ -29,7 +30,13 @@ function baseName(path: string): string {
  */
 function frameKey(frame: StackFrame): string {
   const native = frame.native
-  if (native) return `native\n${baseName(native.module ?? frame.file ?? '')}\n${frame.method || native.relative_address || native.frame_address || ''}`
+  if (native) {
+    // Without a method: the address inside the module, else (older NDK payloads, no load address)
+    // the line, which Android fills with that same relative address; the absolute address last, as
+    // it moves with every process's load address.
+    const where = frame.method || native.relative_address || (frame.line !== null ? `line ${frame.line}` : native.frame_address) || ''
+    return `native\n${baseName(native.module ?? frame.file ?? '')}\n${where}`
+  }
   return `${normalizeFileForGrouping(frame.file ?? '')}\n${frame.method ?? ''}`
 }
 

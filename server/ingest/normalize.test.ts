@@ -293,6 +293,11 @@ describe('lenient payload validation', () => {
       headers: { 'User-Agent': 'curl/8' },
     })
     expect(event.payload.meta_data.request).toEqual(tab)
+    // bugsnag-java calls it `method`.
+    const java = notifyPayloadSchema.parse({
+      events: [{ metaData: { request: { url: 'https://api.example.com/x', method: 'PUT' } }, exceptions: [{ errorClass: 'java.lang.IllegalStateException' }] }],
+    })
+    expect(normalizeEvent(java.events[0]!, null).payload.request).toEqual({ url: 'https://api.example.com/x', httpMethod: 'PUT' })
     // A request section sent by the notifier wins.
     const both = notifyPayloadSchema.parse({
       events: [{ request: { url: 'https://a.example/' }, metaData: { request: tab }, exceptions: [{ errorClass: 'E' }] }],
@@ -524,6 +529,10 @@ describe('grouping', () => {
       normalizeFileForGrouping('/data/user/0/com.shop/files/CodePush/3f1c9a0e8b7d6c5b4a3928170f6e5d4c3b2a19087f6e5d4c3b2a1908f7e6d5c4/index.android.bundle'),
     ).toBe('/data/user/0/com.shop/files/CodePush/*/index.android.bundle')
     expect(normalizeFileForGrouping('/app/0f3e5a2c/index.js')).toBe('/app/0f3e5a2c/index.js')
+    // Expo updates name the bundle after its hash.
+    expect(normalizeFileForGrouping('/data/user/0/com.shop/files/.expo-internal/0436e5821bff7b95a84c21f22a43cb96.bundle')).toBe(
+      '/data/user/0/com.shop/files/.expo-internal/*.bundle',
+    )
     const v1 = computeGrouping([exception('E', 'm', [frame('https://cdn/app.js?v=1', 'f', 1)])], null)
     const v2 = computeGrouping([exception('E', 'm', [frame('https://cdn/app.js?v=2', 'f', 9)])], null)
     expect(v1.hash).toBe(v2.hash)
@@ -552,6 +561,11 @@ describe('grouping', () => {
     const bareA = group(ndkFrame('/data/app/a', null, 0x7000001698, 0x7000000000))
     expect(group(ndkFrame('/data/app/b', null, 0x5000001698, 0x5000000000))).toBe(bareA)
     expect(group(ndkFrame('/data/app/a', null, 0x70000016b8, 0x7000000000))).not.toBe(bareA)
+    // Older payloads without a load address: the line (Android's relative address), not the moving absolute one.
+    const noLoad = (f: ReturnType<typeof ndkFrame>) => ({ ...f, native: { ...f.native, load_address: null, relative_address: null } })
+    expect(group(noLoad(ndkFrame('/data/app/b', null, 0x5000001698, 0x5000000000)))).toBe(
+      group(noLoad(ndkFrame('/data/app/a', null, 0x7000001698, 0x7000000000))),
+    )
   })
 
   it('groups the captured browser cause chain and handled error apart, and stably', () => {

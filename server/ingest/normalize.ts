@@ -412,6 +412,8 @@ const REQUEST_TAB_FIELDS = ['url', 'httpMethod', 'clientIp', 'referer', 'headers
 function requestFromTab(tab: JsonObject): JsonObject {
   const request: JsonObject = {}
   for (const key of REQUEST_TAB_FIELDS) if (tab[key] != null) request[key] = tab[key]
+  // bugsnag-java's servlet, Spring and JAX-RS callbacks name it `method`.
+  if (request.httpMethod == null && typeof tab.method === 'string') request.httpMethod = tab.method
   return request
 }
 
