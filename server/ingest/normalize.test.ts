@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
-import { eventSchema, type EventException } from '../../contract/events.ts'
+import { eventSchema, type EventException, type StackFrame } from '../../contract/events.ts'
 import { decodeEventPayload, encodeEventPayload } from '../events/event-payload.ts'
 import { computeGrouping, normalizeFileForGrouping } from './grouping.ts'
 import { normalizeEvent, prepareEvents } from './normalize.ts'
@@ -551,7 +551,7 @@ describe('grouping', () => {
         code_identifier: null, macho_uuid: null, macho_vm_address: null,
       },
     })
-    const group = (f: ReturnType<typeof ndkFrame>) => computeGrouping([exception('SIGSEGV', 'Segmentation violation', [f])], null).hash
+    const group = (f: StackFrame) => computeGrouping([exception('SIGSEGV', 'Segmentation violation', [f])], null).hash
     // Android puts a random part in every install's path, and ASLR moves the load address.
     const installA = group(ndkFrame('/data/app/~~Qx1==/com.example-Ab3==', 'crash_here', 0x7843f5b698, 0x7843f5a000))
     const installB = group(ndkFrame('/data/app/~~Zz9==/com.example-Kp0==', 'crash_here', 0x6000001698, 0x6000000000))
