@@ -60,7 +60,6 @@ export function createIngestWriter(database: Database, options: IngestOptions, l
   const queue: PendingRequest[] = []
   let queuedEvents = 0
   let timer: NodeJS.Timeout | null = null
-  const unavailable = unavailableAnswer(logger)
   // Queue inserts touch no shared rows, so on PostgreSQL several commits may overlap and
   // share WAL flushes; the journal takes one append at a time.
   const maxInFlight = database.engine === 'postgres' ? 4 : 1
@@ -90,12 +89,12 @@ export function createIngestWriter(database: Database, options: IngestOptions, l
     } catch (err) {
       // Retrying one by one finds a bad request; it cannot help while the database is away.
       if (isDatabaseUnavailable(err)) {
-        const answer = unavailable(err)
+        const answer = unavailable(err, logger)
         for (const request of batch) request.reject(answer)
         return
       }
       if (batch.length === 1) {
-        batch[0]!.reject(toIngestError(err, logger, unavailable))
+        batch[0]!.reject(toIngestError(err, logger))
         return
       }
       logger.warn({ err, requests: batch.length }, 'ingest batch failed; retrying its requests one by one')
@@ -105,7 +104,7 @@ export function createIngestWriter(database: Database, options: IngestOptions, l
         await store(request.events)
         request.resolve()
       } catch (err) {
-        request.reject(toIngestError(err, logger, unavailable))
+        request.reject(toIngestError(err, logger))
       }
     }
     indexer.wake()
@@ -177,16 +176,14 @@ export async function enqueueEvents(db: Db, events: readonly PreparedEvent[]): P
       AS x(id text, project_id text, received_at timestamptz, event jsonb, payload json)`)
 }
 
-/** A storage failure as the answer for the request that caused it. */
 /** The 503 for notifiers while the database cannot be reached (logged at most once per 10 s). */
-function unavailableAnswer(logger: Logger): (err: unknown) => HttpError {
-  return (err) => {
-    logDatabaseUnavailable(logger, err)
-    return new HttpError(503, ['the event could not be stored; retry shortly'])
-  }
+function unavailable(err: unknown, logger: Logger): HttpError {
+  logDatabaseUnavailable(logger, err)
+  return new HttpError(503, ['the event could not be stored; retry shortly'])
 }
 
-function toIngestError(err: unknown, logger: Logger, unavailable: (err: unknown) => HttpError): unknown {
+/** A storage failure as the answer for the request that caused it. */
+function toIngestError(err: unknown, logger: Logger): unknown {
   // The journal's file system refused the write (full disk, I/O error): nothing is kept.
   if (err instanceof Error && typeof (err as NodeJS.ErrnoException).syscall === 'string') {
     logger.error({ err }, 'appending to the ingest journal failed')
@@ -199,7 +196,7 @@ function toIngestError(err: unknown, logger: Logger, unavailable: (err: unknown)
   if (code?.startsWith('22')) {
     return new ValidationError(`event could not be stored: ${pgErrorMessage(err)}`)
   }
-  if (isDatabaseUnavailable(err)) return unavailable(err)
+  if (isDatabaseUnavailable(err)) return unavailable(err, logger)
   logger.error({ err }, 'ingest write failed')
   return err
 }
