@@ -19,6 +19,14 @@ import { textArrayLiteral } from './text-array.ts'
  */
 const PROJECT_LOCK_CLASS = 7_245_010
 
+/** Runs `fn` in a transaction that first takes the project's write lock. */
+export function writingProject<T>(db: Db, projectId: string, fn: (tx: Db) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await lockProject(tx as unknown as Db, projectId)
+    return fn(tx as unknown as Db)
+  })
+}
+
 /** Waits for the project's write lock, held until the transaction ends. */
 export async function lockProject(tx: Db, projectId: string): Promise<void> {
   await lockProjects(tx, [projectId])

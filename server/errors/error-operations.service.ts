@@ -18,7 +18,7 @@ import { NotFoundError, ValidationError } from '../http/errors.ts'
 import type { UrlBuilder } from '../http/urls.ts'
 import { moveErrorsBetweenStatuses, removeErrorsFromRollups } from '../rollups/rollups.ts'
 import { toErrorGroup } from './errors.service.ts'
-import { lockProject } from '../db/project-lock.ts'
+import { writingProject } from '../db/project-lock.ts'
 
 type ErrorRow = typeof errors.$inferSelect
 type StatusOperation = Extract<ErrorOperation, { operation: 'fix' | 'open' | 'ignore' | 'snooze' }>
@@ -210,14 +210,6 @@ async function runOperation(
       return { kind: 'updated', rows }
     }
   }
-}
-
-/** A transaction holding the project's write lock (db/project-lock.ts): ingestion and other operations take turns. */
-function writingProject<T>(db: Db, projectId: string, fn: (tx: Db) => Promise<T>): Promise<T> {
-  return db.transaction(async (tx) => {
-    await lockProject(tx as unknown as Db, projectId)
-    return fn(tx as unknown as Db)
-  })
 }
 
 /**

@@ -10,7 +10,7 @@ import type { UrlBuilder } from '../http/urls.ts'
 import { compileFilters, projectEventsWhere } from '../filters/filter-sql.ts'
 import { removeEventsFromRollups } from '../rollups/rollups.ts'
 import { decodeEventPayload, type StoredEventPayload } from './event-payload.ts'
-import { lockProject } from '../db/project-lock.ts'
+import { writingProject } from '../db/project-lock.ts'
 
 type EventRow = typeof events.$inferSelect
 
@@ -272,8 +272,7 @@ export async function deleteEvent(db: Db, userId: string, eventId: string, proje
     .limit(1)
   if (!visible[0]) throw new NotFoundError('Event')
   if (!visible[0].byAdmin) throw new ForbiddenError('only organization admins may do this')
-  await db.transaction(async (tx) => {
-    await lockProject(tx as unknown as Db, visible[0]!.projectId)
+  await writingProject(db, visible[0].projectId, async (tx) => {
     // Deleted by a concurrent request meanwhile: that one took its counts off.
     const [current] = await tx.select({ id: events.id }).from(events).where(eq(events.id, eventId))
     if (!current) throw new NotFoundError('Event')

@@ -12,7 +12,7 @@ import { collaborators, invitations, projects } from '../db/schema.ts'
 import { NotFoundError } from '../http/errors.ts'
 import { slugify, slugWithSuffix } from '../http/slug.ts'
 import type { UrlBuilder } from '../http/urls.ts'
-import { lockProject } from '../db/project-lock.ts'
+import { writingProject } from '../db/project-lock.ts'
 
 type ProjectRow = typeof projects.$inferSelect
 
@@ -120,9 +120,8 @@ export async function updateProject(
 /** Deletes the project with all its errors and events (admins only). */
 export async function deleteProject(db: Db, userId: string, projectId: string): Promise<void> {
   const { organizationId } = await requireProjectAdmin(db, userId, projectId)
-  await db.transaction(async (tx) => {
-    // After any indexing of its events in progress; later indexing finds it gone.
-    await lockProject(tx as unknown as Db, projectId)
+  // After any indexing of its events in progress; later indexing finds it gone.
+  await writingProject(db, projectId, async (tx) => {
     await tx.delete(projects).where(eq(projects.id, projectId))
     // Members and invitations restricted to chosen projects no longer list it (and a client may
     // send such a list back as it read it).
