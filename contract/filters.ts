@@ -57,8 +57,8 @@ export const FILTER_FIELDS: readonly FilterFieldDefinition[] = [
   field('user.id', 'User id', 'event', { pivot: true }),
   field('user.name', 'User name', 'event', { match: 'substring' }),
   field('user.email', 'User email', 'event', { match: 'substring' }),
-  field('event.class', 'Error class', 'event', { types: ['eq', 'ne'] }),
-  field('event.message', 'Error message', 'event', { types: ['eq', 'ne'], match: 'substring' }),
+  field('event.class', 'Error class', 'event'),
+  field('event.message', 'Error message', 'event', { match: 'substring' }),
   // Pivoted as `context` (Bugsnag's name) or `event.context`.
   field('event.context', 'Context', 'event', { pivot: true }),
   field('device.os_name', 'OS name', 'event', { pivot: true }),

@@ -28,6 +28,8 @@ const DATA: Record<string, EventValues[]> = {
     { 'app.release_stage': 'production', 'app.version': '2.0', 'user.id': 'u3', 'user.email': 'carol@example.net', 'event.context': '/checkout' },
   ],
   Delta: [{ 'app.release_stage': 'production' }],
+  // An anonymous class with no message (errorClass null, message ""), stored as "".
+  '': [{ 'app.release_stage': 'staging', 'user.id': 'u2' }],
 }
 
 /** The values a test tries per field: present ones, a substring, and one nobody has. */
@@ -51,7 +53,9 @@ const EVENT_FIELDS = FILTER_FIELDS.filter((f) => f.scope === 'event')
 
 function toNotifierEvent(errorClass: string, values: EventValues): Record<string, unknown> {
   const v = (field: string) => values[field]
+  const anonymous = errorClass === '' ? { exceptions: [{ errorClass: null, message: '', stacktrace: [] }] } : {}
   return notifierEvent(errorClass, {
+    ...anonymous,
     app: { releaseStage: v('app.release_stage'), version: v('app.version') },
     ...(v('user.id') || v('user.email') ? { user: { id: v('user.id'), name: v('user.name'), email: v('user.email') } } : {}),
     ...(v('event.context') ? { context: v('event.context') } : {}),
@@ -63,7 +67,8 @@ function toNotifierEvent(errorClass: string, values: EventValues): Record<string
 /** The reference: does one event (its values plus class and message) meet a field's conditions? */
 function eventMeets(errorClass: string, values: EventValues, fieldId: string, conditions: FilterCondition[]): boolean {
   const definition = EVENT_FIELDS.find((f) => f.display_id === fieldId)!
-  const all: EventValues = { ...values, 'event.class': errorClass, 'event.message': `${errorClass} happened` }
+  // A blank class or message is a missing one.
+  const all: EventValues = { ...values, 'event.class': errorClass || undefined, 'event.message': errorClass ? `${errorClass} happened` : undefined }
   const value = all[fieldId] ?? null
   const matches = (wanted: string) =>
     value !== null &&

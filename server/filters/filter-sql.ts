@@ -1,6 +1,6 @@
 // Filters (contract/filters.ts) as SQL conditions. One place decides what each field means,
 // so the errors list, event lists, pivots, trends and privacy requests agree.
-import { and, or, sql, type SQL } from 'drizzle-orm'
+import { and, is, or, sql, type SQL } from 'drizzle-orm'
 import {
   filterField,
   parseFilterParams,
@@ -11,7 +11,7 @@ import {
   type FilterFieldDefinition,
   type Filters,
 } from '../../contract/filters.ts'
-import type { PgColumn } from 'drizzle-orm/pg-core'
+import { PgColumn } from 'drizzle-orm/pg-core'
 import { errors, events } from '../db/schema.ts'
 import { ValidationError } from '../http/errors.ts'
 
@@ -61,8 +61,8 @@ const byType = (conditions: readonly FilterCondition[], type: FilterCondition['t
   conditions.filter((c) => c.type === type).map((c) => c.value)
 
 /**
- * One field's conditions over a nullable column: eq values OR-ed, ne values AND-ed (a
- * missing value is "not X"), empty true/false for absent/present; then all of them AND-ed.
+ * One field's conditions over a column: eq values OR-ed, ne values AND-ed (a missing value
+ * is "not X"), empty true/false for absent/present; then all of them AND-ed.
  */
 function columnConditions(
   column: SQL | PgColumn,
@@ -87,8 +87,11 @@ function columnConditions(
         : sql`(${column} IS NULL OR ${column} NOT IN (${sql.join(notEqual.map((v) => sql`${v}`), sql`, `)}))`,
     )
   }
+  // Class and message are NOT NULL: an event without one (Ruby's anonymous classes) stores ''.
+  const blank = is(column, PgColumn) && column.notNull
   for (const empty of byType(conditions, 'empty')) {
-    parts.push(empty === 'true' ? sql`${column} IS NULL` : sql`${column} IS NOT NULL`)
+    if (blank) parts.push(empty === 'true' ? sql`${column} = ''` : sql`${column} <> ''`)
+    else parts.push(empty === 'true' ? sql`${column} IS NULL` : sql`${column} IS NOT NULL`)
   }
   return and(...parts)
 }
