@@ -105,6 +105,17 @@ describe('app wiring', () => {
     expect((await nested.json()).errors).toEqual(['extra.list[1]: must not contain NUL characters (\\u0000)'])
   })
 
+  it('answers 400, not 500, for a body nested thousands of levels deep, before sign-in too', async () => {
+    const deep = `{"email":${'['.repeat(5000)}${']'.repeat(5000)},"password":"x"}`
+    const res = await ctx.request('/api/auth/login', { method: 'POST', body: deep, headers: { 'Content-Type': 'application/json' } })
+    expect(res.status).toBe(400)
+    expect((await res.json()).errors).toEqual(['email[0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0]: nested more than 64 levels deep'])
+    // A body within the limit still reaches validation, which names the field.
+    const shallow = await ctx.request('/api/auth/login', { method: 'POST', json: { email: [[['a']]], password: 'x' } })
+    expect(shallow.status).toBe(400)
+    expect((await shallow.json()).errors[0]).toMatch(/^email: /)
+  })
+
   it('enforces the API body limit with 413', async () => {
     const small = createApp({ ...ctx.deps, config: { ...ctx.deps.config, limits: { ...ctx.deps.config.limits, apiBodyBytes: 64 } } })
     const res = await small.request('http://errata.test/api/user/organizations', {
