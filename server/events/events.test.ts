@@ -205,6 +205,22 @@ describe('after_event: the neighbours of an event', () => {
     expect(await walk(all.at(-1)!, 'asc')).toEqual([...all].reverse())
   })
 
+  it('gives a next link that continues from where the after_event page ended', async () => {
+    const errorId = await errorIdOf('PagedError')
+    const all = ((await (await get(`/errors/${errorId}/events?per_page=100`)).json()) as { id: string }[]).map((e) => e.id)
+    const seen: string[] = []
+    let res = await get(`/errors/${errorId}/events?per_page=4&after_event=${all[0]}`)
+    for (;;) {
+      expect(res.status).toBe(200)
+      seen.push(...((await res.json()) as { id: string }[]).map((e) => e.id))
+      const next = nextLink(res)
+      if (!next) break
+      expect(new URL(next).searchParams.has('after_event')).toBe(false)
+      res = await ctx.request(next.slice(next.indexOf('/api')), { token: alice.token })
+    }
+    expect(seen).toEqual(all.slice(1))
+  })
+
   it('answers 400 for an event of another list, or together with a cursor', async () => {
     const errorId = await errorIdOf('PagedError')
     const [other] = (await (await get(`/errors/${await errorIdOf('OtherError')}/events?per_page=1`)).json()) as { id: string }[]

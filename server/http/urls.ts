@@ -28,12 +28,14 @@ export function urlBuilder(c: Context<AppEnv>): UrlBuilder {
 
 /**
  * The absolute address of the next page: the request's own path and parameters with
- * `cursor` replaced, on ERRATA_PUBLIC_URL when set (behind a proxy), else on the origin
+ * `cursor` replaced (and `after_event` dropped), on ERRATA_PUBLIC_URL when set (behind a proxy), else on the origin
  * the request came to (so it also works on API_PORT).
  */
 export function nextPageUrl(c: Context<AppEnv>, cursor: string): string {
   const url = new URL(c.req.url)
   url.searchParams.set('cursor', cursor)
+  // The cursor now holds the position an after_event started from.
+  url.searchParams.delete('after_event')
   const { publicUrl } = c.var.deps.config
   return publicUrl && !onApiPort(c) ? `${publicUrl}${url.pathname}${url.search}` : url.toString()
 }
