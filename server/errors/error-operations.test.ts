@@ -451,6 +451,21 @@ describe('PATCH /projects/:projectId/errors?error_ids=… (bulk)', () => {
     expect((await history(b.id)).map((h) => h.to_status)).toEqual(['fixed'])
   })
 
+  it('takes the ids repeated (error_ids=a&error_ids=b) and bracketed (error_ids[]=a) as HTTP clients write lists', async () => {
+    const [a, b, c] = [fresh(), fresh(), fresh()]
+    const repeated = await bulk(`?error_ids=${a.id}&error_ids=${b.id}`, { operation: 'ignore' })
+    expect(((await repeated.json()) as BulkErrorResult[]).map((r) => [r.id, r.status])).toEqual([
+      [a.id, 'updated'],
+      [b.id, 'updated'],
+    ])
+    const bracketed = await bulk(`?error_ids%5B%5D=${c.id}&error_ids%5B%5D=${a.id}`, { operation: 'open' })
+    expect(((await bracketed.json()) as BulkErrorResult[]).map((r) => [r.id, r.status])).toEqual([
+      [c.id, 'updated'],
+      [a.id, 'updated'],
+    ])
+    expect([(await row(a.id))!.status, (await row(b.id))!.status, (await row(c.id))!.status]).toEqual(['open', 'ignored', 'open'])
+  })
+
   it('snoozes many, each with its own counter at snooze time', async () => {
     const [a, b] = [fresh(), fresh()]
     const res = await bulk(`?error_ids=${a.id},${b.id}`, {

@@ -3,7 +3,7 @@ import { bulkErrorsQuerySchema, errorOperationSchema, listErrorsQuerySchema } fr
 import type { AppEnv } from '../context.ts'
 import { filtersFromUrl } from '../filters/filter-sql.ts'
 import { setPageHeaders, urlBuilder } from '../http/urls.ts'
-import { parseInput, queryObject, readJson } from '../http/validate.ts'
+import { listParam, parseInput, queryObject, readJson } from '../http/validate.ts'
 import { listStatusChanges, operateOnError, operateOnErrors } from './error-operations.service.ts'
 import { getError, getLatestEvent, listErrors } from './errors.service.ts'
 
@@ -58,7 +58,7 @@ export const errorRoutes = new Hono<AppEnv>()
     return error ? c.json(error) : c.body(null, 204)
   })
   .patch('/projects/:projectId/errors', async (c) => {
-    const { error_ids } = parseInput(bulkErrorsQuerySchema, queryObject(c.req.url))
+    const { error_ids } = parseInput(bulkErrorsQuerySchema, { error_ids: listParam(c.req.url, 'error_ids') })
     const operation = parseInput(errorOperationSchema, await readJson(c.req.raw))
     return c.json(
       await operateOnErrors(

@@ -28,3 +28,14 @@ export async function readJson(request: Request): Promise<unknown> {
 export function queryObject(url: string): Record<string, string> {
   return Object.fromEntries(new URL(url).searchParams)
 }
+
+/**
+ * A list query parameter as one comma-separated value, however the client wrote it:
+ * `?ids=a,b`, repeated (`?ids=a&ids=b`: Python requests, Go url.Values) or bracketed
+ * (`?ids[]=a&ids[]=b`: Faraday, Rack). Undefined when absent.
+ */
+export function listParam(url: string, name: string): string | undefined {
+  const params = new URL(url).searchParams
+  const values = [...params.getAll(name), ...params.getAll(`${name}[]`)]
+  return values.length > 0 ? values.join(',') : undefined
+}

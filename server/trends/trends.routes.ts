@@ -3,7 +3,7 @@ import { bulkErrorsQuerySchema } from '../../contract/errors.ts'
 import { trendQuerySchema } from '../../contract/trends.ts'
 import type { AppEnv } from '../context.ts'
 import { filtersFromUrl } from '../filters/filter-sql.ts'
-import { parseInput, queryObject } from '../http/validate.ts'
+import { listParam, parseInput, queryObject } from '../http/validate.ts'
 import { getErrorTrends, getTrend } from './trends.service.ts'
 
 async function trend(c: Context<AppEnv>, scope: { projectId: string; errorId?: string }) {
@@ -22,9 +22,8 @@ export const trendRoutes = new Hono<AppEnv>()
   .get('/projects/:projectId/errors/:errorId/trends', (c) => trend(c, errorScope(c)))
   // Sparklines of up to 100 errors in one request (the errors list).
   .get('/projects/:projectId/error_trends', async (c) => {
-    const params = queryObject(c.req.url)
-    const { error_ids } = parseInput(bulkErrorsQuerySchema, params)
-    const query = parseInput(trendQuerySchema, params)
+    const { error_ids } = parseInput(bulkErrorsQuerySchema, { error_ids: listParam(c.req.url, 'error_ids') })
+    const query = parseInput(trendQuerySchema, queryObject(c.req.url))
     return c.json(
       await getErrorTrends(
         c.var.deps.database.db,

@@ -283,6 +283,14 @@ describe('error trends', () => {
     for (const id of [ids.e1!, ids.e2!]) expect(counts(body[id]!).every(([, events]) => events === 0)).toBe(true)
   })
 
+  it('takes error_ids repeated or bracketed too', async () => {
+    const span = `resolution=1h&${window('2024-03-01T22:00:00Z', '2024-03-02T02:00:00Z')}`
+    for (const list of [`error_ids=${ids.e2}&error_ids=${ids.e1}`, `error_ids[]=${ids.e2}&error_ids[]=${ids.e1}`]) {
+      const body = (await (await get(`/projects/${seeded.project.id}/error_trends?${list}&${span}`)).json()) as Record<string, TrendBucket[]>
+      expect(Object.keys(body), list).toEqual([ids.e2, ids.e1])
+    }
+  })
+
   it('refuses a missing, empty or too long error_ids list', async () => {
     const base = `/projects/${seeded.project.id}/error_trends`
     expect(await errorMessage(await get(base))).toMatch(/^error_ids:/)
