@@ -46,6 +46,8 @@ export function parseJsonBody(body: Buffer): unknown {
   }
 }
 
+const clientClosedEarly = () => new ValidationError('the client closed the connection before the body was complete')
+
 function readIncoming(incoming: IncomingMessage, limitBytes: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
@@ -71,14 +73,16 @@ function readIncoming(incoming: IncomingMessage, limitBytes: number): Promise<Bu
       cleanup()
       resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks))
     }
-    const onError = (err: Error) => {
+    const onError = (err: NodeJS.ErrnoException) => {
       cleanup()
-      reject(err)
+      // Node reports a client that went away mid-body as "aborted" (ECONNRESET): the client's
+      // doing, not a database connection failing, which that code would otherwise be taken for.
+      reject(err.code === 'ECONNRESET' || err.message === 'aborted' ? clientClosedEarly() : err)
     }
     const onClose = () => {
       if (incoming.readableEnded) return onEnd()
       cleanup()
-      reject(new ValidationError('the client closed the connection before the body was complete'))
+      reject(clientClosedEarly())
     }
     incoming.on('data', onData)
     incoming.on('end', onEnd)
