@@ -10,10 +10,14 @@ import { projectIdForApiKey } from './project-keys.ts'
 import { parseJsonBody, readLimitedBody } from './read-body.ts'
 import { recordSessions } from './sessions.service.ts'
 
-/** The body of a Bugsnag POST and the project it is for (header key first, then the body's apiKey). */
+/**
+ * The body of a Bugsnag POST and the project it is for: the Bugsnag-Api-Key header, else the
+ * apiKey query parameter (@bugsnag/browser's XDomainRequest delivery cannot set headers),
+ * else the body's apiKey.
+ */
 async function readIngestRequest(c: Context<AppEnv>, limitBytes: number): Promise<{ projectId: string; body: unknown }> {
   const { database } = c.var.deps
-  const headerKey = c.req.header('Bugsnag-Api-Key')?.trim()
+  const headerKey = c.req.header('Bugsnag-Api-Key')?.trim() || c.req.query('apiKey')?.trim()
   // With the key in the header, refuse an unknown key before reading the body.
   const headerProject = headerKey ? await projectIdForApiKey(database, headerKey) : null
   // @hono/node-server passes the Node request as env.incoming; app.request() in tests does not.

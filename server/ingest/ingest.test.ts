@@ -121,6 +121,25 @@ describe('POST /notify', () => {
     expect(await eventCount('BodyKeyError')).toBe(1)
   })
 
+  it('takes the API key from the query string, as @bugsnag/browser\'s XDomainRequest delivery sends it', async () => {
+    const res = await ctx.request(`/notify?apiKey=${apiKey}&payloadVersion=4&sentAt=2026-11-23T00:00:00.000Z`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'text/plain' },
+      body: JSON.stringify({ events: [event('QueryKeyError')] }),
+    })
+    expect(res.status).toBe(200)
+    expect(await eventCount('QueryKeyError')).toBe(1)
+    // Sessions of another project: the session tests below count this one's.
+    const other = await seedProject(ctx, { user: owner, organization: 'XDR Org', project: 'XDR' })
+    const sessions = await ctx.request(`/sessions?apiKey=${other.project.api_key}&payloadVersion=1`, {
+      method: 'POST',
+      body: JSON.stringify({ app: { releaseStage: 'production' }, sessions: [{ id: 's1', startedAt: '2026-11-23T00:00:00Z' }] }),
+    })
+    expect(sessions.status).toBe(202)
+    const counted = await ctx.deps.database.db.select().from(sessionCounts).where(eq(sessionCounts.projectId, other.project.id))
+    expect(counted.map((row) => row.sessions)).toEqual([1])
+  })
+
   it('answers 401 for a missing or unknown API key', async () => {
     const missing = await notify({ events: [event('NoKey')] }, {})
     expect(missing.status).toBe(401)
