@@ -432,10 +432,15 @@ describe('native frames', () => {
           { method: 'b', frameAddress: '4096', loadAddress: '0x2000' },
           { method: 'c', frameAddress: `0x${'f'.repeat(40)}` },
           { file: 'src/app.js', method: 'run', lineNumber: 3 },
+          // Wider than 128 bits as a JSON number and as 39 decimal digits; 2^128 - 1 still fits.
+          { method: 'd', frameAddress: 1e300, codeIdentifier: 'wide' },
+          { method: 'e', frameAddress: '9'.repeat(39), loadAddress: (2n ** 128n - 1n).toString() },
         ],
       },
     ])
-    const [odd, belowLoad, huge, script] = event.payload.exceptions[0]!.stacktrace
+    const [odd, belowLoad, huge, script, wideNumber, wideDecimal] = event.payload.exceptions[0]!.stacktrace
+    expect(wideNumber!.native).toMatchObject({ frame_address: null, code_identifier: 'wide' })
+    expect(wideDecimal!.native).toMatchObject({ frame_address: null, load_address: `0x${'f'.repeat(32)}` })
     expect(odd!.native).toMatchObject({ frame_address: null, load_address: null, relative_address: null, code_identifier: 'abc' })
     // A frame address below the load address has no meaningful offset.
     expect(belowLoad!.native).toMatchObject({ frame_address: '0x1000', load_address: '0x2000', relative_address: null })

@@ -175,18 +175,23 @@ function list(value: unknown, name: string, invalid: JsonObject): unknown[] {
 
 // 128-bit at most: wider "addresses" are not addresses, and BigInt of a huge string is slow.
 const MAX_ADDRESS_DIGITS = 32
+const MAX_ADDRESS = 1n << 128n
 
 /**
  * An address as "0x…" lower-case hex. Android sends JSON numbers, Cocoa hex strings ("0x1a2b");
  * decimal strings are read too. Strings go through BigInt, so 64-bit addresses keep every bit.
  */
 function address(value: unknown): bigint | null {
-  if (typeof value === 'number') return Number.isFinite(value) && value >= 0 ? BigInt(Math.trunc(value)) : null
-  if (typeof value !== 'string') return null
-  const trimmed = value.trim().toLowerCase()
-  const digits = /^0x([0-9a-f]+)$/.exec(trimmed)?.[1]
-  if (digits !== undefined) return digits.length <= MAX_ADDRESS_DIGITS ? BigInt(trimmed) : null
-  return /^\d{1,39}$/.test(trimmed) ? BigInt(trimmed) : null
+  let parsed: bigint | null = null
+  if (typeof value === 'number') parsed = Number.isFinite(value) && value >= 0 ? BigInt(Math.trunc(value)) : null
+  else if (typeof value === 'string') {
+    const trimmed = value.trim().toLowerCase()
+    const digits = /^0x([0-9a-f]+)$/.exec(trimmed)?.[1]
+    if (digits !== undefined) parsed = digits.length <= MAX_ADDRESS_DIGITS ? BigInt(trimmed) : null
+    else parsed = /^\d{1,39}$/.test(trimmed) ? BigInt(trimmed) : null
+  }
+  // Numbers (1e300) and 39-digit decimals can still be wider than 128 bits.
+  return parsed !== null && parsed < MAX_ADDRESS ? parsed : null
 }
 
 const hex = (value: bigint | null): string | null => (value === null ? null : `0x${value.toString(16)}`)
