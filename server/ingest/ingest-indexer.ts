@@ -7,6 +7,7 @@ import type { Grouping } from './grouping.ts'
 import type { JournalIndexing } from './journal-indexing.ts'
 import { writeEvents, type IndexedEvent } from './write-events.ts'
 import { tryLockProjects } from '../db/project-lock.ts'
+import { createBatchSizer } from './batch-sizer.ts'
 
 /** Batch size and linger; what the ingest writer passes (docs/ingestion.md). */
 export interface IndexerOptions {
@@ -42,7 +43,8 @@ const seqArray = (rows: readonly QueueRow[]) => `{${rows.map((r) => String(r.seq
 
 /**
  * Moves accepted events from ingest_queue into errors, events, payloads and rollups, up to
- * `batchSize` at a time, each batch in one transaction that also deletes its queue rows:
+ * `batchSize` at a time (fewer when a batch that size would hold the database much longer
+ * than TARGET_BATCH_MS: batch-sizer.ts), each batch in one transaction that also deletes its queue rows:
  * an event is indexed exactly once, and a crash leaves it queued for the next pass.
  * FOR UPDATE SKIP LOCKED lets several Errata processes index one PostgreSQL database side
  * by side. Woken by the writer after each commit, and every `pollMs` for rows another
@@ -136,6 +138,9 @@ export function createIngestIndexer(
     return null
   }
 
+  // Batches of a backlog stay near TARGET_BATCH_MS, up to batchSize events (batch-sizer.ts).
+  const sizer = createBatchSizer(batchSize)
+
   // Projects whose queued events this pass took in a partial batch: their newer events wait for
   // the next pass (and its linger) rather than going in tiny batches while other projects wait.
   let drainedThisPass = new Set<string>()
@@ -145,8 +150,16 @@ export function createIngestIndexer(
    * backlog; other projects may be waiting) rather than linger.
    */
   async function indexBatch(): Promise<{ indexed: number; more: boolean }> {
-    const journaled = journal ? await journal.indexBatch(batchSize) : 0
-    if (journaled > 0) return { indexed: journaled, more: journaled === batchSize }
+    const started = performance.now()
+    const limit = sizer.size()
+    const result = await indexUpTo(limit)
+    sizer.record(result.indexed, performance.now() - started)
+    return result
+  }
+
+  async function indexUpTo(limit: number): Promise<{ indexed: number; more: boolean }> {
+    const journaled = journal ? await journal.indexBatch(limit) : 0
+    if (journaled > 0) return { indexed: journaled, more: journaled === limit }
     let taken: QueueRow[] = []
     let others = false
     try {
@@ -154,13 +167,13 @@ export function createIngestIndexer(
         const claimed = await claimProject(tx as unknown as Db, drainedThisPass)
         if (!claimed) return 0
         others = claimed.others
-        taken = await takeRows(tx as unknown as Db, batchSize, { projectId: claimed.projectId })
+        taken = await takeRows(tx as unknown as Db, limit, { projectId: claimed.projectId })
         if (taken.length > 0) await indexRows(tx as unknown as Db, taken)
         // Drained (or taken meanwhile by a process that held the lock before): on to the others.
-        if (taken.length < batchSize) drainedThisPass.add(claimed.projectId)
+        if (taken.length < limit) drainedThisPass.add(claimed.projectId)
         return taken.length
       })
-      return { indexed, more: indexed === batchSize || others }
+      return { indexed, more: indexed === limit || others }
     } catch (err) {
       if (taken.length === 0 || isTransientPgError(err)) throw err
       logger.warn({ err, events: taken.length }, 'indexing a batch failed; indexing its events one by one')
