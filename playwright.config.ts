@@ -2,7 +2,8 @@ import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { defineConfig, devices } from '@playwright/test'
 
-const PORT = 4180
+// ERRATA_E2E_PORT: to run two suites side by side on one machine.
+const PORT = Number(process.env.ERRATA_E2E_PORT || 4180)
 const baseURL = `http://127.0.0.1:${PORT}`
 
 // A fresh database for every run. The config is evaluated again in each worker; the first
