@@ -254,10 +254,7 @@ export async function listEvents(
   }
 }
 
-/**
- * Deletes one event. In the same transaction its error's events_count goes down and, if
- * it was the error's latest event, last_event_id moves to the newest remaining one.
- */
+/** Deletes one event, and in the same transaction brings its error's summary up to date (summarizeAfterDelete). */
 export async function deleteEvent(db: Db, userId: string, eventId: string, projectId?: string): Promise<void> {
   const visible = await db
     .select({
@@ -277,18 +274,53 @@ export async function deleteEvent(db: Db, userId: string, eventId: string, proje
     const [current] = await tx.select({ id: events.id }).from(events).where(eq(events.id, eventId))
     if (!current) throw new NotFoundError('Event')
     await removeEventsFromRollups(tx as unknown as Db, [eventId])
-    const deleted = await tx.delete(events).where(eq(events.id, eventId)).returning({ errorId: events.errorId })
-    const errorId = deleted[0]?.errorId
-    if (!errorId) return
-    await tx
-      .update(errors)
-      .set({
-        eventsCount: sql`greatest(${errors.eventsCount} - 1, 0)`,
-        lastEventId: sql`CASE WHEN ${errors.lastEventId} = ${eventId} THEN (
-          SELECT ev.id FROM ${events} ev WHERE ev.error_id = ${errorId} ORDER BY ev.received_at DESC, ev.id DESC LIMIT 1
-        ) ELSE ${errors.lastEventId} END`,
-        updatedAt: sql`now()`,
-      })
-      .where(eq(errors.id, errorId))
+    const [deleted] = await tx
+      .delete(events)
+      .where(eq(events.id, eventId))
+      .returning({ errorId: events.errorId, receivedAt: events.receivedAt })
+    if (!deleted) return
+    await summarizeAfterDelete(tx as unknown as Db, deleted.errorId, eventId, deleted.receivedAt)
   })
+}
+
+/**
+ * The error's summary once one of its events is gone: one event fewer; when it was the latest,
+ * the newest remaining event's id, message, context, severity and time (the deleted event's
+ * message must not stay on show); when it was the first, the oldest remaining time; release
+ * stages and app versions from the rollups the delete has just updated. Users affected stay
+ * as they were (docs/events-api.md). An error left without events keeps its message and times.
+ */
+async function summarizeAfterDelete(tx: Db, errorId: string, eventId: string, receivedAt: Date): Promise<void> {
+  const [error] = await tx
+    .select({ projectId: errors.projectId, lastEventId: errors.lastEventId, firstSeen: errors.firstSeen })
+    .from(errors)
+    .where(eq(errors.id, errorId))
+  if (!error) return
+  const remaining = (direction: 'newest' | 'oldest') =>
+    tx
+      .select({ id: events.id, receivedAt: events.receivedAt, message: events.message, context: events.context, severity: events.severity, unhandled: events.unhandled })
+      .from(events)
+      .where(eq(events.errorId, errorId))
+      .orderBy(...(direction === 'newest' ? [desc(events.receivedAt), desc(events.id)] : [asc(events.receivedAt), asc(events.id)]))
+      .limit(1)
+      .then((rows) => rows[0])
+  const newest = error.lastEventId === eventId ? await remaining('newest') : undefined
+  const oldest = receivedAt.getTime() <= error.firstSeen.getTime() ? await remaining('oldest') : undefined
+  const valuesOf = (field: string) =>
+    sql`ARRAY(SELECT p.value FROM pivot_counts p WHERE p.project_id = ${error.projectId} AND p.error_id = ${errorId}
+      AND p.field = ${field} ORDER BY p.first_seen, p.value)`
+  await tx
+    .update(errors)
+    .set({
+      eventsCount: sql`greatest(${errors.eventsCount} - 1, 0)`,
+      ...(error.lastEventId === eventId ? { lastEventId: newest?.id ?? null } : {}),
+      ...(newest
+        ? { message: newest.message, context: newest.context, severity: newest.severity, unhandled: newest.unhandled, lastSeen: newest.receivedAt }
+        : {}),
+      ...(oldest ? { firstSeen: oldest.receivedAt } : {}),
+      releaseStages: valuesOf('app.release_stage'),
+      appVersions: valuesOf('app.version'),
+      updatedAt: sql`now()`,
+    })
+    .where(eq(errors.id, errorId))
 }

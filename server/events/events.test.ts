@@ -297,6 +297,46 @@ describe('DELETE /events/:id', () => {
     expect(listed.headers.get('X-Total-Count')).toBe('1')
   })
 
+  it('takes a deleted latest or first event off the error: message, context, severity, times, stages, versions', async () => {
+    await notify(apiKey, { events: [event('SummaryError', 'first', { severity: 'warning', context: 'c1', app: { version: '1.0.0', releaseStage: 'production' } })] })
+    await new Promise((resolve) => setTimeout(resolve, 15))
+    await notify(apiKey, { events: [event('SummaryError', 'second', { severity: 'info', context: 'ctx2', app: { version: '9.9', releaseStage: 'staging' } })] })
+    await ctx.deps.ingestWriter.indexed()
+    const errorId = await errorIdOf('SummaryError')
+    const [newest, oldest] = (await (await get(`/errors/${errorId}/events`)).json()) as { id: string; received_at: string }[]
+    const seenIn = (version: string) =>
+      get(`/projects/${projectId}/errors?filters[version.seen_in][][type]=eq&filters[version.seen_in][][value]=${version}`)
+        .then((res) => res.json() as Promise<{ id: string }[]>)
+        .then((list) => list.some((e) => e.id === errorId))
+    expect(await seenIn('9.9')).toBe(true)
+
+    expect((await ctx.request(`/api/events/${newest!.id}`, { method: 'DELETE', token: alice.token })).status).toBe(204)
+    const error = await (await get(`/projects/${projectId}/errors/${errorId}`)).json()
+    expect(error).toMatchObject({
+      message: 'first',
+      context: 'c1',
+      severity: 'warning',
+      events: 1,
+      last_seen: oldest!.received_at,
+      first_seen: oldest!.received_at,
+      release_stages: ['production'],
+      app_versions: ['1.0.0'],
+    })
+    expect(await seenIn('9.9')).toBe(false)
+    expect(await seenIn('1.0.0')).toBe(true)
+    expect((await (await get(`/projects/${projectId}/errors/${errorId}/latest_event`)).json()).id).toBe(oldest!.id)
+
+    // The last one: the error stays, with no events and its message and times as they were.
+    expect((await ctx.request(`/api/events/${oldest!.id}`, { method: 'DELETE', token: alice.token })).status).toBe(204)
+    expect(await (await get(`/projects/${projectId}/errors/${errorId}`)).json()).toMatchObject({
+      message: 'first',
+      events: 0,
+      last_seen: oldest!.received_at,
+      release_stages: [],
+      app_versions: [],
+    })
+  })
+
   it('is for admins: a member who sees the event gets 403 and the event stays; an outsider gets 404', async () => {
     const member = await ctx.createUser('Member who sees everything')
     const organizationId = (await ctx.deps.database.db.select().from(projects).where(eq(projects.id, projectId)))[0]!.organizationId
