@@ -104,6 +104,8 @@ export const eventSchema = z.object({
   severity_reason_attributes: z.record(z.string(), z.string()).optional(),
   context: z.string().nullable(),
   grouping_hash: z.string().nullable(),
+  /** The notifier's grouping discriminator (event.setGroupingDiscriminator), which splits a group; absent when none was sent. */
+  grouping_discriminator: z.string().optional(),
   app_version: z.string().nullable(),
   release_stage: z.string().nullable(),
   os_version: z.string().nullable(),

@@ -49,16 +49,27 @@ function sha1(text: string): string {
  * outermost exception's class plus the file and method (never line or column, so a
  * deploy does not split a group) of its first in-project frame, else of its first frame,
  * else its class and message. Each rule hashes a different prefix so they never collide.
+ * A grouping discriminator (event.setGroupingDiscriminator in the notifiers) splits whatever
+ * group the rules give: same key, different discriminator, different error.
  */
-export function computeGrouping(exceptions: readonly EventException[], groupingHash: string | null): Grouping {
-  if (groupingHash) return { hash: sha1(`custom\n${groupingHash}`), reason: 'grouping_hash' }
+export function computeGrouping(
+  exceptions: readonly EventException[],
+  groupingHash: string | null,
+  discriminator: string | null = null,
+): Grouping {
+  const { key, reason } = groupingKey(exceptions, groupingHash)
+  return { hash: sha1(discriminator ? `${key}\ndiscriminator\n${discriminator}` : key), reason }
+}
+
+function groupingKey(exceptions: readonly EventException[], groupingHash: string | null): { key: string; reason: GroupingReason } {
+  if (groupingHash) return { key: `custom\n${groupingHash}`, reason: 'grouping_hash' }
   const outer = exceptions[0]
-  if (!outer) return { hash: sha1('empty'), reason: 'error_class_and_message' }
+  if (!outer) return { key: 'empty', reason: 'error_class_and_message' }
   const inProject = outer.stacktrace.find((frame) => frame.in_project)
-  if (inProject) return { hash: sha1(`frame\n${outer.class}\n${frameKey(inProject)}`), reason: 'in_project_frame' }
+  if (inProject) return { key: `frame\n${outer.class}\n${frameKey(inProject)}`, reason: 'in_project_frame' }
   const top = outer.stacktrace[0]
-  if (top) return { hash: sha1(`frame\n${outer.class}\n${frameKey(top)}`), reason: 'top_frame' }
-  return { hash: sha1(`message\n${outer.class}\n${outer.message}`), reason: 'error_class_and_message' }
+  if (top) return { key: `frame\n${outer.class}\n${frameKey(top)}`, reason: 'top_frame' }
+  return { key: `message\n${outer.class}\n${outer.message}`, reason: 'error_class_and_message' }
 }
 
 

@@ -494,6 +494,19 @@ describe('grouping', () => {
     expect(a.reason).toBe('grouping_hash')
   })
 
+  it('splits any group by the notifier\'s grouping discriminator, keeping the rule that grouped it', () => {
+    const frames = [frame('src/app.js', 'handler', 10, true)]
+    const plain = computeGrouping([exception('TypeError', 'a', frames)], null)
+    const tenantA = computeGrouping([exception('TypeError', 'b', frames)], null, 'tenant-a')
+    expect(tenantA.reason).toBe('in_project_frame')
+    expect(tenantA.hash).not.toBe(plain.hash)
+    expect(computeGrouping([exception('TypeError', 'c', frames)], null, 'tenant-a').hash).toBe(tenantA.hash)
+    expect(computeGrouping([exception('TypeError', 'c', frames)], null, 'tenant-b').hash).not.toBe(tenantA.hash)
+    const custom = computeGrouping([exception('A', 'x', [])], 'checkout', 'eu')
+    expect(custom).toMatchObject({ reason: 'grouping_hash' })
+    expect(custom.hash).not.toBe(computeGrouping([exception('A', 'x', [])], 'checkout').hash)
+  })
+
   it('groups by class and the first in-project frame, ignoring line, column and message', () => {
     const lib = frame('node_modules/lib/index.js', 'call', 10)
     const one = computeGrouping([exception('TypeError', 'a', [lib, frame('src/app.js', 'handler', 10, true)])], null)

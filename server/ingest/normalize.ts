@@ -463,6 +463,7 @@ export function normalizeEvent(
   const user = { id: text(userIn?.id) ?? text(event.userId), email: text(userIn?.email), name: text(userIn?.name) }
   const context = text(event.context)
   const groupingHash = nonEmpty(text(event.groupingHash))
+  const groupingDiscriminator = nonEmpty(text(event.groupingDiscriminator))
   const outer = exceptions[0]
   if (Object.keys(invalid).length > 0) meta[INVALID_FIELDS_TAB] = invalid
 
@@ -474,6 +475,7 @@ export function normalizeEvent(
     ...(reasonAttributes && { severity_reason_attributes: reasonAttributes }),
     context,
     grouping_hash: groupingHash,
+    ...(groupingDiscriminator && { grouping_discriminator: groupingDiscriminator }),
     app_version: appVersion,
     release_stage: releaseStage,
     os_version: osVersion,
@@ -494,7 +496,7 @@ export function normalizeEvent(
   const userKey = nonEmpty(user.id) ?? nonEmpty(user.email) ?? nonEmpty(text(device.id))
   return {
     payload,
-    grouping: computeGrouping(exceptions, groupingHash),
+    grouping: computeGrouping(exceptions, groupingHash, groupingDiscriminator),
     userKey: column(userKey),
     columns: {
       severity,

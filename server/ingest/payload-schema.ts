@@ -47,6 +47,7 @@ export const eventInputSchema = z.looseObject(
     severityReason: anything,
     context: anything,
     groupingHash: anything,
+    groupingDiscriminator: anything,
     app: anything,
     device: anything,
     request: anything,

@@ -117,6 +117,22 @@ describe('@bugsnag/node 9.0.0 against Errata', () => {
     ])
   })
 
+  it('splits one error by the grouping discriminator the client sets, and keeps the value on the event', async () => {
+    const fail = () => new Error('tenant import failed')
+    await notify(fail(), (event) => void event.setGroupingDiscriminator('tenant-a'))
+    await notify(fail(), (event) => void event.setGroupingDiscriminator('tenant-b'))
+    const deadline = Date.now() + 10_000
+    let found: ErrorEvent[] = []
+    for (;;) {
+      const res = await ctx.request(`/api/projects/${projectId}/events?per_page=100`, { token: user.token })
+      found = ((await res.json()) as ErrorEvent[]).filter((e) => e.exceptions[0]?.message === 'tenant import failed')
+      if (found.length === 2 || Date.now() > deadline) break
+      await new Promise((r) => setTimeout(r, 100))
+    }
+    expect(found.map((e) => e.grouping_discriminator).sort()).toEqual(['tenant-a', 'tenant-b'])
+    expect(new Set(found.map((e) => e.error_id)).size).toBe(2)
+  })
+
   it('delivers a cause chain as several exceptions, outermost first, grouped as one error', async () => {
     const inner = new RangeError('quantity out of range')
     const middle = new TypeError('could not price line item', { cause: inner })
