@@ -29,13 +29,14 @@ export const trendQuerySchema = z
   .object({
     resolution: z
       .string()
-      .refine((value) => parseResolution(value) !== null, 'must be a number then m, h or d, such as 30m, 1h or 1d')
+      .refine((value) => parseResolution(value) !== null, 'must be 1 to 5 digits then m, h or d, such as 30m, 1h or 1d')
       .optional(),
-    buckets_count: z.coerce
-      .number({ error: 'must be an integer' })
-      .int('must be an integer')
-      .min(1, 'must be at least 1')
-      .max(MAX_TREND_BUCKETS, `must be at most ${MAX_TREND_BUCKETS}`)
+    // Plain decimal digits, as per_page: Number() would also read "1e3", "0x0A", "5.0" and " 5".
+    buckets_count: z
+      .string({ error: 'must be an integer' })
+      .regex(/^\d+$/, 'must be an integer')
+      .transform(Number)
+      .pipe(z.number().min(1, 'must be at least 1').max(MAX_TREND_BUCKETS, `must be at most ${MAX_TREND_BUCKETS}`))
       .optional(),
   })
   .refine((q) => !(q.resolution && q.buckets_count), {

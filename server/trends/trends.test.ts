@@ -200,7 +200,12 @@ describe('GET /projects/{id}/trend: window and resolution', () => {
 
   it('refuses a malformed resolution, both resolution and buckets_count, and a bad buckets_count', async () => {
     const base = `/projects/${seeded.project.id}/trend`
-    expect(await errorMessage(await get(`${base}?resolution=5x`))).toMatch(/^resolution: must be a number then m, h or d/)
+    expect(await errorMessage(await get(`${base}?resolution=5x`))).toMatch(/^resolution: must be 1 to 5 digits then m, h or d/)
+    expect(await errorMessage(await get(`${base}?resolution=100000d`))).toMatch(/^resolution: must be 1 to 5 digits/)
+    // Plain decimal digits only, as per_page.
+    for (const loose of ['1e3', '0x0A', '5.0', '+3', '%205', '']) {
+      expect(await errorMessage(await get(`${base}?buckets_count=${loose}`)), loose).toMatch(/^buckets_count: must be an integer/)
+    }
     expect(await errorMessage(await get(`${base}?resolution=0h`))).toMatch(/^resolution:/)
     expect(await errorMessage(await get(`${base}?resolution=1h&buckets_count=3`))).toMatch(/^resolution: give either/)
     expect(await errorMessage(await get(`${base}?buckets_count=0`))).toMatch(/^buckets_count: must be at least 1/)
