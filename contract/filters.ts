@@ -208,7 +208,7 @@ export function checkCondition(definition: FilterFieldDefinition, type: string, 
   }
   if (definition.scope === 'time') {
     return parseFilterTime(value, new Date()) === null
-      ? `value "${value}" is not a duration (a number then m, h, d or w, such as 7d) or an ISO 8601 time`
+      ? `value "${value}" is not a duration (1 to 6 digits then s, m, h, d or w, such as 7d) or an ISO 8601 time`
       : null
   }
   if (definition.values && !definition.values.includes(value)) {
