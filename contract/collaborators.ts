@@ -48,7 +48,7 @@ export const updateCollaboratorSchema = z
     project_ids: z.array(idSchema).max(1000).nullable().optional(),
   })
   .refine((v) => v.is_admin !== undefined || v.project_ids !== undefined, {
-    message: 'give is_admin or project_ids',
+    message: 'body: give is_admin or project_ids',
   })
 export type UpdateCollaborator = z.infer<typeof updateCollaboratorSchema>
 

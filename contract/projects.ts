@@ -34,5 +34,5 @@ export type CreateProject = z.infer<typeof createProjectSchema>
 export const updateProjectSchema = z
   .object({ name: projectName, type: projectTypeSchema })
   .partial()
-  .refine((value) => value.name !== undefined || value.type !== undefined, 'give at least one of name, type')
+  .refine((value) => value.name !== undefined || value.type !== undefined, 'body: give at least one of name, type')
 export type UpdateProject = z.infer<typeof updateProjectSchema>

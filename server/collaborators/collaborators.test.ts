@@ -410,7 +410,7 @@ describe('PATCH /organizations/:organizationId/collaborators/:collaboratorId', (
     expect(await unknown.json()).toEqual({ errors: ['Collaborator not found'] })
     const empty = await send('PATCH', url, acme.user.token, {})
     expect(empty.status).toBe(400)
-    expect(await empty.json()).toEqual({ errors: ['give is_admin or project_ids'] })
+    expect(await empty.json()).toEqual({ errors: ['body: give is_admin or project_ids'] })
     const foreign = await send('PATCH', url, acme.user.token, { project_ids: [other.project.id] })
     expect(foreign.status).toBe(400)
     expect(await foreign.json()).toEqual({ errors: [`project_ids: ${other.project.id} is not a project of this organization`] })

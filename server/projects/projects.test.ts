@@ -170,7 +170,7 @@ describe('PATCH /projects/:projectId', () => {
     const path = `/api/projects/${acme.project.id}`
     const empty = await ctx.request(path, { method: 'PATCH', token: acme.user.token, json: {} })
     expect(empty.status).toBe(400)
-    expect((await empty.json()).errors[0]).toMatch(/name, type/)
+    expect((await empty.json()).errors[0]).toBe("body: give at least one of name, type")
     const bad = await ctx.request(path, { method: 'PATCH', token: acme.user.token, json: { type: 'cobol' } })
     expect(bad.status).toBe(400)
     expect((await bad.json()).errors[0]).toMatch(/^type: /)
