@@ -97,7 +97,14 @@ export type ReopenRules = z.infer<typeof reopenRulesSchema>
 
 export const ERROR_OPERATIONS = ['fix', 'open', 'ignore', 'snooze', 'assign', 'override_severity', 'delete'] as const
 
-export const errorOperationSchema = z.discriminatedUnion(
+/** The fields only one operation takes: sent with another operation they are a mistake, not extra data. */
+const OPERATION_FIELDS = {
+  reopen_rules: 'snooze',
+  assigned_collaborator_id: 'assign',
+  severity: 'override_severity',
+} as const satisfies Record<string, (typeof ERROR_OPERATIONS)[number]>
+
+const errorOperationVariants = z.discriminatedUnion(
   'operation',
   [
     z.object({ operation: z.literal('fix') }),
@@ -122,6 +129,25 @@ export const errorOperationSchema = z.discriminatedUnion(
         : 'request body: expected a JSON object with an "operation"',
   },
 )
+
+/**
+ * The body of an error PATCH. A field another operation takes is refused (400 naming it):
+ * `{"operation": "fix", "severity": "info"}` would otherwise answer 200 with the severity
+ * unchanged. Other unknown fields are ignored, as Bugsnag's API does.
+ */
+export const errorOperationSchema = z.preprocess((body, ctx) => {
+  if (body && typeof body === 'object' && !Array.isArray(body) && 'operation' in body) {
+    const operation = (body as { operation: unknown }).operation
+    if ((ERROR_OPERATIONS as readonly unknown[]).includes(operation)) {
+      for (const [field, takenBy] of Object.entries(OPERATION_FIELDS)) {
+        if (field in body && operation !== takenBy) {
+          ctx.addIssue({ code: 'custom', path: [field], message: `is only taken by operation ${takenBy}, not ${String(operation)}` })
+        }
+      }
+    }
+  }
+  return body
+}, errorOperationVariants)
 export type ErrorOperation = z.infer<typeof errorOperationSchema>
 
 /** Most errors one bulk PATCH may name. */

@@ -323,6 +323,14 @@ describe('PATCH /projects/:projectId/errors/:errorId — validation', () => {
     ],
     ['assign without a collaborator', { operation: 'assign' }, "assigned_collaborator_id: must be a collaborator's user id, or null to unassign"],
     ['an unknown severity', { operation: 'override_severity', severity: 'fatal' }, 'severity: Invalid option: expected one of "error"|"warning"|"info"'],
+    // Another operation's field is a mistake the caller should hear about, not a silent 200.
+    ['a severity with fix', { operation: 'fix', severity: 'info' }, 'severity: is only taken by operation override_severity, not fix'],
+    ['a collaborator with ignore', { operation: 'ignore', assigned_collaborator_id: null }, 'assigned_collaborator_id: is only taken by operation assign, not ignore'],
+    [
+      'reopen rules with open',
+      { operation: 'open', reopen_rules: { reopen_if: 'occurs_after', seconds: 60 } },
+      'reopen_rules: is only taken by operation snooze, not open',
+    ],
   ]
   it.each(cases)('answers 400 naming the field for %s', async (_name, body, message) => {
     const e = seeded[seeded.length - 1]!
