@@ -287,9 +287,12 @@ test('read a pivot and narrow the list by one of its values', async ({ page, req
   // All values of a field on the pivot page.
   await pivots.getByRole('tab', { name: 'Browser' }).click()
   await expect(pivots.getByRole('list', { name: 'Top Browser values' }).getByRole('listitem')).toHaveCount(3)
-  await pivots.getByRole('link', { name: /See all values of Browser/ }).click()
-  await expect(page.getByRole('heading', { level: 1, name: /Browser values/ })).toBeVisible()
+  await pivots.getByRole('link', { name: 'See all values of Browser for this error' }).click()
+  // The error's values (not the project's), saying which error they are about.
+  await expect(page).toHaveURL(new RegExp(`/projects/${projectId}/errors/${errorId}/pivots/device.browser_name`))
+  await expect(page.getByRole('heading', { level: 1, name: 'Browser values of PaymentDeclined' })).toBeVisible()
   await expect(page.getByRole('list', { name: 'Browser values' }).getByRole('listitem')).toHaveCount(3)
+  await expect(page.getByRole('link', { name: 'Back to the error' })).toBeVisible()
   await shoot(page, 'pivot-page')
   await shootNarrow(page, 'pivot-page')
   await page.goBack()

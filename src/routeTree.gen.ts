@@ -21,6 +21,7 @@ import { Route as AuthedProjectsProjectIdErrorsIndexRouteImport } from './routes
 import { Route as AuthedProjectsProjectIdPivotsFieldIdRouteImport } from './routes/_authed/projects.$projectId.pivots.$fieldId'
 import { Route as AuthedProjectsProjectIdErrorsErrorIdIndexRouteImport } from './routes/_authed/projects.$projectId.errors.$errorId.index'
 import { Route as AuthedProjectsProjectIdErrorsErrorIdEventsEventIdRouteImport } from './routes/_authed/projects.$projectId.errors.$errorId.events.$eventId'
+import { Route as AuthedProjectsProjectIdErrorsErrorIdPivotsFieldIdRouteImport } from './routes/_authed/projects.$projectId.errors.$errorId.pivots.$fieldId'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -88,6 +89,12 @@ const AuthedProjectsProjectIdErrorsErrorIdEventsEventIdRoute =
     path: '/projects/$projectId/errors/$errorId/events/$eventId',
     getParentRoute: () => AuthedRoute,
   } as any)
+const AuthedProjectsProjectIdErrorsErrorIdPivotsFieldIdRoute =
+  AuthedProjectsProjectIdErrorsErrorIdPivotsFieldIdRouteImport.update({
+    id: '/projects/$projectId/errors/$errorId/pivots/$fieldId',
+    path: '/projects/$projectId/errors/$errorId/pivots/$fieldId',
+    getParentRoute: () => AuthedRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -101,6 +108,7 @@ export interface FileRoutesByFullPath {
   '/projects/$projectId/errors/': typeof AuthedProjectsProjectIdErrorsIndexRoute
   '/projects/$projectId/errors/$errorId/': typeof AuthedProjectsProjectIdErrorsErrorIdIndexRoute
   '/projects/$projectId/errors/$errorId/events/$eventId': typeof AuthedProjectsProjectIdErrorsErrorIdEventsEventIdRoute
+  '/projects/$projectId/errors/$errorId/pivots/$fieldId': typeof AuthedProjectsProjectIdErrorsErrorIdPivotsFieldIdRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -114,6 +122,7 @@ export interface FileRoutesByTo {
   '/projects/$projectId/errors': typeof AuthedProjectsProjectIdErrorsIndexRoute
   '/projects/$projectId/errors/$errorId': typeof AuthedProjectsProjectIdErrorsErrorIdIndexRoute
   '/projects/$projectId/errors/$errorId/events/$eventId': typeof AuthedProjectsProjectIdErrorsErrorIdEventsEventIdRoute
+  '/projects/$projectId/errors/$errorId/pivots/$fieldId': typeof AuthedProjectsProjectIdErrorsErrorIdPivotsFieldIdRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -129,6 +138,7 @@ export interface FileRoutesById {
   '/_authed/projects/$projectId/errors/': typeof AuthedProjectsProjectIdErrorsIndexRoute
   '/_authed/projects/$projectId/errors/$errorId/': typeof AuthedProjectsProjectIdErrorsErrorIdIndexRoute
   '/_authed/projects/$projectId/errors/$errorId/events/$eventId': typeof AuthedProjectsProjectIdErrorsErrorIdEventsEventIdRoute
+  '/_authed/projects/$projectId/errors/$errorId/pivots/$fieldId': typeof AuthedProjectsProjectIdErrorsErrorIdPivotsFieldIdRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -144,6 +154,7 @@ export interface FileRouteTypes {
     | '/projects/$projectId/errors/'
     | '/projects/$projectId/errors/$errorId/'
     | '/projects/$projectId/errors/$errorId/events/$eventId'
+    | '/projects/$projectId/errors/$errorId/pivots/$fieldId'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -157,6 +168,7 @@ export interface FileRouteTypes {
     | '/projects/$projectId/errors'
     | '/projects/$projectId/errors/$errorId'
     | '/projects/$projectId/errors/$errorId/events/$eventId'
+    | '/projects/$projectId/errors/$errorId/pivots/$fieldId'
   id:
     | '__root__'
     | '/'
@@ -171,6 +183,7 @@ export interface FileRouteTypes {
     | '/_authed/projects/$projectId/errors/'
     | '/_authed/projects/$projectId/errors/$errorId/'
     | '/_authed/projects/$projectId/errors/$errorId/events/$eventId'
+    | '/_authed/projects/$projectId/errors/$errorId/pivots/$fieldId'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -266,6 +279,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedProjectsProjectIdErrorsErrorIdEventsEventIdRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/projects/$projectId/errors/$errorId/pivots/$fieldId': {
+      id: '/_authed/projects/$projectId/errors/$errorId/pivots/$fieldId'
+      path: '/projects/$projectId/errors/$errorId/pivots/$fieldId'
+      fullPath: '/projects/$projectId/errors/$errorId/pivots/$fieldId'
+      preLoaderRoute: typeof AuthedProjectsProjectIdErrorsErrorIdPivotsFieldIdRouteImport
+      parentRoute: typeof AuthedRoute
+    }
   }
 }
 
@@ -278,6 +298,7 @@ interface AuthedRouteChildren {
   AuthedProjectsProjectIdErrorsIndexRoute: typeof AuthedProjectsProjectIdErrorsIndexRoute
   AuthedProjectsProjectIdErrorsErrorIdIndexRoute: typeof AuthedProjectsProjectIdErrorsErrorIdIndexRoute
   AuthedProjectsProjectIdErrorsErrorIdEventsEventIdRoute: typeof AuthedProjectsProjectIdErrorsErrorIdEventsEventIdRoute
+  AuthedProjectsProjectIdErrorsErrorIdPivotsFieldIdRoute: typeof AuthedProjectsProjectIdErrorsErrorIdPivotsFieldIdRoute
 }
 
 const AuthedRouteChildren: AuthedRouteChildren = {
@@ -295,6 +316,8 @@ const AuthedRouteChildren: AuthedRouteChildren = {
     AuthedProjectsProjectIdErrorsErrorIdIndexRoute,
   AuthedProjectsProjectIdErrorsErrorIdEventsEventIdRoute:
     AuthedProjectsProjectIdErrorsErrorIdEventsEventIdRoute,
+  AuthedProjectsProjectIdErrorsErrorIdPivotsFieldIdRoute:
+    AuthedProjectsProjectIdErrorsErrorIdPivotsFieldIdRoute,
 }
 
 const AuthedRouteWithChildren =

@@ -7,9 +7,8 @@ import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/ca
 import { Skeleton } from '../../components/ui/skeleton.tsx'
 import { EmptyState, ErrorState } from '../../components/ui/states.tsx'
 import { Tabs } from '../../components/ui/tabs.tsx'
-import { toFilterSearch } from '../filters/to-filter-search.ts'
 import { PivotValueRow } from './pivot-value-row.tsx'
-import { pivotFieldName } from './to-pivot-filter.ts'
+import { errorFilterSearch, pivotFieldName } from './to-pivot-filter.ts'
 
 /** The fields an error page pivots on, in tab order. */
 export const ERROR_PIVOT_FIELDS = [
@@ -67,14 +66,14 @@ function PivotTopValues({
           </li>
         ))}
       </ul>
+      {/* This error's values, not the project's: "who is affected by this crash" must not list everyone. */}
       <Link
-        to="/projects/$projectId/pivots/$fieldId"
-        params={{ projectId, fieldId: pivotId }}
-        search={{ f: toFilterSearch(filters) }}
+        to="/projects/$projectId/errors/$errorId/pivots/$fieldId"
+        params={{ projectId, errorId, fieldId: pivotId }}
+        search={{ f: errorFilterSearch(filters) }}
         className="mt-2 inline-block rounded text-xs text-accent hover:underline"
       >
-        See all values of {name}
-        <span className="sr-only"> in the project</span>
+        See all values of {name} for this error
       </Link>
     </div>
   )

@@ -42,8 +42,13 @@ function renderPanel(filters: Filters) {
   })
   const errorsRoute = createRoute({ getParentRoute: () => rootRoute, path: '/projects/$projectId/errors', component: () => <p>errors list</p> })
   const pivotRoute = createRoute({ getParentRoute: () => rootRoute, path: '/projects/$projectId/pivots/$fieldId', component: () => <p>pivot page</p> })
+  const errorPivotRoute = createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/projects/$projectId/errors/$errorId/pivots/$fieldId',
+    component: () => <p>error pivot page</p>,
+  })
   const router = createRouter({
-    routeTree: rootRoute.addChildren([panelRoute, errorsRoute, pivotRoute]),
+    routeTree: rootRoute.addChildren([panelRoute, errorsRoute, pivotRoute, errorPivotRoute]),
     history: createMemoryHistory({ initialEntries: ['/'] }),
     parseSearch,
     stringifySearch,
@@ -73,9 +78,10 @@ describe('error pivots panel', { timeout: 20_000 }, () => {
     expect(request?.url.searchParams.get('per_page')).toBe('5')
     expect(request?.url.searchParams.getAll('filters[event.since][][value]')).toEqual(['7d'])
 
-    expect(screen.getByRole('link', { name: /See all values of Release stage/ })).toHaveAttribute(
+    // The error's values, not the whole project's.
+    expect(screen.getByRole('link', { name: 'See all values of Release stage for this error' })).toHaveAttribute(
       'href',
-      '/projects/p1/pivots/app.release_stage?f=event.since:eq:7d',
+      '/projects/p1/errors/e1/pivots/app.release_stage?f=event.since:eq:7d',
     )
     await userEvent.click(within(rows[0]!).getByRole('link', { name: 'Show errors where Release stage is production' }))
     await waitFor(() => expect(screen.getByText('errors list')).toBeInTheDocument())
@@ -196,5 +202,102 @@ describe('pivot page', { timeout: 20_000 }, () => {
     renderApp('/projects/p1/pivots/not.a.field')
     expect(await screen.findByRole('heading', { name: 'Nothing to show' }, { timeout: 10_000 })).toBeInTheDocument()
     expect(screen.getByText('not.a.field')).toBeInTheDocument()
+  })
+})
+
+describe('pivot page of an error', { timeout: 20_000 }, () => {
+  const userPath = '/api/projects/p1/errors/e1/pivots/user.id/values'
+  const routes = {
+    'GET /api/projects/p1': project({ name: 'Storefront Web' }),
+    'GET /api/projects/p1/errors/e1': errorGroup({ error_class: 'CheckoutError', message: '<img src=x onerror=alert(1)>' }),
+    'GET /api/user': { id: 'u1', name: 'Admin', email: 'admin@example.com', created_at: '2026-01-01T00:00:00Z' },
+    'GET /api/projects/p1/event_fields': [],
+    'GET /api/organizations/org1/collaborators': [],
+    'GET /api/projects/p1/errors/e1/trend': [],
+    'GET /api/projects/p1/errors/e1/latest_event': json({ errors: ['no events'] }, { status: 404 }),
+    'GET /api/projects/p1/errors/e1/events': [],
+    'GET /api/projects/p1/errors/e1/status_changes': [],
+    // The project's values: the page must never show these.
+    'GET /api/projects/p1/pivots/user.id/values': [value('everyone', 2049, 1)],
+    [`GET ${userPath}`]: (request: MockRequest) => {
+      const next = `http://errata.test${userPath}?per_page=50&cursor=c2`
+      switch (request.url.searchParams.get('cursor')) {
+        case null:
+          return json([value('u-ada', 3, 0.75, { 'user.name': 'Ada Lovelace' })], {
+            headers: { 'X-Total-Count': '2', Link: `<${next}>; rel="next"` },
+          })
+        case 'c2':
+          return json([value('u-grace', 1, 0.25)], { headers: { 'X-Total-Count': '2' } })
+        default:
+          return json({ errors: ['cursor: was not issued for this list'] }, { status: 400 })
+      }
+    },
+  }
+
+  it('lists the error’s values with the filters, says which error they are about, and pages within it', async () => {
+    const { requests } = mockApi(routes)
+    const { router } = renderApp('/projects/p1/errors/e1/pivots/user.id?f=app.release_stage:eq:production')
+    expect(await screen.findByRole('heading', { level: 1, name: 'User id values of CheckoutError' }, { timeout: 10_000 })).toBeInTheDocument()
+    expect(screen.getByText(/Only the events of the error/)).toHaveTextContent(
+      'Only the events of the error CheckoutError <img src=x onerror=alert(1)> in Storefront Web · 2 values',
+    )
+    expect(document.querySelector('img[src=x]')).toBeNull()
+    expect(screen.getByRole('link', { name: 'Back to the error' })).toHaveAttribute(
+      'href',
+      '/projects/p1/errors/e1?pivot=user.id&f=app.release_stage:eq:production',
+    )
+    expect(within(screen.getByRole('list', { name: 'User id values' })).getByText('Ada Lovelace')).toBeInTheDocument()
+    expect(screen.queryByText('everyone')).not.toBeInTheDocument()
+    const first = requests.find((r) => r.url.pathname === userPath)
+    expect(first?.url.searchParams.getAll('filters[app.release_stage][][value]')).toEqual(['production'])
+    expect(first?.url.searchParams.get('per_page')).toBe('50')
+    expect(requests.some((r) => r.url.pathname === '/api/projects/p1/pivots/user.id/values')).toBe(false)
+
+    await userEvent.click(screen.getByRole('link', { name: /Next page/ }))
+    expect(await screen.findByText('u-grace')).toBeInTheDocument()
+    expect(router.state.location.pathname).toBe('/projects/p1/errors/e1/pivots/user.id')
+    expect(router.state.location.search).toMatchObject({ cursor: 'c2', f: 'app.release_stage:eq:production' })
+    await userEvent.click(screen.getByRole('link', { name: 'Previous page' }))
+    expect(await screen.findByText('Ada Lovelace')).toBeInTheDocument()
+    expect(router.state.location.search).not.toHaveProperty('cursor')
+
+    await userEvent.click(screen.getByRole('link', { name: 'Back to the error' }))
+    await waitFor(() => expect(router.state.location.pathname).toBe('/projects/p1/errors/e1'))
+    expect(router.state.location.search).toMatchObject({ f: 'app.release_stage:eq:production', pivot: 'user.id' })
+  })
+
+  it('has no default status filter, and says so when the error has no values', async () => {
+    const { requests } = mockApi({ ...routes, [`GET ${userPath}`]: json([], { headers: { 'X-Total-Count': '0' } }) })
+    renderApp('/projects/p1/errors/e1/pivots/user.id')
+    expect(await screen.findByText('No User id values', {}, { timeout: 10_000 })).toBeInTheDocument()
+    expect(screen.getByText(/None of this error’s events/)).toBeInTheDocument()
+    const request = requests.find((r) => r.url.pathname === userPath)
+    expect([...request!.url.searchParams.keys()].filter((key) => key.startsWith('filters'))).toEqual([])
+  })
+
+  it('leads from a page link that is no longer valid back to the error’s first page', async () => {
+    mockApi(routes)
+    const { router } = renderApp('/projects/p1/errors/e1/pivots/user.id?cursor=stale')
+    const alert = await screen.findByRole('alert', {}, { timeout: 10_000 })
+    expect(alert).toHaveTextContent('cursor: was not issued for this list')
+    await userEvent.click(within(alert).getByRole('link', { name: 'First page' }))
+    expect(await screen.findByText('Ada Lovelace')).toBeInTheDocument()
+    expect(router.state.location.pathname).toBe('/projects/p1/errors/e1/pivots/user.id')
+    expect(router.state.location.search).not.toHaveProperty('cursor')
+  })
+
+  it('says when the error does not exist', async () => {
+    mockApi({ ...routes, 'GET /api/projects/p1/errors/e1': json({ errors: ['not found'] }, { status: 404 }) })
+    renderApp('/projects/p1/errors/e1/pivots/user.id')
+    expect(await screen.findByRole('heading', { name: 'Nothing to show' }, { timeout: 10_000 })).toBeInTheDocument()
+    expect(screen.getByText(/No error with id/)).toHaveTextContent('No error with id e1 exists in this project')
+  })
+
+  it('opens from the error page’s “See all values”', async () => {
+    mockApi({ ...routes, 'GET /api/projects/p1/errors/e1/pivots/app.release_stage/values': [value('production', 3, 1)] })
+    const { router } = renderApp('/projects/p1/errors/e1?pivot=user.id')
+    await userEvent.click(await screen.findByRole('link', { name: 'See all values of User id for this error' }, { timeout: 10_000 }))
+    expect(await screen.findByRole('heading', { level: 1, name: 'User id values of CheckoutError' })).toBeInTheDocument()
+    expect(router.state.location.pathname).toBe('/projects/p1/errors/e1/pivots/user.id')
   })
 })

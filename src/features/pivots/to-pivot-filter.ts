@@ -7,7 +7,7 @@ import {
   type PivotFieldId,
 } from '../../../contract/filters.ts'
 import type { PivotValue } from '../../../contract/pivots.ts'
-import { addCondition } from '../filters/to-filter-search.ts'
+import { addCondition, toFilterSearch } from '../filters/to-filter-search.ts'
 
 export const isPivotFieldId = (value: string): value is PivotFieldId =>
   (PIVOT_FIELD_IDS as readonly string[]).includes(value)
@@ -46,4 +46,13 @@ export function formatProportion(proportion: number): string {
   const percent = proportion * 100
   if (percent > 0 && percent < 0.1) return '<0.1%'
   return `${percent < 10 ? percent.toFixed(1).replace(/\.0$/, '') : Math.round(percent)}%`
+}
+
+/**
+ * The `f` of a link to an error's pages: none when there are no filters. Those pages have no
+ * default filter (unlike the errors list), so a bare link means the same and reads cleaner.
+ */
+export function errorFilterSearch(filters: Filters): string[] | undefined {
+  const entries = toFilterSearch(filters)
+  return entries.length > 0 ? entries : undefined
 }

@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { pivotValuesQuery } from '../../api/pivots.ts'
 import { projectQuery } from '../../api/projects.ts'
 import { buttonVariants } from '../../components/ui/button.tsx'
-import { filterSearchSchema, fromFilterSearch } from '../../features/filters/to-filter-search.ts'
+import { filterSearchSchema, fromFilterSearch, toFilterSearch } from '../../features/filters/to-filter-search.ts'
 import { orNotFound, PageSkeleton, ResourceNotFound, RouteError } from '../../features/layout/route-states.tsx'
 import { PIVOT_PAGE_SIZE, PivotValuesPage } from '../../features/pivots/pivot-values-page.tsx'
 import { isPivotFieldId } from '../../features/pivots/to-pivot-filter.ts'
@@ -39,7 +39,7 @@ function PivotPage() {
       pivotId={fieldId}
       filters={fromFilterSearch(f)}
       cursor={cursor}
-      onFiltersChange={(next) => void navigate({ search: { f: next, cursor: undefined } })}
+      onFiltersChange={(next) => void navigate({ search: { f: toFilterSearch(next), cursor: undefined } })}
     />
   )
 }

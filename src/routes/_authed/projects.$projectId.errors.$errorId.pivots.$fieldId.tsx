@@ -1,0 +1,93 @@
+import { createFileRoute, Link, notFound, type ErrorComponentProps } from '@tanstack/react-router'
+import { z } from 'zod'
+import { errorQuery } from '../../api/errors.ts'
+import { pivotValuesQuery } from '../../api/pivots.ts'
+import { projectQuery } from '../../api/projects.ts'
+import { buttonVariants } from '../../components/ui/button.tsx'
+import { filterSearchSchema, fromFilterSearch } from '../../features/filters/to-filter-search.ts'
+import { orNotFound, PageSkeleton, ResourceNotFound, RouteError } from '../../features/layout/route-states.tsx'
+import { PIVOT_PAGE_SIZE, PivotValuesPage } from '../../features/pivots/pivot-values-page.tsx'
+import { errorFilterSearch, isPivotFieldId } from '../../features/pivots/to-pivot-filter.ts'
+
+/** Like the error page, no default status filter: no `f` means all the error's events. */
+const errorFilters = (f: string[] | undefined) => (f ? fromFilterSearch(f) : {})
+
+/** Every value of a field among one error's events ("See all values" in the error's pivots). */
+export const Route = createFileRoute('/_authed/projects/$projectId/errors/$errorId/pivots/$fieldId')({
+  validateSearch: z.object({ f: filterSearchSchema, cursor: z.string().optional().catch(undefined) }),
+  loaderDeps: ({ search: { f, cursor } }) => ({ filters: errorFilters(f), cursor }),
+  loader: ({ context: { queryClient }, params: { projectId, errorId, fieldId }, deps }) => {
+    if (!isPivotFieldId(fieldId)) throw notFound()
+    return orNotFound(
+      Promise.all([
+        queryClient.ensureQueryData(projectQuery(projectId)),
+        queryClient.ensureQueryData(errorQuery(projectId, errorId)),
+        queryClient.ensureQueryData(
+          pivotValuesQuery(projectId, errorId, fieldId, { filters: deps.filters, perPage: PIVOT_PAGE_SIZE, cursor: deps.cursor }),
+        ),
+      ]),
+    )
+  },
+  pendingComponent: () => <PageSkeleton label="Loading the values" />,
+  errorComponent: ErrorPivotError,
+  notFoundComponent: ErrorPivotNotFound,
+  component: ErrorPivotPage,
+})
+
+function ErrorPivotPage() {
+  const { projectId, errorId, fieldId } = Route.useParams()
+  const { f, cursor } = Route.useSearch()
+  const navigate = Route.useNavigate()
+  if (!isPivotFieldId(fieldId)) return <ErrorPivotNotFound />
+  return (
+    <PivotValuesPage
+      projectId={projectId}
+      errorId={errorId}
+      pivotId={fieldId}
+      filters={errorFilters(f)}
+      cursor={cursor}
+      onFiltersChange={(next) => void navigate({ search: { f: errorFilterSearch(next), cursor: undefined } })}
+    />
+  )
+}
+
+/** A stale or foreign page link (cursor) fails every retry, so offer the first page too. */
+function ErrorPivotError(props: ErrorComponentProps) {
+  const { projectId, errorId, fieldId } = Route.useParams()
+  const { f, cursor } = Route.useSearch()
+  return (
+    <RouteError
+      {...props}
+      title="Could not load these values"
+      action={
+        cursor ? (
+          <Link
+            to="/projects/$projectId/errors/$errorId/pivots/$fieldId"
+            params={{ projectId, errorId, fieldId }}
+            search={{ f }}
+            className={buttonVariants({ size: 'sm', variant: 'secondary' })}
+          >
+            First page
+          </Link>
+        ) : undefined
+      }
+    />
+  )
+}
+
+function ErrorPivotNotFound() {
+  const { projectId, errorId, fieldId } = Route.useParams()
+  return (
+    <ResourceNotFound title="Nothing to show" projectId={projectId}>
+      {isPivotFieldId(fieldId) ? (
+        <>
+          No error with id <code className="font-mono break-all">{errorId}</code> exists in this project, or you cannot see it.
+        </>
+      ) : (
+        <>
+          <code className="font-mono break-all">{fieldId}</code> is not a field with pivot values.
+        </>
+      )}
+    </ResourceNotFound>
+  )
+}
