@@ -133,19 +133,31 @@ describe('errors list filters', { timeout: 20_000 }, () => {
     expect(input).toHaveFocus()
   })
 
-  it('adds "is not" and typed values, and Escape closes the suggestions', async () => {
+  it('adds "does not contain" and typed values on a substring field, and Escape closes the suggestions', async () => {
     mockApi(routes)
-    const { router } = renderApp('/projects/p1/errors')
-    const input = await screen.findByRole('combobox', { name: 'Filter errors' }, firstScreen)
+    const { router } = renderApp('/projects/p1/errors?f=event.message:eq:timeout')
+    // Substring fields say what the API does with them: contains, not equals.
+    expect(await screen.findByText('Error message contains timeout', {}, firstScreen)).toBeInTheDocument()
+    const input = screen.getByRole('combobox', { name: 'Filter errors' })
     await userEvent.click(input)
     await userEvent.type(input, 'User email{Enter}')
-    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Condition on User email' }), 'ne')
+    const condition = screen.getByRole('combobox', { name: 'Condition on User email' })
+    expect(within(condition).getAllByRole('option').map((option) => option.textContent)).toEqual([
+      'contains',
+      'does not contain',
+      'is empty',
+      'is present',
+    ])
+    await userEvent.selectOptions(condition, 'ne')
     await userEvent.type(input, 'bot@example.com')
+    const values = screen.getByRole('listbox', { name: 'Values of User email' })
+    expect(within(values).getByRole('option', { name: /bot@example.com/ })).toHaveTextContent('does not contain')
     await userEvent.keyboard('{Enter}')
     await waitFor(() =>
-      expect(router.state.location.search).toMatchObject({ f: ['error.status:eq:open', 'user.email:ne:bot@example.com'] }),
+      expect(router.state.location.search).toMatchObject({ f: ['event.message:eq:timeout', 'user.email:ne:bot@example.com'] }),
     )
-    expect(screen.getByText('User email is not bot@example.com')).toBeInTheDocument()
+    expect(screen.getByText('User email does not contain bot@example.com')).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Remove filter User email does not contain bot@example.com' })).toBeInTheDocument()
 
     await userEvent.click(input)
     expect(input).toHaveAttribute('aria-expanded', 'true')

@@ -26,15 +26,16 @@ const FALLBACK_FIELDS: EventField[] = FILTER_FIELDS.map((f) => ({
 
 const ASSIGNEE_WORDS: Record<string, string> = { me: 'me', anyone: 'anyone' }
 
-/** A condition as a chip reads: "Release stage is not staging", "User email is empty". */
+/** A condition as a chip reads: "Release stage is not staging", "Error message contains timeout", "User email is empty". */
 export function describeChip(
   fieldId: string,
   condition: FilterCondition,
   fields: readonly EventField[],
   collaborators: readonly Collaborator[] | undefined,
 ): string {
-  const name = fields.find((f) => f.display_id === fieldId)?.name ?? filterField(fieldId)?.name ?? fieldId
-  const operator = describeOperator(condition)
+  const field = fields.find((f) => f.display_id === fieldId) ?? filterField(fieldId)
+  const name = field?.name ?? fieldId
+  const operator = describeOperator(condition, field?.match)
   if (condition.type === 'empty') return `${name} ${operator}`
   let value = condition.value
   if (fieldId === 'error.assigned_to') {

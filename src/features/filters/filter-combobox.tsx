@@ -9,13 +9,12 @@ import { Label, Select } from '../../components/ui/input.tsx'
 import { cn } from '../../lib/cn.ts'
 import { formatCountOf } from '../../lib/relative-time.ts'
 import { describePivotValue, pivotIdOfField } from '../pivots/to-pivot-filter.ts'
+import { operatorLabel, type FilterOperator } from './to-filter-search.ts'
 
 /** The input's id: the `/` shortcut and the journeys find it by this. */
 export const FILTER_INPUT_ID = 'error-filter-input'
 
-type Operator = 'eq' | 'ne' | 'empty' | 'present'
-
-const OPERATOR_LABELS: Record<Operator, string> = { eq: 'is', ne: 'is not', empty: 'is empty', present: 'is present' }
+type Operator = FilterOperator
 
 const operatorsOf = (types: readonly FilterType[]): Operator[] => [
   ...(types.includes('eq') ? (['eq'] as const) : []),
@@ -113,7 +112,7 @@ export function FilterCombobox({
   } else if (operator === 'empty' || operator === 'present') {
     const value = operator === 'empty' ? 'true' : 'false'
     options = [
-      { key: operator, label: `${field.name} ${OPERATOR_LABELS[operator]}`, action: { kind: 'add', condition: { type: 'empty', value } } },
+      { key: operator, label: `${field.name} ${operatorLabel(operator)}`, action: { kind: 'add', condition: { type: 'empty', value } } },
     ]
   } else {
     const type = operator
@@ -143,7 +142,7 @@ export function FilterCombobox({
       }
       const typed = text.trim()
       if (typed && !options.some((option) => option.key === `value:${typed}`)) {
-        const hint = field.match === 'substring' ? 'contains' : undefined
+        const hint = field.match === 'substring' ? operatorLabel(type, 'substring') : undefined
         options = [{ key: `typed:${typed}`, label: `“${typed}”`, hint, action: { kind: 'add', condition: { type, value: typed } } }, ...options]
       }
     }
@@ -225,12 +224,12 @@ export function FilterCombobox({
             >
               {operators.map((o) => (
                 <option key={o} value={o}>
-                  {OPERATOR_LABELS[o]}
+                  {operatorLabel(o, field.match)}
                 </option>
               ))}
             </Select>
           ) : (
-            <span>{OPERATOR_LABELS[operators[0] ?? 'eq']}</span>
+            <span>{operatorLabel(operators[0] ?? 'eq', field.match)}</span>
           )}
           <Button
             size="icon"

@@ -4,6 +4,7 @@ import { parseSearch, stringifySearch } from '../../lib/search-params.ts'
 import {
   addCondition,
   DEFAULT_FILTERS,
+  describeOperator,
   filterSearchSchema,
   fromFilterSearch,
   parseFilterEntry,
@@ -100,5 +101,16 @@ describe('filters in the URL', () => {
     })
     expect(timeWindowOf({ kind: 'relative', since: '1h' }, 10_000_000, 1)).toEqual({ from: 10_000_000 - 3_600_000, to: 10_000_000 })
     expect(withTimeRange(brushed, { kind: 'all' })).toEqual(DEFAULT_FILTERS)
+  })
+})
+
+describe('how conditions read', () => {
+  it('says "contains" / "does not contain" on substring fields, "is" / "is not" on exact ones', () => {
+    expect(describeOperator({ type: 'eq', value: 'staging' })).toBe('is')
+    expect(describeOperator({ type: 'ne', value: 'staging' }, 'exact')).toBe('is not')
+    expect(describeOperator({ type: 'eq', value: 'timeout' }, 'substring')).toBe('contains')
+    expect(describeOperator({ type: 'ne', value: 'timeout' }, 'substring')).toBe('does not contain')
+    expect(describeOperator({ type: 'empty', value: 'true' }, 'substring')).toBe('is empty')
+    expect(describeOperator({ type: 'empty', value: 'false' }, 'substring')).toBe('is present')
   })
 })

@@ -8,6 +8,7 @@ import {
   FILTER_TYPES,
   parseFilterTime,
   type FilterCondition,
+  type FilterMatch,
   type Filters,
   type FilterType,
 } from '../../../contract/filters.ts'
@@ -133,8 +134,28 @@ export const TIME_RANGE_OPTIONS = [
   { value: '30d', label: 'Last 30 days' },
 ] as const
 
-/** How a condition reads on a chip: "is", "is not", "is empty", "is present". */
-export function describeOperator(condition: FilterCondition): string {
-  if (condition.type === 'empty') return condition.value === 'true' ? 'is empty' : 'is present'
-  return condition.type === 'ne' ? 'is not' : 'is'
+/** The conditions the filter bar offers: a value's `eq` / `ne`, and `empty` true / false. */
+export type FilterOperator = 'eq' | 'ne' | 'empty' | 'present'
+
+/**
+ * How an operator reads: "is", "is not", "is empty", "is present" — and "contains" / "does not
+ * contain" on substring fields (message, user name and email), which is what the API does there.
+ */
+export function operatorLabel(operator: FilterOperator, match: FilterMatch = 'exact'): string {
+  switch (operator) {
+    case 'eq':
+      return match === 'substring' ? 'contains' : 'is'
+    case 'ne':
+      return match === 'substring' ? 'does not contain' : 'is not'
+    case 'empty':
+      return 'is empty'
+    case 'present':
+      return 'is present'
+  }
+}
+
+/** How a condition reads on a chip: "is", "is not", "contains", "does not contain", "is empty", "is present". */
+export function describeOperator(condition: FilterCondition, match: FilterMatch = 'exact'): string {
+  if (condition.type === 'empty') return operatorLabel(condition.value === 'true' ? 'empty' : 'present')
+  return operatorLabel(condition.type, match)
 }
