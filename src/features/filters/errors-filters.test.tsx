@@ -133,6 +133,46 @@ describe('errors list filters', { timeout: 20_000 }, () => {
     expect(input).toHaveFocus()
   })
 
+  it('on an exact-match field, Enter picks the value that matches what was typed, not the fragment', async () => {
+    mockApi({
+      ...routes,
+      'GET /api/projects/p1/pivots/app.release_stage/values': [
+        pivotValue('production', 80, 0.8),
+        pivotValue('prestaging', 10, 0.1),
+        pivotValue('staging', 10, 0.1),
+      ],
+    })
+    const { router } = renderApp('/projects/p1/errors')
+    const input = await screen.findByRole('combobox', { name: 'Filter errors' }, firstScreen)
+    await userEvent.click(input)
+    await userEvent.type(input, 'release{Enter}')
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Condition on Release stage' }), 'ne')
+    await userEvent.type(input, 'stag')
+    const values = await screen.findByRole('listbox', { name: 'Values of Release stage' })
+    await waitFor(() => expect(within(values).getAllByRole('option')).toHaveLength(3))
+    const options = within(values).getAllByRole('option')
+    // Starting with what was typed ranks before containing it; the typed text comes last, marked as typed.
+    expect(options.map((option) => option.textContent)).toEqual(['staging10 events', 'prestaging10 events', '“stag”as typed'])
+    expect(input).toHaveAttribute('aria-activedescendant', options[0]!.id)
+    await userEvent.keyboard('{Enter}')
+    await waitFor(() =>
+      expect(router.state.location.search).toMatchObject({ f: ['error.status:eq:open', 'app.release_stage:ne:staging'] }),
+    )
+    expect(screen.getByText('Release stage is not staging')).toBeInTheDocument()
+
+    // With no value matching, the typed text is the first choice.
+    await userEvent.type(input, 'release{Enter}')
+    await userEvent.type(input, 'qa')
+    const typed = await within(screen.getByRole('listbox', { name: 'Values of Release stage' })).findByRole('option', { name: /qa/ })
+    expect(input).toHaveAttribute('aria-activedescendant', typed.id)
+    await userEvent.keyboard('{Enter}')
+    await waitFor(() =>
+      expect(router.state.location.search).toMatchObject({
+        f: ['error.status:eq:open', 'app.release_stage:ne:staging', 'app.release_stage:eq:qa'],
+      }),
+    )
+  })
+
   it('adds "does not contain" and typed values on a substring field, and Escape closes the suggestions', async () => {
     mockApi(routes)
     const { router } = renderApp('/projects/p1/errors?f=event.message:eq:timeout')

@@ -26,11 +26,22 @@ interface Option {
   key: string
   label: string
   hint?: string
+  /** What typing matches: the label and hint unless given (a count in the hint is not worth matching). */
+  terms?: string[]
+  /** The text as typed, not a suggested value: set apart so it is not mistaken for one. */
+  typed?: boolean
   /** Choosing a field moves on to its values; choosing a value adds the condition. */
   action: { kind: 'field'; field: EventField } | { kind: 'add'; condition: FilterCondition }
 }
 
 const PIVOT_SUGGESTIONS = 20
+
+/** How well an option matches what was typed: 0 equal (ignoring case), 1 starts with it, 2 contains it. */
+function matchRank(option: Option, query: string): number {
+  const terms = (option.terms ?? [option.label, option.hint ?? '']).map((term) => term.toLowerCase())
+  if (terms.includes(query)) return 0
+  return terms.some((term) => term.startsWith(query)) ? 1 : 2
+}
 
 /**
  * The filter input: an ARIA combobox that first suggests fields (from event_fields), then values
@@ -103,6 +114,7 @@ export function FilterCombobox({
   const query = text.trim().toLowerCase()
   const matches = (...candidates: (string | null | undefined)[]) =>
     !query || candidates.some((candidate) => candidate?.toLowerCase().includes(query))
+  const optionMatches = (option: Option) => matches(...(option.terms ?? [option.label, option.hint]))
 
   let options: Option[] = []
   if (!field) {
@@ -116,10 +128,11 @@ export function FilterCombobox({
     ]
   } else {
     const type = operator
-    const valueOption = (value: string, label = value, hint?: string): Option => ({
+    const valueOption = (value: string, label = value, hint?: string, terms?: string[]): Option => ({
       key: `value:${value}`,
       label,
       hint,
+      terms,
       action: { kind: 'add', condition: { type, value } },
     })
     if (field.values) {
@@ -129,21 +142,38 @@ export function FilterCombobox({
         options = [
           valueOption('me', 'Me'),
           valueOption('anyone', 'Anyone', 'assigned to someone'),
-          ...(collaborators ?? []).map((c) => valueOption(c.id, c.name || c.email, c.email)),
-        ].filter((option) => matches(option.label, option.hint))
+          ...(collaborators ?? []).map((c) => valueOption(c.id, c.name || c.email, c.email, [c.name, c.email])),
+        ].filter(optionMatches)
       } else if (pivotId && pivotValues.data) {
         options = pivotValues.data.items
           .filter((value) => value.event_field_value !== '')
           .map((value) => {
             const { primary, secondary } = describePivotValue(value)
-            return valueOption(value.event_field_value, primary, [secondary, formatCountOf(value.events, 'event')].filter(Boolean).join(' · '))
+            const hint = [secondary, formatCountOf(value.events, 'event')].filter(Boolean).join(' · ')
+            return valueOption(value.event_field_value, primary, hint, [value.event_field_value, primary])
           })
-          .filter((option) => matches(option.label, option.hint))
+          .filter(optionMatches)
       }
       const typed = text.trim()
+      // An exact-match field compares whole values: a fragment such as "stag" matches nothing, and
+      // "is not stag" excludes nothing. So the best matching suggestion comes first (Enter picks it),
+      // and the typed text is offered after the suggestions, marked as typed.
+      const exact = field.match === 'exact'
+      if (exact && query) {
+        options = options
+          .map((option, index) => ({ option, index, rank: matchRank(option, query) }))
+          .sort((a, b) => a.rank - b.rank || a.index - b.index)
+          .map(({ option }) => option)
+      }
       if (typed && !options.some((option) => option.key === `value:${typed}`)) {
-        const hint = field.match === 'substring' ? operatorLabel(type, 'substring') : undefined
-        options = [{ key: `typed:${typed}`, label: `“${typed}”`, hint, action: { kind: 'add', condition: { type, value: typed } } }, ...options]
+        const literal: Option = {
+          key: `typed:${typed}`,
+          label: `“${typed}”`,
+          hint: exact ? 'as typed' : operatorLabel(type, 'substring'),
+          typed: true,
+          action: { kind: 'add', condition: { type, value: typed } },
+        }
+        options = exact ? [...options, literal] : [literal, ...options]
       }
     }
   }
@@ -301,6 +331,8 @@ export function FilterCombobox({
               className={cn(
                 'flex cursor-pointer items-baseline justify-between gap-3 px-3 py-1.5 text-sm',
                 index === activeIndex ? 'bg-accent-soft text-accent' : 'text-foreground',
+                // The typed text after suggestions: set apart, so it does not read as one of them.
+                option.typed && index > 0 ? 'border-t border-border' : undefined,
               )}
               // Keep focus in the input so typing and the keys go on working.
               onMouseDown={(event) => event.preventDefault()}
