@@ -10,6 +10,7 @@ import pg from 'pg'
 import type { IndexerOptions, IngestIndexer } from '../ingest/ingest-indexer.ts'
 import { openJournalAppender } from '../ingest/ingest-journal.ts'
 import { lockDataDir } from './data-dir-lock.ts'
+import { installPgTransactionFix } from './pg-transaction.ts'
 import { startPgliteThread } from './pglite-thread.ts'
 import { schema } from './schema.ts'
 
@@ -90,6 +91,7 @@ export async function openPglite(dataDir?: string, logLevel = 'silent'): Promise
 }
 
 export async function openPostgres(connectionString: string, maxConnections = 10): Promise<Database> {
+  installPgTransactionFix()
   // A database that does not answer a connection attempt within 10 s is reported as unavailable (503)
   // rather than holding requests until their clients give up.
   const pool = new pg.Pool({ connectionString, max: maxConnections, connectionTimeoutMillis: 10_000 })
