@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isDatabaseUnavailable, isTransactionConflict } from './pg-errors.ts'
+import { isDatabaseUnavailable, isTransactionConflict, isTransientPgError } from './pg-errors.ts'
 
 /** A failure as drizzle throws it: its own error, with the driver's as the cause. */
 const wrapped = (cause: object) => Object.assign(new Error('Failed query: select 1'), { cause })
@@ -24,5 +24,14 @@ describe('isDatabaseUnavailable: 503 and retry, not a 500', () => {
     expect(isTransactionConflict(wrapped({ code: '40P01', message: 'deadlock detected' }))).toBe(true)
     expect(isTransactionConflict(wrapped({ code: '40001', message: 'could not serialize access' }))).toBe(true)
     expect(isTransactionConflict(wrapped({ code: '08006', message: 'x' }))).toBe(false)
+  })
+
+  it('counts a broken connection as transient, though it has no SQLSTATE: the indexer retries its events', () => {
+    expect(isTransientPgError(wrapped(new Error('Connection terminated unexpectedly')))).toBe(true)
+    expect(isTransientPgError(wrapped(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' })))).toBe(true)
+    expect(isTransientPgError(new Error('Client has encountered a connection error and is not queryable'))).toBe(true)
+    expect(isTransientPgError(wrapped({ code: '40P01', message: 'deadlock detected' }))).toBe(true)
+    // A statement's own failure is not: that event is set aside rather than retried for ever.
+    expect(isTransientPgError(wrapped({ code: '22P02', message: 'invalid input syntax' }))).toBe(false)
   })
 })

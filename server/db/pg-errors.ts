@@ -22,10 +22,14 @@ export function pgErrorMessage(err: unknown): string {
 // worth retrying as they are. Anything else is a problem with the statement or its data.
 const TRANSIENT_CLASSES = ['08', '40', '53', '57', '58']
 
-/** Whether a database failure is worth retrying unchanged. */
+/**
+ * Whether a database failure is worth retrying unchanged. A connection that broke carries no
+ * SQLSTATE at all (node-postgres: "Connection terminated unexpectedly", ECONNRESET): the indexer
+ * must retry its events then, not set them aside as if they could never be indexed.
+ */
 export function isTransientPgError(err: unknown): boolean {
   const code = pgErrorCode(err)
-  return TRANSIENT_CLASSES.some((c) => code?.startsWith(c))
+  return TRANSIENT_CLASSES.some((c) => code?.startsWith(c)) || isDatabaseUnavailable(err)
 }
 
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND'])
