@@ -141,6 +141,35 @@ describe('ingest journal files', () => {
     expect(existsSync(segmentPath(dir, segments[0]!))).toBe(false)
     await reader.close()
   })
+
+  it('keeps no segment open after counting, so a deleted segment\'s space comes back at once', async () => {
+    const dir = tempDir()
+    const appender = await openJournalAppender(dir, 8192)
+    for (let i = 0; i < 10; i++) await appender.append(journalLines(prepared('p1', `Counted${i}`, 2)))
+    await appender.close()
+    // The health check counts with its own reader; the indexer's reader deletes what it has read.
+    const counter = createJournalReader(dir)
+    expect(await counter.count({ segment: 0, offset: 0 }, 1000)).toBe(20)
+    // A later process start writes a new segment; every segment before it is then read and deleted.
+    const next = await openJournalAppender(dir, 8192)
+    await next.append(journalLines(prepared('p1', 'Later', 1)))
+    await next.close()
+    const indexer = createJournalReader(dir)
+    await indexer.release({ segment: (await listSegments(dir)).at(-1)!, offset: 0 })
+    const { readdirSync, readlinkSync } = await import('node:fs')
+    const held = readdirSync('/proc/self/fd')
+      .map((fd) => {
+        try {
+          return readlinkSync(`/proc/self/fd/${fd}`)
+        } catch {
+          return ''
+        }
+      })
+      .filter((target) => target.startsWith(dir) && target.endsWith('(deleted)'))
+    expect(held).toEqual([])
+    await counter.close()
+    await indexer.close()
+  })
 })
 
 describe('indexing from the journal', () => {

@@ -243,12 +243,20 @@ export function createJournalReader(dir: string) {
       }
       return { records, damaged, next: at }
     },
-    /** Complete lines from `from` to the end of the journal, counted up to `cap`. */
+    /**
+     * Complete lines from `from` to the end of the journal, counted up to `cap`. Leaves no file
+     * open: a count (the health check) must not keep a segment's disk space after it is deleted.
+     */
     async count(from: JournalPosition, cap: number): Promise<number> {
       let total = 0
-      for (const segment of await listSegments(dir)) {
-        if (segment < from.segment || total >= cap) continue
-        total += await readLines(segment, segment === from.segment ? from.offset : 0, cap - total, () => {})
+      try {
+        for (const segment of await listSegments(dir)) {
+          if (segment < from.segment || total >= cap) continue
+          total += await readLines(segment, segment === from.segment ? from.offset : 0, cap - total, () => {})
+        }
+      } finally {
+        await openFile?.handle.close()
+        openFile = null
       }
       return total
     },
