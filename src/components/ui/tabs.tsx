@@ -13,6 +13,7 @@ export function Tabs({
   onSelect,
   children,
   listClassName,
+  listEnd,
 }: {
   label: string
   tabs: readonly string[]
@@ -21,6 +22,8 @@ export function Tabs({
   children: (tab: string) => React.ReactNode
   /** For the tab row, e.g. `flex-wrap` where scrolling would hide tabs (a narrow side panel). */
   listClassName?: string
+  /** Drawn after the tab row, outside the tablist: e.g. a button that shows more tabs. */
+  listEnd?: React.ReactNode
 }) {
   const baseId = useId()
   const listRef = useRef<HTMLDivElement>(null)
@@ -35,42 +38,53 @@ export function Tabs({
     listRef.current?.querySelectorAll<HTMLElement>('[role="tab"]')[(next + tabs.length) % tabs.length]?.focus()
   }
 
+  const tablist = (
+    <div
+      ref={listRef}
+      role="tablist"
+      aria-label={label}
+      className={cn('flex gap-1 overflow-x-auto border-b border-border', listClassName)}
+      onKeyDown={(event) => {
+        const keys: Record<string, number> = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: tabs.length - 1 }
+        const next = keys[event.key]
+        if (next === undefined) return
+        event.preventDefault()
+        move(next)
+      }}
+    >
+      {tabs.map((tab, i) => (
+        <button
+          key={tab}
+          id={idOf(i)}
+          type="button"
+          role="tab"
+          aria-selected={i === index}
+          aria-controls={`${baseId}-panel`}
+          tabIndex={i === index ? 0 : -1}
+          onClick={() => onSelect(tab)}
+          className={cn(
+            '-mb-px shrink-0 border-b-2 px-3 py-1.5 text-sm whitespace-nowrap',
+            i === index
+              ? 'border-accent font-medium text-foreground'
+              : 'border-transparent text-muted-foreground hover:text-foreground',
+          )}
+        >
+          {tab}
+        </button>
+      ))}
+    </div>
+  )
+
   return (
     <div>
-      <div
-        ref={listRef}
-        role="tablist"
-        aria-label={label}
-        className={cn('flex gap-1 overflow-x-auto border-b border-border', listClassName)}
-        onKeyDown={(event) => {
-          const keys: Record<string, number> = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: tabs.length - 1 }
-          const next = keys[event.key]
-          if (next === undefined) return
-          event.preventDefault()
-          move(next)
-        }}
-      >
-        {tabs.map((tab, i) => (
-          <button
-            key={tab}
-            id={idOf(i)}
-            type="button"
-            role="tab"
-            aria-selected={i === index}
-            aria-controls={`${baseId}-panel`}
-            tabIndex={i === index ? 0 : -1}
-            onClick={() => onSelect(tab)}
-            className={cn(
-              '-mb-px shrink-0 border-b-2 px-3 py-1.5 text-sm whitespace-nowrap',
-              i === index
-                ? 'border-accent font-medium text-foreground'
-                : 'border-transparent text-muted-foreground hover:text-foreground',
-            )}
-          >
-            {tab}
-          </button>
-        ))}
-      </div>
+      {listEnd === undefined ? (
+        tablist
+      ) : (
+        <div className="flex flex-wrap items-end gap-x-2 gap-y-1">
+          <div className="min-w-0 flex-1">{tablist}</div>
+          {listEnd}
+        </div>
+      )}
       <div id={`${baseId}-panel`} role="tabpanel" aria-labelledby={idOf(index)} tabIndex={0} className="pt-3">
         {children(current)}
       </div>

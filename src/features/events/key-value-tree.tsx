@@ -5,14 +5,26 @@ import { cn } from '../../lib/cn.ts'
 
 type Container = Record<string, unknown> | unknown[]
 
+/**
+ * Entries drawn at first, and drawn more per "Show more": an accepted payload may hold an object
+ * of 100 000 keys, and drawing every one makes the page take seconds to open.
+ */
+export const ENTRIES_PER_PAGE = 100
+
 const isContainer = (value: unknown): value is Container => typeof value === 'object' && value !== null
 
-function entriesOf(value: Container): [string, unknown][] {
-  return Array.isArray(value) ? value.map((item, index) => [String(index), item]) : Object.entries(value)
+const sizeOf = (value: Container): number => (Array.isArray(value) ? value.length : Object.keys(value).length)
+
+/** The first `limit` entries, without building the rest. */
+function entriesOf(value: Container, limit: number): [string, unknown][] {
+  if (Array.isArray(value)) return value.slice(0, limit).map((item, index) => [String(index), item])
+  return Object.keys(value)
+    .slice(0, limit)
+    .map((key) => [key, value[key]])
 }
 
 function summary(value: Container): string {
-  const size = Array.isArray(value) ? value.length : Object.keys(value).length
+  const size = sizeOf(value)
   return Array.isArray(value) ? `[${size} ${size === 1 ? 'item' : 'items'}]` : `{${size} ${size === 1 ? 'key' : 'keys'}}`
 }
 
@@ -31,7 +43,7 @@ function Entry({ name, value, depth }: { name: string; value: unknown; depth: nu
   // The first level of nesting opens by default; deeper levels wait for a click.
   const [open, setOpen] = useState(depth < 1)
   if (isContainer(value)) {
-    const empty = entriesOf(value).length === 0
+    const empty = sizeOf(value) === 0
     return (
       <li>
         <button
@@ -66,18 +78,36 @@ function Entry({ name, value, depth }: { name: string; value: unknown; depth: nu
 }
 
 function TreeLevel({ value, depth, label }: { value: Container; depth: number; label?: string }) {
+  const [limit, setLimit] = useState(ENTRIES_PER_PAGE)
+  const size = sizeOf(value)
+  const hidden = size - Math.min(limit, size)
+  const next = Math.min(hidden, ENTRIES_PER_PAGE)
+  const noun = Array.isArray(value) ? 'items' : 'keys'
   return (
-    <ul aria-label={label} className={cn('flex flex-col', depth > 0 && 'ml-1.5 border-l border-border pl-2')}>
-      {entriesOf(value).map(([name, child]) => (
-        <Entry key={name} name={name} value={child} depth={depth} />
-      ))}
-    </ul>
+    <div className={cn(depth > 0 && 'ml-1.5 border-l border-border pl-2')}>
+      <ul aria-label={label} className="flex flex-col">
+        {entriesOf(value, limit).map(([name, child]) => (
+          <Entry key={name} name={name} value={child} depth={depth} />
+        ))}
+      </ul>
+      {hidden > 0 ? (
+        <button
+          type="button"
+          className="my-0.5 ml-[1.125rem] rounded text-xs font-medium text-accent hover:underline"
+          onClick={() => setLimit((shown) => shown + ENTRIES_PER_PAGE)}
+        >
+          {next === hidden
+            ? `Show ${next.toLocaleString('en')} more ${noun}`
+            : `Show ${next.toLocaleString('en')} more of ${hidden.toLocaleString('en')} ${noun}`}
+        </button>
+      ) : null}
+    </div>
   )
 }
 
 /** Untrusted nested data as a collapsible key/value tree; every value is rendered as text. */
 export function KeyValueTree({ value, label, emptyText = 'Nothing here.' }: { value: unknown; label: string; emptyText?: string }) {
   if (!isContainer(value)) return <Leaf value={value} />
-  if (entriesOf(value).length === 0) return <p className="text-sm text-muted-foreground">{emptyText}</p>
+  if (sizeOf(value) === 0) return <p className="text-sm text-muted-foreground">{emptyText}</p>
   return <TreeLevel value={value} depth={0} label={label} />
 }

@@ -1,0 +1,29 @@
+import { render, screen, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { describe, expect, it, vi } from 'vitest'
+import { MetadataTabs } from './metadata-tabs.tsx'
+
+const manySections = Object.fromEntries(Array.from({ length: 50_000 }, (_, i) => [`tab${i}`, { i }]))
+
+describe('MetadataTabs', () => {
+  it('draws the first 20 of 50 000 sections, more on request', async () => {
+    render(<MetadataTabs metadata={manySections} selected={undefined} onSelect={vi.fn()} />)
+    const tablist = screen.getByRole('tablist', { name: 'Metadata sections' })
+    expect(within(tablist).getAllByRole('tab')).toHaveLength(20)
+    expect(within(tablist).getByRole('tab', { name: 'tab0' })).toHaveAttribute('aria-selected', 'true')
+
+    const more = screen.getByRole('button', { name: 'Show 100 more of 49,980 sections' })
+    more.focus()
+    await userEvent.keyboard('{Enter}')
+    expect(within(tablist).getAllByRole('tab')).toHaveLength(120)
+    expect(screen.getByRole('button', { name: 'Show 100 more of 49,880 sections' })).toHaveFocus()
+  })
+
+  it('keeps a selected section from further down the list in the row', () => {
+    render(<MetadataTabs metadata={manySections} selected="tab31337" onSelect={vi.fn()} />)
+    const tablist = screen.getByRole('tablist', { name: 'Metadata sections' })
+    expect(within(tablist).getAllByRole('tab')).toHaveLength(21)
+    expect(within(tablist).getByRole('tab', { name: 'tab31337' })).toHaveAttribute('aria-selected', 'true')
+    expect(within(screen.getByRole('tabpanel')).getByText('31337')).toBeInTheDocument()
+  })
+})
