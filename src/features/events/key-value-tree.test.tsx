@@ -29,3 +29,24 @@ describe('KeyValueTree', () => {
     expect(within(list).queryByRole('button', { name: /^Show .* more/ })).not.toBeInTheDocument()
   })
 })
+
+describe('KeyValueTree leaves', () => {
+  it('tells a string from a number, a boolean and null by quotes and style', () => {
+    render(
+      <KeyValueTree
+        value={{ asString: '11', asNumber: 11, asBoolean: true, asStringTrue: 'true', asNull: null, empty: '' }}
+        label="Metadata: types"
+      />,
+    )
+    const tree = screen.getByRole('list', { name: 'Metadata: types' })
+    const valueOf = (key: string) => within(tree).getByText(key).nextElementSibling!
+    expect(valueOf('asString')).toHaveTextContent(/^"11"$/)
+    expect(valueOf('asNumber')).toHaveTextContent(/^11$/)
+    expect(valueOf('asBoolean')).toHaveTextContent(/^true$/)
+    expect(valueOf('asStringTrue')).toHaveTextContent(/^"true"$/)
+    expect(valueOf('asNull')).toHaveTextContent(/^null$/)
+    expect(valueOf('empty')).toHaveTextContent(/^"" ?\(empty string\)$/)
+    expect(valueOf('asNumber').firstElementChild!.className).not.toBe(valueOf('asString').firstElementChild!.className)
+    expect(valueOf('asBoolean').firstElementChild!.className).not.toBe(valueOf('asStringTrue').firstElementChild!.className)
+  })
+})

@@ -28,14 +28,43 @@ function summary(value: Container): string {
   return Array.isArray(value) ? `[${size} ${size === 1 ? 'item' : 'items'}]` : `{${size} ${size === 1 ? 'key' : 'keys'}}`
 }
 
-/** A leaf value, always as text: strings as-is (wrapped, long ones truncated), others in their JSON form. */
+/**
+ * A leaf value, always as text, its type visible as in a JSON viewer: strings quoted (wrapped,
+ * long ones truncated), numbers and booleans in monospace and their own colour, null muted —
+ * so the string "11" and the number 11 do not look alike.
+ */
 function Leaf({ value }: { value: unknown }) {
   if (typeof value === 'string') {
-    return value === '' ? <span className="text-muted-foreground italic">(empty)</span> : <TruncatedText text={value} />
+    return (
+      <span data-type="string">
+        <span className="text-muted-foreground">&quot;</span>
+        <TruncatedText text={value} />
+        <span className="text-muted-foreground">&quot;</span>
+        {value === '' ? <span className="ml-1 text-muted-foreground italic">(empty string)</span> : null}
+      </span>
+    )
   }
-  if (value === null || value === undefined) return <span className="text-muted-foreground">null</span>
-  if (typeof value === 'number') return <span className="font-mono tabular-nums">{String(value)}</span>
-  if (typeof value === 'boolean') return <span className="font-mono">{String(value)}</span>
+  if (value === null || value === undefined) {
+    return (
+      <span data-type="null" className="font-mono text-muted-foreground italic">
+        null
+      </span>
+    )
+  }
+  if (typeof value === 'number') {
+    return (
+      <span data-type="number" className="font-mono text-info tabular-nums">
+        {String(value)}
+      </span>
+    )
+  }
+  if (typeof value === 'boolean') {
+    return (
+      <span data-type="boolean" className="font-mono text-accent">
+        {String(value)}
+      </span>
+    )
+  }
   return <TruncatedText text={JSON.stringify(value) ?? String(value)} />
 }
 
