@@ -86,6 +86,13 @@ describe('event detail page', () => {
     expect(await screen.findByText('unhandledErrorMiddleware (framework: Express)')).toBeInTheDocument()
   })
 
+  it('names the OS beside its version in the summary', async () => {
+    mockApi({ ...routes(), 'GET /api/projects/p1/events/ev1': event({ os_version: '14.4', device: { osName: 'iOS', model: 'iPhone13,2' } }) })
+    renderApp('/projects/p1/errors/e1/events/ev1')
+    const os = await screen.findByText('OS', { selector: 'dt' })
+    expect(os.nextElementSibling).toHaveTextContent(/^iOS 14\.4$/)
+  })
+
   it('names an exception sent without a class name instead of leaving its heading empty', async () => {
     mockApi({
       ...routes(),

@@ -16,6 +16,13 @@ function Fact({ label, children }: { label: string; children: React.ReactNode })
   )
 }
 
+/** The OS as "iOS 14.4": the name from the device (the notifier's or read from its user agent) beside the version. */
+export function osLabel(event: Pick<ErrorEvent, 'device' | 'os_version'>): string | null {
+  const name = typeof event.device.osName === 'string' && event.device.osName.trim() !== '' ? event.device.osName : null
+  const label = [name, event.os_version].filter((part) => part !== null && part !== '').join(' ')
+  return label === '' ? null : label
+}
+
 /** The event at a glance: what was thrown, when, where and for whom. */
 export function EventSummary({ event }: { event: ErrorEvent }) {
   const outer = event.exceptions[0]
@@ -54,7 +61,7 @@ export function EventSummary({ event }: { event: ErrorEvent }) {
         </Fact>
         <Fact label="Release stage">{event.release_stage ?? '—'}</Fact>
         <Fact label="App version">{event.app_version ?? '—'}</Fact>
-        <Fact label="OS version">{event.os_version ?? '—'}</Fact>
+        <Fact label="OS">{osLabel(event) ?? '—'}</Fact>
         <Fact label="User">
           <span title={event.user.email ?? event.user_id ?? undefined}>
             {event.user.name ?? event.user.email ?? event.user_id ?? '—'}
