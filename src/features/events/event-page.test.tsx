@@ -93,6 +93,20 @@ describe('event detail page', () => {
     expect(os.nextElementSibling).toHaveTextContent(/^iOS 14\.4$/)
   })
 
+  it('gives every summary cell its whole value on hover, the user by full name', async () => {
+    const name = 'Augusta Ada King, Countess of Lovelace, née Byron, of Ockham Park'
+    const stage = `production-${'eu-west-'.repeat(10)}`
+    mockApi({
+      ...routes(),
+      'GET /api/projects/p1/events/ev1': event({ release_stage: stage, user: { id: 'u1', email: 'ada@example.com', name } }),
+    })
+    renderApp('/projects/p1/errors/e1/events/ev1')
+    const cell = async (label: string) => (await screen.findByText(label, { selector: 'dt' })).nextElementSibling
+    expect(await cell('User')).toHaveTextContent(name)
+    expect(await cell('User')).toHaveAttribute('title', `${name} (ada@example.com)`)
+    expect(await cell('Release stage')).toHaveAttribute('title', stage)
+  })
+
   it('names an exception sent without a class name instead of leaving its heading empty', async () => {
     mockApi({
       ...routes(),

@@ -7,13 +7,33 @@ import { SeverityIndicator } from '../errors/error-badges.tsx'
 import { useDocumentTitle } from '../../lib/use-document-title.ts'
 import { errorClassLabel } from '../../lib/error-class.ts'
 
-function Fact({ label, children }: { label: string; children: React.ReactNode }) {
+/** One cell of the summary, cut to one line: `title` holds the whole value, to read on hover. */
+function Fact({ label, title, children }: { label: string; title?: string; children: React.ReactNode }) {
   return (
     <div className="min-w-0">
       <dt className="text-xs text-muted-foreground">{label}</dt>
-      <dd className="truncate text-sm">{children}</dd>
+      <dd className="truncate text-sm" title={title}>
+        {children}
+      </dd>
     </div>
   )
+}
+
+/** A text cell: the value, or a dash when the event has none. */
+function TextFact({ label, value, title }: { label: string; value: string | null; title?: string }) {
+  return (
+    <Fact label={label} title={title ?? value ?? undefined}>
+      {value ?? '—'}
+    </Fact>
+  )
+}
+
+/** Who was affected, by name, else email, else id; the whole name and the email on hover. */
+function userLabel(event: ErrorEvent): { value: string | null; title: string | undefined } {
+  const { name, email } = event.user
+  const value = name ?? email ?? event.user_id
+  if (value === null) return { value, title: undefined }
+  return { value, title: email !== null && email !== value ? `${value} (${email})` : value }
 }
 
 /** The OS as "iOS 14.4": the name from the device (the notifier's or read from its user agent) beside the version. */
@@ -56,17 +76,11 @@ export function EventSummary({ event }: { event: ErrorEvent }) {
         <Fact label="Received">
           <RelativeTime value={event.received_at} />
         </Fact>
-        <Fact label="Context">
-          <span title={event.context ?? undefined}>{event.context ?? '—'}</span>
-        </Fact>
-        <Fact label="Release stage">{event.release_stage ?? '—'}</Fact>
-        <Fact label="App version">{event.app_version ?? '—'}</Fact>
-        <Fact label="OS">{osLabel(event) ?? '—'}</Fact>
-        <Fact label="User">
-          <span title={event.user.email ?? event.user_id ?? undefined}>
-            {event.user.name ?? event.user.email ?? event.user_id ?? '—'}
-          </span>
-        </Fact>
+        <TextFact label="Context" value={event.context} />
+        <TextFact label="Release stage" value={event.release_stage} />
+        <TextFact label="App version" value={event.app_version} />
+        <TextFact label="OS" value={osLabel(event)} />
+        <TextFact label="User" {...userLabel(event)} />
       </dl>
     </div>
   )
