@@ -128,12 +128,14 @@ test('sign in, set up a project, ingest events and read them', async ({ page, re
   await expect(user).toContainText('user-3')
   await expect(page.getByRole('table', { name: /Feature flags/ })).toContainText('checkout-v2')
 
-  // Threads: the crashed one first and open; others open on demand.
-  const threads = page.getByRole('list', { name: 'Threads, error-reporting thread first' })
-  await expect(threads.getByRole('button', { name: 'Stack trace of thread main' })).toHaveAttribute('aria-expanded', 'true')
-  await expect(threads).toContainText('submitOrder')
-  await threads.getByRole('button', { name: 'Stack trace of thread payment-worker' }).click()
-  await expect(threads).toContainText('Queue.poll')
+  // Threads: the crashed one in view and open; the others behind a toggle, each opened on demand.
+  const crashed = page.getByRole('list', { name: 'Error-reporting thread' })
+  await expect(crashed.getByRole('button', { name: 'Stack trace of thread main' })).toHaveAttribute('aria-expanded', 'true')
+  await expect(crashed).toContainText('submitOrder')
+  await page.getByRole('button', { name: /^Other threads \(\d+\)$/ }).click()
+  const others = page.getByRole('list', { name: 'Other threads' })
+  await others.getByRole('button', { name: 'Stack trace of thread payment-worker' }).click()
+  await expect(others).toContainText('Queue.poll')
   await shoot(page, 'event')
   await shootNarrow(page, 'event')
   await page.emulateMedia({ colorScheme: 'dark' })

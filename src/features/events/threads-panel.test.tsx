@@ -66,12 +66,19 @@ describe('event threads panel', () => {
     const exceptions = screen.getByRole('region', { name: 'Exception' })
     expect(exceptions.compareDocumentPosition(panel) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy()
 
-    const items = within(within(panel).getByRole('list', { name: 'Threads, error-reporting thread first' })).getAllByRole(
-      'listitem',
-      { name: /^Thread / },
-    )
-    expect(items.map((item) => item.getAttribute('aria-label'))).toEqual(['Thread main', 'Thread OkHttp Dispatcher'])
-    const [main, okhttp] = items as [HTMLElement, HTMLElement]
+    const main = within(within(panel).getByRole('list', { name: 'Error-reporting thread' })).getByRole('listitem', {
+      name: 'Thread main',
+    })
+    // The other threads wait behind one toggle, after the error thread.
+    const others = within(panel).getByRole('button', { name: 'Other threads (1)' })
+    expect(others).toHaveAttribute('aria-expanded', 'false')
+    expect(within(panel).queryByRole('listitem', { name: 'Thread OkHttp Dispatcher' })).not.toBeInTheDocument()
+    await userEvent.click(others)
+    expect(others).toHaveAttribute('aria-expanded', 'true')
+    const okhttp = within(within(panel).getByRole('list', { name: 'Other threads' })).getByRole('listitem', {
+      name: 'Thread OkHttp Dispatcher',
+    })
+    expect(main.compareDocumentPosition(okhttp) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy()
 
     expect(within(main).getByText('Crashed')).toBeInTheDocument()
     expect(within(main).getByText('RUNNABLE')).toBeInTheDocument()
@@ -100,6 +107,7 @@ describe('event threads panel', () => {
   it('expands and collapses another thread to show its frames', async () => {
     renderEvent(androidEvent)
     const panel = await threadsPanel()
+    await userEvent.click(within(panel).getByRole('button', { name: 'Other threads (1)' }))
     const okhttp = within(panel).getByRole('listitem', { name: 'Thread OkHttp Dispatcher' })
     const toggle = within(okhttp).getByRole('button', { name: 'Stack trace of thread OkHttp Dispatcher' })
 
@@ -127,6 +135,7 @@ describe('event threads panel', () => {
       }),
     )
     const panel = await threadsPanel()
+    await userEvent.click(within(panel).getByRole('button', { name: 'Other threads (2)' }))
     const items = within(panel).getAllByRole('listitem', { name: /^Thread / })
     expect(within(items[0]!).getByText(XSS)).toBeInTheDocument()
     expect(container.querySelector('script')).toBeNull()
@@ -143,10 +152,38 @@ describe('event threads panel', () => {
     expect(within(items[2]!).getByText('Thread 9')).toBeInTheDocument()
   })
 
-  it('shows the first 25 of many threads, the rest on request', async () => {
-    const threads = Array.from({ length: 30 }, (_, index) => thread({ id: String(index), name: `pool-${index}` }))
+  it('keeps the crashed thread in view and the other 199 behind a toggle, 25 at a time', async () => {
+    const threads = Array.from({ length: 200 }, (_, index) =>
+      thread({ id: String(index), name: `pool-${index}`, error_reporting_thread: index === 120 }),
+    )
     renderEvent(event({ threads }))
     const panel = await threadsPanel()
+    expect(within(panel).getAllByRole('listitem', { name: /^Thread / }).map((item) => item.getAttribute('aria-label'))).toEqual([
+      'Thread pool-120',
+    ])
+    expect(within(panel).getByText('Crashed')).toBeInTheDocument()
+    const others = within(panel).getByRole('button', { name: 'Other threads (199)' })
+    others.focus()
+    await userEvent.keyboard('{Enter}')
+    expect(others).toHaveAttribute('aria-expanded', 'true')
+    expect(within(panel).getAllByRole('listitem', { name: /^Thread / })).toHaveLength(26)
+    await userEvent.click(within(panel).getByRole('button', { name: 'Show 174 more threads' }))
+    expect(within(panel).getAllByRole('listitem', { name: /^Thread / })).toHaveLength(200)
+    await userEvent.click(others)
+    expect(within(panel).getAllByRole('listitem', { name: /^Thread / })).toHaveLength(1)
+  })
+
+  it('without an error-reporting thread, shows a few threads at once and many behind a toggle', async () => {
+    const { unmount } = renderEvent(event({ threads: [thread({ id: '1', name: 'main' }), thread({ id: '2', name: 'io' })] }))
+    let panel = await threadsPanel()
+    expect(within(panel).getByRole('button', { name: 'All threads (2)' })).toHaveAttribute('aria-expanded', 'true')
+    expect(within(panel).getAllByRole('listitem', { name: /^Thread / })).toHaveLength(2)
+    unmount()
+
+    renderEvent(event({ threads: Array.from({ length: 30 }, (_, index) => thread({ id: String(index), name: `pool-${index}` })) }))
+    panel = await threadsPanel()
+    expect(within(panel).queryByRole('listitem', { name: /^Thread / })).not.toBeInTheDocument()
+    await userEvent.click(within(panel).getByRole('button', { name: 'All threads (30)' }))
     expect(within(panel).getAllByRole('listitem', { name: /^Thread / })).toHaveLength(25)
     await userEvent.click(within(panel).getByRole('button', { name: 'Show 5 more threads' }))
     expect(within(panel).getAllByRole('listitem', { name: /^Thread / })).toHaveLength(30)

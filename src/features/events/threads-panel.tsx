@@ -105,16 +105,14 @@ function ThreadItem({ thread, position, unhandled }: { thread: EventThread; posi
   )
 }
 
-/** What every thread was doing when the error happened (Android, iOS and NDK notifiers send them). */
-export function ThreadsPanel({ threads, unhandled }: { threads: readonly EventThread[]; unhandled: boolean }) {
+/** A page of threads, more on request: notifiers may send up to 500. */
+function ThreadList({ items, label, unhandled, id }: { items: ReturnType<typeof orderThreads>; label: string; unhandled: boolean; id?: string }) {
   const [showAll, setShowAll] = useState(false)
-  const ordered = orderThreads(threads)
-  const visible = showAll ? ordered : ordered.slice(0, INITIAL_VISIBLE)
-  const hidden = ordered.length - visible.length
-
+  const visible = showAll ? items : items.slice(0, INITIAL_VISIBLE)
+  const hidden = items.length - visible.length
   return (
-    <div className="flex flex-col gap-2">
-      <ol aria-label="Threads, error-reporting thread first" className="flex flex-col divide-y divide-border">
+    <div id={id} className="flex flex-col gap-2">
+      <ol aria-label={label} className="flex flex-col divide-y divide-border">
         {visible.map(({ thread, position }) => (
           <ThreadItem key={position} thread={thread} position={position} unhandled={unhandled} />
         ))}
@@ -127,6 +125,44 @@ export function ThreadsPanel({ threads, unhandled }: { threads: readonly EventTh
         >
           Show {hidden} more {hidden === 1 ? 'thread' : 'threads'}
         </button>
+      ) : null}
+    </div>
+  )
+}
+
+/** Without an error-reporting thread to lead, a few threads are shown at once; more wait behind the toggle. */
+const OPEN_WITHOUT_ERROR_THREAD = 5
+
+/**
+ * What every thread was doing when the error happened (Android, iOS and NDK notifiers send them).
+ * The error-reporting thread stays in view; the others (up to hundreds) wait behind "Other threads (N)",
+ * so they do not push the breadcrumbs and metadata a page further down.
+ */
+export function ThreadsPanel({ threads, unhandled }: { threads: readonly EventThread[]; unhandled: boolean }) {
+  const ordered = orderThreads(threads)
+  const leading = ordered.filter((item) => item.thread.error_reporting_thread)
+  const others = ordered.filter((item) => !item.thread.error_reporting_thread)
+  const [othersOpen, setOthersOpen] = useState(leading.length === 0 && others.length <= OPEN_WITHOUT_ERROR_THREAD)
+  const othersId = useId()
+  const othersLabel = leading.length > 0 ? 'Other threads' : 'All threads'
+
+  return (
+    <div className="flex flex-col gap-2">
+      {leading.length > 0 ? <ThreadList items={leading} label="Error-reporting thread" unhandled={unhandled} /> : null}
+      {others.length > 0 ? (
+        <>
+          <button
+            type="button"
+            aria-expanded={othersOpen}
+            aria-controls={othersOpen ? othersId : undefined}
+            onClick={() => setOthersOpen((open) => !open)}
+            className="-ml-1 inline-flex items-center gap-1 self-start rounded py-1 pr-1 text-sm font-medium text-muted-foreground hover:text-foreground"
+          >
+            {othersOpen ? <ChevronDown aria-hidden="true" className="size-4" /> : <ChevronRight aria-hidden="true" className="size-4" />}
+            {othersLabel} ({others.length.toLocaleString('en')})
+          </button>
+          {othersOpen ? <ThreadList id={othersId} items={others} label={othersLabel} unhandled={unhandled} /> : null}
+        </>
       ) : null}
     </div>
   )
