@@ -171,7 +171,11 @@ test('long unbroken names wrap or truncate instead of widening the page', async 
   // Event data is untrusted: a notifier may send names of any length with no spaces to break at.
   const errorClass = `Unbroken${'Abc'.repeat(120)}`
   await notify(request, apiKey, [
-    simpleEvent({ errorClass, message: `<b>${'x'.repeat(2000)}</b>`, context: `GET /${'c'.repeat(500)}`, user: { id: 'u'.repeat(300) } }),
+    {
+      ...simpleEvent({ errorClass, message: `<b>${'x'.repeat(2000)}</b>`, context: `GET /${'c'.repeat(500)}`, user: { id: 'u'.repeat(300) } }),
+      // A long severity reason attribute wraps in its pill instead of widening the page.
+      severityReason: { type: 'unhandledExceptionMiddleware', attributes: { framework: 'Express', route: `/api/v1/orders/${'a1b2c3d4e5'.repeat(27)}` } },
+    },
   ])
   const [error] = await api.get<{ id: string }[]>(`/projects/${projectId}/errors`)
   const event = await api.get<{ id: string }>(`/projects/${projectId}/errors/${error!.id}/latest_event`)
@@ -193,6 +197,9 @@ test('long unbroken names wrap or truncate instead of widening the page', async 
     await shoot(page, name)
     await shootNarrow(page, name)
   }
+  // The severity reason stays whole, wrapped in its pill.
+  await expect(page.getByText(/^unhandledExceptionMiddleware \(framework: Express, route: \/api\/v1\/orders\/a1b2/)).toBeVisible()
+
   // Fonts differ between machines: with every glyph wider than here, the project still keeps its whole name.
   await page.addStyleTag({ content: 'body { letter-spacing: 0.12em }' })
   await expect.poll(() => projectCrumb.evaluate(isWhole)).toBe(true)

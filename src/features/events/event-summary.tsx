@@ -61,7 +61,8 @@ export function EventSummary({ event }: { event: ErrorEvent }) {
           <SeverityIndicator severity={event.severity} />
           <Badge tone={event.unhandled ? 'danger' : 'neutral'}>{event.unhandled ? 'unhandled' : 'handled'}</Badge>
           {event.severity_reason ? (
-            <Badge className="[overflow-wrap:anywhere]">
+            // Attributes may be long (a route of hundreds of characters): the pill wraps within the page.
+            <Badge className="max-w-full rounded-lg whitespace-normal [overflow-wrap:anywhere]">
               {event.severity_reason}
               {event.severity_reason_attributes
                 ? ` (${Object.entries(event.severity_reason_attributes)
