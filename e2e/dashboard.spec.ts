@@ -170,11 +170,16 @@ test('long unbroken names wrap or truncate instead of widening the page', async 
   const { projectId, apiKey } = await createProject(api, 'long-names')
   // Event data is untrusted: a notifier may send names of any length with no spaces to break at.
   const errorClass = `Unbroken${'Abc'.repeat(120)}`
+  // Metadata nested nearly as deep as ingest keeps (20 levels) must not squeeze values to a letter per line.
+  const deep: Record<string, unknown> = {}
+  let level = deep
+  for (let depth = 0; depth < 16; depth++) level = level[`nested${depth}`] = { [`value${depth}`]: `value at depth ${depth}` }
   await notify(request, apiKey, [
     {
       ...simpleEvent({ errorClass, message: `<b>${'x'.repeat(2000)}</b>`, context: `GET /${'c'.repeat(500)}`, user: { id: 'u'.repeat(300) } }),
       // A long severity reason attribute wraps in its pill instead of widening the page.
       severityReason: { type: 'unhandledExceptionMiddleware', attributes: { framework: 'Express', route: `/api/v1/orders/${'a1b2c3d4e5'.repeat(27)}` } },
+      metaData: { deep },
     },
   ])
   const [error] = await api.get<{ id: string }[]>(`/projects/${projectId}/errors`)
@@ -197,6 +202,17 @@ test('long unbroken names wrap or truncate instead of widening the page', async 
     await shoot(page, name)
     await shootNarrow(page, name)
   }
+  // Every level of the deep tree opened, at both widths: the deepest value keeps a readable width.
+  const metadata = page.getByRole('region', { name: 'Metadata' })
+  for (let depth = 1; depth < 16; depth++) await metadata.getByRole('button', { name: new RegExp(`^nested${depth}\\b`) }).click()
+  const deepest = metadata.getByText('value at depth 15', { exact: true })
+  for (const size of [WIDE, NARROW]) {
+    await page.setViewportSize(size)
+    await expect.poll(() => deepest.evaluate((node) => node.getBoundingClientRect().width), { message: `deepest value at ${size.width}px` }).toBeGreaterThan(100)
+    await expect.poll(() => deepest.evaluate((node) => node.getClientRects().length), { message: `deepest value on one line at ${size.width}px` }).toBe(1)
+  }
+  await shoot(page, 'long-names-event-deep-metadata')
+  await shootNarrow(page, 'long-names-event-deep-metadata')
   // The severity reason stays whole, wrapped in its pill.
   await expect(page.getByText(/^unhandledExceptionMiddleware \(framework: Express, route: \/api\/v1\/orders\/a1b2/)).toBeVisible()
 

@@ -97,7 +97,8 @@ function Entry({ name, value, depth }: { name: string; value: unknown; depth: nu
     )
   }
   return (
-    <li className="grid grid-cols-[minmax(6rem,12rem)_minmax(0,1fr)] gap-x-3 py-0.5 pl-[1.125rem] text-xs max-sm:grid-cols-1">
+    // Key beside value, or above it where the level is narrow (deep in the tree, or on a phone).
+    <li className="grid grid-cols-[minmax(6rem,12rem)_minmax(0,1fr)] gap-x-3 py-0.5 pl-[1.125rem] text-xs @max-sm:grid-cols-1">
       <span className="font-mono font-medium text-muted-foreground [overflow-wrap:anywhere]">{name}</span>
       <span className="min-w-0">
         <Leaf value={value} />
@@ -113,7 +114,9 @@ function TreeLevel({ value, depth, label }: { value: Container; depth: number; l
   const next = Math.min(hidden, ENTRIES_PER_PAGE)
   const noun = Array.isArray(value) ? 'items' : 'keys'
   return (
-    <div className={cn(depth > 0 && 'ml-1.5 border-l border-border pl-2')}>
+    // Each level is at least 16rem wide: deep levels widen the tree (which then scrolls sideways)
+    // instead of squeezing keys and values to a letter per line.
+    <div className={cn('@container', depth > 0 && 'ml-1.5 min-w-64 border-l border-border pl-2')}>
       <ul aria-label={label} className="flex flex-col">
         {entriesOf(value, limit).map(([name, child]) => (
           <Entry key={name} name={name} value={child} depth={depth} />
@@ -138,5 +141,9 @@ function TreeLevel({ value, depth, label }: { value: Container; depth: number; l
 export function KeyValueTree({ value, label, emptyText = 'Nothing here.' }: { value: unknown; label: string; emptyText?: string }) {
   if (!isContainer(value)) return <Leaf value={value} />
   if (sizeOf(value) === 0) return <p className="text-sm text-muted-foreground">{emptyText}</p>
-  return <TreeLevel value={value} depth={0} label={label} />
+  return (
+    <div className="overflow-x-auto">
+      <TreeLevel value={value} depth={0} label={label} />
+    </div>
+  )
 }
