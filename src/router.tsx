@@ -1,7 +1,7 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query'
 import { createRouter, type RouterHistory } from '@tanstack/react-router'
 import { isApiError, setUnauthorizedHandler } from './api/http.ts'
-import { PageSkeleton } from './features/layout/route-states.tsx'
+import { PageSkeleton, RouteError } from './features/layout/route-states.tsx'
 import { parseSearch, stringifySearch } from './lib/search-params.ts'
 import { routeTree } from './routeTree.gen.ts'
 
@@ -20,6 +20,8 @@ export function createAppRouter({ queryClient, history }: { queryClient: QueryCl
     defaultPendingMs: 150,
     defaultPendingMinMs: 300,
     defaultPendingComponent: () => <PageSkeleton label="Loading" />,
+    // Routes without their own error page (sign-in, settings) still get ours, with its Retry.
+    defaultErrorComponent: RouteError,
     scrollRestoration: true,
     Wrap: ({ children }) => <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>,
   })

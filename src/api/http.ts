@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import { apiErrorSchema } from '../../contract/api-error.ts'
+import { SERVER_UNREACHABLE_MESSAGE } from '../lib/route-chunks.ts'
 import { clearToken, readToken } from '../lib/token-store.ts'
 
 export const API_BASE = '/api'
@@ -100,7 +101,7 @@ async function send(url: string, { method = 'GET', body, signal }: SendOptions =
     response = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal })
   } catch (error) {
     if (signal?.aborted) throw error
-    throw new ApiError(0, ['Could not reach the Errata server. Check your connection and try again.'])
+    throw new ApiError(0, [SERVER_UNREACHABLE_MESSAGE])
   }
   if (response.ok) return response
 

@@ -1,11 +1,13 @@
 import { useQueryErrorResetBoundary } from '@tanstack/react-query'
 import { Link, notFound, useRouter, type ErrorComponentProps } from '@tanstack/react-router'
+import { RotateCw } from 'lucide-react'
 import { useEffect } from 'react'
 import type * as React from 'react'
 import { isApiError } from '../../api/http.ts'
-import { buttonVariants } from '../../components/ui/button.tsx'
+import { Button, buttonVariants } from '../../components/ui/button.tsx'
 import { LoadingRegion, Skeleton } from '../../components/ui/skeleton.tsx'
 import { ErrorState, NotFoundState } from '../../components/ui/states.tsx'
+import { claimReload, isChunkLoadError } from '../../lib/route-chunks.ts'
 
 /** Loader helper: a 404 from the API becomes the route's not-found page instead of an error. */
 export async function orNotFound<T>(promise: Promise<T>): Promise<T> {
@@ -17,7 +19,12 @@ export async function orNotFound<T>(promise: Promise<T>): Promise<T> {
   }
 }
 
-/** A route's error page: what failed and a Retry that re-runs the loaders. */
+/**
+ * A route's error page: what failed and a Retry that re-runs the loaders (and fetches the route's
+ * code again when that is what failed: the server could not be reached). A route chunk that is
+ * gone from a server that answers means a new version was deployed: reload once to get it, and
+ * if that did not help, say so with a Reload button instead of reloading in a loop.
+ */
 export function RouteError({
   error,
   title = 'This page could not be loaded',
@@ -30,6 +37,25 @@ export function RouteError({
     queryErrorResetBoundary.reset()
   }, [queryErrorResetBoundary])
 
+  useEffect(() => {
+    if (isChunkLoadError(error, 'stale') && claimReload(error)) window.location.reload()
+  }, [error])
+
+  if (isChunkLoadError(error, 'stale')) {
+    return (
+      <ErrorState
+        className="mx-auto max-w-2xl"
+        title="Errata has been updated"
+        error={error}
+        action={
+          <Button size="sm" variant="primary" onClick={() => window.location.reload()}>
+            <RotateCw aria-hidden="true" />
+            Reload page
+          </Button>
+        }
+      />
+    )
+  }
   return (
     <ErrorState
       className="mx-auto max-w-2xl"

@@ -1,0 +1,98 @@
+// The server goes away while the dashboard is open: the app stays, says so and recovers with
+// Retry. And a deploy (the old route chunks gone, the server answering) reloads the page once.
+import { expect, test, type Page } from '@playwright/test'
+import { simpleEvent } from './bugsnag-payload.ts'
+import { Api, createProject, notify, signIn, waitForEvents, watchPage, WIDE } from './support.ts'
+
+test.use({ viewport: WIDE })
+
+const errorsList = (page: Page) => page.getByRole('list', { name: 'Errors' })
+
+/** A stopped server, as the browser sees it: every request to it, pages, chunks and API alike, is refused. */
+async function stopServer(page: Page) {
+  const origin = new URL(page.url()).origin
+  await page.route(
+    (url) => url.origin === origin,
+    (route) => route.abort('connectionrefused'),
+  )
+}
+
+const startServer = (page: Page) => page.unrouteAll({ behavior: 'wait' })
+
+/** A mark on the document: still there means the app was never reloaded. */
+const markDocument = (page: Page) => page.evaluate(() => Object.assign(window, { errataE2eMark: 'same document' }))
+const documentMark = (page: Page) => page.evaluate(() => (window as { errataE2eMark?: string }).errataE2eMark ?? null)
+
+test('with the server unreachable, navigation shows the app’s own error and Retry recovers', async ({ page, request }) => {
+  const watched = watchPage(page)
+  const api = await Api.signIn(request)
+  const { projectId, apiKey } = await createProject(api, 'unreachable-web')
+  await notify(request, apiKey, [
+    simpleEvent({ errorClass: 'QueueStalledError' }),
+    simpleEvent({ errorClass: 'QueueStalledError' }),
+    simpleEvent({ errorClass: 'CacheMissError' }),
+  ])
+  await waitForEvents(api, projectId, 3)
+
+  await signIn(page)
+  await page.goto(`/projects/${projectId}/errors`)
+  await expect(errorsList(page).getByRole('listitem')).toHaveCount(2)
+  await markDocument(page)
+
+  // A new sort: the list's loader cannot reach the API.
+  await stopServer(page)
+  await page.getByLabel('Sort by').selectOption('events')
+  const alert = page.getByRole('alert')
+  await expect(alert).toContainText('Could not load this project’s errors', { timeout: 20_000 })
+  await expect(alert).toContainText('Could not reach the Errata server')
+  expect(await documentMark(page)).toBe('same document')
+
+  await startServer(page)
+  await alert.getByRole('button', { name: 'Retry' }).click()
+  await expect(errorsList(page).getByRole('listitem')).toHaveCount(2)
+  await expect(page).toHaveURL(/sort=events/)
+
+  // Opening an error: its page's code (a chunk not loaded yet) cannot be fetched either.
+  await stopServer(page)
+  await page.keyboard.press('j')
+  await page.keyboard.press('Enter')
+  await expect(page).toHaveURL(new RegExp(`/projects/${projectId}/errors/[^/?]+`))
+  await expect(alert).toContainText('Could not load this error', { timeout: 20_000 })
+  await expect(alert).toContainText('Could not reach the Errata server')
+  expect(await documentMark(page)).toBe('same document')
+
+  await startServer(page)
+  await alert.getByRole('button', { name: 'Retry' }).click()
+  await expect(page.getByRole('heading', { name: 'QueueStalledError', level: 1 })).toBeVisible()
+  expect(await documentMark(page)).toBe('same document')
+  expect(watched.dialogs).toEqual([])
+})
+
+test('after a deploy, a route chunk that is gone reloads the page once', async ({ page, request }) => {
+  const api = await Api.signIn(request)
+  const { projectId, apiKey } = await createProject(api, 'deploy-web')
+  await notify(request, apiKey, [simpleEvent({ errorClass: 'StaleBuildError' })])
+  await waitForEvents(api, projectId, 1)
+
+  await signIn(page)
+  await page.goto(`/projects/${projectId}/errors`)
+  await expect(errorsList(page).getByRole('listitem')).toHaveCount(1)
+
+  // The error page's chunks answer 404 once, as the old build's file names would after a deploy;
+  // the reloaded page asks again and gets them (the "new build").
+  const answered404 = new Set<string>()
+  await page.route(/\/assets\/projects\._projectId\.errors\._errorId\.index-[^/]*\.js$/, (route) => {
+    const url = route.request().url()
+    if (answered404.has(url)) return route.continue()
+    answered404.add(url)
+    return route.fulfill({ status: 404, contentType: 'application/json', body: '{"errors":["not found"]}' })
+  })
+  let loads = 0
+  page.on('load', () => loads++)
+
+  await page.keyboard.press('j')
+  await page.keyboard.press('Enter')
+  await expect(page.getByRole('heading', { name: 'StaleBuildError', level: 1 })).toBeVisible({ timeout: 20_000 })
+  expect(answered404.size).toBeGreaterThan(0)
+  expect(loads).toBe(1)
+})
