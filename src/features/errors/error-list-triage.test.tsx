@@ -186,6 +186,43 @@ describe('errors list triage', { timeout: 20_000 }, () => {
     expect(patches()[1]!.body).toEqual({ operation: 'fix' })
   })
 
+  it('a bulk action from the toolbar (or its menu) puts the focus back on the row the user was on', async () => {
+    const { patches } = listApi({
+      bulk: (request, current) => {
+        const body = request.body as { operation: string; assigned_collaborator_id?: string }
+        return (request.url.searchParams.get('error_ids') ?? '').split(',').map((id) => {
+          const error = current.find((e) => e.id === id)!
+          const updated =
+            body.operation === 'ignore'
+              ? { ...error, status: 'ignored' as const }
+              : { ...error, assigned_collaborator_id: body.assigned_collaborator_id ?? null }
+          return { id, status: 'updated' as const, error: updated, errors: [] }
+        })
+      },
+    })
+    renderApp('/projects/p1/errors')
+    await rowOf('FirstError')
+    await userEvent.keyboard('jj')
+    await waitFor(() => expect(screen.getByRole('link', { name: 'SecondError' })).toHaveFocus())
+    await userEvent.keyboard('x')
+    const toolbar = screen.getByRole('toolbar', { name: 'Bulk actions' })
+    await userEvent.click(within(toolbar).getByRole('button', { name: 'Ignore' }))
+    await waitFor(() => expect(patches()).toHaveLength(1))
+    // The toolbar went with the selection; the focus did not go with it.
+    await waitFor(() => expect(screen.queryByRole('toolbar', { name: 'Bulk actions' })).not.toBeInTheDocument())
+    expect(screen.getByRole('link', { name: 'SecondError' })).toHaveFocus()
+
+    // The same from the assign menu opened with `a`, which had the focus.
+    await userEvent.keyboard('x')
+    await userEvent.keyboard('a')
+    const menu = await screen.findByRole('menu', { name: 'Assign to' })
+    await userEvent.click(within(menu).getByRole('menuitem', { name: 'Ada Lovelace' }))
+    await waitFor(() => expect(patches()).toHaveLength(2))
+    await waitFor(() => expect(screen.queryByRole('toolbar', { name: 'Bulk actions' })).not.toBeInTheDocument())
+    expect(screen.getByRole('link', { name: 'SecondError' })).toHaveFocus()
+    expect(rowIn('SecondError')).toHaveAttribute('aria-current', 'true')
+  })
+
   it('s snoozes the selection through the dialog; a opens the assign menu; Enter opens the focused error', async () => {
     const { patches } = listApi({
       bulk: (request, current) =>

@@ -175,6 +175,9 @@ export function ErrorList({ projectId, params }: { projectId: string; params: Er
 
   const runOn = (ids: readonly string[], operation: ErrorOperation, fromSelection: boolean) => {
     if (ids.length === 0) return
+    // A bulk action clears the selection, and with it the toolbar (or the menu or dialog that
+    // started it) where the focus may be: send the focus back to the rows first.
+    if (fromSelection) returnToRows(ids)
     if (!fromSelection && ids.length === 1) {
       single.mutate({ errorId: ids[0]!, operation })
       return
@@ -223,9 +226,10 @@ export function ErrorList({ projectId, params }: { projectId: string; params: Er
   /** The row's link, which takes the focus; only rendered rows have one. */
   const rowLink = (index: number) => listRef.current?.querySelector<HTMLElement>(`[data-row-index="${index}"]`)
 
-  const focusRow = (index: number) => {
+  const focusRow = (index: number, { scrollTo }: { scrollTo?: number } = {}) => {
     setFocusedIndex(index)
-    virtualizer.scrollToIndex(index, { align: 'auto' })
+    if (scrollTo === undefined) virtualizer.scrollToIndex(index, { align: 'auto' })
+    else virtualizer.scrollToOffset(scrollTo)
     // The row may only exist after the virtualizer re-renders; the browser then brings it fully
     // into view, below the sticky header (the rows' scroll margin), which estimates alone missed.
     requestAnimationFrame(() => {
@@ -233,6 +237,24 @@ export function ErrorList({ projectId, params }: { projectId: string; params: Er
       row?.focus({ preventScroll: true })
       row?.closest('[role="listitem"]')?.scrollIntoView({ block: 'nearest' })
     })
+  }
+
+  // Where the focused row sat on screen when it was focused, so a bulk action started elsewhere
+  // (the bulk toolbar, a menu or a dialog, maybe after scrolling up to it) brings the list back as it was.
+  const rowAnchor = useRef<{ index: number; top: number } | null>(null)
+
+  /**
+   * Focus the row the user was on (else the first row acted on) unless the focus is on a row
+   * already, scrolled back to where it was. Rows that leave the list (fixed, ignored) close up
+   * under it, so the focus ends on the next one, as after `f` on a single row.
+   */
+  const returnToRows = (ids: readonly string[]) => {
+    if (listRef.current?.contains(document.activeElement)) return
+    const index = focusedRef.current ?? errors.findIndex((error) => ids.includes(error.id))
+    if (index < 0 || index >= errors.length) return
+    const anchor = rowAnchor.current
+    const start = virtualizer.measurementsCache[index]?.start
+    focusRow(index, { scrollTo: anchor?.index === index && start !== undefined ? Math.max(0, start - anchor.top) : undefined })
   }
 
   const thisList = lastFocusedError.key(projectId, params)
@@ -347,8 +369,14 @@ export function ErrorList({ projectId, params }: { projectId: string; params: Er
               aria-current={error && item.index === focusedIndex ? 'true' : undefined}
               data-index={item.index}
               ref={virtualizer.measureElement}
-              onFocus={() => {
-                if (error) setFocusedIndex(item.index)
+              onFocus={(event) => {
+                if (!error) return
+                setFocusedIndex(item.index)
+                // Measured once the focus move has scrolled the row into view.
+                const row = event.currentTarget
+                requestAnimationFrame(() => {
+                  if (row.isConnected) rowAnchor.current = { index: item.index, top: row.getBoundingClientRect().top }
+                })
               }}
               className={cn(
                 // The scroll margin keeps a row scrolled into view clear of the sticky header.
