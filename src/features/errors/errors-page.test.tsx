@@ -42,7 +42,30 @@ describe('errors list page', () => {
     expect(times[0]).toHaveAttribute('title', expect.stringMatching(/2026/))
     expect(within(rows[1]!).getByText('fixed')).toBeInTheDocument()
     expect(screen.getByRole('heading', { level: 1, name: 'checkout-api: errors' })).toBeInTheDocument()
-    expect(screen.getByText(/2 errors · 2 open/)).toBeInTheDocument()
+    // The default view is filtered (status is open): the list's count and the project's are told apart.
+    expect(screen.getByText('2 matching · 2 open in project')).toBeInTheDocument()
+  })
+
+  it('says which count is the filtered list’s and which the project’s', async () => {
+    mockApi({
+      ...baseRoutes,
+      'GET /api/projects/p1': project({ open_error_count: 2970 }),
+      'GET /api/projects/p1/errors': (request) => {
+        const stage = request.url.searchParams.get('filters[app.release_stage][][value]')
+        const total = stage === 'nowhere' ? 0 : stage === 'production' ? 2797 : 3000
+        return json(total === 0 ? [] : [errorGroup()], { headers: { 'X-Total-Count': String(total) } })
+      },
+    })
+    const { router } = renderApp('/projects/p1/errors?f=app.release_stage:eq:production')
+    expect(await screen.findByText('2,797 matching · 2,970 open in project')).toBeInTheDocument()
+
+    // Nothing matches: still no "0 errors" beside the project's open errors.
+    await router.navigate({ to: '/projects/$projectId/errors', params: { projectId: 'p1' }, search: { f: ['app.release_stage:eq:nowhere'] } })
+    expect(await screen.findByText('0 matching · 2,970 open in project')).toBeInTheDocument()
+
+    // No filters at all: both counts are the project's.
+    await router.navigate({ to: '/projects/$projectId/errors', params: { projectId: 'p1' }, search: { f: [] } })
+    expect(await screen.findByText('3,000 errors · 2,970 open')).toBeInTheDocument()
   })
 
   it('keeps the sort in the URL and asks the API for it', async () => {
@@ -126,7 +149,7 @@ describe('errors list page', () => {
     arrived = true
     // What the page's poll does every few seconds.
     await queryClient.refetchQueries({ queryKey: ['errors'] })
-    expect(await screen.findByText('1 error · 1 open')).toBeInTheDocument()
+    expect(await screen.findByText('1 matching · 1 open in project')).toBeInTheDocument()
   })
 
   it('replaces data on screen with "not found" when a refresh answers 404 (access revoked, project deleted)', async () => {

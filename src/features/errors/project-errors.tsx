@@ -107,7 +107,10 @@ export function ProjectErrors({
         description={
           total !== null ? (
             <span className="tabular-nums">
-              {formatCountOf(total, 'error')} · {formatCount(project.open_error_count)} open
+              {/* Under filters the list's count is not the project's: say which is which. */}
+              {filtered
+                ? `${formatCount(total)} matching · ${formatCount(project.open_error_count)} open in project`
+                : `${formatCountOf(total, 'error')} · ${formatCount(project.open_error_count)} open`}
             </span>
           ) : null
         }
