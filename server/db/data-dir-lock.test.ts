@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { DataDirInUseError, LOCK_FILE, lockDataDir, removeStaleLock } from './data-dir-lock.ts'
+import { DataDirInUseError, LOCK_FILE, lockDataDir, processStartTime, removeStaleLock } from './data-dir-lock.ts'
 
 const dirs: string[] = []
 const tempDir = () => {
@@ -25,7 +25,7 @@ describe('lockDataDir', () => {
   it('holds the directory until released, with this process as the owner', () => {
     const dir = tempDir()
     const lock = lockDataDir(dir)
-    expect(readFileSync(join(dir, LOCK_FILE), 'utf8').trim()).toBe(String(process.pid))
+    expect(readFileSync(join(dir, LOCK_FILE), 'utf8').split('\n')[0]).toBe(String(process.pid))
     expect(() => lockDataDir(dir)).toThrow(DataDirInUseError)
     lock.release()
     expect(existsSync(join(dir, LOCK_FILE))).toBe(false)
@@ -49,9 +49,21 @@ describe('lockDataDir', () => {
       const dir = tempDir()
       writeFileSync(join(dir, LOCK_FILE), leftover)
       const lock = lockDataDir(dir)
-      expect(readFileSync(join(dir, LOCK_FILE), 'utf8').trim()).toBe(String(process.pid))
+      expect(readFileSync(join(dir, LOCK_FILE), 'utf8').split('\n')[0]).toBe(String(process.pid))
       lock.release()
     }
+  })
+
+  it('takes over a lock whose pid now belongs to another, later started process (a reboot, a restarted container)', () => {
+    const dir = tempDir()
+    const parentStarted = processStartTime(process.ppid)
+    expect(parentStarted).not.toBeNull() // Linux: /proc is there
+    // The parent runs, but not since the time the lock file says its owner started.
+    writeFileSync(join(dir, LOCK_FILE), `${process.ppid}\n${Number(parentStarted) + 1}\n`)
+    lockDataDir(dir).release()
+    // The same pid with its real start time is a running owner.
+    writeFileSync(join(dir, LOCK_FILE), `${process.ppid}\n${parentStarted}\n`)
+    expect(() => lockDataDir(dir)).toThrow(DataDirInUseError)
   })
 
   it('does not remove a fresh lock that another process wrote after the stale one was read', () => {

@@ -2,7 +2,9 @@
 // alone: a second process on the same directory would write the same database files and
 // delete journal segments the first is still appending to, losing acknowledged events.
 // Like PostgreSQL's postmaster.pid, a file holds the owner's pid; a pid that no longer runs
-// is a crashed owner, and its lock is taken over.
+// is a crashed owner, and its lock is taken over. On Linux the file also holds the owner's
+// start time (/proc/<pid>/stat): after a crash and a reboot, or in a restarted container, the
+// pid may belong to an unrelated process, which is then told apart by its start time.
 import { closeSync, linkSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 
@@ -23,6 +25,36 @@ export class DataDirInUseError extends Error {
 /** Directories this process holds: a pid file naming this process but not listed here is stale. */
 const held = new Set<string>()
 
+/** When a process started (clock ticks since boot), where /proc tells; null elsewhere or if it is gone. */
+export function processStartTime(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // Fields after the command name, which is in parentheses and may hold spaces: state is field 3, starttime 22.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return fields[19] ?? null
+  } catch {
+    return null
+  }
+}
+
+/** The owner a lock file names: its pid and, when written on Linux, its start time. */
+function ownerRecord(path: string): { pid: number | null; startTime: string | null } {
+  try {
+    const [pidLine, startLine] = readFileSync(path, 'utf8').split('\n')
+    const pid = Number.parseInt(pidLine?.trim() ?? '', 10)
+    return { pid: Number.isSafeInteger(pid) && pid > 0 ? pid : null, startTime: startLine?.trim() || null }
+  } catch {
+    return { pid: null, startTime: null } // gone meanwhile, or unreadable: treat as stale
+  }
+}
+
+/** Whether a lock file's owner is no longer there: no pid, this process, not running, or another process now has its pid. */
+function isStale(owner: { pid: number | null; startTime: string | null }): boolean {
+  if (owner.pid === null || owner.pid === process.pid || !isRunning(owner.pid)) return true
+  const now = owner.startTime ? processStartTime(owner.pid) : null
+  return now !== null && now !== owner.startTime
+}
+
 function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0)
@@ -33,14 +65,7 @@ function isRunning(pid: number): boolean {
   }
 }
 
-function ownerOf(path: string): number | null {
-  try {
-    const pid = Number.parseInt(readFileSync(path, 'utf8').trim(), 10)
-    return Number.isSafeInteger(pid) && pid > 0 ? pid : null
-  } catch {
-    return null // gone meanwhile, or unreadable: treat as stale
-  }
-}
+const ownerOf = (path: string): number | null => ownerRecord(path).pid
 
 /**
  * Removes the lock file of `dir`, which named `stalePid` (a process no longer running) when it
@@ -79,18 +104,17 @@ export function lockDataDir(dir: string): { release(): void } {
     try {
       const fd = openSync(path, 'wx')
       try {
-        writeSync(fd, `${process.pid}\n`)
+        writeSync(fd, `${process.pid}\n${processStartTime(process.pid) ?? ''}\n`)
       } finally {
         closeSync(fd)
       }
       break
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
-      const pid = ownerOf(path)
+      const owner = ownerRecord(path)
       // Our own pid from an earlier run (a container restarts with the same pid) is stale too.
-      const stale = pid === null || pid === process.pid || !isRunning(pid)
-      if (!stale || attempt >= 2) throw new DataDirInUseError(dir, pid ?? 0)
-      removeStaleLock(dir, pid)
+      if (!isStale(owner) || attempt >= 2) throw new DataDirInUseError(dir, owner.pid ?? 0)
+      removeStaleLock(dir, owner.pid)
     }
   }
   held.add(path)
