@@ -1,7 +1,7 @@
 // The ingest journal of the embedded database: the file format, and indexing from it across
 // restarts and crashes. Always on PGlite with a real data directory (PostgreSQL has no journal).
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
-import { readFile, writeFile } from 'node:fs/promises'
+import { open, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
@@ -140,6 +140,37 @@ describe('ingest journal files', () => {
     expect(await listSegments(dir)).toEqual([segments.at(-1)])
     expect(existsSync(segmentPath(dir, segments[0]!))).toBe(false)
     await reader.close()
+  })
+
+  it('takes a failed append back and keeps appending to the same segment (a full disk makes no new files)', async () => {
+    const dir = tempDir()
+    const appender = await openJournalAppender(dir)
+    await appender.append(journalLines(prepared('p1', 'BeforeFull', 2)))
+    // The next write gets half its bytes onto the disk, then the disk is full.
+    const probe = await open(join(dir, 'probe'), 'w')
+    const handlePrototype = Object.getPrototypeOf(probe) as {
+      write: (this: unknown, buffer: unknown, offset: number, length: number, position: number) => Promise<{ bytesWritten: number }>
+    }
+    await probe.close()
+    await rm(join(dir, 'probe'))
+    const realWrite = handlePrototype.write
+    let failures = 3
+    handlePrototype.write = async function (this: unknown, buffer: unknown, offset: number, length: number, position: number) {
+      if (failures-- <= 0) return realWrite.call(this, buffer, offset, length, position)
+      await realWrite.call(this, buffer, offset, Math.floor(length / 2), position)
+      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', syscall: 'write' })
+    }
+    try {
+      for (let i = 0; i < 3; i++) await expect(appender.append(journalLines(prepared('p1', `Refused${i}`, 2)))).rejects.toThrow('ENOSPC')
+    } finally {
+      handlePrototype.write = realWrite
+    }
+    await appender.append(journalLines(prepared('p1', 'AfterFull', 2)))
+    await appender.close()
+    expect(await listSegments(dir)).toHaveLength(1)
+    const { records, damaged } = await createJournalReader(dir).read({ segment: 0, offset: 0 }, 100)
+    expect(damaged).toEqual([])
+    expect(records.map((r) => r.columns.errorClass)).toEqual(['BeforeFull', 'BeforeFull', 'AfterFull', 'AfterFull'])
   })
 
   it('keeps no segment open after counting, so a deleted segment\'s space comes back at once', async () => {

@@ -96,9 +96,11 @@ export interface JournalAppender {
 /**
  * The appending side (HTTP thread). It starts a new segment when it opens, so it never
  * appends after a torn line an earlier process left. A failed write or sync refuses the
- * batch and moves on to a new segment: whatever part of the batch reached the file is
- * then at the end of a finished segment, where a torn line is skipped (complete lines of
- * a refused batch may still be indexed; the notifier retries, which at worst duplicates).
+ * batch and truncates the segment back to where the batch started (a full disk then costs
+ * no new files); if even that fails, it moves on to a new segment, leaving whatever part of
+ * the batch reached the file at the end of a finished segment, where a torn line is skipped
+ * (complete lines of a refused batch may still be indexed; the notifier retries, which at
+ * worst duplicates).
  */
 export async function openJournalAppender(dir: string, segmentBytes = SEGMENT_BYTES): Promise<JournalAppender> {
   await mkdir(dir, { recursive: true })
@@ -143,7 +145,14 @@ export async function openJournalAppender(dir: string, segmentBytes = SEGMENT_BY
       await file.datasync()
       size += bytes.length
     } catch (err) {
-      await finishSegment()
+      // Take back whatever part of the batch reached the file and keep the segment; only if
+      // that fails too does a torn line stay, at the end of a segment finished here.
+      try {
+        await file.truncate(size)
+        await file.datasync()
+      } catch {
+        await finishSegment()
+      }
       throw err
     }
   }

@@ -87,9 +87,10 @@ export function createIngestWriter(database: Database, options: IngestOptions, l
       indexer.wake()
       return
     } catch (err) {
-      // Retrying one by one finds a bad request; it cannot help while the database is away.
-      if (isDatabaseUnavailable(err)) {
-        const answer = unavailable(err, logger)
+      // Retrying one by one finds a bad request; it cannot help while the database is away,
+      // nor when the journal's disk refuses writes.
+      if (isDatabaseUnavailable(err) || isJournalFailure(err)) {
+        const answer = toIngestError(err, logger)
         for (const request of batch) request.reject(answer)
         return
       }
@@ -182,11 +183,26 @@ function unavailable(err: unknown, logger: Logger): HttpError {
   return new HttpError(503, ['the event could not be stored; retry shortly'])
 }
 
+/** The journal's file system refused a write (full disk, I/O error): a system call's error. */
+const isJournalFailure = (err: unknown) => err instanceof Error && typeof (err as NodeJS.ErrnoException).syscall === 'string'
+
+let journalFailureLoggedAt = -Infinity
+let journalFailuresSince = 0
+
+/** Logged at most once per 10 s with the count since: a full disk under load fails every request. */
+function logJournalFailure(logger: Logger, err: unknown): void {
+  journalFailuresSince += 1
+  if (Date.now() - journalFailureLoggedAt < 10_000) return
+  logger.error({ err, failures: journalFailuresSince }, 'appending to the ingest journal failed; answering 503')
+  journalFailureLoggedAt = Date.now()
+  journalFailuresSince = 0
+}
+
 /** A storage failure as the answer for the request that caused it. */
 function toIngestError(err: unknown, logger: Logger): unknown {
-  // The journal's file system refused the write (full disk, I/O error): nothing is kept.
-  if (err instanceof Error && typeof (err as NodeJS.ErrnoException).syscall === 'string') {
-    logger.error({ err }, 'appending to the ingest journal failed')
+  // Nothing of the batch is kept (the journal takes the torn write back).
+  if (isJournalFailure(err)) {
+    logJournalFailure(logger, err)
     return new HttpError(503, ['the event could not be stored; retry shortly'])
   }
   const code = pgErrorCode(err)

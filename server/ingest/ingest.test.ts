@@ -364,6 +364,34 @@ describe('ingest writer failures', () => {
     expect(lines[0]).toContain('the database is unavailable; answering 503 until it is back')
   })
 
+  it('answers 503 to every request of a batch the journal\'s disk refused, logging it once, without retrying each', async () => {
+    let appends = 0
+    const full = {
+      ...ctx.deps.database,
+      journal: {
+        dir: '/nowhere',
+        pending: async () => 0,
+        append: async () => {
+          appends += 1
+          throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', syscall: 'write' })
+        },
+      },
+      startIndexer: () => ({ wake() {}, idle: async () => null, close: async () => {} }),
+    }
+    const lines: string[] = []
+    const logger = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) })
+    const writer = createIngestWriter(full, { batchSize: 10, flushMs: 5, indexBatchSize: 10, indexLingerMs: 0 }, logger)
+    const requests = Array.from({ length: 6 }, (_, i) =>
+      writer.write(prepareEvents(projectId, new Date(), notifyPayloadSchema.parse({ events: [event(`Full${i}`)] }), null)),
+    )
+    const results = await Promise.allSettled(requests)
+    await writer.close()
+    expect(results.map((r) => r.status === 'rejected' && (r.reason as { status?: number }).status)).toEqual(Array(6).fill(503))
+    expect(appends).toBe(1)
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toContain('appending to the ingest journal failed; answering 503')
+  })
+
   it('keeps exact counts when several writers (processes) commit to the same errors at once', async () => {
     const writers = [0, 1, 2].map(() =>
       createIngestWriter(ctx.deps.database, { batchSize: 8, flushMs: 1, indexBatchSize: 16, indexLingerMs: 5 }, pino({ level: 'silent' })),
