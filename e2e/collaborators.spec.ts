@@ -6,6 +6,7 @@ import {
   Api,
   createProject,
   errorsByClass,
+  NARROW,
   notify,
   shoot,
   shootNarrow,
@@ -123,4 +124,67 @@ test('invite and remove collaborators; members see no admin controls', async ({ 
 
   expect(watched.pageErrors).toEqual([])
   expect(memberWatched.pageErrors).toEqual([])
+})
+
+test('long names, long emails and every action fit, on a laptop beside the invite form and on a phone', async ({ page, request }) => {
+  const watched = watchPage(page)
+  const api = await Api.signIn(request)
+  const { organizationId, projectId } = await createProject(api, 'team-long')
+  const suffix = Date.now().toString(36)
+  const longName = 'Maximilian Alexander von Neumann-Oppenheimer-Schwarzenberg'
+  // No hyphen or space in them: nothing to break a line at.
+  const longEmail = `maximilian.alexander.von.neumann.oppenheimer.${suffix}@very.long.company.domain.example.com`
+  const invitee = `a.very.long.invitee.address.that.keeps.going.${suffix}@subdomain.example.enterprise.com`
+  await api.post(`/organizations/${organizationId}/collaborators`, {
+    email: longEmail,
+    name: longName,
+    password: 'maximilian-password-123',
+    project_ids: [projectId],
+  })
+  await api.post(`/organizations/${organizationId}/collaborators`, { email: invitee })
+
+  await signIn(page)
+  await page.goto(`/organizations/${organizationId}/collaborators`)
+  const table = page.getByRole('table', { name: 'Collaborators' })
+  await expect(table.getByRole('row').filter({ hasText: invitee })).toContainText('Pending')
+
+  /**
+   * Nothing in the table is cut off: no sideways scrolling, no cell wider than its box, every
+   * button inside the table; on a laptop each row's actions on one line (no tall, mostly empty rows).
+   */
+  const expectNothingClipped = async (at: string, actionsOnOneLine: boolean) => {
+    const problems = await table.evaluate((element, oneLine) => {
+      const found: string[] = []
+      const box = element.parentElement!
+      if (box.scrollWidth > box.clientWidth) found.push(`table scrolls sideways: ${box.scrollWidth} > ${box.clientWidth}`)
+      const bounds = box.getBoundingClientRect()
+      for (const cell of element.querySelectorAll<HTMLElement>('tbody th, tbody td')) {
+        if (cell.scrollWidth > cell.clientWidth) found.push(`cell overflows: "${cell.textContent}" ${cell.scrollWidth} > ${cell.clientWidth}`)
+      }
+      for (const button of element.querySelectorAll('button')) {
+        const rect = button.getBoundingClientRect()
+        if (rect.left < bounds.left || rect.right > bounds.right || rect.right > window.innerWidth) {
+          found.push(`button outside the table: ${button.getAttribute('aria-label')}`)
+        }
+      }
+      if (oneLine) {
+        for (const row of element.querySelectorAll('tbody tr')) {
+          const tops = new Set([...row.querySelectorAll('button')].map((button) => Math.round(button.getBoundingClientRect().top)))
+          if (tops.size > 1) found.push(`actions on ${tops.size} lines: ${row.querySelector('th')?.textContent}`)
+        }
+      }
+      return found
+    }, actionsOnOneLine)
+    expect(problems, at).toEqual([])
+  }
+  await expect(page.getByRole('button', { name: `Withdraw invitation for ${invitee}` })).toBeVisible()
+  await expectNothingClipped('1280 px', true)
+  // The whole values are on screen, wrapped, not cut.
+  await expect(table.getByText(longName, { exact: true })).toBeVisible()
+  await expect(table.getByText(longEmail, { exact: true })).toBeVisible()
+  await page.setViewportSize(NARROW)
+  await expect(page.getByRole('button', { name: `Withdraw invitation for ${invitee}` })).toBeVisible()
+  await expectNothingClipped('390 px', false)
+  await page.setViewportSize(WIDE)
+  expect(watched.pageErrors).toEqual([])
 })

@@ -48,7 +48,7 @@ export function CollaboratorsPage({ organizationId }: { organizationId: string }
           </>
         }
       />
-      <div className={isAdmin ? 'grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]' : undefined}>
+      <div className={isAdmin ? 'grid gap-6 lg:grid-cols-[minmax(0,1fr)_18rem] 2xl:grid-cols-[minmax(0,1fr)_22rem]' : undefined}>
         <div className="flex min-w-0 flex-col gap-4">
           {invited ? <InviteResult collaborator={invited} onDismiss={() => setInvited(null)} /> : null}
           <CollaboratorsTable

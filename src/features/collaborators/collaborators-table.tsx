@@ -30,18 +30,20 @@ export function CollaboratorsTable({
     return <EmptyState title="No collaborators yet">Invite someone to share this organization's projects.</EmptyState>
   }
   return (
-    <div className="overflow-x-auto rounded-lg border border-border bg-surface">
-      <table className="w-full text-sm">
+    // The table follows the width it is given, not the viewport's: beside the invite form on a
+    // laptop it may be narrower than on a phone in landscape. Below 48rem each row is a stacked
+    // card (name and email, role and projects, actions) without a header row; from 48rem the
+    // name and email share a column so the actions fit on one line beside them.
+    <div className="@container overflow-x-auto rounded-lg border border-border bg-surface">
+      <table className="w-full text-sm @max-3xl:table-fixed">
         <caption className="sr-only">Collaborators</caption>
-        {/* Phones: each row is a stacked card (name, email, role and projects, actions); no header row. */}
-        <thead className="border-b border-border bg-surface-muted text-left text-xs text-muted-foreground max-md:hidden">
+        <thead className="border-b border-border bg-surface-muted text-left text-xs text-muted-foreground @max-3xl:hidden">
           <tr>
             <th scope="col" className="px-4 py-2 font-medium">Name</th>
-            <th scope="col" className="px-4 py-2 font-medium">Email</th>
-            <th scope="col" className="px-4 py-2 font-medium">Role</th>
+            <th scope="col" className="w-px px-4 py-2 font-medium">Role</th>
             <th scope="col" className="px-4 py-2 font-medium">Projects</th>
             {onAction ? (
-              <th scope="col" className="px-4 py-2 text-right font-medium">
+              <th scope="col" className="w-px px-4 py-2 text-right font-medium">
                 Actions
               </th>
             ) : null}
@@ -54,27 +56,27 @@ export function CollaboratorsTable({
             return (
               <tr
                 key={collaborator.id}
-                className="align-top max-md:flex max-md:flex-wrap max-md:items-center max-md:gap-x-3 max-md:gap-y-1 max-md:px-4 max-md:py-3"
+                className="@max-3xl:flex @max-3xl:flex-wrap @max-3xl:items-center @max-3xl:gap-x-3 @max-3xl:gap-y-1 @max-3xl:px-4 @max-3xl:py-3"
               >
-                <th scope="row" className="px-4 py-2.5 text-left font-medium max-md:basis-full max-md:p-0">
-                  <span className="flex flex-wrap items-center gap-1.5">
-                    <span className="break-words">{collaborator.name || <span className="text-muted-foreground">Invited</span>}</span>
+                {/* Names and emails are whatever people typed: they wrap anywhere rather than widen the table. */}
+                <th scope="row" className="px-4 py-2 text-left font-normal [overflow-wrap:anywhere] @max-3xl:min-w-0 @max-3xl:basis-full @max-3xl:p-0">
+                  <span className="flex flex-wrap items-center gap-x-1.5 gap-y-0.5">
+                    {/* A pending invitation has no name yet (the invitee picks it): its email is its name. */}
+                    <span className="min-w-0 font-medium">{label}</span>
                     {pending ? <Badge tone="warning">Pending</Badge> : null}
                     {collaborator.id === currentUserId && !pending ? <Badge tone="info">You</Badge> : null}
                   </span>
+                  {collaborator.name ? <span className="block text-muted-foreground">{collaborator.email}</span> : null}
                 </th>
-                <td className="px-4 py-2.5 [overflow-wrap:break-word] max-md:basis-full max-md:p-0 max-md:text-muted-foreground">
-                  {collaborator.email}
-                </td>
-                <td className="px-4 py-2.5 max-md:p-0">
+                <td className="w-px px-4 py-2 align-middle @max-3xl:w-auto @max-3xl:p-0">
                   {collaborator.is_admin ? <Badge tone="accent">Admin</Badge> : <Badge>Member</Badge>}
                 </td>
-                <td className="px-4 py-2.5 text-muted-foreground md:min-w-28 max-md:p-0">
+                <td className="px-4 py-2 align-middle text-muted-foreground [overflow-wrap:anywhere] @3xl:min-w-28 @max-3xl:min-w-0 @max-3xl:flex-1 @max-3xl:p-0">
                   {projectsLabel(collaborator.project_ids, projects)}
                 </td>
                 {onAction ? (
-                  <td className="px-4 py-2 text-right max-md:basis-full max-md:p-0">
-                    <div className="flex flex-wrap justify-end gap-1 max-md:-ml-2 max-md:justify-start">
+                  <td className="w-px px-4 py-2 text-right align-middle @max-3xl:w-auto @max-3xl:basis-full @max-3xl:p-0">
+                    <div className="flex justify-end gap-1 @max-3xl:-ml-2 @max-3xl:flex-wrap @max-3xl:justify-start">
                       {pending ? (
                         <Button
                           size="sm"
