@@ -60,6 +60,10 @@ export function formatClockTime(iso: string): string {
 const numberFormat = new Intl.NumberFormat('en')
 export const formatCount = (value: number): string => numberFormat.format(value)
 
+const compactFormat = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 })
+/** "950", "1.5K", "20K", "1.2M": at most four characters, for labels with little room (chart axes). */
+export const formatCompactCount = (value: number): string => compactFormat.format(value)
+
 /** A count with its noun in the right number: `1 event`, `1,204 events`. */
 export const formatCountOf = (value: number, singular: string, plural = `${singular}s`): string =>
   `${formatCount(value)} ${value === 1 ? singular : plural}`

@@ -3,7 +3,7 @@ import { useState } from 'react'
 import { Bar, BarChart, CartesianGrid, ReferenceArea, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
 import type { TrendBucket } from '../../../contract/trends.ts'
 import { Button } from '../../components/ui/button.tsx'
-import { formatCount } from '../../lib/relative-time.ts'
+import { formatCompactCount, formatCount } from '../../lib/relative-time.ts'
 import { brushedRange, formatBucketRange, formatTick, toTrendPoints, type TrendPoint } from './to-trend-series.ts'
 
 export interface TrendChartProps {
@@ -97,11 +97,14 @@ export function TrendChart({
               allowDecimals={false}
               // Five ticks on a chart this short skipped labels ("0 1 2 4"); four always fit.
               tickCount={4}
+              // Compact labels ("20K", "1.5M") are at most four characters, so they fit this width at
+              // any volume; "20,000" did not and was clipped to "0,000". Exact counts are in the tooltip
+              // and the table.
               width={40}
               tick={{ fontSize: 11, fill: 'var(--color-muted-foreground)' }}
               tickLine={false}
               axisLine={false}
-              tickFormatter={(value: number) => formatCount(value)}
+              tickFormatter={(value: number) => formatCompactCount(value)}
             />
             <Tooltip content={<TrendTooltip />} cursor={{ fill: 'var(--color-surface-muted)' }} isAnimationActive={false} />
             <Bar dataKey="events" fill="var(--color-accent)" isAnimationActive={false} radius={[2, 2, 0, 0]} />
