@@ -5,7 +5,7 @@ import { errorTrendQuery } from '../../api/trends.ts'
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx'
 import { TimeRangeSelect } from '../filters/time-range-select.tsx'
 import { withTimeRange } from '../filters/to-filter-search.ts'
-import { TrendBody, ResolutionSelect, describeResolution } from './trend-panel.tsx'
+import { TrendBody, ResolutionSelect, describeEmptyTrend, describeResolution } from './trend-panel.tsx'
 import type { ResolutionChoice } from './to-trend-series.ts'
 import { useTrendWindow } from './use-trend-window.ts'
 
@@ -63,6 +63,8 @@ export function ErrorTrendChart({
           windowMs={trend.windowMs}
           label={`Events of this error ${describeResolution(trend.resolution)}, ${trend.rangeLabel}`}
           height={120}
+          // An error exists because it has events.
+          empty={describeEmptyTrend({ hasEvents: true, filters: current })}
           onSelectRange={(range) => change(withTimeRange(current, { kind: 'absolute', ...range }))}
         />
       </CardContent>

@@ -1,11 +1,16 @@
-import { useQuery } from '@tanstack/react-query'
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query'
 import { useId } from 'react'
 import type { Filters } from '../../../contract/filters.ts'
+import { errorsInfiniteQuery, type ErrorListParams } from '../../api/errors.ts'
 import { projectTrendQuery } from '../../api/trends.ts'
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx'
-import { TrendBody, ResolutionSelect, describeResolution } from './trend-panel.tsx'
-import type { ResolutionChoice } from './to-trend-series.ts'
+import { TrendBody, ResolutionSelect, describeEmptyTrend, describeResolution } from './trend-panel.tsx'
+import { totalEvents, type ResolutionChoice } from './to-trend-series.ts'
 import { useTrendWindow } from './use-trend-window.ts'
+
+// The errors list's default order without filters: the same request the errors page makes to
+// decide whether to show "Send your first error".
+const ALL_ERRORS: ErrorListParams = { sort: 'last_seen', direction: 'desc', filters: {} }
 
 /**
  * The project's event volume over the list's time range, with the list's filters. Dragging
@@ -27,6 +32,15 @@ export function ProjectTrendChart({
   const id = useId()
   const trend = useTrendWindow(filters, choice)
   const query = useQuery(projectTrendQuery(projectId, { resolution: trend.resolution, filters }))
+  // Only for an empty chart: has the project ever received an event, or do the range and filters hide them?
+  const chartEmpty = query.data !== undefined && totalEvents(query.data) === 0
+  const anyErrors = useInfiniteQuery({ ...errorsInfiniteQuery(projectId, ALL_ERRORS), enabled: chartEmpty })
+  const firstPage = anyErrors.data?.pages[0]
+  const empty = anyErrors.isError
+    ? describeEmptyTrend({ hasEvents: true, filters })
+    : firstPage
+      ? describeEmptyTrend({ hasEvents: firstPage.items.length > 0, filters })
+      : null
   return (
     <Card aria-labelledby={`${id}-title`}>
       <CardHeader className="py-2">
@@ -48,6 +62,7 @@ export function ProjectTrendChart({
           windowMs={trend.windowMs}
           label={`Events ${describeResolution(trend.resolution)}, ${trend.rangeLabel}`}
           height={140}
+          empty={empty}
           onSelectRange={onSelectRange}
         />
       </CardContent>

@@ -1,9 +1,11 @@
 import type { UseQueryResult } from '@tanstack/react-query'
+import type { Filters } from '../../../contract/filters.ts'
 import type { TrendBucket } from '../../../contract/trends.ts'
 import { Label, Select } from '../../components/ui/input.tsx'
 import { Skeleton } from '../../components/ui/skeleton.tsx'
 import { EmptyState, ErrorState } from '../../components/ui/states.tsx'
 import { formatCountOf } from '../../lib/relative-time.ts'
+import { timeRangeOf, withoutFields, TIME_FIELDS } from '../filters/to-filter-search.ts'
 import { TrendChart } from './trend-chart.tsx'
 import { RESOLUTION_CHOICES, totalEvents, type ResolutionChoice } from './to-trend-series.ts'
 
@@ -63,6 +65,25 @@ export function ResolutionSelect({
   )
 }
 
+export interface EmptyTrend {
+  title: string
+  hint: string
+}
+
+/**
+ * What a chart without events says. Advice to widen the range or drop a filter only when a
+ * range or a filter is there to hide events; a project that never received one has nothing to
+ * widen.
+ */
+export function describeEmptyTrend({ hasEvents, filters }: { hasEvents: boolean; filters: Filters }): EmptyTrend {
+  if (!hasEvents) return { title: 'No events yet', hint: 'Events show here as soon as the first error arrives.' }
+  const narrowed = timeRangeOf(filters).kind !== 'all'
+  const filtered = Object.keys(withoutFields(filters, TIME_FIELDS)).length > 0
+  if (narrowed || filtered) return { title: 'No events in this range', hint: 'Choose a longer time range or remove a filter.' }
+  // "All time" charts the server's default window.
+  return { title: 'No events in the last 30 days', hint: 'The chart of all time shows the last 30 days.' }
+}
+
 /** A trend query's states around the chart: skeleton, error with retry, "No events", the bars. */
 export function TrendBody({
   query,
@@ -70,32 +91,35 @@ export function TrendBody({
   windowMs,
   label,
   height,
+  empty,
   onSelectRange,
 }: {
   query: UseQueryResult<TrendBucket[]>
+  /** What to say when the range holds no events; null while that is still being found out. */
+  empty: EmptyTrend | null
   resolutionMs: number
   windowMs: number
   label: string
   height: number
   onSelectRange?: (range: { since: string; before: string }) => void
 }) {
-  if (query.isPending) {
-    return (
-      <div role="status" aria-live="polite">
-        <span className="sr-only">Loading the trend</span>
-        <Skeleton style={{ height }} className="w-full" />
-      </div>
-    )
-  }
+  const loading = (
+    <div role="status" aria-live="polite">
+      <span className="sr-only">Loading the trend</span>
+      <Skeleton style={{ height }} className="w-full" />
+    </div>
+  )
+  if (query.isPending) return loading
   if (query.isError) {
     return <ErrorState title="Could not load the trend" error={query.error} onRetry={() => void query.refetch()} />
   }
   const buckets = query.data
   const total = totalEvents(buckets)
   if (total === 0) {
+    if (!empty) return loading
     return (
-      <EmptyState title="No events in this range" className="py-8">
-        Choose a longer time range or remove a filter.
+      <EmptyState title={empty.title} className="py-8">
+        {empty.hint}
       </EmptyState>
     )
   }

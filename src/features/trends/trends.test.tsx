@@ -3,7 +3,9 @@ import { render, renderHook, screen, waitFor, within } from '@testing-library/re
 import userEvent from '@testing-library/user-event'
 import type * as React from 'react'
 import { describe, expect, it, vi } from 'vitest'
+import type { Filters } from '../../../contract/filters.ts'
 import { createQueryClient } from '../../api/query-client.ts'
+import { errorGroup } from '../../test/fixtures.ts'
 import { writeToken } from '../../lib/token-store.ts'
 import { json, mockApi } from '../../test/mock-api.ts'
 import { ErrorTrendChart } from './error-trend-chart.tsx'
@@ -115,19 +117,59 @@ describe('error trend chart', { timeout: 20_000 }, () => {
 
   it('says when there are no events in the range', async () => {
     mockApi({ 'GET /api/projects/p1/errors/e1/trend': [day('2026-11-20', 0)] })
-    render(<ErrorTrendChart projectId="p1" errorId="e1" filters={{}} />, { wrapper: wrapper() })
+    const { unmount } = render(<ErrorTrendChart projectId="p1" errorId="e1" filters={{}} />, { wrapper: wrapper() })
+    expect(await screen.findByText('No events in the last 30 days')).toBeInTheDocument()
+    unmount()
+    render(<ErrorTrendChart projectId="p1" errorId="e1" filters={{ 'event.since': [{ type: 'eq', value: '24h' }] }} />, {
+      wrapper: wrapper(),
+    })
     expect(await screen.findByText('No events in this range')).toBeInTheDocument()
   })
 
-  it('an empty project chart looks again until the first events arrive', async () => {
+  it('an empty project chart says "No events yet" and looks again until the first events arrive', async () => {
     let arrived = false
-    mockApi({ 'GET /api/projects/p1/trend': () => json([day('2026-11-20', 0), day('2026-11-21', arrived ? 5 : 0)]) })
+    const { requests } = mockApi({
+      'GET /api/projects/p1/trend': () => json([day('2026-11-20', 0), day('2026-11-21', arrived ? 5 : 0)]),
+      'GET /api/projects/p1/errors': () => json(arrived ? [errorGroup()] : []),
+    })
     render(
-      <ProjectTrendChart projectId="p1" filters={{}} resolution="auto" onResolutionChange={() => {}} onSelectRange={() => {}} />,
+      <ProjectTrendChart
+        projectId="p1"
+        filters={{ 'error.status': [{ type: 'eq', value: 'open' }] }}
+        resolution="auto"
+        onResolutionChange={() => {}}
+        onSelectRange={() => {}}
+      />,
       { wrapper: wrapper() },
     )
-    expect(await screen.findByText('No events in this range')).toBeInTheDocument()
+    // Nothing to widen or remove: the project has never received an event.
+    expect(await screen.findByText('No events yet')).toBeInTheDocument()
+    expect(screen.queryByText(/longer time range|remove a filter/)).not.toBeInTheDocument()
+    // Asked without filters: the view's filters must not make a project look new.
+    const errorsRequest = requests.find((request) => request.url.pathname === '/api/projects/p1/errors')
+    expect([...errorsRequest!.url.searchParams.keys()].filter((key) => key.startsWith('filters'))).toEqual([])
     arrived = true
     expect(await screen.findByRole('figure', { name: /: 5 events/ }, { timeout: 10_000 })).toBeInTheDocument()
+  })
+
+  it('advises a longer range or fewer filters only when a range or a filter hides the events', async () => {
+    mockApi({
+      'GET /api/projects/p1/trend': [day('2026-11-20', 0)],
+      'GET /api/projects/p1/errors': [errorGroup()],
+    })
+    const chart = (filters: Filters) => (
+      <ProjectTrendChart projectId="p1" filters={filters} resolution="auto" onResolutionChange={() => {}} onSelectRange={() => {}} />
+    )
+    const { rerender } = render(chart({ 'event.since': [{ type: 'eq', value: '7d' }] }), { wrapper: wrapper() })
+    expect(await screen.findByText('No events in this range')).toBeInTheDocument()
+    expect(screen.getByText('Choose a longer time range or remove a filter.')).toBeInTheDocument()
+
+    rerender(chart({ 'app.release_stage': [{ type: 'eq', value: 'staging' }] }))
+    expect(await screen.findByText('No events in this range')).toBeInTheDocument()
+
+    // All time and no filter: nothing to widen; all time charts the last 30 days.
+    rerender(chart({}))
+    expect(await screen.findByText('No events in the last 30 days')).toBeInTheDocument()
+    expect(screen.queryByText(/longer time range|remove a filter/)).not.toBeInTheDocument()
   })
 })
