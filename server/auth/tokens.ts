@@ -3,6 +3,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm'
 import { queryRows, type Db } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
 import { authTokens, users } from '../db/schema.ts'
+import { parseUserAgent } from '../ingest/user-agent.ts'
 
 /** A new personal auth token: 40 hex characters (160 random bits). Shown once, stored hashed. */
 export function generateToken(): string {
@@ -12,6 +13,18 @@ export function generateToken(): string {
 /** Tokens carry 160 random bits, so a fast hash is enough (no salt or stretching needed). */
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex')
+}
+
+/**
+ * The label of a dashboard sign-in's token, naming the browser and system it was made from so
+ * a list of sessions can be told apart: "Dashboard sign-in · Chrome on Linux". The names come
+ * from the parser's fixed lists, never from the header's text, so the label stays short (and
+ * free of anything a client chose to send) whatever the User-Agent holds.
+ */
+export function signInTokenDescription(userAgent: string | null | undefined): string {
+  const { browserName, osName } = parseUserAgent(userAgent ?? '')
+  const where = browserName && osName ? `${browserName} on ${osName}` : (browserName ?? osName)
+  return where ? `Dashboard sign-in · ${where}` : 'Dashboard sign-in'
 }
 
 export async function createToken(

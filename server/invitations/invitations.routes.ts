@@ -9,5 +9,8 @@ export const invitationRoutes = new Hono<AppEnv>()
   .get('/invitations/:token', async (c) => c.json(await getInvitation(c.var.deps.database.db, c.req.param('token'))))
   .post('/invitations/:token/accept', async (c) => {
     const input = parseInput(acceptInvitationSchema, await readJson(c.req.raw))
-    return c.json(await acceptInvitation(c.var.deps.database.db, c.req.param('token'), input), 200)
+    return c.json(
+      await acceptInvitation(c.var.deps.database.db, c.req.param('token'), input, c.req.header('User-Agent')),
+      200,
+    )
   })

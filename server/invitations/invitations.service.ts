@@ -2,7 +2,7 @@ import { and, eq, gt, sql } from 'drizzle-orm'
 import type { AcceptInvitation, Collaborator, Invitation } from '../../contract/collaborators.ts'
 import type { LoginResponse } from '../../contract/users.ts'
 import { hashPassword } from '../auth/passwords.ts'
-import { createToken, generateToken, hashToken } from '../auth/tokens.ts'
+import { createToken, generateToken, hashToken, signInTokenDescription } from '../auth/tokens.ts'
 import type { Db } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
 import { collaborators, invitations, organizations, users } from '../db/schema.ts'
@@ -97,7 +97,12 @@ export async function getInvitation(db: Db, token: string): Promise<Invitation> 
  * Creates the invitee's account and membership, uses up the invitation and signs them in
  * (a new token, like POST /auth/login).
  */
-export async function acceptInvitation(db: Db, token: string, input: AcceptInvitation): Promise<LoginResponse> {
+export async function acceptInvitation(
+  db: Db,
+  token: string,
+  input: AcceptInvitation,
+  userAgent?: string,
+): Promise<LoginResponse> {
   // Checked before hashing, so a bad link costs no scrypt work.
   const found = await findOpenInvitation(db, token)
   if (!found) throw notFound()
@@ -127,7 +132,7 @@ export async function acceptInvitation(db: Db, token: string, input: AcceptInvit
       projectIds: invitation.isAdmin ? null : invitation.projectIds,
     })
     await tx.delete(invitations).where(eq(invitations.id, invitation.id))
-    const { token: authToken } = await createToken(tx, user.id, 'Dashboard sign-in')
+    const { token: authToken } = await createToken(tx, user.id, signInTokenDescription(userAgent))
     return { token: authToken, user: toCurrentUser(user) }
   })
 }

@@ -85,6 +85,19 @@ describe('GET /invitations/:token', () => {
 })
 
 describe('POST /invitations/:token/accept', () => {
+  it('labels the sign-in token it returns with the browser and system, like POST /auth/login', async () => {
+    const { token } = await invite('browser@example.com')
+    const res = await ctx.request(`/api/invitations/${token}/accept`, {
+      method: 'POST',
+      json: { name: 'Browser', password: PASSWORD },
+      headers: { 'User-Agent': 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0; rv:133.0) Gecko/20100101 Firefox/133.0' },
+    })
+    expect(res.status).toBe(200)
+    const body = (await res.json()) as LoginResponse
+    const tokens = (await (await ctx.request('/api/user/tokens', { token: body.token })).json()) as { description: string }[]
+    expect(tokens.map((t) => t.description)).toEqual(['Dashboard sign-in · Firefox on macOS'])
+  })
+
   it('creates the account and membership, signs in, and uses the invitation up', async () => {
     const { invited, token } = await invite('newbie@example.com', { project_ids: [mobile.id] })
     const res = await accept(token, { name: '  Newbie  ', password: PASSWORD })

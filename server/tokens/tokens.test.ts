@@ -24,6 +24,45 @@ const list = async (token: string) => {
 const create = (token: string, json: unknown) => ctx.request('/api/user/tokens', { method: 'POST', token, json })
 const revoke = (token: string, id: string) => ctx.request(`/api/user/tokens/${id}`, { method: 'DELETE', token })
 
+const CHROME_LINUX =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36'
+const SAFARI_IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1'
+
+/** Signs Alice in from a client sending `userAgent`; the description of the token it got. */
+async function signInFrom(userAgent: string | undefined): Promise<string> {
+  const res = await ctx.request('/api/auth/login', {
+    method: 'POST',
+    json: { email: alice.email, password: 'alice password 123' },
+    headers: userAgent === undefined ? {} : { 'User-Agent': userAgent },
+  })
+  expect(res.status).toBe(200)
+  const { token } = (await res.json()) as LoginResponse
+  const current = (await list(token)).find((t) => t.current)!
+  expect((await revoke(token, current.id)).status).toBe(204)
+  return current.description
+}
+
+describe('dashboard sign-in tokens', () => {
+  it('name the browser and system they were made from, so sessions can be told apart', async () => {
+    expect(await signInFrom(CHROME_LINUX)).toBe('Dashboard sign-in · Chrome on Linux')
+    expect(await signInFrom(SAFARI_IPHONE)).toBe('Dashboard sign-in · Safari on iOS')
+    expect(await signInFrom('Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0')).toBe(
+      'Dashboard sign-in · Firefox on Windows',
+    )
+    // What is known of the two, or neither.
+    expect(await signInFrom('Mozilla/5.0 (X11; Linux x86_64) SomeBrowser/1.0')).toBe('Dashboard sign-in · Linux')
+    expect(await signInFrom('curl/8.5.0')).toBe('Dashboard sign-in')
+    expect(await signInFrom(undefined)).toBe('Dashboard sign-in')
+  })
+
+  it('keep the label short and free of the header’s own text, whatever the client sends', async () => {
+    const hostile = `<img src=x onerror=alert(1)> (Windows NT 10.0) Chrome/1.${'9'.repeat(5_000)} ${'x'.repeat(20_000)}`
+    const description = await signInFrom(hostile)
+    expect(description).toBe('Dashboard sign-in · Chrome on Windows')
+  })
+})
+
 describe('personal auth tokens', () => {
   it('creates a token whose secret is shown once and works', async () => {
     const res = await create(alice.token, { description: '  CI deploys  ' })

@@ -8,7 +8,7 @@ import { getUser, login } from './users.service.ts'
 /** Sign-in: needs no token (mounted before authentication). */
 export const authRoutes = new Hono<AppEnv>().post('/auth/login', async (c) => {
   const input = parseInput(loginRequestSchema, await readJson(c.req.raw))
-  return c.json(await login(c.var.deps.database.db, input.email, input.password), 200)
+  return c.json(await login(c.var.deps.database.db, input.email, input.password, c.req.header('User-Agent')), 200)
 })
 
 export const userRoutes = new Hono<AppEnv>()

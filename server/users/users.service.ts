@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm'
 import type { CurrentUser, LoginResponse } from '../../contract/users.ts'
 import { verifyPassword } from '../auth/passwords.ts'
-import { createToken } from '../auth/tokens.ts'
+import { createToken, signInTokenDescription } from '../auth/tokens.ts'
 import type { Db } from '../db/client.ts'
 import { users } from '../db/schema.ts'
 import { NotFoundError, UnauthorizedError } from '../http/errors.ts'
@@ -18,8 +18,11 @@ export async function getUser(db: Db, userId: string): Promise<CurrentUser> {
   return toCurrentUser(rows[0])
 }
 
-/** Email and password → a new personal auth token for the dashboard session. */
-export async function login(db: Db, email: string, password: string): Promise<LoginResponse> {
+/**
+ * Email and password → a new personal auth token for the dashboard session, labelled with the
+ * browser and system of `userAgent` (the request's User-Agent header).
+ */
+export async function login(db: Db, email: string, password: string, userAgent?: string): Promise<LoginResponse> {
   const rows = await db
     .select()
     .from(users)
@@ -29,7 +32,7 @@ export async function login(db: Db, email: string, password: string): Promise<Lo
   // Verify against a fixed hash when the user is unknown so timing does not reveal which emails exist.
   const ok = await verifyPassword(password, user?.passwordHash ?? UNKNOWN_USER_HASH)
   if (!user || !user.passwordHash || !ok) throw new UnauthorizedError('email or password is incorrect')
-  const { token } = await createToken(db, user.id, 'Dashboard sign-in')
+  const { token } = await createToken(db, user.id, signInTokenDescription(userAgent))
   return { token, user: toCurrentUser(user) }
 }
 
