@@ -238,8 +238,14 @@ test('long unbroken names wrap or truncate instead of widening the page', async 
   // A token description is free text too.
   const description = `ci-${'Token'.repeat(39)}`
   await api.post('/user/tokens', { description })
+  // As seen 35 minutes later, so every time reads as long as "35 minutes ago".
+  await page.clock.setFixedTime(Date.now() + 35 * 60_000)
   await page.goto('/settings/tokens')
   await expect(page.getByText(description)).toBeVisible()
+  // At desktop width each time stays on one line (the "Last used" column wrapped them in two).
+  const times = page.getByRole('table', { name: 'Your tokens' }).locator('tbody time')
+  await expect(times.first()).toHaveText('35 minutes ago')
+  expect(await times.evaluateAll((all) => all.filter((time) => time.getClientRects().length > 1).map((time) => time.textContent))).toEqual([])
   await shoot(page, 'long-names-tokens')
   await shootNarrow(page, 'long-names-tokens')
   await page.getByRole('button', { name: `Revoke token ${description}` }).click()

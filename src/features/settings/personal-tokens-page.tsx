@@ -58,8 +58,9 @@ function TokensTable({ tokens, onRevoke }: { tokens: readonly AuthToken[]; onRev
         <thead className="border-b border-border bg-surface-muted text-left text-xs text-muted-foreground">
           <tr>
             <th scope="col" className="px-4 py-2 font-medium">Description</th>
-            <th scope="col" className="w-32 px-4 py-2 font-medium max-sm:hidden">Created</th>
-            <th scope="col" className="w-28 px-4 py-2 font-medium max-sm:w-24 max-sm:px-2">Last used</th>
+            {/* Wide enough for "35 minutes ago" on one line; only a phone lets the last-used time wrap. */}
+            <th scope="col" className="w-36 px-4 py-2 font-medium max-sm:hidden">Created</th>
+            <th scope="col" className="w-36 px-4 py-2 font-medium max-sm:w-24 max-sm:px-2">Last used</th>
             <th scope="col" className="w-28 px-4 py-2 text-right font-medium max-sm:w-14 max-sm:px-2">
               <span className="sr-only">Actions</span>
             </th>
@@ -77,7 +78,7 @@ function TokensTable({ tokens, onRevoke }: { tokens: readonly AuthToken[]; onRev
               <td className="px-4 py-2.5 text-muted-foreground max-sm:hidden">
                 <RelativeTime value={token.created_at} />
               </td>
-              <td className="px-4 py-2.5 text-muted-foreground max-sm:px-2 [&_time]:whitespace-normal">
+              <td className="px-4 py-2.5 text-muted-foreground max-sm:px-2 max-sm:[&_time]:whitespace-normal">
                 {token.last_used_at ? <RelativeTime value={token.last_used_at} /> : 'Never'}
               </td>
               <td className="px-4 py-2 text-right max-sm:px-2">
