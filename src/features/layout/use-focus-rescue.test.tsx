@@ -25,6 +25,22 @@ describe('useFocusRescue', () => {
     expect(document.activeElement).toBe(screen.getByRole('main'))
   })
 
+  it('moves focus to the main landmark when the browser fires focusout while removing the control (Chromium)', async () => {
+    render(<Page />)
+    const button = screen.getByRole('button', { name: 'Dismiss' })
+    const parent = button.parentNode!
+    const removeChild = parent.removeChild.bind(parent)
+    // As Chromium does: blur the control during its removal, while it is still in the document.
+    parent.removeChild = <T extends Node>(child: T): T => {
+      if (child === document.activeElement) child.dispatchEvent(new FocusEvent('focusout', { bubbles: true, relatedTarget: null }))
+      return removeChild(child)
+    }
+    button.focus()
+    await act(async () => button.click())
+    await act(() => Promise.resolve())
+    expect(document.activeElement).toBe(screen.getByRole('main'))
+  })
+
   it('leaves focus alone when the user had moved it away before the control went', async () => {
     render(<Page />)
     const button = screen.getByRole('button', { name: 'Dismiss' })
@@ -32,6 +48,8 @@ describe('useFocusRescue', () => {
     // A click on plain text: focus goes to <body>, the button stays.
     button.blur()
     expect(document.activeElement).toBe(document.body)
+    // The removal comes later, as a separate task.
+    await act(() => new Promise((resolve) => setTimeout(resolve, 0)))
     await act(async () => button.click())
     await act(() => Promise.resolve())
     expect(document.activeElement).toBe(document.body)

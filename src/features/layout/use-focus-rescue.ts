@@ -12,9 +12,14 @@ export function useFocusRescue(fallbackId: string) {
       lastFocused = event.target instanceof Element ? event.target : null
     }
     // Focus left on purpose (a click on text, another window) while the control is still there:
-    // its later removal must not pull focus back into the page.
+    // its later removal must not pull focus back into the page. Chromium also fires focusout as it
+    // removes the focused control, while it is still connected: so decide once the removal is done.
     const onFocusOut = (event: FocusEvent) => {
-      if (event.target === lastFocused && lastFocused?.isConnected && event.relatedTarget === null) lastFocused = null
+      const left = event.target
+      if (left !== lastFocused || event.relatedTarget !== null) return
+      queueMicrotask(() => {
+        if (lastFocused === left && left instanceof Element && left.isConnected) lastFocused = null
+      })
     }
     const observer = new MutationObserver(() => {
       const focusLost = document.activeElement === null || document.activeElement === document.body
