@@ -32,7 +32,7 @@ describe('useFocusRescue', () => {
     const removeChild = parent.removeChild.bind(parent)
     // As Chromium does: blur the control during its removal, while it is still in the document.
     parent.removeChild = <T extends Node>(child: T): T => {
-      if (child === document.activeElement) child.dispatchEvent(new FocusEvent('focusout', { bubbles: true, relatedTarget: null }))
+      if ((child as Node) === document.activeElement) child.dispatchEvent(new FocusEvent('focusout', { bubbles: true, relatedTarget: null }))
       return removeChild(child)
     }
     button.focus()
