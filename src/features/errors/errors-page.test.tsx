@@ -42,8 +42,8 @@ describe('errors list page', () => {
     expect(times[0]).toHaveAttribute('title', expect.stringMatching(/2026/))
     expect(within(rows[1]!).getByText('fixed')).toBeInTheDocument()
     expect(screen.getByRole('heading', { level: 1, name: 'checkout-api: errors' })).toBeInTheDocument()
-    // The default view is filtered (status is open): the list's count and the project's are told apart.
-    expect(screen.getByText('2 matching · 2 open in project')).toBeInTheDocument()
+    // The default view (status is open) counts the open errors: one number, said once.
+    expect(screen.getByText('2 open errors')).toBeInTheDocument()
   })
 
   it('says which count is the filtered list’s and which the project’s', async () => {
@@ -149,7 +149,7 @@ describe('errors list page', () => {
     arrived = true
     // What the page's poll does every few seconds.
     await queryClient.refetchQueries({ queryKey: ['errors'] })
-    expect(await screen.findByText('1 matching · 1 open in project')).toBeInTheDocument()
+    expect(await screen.findByText('1 open error')).toBeInTheDocument()
   })
 
   it('replaces data on screen with "not found" when a refresh answers 404 (access revoked, project deleted)', async () => {

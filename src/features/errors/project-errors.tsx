@@ -78,6 +78,7 @@ export function ProjectErrors({
   const isEmpty = !hasErrors(data.pages)
   const total = firstPage?.totalCount ?? null
   const filtered = Object.keys(params.filters).length > 0
+  const isDefaultView = JSON.stringify(params.filters) === JSON.stringify(DEFAULT_FILTERS)
 
   // The header's open count comes with the project; when the list's total moves (the first error
   // arrived while the page polled, or a refetch found new ones), the project is read again.
@@ -107,10 +108,13 @@ export function ProjectErrors({
         description={
           total !== null ? (
             <span className="tabular-nums">
-              {/* Under filters the list's count is not the project's: say which is which. */}
-              {filtered
-                ? `${formatCount(total)} matching · ${formatCount(project.open_error_count)} open in project`
-                : `${formatCountOf(total, 'error')} · ${formatCount(project.open_error_count)} open`}
+              {/* Under filters the list's count is not the project's: say which is which. The
+                  default view (status is open) counts the open errors: one number says it. */}
+              {isDefaultView
+                ? formatCountOf(total, 'open error')
+                : filtered
+                  ? `${formatCount(total)} matching · ${formatCount(project.open_error_count)} open in project`
+                  : `${formatCountOf(total, 'error')} · ${formatCount(project.open_error_count)} open`}
             </span>
           ) : null
         }
