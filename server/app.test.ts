@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApiPortApp, createApp } from './app.ts'
 import { bootstrapFirstAdmin } from './auth/bootstrap.ts'
+import { journalDiskSpace } from './health/health.routes.ts'
 import { loadConfig } from './config.ts'
 import { seedProject } from './test-support/seed.ts'
 import { createTestContext, type TestContext, type TestUser } from './test-support/test-app.ts'
@@ -26,7 +27,18 @@ describe('app wiring', () => {
   it('reports health with the database engine', async () => {
     const res = await ctx.request('/healthz')
     expect(res.status).toBe(200)
-    expect(await res.json()).toMatchObject({ status: 'ok' })
+    const body = await res.json()
+    expect(body).toMatchObject({ status: 'ok', database: ctx.deps.database.engine })
+    // On the embedded database: the free space of the ingest journal's disk.
+    if (ctx.deps.database.journal) expect(body.ingest_journal.free_bytes).toBeGreaterThan(0)
+  })
+
+  it('tells when the ingest journal\'s disk is nearly full', async () => {
+    const dir = ctx.deps.database.journal?.dir ?? tmpdir()
+    expect((await journalDiskSpace(dir, 0)).low).toBe(false)
+    const nearlyFull = await journalDiskSpace(dir, Number.MAX_SAFE_INTEGER)
+    expect(nearlyFull.low).toBe(true)
+    expect(nearlyFull.freeBytes).toBeGreaterThan(0)
   })
 
   it('serves index.html for dashboard routes so a reload keeps the page', async () => {

@@ -1,3 +1,4 @@
+import { statfs } from 'node:fs/promises'
 import { sql } from 'drizzle-orm'
 import { Hono, type Context } from 'hono'
 import type { AppEnv } from '../context.ts'
@@ -30,6 +31,16 @@ export const healthRoutes = new Hono<AppEnv>().get('/healthz', async (c) => {
 
 const HEALTH_TIMEOUT_MS = 5_000
 
+/** Below this much free space (one journal segment) the ingest journal is about to refuse events. */
+export const MIN_JOURNAL_FREE_BYTES = 16 * 1024 * 1024
+
+/** Free space on the ingest journal's disk, and whether it is below `minFreeBytes`. */
+export async function journalDiskSpace(dir: string, minFreeBytes = MIN_JOURNAL_FREE_BYTES): Promise<{ freeBytes: number; low: boolean }> {
+  const { bavail, bsize } = await statfs(dir)
+  const freeBytes = Number(bavail) * Number(bsize)
+  return { freeBytes, low: freeBytes < minFreeBytes }
+}
+
 /** The answer when the database round-trips: its engine and the ingest backlog. */
 async function readiness(c: Context<AppEnv>) {
   const { database } = c.var.deps
@@ -43,12 +54,16 @@ async function readiness(c: Context<AppEnv>) {
   )
   // On PGlite, accepted events wait in the ingest journal rather than in the table.
   const journaled = database.journal ? await database.journal.pending(QUEUE_COUNT_CAP) : 0
+  // A full journal disk refuses every event (503) while the dashboard and API still work:
+  // "degraded", with 200, so monitoring sees it and a load balancer keeps the dashboard up.
+  const disk = database.journal ? await journalDiskSpace(database.journal.dir) : null
   return c.json({
-    status: 'ok',
+    status: disk?.low ? 'degraded' : 'ok',
     database: database.engine,
     ingest_queue: {
       pending: Math.min(QUEUE_COUNT_CAP, Number(queue?.pending ?? 0) + journaled),
       failed: Number(queue?.failed ?? 0),
     },
+    ...(disk && { ingest_journal: { free_bytes: disk.freeBytes, ...(disk.low && { problem: 'less than 16 MiB free: events will be refused (503) when it is full' }) } }),
   })
 }
