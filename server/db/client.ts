@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { statfs } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { PGlite } from '@electric-sql/pglite'
@@ -66,9 +67,9 @@ export async function openPglite(dataDir?: string, logLevel = 'silent'): Promise
     client = await startPgliteThread(dataDir, journalDir, logLevel)
     appender = await openJournalAppender(journalDir)
   } catch (err) {
-    await client?.close()
+    await client?.close().catch(() => undefined)
     lock?.release()
-    throw err
+    throw await explainStartFailure(err, dataDir)
   }
   const db = drizzlePglite({ client: client as unknown as PGlite, schema }) as unknown as Db
   return {
@@ -87,6 +88,23 @@ export async function openPglite(dataDir?: string, logLevel = 'silent'): Promise
       lock?.release()
       if (!dataDir) rmSync(journalDir, { recursive: true, force: true })
     },
+  }
+}
+
+/**
+ * PGlite reports a full disk at start-up as a bare "RuntimeError: Aborted()": say so when the
+ * data directory's disk is (nearly) full.
+ */
+export async function explainStartFailure(err: unknown, dataDir: string | undefined, minFreeBytes = 16 * 1024 * 1024): Promise<unknown> {
+  if (!dataDir) return err
+  try {
+    const { bavail, bsize } = await statfs(dataDir)
+    const free = Number(bavail) * Number(bsize)
+    if (free >= minFreeBytes) return err
+    const message = `the embedded database could not start, and the disk of DATA_DIR ${dataDir} has only ${free} bytes free: free some space and start again`
+    return new Error(message, { cause: err })
+  } catch {
+    return err
   }
 }
 
