@@ -28,7 +28,7 @@ const errorBody = (messages: string[]): ApiErrorBody => apiErrorSchema.parse({ e
 
 /** The Data Access API (v2 and the Events API); mounted at /api, and at / on API_PORT. */
 function createApiRoutes(mountPath: '' | '/api', limitBytes: number): Hono<AppEnv> {
-  return new Hono<AppEnv>()
+  const api = new Hono<AppEnv>()
     .use(async (c, next) => {
       c.set('apiMount', mountPath)
       await next()
@@ -50,7 +50,36 @@ function createApiRoutes(mountPath: '' | '/api', limitBytes: number): Hono<AppEn
     .route('/', pivotRoutes)
     .route('/', trendRoutes)
     .route('/', eventFieldRoutes)
-    .all('*', (c) => c.json(errorBody([`no API endpoint ${c.req.method} ${c.req.path}`]), 404))
+  const allowedMethods = routeMethods(api.routes)
+  return api.all('*', (c) => {
+    // A path that exists with other methods: 405 with Allow (RFC 9110), not "no such endpoint".
+    const allowed = allowedMethods(c.req.path.slice(mountPath.length) || '/')
+    if (allowed.length > 0) {
+      c.header('Allow', allowed.join(', '))
+      return c.json(errorBody([`${c.req.method} is not allowed on ${c.req.path}; use ${allowed.join(', ')}`]), 405)
+    }
+    return c.json(errorBody([`no API endpoint ${c.req.method} ${c.req.path}`]), 404)
+  })
+}
+
+/** The methods each route path answers (middleware, registered for every method, left out), as a lookup by request path. */
+function routeMethods(routes: readonly { method: string; path: string }[]): (path: string) => string[] {
+  const patterns = new Map<string, { pattern: RegExp; methods: Set<string> }>()
+  for (const { method, path } of routes) {
+    if (method === 'ALL' || path.includes('*')) continue
+    const entry = patterns.get(path) ?? {
+      pattern: new RegExp(`^${path.split('/').map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))).join('/')}/?$`),
+      methods: new Set<string>(),
+    }
+    entry.methods.add(method)
+    if (method === 'GET') entry.methods.add('HEAD')
+    patterns.set(path, entry)
+  }
+  return (path) => {
+    const methods = new Set<string>()
+    for (const { pattern, methods: of } of patterns.values()) if (pattern.test(path)) for (const m of of) methods.add(m)
+    return [...methods].sort()
+  }
 }
 
 function baseApp(deps: AppDeps): Hono<AppEnv> {
