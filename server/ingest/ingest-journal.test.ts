@@ -142,11 +142,13 @@ describe('ingest journal files', () => {
     await reader.close()
   })
 
-  it('takes a failed append back and keeps appending to the same segment (a full disk makes no new files)', async () => {
+  it('on a full disk: never writes over what the indexer may have read, and makes no file per refusal', async () => {
     const dir = tempDir()
     const appender = await openJournalAppender(dir)
+    const reader = createJournalReader(dir)
     await appender.append(journalLines(prepared('p1', 'BeforeFull', 2)))
-    // The next write gets half its bytes onto the disk, then the disk is full.
+    // As a filling disk does: one write takes all but the last bytes of a batch (its first line is
+    // complete), the next write fails; then every write fails with nothing written.
     const probe = await open(join(dir, 'probe'), 'w')
     const handlePrototype = Object.getPrototypeOf(probe) as {
       write: (this: unknown, buffer: unknown, offset: number, length: number, position: number) => Promise<{ bytesWritten: number }>
@@ -154,25 +156,32 @@ describe('ingest journal files', () => {
     await probe.close()
     await rm(join(dir, 'probe'))
     const realWrite = handlePrototype.write
-    let failures = 3
+    let calls = 0
+    let first: Awaited<ReturnType<typeof reader.read>> | undefined
+    const full = () => Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', syscall: 'write' })
     handlePrototype.write = async function (this: unknown, buffer: unknown, offset: number, length: number, position: number) {
-      if (failures-- <= 0) return realWrite.call(this, buffer, offset, length, position)
-      await realWrite.call(this, buffer, offset, Math.floor(length / 2), position)
-      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', syscall: 'write' })
+      calls += 1
+      if (calls === 1) return realWrite.call(this, buffer, offset, length - 10, position)
+      // The indexer (another thread) reads while the append is failing: the refused batch's
+      // complete first line too (indexed, it is a duplicate at worst once the notifier retries).
+      if (calls === 2) first = await reader.read({ segment: 0, offset: 0 }, 100)
+      throw full()
     }
     try {
       for (let i = 0; i < 3; i++) await expect(appender.append(journalLines(prepared('p1', `Refused${i}`, 2)))).rejects.toThrow('ENOSPC')
     } finally {
       handlePrototype.write = realWrite
     }
+    expect(first!.records.map((r) => r.columns.errorClass)).toEqual(['BeforeFull', 'BeforeFull', 'Refused0'])
     await appender.append(journalLines(prepared('p1', 'AfterFull', 2)))
     await appender.close()
-    expect(await listSegments(dir)).toHaveLength(1)
-    const reader = createJournalReader(dir)
-    const { records, damaged } = await reader.read({ segment: 0, offset: 0 }, 100)
+    // What was acknowledged after the refusal is read from where the indexer stopped.
+    const rest = await reader.read(first!.next, 100)
     await reader.close()
-    expect(damaged).toEqual([])
-    expect(records.map((r) => r.columns.errorClass)).toEqual(['BeforeFull', 'BeforeFull', 'AfterFull', 'AfterFull'])
+    expect(rest.damaged).toEqual([])
+    expect(rest.records.map((r) => r.columns.errorClass)).toEqual(['AfterFull', 'AfterFull'])
+    // One new segment for the partly written batch, none for the refusals with nothing written.
+    expect(await listSegments(dir)).toHaveLength(2)
   })
 
   it('keeps no segment open after counting, so a deleted segment\'s space comes back at once', async () => {

@@ -96,11 +96,10 @@ export interface JournalAppender {
 /**
  * The appending side (HTTP thread). It starts a new segment when it opens, so it never
  * appends after a torn line an earlier process left. A failed write or sync refuses the
- * batch and truncates the segment back to where the batch started (a full disk then costs
- * no new files); if even that fails, it moves on to a new segment, leaving whatever part of
- * the batch reached the file at the end of a finished segment, where a torn line is skipped
- * (complete lines of a refused batch may still be indexed; the notifier retries, which at
- * worst duplicates).
+ * batch. If part of it reached the file, it moves on to a new segment, leaving that part at
+ * the end of a finished segment, where a torn line is skipped (complete lines of a refused
+ * batch may still be indexed; the notifier retries, which at worst duplicates). If nothing
+ * reached the file, it keeps the segment, so a full disk does not make a file per refusal.
  */
 export async function openJournalAppender(dir: string, segmentBytes = SEGMENT_BYTES): Promise<JournalAppender> {
   await mkdir(dir, { recursive: true })
@@ -136,8 +135,8 @@ export async function openJournalAppender(dir: string, segmentBytes = SEGMENT_BY
     const bytes = Buffer.from(lines, 'utf8')
     if (handle && size > 0 && size + bytes.length > segmentBytes) await finishSegment()
     const file = handle ?? (await startSegment())
+    let written = 0
     try {
-      let written = 0
       while (written < bytes.length) {
         const { bytesWritten } = await file.write(bytes, written, bytes.length - written, size + written)
         written += bytesWritten
@@ -145,14 +144,11 @@ export async function openJournalAppender(dir: string, segmentBytes = SEGMENT_BY
       await file.datasync()
       size += bytes.length
     } catch (err) {
-      // Take back whatever part of the batch reached the file and keep the segment; only if
-      // that fails too does a torn line stay, at the end of a segment finished here.
-      try {
-        await file.truncate(size)
-        await file.datasync()
-      } catch {
-        await finishSegment()
-      }
+      // Nothing of the batch reached the file (a full disk refuses the first write): the segment
+      // is as it was, and the next batch goes on appending to it, so a full disk makes no new
+      // files. Otherwise the indexer may already have read complete lines of the refused batch:
+      // they must never be written over, so they stay at the end of a segment finished here.
+      if (written > 0) await finishSegment()
       throw err
     }
   }

@@ -200,7 +200,7 @@ function logJournalFailure(logger: Logger, err: unknown): void {
 
 /** A storage failure as the answer for the request that caused it. */
 function toIngestError(err: unknown, logger: Logger): unknown {
-  // Nothing of the batch is kept (the journal takes the torn write back).
+  // Refused whole (a part that reached the journal stays behind a finished segment's end; docs/ingestion.md).
   if (isJournalFailure(err)) {
     logJournalFailure(logger, err)
     return new HttpError(503, ['the event could not be stored; retry shortly'])
