@@ -33,6 +33,8 @@ export function EventDetail({
   onMetadataTabChange: (tab: string) => void
   navigation?: React.ReactNode
 }) {
+  // Panels keep what was expanded or shown per event (key): walking to the next event starts
+  // them afresh, while the navigation keeps its focus.
   return (
     <div className="flex flex-col gap-4">
       <div className="flex flex-col-reverse gap-3 md:flex-row md:items-start md:justify-between">
@@ -40,27 +42,27 @@ export function EventDetail({
         {navigation}
       </div>
       <Section id="section-exceptions" title={event.exceptions.length > 1 ? `Exceptions (${event.exceptions.length})` : 'Exception'}>
-        <ExceptionChain exceptions={event.exceptions} />
+        <ExceptionChain key={event.id} exceptions={event.exceptions} />
       </Section>
       {event.threads.length > 0 ? (
         <Section id="section-threads" title={`Threads (${event.threads.length})`}>
-          <ThreadsPanel threads={event.threads} unhandled={event.unhandled} />
+          <ThreadsPanel key={event.id} threads={event.threads} unhandled={event.unhandled} />
         </Section>
       ) : null}
       <div className="grid grid-cols-1 gap-4 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <Section id="section-breadcrumbs" title={`Breadcrumbs (${event.breadcrumbs.length})`}>
-          <BreadcrumbsTimeline breadcrumbs={event.breadcrumbs} />
+          <BreadcrumbsTimeline key={event.id} breadcrumbs={event.breadcrumbs} />
         </Section>
         <div className="flex flex-col gap-4">
           <Section id="section-metadata" title="Metadata">
-            <MetadataTabs metadata={event.meta_data} selected={metadataTab} onSelect={onMetadataTabChange} />
+            <MetadataTabs key={event.id} metadata={event.meta_data} selected={metadataTab} onSelect={onMetadataTabChange} />
           </Section>
           <Section id="section-feature-flags" title={`Feature flags (${event.feature_flags.length})`}>
             <FeatureFlags flags={event.feature_flags} />
           </Section>
         </div>
       </div>
-      <ContextPanels event={event} />
+      <ContextPanels key={event.id} event={event} />
     </div>
   )
 }

@@ -188,4 +188,22 @@ describe('event threads panel', () => {
     await userEvent.click(within(panel).getByRole('button', { name: 'Show 5 more threads' }))
     expect(within(panel).getAllByRole('listitem', { name: /^Thread / })).toHaveLength(30)
   })
+
+  it('starts each event with its own panel state when walking from one event to the next', async () => {
+    mockApi({
+      'GET /api/projects/p1': project({ type: 'android' }),
+      'GET /api/projects/p1/errors/e1': errorGroup(),
+      'GET /api/projects/p1/events/ev1': event({ id: 'ev1', threads: [thread({ id: '1', name: 'main' }), thread({ id: '2', name: 'io' })] }),
+      'GET /api/projects/p1/events/ev2': event({
+        id: 'ev2',
+        threads: Array.from({ length: 30 }, (_, index) => thread({ id: String(index), name: `pool-${index}` })),
+      }),
+      'GET /api/projects/p1/errors/e1/events': json([]),
+    })
+    const { router } = renderApp('/projects/p1/errors/e1/events/ev1')
+    expect(within(await threadsPanel()).getByRole('button', { name: 'All threads (2)' })).toHaveAttribute('aria-expanded', 'true')
+    await router.navigate({ to: '/projects/$projectId/errors/$errorId/events/$eventId', params: { projectId: 'p1', errorId: 'e1', eventId: 'ev2' } })
+    // Thirty threads start collapsed, whatever the previous event's panel was.
+    expect(await screen.findByRole('button', { name: 'All threads (30)' })).toHaveAttribute('aria-expanded', 'false')
+  })
 })
