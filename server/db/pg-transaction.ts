@@ -44,8 +44,9 @@ export function installPgTransactionFix(): void {
         await tx.execute(sql`commit`)
         return result
       } catch (err) {
+        // A connection that cannot roll back is in an unknown state: never reuse it.
         await tx.execute(sql`rollback`).catch((rollbackFailed: unknown) => {
-          if (isDatabaseUnavailable(rollbackFailed)) broken = rollbackFailed as Error
+          broken = rollbackFailed instanceof Error ? rollbackFailed : new Error(String(rollbackFailed))
         })
         throw err
       }
