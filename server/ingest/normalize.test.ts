@@ -328,9 +328,11 @@ describe('lenient payload validation', () => {
       expect(parseNotifierTime('2026-11-23 01:00:00.123456')).toBe(Date.UTC(2026, 10, 23, 1, 0, 0, 123))
       expect(parseNotifierTime('2026-11-23t01:00')).toBe(Date.UTC(2026, 10, 23, 1, 0))
       expect(parseNotifierTime('2026-11-23T01:00:00+02:00')).toBe(Date.UTC(2026, 10, 22, 23, 0, 0))
-      // Digits are epoch milliseconds, as a JSON number is; not Date.parse's guesses ("0" is 2000-01-01 there).
+      // Digits are epoch milliseconds, as a JSON number is; a bare year stays a year.
       expect(parseNotifierTime('1700000000000')).toBe(1_700_000_000_000)
-      expect(parseNotifierTime('0')).toBe(0)
+      expect(parseNotifierTime('2026')).toBe(Date.UTC(2026, 0, 1))
+      expect(parseNotifierTime('0')).toBeNaN()
+      expect(parseNotifierTime('12345')).toBeNaN()
       // Not in the calendar: unreadable, not rolled over into the next month.
       expect(parseNotifierTime('2026-02-30')).toBeNaN()
       expect(parseNotifierTime('2026-02-30T10:00:00Z')).toBeNaN()
