@@ -4,6 +4,9 @@ import { cn } from '../../lib/cn.ts'
 import { FormErrors } from './form-errors.tsx'
 import { Button } from './button.tsx'
 
+/** The app shell's <main id="main">, where focus goes when the control that opened a dialog is gone. */
+const MAIN_LANDMARK_ID = 'main'
+
 export type DialogProps = {
   open: boolean
   onClose: () => void
@@ -48,8 +51,10 @@ function OpenDialog({ onClose, title, description, children, className }: Dialog
     ;(autofocus ?? firstFocusable ?? dialog).focus()
     return () => {
       if (typeof dialog.close === 'function' && dialog.open) dialog.close()
-      // Give focus back to whatever opened the dialog (keyboard users keep their place).
+      // Give focus back to whatever opened the dialog (keyboard users keep their place). When that
+      // is gone too (the row the dialog removed), to the main landmark rather than <body>.
       if (previouslyFocused?.isConnected) previouslyFocused.focus()
+      else document.getElementById(MAIN_LANDMARK_ID)?.focus({ preventScroll: true })
     }
   }, [])
 
