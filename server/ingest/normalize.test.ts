@@ -612,6 +612,8 @@ describe('user agent parsing', () => {
     ['Mozilla/5.0 (X11; Linux x86_64; rv:127.0) Gecko/20100101 Firefox/127.0', 'Firefox', '127.0', 'Linux'],
     ['Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1', 'Safari', '17.5', 'iOS'],
     ['Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.6478.71 Mobile Safari/537.36', 'Chrome', '126.0.6478.71', 'Android'],
+    // Headless Chrome (Puppeteer, Playwright, CI browsers): still Chrome.
+    ['Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/120.0.6099.28 Safari/537.36', 'Chrome', '120.0.6099.28', 'Linux'],
   ])('%s', (ua, browserName, browserVersion, osName) => {
     expect(parseUserAgent(ua)).toEqual({ browserName, browserVersion, osName })
   })

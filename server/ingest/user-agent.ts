@@ -8,7 +8,7 @@ const BROWSERS: ReadonlyArray<[name: string, pattern: RegExp]> = [
   ['Opera', /\b(?:OPR|Opera)\/([\d.]+)/],
   ['Samsung Internet', /\bSamsungBrowser\/([\d.]+)/],
   ['Firefox', /\b(?:Firefox|FxiOS)\/([\d.]+)/],
-  ['Chrome', /\b(?:Chrome|CriOS)\/([\d.]+)/],
+  ['Chrome', /\b(?:Chrome|CriOS|HeadlessChrome)\/([\d.]+)/],
   ['Safari', /\bVersion\/([\d.]+).*\bSafari\//],
   ['Internet Explorer', /(?:\bMSIE ([\d.]+)|\bTrident\/.*\brv:([\d.]+))/],
   ['jsdom', /\bjsdom\/([\d.]+)/],
