@@ -16,6 +16,7 @@ import { formatCountOf } from '../../lib/relative-time.ts'
 import { FilterBar } from '../filters/filter-bar.tsx'
 import { toFilterSearch } from '../filters/to-filter-search.ts'
 import { ERROR_PIVOT_FIELDS, type ErrorPivotField } from './error-pivots-panel.tsx'
+import { PivotPageLink } from './pivot-page-link.tsx'
 import { PivotValueRow } from './pivot-value-row.tsx'
 import { errorFilterSearch, pivotFieldName } from './to-pivot-filter.ts'
 
@@ -23,52 +24,6 @@ export const PIVOT_PAGE_SIZE = 50
 
 const isErrorPivotField = (pivotId: PivotFieldId): pivotId is ErrorPivotField =>
   (ERROR_PIVOT_FIELDS as readonly string[]).includes(pivotId)
-
-/**
- * A link to a page of the same values: the project's pivot page, or the error's when the page is
- * scoped to one error. Two typed links rather than one untyped one.
- */
-function PivotPageLink({
-  projectId,
-  errorId,
-  pivotId,
-  filters,
-  cursor,
-  state,
-  className,
-  children,
-}: {
-  projectId: string
-  errorId: string | null
-  pivotId: PivotFieldId
-  filters: Filters
-  cursor?: string
-  state?: { pageTrail: string[] }
-  className?: string
-  children: React.ReactNode
-}) {
-  return errorId ? (
-    <Link
-      to="/projects/$projectId/errors/$errorId/pivots/$fieldId"
-      params={{ projectId, errorId, fieldId: pivotId }}
-      search={{ f: errorFilterSearch(filters), cursor }}
-      state={state}
-      className={className}
-    >
-      {children}
-    </Link>
-  ) : (
-    <Link
-      to="/projects/$projectId/pivots/$fieldId"
-      params={{ projectId, fieldId: pivotId }}
-      search={{ f: toFilterSearch(filters), cursor }}
-      state={state}
-      className={className}
-    >
-      {children}
-    </Link>
-  )
-}
 
 /** The page's header for the whole project: the field, the project (its errors with these filters), the count. */
 function ProjectScopeHeader({ projectId, name, filters, count }: { projectId: string; name: string; filters: Filters; count: string | null }) {
@@ -250,3 +205,4 @@ export function PivotValuesPage({
     </div>
   )
 }
+

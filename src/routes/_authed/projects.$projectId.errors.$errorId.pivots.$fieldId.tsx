@@ -1,11 +1,11 @@
-import { createFileRoute, Link, notFound, type ErrorComponentProps } from '@tanstack/react-router'
+import { createFileRoute, notFound, type ErrorComponentProps } from '@tanstack/react-router'
 import { z } from 'zod'
 import { errorQuery } from '../../api/errors.ts'
 import { pivotValuesQuery } from '../../api/pivots.ts'
 import { projectQuery } from '../../api/projects.ts'
-import { buttonVariants } from '../../components/ui/button.tsx'
 import { filterSearchSchema, fromFilterSearch } from '../../features/filters/to-filter-search.ts'
-import { orNotFound, PageSkeleton, ResourceNotFound, RouteError } from '../../features/layout/route-states.tsx'
+import { orNotFound, PageSkeleton, ResourceNotFound } from '../../features/layout/route-states.tsx'
+import { PivotValuesError } from '../../features/pivots/pivot-page-link.tsx'
 import { PIVOT_PAGE_SIZE, PivotValuesPage } from '../../features/pivots/pivot-values-page.tsx'
 import { errorFilterSearch, isPivotFieldId } from '../../features/pivots/to-pivot-filter.ts'
 
@@ -51,28 +51,11 @@ function ErrorPivotPage() {
   )
 }
 
-/** A stale or foreign page link (cursor) fails every retry, so offer the first page too. */
 function ErrorPivotError(props: ErrorComponentProps) {
   const { projectId, errorId, fieldId } = Route.useParams()
   const { f, cursor } = Route.useSearch()
-  return (
-    <RouteError
-      {...props}
-      title="Could not load these values"
-      action={
-        cursor ? (
-          <Link
-            to="/projects/$projectId/errors/$errorId/pivots/$fieldId"
-            params={{ projectId, errorId, fieldId }}
-            search={{ f }}
-            className={buttonVariants({ size: 'sm', variant: 'secondary' })}
-          >
-            First page
-          </Link>
-        ) : undefined
-      }
-    />
-  )
+  if (!isPivotFieldId(fieldId)) return <ErrorPivotNotFound />
+  return <PivotValuesError {...props} projectId={projectId} errorId={errorId} pivotId={fieldId} filters={errorFilters(f)} cursor={cursor} />
 }
 
 function ErrorPivotNotFound() {

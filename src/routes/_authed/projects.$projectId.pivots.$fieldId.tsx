@@ -1,10 +1,10 @@
-import { createFileRoute, Link, notFound, type ErrorComponentProps } from '@tanstack/react-router'
+import { createFileRoute, notFound, type ErrorComponentProps } from '@tanstack/react-router'
 import { z } from 'zod'
 import { pivotValuesQuery } from '../../api/pivots.ts'
 import { projectQuery } from '../../api/projects.ts'
-import { buttonVariants } from '../../components/ui/button.tsx'
 import { filterSearchSchema, fromFilterSearch, toFilterSearch } from '../../features/filters/to-filter-search.ts'
-import { orNotFound, PageSkeleton, ResourceNotFound, RouteError } from '../../features/layout/route-states.tsx'
+import { orNotFound, PageSkeleton, ResourceNotFound } from '../../features/layout/route-states.tsx'
+import { PivotValuesError } from '../../features/pivots/pivot-page-link.tsx'
 import { PIVOT_PAGE_SIZE, PivotValuesPage } from '../../features/pivots/pivot-values-page.tsx'
 import { isPivotFieldId } from '../../features/pivots/to-pivot-filter.ts'
 
@@ -44,28 +44,11 @@ function PivotPage() {
   )
 }
 
-/** A stale or foreign page link (cursor) fails every retry, so offer the first page too. */
 function PivotError(props: ErrorComponentProps) {
   const { projectId, fieldId } = Route.useParams()
   const { f, cursor } = Route.useSearch()
-  return (
-    <RouteError
-      {...props}
-      title="Could not load these values"
-      action={
-        cursor ? (
-          <Link
-            to="/projects/$projectId/pivots/$fieldId"
-            params={{ projectId, fieldId }}
-            search={{ f }}
-            className={buttonVariants({ size: 'sm', variant: 'secondary' })}
-          >
-            First page
-          </Link>
-        ) : undefined
-      }
-    />
-  )
+  if (!isPivotFieldId(fieldId)) return <PivotNotFound />
+  return <PivotValuesError {...props} projectId={projectId} pivotId={fieldId} filters={fromFilterSearch(f)} cursor={cursor} />
 }
 
 function PivotNotFound() {
