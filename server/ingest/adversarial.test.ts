@@ -1,6 +1,7 @@
-import { and, eq } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { eventSchema, type ErrorEvent } from '../../contract/events.ts'
+import { queryRows } from '../db/client.ts'
 import { errors, events } from '../db/schema.ts'
 import { encodeCursor } from '../http/cursor.ts'
 import { seedProject } from '../test-support/seed.ts'
@@ -17,6 +18,7 @@ let ctx: TestContext
 let alice: TestUser
 let mallory: TestUser
 let projectId: string
+let organizationId: string
 let apiKey: string
 let malloryProjectId: string
 let malloryApiKey: string
@@ -26,7 +28,8 @@ beforeAll(async () => {
   ctx = await createTestContext()
   alice = await ctx.createUser('Alice')
   mallory = await ctx.createUser('Mallory')
-  const { project } = await seedProject(ctx, { user: alice, organization: 'Adversarial Org', project: 'Adversarial Org' })
+  const { project, organization } = await seedProject(ctx, { user: alice, organization: 'Adversarial Org', project: 'Adversarial Org' })
+  organizationId = organization.id
   projectId = project.id
   apiKey = project.api_key
   const { project: other } = await seedProject(ctx, { user: mallory, organization: 'Mallory Org', project: 'Mallory Org' })
@@ -414,6 +417,24 @@ describe('POST /notify: bodies that are not a payload', () => {
   })
 })
 
+describe('POST /notify and /sessions: API keys that cannot be a project’s', () => {
+  it('answers 401 naming the format for keys that are not 32 lowercase hex characters, in the header, query or body', async () => {
+    const keys = ['ab\u0000cd', 'f'.repeat(100_000), 'F'.repeat(32), 'g'.repeat(32), "' OR 1=1 --"]
+    for (const key of keys) {
+      const body = JSON.stringify({ apiKey: key, events: [baseEvent('BadKey')] })
+      for (const path of ['/notify', '/sessions']) {
+        const inBody = await ctx.request(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body })
+        const inQuery = await ctx.request(`${path}?apiKey=${encodeURIComponent(key)}`, { method: 'POST', body })
+        for (const res of [inBody, inQuery]) {
+          expect(res.status, `${path} ${key.slice(0, 20)}`).toBe(401)
+          expect((await res.json()).errors).toEqual(['invalid API key: an API key is 32 lowercase hexadecimal characters'])
+        }
+      }
+    }
+    expect(await storedEvents('BadKey')).toHaveLength(0)
+  })
+})
+
 describe('POST /sessions: odd payloads', () => {
   const sessions = (body: unknown) =>
     ctx.request('/sessions', { method: 'POST', headers: { 'Content-Type': 'application/json', 'Bugsnag-Api-Key': apiKey }, body: typeof body === 'string' ? body : JSON.stringify(body) })
@@ -424,6 +445,36 @@ describe('POST /sessions: odd payloads', () => {
       const res = await sessions({ app, sessionCounts: [{ startedAt, sessionsStarted: 2 }] })
       expect(res.status, JSON.stringify(app)).toBe(202)
     }
+  })
+
+  it('stores a payload spanning more minutes than PostgreSQL takes bind parameters', async () => {
+    const start = Date.UTC(2025, 0, 1)
+    // 14,000 minutes as 5 parameters each would be 70,000; epoch-ms times keep the body under its limit.
+    const list = Array.from({ length: 14_000 }, (_, i) => ({ startedAt: String(start + i * 60_000) }))
+    const res = await sessions({ app: { releaseStage: 'many-minutes' }, sessions: list })
+    expect(res.status, await res.clone().text()).toBe(202)
+    const rows = await queryRows<{ minutes: number; total: number }>(
+      ctx.deps.database.db,
+      sql`SELECT count(*)::int AS minutes, sum(sessions)::int AS total FROM session_counts WHERE release_stage = 'many-minutes'`,
+    )
+    expect(rows[0]).toEqual({ minutes: 14_000, total: 14_000 })
+  })
+
+  it('answers 401 once the project is deleted, also while its key is still cached', async () => {
+    const created = await (
+      await ctx.request(`/api/organizations/${organizationId}/projects`, { method: 'POST', token: alice.token, json: { name: 'Short-lived' } })
+    ).json()
+    const send = () =>
+      ctx.request('/sessions', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Bugsnag-Api-Key': created.api_key },
+        body: JSON.stringify({ sessionCounts: [{ startedAt: '2026-01-01T00:00:00Z', sessionsStarted: 1 }] }),
+      })
+    expect((await send()).status).toBe(202)
+    expect((await ctx.request(`/api/projects/${created.id}`, { method: 'DELETE', token: alice.token })).status).toBe(204)
+    const res = await send()
+    expect(res.status).toBe(401)
+    expect((await res.json()).errors).toEqual(['invalid API key: no project has this API key'])
   })
 
   it('answers 400 naming the field for times PostgreSQL cannot store, huge counts and bodies that are not objects', async () => {

@@ -1,7 +1,8 @@
 import type { IncomingMessage } from 'node:http'
 import { Hono, type Context } from 'hono'
 import type { AppEnv } from '../context.ts'
-import { PayloadTooLargeError } from '../http/errors.ts'
+import { pgErrorCode } from '../db/pg-errors.ts'
+import { PayloadTooLargeError, UnauthorizedError } from '../http/errors.ts'
 import { parseInput } from '../http/validate.ts'
 import { ingestCors } from './cors.ts'
 import { prepareEvents } from './normalize.ts'
@@ -52,6 +53,12 @@ export const ingestRoutes = new Hono<AppEnv>()
   .post('/sessions', async (c) => {
     const { projectId, body } = await readIngestRequest(c, c.var.deps.config.limits.sessionsBytes)
     const payload = parseInput(sessionsPayloadSchema, body)
-    await recordSessions(c.var.deps.database.db, projectId, payload)
+    try {
+      await recordSessions(c.var.deps.database.db, projectId, payload)
+    } catch (err) {
+      // The project was deleted while its API key was still cached (as for /notify).
+      if (pgErrorCode(err) === '23503') throw new UnauthorizedError('invalid API key: no project has this API key')
+      throw err
+    }
     return c.text('Accepted', 202)
   })

@@ -7,6 +7,8 @@ const TTL_MS = 30_000
 // Unknown keys are remembered briefly too, so a misconfigured client cannot hammer the database.
 const UNKNOWN_TTL_MS = 5_000
 const MAX_ENTRIES = 10_000
+/** What newApiKey makes (and Bugsnag's keys look like): anything else is no project's key. */
+const API_KEY_FORMAT = /^[0-9a-f]{32}$/
 
 interface Entry {
   projectId: string | null
@@ -16,12 +18,23 @@ interface Entry {
 // One cache per database: tests run several apps, each with its own database, in one process.
 const caches = new WeakMap<Database, Map<string, Entry>>()
 
+/** Drops expired entries; when all are current (many keys in 30 s), starts afresh. */
+function sweep(cache: Map<string, Entry>, now: number) {
+  for (const [key, entry] of cache) if (entry.expires < now) cache.delete(key)
+  if (cache.size >= MAX_ENTRIES) cache.clear()
+}
+
 /**
  * The project an ingestion API key belongs to. Looked up on every POST /notify, so
  * answers are cached for 30 s; a deleted project's key keeps working that long at most.
  */
 export async function projectIdForApiKey(database: Database, apiKey: string | null | undefined): Promise<string> {
   if (!apiKey) throw new UnauthorizedError('missing API key: send the Bugsnag-Api-Key header or apiKey in the body')
+  // Checked before the cache and the database: an unauthenticated client must not fill memory
+  // with huge keys, nor reach PostgreSQL with text it cannot take (a NUL).
+  if (!API_KEY_FORMAT.test(apiKey)) {
+    throw new UnauthorizedError('invalid API key: an API key is 32 lowercase hexadecimal characters')
+  }
   let cache = caches.get(database)
   if (!cache) {
     cache = new Map()
@@ -33,7 +46,7 @@ export async function projectIdForApiKey(database: Database, apiKey: string | nu
     const rows = await database.db.select({ id: projects.id }).from(projects).where(eq(projects.apiKey, apiKey)).limit(1)
     const projectId = rows[0]?.id ?? null
     entry = { projectId, expires: now + (projectId ? TTL_MS : UNKNOWN_TTL_MS) }
-    if (cache.size >= MAX_ENTRIES) cache.clear()
+    if (cache.size >= MAX_ENTRIES) sweep(cache, now)
     cache.set(apiKey, entry)
   }
   if (!entry.projectId) throw new UnauthorizedError('invalid API key: no project has this API key')

@@ -24,12 +24,13 @@ export async function recordSessions(db: Db, projectId: string, payload: Session
   for (const session of payload.sessions ?? []) add(session.startedAt, 1)
   if (perMinute.size === 0) return 0
 
-  const rows = [...perMinute]
-    .sort(([a], [b]) => a - b)
-    .map(([minute, count]) => sql`(${projectId}, ${new Date(minute).toISOString()}::timestamptz, ${releaseStage}, ${appVersion}, ${count}::bigint)`)
+  // One JSON parameter, not five bind parameters per minute: a payload may span more minutes
+  // than PostgreSQL's 65,535 parameters allow.
+  const rows = [...perMinute].sort(([a], [b]) => a - b).map(([minute, sessions]) => ({ minute: new Date(minute).toISOString(), sessions }))
   await db.execute(sql`
     INSERT INTO session_counts (project_id, minute, release_stage, app_version, sessions)
-    VALUES ${sql.join(rows, sql`, `)}
+    SELECT ${projectId}, r.minute, ${releaseStage}, ${appVersion}, r.sessions
+    FROM json_to_recordset(${JSON.stringify(rows)}::json) AS r(minute timestamptz, sessions bigint)
     ON CONFLICT (project_id, minute, release_stage, app_version)
     DO UPDATE SET sessions = session_counts.sessions + excluded.sessions`)
   return [...perMinute.values()].reduce((sum, n) => sum + n, 0)
