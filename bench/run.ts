@@ -506,6 +506,8 @@ async function triagePhase(engine: Engine, database: Database, session: ApiSessi
   const plan: Array<{ key: string; label: string; path: string; target: boolean; minRows: number }> = [
     { key: 'errorsStatusStage', label: 'errors: status open + release stage production', path: `${base}/errors?per_page=30&${f('error.status', 'open')}&${f('app.release_stage', 'production')}`, target: true, minRows: 30 },
     { key: 'errorsSinceVersion', label: 'errors: seen in 7d + app.version 1.3', path: `${base}/errors?per_page=30&${f('event.since', '7d')}&${f('app.version', '1.3')}`, target: false, minRows: 1 },
+    { key: 'errorsLast7dByEvents', label: 'errors: last 7 days by events (matching counts)', path: `${base}/errors?per_page=30&sort=events&${f('event.since', '7d')}`, target: false, minRows: 30 },
+    { key: 'errorsLast24hStage', label: 'errors: last 24 h + stage production (matching counts)', path: `${base}/errors?per_page=30&${f('event.since', '24h')}&${f('app.release_stage', 'production')}`, target: false, minRows: 30 },
     { key: 'errorsTwoEventFields', label: 'errors: stage staging + os windows (per-event scan)', path: `${base}/errors?per_page=30&${f('app.release_stage', 'staging')}&${f('device.os_name', 'windows')}`, target: false, minRows: 0 },
     { key: 'trend30d', label: 'project trend, 30 days at 1h', path: `${base}/trend?resolution=1h&${f('event.since', '30d')}`, target: true, minRows: 720 },
     { key: 'trend30dOpen', label: 'project trend, 30 days at 1h, status open', path: `${base}/trend?resolution=1h&${f('event.since', '30d')}&${f('error.status', 'open')}`, target: false, minRows: 720 },

@@ -31,6 +31,11 @@ export const errorSchema = z.object({
   last_seen: timestampSchema,
   events: z.number().int(),
   users: z.number().int(),
+  /**
+   * Lists only, when the filters select events (event.since, event.before or an event field):
+   * how many of the error's events match them all. `events` stays the all-time count.
+   */
+  matching_events: z.number().int().optional(),
   release_stages: z.array(z.string()),
   app_versions: z.array(z.string()),
   /** Which rule formed the group; docs/grouping.md explains each. */

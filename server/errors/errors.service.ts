@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm'
 import type { ErrorEvent } from '../../contract/events.ts'
 import type { Filters } from '../../contract/filters.ts'
 import type {
@@ -10,12 +10,13 @@ import type {
   Severity,
 } from '../../contract/errors.ts'
 import { requireProjectAccess } from '../auth/access.ts'
-import type { Db } from '../db/client.ts'
-import { errors } from '../db/schema.ts'
+import { queryRows, type Db } from '../db/client.ts'
+import { errors, events } from '../db/schema.ts'
 import { loadEvent } from '../events/events.service.ts'
-import { compileFilters, errorsWhere } from '../filters/filter-sql.ts'
+import { compileFilters, errorsWhere, eventTimeConditions, type CompiledFilters } from '../filters/filter-sql.ts'
 import { decodeCursor, encodeCursor, type Cursor } from '../http/cursor.ts'
 import { NotFoundError, ValidationError } from '../http/errors.ts'
+import { HOUR_MS } from '../rollups/rollups.ts'
 import type { UrlBuilder } from '../http/urls.ts'
 
 type ErrorRow = typeof errors.$inferSelect
@@ -121,6 +122,53 @@ export function errorsPageQuery(db: Db, projectId: string, query: ListErrorsQuer
     .limit(query.per_page + 1)
 }
 
+/** Whether the filters select events (a time window or an event field), not only errors. */
+const selectsEvents = (compiled: CompiledFilters) => Boolean(compiled.event || compiled.since || compiled.before)
+
+/**
+ * How many events of each listed error match the event and time conditions, for the page's
+ * errors only. A time window alone reads the hourly rollups for its whole hours and the events
+ * only for the partial hours at its ends (a busy error has thousands of events a week); event
+ * conditions need the events themselves, over the (error_id, received_at) index.
+ */
+async function matchingEventCounts(db: Db, projectId: string, errorIds: string[], compiled: CompiledFilters) {
+  if (errorIds.length === 0) return new Map<string, number>()
+  const rows = await queryRows<{ error_id: string; n: number }>(
+    db,
+    compiled.event ? eventsMatchingCount(projectId, errorIds, compiled) : windowCount(errorIds, compiled),
+  )
+  return new Map(rows.map((row) => [row.error_id, Number(row.n)]))
+}
+
+function eventsMatchingCount(projectId: string, errorIds: string[], compiled: CompiledFilters): SQL {
+  return sql`SELECT ${events.errorId} AS error_id, count(*) AS n FROM ${events}
+    WHERE ${and(inArray(events.errorId, errorIds), eq(events.projectId, projectId), compiled.event, eventTimeConditions(compiled))}
+    GROUP BY ${events.errorId}`
+}
+
+/** Events in [since, before): whole hours from error_hourly_counts, the partial hours at the ends from events. */
+function windowCount(errorIds: string[], compiled: CompiledFilters): SQL {
+  const since = compiled.since?.getTime()
+  const before = compiled.before?.getTime()
+  const firstHour = since === undefined ? undefined : Math.ceil(since / HOUR_MS) * HOUR_MS
+  const endHour = before === undefined ? undefined : Math.floor(before / HOUR_MS) * HOUR_MS
+  const at = (ms: number) => sql`${new Date(ms).toISOString()}::timestamptz`
+  const ids = sql.join(errorIds.map((id) => sql`${id}`), sql`, `)
+  const countEvents = (from: number | undefined, to: number | undefined) =>
+    sql`SELECT error_id, count(*) AS n FROM events WHERE error_id IN (${ids})
+      ${from === undefined ? sql`` : sql`AND received_at >= ${at(from)}`} ${to === undefined ? sql`` : sql`AND received_at < ${at(to)}`}
+      GROUP BY error_id`
+  // Within one hour (or less than one whole hour): the events alone.
+  if (firstHour !== undefined && endHour !== undefined && firstHour >= endHour) return countEvents(since, before)
+  const parts = [
+    sql`SELECT error_id, events AS n FROM error_hourly_counts WHERE error_id IN (${ids})
+      ${firstHour === undefined ? sql`` : sql`AND hour >= ${at(firstHour)}`} ${endHour === undefined ? sql`` : sql`AND hour < ${at(endHour)}`}`,
+  ]
+  if (since !== undefined && since < firstHour!) parts.push(countEvents(since, firstHour))
+  if (before !== undefined && endHour! < before) parts.push(countEvents(endHour, before))
+  return sql`SELECT error_id, sum(n) AS n FROM (${sql.join(parts, sql` UNION ALL `)}) AS counted GROUP BY error_id`
+}
+
 export interface ErrorsPage {
   errors: ErrorGroup[]
   nextCursor: string | null
@@ -135,7 +183,8 @@ export async function listErrors(
   query: ListErrorsQuery,
   filters: Filters = {},
 ): Promise<ErrorsPage> {
-  const filtered = errorsWhere(projectId, filters, compileFilters(filters, { userId, now: new Date() }))
+  const compiled = compileFilters(filters, { userId, now: new Date() })
+  const filtered = errorsWhere(projectId, filters, compiled)
   // Building the query decodes the cursor: a bad one is a 400 before any database work.
   const pageQuery = errorsPageQuery(db, projectId, query, filtered)
   await requireProjectAccess(db, userId, projectId)
@@ -147,7 +196,12 @@ export async function listErrors(
   const last = page[page.length - 1]
   const nextCursor =
     rows.length > query.per_page && last ? encodeCursor({ v: last.cursorValue, id: last.error.id }, errorsList(projectId, query)) : null
-  return { errors: page.map((row) => toErrorGroup(urls, row.error)), nextCursor, totalCount: totals[0]?.n ?? 0 }
+  const groups = page.map((row) => toErrorGroup(urls, row.error))
+  if (selectsEvents(compiled)) {
+    const matching = await matchingEventCounts(db, projectId, groups.map((group) => group.id), compiled)
+    for (const group of groups) group.matching_events = matching.get(group.id) ?? 0
+  }
+  return { errors: groups, nextCursor, totalCount: totals[0]?.n ?? 0 }
 }
 
 /** The error row, when it belongs to the project and the caller can see that project; 404 otherwise. */

@@ -79,7 +79,7 @@ async function errorsFor(filters: Filters, extra = '') {
   const res = await get(`/projects/${projectId}/errors?${filtersToParams(filters)}${extra}`)
   expect(res.status, await res.clone().text()).toBe(200)
   const body = (await res.json()) as ErrorGroup[]
-  return { classes: body.map((e) => e.error_class).sort(), total: Number(res.headers.get('X-Total-Count')), res }
+  return { classes: body.map((e) => e.error_class).sort(), total: Number(res.headers.get('X-Total-Count')), res, body }
 }
 
 const eq = (value: string) => ({ type: 'eq' as const, value })
@@ -152,6 +152,31 @@ describe('GET /projects/{id}/errors with filters', () => {
     // A duration reaching before year 1 is "since the beginning", not a database error.
     expect((await errorsFor({ 'event.since': [eq('999999w')] })).classes).toEqual(['Alpha', 'Beta', 'Gamma'])
     expect((await errorsFor({ 'event.before': [eq('999999w')] })).classes).toEqual([])
+  })
+
+  it('counts each listed error’s matching events when the filters select events, beside its all-time events', async () => {
+    const matching = async (filters: Filters) => {
+      const { body } = await errorsFor(filters)
+      return Object.fromEntries(body.map((e) => [e.error_class, [e.matching_events, e.events]]))
+    }
+    // Alpha has two events (2 hours and 3 days old).
+    expect(await matching({ 'event.since': [eq('1d')] })).toEqual({ Alpha: [1, 2] })
+    expect(await matching({ 'event.since': [eq('14d')] })).toEqual({ Alpha: [2, 2], Beta: [1, 1] })
+    expect(await matching({ 'event.before': [eq('1d')] })).toEqual({ Alpha: [1, 2], Beta: [1, 1], Gamma: [1, 1] })
+    expect(await matching({ 'app.release_stage': [eq('staging')] })).toEqual({ Alpha: [1, 2] })
+    expect(await matching({ 'user.id': [eq('u1')], 'event.since': [eq('60d')] })).toEqual({ Alpha: [1, 2], Gamma: [1, 1] })
+    // Bounds within an hour: the hour's rollup row holds events on both sides of the bound.
+    const iso = (ms: number) => new Date(now - ms).toISOString()
+    expect(await matching({ 'event.since': [eq(iso(3 * DAY + 1))] })).toEqual({ Alpha: [2, 2] })
+    expect(await matching({ 'event.since': [eq(iso(3 * DAY - 1))] })).toEqual({ Alpha: [1, 2] })
+    expect(await matching({ 'event.before': [eq(iso(2 * HOUR - 1))] })).toEqual({ Alpha: [2, 2], Beta: [1, 1], Gamma: [1, 1] })
+    expect(await matching({ 'event.before': [eq(iso(2 * HOUR))] })).toEqual({ Alpha: [1, 2], Beta: [1, 1], Gamma: [1, 1] })
+    expect(await matching({ 'event.since': [eq(iso(3 * DAY + 1))], 'event.before': [eq(iso(3 * DAY - 1))] })).toEqual({ Alpha: [1, 2] })
+    expect(await matching({ 'event.since': [eq(iso(3 * DAY + 1))], 'event.before': [eq(iso(2 * HOUR))] })).toEqual({ Alpha: [1, 2] })
+    // Error conditions alone select errors, not events: no matching count.
+    const { body } = await errorsFor({ 'error.status': [eq('open')] })
+    expect(body.length).toBeGreaterThan(0)
+    for (const error of body) expect(error).not.toHaveProperty('matching_events')
   })
 
   it('filters on error fields: status, assignment, severity, versions seen in', async () => {

@@ -82,7 +82,11 @@ function ErrorRow({
         {/* Narrow screens: one meta line instead of columns. */}
         <p className="mt-1 flex flex-wrap gap-x-3 text-xs text-muted-foreground tabular-nums sm:hidden">
           <SeverityIndicator severity={error.severity} />
-          <span>{formatCountOf(error.events, 'event')}</span>
+          <span>
+            {error.matching_events === undefined
+              ? formatCountOf(error.events, 'event')
+              : `${formatCount(error.matching_events)} matching of ${formatCountOf(error.events, 'event')}`}
+          </span>
           <span>{formatCountOf(error.users, 'user')}</span>
           <span>
             last <RelativeTime value={error.last_seen} />
@@ -92,10 +96,7 @@ function ErrorRow({
           </span>
         </p>
         <div className="hidden justify-end sm:flex">{sparkline}</div>
-        <p className="hidden text-right text-sm tabular-nums sm:block">
-          {formatCount(error.events)}
-          <span className="sr-only"> events</span>
-        </p>
+        <EventsCount error={error} />
         <p className="hidden text-right text-sm tabular-nums sm:block">
           {formatCount(error.users)}
           <span className="sr-only"> users</span>
@@ -110,6 +111,31 @@ function ErrorRow({
         </p>
       </div>
     </div>
+  )
+}
+
+/**
+ * The events column: the all-time count, or under filters that select events (a time range,
+ * an event field) the matching count with the all-time count beneath it.
+ */
+function EventsCount({ error }: { error: ErrorGroup }) {
+  if (error.matching_events === undefined) {
+    return (
+      <p className="hidden text-right text-sm tabular-nums sm:block">
+        {formatCount(error.events)}
+        <span className="sr-only"> events</span>
+      </p>
+    )
+  }
+  return (
+    <p className="hidden text-right text-sm tabular-nums sm:block">
+      {formatCount(error.matching_events)}
+      <span className="sr-only"> matching events </span>
+      <span className="block text-xs text-muted-foreground">
+        of {formatCount(error.events)}
+        <span className="sr-only"> in all</span>
+      </span>
+    </p>
   )
 }
 
@@ -137,6 +163,8 @@ export function ErrorList({ projectId, params }: { projectId: string; params: Er
   const { hasNextPage, isFetchingNextPage, fetchNextPage, isFetchNextPageError } = query
   const errors = useMemo(() => query.data.pages.flatMap((page) => page.items), [query.data.pages])
   const total = query.data.pages[0]?.totalCount ?? errors.length
+  // The server counts matching events when the filters select events (a time range, an event field).
+  const scoped = errors[0]?.matching_events !== undefined
   const navigate = useNavigate()
 
   const errorIds = useMemo(() => errors.map((error) => error.id), [errors])
@@ -347,7 +375,9 @@ export function ErrorList({ projectId, params }: { projectId: string; params: Er
         <div className={columns}>
           <span />
           <span className="text-right">{sparklines.label.replace(/^Events per /, 'Per ')}</span>
-          <span className="text-right">Events</span>
+          <span className="text-right" title={scoped ? 'Events matching the filters, of all the error’s events' : undefined}>
+            {scoped ? 'Matching' : 'Events'}
+          </span>
           <span className="text-right">Users</span>
           <span className="text-right">First seen</span>
           <span className="text-right">Last seen</span>

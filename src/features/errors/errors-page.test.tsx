@@ -68,6 +68,17 @@ describe('errors list page', () => {
     expect(await screen.findByText('3,000 errors · 2,970 open')).toBeInTheDocument()
   })
 
+  it('shows the matching events beside the all-time count when a time range scopes the list', async () => {
+    mockApi({
+      ...baseRoutes,
+      'GET /api/projects/p1/errors': () => json([errorGroup({ events: 10_512, matching_events: 37 })], { headers: { 'X-Total-Count': '1' } }),
+    })
+    renderApp('/projects/p1/errors?f=event.since:eq:7d')
+    const row = within(await screen.findByRole('list', { name: 'Errors' })).getAllByRole('listitem')[0]!
+    expect(within(row).getAllByText((_, element) => element?.textContent === '37 matching events of 10,512 in all').length).toBeGreaterThan(0)
+    expect(within(row).getByText('37 matching of 10,512 events')).toBeInTheDocument()
+  })
+
   it('keeps the sort in the URL and asks the API for it', async () => {
     const { requests } = mockApi({ ...baseRoutes, 'GET /api/projects/p1/errors': [errorGroup()] })
     const { router } = renderApp('/projects/p1/errors?sort=users&direction=asc')
