@@ -144,6 +144,18 @@ test('bulk-fix selected errors, and triage with the keyboard', async ({ page, re
   await shoot(page, 'bulk-selected')
   await shootNarrow(page, 'bulk-selected')
 
+  // Far down the list (here: a short window scrolled to the end) the bulk actions stay in reach,
+  // just below the app header.
+  const viewport = page.viewportSize()!
+  await page.setViewportSize({ width: viewport.width, height: 360 })
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight))
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(300)
+  const headerBottom = (await page.getByRole('banner').boundingBox())!.y + (await page.getByRole('banner').boundingBox())!.height
+  await expect.poll(async () => Math.round((await toolbar.boundingBox())!.y - headerBottom)).toBeGreaterThanOrEqual(0)
+  expect((await toolbar.boundingBox())!.y - headerBottom).toBeLessThan(16)
+  await page.screenshot({ path: 'test-results/screenshots/bulk-toolbar-stuck.png' })
+  await page.setViewportSize(viewport)
+
   await toolbar.getByRole('button', { name: 'Fix' }).click()
   const fixed = ordered.slice(0, 3)
   for (const errorClass of fixed) await expect(rowOf(page, errorClass)).toContainText('fixed')

@@ -341,8 +341,10 @@ export function ErrorList({ projectId, params }: { projectId: string; params: Er
   })
 
   return (
-    <div className="overflow-hidden rounded-lg border border-border bg-surface">
-      <div className="flex min-h-11 flex-wrap items-center gap-x-3 gap-y-1 border-b border-border px-4 py-1.5">
+    // overflow-clip, not hidden: a hidden overflow would make this box the sticky bar's scroller.
+    <div className="overflow-clip rounded-lg border border-border bg-surface">
+      {/* Sticks below the app header, so the bulk actions stay in reach far down the list. */}
+      <div className="sticky top-[calc(3rem+1px)] z-[15] flex min-h-11 flex-wrap items-center gap-x-3 gap-y-1 border-b border-border bg-surface px-4 py-1.5">
         <input
           ref={selectAllRef}
           type="checkbox"
