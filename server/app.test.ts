@@ -153,6 +153,7 @@ describe('app wiring', () => {
       body: JSON.stringify({ name: 'x'.repeat(200) }),
     })
     expect(res.status).toBe(413)
+    expect(res.headers.get('Connection')).toBe('close')
     expect((await res.json()).errors[0]).toMatch(/limit of 64 bytes/)
   })
 })

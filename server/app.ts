@@ -33,7 +33,17 @@ function createApiRoutes(mountPath: '' | '/api', limitBytes: number): Hono<AppEn
       c.set('apiMount', mountPath)
       await next()
     })
-    .use(bodyLimit({ maxSize: limitBytes, onError: () => { throw new PayloadTooLargeError(limitBytes) } }))
+    .use(
+      bodyLimit({
+        maxSize: limitBytes,
+        onError: (c) => {
+          // The client may still be sending, and the server stops reading: say the connection
+          // ends, or a keep-alive client reuses it and fails on its next request.
+          c.header('Connection', 'close')
+          throw new PayloadTooLargeError(limitBytes)
+        },
+      }),
+    )
     .use(apiVersion(mountPath))
     .use(rejectNulInQuery)
     .route('/', authRoutes)
