@@ -113,22 +113,53 @@ export function parseDuration(text: string): number | null {
   return seconds > 0 ? seconds * 1000 : null
 }
 
-const ISO_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?)?$/
+const ISO_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?)?$/
 
 // The earliest time a filter can name: PostgreSQL's timestamps, like ours, start in year 1.
 const EARLIEST_TIME = Date.parse('0001-01-01T00:00:00Z')
 
 /**
+ * Whether a time's fraction of a second is finer than a millisecond (".6735"). Received times
+ * are whole milliseconds and windows are [since, before): such a bound rounds up to the next
+ * millisecond, so an event at .673 is before .6735 and not after it.
+ */
+export function finerThanMillisecond(text: string): boolean {
+  return /[1-9]/.test((/\.(\d+)/.exec(text)?.[1] ?? '').slice(3))
+}
+
+/**
+ * An ISO 8601 date or time as a Date, or null: the calendar must hold the date as written
+ * (2026-02-30 is no date), a time without an offset is UTC (never the server's zone), and a
+ * fraction finer than a millisecond rounds up (finerThanMillisecond).
+ */
+export function parseIsoTime(text: string): Date | null {
+  const match = ISO_TIME.exec(text.trim())
+  if (!match) return null
+  const [, year, month, day, hour = '0', minute = '0', second = '0', fraction = '', zone] = match
+  const date = new Date(0)
+  date.setUTCFullYear(Number(year), Number(month) - 1, Number(day))
+  const exists =
+    date.getUTCFullYear() === Number(year) && date.getUTCMonth() === Number(month) - 1 && date.getUTCDate() === Number(day)
+  if (!exists || Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59) return null
+  const offset = zone === undefined || zone === 'Z' ? 0 : (zone.startsWith('-') ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(-2)))
+  const time =
+    date.getTime() +
+    ((Number(hour) * 60 + Number(minute) - offset) * 60 + Number(second)) * 1000 +
+    Number(fraction.slice(0, 3).padEnd(3, '0')) +
+    (finerThanMillisecond(text) ? 1 : 0)
+  const result = new Date(time)
+  const resultYear = result.getUTCFullYear()
+  return resultYear < 1 || resultYear > 9999 ? null : result
+}
+
+/**
  * A time filter value: a relative duration back from `now` (one reaching before year 1
- * means "since the beginning"), or an ISO 8601 time.
+ * means "since the beginning"), or an ISO 8601 time (parseIsoTime).
  */
 export function parseFilterTime(text: string, now: Date): Date | null {
   const duration = parseDuration(text)
   if (duration !== null) return new Date(Math.max(now.getTime() - duration, EARLIEST_TIME))
-  if (!ISO_TIME.test(text.trim())) return null
-  const time = new Date(text.trim())
-  const year = time.getUTCFullYear()
-  return Number.isNaN(time.getTime()) || year < 1 || year > 9999 ? null : time
+  return parseIsoTime(text)
 }
 
 const FILTER_KEY = /^filters\[([^\]]+)\]\[(\d*)\]\[(value|type)\]$/

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm'
 import type { ErrorEvent, ListEventsQuery } from '../../contract/events.ts'
-import type { Filters } from '../../contract/filters.ts'
+import { finerThanMillisecond, type Filters } from '../../contract/filters.ts'
 import { collaboratorSeesProject, requireProjectAccess } from '../auth/access.ts'
 import type { Db } from '../db/client.ts'
 import { collaborators, errors, eventPayloads, events, projects } from '../db/schema.ts'
@@ -21,14 +21,12 @@ function inStorableRange(time: Date): boolean {
 }
 
 /**
- * A window bound as a Date. Received times are whole milliseconds and the window is
- * [start, end), so a bound with a finer fraction rounds up to the next millisecond: an event
- * at .175 is before end_time .1759 and not after start_time .1759 (Date alone would cut to .175).
+ * A window bound as a Date, a fraction finer than a millisecond rounded up (finerThanMillisecond):
+ * an event at .175 is before end_time .1759 and not after start_time .1759.
  */
 function windowBound(text: string): Date {
   const time = new Date(text)
-  const fraction = /\.(\d+)/.exec(text)?.[1] ?? ''
-  return /[1-9]/.test(fraction.slice(3)) ? new Date(time.getTime() + 1) : time
+  return finerThanMillisecond(text) ? new Date(time.getTime() + 1) : time
 }
 
 /** The time window of a list: each bound storable, and start before end (naming both). */

@@ -226,6 +226,8 @@ describe('GET /projects/{id}/errors with filters', () => {
       ['filters[error.status][][type]=empty&filters[error.status][][value]=true', /not supported for this field/],
       ['filters[error.status][][type]=eq&filters[error.status][][value]=closed', /must be one of open, fixed/],
       ['filters[event.since][][type]=eq&filters[event.since][][value]=yesterday', /^filters\[event\.since\]: value "yesterday" is not a duration/],
+      ['filters[event.since][][type]=eq&filters[event.since][][value]=2026-02-30T00:00:00Z', /^filters\[event\.since\]: value "2026-02-30T00:00:00Z" is not a duration/],
+      ['filters[event.before][][type]=eq&filters[event.before][][value]=2026-01-01T24:00:00Z', /^filters\[event\.before\]: value "2026-01-01T24:00:00Z" is not/],
       ['filters[user.id][][value]=u1', /1 value\(s\) but 0 type\(s\)/],
       ['filters[user.id][][type]=empty&filters[user.id][][value]=yes', /must be true or false/],
       ['filters[user.id][][type]=eq&filters[user.id][][value]=', /must not be empty/],
