@@ -88,10 +88,11 @@ function columnConditions(
     )
   }
   // Class and message are NOT NULL: an event without one (Ruby's anonymous classes) stores ''.
+  // Other fields are NULL when absent, but a notifier may send '' (pivots show both as "(none)").
   const blank = is(column, PgColumn) && column.notNull
   for (const empty of byType(conditions, 'empty')) {
     if (blank) parts.push(empty === 'true' ? sql`${column} = ''` : sql`${column} <> ''`)
-    else parts.push(empty === 'true' ? sql`${column} IS NULL` : sql`${column} IS NOT NULL`)
+    else parts.push(empty === 'true' ? sql`(${column} IS NULL OR ${column} = '')` : sql`${column} <> ''`)
   }
   return and(...parts)
 }

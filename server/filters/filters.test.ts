@@ -179,6 +179,23 @@ describe('GET /projects/{id}/errors with filters', () => {
     for (const error of body) expect(error).not.toHaveProperty('matching_events')
   })
 
+  it('counts a value sent as "" as empty, as pivots show it ("(none)")', async () => {
+    const other = await seedProject(ctx, { user: owner, organization: 'Blank Org', project: 'Blank' })
+    await ingestAt(ctx, other.project.id, [
+      { at: ago(HOUR), event: notifierEvent('SentBlank', { app: { version: '' }, context: '', user: { id: '' } }) },
+      { at: ago(HOUR), event: notifierEvent('SentValues', { app: { version: '2.0' }, context: '/home', user: { id: 'u9' } }) },
+    ])
+    const classesFor = async (filters: Filters) => {
+      const res = await get(`/projects/${other.project.id}/errors?${filtersToParams(filters)}`)
+      expect(res.status).toBe(200)
+      return ((await res.json()) as ErrorGroup[]).map((e) => e.error_class)
+    }
+    for (const field of ['app.version', 'event.context', 'user.id']) {
+      expect(await classesFor({ [field]: [empty(true)] }), field).toEqual(['SentBlank'])
+      expect(await classesFor({ [field]: [empty(false)] }), field).toEqual(['SentValues'])
+    }
+  })
+
   it('filters on error fields: status, assignment, severity, versions seen in', async () => {
     expect((await errorsFor({ 'error.status': [eq('open')] })).classes).toEqual(['Alpha', 'Gamma'])
     expect((await errorsFor({ 'error.status': [ne('open')] })).classes).toEqual(['Beta'])
