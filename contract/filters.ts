@@ -226,6 +226,9 @@ export function parseFilterParams(params: URLSearchParams): { filters: Filters; 
   return { filters, problems }
 }
 
+/** error.assigned_to: someone, the caller, or a user id (ids are 24 hex characters, as newId makes them). */
+const ASSIGNEE = /^(anyone|me|[0-9a-f]{24})$/
+
 /** What is wrong with one condition of a field, or null when it is well formed. */
 export function checkCondition(definition: FilterFieldDefinition, type: string, value: string): string | null {
   if (!(FILTER_TYPES as readonly string[]).includes(type)) {
@@ -241,6 +244,9 @@ export function checkCondition(definition: FilterFieldDefinition, type: string, 
     return parseFilterTime(value, new Date()) === null
       ? `value "${value}" is not a duration (1 to 6 digits then s, m, h, d or w, such as 7d) or an ISO 8601 time`
       : null
+  }
+  if (definition.display_id === 'error.assigned_to' && !ASSIGNEE.test(value)) {
+    return `value "${value}" must be anyone, me or a collaborator's user id (24 hexadecimal characters)`
   }
   if (definition.values && !definition.values.includes(value)) {
     return `value "${value}" must be one of ${definition.values.join(', ')}`

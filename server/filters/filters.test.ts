@@ -245,6 +245,7 @@ describe('GET /projects/{id}/errors with filters', () => {
       ['filters[event.since][][type]=eq&filters[event.since][][value]=yesterday', /^filters\[event\.since\]: value "yesterday" is not a duration/],
       ['filters[event.since][][type]=eq&filters[event.since][][value]=2026-02-30T00:00:00Z', /^filters\[event\.since\]: value "2026-02-30T00:00:00Z" is not a duration/],
       ['filters[event.before][][type]=eq&filters[event.before][][value]=2026-01-01T24:00:00Z', /^filters\[event\.before\]: value "2026-01-01T24:00:00Z" is not/],
+      ['filters[error.assigned_to][][type]=eq&filters[error.assigned_to][][value]=nobody', /^filters\[error\.assigned_to\]: value "nobody" must be anyone, me or a collaborator's user id/],
       ['filters[user.id][][value]=u1', /1 value\(s\) but 0 type\(s\)/],
       ['filters[user.id][][type]=empty&filters[user.id][][value]=yes', /must be true or false/],
       ['filters[user.id][][type]=eq&filters[user.id][][value]=', /must not be empty/],
