@@ -361,3 +361,32 @@ test('the project trend chart shows the events; the resolution can change', asyn
   await shoot(page, 'trend-error')
   expect(watched.pageErrors).toEqual([])
 })
+
+test('select all matching errors beyond the loaded rows, and fix them all', async ({ page, request }) => {
+  const watched = watchPage(page)
+  const api = await Api.signIn(request)
+  const { projectId, apiKey } = await createProject(api, 'select-all')
+  const classes = Array.from({ length: 120 }, (_, i) => `Bulk${String(i).padStart(3, '0')}Error`)
+  await notify(request, apiKey, classes.map((errorClass) => simpleEvent({ errorClass })))
+  const openErrors = async () => (await api.get<{ open_error_count: number }>(`/projects/${projectId}`)).open_error_count
+  await expect.poll(openErrors, { timeout: 20_000 }).toBe(120)
+
+  await signIn(page)
+  await page.goto(`/projects/${projectId}/errors`)
+  await page.getByRole('checkbox', { name: 'Select all loaded errors' }).check()
+  const toolbar = page.getByRole('toolbar', { name: 'Bulk actions' })
+  // The first page only: the rest are not loaded yet.
+  await expect(toolbar).toContainText('50 errors selected')
+  await page.getByRole('button', { name: 'Select all 120 matching' }).click()
+  await expect(toolbar).toContainText('120 errors selected')
+
+  // More than the server takes in one request (100 ids): the dashboard sends two.
+  const patches: string[] = []
+  page.on('request', (req) => {
+    if (req.method() === 'PATCH') patches.push(new URL(req.url()).searchParams.get('error_ids') ?? '')
+  })
+  await toolbar.getByRole('button', { name: 'Fix' }).click()
+  await expect.poll(openErrors).toBe(0)
+  expect(patches.map((ids) => ids.split(',').length)).toEqual([100, 20])
+  expect(watched.pageErrors).toEqual([])
+})

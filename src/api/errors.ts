@@ -11,6 +11,7 @@ import {
   bulkErrorResultSchema,
   errorSchema,
   errorStatusChangeSchema,
+  MAX_BULK_ERROR_IDS,
   type BulkErrorResult,
   type ErrorGroup,
   type ErrorOperation,
@@ -126,14 +127,25 @@ export async function patchError(projectId: string, errorId: string, operation: 
   return sendJson('PATCH', errorUrl(projectId, errorId), operation, errorSchema)
 }
 
-/** The bulk PATCH: one answer per id, in the order given. */
-export const patchErrors = (projectId: string, errorIds: readonly string[], operation: ErrorOperation) =>
-  sendJson(
-    'PATCH',
-    apiUrl(`${projectPath(projectId)}/errors`, { error_ids: errorIds.join(',') }),
-    operation,
-    bulkErrorResultSchema.array(),
-  )
+/**
+ * The bulk PATCH: one answer per id, in the order given. The server takes MAX_BULK_ERROR_IDS
+ * ids a request, so a larger selection goes in consecutive requests of that many.
+ */
+export async function patchErrors(projectId: string, errorIds: readonly string[], operation: ErrorOperation) {
+  const results: BulkErrorResult[] = []
+  for (let start = 0; start < errorIds.length; start += MAX_BULK_ERROR_IDS) {
+    const chunk = errorIds.slice(start, start + MAX_BULK_ERROR_IDS)
+    results.push(
+      ...(await sendJson(
+        'PATCH',
+        apiUrl(`${projectPath(projectId)}/errors`, { error_ids: chunk.join(',') }),
+        operation,
+        bulkErrorResultSchema.array(),
+      )),
+    )
+  }
+  return results
+}
 
 /**
  * What the error will look like once the server applies `operation`, for the optimistic update.

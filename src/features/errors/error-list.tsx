@@ -4,6 +4,7 @@ import { useWindowVirtualizer } from '@tanstack/react-virtual'
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import type { ErrorGroup, ErrorOperation } from '../../../contract/errors.ts'
 import { bulkErrorOperationMutation, errorOperationMutation, errorsInfiniteQuery, type ErrorListParams } from '../../api/errors.ts'
+import { Button } from '../../components/ui/button.tsx'
 import { RelativeTime } from '../../components/ui/relative-time.tsx'
 import { Skeleton } from '../../components/ui/skeleton.tsx'
 import { ErrorState } from '../../components/ui/states.tsx'
@@ -19,6 +20,8 @@ import { ErrorStatusBadge, SeverityIndicator } from './error-badges.tsx'
 import { errorClassLabel } from '../../lib/error-class.ts'
 
 const ROW_ESTIMATE = 76
+/** "Select all matching" loads at most this many rows: bulk actions send them 100 ids a request. */
+const MAX_SELECT_ALL = 2000
 /** Start loading the next page this many rows before the end, so scrolling rarely waits. */
 const PREFETCH_ROWS = 15
 
@@ -186,6 +189,20 @@ export function ErrorList({ projectId, params }: { projectId: string; params: Er
   const [helpOpen, setHelpOpen] = useState(false)
 
   const selectedIds = useMemo(() => errorIds.filter((id) => selection.has(id)), [errorIds, selection])
+  const [selectingAll, setSelectingAll] = useState(false)
+  /** Loads the remaining pages (up to MAX_SELECT_ALL rows) and selects every row loaded. */
+  const selectAllMatching = async () => {
+    setSelectingAll(true)
+    try {
+      let result = await fetchNextPage()
+      const loaded = () => result.data?.pages.reduce((n, page) => n + page.items.length, 0) ?? 0
+      while (result.hasNextPage && !result.isError && loaded() < MAX_SELECT_ALL) result = await fetchNextPage()
+      const ids = (result.data?.pages ?? []).flatMap((page) => page.items.map((error) => error.id))
+      setSelection(new Set(ids.slice(0, MAX_SELECT_ALL)))
+    } finally {
+      setSelectingAll(false)
+    }
+  }
   const allSelected = errorIds.length > 0 && selectedIds.length === errorIds.length
   const focused = focusedIndex !== null ? errors[focusedIndex] : undefined
 
@@ -354,16 +371,27 @@ export function ErrorList({ projectId, params }: { projectId: string; params: Er
           onChange={() => setSelection(allSelected ? new Set() : new Set(errorIds))}
         />
         {selectedIds.length > 0 ? (
-          <BulkToolbar
-            projectId={projectId}
-            count={selectedIds.length}
-            pending={bulk.isPending}
-            onRun={(operation) => runOn(selectedIds, operation, true)}
-            onSnooze={() => setSnoozeTargets(selectedIds)}
-            assignOpen={bulkAssignOpen}
-            onAssignOpenChange={setBulkAssignOpen}
-            onClear={() => setSelection(new Set())}
-          />
+          <>
+            <BulkToolbar
+              projectId={projectId}
+              count={selectedIds.length}
+              pending={bulk.isPending}
+              onRun={(operation) => runOn(selectedIds, operation, true)}
+              onSnooze={() => setSnoozeTargets(selectedIds)}
+              assignOpen={bulkAssignOpen}
+              onAssignOpenChange={setBulkAssignOpen}
+              onClear={() => setSelection(new Set())}
+            />
+            {allSelected && hasNextPage && errors.length < MAX_SELECT_ALL ? (
+              <Button size="sm" variant="ghost" disabled={selectingAll} onClick={() => void selectAllMatching()}>
+                {selectingAll
+                  ? `Loading ${formatCount(errors.length)} of ${formatCount(Math.min(total, MAX_SELECT_ALL))}…`
+                  : total > MAX_SELECT_ALL
+                    ? `Select the first ${formatCount(MAX_SELECT_ALL)} of ${formatCount(total)}`
+                    : `Select all ${formatCount(total)} matching`}
+              </Button>
+            ) : null}
+          </>
         ) : (
           <span className="text-xs font-medium text-muted-foreground">
             Errors <span className="font-normal tabular-nums">({formatCount(total)})</span>
