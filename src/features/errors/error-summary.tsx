@@ -26,6 +26,13 @@ function Stat({ label, children }: { label: string; children: React.ReactNode })
   )
 }
 
+const versionOrder = new Intl.Collator('en', { numeric: true, sensitivity: 'base' })
+
+/** App versions oldest first, newest last, comparing the numbers in them: 1.2.0 before 1.10.0. */
+export function sortVersions(versions: readonly string[]): string[] {
+  return [...versions].sort(versionOrder.compare)
+}
+
 function TagList({ label, values }: { label: string; values: readonly string[] }) {
   return (
     <div className="min-w-0">
@@ -76,7 +83,7 @@ export function ErrorSummary({ error }: { error: ErrorGroup }) {
           </dl>
           <dl className="mt-4 grid gap-4 border-t border-border pt-4 sm:grid-cols-3">
             <TagList label="Release stages" values={error.release_stages} />
-            <TagList label="App versions" values={error.app_versions} />
+            <TagList label="App versions" values={sortVersions(error.app_versions)} />
             <div className="min-w-0">
               <dt className="text-xs text-muted-foreground">Grouped by</dt>
               <dd className="mt-1 text-sm">{GROUPING_REASON_LABELS[error.grouping_reason]}</dd>
