@@ -70,4 +70,14 @@ describe('error events pages', { timeout: 20_000 }, () => {
     expect(within(eventsCard()).getByRole('link', { name: 'Newest' })).toBeInTheDocument()
     expect(within(eventsCard()).queryByRole('link', { name: 'Newer events' })).not.toBeInTheDocument()
   })
+
+  it('names each event link by its exact time and user, and shows the exact time', async () => {
+    pagedEventsApi()
+    renderApp('/projects/p1/errors/e1')
+    await screen.findByRole('cell', { name: 'checkout' }, { timeout: 10_000 })
+    const table = screen.getByRole('table')
+    const link = within(table).getByRole('link', { name: /ago, Nov 22, 2026, \d\d:00:00 .+, Ada Lovelace$/ })
+    expect(link).toHaveAttribute('href', '/projects/p1/errors/e1/events/ev-checkout')
+    expect(within(link).getByText(/^Nov 22, 2026, \d\d:00:00/)).toBeVisible()
+  })
 })

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { ChevronLeft, ChevronRight, ChevronsLeft } from 'lucide-react'
+import type { ErrorEvent } from '../../../contract/events.ts'
 import { errorEventsQuery } from '../../api/events.ts'
 import { buttonVariants } from '../../components/ui/button.tsx'
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx'
@@ -8,16 +9,24 @@ import { RelativeTime } from '../../components/ui/relative-time.tsx'
 import { LoadingRegion, Skeleton } from '../../components/ui/skeleton.tsx'
 import { ErrorState } from '../../components/ui/states.tsx'
 import { usePageTrail } from '../../lib/page-trail.ts'
-import { formatCount } from '../../lib/relative-time.ts'
+import { formatCount, formatExactTime, formatRelativeTime } from '../../lib/relative-time.ts'
+import { useNow } from '../../lib/use-now.ts'
 import { SeverityIndicator } from './error-badges.tsx'
 
 const cell = 'px-3 py-2 align-top'
+
+/** "7 minutes ago, Nov 22, 2026, 10:00:00 UTC, Ada Lovelace": the visible words first, then what tells the event apart. */
+export function eventLinkName(event: ErrorEvent, now: number): string {
+  const who = event.user.name ?? event.user.email ?? event.user_id ?? event.context
+  return [formatRelativeTime(event.received_at, now), formatExactTime(event.received_at), who].filter(Boolean).join(', ')
+}
 
 /** One page of the error's events, newest first; the page (cursor) lives in the URL. */
 export function ErrorEventsTable({ projectId, errorId, cursor }: { projectId: string; errorId: string; cursor: string | undefined }) {
   const query = useQuery(errorEventsQuery(projectId, errorId, cursor))
   const total = query.data?.totalCount
   const trail = usePageTrail(cursor)
+  const now = useNow()
 
   return (
     <Card aria-labelledby="error-events-title">
@@ -91,12 +100,16 @@ export function ErrorEventsTable({ projectId, errorId, cursor }: { projectId: st
                 {query.data.items.map((event) => (
                   <tr key={event.id} className="border-t border-border hover:bg-surface-muted">
                     <td className={cell}>
+                      {/* Named by the exact time and who it happened to: a list of links reads as
+                          more than "7 minutes ago" over and over. The exact time shows beneath. */}
                       <Link
                         to="/projects/$projectId/errors/$errorId/events/$eventId"
                         params={{ projectId, errorId, eventId: event.id }}
-                        className="rounded text-accent hover:underline"
+                        aria-label={eventLinkName(event, now)}
+                        className="group flex flex-col rounded whitespace-nowrap"
                       >
-                        <RelativeTime value={event.received_at} />
+                        <RelativeTime value={event.received_at} className="text-accent group-hover:underline" />
+                        <span className="text-xs text-muted-foreground tabular-nums">{formatExactTime(event.received_at)}</span>
                       </Link>
                     </td>
                     <td className={`${cell} max-w-64 truncate font-mono text-xs leading-5`} title={event.context ?? undefined}>
