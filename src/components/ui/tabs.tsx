@@ -62,8 +62,11 @@ export function Tabs({
           aria-controls={`${baseId}-panel`}
           tabIndex={i === index ? 0 : -1}
           onClick={() => onSelect(tab)}
+          // Tab names may come from event data (metadata sections of up to 1,024 characters): a long
+          // one is cut with an ellipsis, whole on hover and in its accessible name.
+          title={tab}
           className={cn(
-            '-mb-px shrink-0 border-b-2 px-3 py-1.5 text-sm whitespace-nowrap',
+            '-mb-px max-w-64 shrink-0 truncate border-b-2 px-3 py-1.5 text-sm whitespace-nowrap',
             i === index
               ? 'border-accent font-medium text-foreground'
               : 'border-transparent text-muted-foreground hover:text-foreground',

@@ -26,4 +26,17 @@ describe('MetadataTabs', () => {
     expect(within(tablist).getByRole('tab', { name: 'tab31337' })).toHaveAttribute('aria-selected', 'true')
     expect(within(screen.getByRole('tabpanel')).getByText('31337')).toBeInTheDocument()
   })
+
+  it('cuts a long section name with an ellipsis, whole on hover, and keeps the tabs on the arrow keys', async () => {
+    const long = `section_${'x'.repeat(1000)}`
+    const onSelect = vi.fn()
+    render(<MetadataTabs metadata={{ app: { a: 1 }, [long]: { b: 2 }, device: { c: 3 } }} selected="app" onSelect={onSelect} />)
+    const tab = screen.getByRole('tab', { name: long })
+    expect(tab).toHaveAttribute('title', long)
+    expect(tab).toHaveClass('truncate')
+    screen.getByRole('tab', { name: 'app' }).focus()
+    await userEvent.keyboard('{ArrowRight}')
+    expect(onSelect).toHaveBeenLastCalledWith(long)
+    expect(tab).toHaveFocus()
+  })
 })
