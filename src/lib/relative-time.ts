@@ -57,6 +57,21 @@ export function formatClockTime(iso: string): string {
   return Number.isNaN(time) ? iso : clockFormat.format(time)
 }
 
+const dayFormat = new Intl.DateTimeFormat('en', { year: 'numeric', month: 'short', day: 'numeric' })
+
+/**
+ * A breadcrumb's time: "11:01:58.353" on the event's day, with the date before it when the
+ * breadcrumb is from another day ("Nov 21, 2026, 23:59:58.100"), as the local calendar reads.
+ */
+export function formatClockTimeOn(iso: string, eventIso: string): string {
+  const time = Date.parse(iso)
+  const eventTime = Date.parse(eventIso)
+  if (Number.isNaN(time)) return iso
+  const day = dayFormat.format(time)
+  const clock = clockFormat.format(time)
+  return !Number.isNaN(eventTime) && day === dayFormat.format(eventTime) ? clock : `${day}, ${clock}`
+}
+
 const numberFormat = new Intl.NumberFormat('en')
 export const formatCount = (value: number): string => numberFormat.format(value)
 

@@ -11,6 +11,8 @@ const crumb = (name: string, type: string, meta_data: Record<string, unknown> = 
   meta_data,
 })
 
+const EVENT_TIME = '2026-11-22T10:00:00.000Z'
+
 const timeline = [
   crumb('Page loaded', 'navigation', { to: '/cart' }),
   crumb('GET /api/cart', 'request', { status: 200 }),
@@ -28,7 +30,7 @@ const shownNames = () =>
 describe('BreadcrumbsTimeline', () => {
   it('narrows a long timeline by type and by text in names and metadata', async () => {
     const user = userEvent.setup()
-    render(<BreadcrumbsTimeline breadcrumbs={timeline} />)
+    render(<BreadcrumbsTimeline breadcrumbs={timeline} eventTime={EVENT_TIME} />)
     const types = screen.getByRole('group', { name: 'Breadcrumb types' })
     expect(within(types).getByRole('button', { name: 'all (6)' })).toHaveAttribute('aria-pressed', 'true')
 
@@ -53,7 +55,7 @@ describe('BreadcrumbsTimeline', () => {
   it('searches every breadcrumb, also those before the last 25', async () => {
     const user = userEvent.setup()
     const many = [crumb('Very first step', 'log'), ...Array.from({ length: 40 }, (_, i) => crumb(`Step ${i}`, 'log'))]
-    render(<BreadcrumbsTimeline breadcrumbs={many} />)
+    render(<BreadcrumbsTimeline breadcrumbs={many} eventTime={EVENT_TIME} />)
     expect(screen.getByRole('button', { name: 'Show 16 earlier breadcrumbs' })).toBeInTheDocument()
     await user.type(screen.getByRole('searchbox', { name: 'Search breadcrumbs' }), 'very first')
     expect(shownNames()).toEqual(['Very first step'])
@@ -62,8 +64,15 @@ describe('BreadcrumbsTimeline', () => {
   })
 
   it('keeps a short timeline plain', () => {
-    render(<BreadcrumbsTimeline breadcrumbs={timeline.slice(0, 3)} />)
+    render(<BreadcrumbsTimeline breadcrumbs={timeline.slice(0, 3)} eventTime={EVENT_TIME} />)
     expect(screen.queryByRole('searchbox')).not.toBeInTheDocument()
     expect(shownNames()).toHaveLength(3)
+  })
+
+  it('shows the date beside the time of a breadcrumb from an earlier day than the event', () => {
+    const earlier = { ...crumb('App started', 'state'), timestamp: '2026-11-19T09:59:58.100Z' }
+    render(<BreadcrumbsTimeline breadcrumbs={[earlier, crumb('Clicked "Checkout"', 'user')]} eventTime={EVENT_TIME} />)
+    const times = within(screen.getByRole('list', { name: 'Breadcrumbs, oldest first' })).getAllByText((_, node) => node?.tagName === 'TIME')
+    expect(times.map((time) => time.textContent)).toEqual([expect.stringMatching(/^Nov 19, 2026, \d\d:59:58\.100$/), expect.stringMatching(/^\d\d:59:58\.100$/)])
   })
 })

@@ -15,7 +15,7 @@ import type { Breadcrumb } from '../../../contract/events.ts'
 import { Input } from '../../components/ui/input.tsx'
 import { TruncatedText } from '../../components/ui/truncated-text.tsx'
 import { cn } from '../../lib/cn.ts'
-import { formatClockTime, formatExactTime } from '../../lib/relative-time.ts'
+import { formatClockTimeOn, formatExactTime } from '../../lib/relative-time.ts'
 
 const ICONS: Record<string, LucideIcon> = {
   navigation: Navigation,
@@ -57,7 +57,14 @@ function matchesText(crumb: Breadcrumb, meta: string, text: string): boolean {
  * What happened before the error, oldest first, ending next to the crash. Long timelines get a
  * search over names and metadata and a filter by type, as view state (a new event starts afresh).
  */
-export function BreadcrumbsTimeline({ breadcrumbs }: { breadcrumbs: readonly Breadcrumb[] }) {
+export function BreadcrumbsTimeline({
+  breadcrumbs,
+  eventTime,
+}: {
+  breadcrumbs: readonly Breadcrumb[]
+  /** When the event was received: a breadcrumb from another day shows its date. */
+  eventTime: string
+}) {
   const [showAll, setShowAll] = useState(false)
   const [text, setText] = useState('')
   const [type, setType] = useState<string | null>(null)
@@ -146,7 +153,7 @@ export function BreadcrumbsTimeline({ breadcrumbs }: { breadcrumbs: readonly Bre
                       title={formatExactTime(crumb.timestamp)}
                       className="font-mono text-xs text-muted-foreground tabular-nums"
                     >
-                      {formatClockTime(crumb.timestamp)}
+                      {formatClockTimeOn(crumb.timestamp, eventTime)}
                     </time>
                   ) : null}
                   <span className="text-xs text-muted-foreground">{crumb.type}</span>

@@ -51,7 +51,7 @@ export function EventDetail({
       ) : null}
       <div className="grid grid-cols-1 gap-4 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <Section id="section-breadcrumbs" title={`Breadcrumbs (${event.breadcrumbs.length})`}>
-          <BreadcrumbsTimeline key={event.id} breadcrumbs={event.breadcrumbs} />
+          <BreadcrumbsTimeline key={event.id} breadcrumbs={event.breadcrumbs} eventTime={event.received_at} />
         </Section>
         <div className="flex flex-col gap-4">
           <Section id="section-metadata" title="Metadata">
