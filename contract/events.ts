@@ -4,6 +4,12 @@ import { severitySchema } from './errors.ts'
 
 const jsonObject = z.record(z.string(), z.unknown())
 
+/**
+ * What ends a string the server cut at ingest (the first 32,768 characters are kept, see
+ * docs/ingestion.md), so the dashboard can say the value is not whole.
+ */
+export const TRUNCATION_MARKER = '…[truncated]'
+
 /** A hexadecimal address as Errata stores it: "0x" and lower-case digits. */
 const addressSchema = z.string().regex(/^0x[0-9a-f]+$/)
 

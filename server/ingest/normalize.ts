@@ -1,4 +1,13 @@
-import type { Breadcrumb, EventException, EventThread, FeatureFlag, FrameRegisters, NativeFrame, StackFrame } from '../../contract/events.ts'
+import {
+  TRUNCATION_MARKER,
+  type Breadcrumb,
+  type EventException,
+  type EventThread,
+  type FeatureFlag,
+  type FrameRegisters,
+  type NativeFrame,
+  type StackFrame,
+} from '../../contract/events.ts'
 import type { Severity } from '../../contract/errors.ts'
 import { newId } from '../db/ids.ts'
 import type { StoredEventPayload } from '../events/event-payload.ts'
@@ -104,7 +113,7 @@ function isObject(value: unknown): value is JsonObject {
 
 /** A string of the payload; numbers and booleans a notifier sent where text is meant become text. */
 function text(value: unknown): string | null {
-  if (typeof value === 'string') return cleanText(value, INGEST_LIMITS.stringChars, `…${TRUNCATED}`)
+  if (typeof value === 'string') return cleanText(value, INGEST_LIMITS.stringChars, TRUNCATION_MARKER)
   if (typeof value === 'number' || typeof value === 'boolean') return String(value)
   return null
 }

@@ -3,7 +3,7 @@ import type { ErrorGroup } from '../../../contract/errors.ts'
 import { Badge } from '../../components/ui/badge.tsx'
 import { Card, CardContent } from '../../components/ui/card.tsx'
 import { RelativeTime } from '../../components/ui/relative-time.tsx'
-import { TruncatedText } from '../../components/ui/truncated-text.tsx'
+import { TruncatedHeading, TruncatedText } from '../../components/ui/truncated-text.tsx'
 import { formatCount } from '../../lib/relative-time.ts'
 import { ErrorStatusBadge, SeverityIndicator } from './error-badges.tsx'
 import { useDocumentTitle } from '../../lib/use-document-title.ts'
@@ -56,11 +56,13 @@ export function ErrorSummary({ error }: { error: ErrorGroup }) {
     <div className="flex flex-col gap-4">
       <div className="min-w-0">
         <div className="flex flex-wrap items-center gap-2">
-          <h1 className="font-mono text-xl font-semibold [overflow-wrap:anywhere]">{errorClassLabel(error.error_class)}</h1>
-          <ErrorStatusBadge error={error} />
-          <SeverityIndicator severity={error.severity} />
-          {error.severity_override ? <span className="text-xs text-muted-foreground">(set by hand)</span> : null}
-          {error.unhandled ? <Badge tone="danger">unhandled</Badge> : null}
+          {/* A class may be thousands of characters: the heading keeps the first ones, the actions stay in view. */}
+          <TruncatedHeading as="h1" text={errorClassLabel(error.error_class)} what="the error class" className="font-mono text-xl font-semibold">
+            <ErrorStatusBadge error={error} />
+            <SeverityIndicator severity={error.severity} />
+            {error.severity_override ? <span className="text-xs text-muted-foreground">(set by hand)</span> : null}
+            {error.unhandled ? <Badge tone="danger">unhandled</Badge> : null}
+          </TruncatedHeading>
         </div>
         <p className="mt-1 text-sm">
           {error.message ? <TruncatedText text={error.message} maxChars={500} /> : <span className="text-muted-foreground italic">(no message)</span>}

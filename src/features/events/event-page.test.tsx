@@ -124,6 +124,30 @@ describe('event detail page', () => {
     expect(await within(screen.getByRole('navigation', { name: 'Breadcrumbs' })).findByRole('link', { name: '(no class name)' })).toBeInTheDocument()
   })
 
+  it('shortens a very long class in the summary and the exception list, each with a button to read it whole', async () => {
+    // As stored: a class longer than 32,768 characters keeps that many and the server's marker.
+    const longClass = `Unbroken${'Abc'.repeat(11_000)}`.slice(0, 32_768)
+    mockApi({
+      ...routes(),
+      'GET /api/projects/p1/errors/e1': errorGroup({ error_class: longClass.slice(0, 4096) }),
+      'GET /api/projects/p1/events/ev1': event({
+        exceptions: [{ class: `${longClass}…[truncated]`, message: 'outer', type: 'nodejs', stacktrace: [frame()] }],
+      }),
+    })
+    renderApp('/projects/p1/errors/e1/events/ev1')
+    const chain = await screen.findByRole('list', { name: 'Exceptions, outermost first' })
+    const shortened = `${longClass.slice(0, 200)}…`
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe(shortened)
+    expect(within(chain).getByRole('heading', { level: 3 }).textContent).toBe(shortened)
+    // Names that point at the exception stay listenable.
+    expect(within(chain).getByRole('listitem', { name: `Exception: ${shortened}` })).toBeInTheDocument()
+    expect(within(chain).getByRole('list', { name: `Stack frames of ${shortened}` })).toBeInTheDocument()
+    const showAll = screen.getByRole('button', { name: 'Show all 32,768 stored characters of the error class' })
+    await userEvent.click(showAll)
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe(longClass)
+    expect(within(chain).getByRole('button', { name: 'Show all 32,768 stored characters of the class of the exception' })).toBeInTheDocument()
+  })
+
   it('emphasizes in-project frames, collapses library frames and highlights the failing code line', async () => {
     mockApi(routes())
     renderApp('/projects/p1/errors/e1/events/ev1')

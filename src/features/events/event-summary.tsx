@@ -2,7 +2,7 @@ import type * as React from 'react'
 import type { ErrorEvent } from '../../../contract/events.ts'
 import { Badge } from '../../components/ui/badge.tsx'
 import { RelativeTime } from '../../components/ui/relative-time.tsx'
-import { TruncatedText } from '../../components/ui/truncated-text.tsx'
+import { TruncatedHeading, TruncatedText } from '../../components/ui/truncated-text.tsx'
 import { SeverityIndicator } from '../errors/error-badges.tsx'
 import { useDocumentTitle } from '../../lib/use-document-title.ts'
 import { errorClassLabel } from '../../lib/error-class.ts'
@@ -51,7 +51,9 @@ export function EventSummary({ event }: { event: ErrorEvent }) {
     // min-w-0: beside the event navigation, a long unbroken class or message must wrap, not widen the page.
     <div className="flex min-w-0 flex-1 flex-col gap-3">
       <div className="min-w-0">
-        <h1 className="font-mono text-lg font-semibold [overflow-wrap:anywhere]">{outer ? errorClassLabel(outer.class) : 'Event'}</h1>
+        <div className="flex flex-wrap items-baseline gap-x-2">
+          <TruncatedHeading as="h1" text={outer ? errorClassLabel(outer.class) : 'Event'} what="the error class" className="font-mono text-lg font-semibold" />
+        </div>
         {outer?.message ? (
           <p className="mt-1 text-sm [overflow-wrap:anywhere]">
             <TruncatedText text={outer.message} maxChars={400} />

@@ -1,8 +1,8 @@
 import { CornerDownRight } from 'lucide-react'
 import type { EventException, FrameRegisters } from '../../../contract/events.ts'
-import { TruncatedText } from '../../components/ui/truncated-text.tsx'
+import { TruncatedHeading, TruncatedText } from '../../components/ui/truncated-text.tsx'
 import { StackTrace } from './stack-trace.tsx'
-import { errorClassLabel } from '../../lib/error-class.ts'
+import { errorClassLabel, shortErrorClassLabel } from '../../lib/error-class.ts'
 
 /** The CPU registers a native notifier captured, one table per frame, collapsed: they matter to few readers. */
 function Registers({ registers, exceptionClass }: { registers: readonly FrameRegisters[]; exceptionClass: string }) {
@@ -42,7 +42,7 @@ export function ExceptionChain({ exceptions }: { exceptions: readonly EventExcep
     <ol aria-label="Exceptions, outermost first" className="flex flex-col gap-4">
       {exceptions.map((exception, index) => {
         const role = index === 0 ? 'Exception' : 'Caused by'
-        const label = errorClassLabel(exception.class)
+        const label = shortErrorClassLabel(exception.class)
         return (
           <li key={index} aria-label={`${role}: ${label}`} className="flex flex-col gap-2">
             {index > 0 ? (
@@ -52,7 +52,9 @@ export function ExceptionChain({ exceptions }: { exceptions: readonly EventExcep
               </p>
             ) : null}
             <div className="min-w-0">
-              <h3 className="font-mono text-sm font-semibold [overflow-wrap:anywhere]">{label}</h3>
+              <div className="flex flex-wrap items-baseline gap-x-2">
+                <TruncatedHeading as="h3" text={errorClassLabel(exception.class)} what={`the class of ${role === 'Exception' ? 'the exception' : `cause ${index}`}`} className="font-mono text-sm font-semibold" />
+              </div>
               {exception.message ? (
                 <p className="mt-0.5 text-sm">
                   <TruncatedText text={exception.message} maxChars={500} />

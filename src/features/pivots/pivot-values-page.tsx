@@ -10,7 +10,7 @@ import { buttonVariants } from '../../components/ui/button.tsx'
 import { PageHeader } from '../../components/ui/page-header.tsx'
 import { RelativeTime } from '../../components/ui/relative-time.tsx'
 import { EmptyState } from '../../components/ui/states.tsx'
-import { errorClassLabel } from '../../lib/error-class.ts'
+import { shortErrorClassLabel } from '../../lib/error-class.ts'
 import { usePageTrail } from '../../lib/page-trail.ts'
 import { formatCountOf } from '../../lib/relative-time.ts'
 import { FilterBar } from '../filters/filter-bar.tsx'
@@ -64,7 +64,7 @@ function ErrorScopeHeader({
 }) {
   const { data: project } = useSuspenseQuery(projectQuery(projectId))
   const { data: error } = useSuspenseQuery(errorQuery(projectId, errorId))
-  const errorClass = errorClassLabel(error.error_class)
+  const errorClass = shortErrorClassLabel(error.error_class)
   const back = {
     to: '/projects/$projectId/errors/$errorId',
     params: { projectId, errorId },
