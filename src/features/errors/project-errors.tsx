@@ -129,7 +129,7 @@ export function ProjectErrors({
         }
       />
       <div className="flex flex-col gap-4">
-        <FilterBar projectId={projectId} filters={params.filters} onChange={onFiltersChange} />
+        <FilterBar projectId={projectId} filters={params.filters} onChange={onFiltersChange} offerValuesPage />
         <ProjectTrendChart
           projectId={projectId}
           filters={params.filters}

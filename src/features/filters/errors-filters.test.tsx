@@ -97,6 +97,22 @@ describe('errors list filters', { timeout: 20_000 }, () => {
     expect(filtersOf(lastRequest(requests, '/api/projects/p1/trend'))).toEqual(filtersOf(list))
   })
 
+  it('offers every value of a pivot field, on the project\'s values page, after its suggestions', async () => {
+    mockApi(routes)
+    const { router } = renderApp('/projects/p1/errors?f=app.release_stage:ne:staging')
+    const input = await screen.findByRole('combobox', { name: 'Filter errors' }, firstScreen)
+    await userEvent.click(input)
+    await userEvent.type(input, 'release')
+    await userEvent.keyboard('{Enter}')
+    const values = await screen.findByRole('listbox', { name: 'Values of Release stage' })
+    const seeAll = await within(values).findByRole('option', { name: /See all values of Release stage/ })
+    expect(within(values).getAllByRole('option').at(-1)).toBe(seeAll)
+    await userEvent.keyboard('{End}{Enter}')
+    await waitFor(() => expect(router.state.location.pathname).toBe('/projects/p1/pivots/app.release_stage'))
+    // With the view's filters, so the page counts what the list shows.
+    expect(new URLSearchParams(router.state.location.searchStr).getAll('f')).toEqual(['app.release_stage:ne:staging'])
+  })
+
   it('adds a chip through the combobox with the keyboard: field, then a value from the pivot', async () => {
     const { requests } = mockApi(routes)
     const { router } = renderApp('/projects/p1/errors')
@@ -149,10 +165,16 @@ describe('errors list filters', { timeout: 20_000 }, () => {
     await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Condition on Release stage' }), 'ne')
     await userEvent.type(input, 'stag')
     const values = await screen.findByRole('listbox', { name: 'Values of Release stage' })
-    await waitFor(() => expect(within(values).getAllByRole('option')).toHaveLength(3))
+    await waitFor(() => expect(within(values).getAllByRole('option')).toHaveLength(4))
     const options = within(values).getAllByRole('option')
-    // Starting with what was typed ranks before containing it; the typed text comes last, marked as typed.
-    expect(options.map((option) => option.textContent)).toEqual(['staging10 events', 'prestaging10 events', '“stag”as typed'])
+    // Starting with what was typed ranks before containing it; the typed text comes after them, marked
+    // as typed, and the way to the field's values page last.
+    expect(options.map((option) => option.textContent)).toEqual([
+      'staging10 events',
+      'prestaging10 events',
+      '“stag”as typed',
+      'See all values of Release stagein this view',
+    ])
     expect(input).toHaveAttribute('aria-activedescendant', options[0]!.id)
     await userEvent.keyboard('{Enter}')
     await waitFor(() =>

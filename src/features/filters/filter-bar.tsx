@@ -53,11 +53,14 @@ export function FilterBar({
   projectId,
   filters,
   onChange,
+  offerValuesPage = false,
   className,
 }: {
   projectId: string
   filters: Filters
   onChange: (next: Filters) => void
+  /** "See all values of …" after a pivot field's suggestions, to the project's values page (not on that page itself). */
+  offerValuesPage?: boolean
   className?: string
 }) {
   const fieldsQuery = useQuery(eventFieldsQuery(projectId))
@@ -108,6 +111,7 @@ export function FilterBar({
             fields={fields}
             collaborators={people.data}
             onAdd={(fieldId, condition) => onChange(addCondition(filters, fieldId, condition))}
+            valuesPageFilters={offerValuesPage ? filters : undefined}
           />
           {chips.length > 0 ? (
             <Button size="sm" variant="ghost" onClick={() => onChange(withoutFields(filters, chips.map((chip) => chip.fieldId)))}>

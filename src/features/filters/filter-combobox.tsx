@@ -1,15 +1,16 @@
 import { useQuery } from '@tanstack/react-query'
+import { useNavigate } from '@tanstack/react-router'
 import { X } from 'lucide-react'
 import { useId, useRef, useState } from 'react'
 import type { Collaborator } from '../../../contract/collaborators.ts'
-import type { EventField, FilterCondition, FilterType } from '../../../contract/filters.ts'
+import type { EventField, FilterCondition, Filters, FilterType, PivotFieldId } from '../../../contract/filters.ts'
 import { pivotValuesQuery } from '../../api/pivots.ts'
 import { Button } from '../../components/ui/button.tsx'
 import { Label, Select } from '../../components/ui/input.tsx'
 import { cn } from '../../lib/cn.ts'
 import { formatCountOf } from '../../lib/relative-time.ts'
 import { describePivotValue, pivotIdOfField } from '../pivots/to-pivot-filter.ts'
-import { operatorLabel, type FilterOperator } from './to-filter-search.ts'
+import { operatorLabel, toFilterSearch, type FilterOperator } from './to-filter-search.ts'
 
 /** The input's id: the `/` shortcut and the journeys find it by this. */
 export const FILTER_INPUT_ID = 'error-filter-input'
@@ -30,8 +31,10 @@ interface Option {
   terms?: string[]
   /** The text as typed, not a suggested value: set apart so it is not mistaken for one. */
   typed?: boolean
-  /** Choosing a field moves on to its values; choosing a value adds the condition. */
-  action: { kind: 'field'; field: EventField } | { kind: 'add'; condition: FilterCondition }
+  /** Not a value but a link to the field's values page: set apart too, in the link colour. */
+  page?: boolean
+  /** Choosing a field moves on to its values; choosing a value adds the condition; the last opens the field's values page. */
+  action: { kind: 'field'; field: EventField } | { kind: 'add'; condition: FilterCondition } | { kind: 'page'; pivotId: PivotFieldId }
 }
 
 const PIVOT_SUGGESTIONS = 20
@@ -53,12 +56,16 @@ export function FilterCombobox({
   fields,
   collaborators,
   onAdd,
+  valuesPageFilters,
 }: {
   projectId: string
   fields: readonly EventField[]
   collaborators: readonly Collaborator[] | undefined
   onAdd: (fieldId: string, condition: FilterCondition) => void
+  /** The view's filters, for "See all values" after a pivot field's suggestions; without them no such option. */
+  valuesPageFilters?: Filters
 }) {
+  const navigate = useNavigate()
   const baseId = useId()
   const listboxId = `${baseId}-listbox`
   const inputRef = useRef<HTMLInputElement>(null)
@@ -108,7 +115,13 @@ export function FilterCombobox({
 
   const select = (option: Option) => {
     if (option.action.kind === 'field') chooseField(option.action.field)
-    else add(option.action.condition)
+    else if (option.action.kind === 'add') add(option.action.condition)
+    else
+      void navigate({
+        to: '/projects/$projectId/pivots/$fieldId',
+        params: { projectId, fieldId: option.action.pivotId },
+        search: { f: toFilterSearch(valuesPageFilters ?? {}) },
+      })
   }
 
   const query = text.trim().toLowerCase()
@@ -174,6 +187,13 @@ export function FilterCombobox({
           action: { kind: 'add', condition: { type, value: typed } },
         }
         options = exact ? [...options, literal] : [literal, ...options]
+      }
+      // The suggestions are the top few: the field's page lists every value, with counts and first/last seen.
+      if (pivotId && valuesPageFilters && pivotValues.data) {
+        options = [
+          ...options,
+          { key: 'page', label: `See all values of ${field.name}`, hint: 'in this view', page: true, action: { kind: 'page', pivotId } },
+        ]
       }
     }
   }
@@ -332,7 +352,8 @@ export function FilterCombobox({
                 'flex cursor-pointer items-baseline justify-between gap-3 px-3 py-1.5 text-sm',
                 index === activeIndex ? 'bg-accent-soft text-accent' : 'text-foreground',
                 // The typed text after suggestions: set apart, so it does not read as one of them.
-                option.typed && index > 0 ? 'border-t border-border' : undefined,
+                (option.typed || option.page) && index > 0 ? 'border-t border-border' : undefined,
+                option.page ? 'text-xs font-medium text-accent' : undefined,
               )}
               // Keep focus in the input so typing and the keys go on working.
               onMouseDown={(event) => event.preventDefault()}
