@@ -202,6 +202,21 @@ test('long unbroken names wrap or truncate instead of widening the page', async 
     await shoot(page, name)
     await shootNarrow(page, name)
   }
+  // A class of 5,000 characters (stored as its first 4,096) keeps the triage actions on a phone's first screen.
+  const hugeClass = `Huge${'Xyz'.repeat(1665)}q`
+  await notify(request, apiKey, [simpleEvent({ errorClass: hugeClass, message: 'a huge class' })])
+  const huge = (await api.get<{ id: string; error_class: string }[]>(`/projects/${projectId}/errors`)).find((e) => e.error_class.startsWith('Huge'))!
+  await page.setViewportSize(NARROW)
+  await page.goto(`/projects/${projectId}/errors/${huge.id}`)
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(`${hugeClass.slice(0, 200)}…`)
+  await expect(page.getByRole('toolbar', { name: 'Error actions' }).getByRole('button', { name: 'Fix' })).toBeInViewport()
+  await shoot(page, 'long-names-huge-class-narrow')
+  await page.getByRole('button', { name: 'Show all 4,096 characters of the error class' }).click()
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(hugeClass.slice(0, 4096))
+  await page.setViewportSize(WIDE)
+  await page.goto(`/projects/${projectId}/errors/${error!.id}/events/${event.id}`)
+  await expect(page.getByText(errorClass.slice(0, 40)).first()).toBeVisible()
+
   // Every level of the deep tree opened, at both widths: the deepest value keeps a readable width.
   const metadata = page.getByRole('region', { name: 'Metadata' })
   for (let depth = 1; depth < 16; depth++) await metadata.getByRole('button', { name: new RegExp(`^nested${depth}\\b`) }).click()

@@ -36,4 +36,11 @@ describe('error summary', () => {
     expect(screen.getByRole('heading', { level: 1, name: 'org.springframework.beans.factory.BeanCreationException' })).toBeInTheDocument()
     expect(screen.queryByRole('button', { name: /Show all/ })).not.toBeInTheDocument()
   })
+
+  it('shortens a very long context too, so the page keeps its shape', () => {
+    const context = `GET /${'c'.repeat(4000)}`
+    render(<ErrorSummary error={errorGroup({ context })} />)
+    expect(screen.getByText(`${context.slice(0, 200)}…`)).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Show all 4,005 characters' })).toBeInTheDocument()
+  })
 })

@@ -68,7 +68,9 @@ export function ErrorSummary({ error }: { error: ErrorGroup }) {
           {error.message ? <TruncatedText text={error.message} maxChars={500} /> : <span className="text-muted-foreground italic">(no message)</span>}
         </p>
         {error.context ? (
-          <p className="mt-1 font-mono text-xs text-muted-foreground [overflow-wrap:anywhere]">{error.context}</p>
+          <p className="mt-1 font-mono text-xs text-muted-foreground">
+            <TruncatedText text={error.context} maxChars={200} />
+          </p>
         ) : null}
       </div>
       <Card>
