@@ -263,9 +263,19 @@ async function lockAdmins(tx: Db, organizationId: string): Promise<Set<string>> 
   return new Set(rows.map((row) => row.userId))
 }
 
-/** 404 for outsiders; then, under the admin lock, 403 unless the caller is (still) an admin. */
+/**
+ * 404 for outsiders; then the write locks of the organization's projects, and under the
+ * admin lock, 403 unless the caller is (still) an admin.
+ *
+ * The project locks come before any collaborator row, the order of every transaction that
+ * holds both (db/project-lock.ts): deleting a project or the organization takes them and then
+ * updates or deletes collaborator rows, and changing or removing a member ends by unassigning
+ * their errors, which needs them. Taken the other way round, the two deadlocked.
+ */
 async function lockAsAdmin(tx: Db, userId: string, organizationId: string): Promise<Set<string>> {
   await requireOrganizationMember(tx, userId, organizationId)
+  const owned = await tx.select({ id: projects.id }).from(projects).where(eq(projects.organizationId, organizationId))
+  await lockProjects(tx, owned.map((row) => row.id))
   const admins = await lockAdmins(tx, organizationId)
   if (!admins.has(userId)) throw new ForbiddenError('only organization admins may do this')
   return admins
@@ -350,7 +360,8 @@ export async function removeCollaborator(
 
 /**
  * Unassigns a user's errors in the organization's projects, except those in `keepProjectIds`,
- * holding those projects' write locks (db/project-lock.ts) like every other writer of errors.
+ * holding those projects' write locks (db/project-lock.ts) like every other writer of errors:
+ * lockAsAdmin took them already, this only adds a project created since.
  * Uses errors_project_assigned_idx (project_id, assigned_collaborator_id).
  */
 async function unassignErrors(tx: Db, organizationId: string, userId: string, keepProjectIds: string[] = []) {

@@ -2,7 +2,8 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Collaborator, InvitedCollaborator } from '../../contract/collaborators.ts'
 import type { Project } from '../../contract/projects.ts'
-import { collaborators, errors, users } from '../db/schema.ts'
+import type { Db } from '../db/client.ts'
+import { collaborators, errors, organizations, users } from '../db/schema.ts'
 import { seedErrors, seedProject, type SeededProject } from '../test-support/seed.ts'
 import { createTestContext, type TestContext, type TestUser } from '../test-support/test-app.ts'
 
@@ -474,6 +475,86 @@ describe('DELETE /organizations/:organizationId/collaborators/:collaboratorId', 
     expect((await send('DELETE', url, outsider.token)).status).toBe(404)
     expect((await send('DELETE', `/api/organizations/${acme.organization.id}/collaborators/000000000000000000000000`, acme.user.token)).status).toBe(404)
     expect((await get(url, acme.user.token)).status).toBe(200)
+  })
+})
+
+// On PostgreSQL these deadlocked (503) while collaborator changes locked member rows before the
+// project locks that deletions take first; on PGlite, one connection, they take turns anyway.
+describe('collaborator changes while a project or the organization is being deleted', () => {
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+  /**
+   * Runs `lock` in a transaction kept open for `ms`, returning once it holds its locks: a slow
+   * writer that a deletion queues behind while holding its project locks (on PGlite, where
+   * there is one connection, everything else just waits).
+   */
+  async function holdFor(ms: number, lock: (tx: Db) => Promise<unknown>): Promise<{ released: Promise<void> }> {
+    let locked!: () => void
+    const isLocked = new Promise<void>((resolve) => (locked = resolve))
+    const released = ctx.deps.database.db.transaction(async (tx) => {
+      await lock(tx as unknown as Db)
+      locked()
+      await sleep(ms)
+    })
+    await isLocked
+    // Wrapped: an async function returning the promise itself would wait for it.
+    return { released }
+  }
+
+  /** Holds the rows of a project's errors, as a slow cascade delete of them does. */
+  async function holdErrorsOf(projectId: string, ms: number) {
+    await seedErrors(ctx.deps.database, projectId, 1)
+    return holdFor(ms, (tx) => tx.select({ id: errors.id }).from(errors).where(eq(errors.projectId, projectId)).for('update'))
+  }
+
+  it('deleting a project and changing a member restricted to it both succeed (no deadlock)', { timeout: 20_000 }, async () => {
+    const org = await freshOrg()
+    const pat = await ctx.createUser('Pat')
+    await addMember(org.organization.id, pat, false, [org.mobile.id, org.web.id])
+    const { released } = await holdErrorsOf(org.mobile.id, 1_500)
+    const deleted = send('DELETE', `/api/projects/${org.mobile.id}`, org.user.token)
+    // The deletion holds the project's lock and waits for the errors; the change comes in then.
+    await sleep(300)
+    const changed = send('PATCH', `/api/organizations/${org.organization.id}/collaborators/${pat.id}`, org.user.token, {
+      project_ids: [org.web.id],
+    })
+    const [deleteRes, changeRes] = await Promise.all([deleted, changed, released])
+    expect([deleteRes.status, changeRes.status]).toEqual([204, 200])
+    expect(await (await get(`/api/organizations/${org.organization.id}/collaborators/${pat.id}`, org.user.token)).json()).toMatchObject({
+      project_ids: [org.web.id],
+    })
+  })
+
+  it('deleting a project and removing a member restricted to it both succeed (no deadlock)', { timeout: 20_000 }, async () => {
+    const org = await freshOrg()
+    const pat = await ctx.createUser('Pat')
+    await addMember(org.organization.id, pat, false, [org.mobile.id, org.web.id])
+    const { released } = await holdErrorsOf(org.mobile.id, 1_500)
+    const deleted = send('DELETE', `/api/projects/${org.mobile.id}`, org.user.token)
+    await sleep(300)
+    const removed = send('DELETE', `/api/organizations/${org.organization.id}/collaborators/${pat.id}`, org.user.token)
+    const [deleteRes, removeRes] = await Promise.all([deleted, removed, released])
+    expect([deleteRes.status, removeRes.status]).toEqual([204, 204])
+  })
+
+  it('deleting the organization and changing a member both end without a deadlock', { timeout: 20_000 }, async () => {
+    const org = await freshOrg()
+    const pat = await ctx.createUser('Pat')
+    await addMember(org.organization.id, pat, false, [org.mobile.id, org.web.id])
+    // A rename in progress: the deletion takes the project locks, then waits for the row.
+    const { released } = await holdFor(1_500, (tx) =>
+      tx.update(organizations).set({ name: 'Renamed' }).where(eq(organizations.id, org.organization.id)),
+    )
+    const deleted = send('DELETE', `/api/organizations/${org.organization.id}`, org.user.token)
+    await sleep(300)
+    const changed = send('PATCH', `/api/organizations/${org.organization.id}/collaborators/${pat.id}`, org.user.token, {
+      project_ids: [org.web.id],
+    })
+    const [deleteRes, changeRes] = await Promise.all([deleted, changed, released])
+    expect(deleteRes.status).toBe(204)
+    // Done before the deletion (PGlite takes them in turn), or after it, finding no admin left.
+    expect([200, 403]).toContain(changeRes.status)
+    expect((await get(`/api/organizations/${org.organization.id}`, org.user.token)).status).toBe(404)
   })
 })
 

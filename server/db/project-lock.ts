@@ -13,6 +13,11 @@ import { textArrayLiteral } from './text-array.ts'
  * project's events for its next pass, so it never waits while holding queue rows, which is
  * what a project deletion waits for.
  *
+ * Lock order: a transaction takes the project locks it needs before any row lock it may wait
+ * for (errors, collaborators, invitations, …), so a row holder never waits for a project lock
+ * held by someone waiting for that row. Deleting a project or an organization takes them first;
+ * so do changes to collaborators (collaborators.service.ts, lockAsAdmin).
+ *
  * The two-integer key space of advisory locks is separate from the one-bigint keys that
  * migrations and the first-admin bootstrap use. Projects whose ids hash alike share a lock,
  * which only makes them take turns. PGlite is one connection: there the locks are always free.
