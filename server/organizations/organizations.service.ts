@@ -6,7 +6,7 @@ import { newId } from '../db/ids.ts'
 import { lockProjects } from '../db/project-lock.ts'
 import { collaborators, organizations, projects } from '../db/schema.ts'
 import { NotFoundError } from '../http/errors.ts'
-import { slugify, slugWithSuffix } from '../http/slug.ts'
+import { insertWithFreeSlug } from '../http/slug.ts'
 
 type OrganizationRow = typeof organizations.$inferSelect
 
@@ -30,18 +30,17 @@ export async function listUserOrganizations(db: Db, userId: string): Promise<Org
   return rows.map((row) => toOrganization(row.organization))
 }
 
-async function freeSlug(db: Db, name: string): Promise<string> {
-  const plain = slugify(name)
-  const taken = await db.select({ id: organizations.id }).from(organizations).where(eq(organizations.slug, plain)).limit(1)
-  return taken.length === 0 ? plain : slugWithSuffix(name)
-}
-
 /** Creates an organization; its creator becomes its first admin collaborator. */
 export async function createOrganization(db: Db, userId: string, input: CreateOrganization): Promise<Organization> {
-  const slug = await freeSlug(db, input.name)
   return db.transaction(async (tx) => {
-    const [row] = await tx.insert(organizations).values({ id: newId(), name: input.name, slug }).returning()
-    if (!row) throw new Error('insert returned no row')
+    const row = await insertWithFreeSlug(input.name, async (slug) => {
+      const [inserted] = await tx
+        .insert(organizations)
+        .values({ id: newId(), name: input.name, slug })
+        .onConflictDoNothing({ target: organizations.slug })
+        .returning()
+      return inserted
+    })
     await tx.insert(collaborators).values({ organizationId: row.id, userId, isAdmin: true })
     return toOrganization(row)
   })

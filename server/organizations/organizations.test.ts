@@ -77,6 +77,17 @@ describe('organizations: more cases', () => {
     expect(b.slug).toMatch(/^twin-[0-9a-f]{6}$/)
   })
 
+  it('gives organizations created at the same time under one name distinct slugs', async () => {
+    const responses = await Promise.all(
+      Array.from({ length: 6 }, () => ctx.request('/api/user/organizations', { method: 'POST', token: alice.token, json: { name: 'Race Org' } })),
+    )
+    expect(responses.map((res) => res.status)).toEqual(Array(6).fill(201))
+    const slugs = await Promise.all(responses.map(async (res) => ((await res.json()) as { slug: string }).slug))
+    expect(new Set(slugs).size).toBe(6)
+    expect(slugs.filter((slug) => slug === 'race-org')).toHaveLength(1)
+    for (const slug of slugs) expect(slug).toMatch(/^race-org(-[0-9a-f]{6})?$/)
+  })
+
   it('lists organizations oldest first', async () => {
     const user = await ctx.createUser('Lister')
     const names = ['First', 'Second', 'Third']

@@ -10,7 +10,7 @@ import type { Db } from '../db/client.ts'
 import { newApiKey, newId } from '../db/ids.ts'
 import { collaborators, invitations, projects } from '../db/schema.ts'
 import { NotFoundError } from '../http/errors.ts'
-import { slugify, slugWithSuffix } from '../http/slug.ts'
+import { insertWithFreeSlug } from '../http/slug.ts'
 import type { UrlBuilder } from '../http/urls.ts'
 import { writingProject } from '../db/project-lock.ts'
 
@@ -85,19 +85,13 @@ export async function createProject(
   input: CreateProject,
 ): Promise<Project> {
   await requireOrganizationAdmin(db, userId, organizationId)
-  const taken = await db
-    .select({ id: projects.id })
-    .from(projects)
-    .where(and(eq(projects.organizationId, organizationId), eq(projects.slug, slugify(input.name))))
-    .limit(1)
-  const id = newId()
-  await db.insert(projects).values({
-    id,
-    organizationId,
-    name: input.name,
-    type: input.type,
-    slug: taken.length === 0 ? slugify(input.name) : slugWithSuffix(input.name),
-    apiKey: newApiKey(),
+  const id = await insertWithFreeSlug(input.name, async (slug) => {
+    const [inserted] = await db
+      .insert(projects)
+      .values({ id: newId(), organizationId, name: input.name, type: input.type, slug, apiKey: newApiKey() })
+      .onConflictDoNothing({ target: [projects.organizationId, projects.slug] })
+      .returning({ id: projects.id })
+    return inserted?.id
   })
   return loadProject(db, urls, id)
 }

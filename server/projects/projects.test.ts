@@ -59,6 +59,15 @@ describe('POST /organizations/:organizationId/projects', () => {
     expect(elsewhere.project.slug).toBe('my-app')
   })
 
+  it('gives projects created at the same time under one name distinct slugs', async () => {
+    const responses = await Promise.all(Array.from({ length: 8 }, () => createProject({ name: 'Race App', type: 'node' })))
+    expect(responses.map((res) => res.status)).toEqual(Array(8).fill(201))
+    const slugs = await Promise.all(responses.map(async (res) => ((await res.json()) as Project).slug))
+    expect(new Set(slugs).size).toBe(8)
+    expect(slugs.filter((slug) => slug === 'race-app')).toHaveLength(1)
+    for (const slug of slugs) expect(slug).toMatch(/^race-app(-[0-9a-f]{6})?$/)
+  })
+
   it('answers 400 naming the field for a bad body, and for a body that is not JSON', async () => {
     const cases: [unknown, RegExp][] = [
       [{}, /^name: /],
