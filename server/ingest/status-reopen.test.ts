@@ -12,10 +12,13 @@ import { createTestContext, type TestContext } from '../test-support/test-app.ts
 const HOUR = 3_600_000
 let ctx: TestContext
 let projectId: string
+let token: string
 
 beforeAll(async () => {
   ctx = await createTestContext()
-  projectId = (await seedProject(ctx, { organization: 'Reopen Org', project: 'Reopen' })).project.id
+  const seeded = await seedProject(ctx, { organization: 'Reopen Org', project: 'Reopen' })
+  projectId = seeded.project.id
+  token = seeded.user.token
 })
 afterAll(() => ctx.close())
 
@@ -60,6 +63,12 @@ const history = (errorId: string) =>
     sql`SELECT from_status, to_status, reason, actor_id FROM error_status_changes WHERE error_id = ${errorId} ORDER BY created_at`,
   )
 
+/** Changes an error's status through the API, as a person does (history row and all). */
+async function operate(errorId: string, body: Record<string, unknown>) {
+  const res = await ctx.request(`/api/projects/${projectId}/errors/${errorId}`, { method: 'PATCH', token, json: body })
+  expect(res.status).toBe(200)
+}
+
 describe('ingestion and error statuses', () => {
   it('reopens a fixed error on its next event and records it as automatic', async () => {
     await send('FixedOne')
@@ -67,6 +76,18 @@ describe('ingestion and error statuses', () => {
     await send('FixedOne')
     expect((await errorOf('FixedOne')).status).toBe('open')
     expect(await history(id)).toEqual([{ from_status: 'fixed', to_status: 'open', reason: 'event', actor_id: null }])
+  })
+
+  it('keeps a fixed error fixed for an event received before the fix and indexed after it', async () => {
+    await send('FixedLate')
+    const { id } = await errorOf('FixedLate')
+    await operate(id, { operation: 'fix' })
+    // Accepted a minute ago, before the fix; the indexer only gets to it now.
+    await send('FixedLate', 2, new Date(Date.now() - 60_000))
+    expect(await errorOf('FixedLate')).toMatchObject({ status: 'fixed', events_count: 3 })
+    await send('FixedLate')
+    expect((await errorOf('FixedLate')).status).toBe('open')
+    expect((await history(id)).map((change) => change.reason)).toEqual(['operation', 'event'])
   })
 
   it('keeps an ignored error ignored', async () => {
@@ -91,6 +112,20 @@ describe('ingestion and error statuses', () => {
     const row = await errorOf('Additional')
     expect(row).toMatchObject({ status: 'open', reopen_rules: null, events_count: 5 })
     expect(await history(id)).toEqual([{ from_status: 'snoozed', to_status: 'open', reason: 'snooze_rule', actor_id: null }])
+  })
+
+  it('counts towards N additional occurrences only events received after the snooze', async () => {
+    await send('SnoozedLate')
+    const { id } = await errorOf('SnoozedLate')
+    await operate(id, { operation: 'snooze', reopen_rules: { reopen_if: 'n_additional_occurrences', additional_occurrences: 2 } })
+    // Three events received before the snooze, indexed after it: they count as before it.
+    await send('SnoozedLate', 3, new Date(Date.now() - 60_000))
+    const late = await errorOf('SnoozedLate')
+    expect(late).toMatchObject({ status: 'snoozed', events_count: 4, reopen_rules: { events_at_snooze: 4 } })
+    await send('SnoozedLate')
+    expect((await errorOf('SnoozedLate')).status).toBe('snoozed')
+    await send('SnoozedLate')
+    expect(await errorOf('SnoozedLate')).toMatchObject({ status: 'open', events_count: 6 })
   })
 
   it('reopens a snoozed error when it occurs after the snooze period', async () => {

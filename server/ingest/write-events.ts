@@ -71,16 +71,25 @@ function errorRowsInsert(
 }
 
 /**
- * Whether the batch's events reopen the error row `e` (in an ON CONFLICT DO UPDATE, with
- * the batch's counts in `excluded`): any event reopens a fixed error; a snoozed one
- * reopens when its rule (bookkeeping written by the snooze operation) is met. The events
- * of this batch are already inserted, so the per-hour rule counts them.
+ * For each error of the batch that is fixed or snoozed: how many of its events in the batch
+ * were received at or after its status was set (a jsonb object by error id). The others
+ * predate the fix or the snooze: accepted before it, indexed only now (docs/ingestion.md).
  */
-const reopens = sql.raw(`(excluded.events_count > 0 AND (
+const afterStatus = (counts: SQL) => sql`coalesce((${counts}::jsonb ->> e.id)::bigint, excluded.events_count)`
+
+/**
+ * Whether the batch's events reopen the error row `e` (in an ON CONFLICT DO UPDATE, with
+ * the batch's counts in `excluded`): an event received after the fix reopens a fixed error;
+ * a snoozed one reopens when its rule (bookkeeping written by the snooze operation) is met,
+ * counting only events received since the snooze. events_at_snooze also counts the events
+ * received before the snooze but indexed after it (see lateEventsAtSnooze). The events of
+ * this batch are already inserted, so the per-hour rule counts them.
+ */
+const reopens = (counts: SQL) => sql`(${afterStatus(counts)} > 0 AND (
   e.status = 'fixed'
   OR (e.status = 'snoozed' AND (
        (e.reopen_rules->>'reopen_if' = 'n_additional_occurrences'
-         AND e.events_count + excluded.events_count
+         AND e.events_count + ${afterStatus(counts)}
              >= (e.reopen_rules->>'events_at_snooze')::bigint + (e.reopen_rules->>'additional_occurrences')::bigint)
     OR (e.reopen_rules->>'reopen_if' = 'occurs_after'
          AND excluded.last_seen >= (e.reopen_rules->>'reopen_after')::timestamptz)
@@ -89,7 +98,19 @@ const reopens = sql.raw(`(excluded.events_count > 0 AND (
                AND v.received_at >= greatest((e.reopen_rules->>'snoozed_at')::timestamptz,
                                              excluded.last_seen - make_interval(hours => (e.reopen_rules->>'hours')::int))
                AND v.received_at <= excluded.last_seen)
-             >= (e.reopen_rules->>'occurrences')::bigint)))))`)
+             >= (e.reopen_rules->>'occurrences')::bigint)))))`
+
+/**
+ * The reopen_rules of a snoozed error that stays snoozed: an n_additional_occurrences rule
+ * counts the batch's events received before the snooze into events_at_snooze, so that only
+ * those received after it count towards the rule, in this batch and the next ones.
+ */
+const lateEventsAtSnooze = (counts: SQL) => sql`CASE
+  WHEN e.status = 'snoozed' AND e.reopen_rules->>'reopen_if' = 'n_additional_occurrences'
+    AND excluded.events_count > ${afterStatus(counts)}
+  THEN jsonb_set(e.reopen_rules, '{events_at_snooze}',
+    to_jsonb((e.reopen_rules->>'events_at_snooze')::bigint + excluded.events_count - ${afterStatus(counts)}))
+  ELSE e.reopen_rules END`
 
 /**
  * Writes a batch inside the caller's transaction, as a handful of multi-row statements:
@@ -235,16 +256,34 @@ export async function writeEvents(tx: Db, batch: readonly IndexedEvent[]): Promi
   // Errors this batch may reopen (fixed, or snoozed with a rule), to record the change.
   const existingIds = ordered.filter((g) => !created.has(g.key)).map((g) => errorIds.get(g.key)!)
   const reopenable = new Map<string, string>()
+  // Events per reopenable error received at or after its status was set (see afterStatus).
+  const afterStatusCounts: Record<string, number> = {}
   if (existingIds.length > 0) {
-    const rows = await queryRows<{ id: string; status: string }>(
+    const rows = await queryRows<{ id: string; status: string; status_since_ms: number | null }>(
       tx,
       // Locked (in the order step 4 locks them) so a concurrent status change cannot slip in
       // between this read and the reopen, which moves the error's rollups from this status.
-      sql`SELECT id, status FROM errors WHERE id = ANY(${textArrayLiteral(existingIds)}::text[])
+      // A fix was set when its history row was written (error_status_changes_error_idx).
+      sql`SELECT id, status, floor(extract(epoch FROM CASE WHEN status = 'fixed'
+            THEN (SELECT max(c.created_at) FROM error_status_changes c WHERE c.error_id = errors.id)
+            ELSE (reopen_rules->>'snoozed_at')::timestamptz END) * 1000)::float8 AS status_since_ms
+        FROM errors WHERE id = ANY(${textArrayLiteral(existingIds)}::text[])
         AND status IN ('fixed', 'snoozed') ORDER BY project_id, grouping_hash FOR NO KEY UPDATE`,
     )
-    for (const row of rows) reopenable.set(row.id, row.status)
+    const since = new Map<string, number>()
+    for (const row of rows) {
+      reopenable.set(row.id, row.status)
+      // Unknown (a status set before its time was kept): every event counts, as it used to.
+      since.set(row.id, row.status_since_ms ?? -Infinity)
+      afterStatusCounts[row.id] = 0
+    }
+    for (const event of batch) {
+      const errorId = errorIdOf(event)
+      const from = since.get(errorId)
+      if (from !== undefined && event.receivedAt.getTime() >= from) afterStatusCounts[errorId]! += 1
+    }
   }
+  const counts = sql`${JSON.stringify(afterStatusCounts)}`
   const updates = ordered
     .map((g) => ({
       group: g,
@@ -277,10 +316,10 @@ export async function writeEvents(tx: Db, batch: readonly IndexedEvent[]): Promi
         severity = CASE WHEN ${newer} THEN excluded.severity ELSE e.severity END,
         unhandled = CASE WHEN ${newer} THEN excluded.unhandled ELSE e.unhandled END,
         last_event_id = CASE WHEN ${newer} THEN excluded.last_event_id ELSE e.last_event_id END,
-        -- An event on a fixed error reopens it, a snoozed one reopens when its rule is met
-        -- (docs/errors-workflow.md); ignored stays ignored.
-        status = CASE WHEN ${reopens} THEN 'open' ELSE e.status END,
-        reopen_rules = CASE WHEN ${reopens} THEN NULL ELSE e.reopen_rules END,
+        -- An event received after the fix reopens a fixed error, a snoozed one reopens when its
+        -- rule is met (docs/errors-workflow.md); ignored stays ignored.
+        status = CASE WHEN ${reopens(counts)} THEN 'open' ELSE e.status END,
+        reopen_rules = CASE WHEN ${reopens(counts)} THEN NULL ELSE ${lateEventsAtSnooze(counts)} END,
         release_stages = e.release_stages
           || ARRAY(SELECT s FROM unnest(excluded.release_stages) s WHERE s <> ALL (e.release_stages)),
         app_versions = e.app_versions
