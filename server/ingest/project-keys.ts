@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm'
-import type { Database } from '../db/client.ts'
+import type { Database, Db } from '../db/client.ts'
 import { projects } from '../db/schema.ts'
 import { UnauthorizedError } from '../http/errors.ts'
 
@@ -15,8 +15,24 @@ interface Entry {
   expires: number
 }
 
+interface Cache {
+  entries: Map<string, Entry>
+  /** Moves on whenever keys are forgotten, so a lookup that started before does not store a stale answer. */
+  generation: number
+}
+
 // One cache per database: tests run several apps, each with its own database, in one process.
-const caches = new WeakMap<Database, Map<string, Entry>>()
+// Keyed by the query layer, which services hold (forgetProjectApiKeys).
+const caches = new WeakMap<Db, Cache>()
+
+function cacheOf(db: Db): Cache {
+  let cache = caches.get(db)
+  if (!cache) {
+    cache = { entries: new Map(), generation: 0 }
+    caches.set(db, cache)
+  }
+  return cache
+}
 
 /** Drops expired entries; when all are current (many keys in 30 s), starts afresh. */
 function sweep(cache: Map<string, Entry>, now: number) {
@@ -27,6 +43,8 @@ function sweep(cache: Map<string, Entry>, now: number) {
 /**
  * The project an ingestion API key belongs to. Looked up on every POST /notify, so
  * answers are cached for 30 s; a deleted project's key keeps working that long at most.
+ * A replaced key stops working at once in this process (forgetProjectApiKeys), within 30 s
+ * in other processes sharing the PostgreSQL database.
  */
 export async function projectIdForApiKey(database: Database, apiKey: string | null | undefined): Promise<string> {
   if (!apiKey) throw new UnauthorizedError('missing API key: send the Bugsnag-Api-Key header or apiKey in the body')
@@ -35,20 +53,32 @@ export async function projectIdForApiKey(database: Database, apiKey: string | nu
   if (!API_KEY_FORMAT.test(apiKey)) {
     throw new UnauthorizedError('invalid API key: an API key is 32 lowercase hexadecimal characters')
   }
-  let cache = caches.get(database)
-  if (!cache) {
-    cache = new Map()
-    caches.set(database, cache)
-  }
+  const cache = cacheOf(database.db)
   const now = Date.now()
-  let entry = cache.get(apiKey)
+  let entry = cache.entries.get(apiKey)
   if (!entry || entry.expires < now) {
+    const generation = cache.generation
     const rows = await database.db.select({ id: projects.id }).from(projects).where(eq(projects.apiKey, apiKey)).limit(1)
     const projectId = rows[0]?.id ?? null
     entry = { projectId, expires: now + (projectId ? TTL_MS : UNKNOWN_TTL_MS) }
-    if (cache.size >= MAX_ENTRIES) sweep(cache, now)
-    cache.set(apiKey, entry)
+    // Keys were forgotten meanwhile: this answer may be from before the change, so use it once.
+    if (generation === cache.generation) {
+      if (cache.entries.size >= MAX_ENTRIES) sweep(cache.entries, now)
+      cache.entries.set(apiKey, entry)
+    }
   }
   if (!entry.projectId) throw new UnauthorizedError('invalid API key: no project has this API key')
   return entry.projectId
+}
+
+/**
+ * Forgets this process's cached answers for the project's keys, after its API key changed: the
+ * old key is refused from the next request on. Other processes on the same PostgreSQL
+ * database keep their answers for up to 30 s.
+ */
+export function forgetProjectApiKeys(db: Db, projectId: string): void {
+  const cache = caches.get(db)
+  if (!cache) return
+  cache.generation += 1
+  for (const [key, entry] of cache.entries) if (entry.projectId === projectId) cache.entries.delete(key)
 }

@@ -3,7 +3,14 @@ import { createProjectSchema, updateProjectSchema } from '../../contract/project
 import type { AppEnv } from '../context.ts'
 import { urlBuilder } from '../http/urls.ts'
 import { parseInput, readJson } from '../http/validate.ts'
-import { createProject, deleteProject, getProject, listProjects, updateProject } from './projects.service.ts'
+import {
+  createProject,
+  deleteProject,
+  getProject,
+  listProjects,
+  regenerateProjectApiKey,
+  updateProject,
+} from './projects.service.ts'
 
 export const projectRoutes = new Hono<AppEnv>()
   .get('/organizations/:organizationId/projects', async (c) =>
@@ -33,3 +40,7 @@ export const projectRoutes = new Hono<AppEnv>()
     await deleteProject(c.var.deps.database.db, c.var.user.id, c.req.param('projectId'))
     return c.body(null, 204)
   })
+  // Bugsnag's Data Access API regenerates a key by deleting it: the answer is the project with its new key.
+  .delete('/projects/:projectId/api_key', async (c) =>
+    c.json(await regenerateProjectApiKey(c.var.deps.database.db, urlBuilder(c), c.var.user.id, c.req.param('projectId'))),
+  )

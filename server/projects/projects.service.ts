@@ -13,6 +13,7 @@ import { NotFoundError } from '../http/errors.ts'
 import { insertWithFreeSlug } from '../http/slug.ts'
 import type { UrlBuilder } from '../http/urls.ts'
 import { writingProject } from '../db/project-lock.ts'
+import { forgetProjectApiKeys } from '../ingest/project-keys.ts'
 
 type ProjectRow = typeof projects.$inferSelect
 
@@ -126,4 +127,16 @@ export async function deleteProject(db: Db, userId: string, projectId: string): 
         .where(and(eq(table.organizationId, organizationId), sql`${table.projectIds} @> ARRAY[${projectId}]::text[]`))
     }
   })
+}
+
+/**
+ * Gives the project a new API key (admins only), as Bugsnag's DELETE /projects/{id}/api_key
+ * does: notifiers still sending the old one are refused from then on (at once in this process,
+ * within 30 s in others sharing the database: server/ingest/project-keys.ts).
+ */
+export async function regenerateProjectApiKey(db: Db, urls: UrlBuilder, userId: string, projectId: string): Promise<Project> {
+  await requireProjectAdmin(db, userId, projectId)
+  await db.update(projects).set({ apiKey: newApiKey(), updatedAt: sql`now()` }).where(eq(projects.id, projectId))
+  forgetProjectApiKeys(db, projectId)
+  return loadProject(db, urls, projectId)
 }

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Project } from '../../contract/projects.ts'
 import { collaborators, errors, events } from '../db/schema.ts'
+import { notifierEvent } from '../test-support/ingest.ts'
 import { seedErrors, seedProject, type SeededProject } from '../test-support/seed.ts'
 import { createTestContext, type TestContext, type TestUser } from '../test-support/test-app.ts'
 
@@ -212,5 +213,51 @@ describe('DELETE /projects/:projectId', () => {
     expect(await db.select().from(errors).where(eq(errors.projectId, project.id))).toEqual([])
     expect(await db.select().from(events).where(eq(events.errorId, seeded[0]!.id))).toEqual([])
     expect((await ctx.request(`/api/projects/${project.id}`, { method: 'DELETE', token: acme.user.token })).status).toBe(404)
+  })
+})
+
+describe('DELETE /projects/:projectId/api_key', () => {
+  const notify = (apiKey: string) =>
+    ctx.request('/notify', {
+      method: 'POST',
+      headers: { 'Bugsnag-Api-Key': apiKey, 'Bugsnag-Payload-Version': '4' },
+      json: { events: [notifierEvent('KeyRotation')] },
+    })
+
+  it('gives the project a new key: the old one is refused at once, the new one accepted', async () => {
+    const project = (await (await createProject({ name: 'Leaky' })).json()) as Project
+    // The old key is in the ingestion cache now, as for any notifier sending with it.
+    expect((await notify(project.api_key)).status).toBe(200)
+
+    const res = await ctx.request(`/api/projects/${project.id}/api_key`, { method: 'DELETE', token: acme.user.token })
+    expect(res.status).toBe(200)
+    const updated = (await res.json()) as Project
+    expect(updated).toMatchObject({ id: project.id, name: 'Leaky', api_key: expect.stringMatching(/^[0-9a-f]{32}$/) })
+    expect(updated.api_key).not.toBe(project.api_key)
+    expect(updated.updated_at >= project.updated_at).toBe(true)
+    const read = (await (await ctx.request(`/api/projects/${project.id}`, { token: acme.user.token })).json()) as Project
+    expect(read.api_key).toBe(updated.api_key)
+
+    const old = await notify(project.api_key)
+    expect(old.status).toBe(401)
+    expect((await old.json()).errors[0]).toMatch(/invalid API key/)
+    expect((await notify(updated.api_key)).status).toBe(200)
+    const stored = await ctx.deps.database.db.select().from(errors).where(eq(errors.projectId, project.id))
+    expect(stored.map((row) => row.eventsCount)).toEqual([2])
+  })
+
+  it('refuses non-admin members (403) and outsiders (404), and keeps the key', async () => {
+    const path = `/api/projects/${acme.project.id}/api_key`
+    const byMember = await ctx.request(path, { method: 'DELETE', token: member.token })
+    expect(byMember.status).toBe(403)
+    expect(await byMember.json()).toEqual({ errors: ['only organization admins may do this'] })
+    const byOutsider = await ctx.request(path, { method: 'DELETE', token: outsider.token })
+    expect(byOutsider.status).toBe(404)
+    expect(await byOutsider.json()).toEqual({ errors: ['Project not found'] })
+    expect((await ctx.request('/api/projects/000000000000000000000000/api_key', { method: 'DELETE', token: acme.user.token })).status).toBe(404)
+    expect((await ctx.request(path, { method: 'DELETE' })).status).toBe(401)
+    const unchanged = (await (await ctx.request(`/api/projects/${acme.project.id}`, { token: acme.user.token })).json()) as Project
+    expect(unchanged.api_key).toBe(acme.project.api_key)
+    expect((await notify(acme.project.api_key)).status).toBe(200)
   })
 })
