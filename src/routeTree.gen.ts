@@ -17,6 +17,8 @@ import { Route as AuthedOrganizationsIndexRouteImport } from './routes/_authed/o
 import { Route as AuthedOrganizationsOrganizationIdRouteImport } from './routes/_authed/organizations.$organizationId'
 import { Route as AuthedSettingsTokensRouteImport } from './routes/_authed/settings.tokens'
 import { Route as AuthedOrganizationsOrganizationIdCollaboratorsRouteImport } from './routes/_authed/organizations.$organizationId_.collaborators'
+import { Route as AuthedOrganizationsOrganizationIdSettingsRouteImport } from './routes/_authed/organizations.$organizationId_.settings'
+import { Route as AuthedProjectsProjectIdSettingsRouteImport } from './routes/_authed/projects.$projectId.settings'
 import { Route as AuthedProjectsProjectIdErrorsIndexRouteImport } from './routes/_authed/projects.$projectId.errors.index'
 import { Route as AuthedProjectsProjectIdPivotsFieldIdRouteImport } from './routes/_authed/projects.$projectId.pivots.$fieldId'
 import { Route as AuthedProjectsProjectIdErrorsErrorIdIndexRouteImport } from './routes/_authed/projects.$projectId.errors.$errorId.index'
@@ -65,6 +67,18 @@ const AuthedOrganizationsOrganizationIdCollaboratorsRoute =
     path: '/organizations/$organizationId/collaborators',
     getParentRoute: () => AuthedRoute,
   } as any)
+const AuthedOrganizationsOrganizationIdSettingsRoute =
+  AuthedOrganizationsOrganizationIdSettingsRouteImport.update({
+    id: '/organizations/$organizationId_/settings',
+    path: '/organizations/$organizationId/settings',
+    getParentRoute: () => AuthedRoute,
+  } as any)
+const AuthedProjectsProjectIdSettingsRoute =
+  AuthedProjectsProjectIdSettingsRouteImport.update({
+    id: '/projects/$projectId/settings',
+    path: '/projects/$projectId/settings',
+    getParentRoute: () => AuthedRoute,
+  } as any)
 const AuthedProjectsProjectIdErrorsIndexRoute =
   AuthedProjectsProjectIdErrorsIndexRouteImport.update({
     id: '/projects/$projectId/errors/',
@@ -104,6 +118,8 @@ export interface FileRoutesByFullPath {
   '/settings/tokens': typeof AuthedSettingsTokensRoute
   '/organizations/': typeof AuthedOrganizationsIndexRoute
   '/organizations/$organizationId/collaborators': typeof AuthedOrganizationsOrganizationIdCollaboratorsRoute
+  '/organizations/$organizationId/settings': typeof AuthedOrganizationsOrganizationIdSettingsRoute
+  '/projects/$projectId/settings': typeof AuthedProjectsProjectIdSettingsRoute
   '/projects/$projectId/pivots/$fieldId': typeof AuthedProjectsProjectIdPivotsFieldIdRoute
   '/projects/$projectId/errors/': typeof AuthedProjectsProjectIdErrorsIndexRoute
   '/projects/$projectId/errors/$errorId/': typeof AuthedProjectsProjectIdErrorsErrorIdIndexRoute
@@ -118,6 +134,8 @@ export interface FileRoutesByTo {
   '/settings/tokens': typeof AuthedSettingsTokensRoute
   '/organizations': typeof AuthedOrganizationsIndexRoute
   '/organizations/$organizationId/collaborators': typeof AuthedOrganizationsOrganizationIdCollaboratorsRoute
+  '/organizations/$organizationId/settings': typeof AuthedOrganizationsOrganizationIdSettingsRoute
+  '/projects/$projectId/settings': typeof AuthedProjectsProjectIdSettingsRoute
   '/projects/$projectId/pivots/$fieldId': typeof AuthedProjectsProjectIdPivotsFieldIdRoute
   '/projects/$projectId/errors': typeof AuthedProjectsProjectIdErrorsIndexRoute
   '/projects/$projectId/errors/$errorId': typeof AuthedProjectsProjectIdErrorsErrorIdIndexRoute
@@ -134,6 +152,8 @@ export interface FileRoutesById {
   '/_authed/settings/tokens': typeof AuthedSettingsTokensRoute
   '/_authed/organizations/': typeof AuthedOrganizationsIndexRoute
   '/_authed/organizations/$organizationId_/collaborators': typeof AuthedOrganizationsOrganizationIdCollaboratorsRoute
+  '/_authed/organizations/$organizationId_/settings': typeof AuthedOrganizationsOrganizationIdSettingsRoute
+  '/_authed/projects/$projectId/settings': typeof AuthedProjectsProjectIdSettingsRoute
   '/_authed/projects/$projectId/pivots/$fieldId': typeof AuthedProjectsProjectIdPivotsFieldIdRoute
   '/_authed/projects/$projectId/errors/': typeof AuthedProjectsProjectIdErrorsIndexRoute
   '/_authed/projects/$projectId/errors/$errorId/': typeof AuthedProjectsProjectIdErrorsErrorIdIndexRoute
@@ -150,6 +170,8 @@ export interface FileRouteTypes {
     | '/settings/tokens'
     | '/organizations/'
     | '/organizations/$organizationId/collaborators'
+    | '/organizations/$organizationId/settings'
+    | '/projects/$projectId/settings'
     | '/projects/$projectId/pivots/$fieldId'
     | '/projects/$projectId/errors/'
     | '/projects/$projectId/errors/$errorId/'
@@ -164,6 +186,8 @@ export interface FileRouteTypes {
     | '/settings/tokens'
     | '/organizations'
     | '/organizations/$organizationId/collaborators'
+    | '/organizations/$organizationId/settings'
+    | '/projects/$projectId/settings'
     | '/projects/$projectId/pivots/$fieldId'
     | '/projects/$projectId/errors'
     | '/projects/$projectId/errors/$errorId'
@@ -179,6 +203,8 @@ export interface FileRouteTypes {
     | '/_authed/settings/tokens'
     | '/_authed/organizations/'
     | '/_authed/organizations/$organizationId_/collaborators'
+    | '/_authed/organizations/$organizationId_/settings'
+    | '/_authed/projects/$projectId/settings'
     | '/_authed/projects/$projectId/pivots/$fieldId'
     | '/_authed/projects/$projectId/errors/'
     | '/_authed/projects/$projectId/errors/$errorId/'
@@ -251,6 +277,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedOrganizationsOrganizationIdCollaboratorsRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/organizations/$organizationId_/settings': {
+      id: '/_authed/organizations/$organizationId_/settings'
+      path: '/organizations/$organizationId/settings'
+      fullPath: '/organizations/$organizationId/settings'
+      preLoaderRoute: typeof AuthedOrganizationsOrganizationIdSettingsRouteImport
+      parentRoute: typeof AuthedRoute
+    }
+    '/_authed/projects/$projectId/settings': {
+      id: '/_authed/projects/$projectId/settings'
+      path: '/projects/$projectId/settings'
+      fullPath: '/projects/$projectId/settings'
+      preLoaderRoute: typeof AuthedProjectsProjectIdSettingsRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     '/_authed/projects/$projectId/errors/': {
       id: '/_authed/projects/$projectId/errors/'
       path: '/projects/$projectId/errors'
@@ -294,6 +334,8 @@ interface AuthedRouteChildren {
   AuthedSettingsTokensRoute: typeof AuthedSettingsTokensRoute
   AuthedOrganizationsIndexRoute: typeof AuthedOrganizationsIndexRoute
   AuthedOrganizationsOrganizationIdCollaboratorsRoute: typeof AuthedOrganizationsOrganizationIdCollaboratorsRoute
+  AuthedOrganizationsOrganizationIdSettingsRoute: typeof AuthedOrganizationsOrganizationIdSettingsRoute
+  AuthedProjectsProjectIdSettingsRoute: typeof AuthedProjectsProjectIdSettingsRoute
   AuthedProjectsProjectIdPivotsFieldIdRoute: typeof AuthedProjectsProjectIdPivotsFieldIdRoute
   AuthedProjectsProjectIdErrorsIndexRoute: typeof AuthedProjectsProjectIdErrorsIndexRoute
   AuthedProjectsProjectIdErrorsErrorIdIndexRoute: typeof AuthedProjectsProjectIdErrorsErrorIdIndexRoute
@@ -308,6 +350,9 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedOrganizationsIndexRoute: AuthedOrganizationsIndexRoute,
   AuthedOrganizationsOrganizationIdCollaboratorsRoute:
     AuthedOrganizationsOrganizationIdCollaboratorsRoute,
+  AuthedOrganizationsOrganizationIdSettingsRoute:
+    AuthedOrganizationsOrganizationIdSettingsRoute,
+  AuthedProjectsProjectIdSettingsRoute: AuthedProjectsProjectIdSettingsRoute,
   AuthedProjectsProjectIdPivotsFieldIdRoute:
     AuthedProjectsProjectIdPivotsFieldIdRoute,
   AuthedProjectsProjectIdErrorsIndexRoute:

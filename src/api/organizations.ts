@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query'
-import { organizationSchema, type CreateOrganization } from '../../contract/organizations.ts'
-import { apiUrl, getJson, sendJson } from './http.ts'
+import { organizationSchema, type CreateOrganization, type UpdateOrganization } from '../../contract/organizations.ts'
+import { apiUrl, getJson, sendEmpty, sendJson } from './http.ts'
 
 export const organizationKeys = {
   all: ['organizations'] as const,
@@ -25,3 +25,11 @@ export const organizationQuery = (organizationId: string) =>
 
 export const createOrganization = (input: CreateOrganization) =>
   sendJson('POST', apiUrl('/user/organizations'), input, organizationSchema)
+
+const organizationPath = (organizationId: string) => `/organizations/${encodeURIComponent(organizationId)}`
+
+export const updateOrganization = (organizationId: string, input: UpdateOrganization) =>
+  sendJson('PATCH', apiUrl(organizationPath(organizationId)), input, organizationSchema)
+
+/** Deletes the organization with all its projects, errors and events (204). */
+export const deleteOrganization = (organizationId: string) => sendEmpty('DELETE', apiUrl(organizationPath(organizationId)))

@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query'
-import { projectSchema, type CreateProject } from '../../contract/projects.ts'
-import { apiUrl, getJson, sendJson } from './http.ts'
+import { projectSchema, type CreateProject, type UpdateProject } from '../../contract/projects.ts'
+import { apiUrl, getJson, sendEmpty, sendJson } from './http.ts'
 
 export const projectKeys = {
   all: ['projects'] as const,
@@ -28,3 +28,15 @@ export const projectQuery = (projectId: string) =>
 
 export const createProject = (organizationId: string, input: CreateProject) =>
   sendJson('POST', apiUrl(`/organizations/${encodeURIComponent(organizationId)}/projects`), input, projectSchema)
+
+const projectPath = (projectId: string) => `/projects/${encodeURIComponent(projectId)}`
+
+export const updateProject = (projectId: string, input: UpdateProject) =>
+  sendJson('PATCH', apiUrl(projectPath(projectId)), input, projectSchema)
+
+/** Deletes the project with all its errors and events (204). */
+export const deleteProject = (projectId: string) => sendEmpty('DELETE', apiUrl(projectPath(projectId)))
+
+/** Answers the project with a new API key; notifiers sending the old one are refused from then on. */
+export const regenerateProjectApiKey = (projectId: string) =>
+  sendJson('DELETE', apiUrl(`${projectPath(projectId)}/api_key`), undefined, projectSchema)

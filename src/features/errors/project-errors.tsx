@@ -1,11 +1,13 @@
 import { useQueryClient, useSuspenseInfiniteQuery, useSuspenseQuery } from '@tanstack/react-query'
+import { Link } from '@tanstack/react-router'
+import { Settings } from 'lucide-react'
 import { useEffect, useRef } from 'react'
 import type { Direction } from '../../../contract/common.ts'
 import type { ErrorSort } from '../../../contract/errors.ts'
 import type { Filters } from '../../../contract/filters.ts'
 import { errorsInfiniteQuery, type ErrorListParams } from '../../api/errors.ts'
 import { projectKeys, projectQuery } from '../../api/projects.ts'
-import { Button } from '../../components/ui/button.tsx'
+import { Button, buttonVariants } from '../../components/ui/button.tsx'
 import { PageHeader } from '../../components/ui/page-header.tsx'
 import { EmptyState } from '../../components/ui/states.tsx'
 import { formatCount, formatCountOf } from '../../lib/relative-time.ts'
@@ -57,6 +59,20 @@ function NoMatchingErrors({
   )
 }
 
+function ProjectSettingsLink({ projectId }: { projectId: string }) {
+  return (
+    <Link
+      to="/projects/$projectId/settings"
+      params={{ projectId }}
+      // As tall as the sort controls beside it.
+      className={buttonVariants({ variant: 'secondary', size: 'sm', className: 'h-8' })}
+    >
+      <Settings aria-hidden="true" />
+      Project settings
+    </Link>
+  )
+}
+
 /**
  * A project's errors page: the filter bar, the event trend and the list with sort controls, or
  * what to do when nothing has arrived yet. All of the view's state lives in the URL.
@@ -95,7 +111,7 @@ export function ProjectErrors({
   if (isEmpty && !filtered) {
     return (
       <>
-        <PageHeader title={`${project.name}: errors`} />
+        <PageHeader title={`${project.name}: errors`} actions={<ProjectSettingsLink projectId={projectId} />} />
         <SendFirstError project={project} origin={window.location.origin} />
       </>
     )
@@ -119,13 +135,16 @@ export function ProjectErrors({
           ) : null
         }
         actions={
-          isEmpty ? null : (
-            <ErrorSortControls
-              sort={params.sort}
-              direction={params.direction}
-              onChange={(next) => onSearchChange(next)}
-            />
-          )
+          <>
+            {isEmpty ? null : (
+              <ErrorSortControls
+                sort={params.sort}
+                direction={params.direction}
+                onChange={(next) => onSearchChange(next)}
+              />
+            )}
+            <ProjectSettingsLink projectId={projectId} />
+          </>
         }
       />
       <div className="flex flex-col gap-4">

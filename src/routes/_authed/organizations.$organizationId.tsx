@@ -1,7 +1,9 @@
 import { useSuspenseQuery } from '@tanstack/react-query'
-import { createFileRoute } from '@tanstack/react-router'
+import { createFileRoute, Link } from '@tanstack/react-router'
+import { Settings } from 'lucide-react'
 import { organizationQuery } from '../../api/organizations.ts'
 import { projectsQuery } from '../../api/projects.ts'
+import { buttonVariants } from '../../components/ui/button.tsx'
 import { Card, CardContent } from '../../components/ui/card.tsx'
 import { PageHeader } from '../../components/ui/page-header.tsx'
 import { orNotFound, PageSkeleton, ResourceNotFound, RouteError } from '../../features/layout/route-states.tsx'
@@ -33,7 +35,20 @@ function OrganizationPage() {
   const isAdmin = useIsOrganizationAdmin(organizationId)
   return (
     <>
-      <PageHeader title={organization.name} description={`${projects.length} ${projects.length === 1 ? 'project' : 'projects'}`} />
+      <PageHeader
+        title={organization.name}
+        description={`${projects.length} ${projects.length === 1 ? 'project' : 'projects'}`}
+        actions={
+          <Link
+            to="/organizations/$organizationId/settings"
+            params={{ organizationId }}
+            className={buttonVariants({ variant: 'secondary', size: 'sm' })}
+          >
+            <Settings aria-hidden="true" />
+            Organization settings
+          </Link>
+        }
+      />
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_18rem]">
         <div className="flex min-w-0 flex-col gap-6">
           <ProjectList projects={projects} />

@@ -1,0 +1,105 @@
+import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
+import { useNavigate } from '@tanstack/react-router'
+import { Trash2 } from 'lucide-react'
+import { useState } from 'react'
+import type { Organization } from '../../../contract/organizations.ts'
+import { collaboratorKeys } from '../../api/collaborators.ts'
+import { deleteOrganization, organizationKeys, organizationQuery, updateOrganization } from '../../api/organizations.ts'
+import { projectKeys } from '../../api/projects.ts'
+import { Button } from '../../components/ui/button.tsx'
+import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx'
+import { PageHeader } from '../../components/ui/page-header.tsx'
+import { useIsOrganizationAdmin } from '../collaborators/use-is-admin.ts'
+import { DeleteByNameDialog } from '../settings/delete-by-name-dialog.tsx'
+import { RenameForm } from '../settings/rename-form.tsx'
+
+/**
+ * An organization's name and deletion. Admins change them; members read the name and are told
+ * who can change it. Loaded by the route (organizations.$organizationId_.settings.tsx).
+ */
+export function OrganizationSettingsPage({ organizationId }: { organizationId: string }) {
+  const queryClient = useQueryClient()
+  const { data: organization } = useSuspenseQuery(organizationQuery(organizationId))
+  const isAdmin = useIsOrganizationAdmin(organizationId)
+  const [deleting, setDeleting] = useState(false)
+
+  return (
+    <div className="mx-auto flex max-w-3xl flex-col gap-6">
+      <PageHeader
+        className="mb-0"
+        title={`${organization.name}: settings`}
+        description={isAdmin ? undefined : 'Only organization admins can rename or delete this organization.'}
+      />
+
+      <Card aria-labelledby="organization-name-title">
+        <CardHeader>
+          <CardTitle id="organization-name-title">Name</CardTitle>
+        </CardHeader>
+        <CardContent>
+          {isAdmin ? (
+            <RenameForm
+              label="Organization name"
+              name={organization.name}
+              save={(name) => updateOrganization(organizationId, { name })}
+              onSaved={async (updated) => {
+                queryClient.setQueryData(organizationKeys.detail(organizationId), updated)
+                await queryClient.invalidateQueries({ queryKey: organizationKeys.list() })
+              }}
+            />
+          ) : (
+            <p className="text-sm [overflow-wrap:anywhere]">{organization.name}</p>
+          )}
+        </CardContent>
+      </Card>
+
+      {isAdmin ? (
+        <Card aria-labelledby="organization-delete-title" className="border-danger/40">
+          <CardHeader>
+            <CardTitle id="organization-delete-title">Delete organization</CardTitle>
+          </CardHeader>
+          <CardContent className="flex flex-col items-start gap-3 sm:flex-row sm:items-center sm:justify-between">
+            <p className="text-sm text-muted-foreground">
+              Deletes the organization with all its projects, errors and events, and its collaborators lose access. This
+              cannot be undone.
+            </p>
+            <Button className="text-danger" onClick={() => setDeleting(true)}>
+              <Trash2 aria-hidden="true" />
+              Delete organization
+            </Button>
+          </CardContent>
+        </Card>
+      ) : null}
+
+      {deleting ? <DeleteOrganizationDialog organization={organization} onClose={() => setDeleting(false)} /> : null}
+    </div>
+  )
+}
+
+function DeleteOrganizationDialog({ organization, onClose }: { organization: Organization; onClose: () => void }) {
+  const queryClient = useQueryClient()
+  const navigate = useNavigate()
+  const mutation = useMutation({
+    mutationFn: () => deleteOrganization(organization.id),
+    meta: { inlineErrors: true },
+    onSuccess: async () => {
+      // The organizations page reads its list afresh, without the deleted one.
+      queryClient.removeQueries({ queryKey: organizationKeys.list() })
+      await navigate({ to: '/organizations' })
+      queryClient.removeQueries({ queryKey: organizationKeys.detail(organization.id) })
+      queryClient.removeQueries({ queryKey: projectKeys.list(organization.id) })
+      queryClient.removeQueries({ queryKey: collaboratorKeys.list(organization.id) })
+    },
+  })
+  return (
+    <DeleteByNameDialog
+      title={`Delete ${organization.name}?`}
+      description="The organization, all its projects with their errors and events, and its invitations are deleted for good."
+      name={organization.name}
+      confirmLabel="Delete organization"
+      pending={mutation.isPending}
+      error={mutation.error}
+      onConfirm={() => mutation.mutate()}
+      onCancel={onClose}
+    />
+  )
+}

@@ -1,0 +1,36 @@
+import { createFileRoute } from '@tanstack/react-router'
+import { currentUserQuery } from '../../api/auth.ts'
+import { collaboratorsQuery } from '../../api/collaborators.ts'
+import { projectQuery } from '../../api/projects.ts'
+import { orNotFound, PageSkeleton, ResourceNotFound, RouteError } from '../../features/layout/route-states.tsx'
+import { ProjectSettingsPage } from '../../features/projects/project-settings-page.tsx'
+
+export const Route = createFileRoute('/_authed/projects/$projectId/settings')({
+  loader: async ({ context: { queryClient }, params: { projectId } }) => {
+    const project = await orNotFound(queryClient.ensureQueryData(projectQuery(projectId)))
+    // Decide whether the admin controls show before the page renders.
+    await Promise.all([
+      queryClient.ensureQueryData(collaboratorsQuery(project.organization_id)),
+      queryClient.ensureQueryData(currentUserQuery()),
+    ])
+  },
+  pendingComponent: () => <PageSkeleton label="Loading the project settings" rows={3} />,
+  errorComponent: (props) => <RouteError {...props} title="Could not load the project settings" />,
+  notFoundComponent: ProjectNotFound,
+  component: ProjectSettingsRoute,
+})
+
+function ProjectSettingsRoute() {
+  const { projectId } = Route.useParams()
+  return <ProjectSettingsPage projectId={projectId} />
+}
+
+function ProjectNotFound() {
+  const { projectId } = Route.useParams()
+  return (
+    <ResourceNotFound title="Project not found">
+      No project with id <code className="font-mono break-all">{projectId}</code> exists, or you
+      cannot see it.
+    </ResourceNotFound>
+  )
+}
