@@ -64,7 +64,7 @@ export function ProjectSettingsPage({ projectId }: { projectId: string }) {
           <p className="text-sm text-muted-foreground">
             Notifiers send this key with every error and session; it tells Errata which project they belong to.
           </p>
-          <ApiKeyField apiKey={project.api_key} projectName={project.name} />
+          <ApiKeyField apiKey={project.api_key} projectName={project.name} wrap />
           {isAdmin ? (
             <div className="flex flex-col items-start gap-2 border-t border-border pt-3 sm:flex-row sm:items-center sm:justify-between">
               <p className="text-sm text-muted-foreground">If the key has leaked, replace it with a new one.</p>
@@ -126,7 +126,7 @@ function RegenerateKeyDialog({
         description="Give this key to your notifiers. The old key no longer works."
       >
         <div className="flex flex-col gap-3">
-          <ApiKeyField apiKey={mutation.data.api_key} projectName={mutation.data.name} />
+          <ApiKeyField apiKey={mutation.data.api_key} projectName={mutation.data.name} wrap />
           <div className="flex justify-end">
             <Button variant="primary" onClick={onClose}>
               Done
