@@ -42,9 +42,8 @@ function sweep(cache: Map<string, Entry>, now: number) {
 
 /**
  * The project an ingestion API key belongs to. Looked up on every POST /notify, so
- * answers are cached for 30 s; a deleted project's key keeps working that long at most.
- * A replaced key stops working at once in this process (forgetProjectApiKeys), within 30 s
- * in other processes sharing the PostgreSQL database.
+ * answers are cached for 30 s. A replaced key, or a deleted project's, stops working at once in
+ * this process (forgetProjectApiKeys), within 30 s in other processes sharing the PostgreSQL database.
  */
 export async function projectIdForApiKey(database: Database, apiKey: string | null | undefined): Promise<string> {
   if (!apiKey) throw new UnauthorizedError('missing API key: send the Bugsnag-Api-Key header or apiKey in the body')

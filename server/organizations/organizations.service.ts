@@ -5,6 +5,7 @@ import type { Db } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
 import { lockProjects } from '../db/project-lock.ts'
 import { collaborators, organizations, projects } from '../db/schema.ts'
+import { forgetProjectApiKeys } from '../ingest/project-keys.ts'
 import { NotFoundError } from '../http/errors.ts'
 import { insertWithFreeSlug } from '../http/slug.ts'
 
@@ -72,10 +73,13 @@ export async function updateOrganization(
 /** Deletes the organization with its projects, errors and events (admins only). */
 export async function deleteOrganization(db: Db, userId: string, organizationId: string): Promise<void> {
   await requireOrganizationAdmin(db, userId, organizationId)
-  await db.transaction(async (tx) => {
+  const deleted = await db.transaction(async (tx) => {
     // Its projects' write locks first, as for deleting one project: after any indexing in progress.
     const owned = await tx.select({ id: projects.id }).from(projects).where(eq(projects.organizationId, organizationId))
     await lockProjects(tx as unknown as Db, owned.map((row) => row.id))
     await tx.delete(organizations).where(eq(organizations.id, organizationId))
+    return owned.map((row) => row.id)
   })
+  // Their notifiers are refused from the next request on, as for deleting one project.
+  for (const projectId of deleted) forgetProjectApiKeys(db, projectId)
 }

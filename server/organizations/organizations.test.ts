@@ -53,6 +53,20 @@ describe('organizations', () => {
     expect((await ctx.request(`/api/organizations/${org.id}`, { method: 'DELETE', token: alice.token })).status).toBe(204)
     expect((await ctx.request(`/api/organizations/${org.id}`, { token: alice.token })).status).toBe(404)
   })
+
+  it('refuses its projects’ API keys at once once deleted, also while they are cached', async () => {
+    const org = await (await ctx.request('/api/user/organizations', { method: 'POST', token: alice.token, json: { name: 'Closing' } })).json()
+    const project = await (await ctx.request(`/api/organizations/${org.id}/projects`, { method: 'POST', token: alice.token, json: { name: 'App' } })).json()
+    const notify = () =>
+      ctx.request('/notify', {
+        method: 'POST',
+        headers: { 'Bugsnag-Api-Key': project.api_key },
+        json: { events: [{ exceptions: [{ errorClass: 'Bye', message: 'bye', stacktrace: [] }] }] },
+      })
+    expect((await notify()).status).toBe(200)
+    expect((await ctx.request(`/api/organizations/${org.id}`, { method: 'DELETE', token: alice.token })).status).toBe(204)
+    expect((await notify()).status).toBe(401)
+  })
 })
 
 describe('organizations: more cases', () => {

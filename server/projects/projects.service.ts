@@ -127,6 +127,8 @@ export async function deleteProject(db: Db, userId: string, projectId: string): 
         .where(and(eq(table.organizationId, organizationId), sql`${table.projectIds} @> ARRAY[${projectId}]::text[]`))
     }
   })
+  // Its notifiers are refused from the next request on, not only once the cached key expires.
+  forgetProjectApiKeys(db, projectId)
 }
 
 /**

@@ -214,6 +214,17 @@ describe('DELETE /projects/:projectId', () => {
     expect(await db.select().from(events).where(eq(events.errorId, seeded[0]!.id))).toEqual([])
     expect((await ctx.request(`/api/projects/${project.id}`, { method: 'DELETE', token: acme.user.token })).status).toBe(404)
   })
+
+  it('refuses the deleted project’s API key at once, also while it is cached', async () => {
+    const project = (await (await createProject({ name: 'Gone' })).json()) as Project
+    const notify = () =>
+      ctx.request('/notify', { method: 'POST', headers: { 'Bugsnag-Api-Key': project.api_key }, json: { events: [notifierEvent('AfterDelete')] } })
+    expect((await notify()).status).toBe(200)
+    expect((await ctx.request(`/api/projects/${project.id}`, { method: 'DELETE', token: acme.user.token })).status).toBe(204)
+    const res = await notify()
+    expect(res.status).toBe(401)
+    expect((await res.json()).errors).toEqual(['invalid API key: no project has this API key'])
+  })
 })
 
 describe('DELETE /projects/:projectId/api_key', () => {
