@@ -10,6 +10,7 @@ const TABLES = [
   'error_users',
   'projects',
   'session_counts',
+  'crashed_sessions',
   'ingest_queue',
   'pivot_counts',
   'error_hourly_counts',

@@ -159,6 +159,18 @@ export const sessionCounts = pgTable(
   (t) => [primaryKey({ columns: [t.projectId, t.minute, t.releaseStage, t.appVersion] })],
 )
 
+export const crashedSessions = pgTable(
+  'crashed_sessions',
+  {
+    projectId: text('project_id').notNull(),
+    sessionId: text('session_id').notNull(),
+    startedMinute: tstz('started_minute').notNull(),
+    releaseStage: text('release_stage').notNull(),
+    appVersion: text('app_version').notNull().default(''),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.sessionId] })],
+)
+
 export const errorStatusChanges = pgTable('error_status_changes', {
   id: text('id').primaryKey(),
   errorId: text('error_id').notNull(),
@@ -233,6 +245,7 @@ export const schema = {
   ingestQueue,
   ingestJournal,
   sessionCounts,
+  crashedSessions,
   errorStatusChanges,
   invitations,
   errorHourlyCounts,

@@ -2,10 +2,8 @@ import { sql } from 'drizzle-orm'
 import type { Logger } from 'pino'
 import { queryRows, type Database, type Db } from '../db/client.ts'
 import { isTransientPgError, pgErrorCode, pgErrorMessage } from '../db/pg-errors.ts'
-import type { EventColumns } from './normalize.ts'
-import type { Grouping } from './grouping.ts'
 import type { JournalIndexing } from './journal-indexing.ts'
-import { writeEvents, type IndexedEvent } from './write-events.ts'
+import { writeEvents, type IndexedEvent, type IndexedRowData } from './write-events.ts'
 import { tryLockProjects } from '../db/project-lock.ts'
 import { createBatchSizer } from './batch-sizer.ts'
 
@@ -32,7 +30,7 @@ interface QueueRow {
   event_id: string
   project_id: string
   received_at: string | Date
-  event: { columns: EventColumns; grouping: Grouping; userKey: string | null }
+  event: IndexedRowData
 }
 
 // A transient failure (pg-errors.ts) leaves the batch to be retried later as it is.
@@ -91,6 +89,7 @@ export function createIngestIndexer(
           columns: row.event.columns,
           grouping: row.event.grouping,
           userKey: row.event.userKey,
+          crashedSession: row.event.crashedSession ?? null,
         }),
       ),
     )

@@ -11,9 +11,8 @@
 // the reader skips it: that batch was never acknowledged.
 import { mkdir, open, readdir, unlink, type FileHandle } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { EventColumns, PreparedEvent } from './normalize.ts'
-import type { Grouping } from './grouping.ts'
-import type { IndexedEvent } from './write-events.ts'
+import type { PreparedEvent } from './normalize.ts'
+import { indexedRowData, type IndexedEvent, type IndexedRowData } from './write-events.ts'
 
 /** A segment is closed once it holds this much; the indexer deletes it once past it. */
 export const SEGMENT_BYTES = 16 * 1024 * 1024
@@ -36,7 +35,7 @@ interface RecordMeta {
   id: string
   project_id: string
   received_at: string
-  event: { columns: EventColumns; grouping: Grouping; userKey: string | null }
+  event: IndexedRowData
 }
 
 const SEGMENT_NAME = /^(\d{12})\.log$/
@@ -66,7 +65,7 @@ export function journalLines(events: readonly PreparedEvent[]): string {
       id: e.id,
       project_id: e.projectId,
       received_at: e.receivedAt.toISOString(),
-      event: { columns: e.columns, grouping: e.grouping, userKey: e.userKey },
+      event: indexedRowData(e),
     }
     text += `${JSON.stringify(meta)}\t${JSON.stringify(e.payload)}\n`
   }
@@ -299,6 +298,7 @@ function parseRecord(line: Buffer, end: JournalPosition): JournalRecord {
     columns: meta.event.columns,
     grouping: meta.event.grouping,
     userKey: meta.event.userKey,
+    crashedSession: meta.event.crashedSession ?? null,
     payloadJson: line.toString('utf8', tab + 1),
     end,
   }

@@ -6,6 +6,7 @@ import { HttpError, UnauthorizedError, ValidationError } from '../http/errors.ts
 import { createIngestIndexer, type IngestIndexer } from './ingest-indexer.ts'
 import { journalLines } from './ingest-journal.ts'
 import type { PreparedEvent } from './normalize.ts'
+import { indexedRowData } from './write-events.ts'
 
 export interface IngestWriter {
   /**
@@ -167,7 +168,7 @@ export async function enqueueEvents(db: Db, events: readonly PreparedEvent[]): P
     id: e.id,
     project_id: e.projectId,
     received_at: e.receivedAt.toISOString(),
-    event: { columns: e.columns, grouping: e.grouping, userKey: e.userKey },
+    event: indexedRowData(e),
     payload: e.payload,
   }))
   await db.execute(sql`

@@ -7,7 +7,7 @@ import { queryRows, type Database, type Db } from '../db/client.ts'
 import { isTransientPgError, pgErrorMessage } from '../db/pg-errors.ts'
 import { textArrayLiteral } from '../db/text-array.ts'
 import { createJournalReader, takeTurns, type JournalPosition, type JournalRecord } from './ingest-journal.ts'
-import { writeEvents } from './write-events.ts'
+import { indexedRowData, writeEvents } from './write-events.ts'
 
 export interface JournalIndexing {
   /** Indexes up to `limit` journaled events in one transaction; how many lines it passed (0: none waiting). */
@@ -74,7 +74,7 @@ export function createJournalIndexing(database: Database, dir: string, logger: L
   async function setAside(record: JournalRecord, err: unknown): Promise<void> {
     const failure = pgErrorMessage(err)
     logger.error({ err, eventId: record.id }, 'an accepted event cannot be indexed; it is kept in ingest_queue with failed_at set')
-    const event = JSON.stringify({ columns: record.columns, grouping: record.grouping, userKey: record.userKey })
+    const event = JSON.stringify(indexedRowData(record))
     await database.db.transaction(async (txn) => {
       const tx = txn as unknown as Db
       await tx.execute(sql`

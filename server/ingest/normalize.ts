@@ -52,9 +52,28 @@ export interface PreparedEvent {
   grouping: Grouping
   userKey: string | null
   payload: StoredEventPayload
+  /** Set on an unhandled event that names its session: that session crashed (crashed_sessions). */
+  crashedSession?: CrashedSession | null
+}
+
+/**
+ * The session an unhandled event ended, as crashed_sessions keeps it: attributed to the minute
+ * the session started (the event's received minute when `session.startedAt` is missing or
+ * unreadable) and to the event's release stage and app version, written as session_counts
+ * writes the session payload's (at most 255 characters; no version is '').
+ */
+export interface CrashedSession {
+  id: string
+  /** ISO 8601, a whole minute. */
+  startedMinute: string
+  releaseStage: string
+  appVersion: string
 }
 
 export const DEFAULT_RELEASE_STAGE = 'production'
+// Session labels and ids, as the session payload's are cut (payload-schema.ts).
+const MAX_SESSION_CHARS = 255
+const MINUTE_MS = 60_000
 // Indexed columns hold a bounded prefix; the payload keeps more (INGEST_LIMITS.stringChars).
 const MAX_COLUMN_CHARS = 4096
 
@@ -538,6 +557,7 @@ export function prepareEvents(
   const notifier = isObject(payload.notifier) ? sanitizeObject(payload.notifier) : null
   return payload.events.map((event) => {
     const normalized = normalizeEvent(event, notifier, postUserAgent)
+    const crashedSession = crashedSessionOf(normalized, receivedAt)
     return {
       id: newId(receivedAt.getTime()),
       projectId,
@@ -546,7 +566,25 @@ export function prepareEvents(
       grouping: normalized.grouping,
       userKey: normalized.userKey,
       payload: normalized.payload,
+      ...(crashedSession && { crashedSession }),
     }
   })
+}
+
+/** The session an unhandled event crashed, or null (handled, or no session id). */
+export function crashedSessionOf(event: NormalizedEvent, receivedAt: Date): CrashedSession | null {
+  const session = event.payload.session
+  if (!event.columns.unhandled || !session) return null
+  const id = nonEmpty(text(session.id))
+  if (!id) return null
+  const startedAt = typeof session.startedAt === 'string' || typeof session.startedAt === 'number' ? parseNotifierTime(String(session.startedAt)) : Number.NaN
+  const year = new Date(startedAt).getUTCFullYear()
+  const time = Number.isNaN(startedAt) || year < 1 || year > 9999 ? receivedAt.getTime() : startedAt
+  return {
+    id: cleanText(id, MAX_SESSION_CHARS),
+    startedMinute: new Date(Math.floor(time / MINUTE_MS) * MINUTE_MS).toISOString(),
+    releaseStage: nonEmpty(cleanText(event.columns.releaseStage, MAX_SESSION_CHARS)) ?? DEFAULT_RELEASE_STAGE,
+    appVersion: cleanText(event.columns.appVersion ?? '', MAX_SESSION_CHARS),
+  }
 }
 

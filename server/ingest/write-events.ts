@@ -6,10 +6,29 @@ import { queryRows, type Db } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
 import { textArrayLiteral } from '../db/text-array.ts'
 import { addToRollups, moveErrorsBetweenStatuses } from '../rollups/rollups.ts'
-import type { PreparedEvent } from './normalize.ts'
+import type { CrashedSession, EventColumns, PreparedEvent } from './normalize.ts'
+import type { Grouping } from './grouping.ts'
 
 /** An accepted event as the indexer writes it: everything but its payload. */
 export type IndexedEvent = Omit<PreparedEvent, 'payload'>
+
+/**
+ * What the journal line or the ingest_queue row keeps of an event for indexing, beside its
+ * id, project and time. `crashedSession` only when there is one (older records have none).
+ */
+export interface IndexedRowData {
+  columns: EventColumns
+  grouping: Grouping
+  userKey: string | null
+  crashedSession?: CrashedSession | null
+}
+
+export const indexedRowData = (e: IndexedEvent): IndexedRowData => ({
+  columns: e.columns,
+  grouping: e.grouping,
+  userKey: e.userKey,
+  ...(e.crashedSession && { crashedSession: e.crashedSession }),
+})
 
 // PostgreSQL allows 65535 parameters per statement; stay well under it.
 const ROWS_PER_INSERT = 1000
@@ -391,4 +410,24 @@ export async function writeEvents(tx: Db, batch: readonly IndexedEvent[]): Promi
       || ARRAY(SELECT s FROM unnest(v.stages) s WHERE s <> ALL (p.release_stages))
     FROM (VALUES ${sql.join(projectStages, sql`, `)}) AS v(id, stages)
     WHERE p.id = v.id AND NOT (p.release_stages @> v.stages)`)
+
+  // 6. Sessions that crashed: one row per session among the batch's unhandled events that
+  // name one (the first such event of the batch describes it), one statement, none when
+  // there are none. A session crashed once stays crashed: later events change nothing.
+  const crashed = new Map<string, { project_id: string } & CrashedSession>()
+  for (const event of batch) {
+    const session = event.crashedSession
+    if (!session) continue
+    const key = `${event.projectId}\u0000${session.id}`
+    if (!crashed.has(key)) crashed.set(key, { project_id: event.projectId, ...session })
+  }
+  if (crashed.size > 0) {
+    const rows = [...crashed].sort((a, b) => compareKeys(a[0], b[0])).map(([, row]) => row)
+    await tx.execute(sql`
+      INSERT INTO crashed_sessions (project_id, session_id, started_minute, release_stage, app_version)
+      SELECT project_id, id, "startedMinute", "releaseStage", "appVersion"
+      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+        AS x(project_id text, id text, "startedMinute" timestamptz, "releaseStage" text, "appVersion" text)
+      ON CONFLICT (project_id, session_id) DO NOTHING`)
+  }
 }
