@@ -15,6 +15,7 @@ import { errorRoutes } from './errors/errors.routes.ts'
 import { eventRoutes } from './events/events.routes.ts'
 import { pivotRoutes } from './pivots/pivots.routes.ts'
 import { trendRoutes } from './trends/trends.routes.ts'
+import { stabilityRoutes } from './stability/stability.routes.ts'
 import { eventFieldRoutes } from './event-fields/event-fields.routes.ts'
 import { collaboratorRoutes } from './collaborators/collaborators.routes.ts'
 import { invitationRoutes } from './invitations/invitations.routes.ts'
@@ -59,6 +60,7 @@ function createApiRoutes(mountPath: '' | '/api', limitBytes: number): Hono<AppEn
     .route('/', eventRoutes)
     .route('/', pivotRoutes)
     .route('/', trendRoutes)
+    .route('/', stabilityRoutes)
     .route('/', eventFieldRoutes)
   const allowedMethods = routeMethods(api.routes)
   return api.all('*', (c) => {
