@@ -1,5 +1,6 @@
 import Bugsnag, { type Event as BugsnagEvent } from '@bugsnag/node'
 import type { ErrorEvent } from '../../contract/events.ts'
+import { stabilitySchema } from '../../contract/stability.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { seedProject } from '../../server/test-support/seed.ts'
 import { createTestContext, listen, type TestContext, type TestUser } from '../../server/test-support/test-app.ts'
@@ -11,6 +12,7 @@ let ctx: TestContext
 let server: { url: string; close(): Promise<void> }
 let user: TestUser
 let projectId: string
+let apiKey: string
 
 beforeAll(async () => {
   ctx = await createTestContext()
@@ -19,6 +21,7 @@ beforeAll(async () => {
   user = seeded.user
   const { project } = seeded
   projectId = project.id
+  apiKey = project.api_key
   Bugsnag.start({
     apiKey: project.api_key,
     endpoints: { notify: `${server.url}/notify`, sessions: `${server.url}/sessions` },
@@ -152,6 +155,53 @@ describe('@bugsnag/node 9.0.0 against Errata', () => {
       const list = await ctx.request(`/api/errors/${event.error_id}/events`, { token: user.token })
       if (list.headers.get('X-Total-Count') === '2') break
       if (Date.now() > deadline) throw new Error('both cause-chain events were not grouped into one error')
+      await new Promise((r) => setTimeout(r, 100))
+    }
+  })
+
+  it('puts the session on an unhandled event, which counts as a crashed session of its release', async () => {
+    // A client of its own that tracks sessions and sends their counts every 100 ms
+    // (sessionSummaryInterval: a configuration option the client reads but does not declare).
+    const client = Bugsnag.createClient({
+      apiKey,
+      endpoints: { notify: `${server.url}/notify`, sessions: `${server.url}/sessions` },
+      appVersion: '7.0.0',
+      releaseStage: 'canary',
+      autoDetectErrors: false,
+      autoTrackSessions: true,
+      logger: null,
+      ...({ sessionSummaryInterval: 100 } as object),
+    })
+    const send = (error: Error, unhandled: boolean) =>
+      new Promise<void>((resolve, reject) => {
+        client.notify(error, (event) => void (event.unhandled = unhandled), (err) => (err ? reject(err) : resolve()))
+      })
+    client.startSession()
+    await send(new Error('session crashed'), true)
+    await send(new Error('session crashed again'), true)
+    client.startSession()
+    await send(new Error('handled in a healthy session'), false)
+
+    const crashedEvent = await findEvent('session crashed')
+    const again = await findEvent('session crashed again')
+    const healthy = await findEvent('handled in a healthy session')
+    expect(typeof crashedEvent.session?.id).toBe('string')
+    expect(again.session?.id).toBe(crashedEvent.session?.id)
+    expect(healthy.session?.id).not.toBe(crashedEvent.session?.id)
+
+    // Two sessions started, one crashed (twice): 50 % crash-free.
+    const deadline = Date.now() + 10_000
+    for (;;) {
+      const res = await ctx.request(`/api/projects/${projectId}/stability?filters[app.release_stage][][type]=eq&filters[app.release_stage][][value]=canary`, { token: user.token })
+      expect(res.status).toBe(200)
+      const stability = stabilitySchema.parse(await res.json())
+      if (stability.total.sessions >= 2) {
+        expect(stability.releases.map((r) => [r.release_stage, r.app_version, r.sessions, r.crashed_sessions, r.crash_free_rate])).toEqual([
+          ['canary', '7.0.0', 2, 1, 0.5],
+        ])
+        break
+      }
+      if (Date.now() > deadline) throw new Error('the client did not send its session counts within 10 s')
       await new Promise((r) => setTimeout(r, 100))
     }
   })
