@@ -19,6 +19,7 @@ import { Route as AuthedSettingsTokensRouteImport } from './routes/_authed/setti
 import { Route as AuthedOrganizationsOrganizationIdCollaboratorsRouteImport } from './routes/_authed/organizations.$organizationId_.collaborators'
 import { Route as AuthedOrganizationsOrganizationIdSettingsRouteImport } from './routes/_authed/organizations.$organizationId_.settings'
 import { Route as AuthedProjectsProjectIdSettingsRouteImport } from './routes/_authed/projects.$projectId.settings'
+import { Route as AuthedProjectsProjectIdStabilityRouteImport } from './routes/_authed/projects.$projectId.stability'
 import { Route as AuthedProjectsProjectIdErrorsIndexRouteImport } from './routes/_authed/projects.$projectId.errors.index'
 import { Route as AuthedProjectsProjectIdPivotsFieldIdRouteImport } from './routes/_authed/projects.$projectId.pivots.$fieldId'
 import { Route as AuthedProjectsProjectIdErrorsErrorIdIndexRouteImport } from './routes/_authed/projects.$projectId.errors.$errorId.index'
@@ -79,6 +80,12 @@ const AuthedProjectsProjectIdSettingsRoute =
     path: '/projects/$projectId/settings',
     getParentRoute: () => AuthedRoute,
   } as any)
+const AuthedProjectsProjectIdStabilityRoute =
+  AuthedProjectsProjectIdStabilityRouteImport.update({
+    id: '/projects/$projectId/stability',
+    path: '/projects/$projectId/stability',
+    getParentRoute: () => AuthedRoute,
+  } as any)
 const AuthedProjectsProjectIdErrorsIndexRoute =
   AuthedProjectsProjectIdErrorsIndexRouteImport.update({
     id: '/projects/$projectId/errors/',
@@ -120,6 +127,7 @@ export interface FileRoutesByFullPath {
   '/organizations/$organizationId/collaborators': typeof AuthedOrganizationsOrganizationIdCollaboratorsRoute
   '/organizations/$organizationId/settings': typeof AuthedOrganizationsOrganizationIdSettingsRoute
   '/projects/$projectId/settings': typeof AuthedProjectsProjectIdSettingsRoute
+  '/projects/$projectId/stability': typeof AuthedProjectsProjectIdStabilityRoute
   '/projects/$projectId/pivots/$fieldId': typeof AuthedProjectsProjectIdPivotsFieldIdRoute
   '/projects/$projectId/errors/': typeof AuthedProjectsProjectIdErrorsIndexRoute
   '/projects/$projectId/errors/$errorId/': typeof AuthedProjectsProjectIdErrorsErrorIdIndexRoute
@@ -136,6 +144,7 @@ export interface FileRoutesByTo {
   '/organizations/$organizationId/collaborators': typeof AuthedOrganizationsOrganizationIdCollaboratorsRoute
   '/organizations/$organizationId/settings': typeof AuthedOrganizationsOrganizationIdSettingsRoute
   '/projects/$projectId/settings': typeof AuthedProjectsProjectIdSettingsRoute
+  '/projects/$projectId/stability': typeof AuthedProjectsProjectIdStabilityRoute
   '/projects/$projectId/pivots/$fieldId': typeof AuthedProjectsProjectIdPivotsFieldIdRoute
   '/projects/$projectId/errors': typeof AuthedProjectsProjectIdErrorsIndexRoute
   '/projects/$projectId/errors/$errorId': typeof AuthedProjectsProjectIdErrorsErrorIdIndexRoute
@@ -154,6 +163,7 @@ export interface FileRoutesById {
   '/_authed/organizations/$organizationId_/collaborators': typeof AuthedOrganizationsOrganizationIdCollaboratorsRoute
   '/_authed/organizations/$organizationId_/settings': typeof AuthedOrganizationsOrganizationIdSettingsRoute
   '/_authed/projects/$projectId/settings': typeof AuthedProjectsProjectIdSettingsRoute
+  '/_authed/projects/$projectId/stability': typeof AuthedProjectsProjectIdStabilityRoute
   '/_authed/projects/$projectId/pivots/$fieldId': typeof AuthedProjectsProjectIdPivotsFieldIdRoute
   '/_authed/projects/$projectId/errors/': typeof AuthedProjectsProjectIdErrorsIndexRoute
   '/_authed/projects/$projectId/errors/$errorId/': typeof AuthedProjectsProjectIdErrorsErrorIdIndexRoute
@@ -172,6 +182,7 @@ export interface FileRouteTypes {
     | '/organizations/$organizationId/collaborators'
     | '/organizations/$organizationId/settings'
     | '/projects/$projectId/settings'
+    | '/projects/$projectId/stability'
     | '/projects/$projectId/pivots/$fieldId'
     | '/projects/$projectId/errors/'
     | '/projects/$projectId/errors/$errorId/'
@@ -188,6 +199,7 @@ export interface FileRouteTypes {
     | '/organizations/$organizationId/collaborators'
     | '/organizations/$organizationId/settings'
     | '/projects/$projectId/settings'
+    | '/projects/$projectId/stability'
     | '/projects/$projectId/pivots/$fieldId'
     | '/projects/$projectId/errors'
     | '/projects/$projectId/errors/$errorId'
@@ -205,6 +217,7 @@ export interface FileRouteTypes {
     | '/_authed/organizations/$organizationId_/collaborators'
     | '/_authed/organizations/$organizationId_/settings'
     | '/_authed/projects/$projectId/settings'
+    | '/_authed/projects/$projectId/stability'
     | '/_authed/projects/$projectId/pivots/$fieldId'
     | '/_authed/projects/$projectId/errors/'
     | '/_authed/projects/$projectId/errors/$errorId/'
@@ -291,6 +304,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedProjectsProjectIdSettingsRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/projects/$projectId/stability': {
+      id: '/_authed/projects/$projectId/stability'
+      path: '/projects/$projectId/stability'
+      fullPath: '/projects/$projectId/stability'
+      preLoaderRoute: typeof AuthedProjectsProjectIdStabilityRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     '/_authed/projects/$projectId/errors/': {
       id: '/_authed/projects/$projectId/errors/'
       path: '/projects/$projectId/errors'
@@ -336,6 +356,7 @@ interface AuthedRouteChildren {
   AuthedOrganizationsOrganizationIdCollaboratorsRoute: typeof AuthedOrganizationsOrganizationIdCollaboratorsRoute
   AuthedOrganizationsOrganizationIdSettingsRoute: typeof AuthedOrganizationsOrganizationIdSettingsRoute
   AuthedProjectsProjectIdSettingsRoute: typeof AuthedProjectsProjectIdSettingsRoute
+  AuthedProjectsProjectIdStabilityRoute: typeof AuthedProjectsProjectIdStabilityRoute
   AuthedProjectsProjectIdPivotsFieldIdRoute: typeof AuthedProjectsProjectIdPivotsFieldIdRoute
   AuthedProjectsProjectIdErrorsIndexRoute: typeof AuthedProjectsProjectIdErrorsIndexRoute
   AuthedProjectsProjectIdErrorsErrorIdIndexRoute: typeof AuthedProjectsProjectIdErrorsErrorIdIndexRoute
@@ -353,6 +374,7 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedOrganizationsOrganizationIdSettingsRoute:
     AuthedOrganizationsOrganizationIdSettingsRoute,
   AuthedProjectsProjectIdSettingsRoute: AuthedProjectsProjectIdSettingsRoute,
+  AuthedProjectsProjectIdStabilityRoute: AuthedProjectsProjectIdStabilityRoute,
   AuthedProjectsProjectIdPivotsFieldIdRoute:
     AuthedProjectsProjectIdPivotsFieldIdRoute,
   AuthedProjectsProjectIdErrorsIndexRoute:

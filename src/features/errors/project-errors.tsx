@@ -13,6 +13,7 @@ import { EmptyState } from '../../components/ui/states.tsx'
 import { formatCount, formatCountOf } from '../../lib/relative-time.ts'
 import { FilterBar } from '../filters/filter-bar.tsx'
 import { DEFAULT_FILTERS, toFilterSearch, withTimeRange } from '../filters/to-filter-search.ts'
+import { ProjectNav } from '../projects/project-nav.tsx'
 import { ProjectTrendChart } from '../trends/project-trend-chart.tsx'
 import type { ResolutionChoice } from '../trends/to-trend-series.ts'
 import { ErrorList } from './error-list.tsx'
@@ -111,6 +112,7 @@ export function ProjectErrors({
   if (isEmpty && !filtered) {
     return (
       <>
+        <ProjectNav projectId={projectId} />
         <PageHeader title={`${project.name}: errors`} actions={<ProjectSettingsLink projectId={projectId} />} />
         <SendFirstError project={project} origin={window.location.origin} />
       </>
@@ -119,6 +121,7 @@ export function ProjectErrors({
 
   return (
     <>
+      <ProjectNav projectId={projectId} />
       <PageHeader
         title={`${project.name}: errors`}
         description={

@@ -1,0 +1,47 @@
+import { createFileRoute } from '@tanstack/react-router'
+import { z } from 'zod'
+import { projectQuery } from '../../api/projects.ts'
+import { stabilityQuery } from '../../api/stability.ts'
+import { filterSearchSchema, toFilterSearch } from '../../features/filters/to-filter-search.ts'
+import { orNotFound, PageSkeleton, ResourceNotFound, RouteError } from '../../features/layout/route-states.tsx'
+import { ProjectStability } from '../../features/stability/project-stability.tsx'
+import { stabilityViewFilters, toStabilityFilters } from '../../features/stability/to-stability-view.ts'
+
+// The period is `f=event.since:eq:7d` as on the errors page; no `f` is the last 30 days.
+export const Route = createFileRoute('/_authed/projects/$projectId/stability')({
+  validateSearch: z.object({ f: filterSearchSchema }),
+  loaderDeps: ({ search: { f } }) => ({ filters: stabilityViewFilters(f) }),
+  loader: ({ context: { queryClient }, params: { projectId }, deps }) =>
+    orNotFound(
+      Promise.all([
+        queryClient.ensureQueryData(projectQuery(projectId)),
+        queryClient.ensureQueryData(stabilityQuery(projectId, toStabilityFilters(deps.filters))),
+      ]),
+    ),
+  pendingComponent: () => <PageSkeleton label="Loading stability" rows={3} />,
+  errorComponent: (props) => <RouteError {...props} title="Could not load this project’s stability" />,
+  notFoundComponent: StabilityNotFound,
+  component: StabilityPage,
+})
+
+function StabilityPage() {
+  const { projectId } = Route.useParams()
+  const { f } = Route.useSearch()
+  const navigate = Route.useNavigate()
+  return (
+    <ProjectStability
+      projectId={projectId}
+      filters={stabilityViewFilters(f)}
+      onFiltersChange={(next) => void navigate({ search: { f: toFilterSearch(next) } })}
+    />
+  )
+}
+
+function StabilityNotFound() {
+  const { projectId } = Route.useParams()
+  return (
+    <ResourceNotFound title="Project not found">
+      No project with id <code className="font-mono break-all">{projectId}</code> exists, or you cannot see it.
+    </ResourceNotFound>
+  )
+}
