@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
 import { checkoutEvent, otherEvent } from './bugsnag-payload.ts'
-import { Api, createProject, notify, signIn, watchPage } from './support.ts'
+import { addTestStyle, Api, createProject, notify, signIn, watchPage } from './support.ts'
 
 /**
  * Every page, as axe-core reads it against WCAG 2.1 A and AA, in light and dark: no serious or
@@ -11,7 +11,7 @@ import { Api, createProject, notify, signIn, watchPage } from './support.ts'
 async function expectAccessible(page: Page, name: string) {
   // Colours change with a short transition: without this, a scan right after switching the
   // scheme can measure contrast halfway between the two.
-  await page.addStyleTag({ content: '*, *::before, *::after { transition: none !important; animation: none !important; }' })
+  await addTestStyle(page, '*, *::before, *::after { transition: none !important; animation: none !important; }')
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme })
     const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()

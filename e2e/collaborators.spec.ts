@@ -85,6 +85,7 @@ test('invite and remove collaborators; members see no admin controls', async ({ 
   // The invitee opens the link, picks a name and password, and is signed in.
   const inviteeContext = await browser.newContext({ viewport: WIDE })
   const invitee = await inviteeContext.newPage()
+  const inviteeWatched = watchPage(invitee)
   await invitee.goto(invitationUrl)
   await expect(invitee.getByRole('heading', { level: 1, name: /^Join / })).toBeVisible()
   await expect(invitee.getByLabel('Email')).toHaveValue(linus)
@@ -124,6 +125,7 @@ test('invite and remove collaborators; members see no admin controls', async ({ 
 
   expect(watched.pageErrors).toEqual([])
   expect(memberWatched.pageErrors).toEqual([])
+  expect(inviteeWatched.pageErrors).toEqual([])
 })
 
 test('long names, long emails and every action fit, on a laptop beside the invite form and on a phone', async ({ page, request }) => {

@@ -2,17 +2,11 @@ import { expect, test } from '@playwright/test'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { checkoutEvent, otherEvent, simpleEvent, XSS_MESSAGE } from './bugsnag-payload.ts'
-import { Api, createProject, NARROW, notify, shoot, shootNarrow, signIn, watchPage, WIDE } from './support.ts'
+import { addTestStyle, Api, createProject, NARROW, notify, shoot, shootNarrow, signIn, watchPage, WIDE } from './support.ts'
 
 test('sign in, set up a project, ingest events and read them', async ({ page, request }) => {
   await page.setViewportSize(WIDE)
-  const dialogs: string[] = []
-  page.on('dialog', async (dialog) => {
-    dialogs.push(dialog.message())
-    await dialog.dismiss()
-  })
-  const pageErrors: string[] = []
-  page.on('pageerror', (error) => pageErrors.push(error.message))
+  const { pageErrors, dialogs } = watchPage(page)
 
   // `/` without a token goes to the login page.
   await page.goto('/')
@@ -232,7 +226,7 @@ test('long unbroken names wrap or truncate instead of widening the page', async 
   await expect(page.getByText(/^unhandledExceptionMiddleware \(framework: Express, route: \/api\/v1\/orders\/a1b2/)).toBeVisible()
 
   // Fonts differ between machines: with every glyph wider than here, the project still keeps its whole name.
-  await page.addStyleTag({ content: 'body { letter-spacing: 0.12em }' })
+  await addTestStyle(page, 'body { letter-spacing: 0.12em }')
   await expect.poll(() => projectCrumb.evaluate(isWhole)).toBe(true)
   // The event page keeps its newer/older navigation on screen.
   await expect(page.getByRole('navigation', { name: 'Event navigation' })).toBeInViewport()
@@ -313,6 +307,7 @@ test('an Android NDK crash reads by module and address, and crashes from two ins
 })
 
 test('not-found pages say what was not found', async ({ page }) => {
+  const { pageErrors } = watchPage(page)
   await page.goto('/login')
   await page.getByLabel('Email').fill('admin@example.com')
   await page.getByLabel('Password').fill('e2e-password-123')
@@ -326,11 +321,13 @@ test('not-found pages say what was not found', async ({ page }) => {
 
   await page.goto('/no/such/page')
   await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible()
+  expect(pageErrors).toEqual([])
 })
 
 test('dark theme follows the system', async ({ browser }) => {
   const context = await browser.newContext({ colorScheme: 'dark', viewport: WIDE })
   const page = await context.newPage()
+  const { pageErrors } = watchPage(page)
   await page.goto('/login')
   const background = await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor)
   // A dark background: low lightness (Chromium reports oklch colours as written).
@@ -340,4 +337,5 @@ test('dark theme follows the system', async ({ browser }) => {
   expect(lightness, background).toBeLessThan(0.3)
   await shoot(page, 'login-dark')
   await context.close()
+  expect(pageErrors).toEqual([])
 })

@@ -66,9 +66,11 @@ test('with the server unreachable, navigation shows the app’s own error and Re
   await expect(page.getByRole('heading', { name: 'QueueStalledError', level: 1 })).toBeVisible()
   expect(await documentMark(page)).toBe('same document')
   expect(watched.dialogs).toEqual([])
+  expect(watched.pageErrors).toEqual([])
 })
 
 test('after a deploy, a route chunk that is gone reloads the page once', async ({ page, request }) => {
+  const watched = watchPage(page)
   const api = await Api.signIn(request)
   const { projectId, apiKey } = await createProject(api, 'deploy-web')
   await notify(request, apiKey, [simpleEvent({ errorClass: 'StaleBuildError' })])
@@ -95,4 +97,5 @@ test('after a deploy, a route chunk that is gone reloads the page once', async (
   await expect(page.getByRole('heading', { name: 'StaleBuildError', level: 1 })).toBeVisible({ timeout: 20_000 })
   expect(answered404.size).toBeGreaterThan(0)
   expect(loads).toBe(1)
+  expect(watched.pageErrors).toEqual([])
 })

@@ -137,11 +137,30 @@ export async function signIn(page: Page, email = ADMIN.email, password = ADMIN.p
   await expect(page).toHaveURL(/\/organizations\/?$/)
 }
 
-/** Fails the journey on any uncaught page error (and on any dialog an event payload could open). */
+/**
+ * Adds CSS to the page for a test's own purposes. Through the CSS object model, which the
+ * server's Content-Security-Policy allows, where page.addStyleTag's inline <style> is refused.
+ */
+export async function addTestStyle(page: Page, css: string) {
+  await page.evaluate((text) => {
+    const sheet = new CSSStyleSheet()
+    sheet.replaceSync(text)
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet]
+  }, css)
+}
+
+/**
+ * Fails the journey on any uncaught page error, on any Content-Security-Policy violation (the
+ * server's CSP must fit everything the dashboard does; Chromium reports a blocked script, style,
+ * image or request as a console error), and on any dialog an event payload could open.
+ */
 export function watchPage(page: Page): { pageErrors: string[]; dialogs: string[] } {
   const pageErrors: string[] = []
   const dialogs: string[] = []
   page.on('pageerror', (error) => pageErrors.push(error.message))
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) pageErrors.push(`CSP violation: ${message.text()}`)
+  })
   page.on('dialog', async (dialog) => {
     dialogs.push(dialog.message())
     await dialog.dismiss()
