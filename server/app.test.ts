@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -15,6 +15,8 @@ const staticDir = mkdtempSync(join(tmpdir(), 'errata-static-'))
 
 beforeAll(async () => {
   writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>Errata</title><div id="root"></div>')
+  mkdirSync(join(staticDir, 'assets'))
+  writeFileSync(join(staticDir, 'assets', 'index-abc123.js'), 'export {}')
   ctx = await createTestContext({ staticDir })
   user = await ctx.createUser('Port User')
 })
@@ -155,6 +157,63 @@ describe('app wiring', () => {
     expect(res.status).toBe(413)
     expect(res.headers.get('Connection')).toBe('close')
     expect((await res.json()).errors[0]).toMatch(/limit of 64 bytes/)
+  })
+})
+
+describe('security headers', () => {
+  const expectProtected = (res: Response, what: string) => {
+    const csp = res.headers.get('Content-Security-Policy') ?? ''
+    for (const directive of [
+      "default-src 'self'",
+      "script-src 'self'",
+      "style-src 'self'",
+      "img-src 'self' data:",
+      "connect-src 'self'",
+      "object-src 'none'",
+      "base-uri 'self'",
+      "form-action 'self'",
+      "frame-ancestors 'none'",
+    ]) {
+      expect(csp, `${what}: ${directive}`).toContain(directive)
+    }
+    expect(csp, what).not.toContain('unsafe-inline')
+    expect(res.headers.get('X-Frame-Options'), what).toBe('DENY')
+    expect(res.headers.get('X-Content-Type-Options'), what).toBe('nosniff')
+    expect(res.headers.get('Referrer-Policy'), what).toBe('no-referrer')
+    // Left to whoever terminates TLS.
+    expect(res.headers.get('Strict-Transport-Security'), what).toBeNull()
+  }
+
+  it('protects the dashboard, its assets, the API and its errors from framing and injection', async () => {
+    const page = await ctx.request('/projects/abc/errors')
+    expect(page.headers.get('Content-Type')).toMatch(/text\/html/)
+    expectProtected(page, 'dashboard page')
+    const asset = await ctx.request('/assets/index-abc123.js')
+    expect(asset.status).toBe(200)
+    expectProtected(asset, 'asset')
+    expectProtected(await ctx.request('/api/user', { token: user.token }), 'API answer')
+    expectProtected(await ctx.request('/api/user'), 'API 401')
+    expectProtected(await ctx.request('/api/nope', { token: user.token }), 'API 404')
+    expectProtected(await ctx.request('/healthz'), 'health check')
+    const onApiPort = await createApiPortApp(ctx.deps).request('http://errata.test:9090/user', {
+      headers: { Authorization: `token ${user.token}`, 'X-Version': '2' },
+    })
+    expectProtected(onApiPort, 'API port')
+  })
+
+  it('lets browser notifiers on any origin read ingestion answers', async () => {
+    const preflight = await ctx.request('/notify', {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://shop.example', 'Access-Control-Request-Method': 'POST' },
+    })
+    expect(preflight.status).toBe(204)
+    expect(preflight.headers.get('Access-Control-Allow-Origin')).toBe('https://shop.example')
+    expect(preflight.headers.get('Cross-Origin-Resource-Policy')).toBe('cross-origin')
+    const refused = await ctx.request('/sessions', { method: 'POST', headers: { Origin: 'https://shop.example' }, body: '{}' })
+    expect(refused.status).toBe(401)
+    expect(refused.headers.get('Access-Control-Allow-Origin')).toBe('https://shop.example')
+    expect(refused.headers.get('Cross-Origin-Resource-Policy')).toBe('cross-origin')
+    expect(refused.headers.get('X-Content-Type-Options')).toBe('nosniff')
   })
 })
 

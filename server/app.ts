@@ -8,6 +8,7 @@ import { apiVersion } from './http/api-version.ts'
 import { HttpError, PayloadTooLargeError } from './http/errors.ts'
 import { rejectNulInQuery } from './http/nul-characters.ts'
 import { rejectMalformedPath } from './http/path-ids.ts'
+import { securityHeaders } from './http/security-headers.ts'
 import { organizationRoutes } from './organizations/organizations.routes.ts'
 import { projectRoutes } from './projects/projects.routes.ts'
 import { authRoutes, userRoutes } from './users/users.routes.ts'
@@ -97,6 +98,7 @@ function routeMethods(routes: readonly { method: string; path: string }[]): (pat
 function baseApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>()
   app.use(requestId())
+  app.use(securityHeaders)
   app.use(async (c, next) => {
     c.set('deps', deps)
     const started = performance.now()

@@ -13,6 +13,8 @@ export const ingestCors: MiddlewareHandler<AppEnv> = async (c, next) => {
   const origin = c.req.header('Origin')
   c.header('Access-Control-Allow-Origin', origin || '*')
   if (origin) c.header('Vary', 'Origin')
+  // The server-wide same-origin default would contradict the CORS answer above.
+  c.header('Cross-Origin-Resource-Policy', 'cross-origin')
   if (c.req.method === 'OPTIONS') {
     c.header('Access-Control-Allow-Methods', 'POST, OPTIONS')
     c.header('Access-Control-Allow-Headers', c.req.header('Access-Control-Request-Headers') || DEFAULT_ALLOWED_HEADERS)
