@@ -13,6 +13,7 @@ import autocannon from 'autocannon'
 import { sql } from 'drizzle-orm'
 import pino from 'pino'
 import { createApp } from '../server/app.ts'
+import { createLoginThrottle } from '../server/auth/login-throttle.ts'
 import { createToken } from '../server/auth/tokens.ts'
 import { loadConfig } from '../server/config.ts'
 import type { AppDeps } from '../server/context.ts'
@@ -134,7 +135,7 @@ async function startErrata(database: Database, noDatabaseWrites = false): Promis
   const ingestWriter: IngestWriter = noDatabaseWrites
     ? { write: async () => {}, indexed: async () => null, close: async () => {} }
     : createIngestWriter(database, config.ingest, logger)
-  const deps: AppDeps = { config, database, logger, ingestWriter }
+  const deps: AppDeps = { config, database, logger, ingestWriter, loginThrottle: createLoginThrottle() }
   const app = createApp(deps)
   const server = await new Promise<ServerType>((resolve) => {
     const s = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(s))

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino'
 import type { Config } from './config.ts'
 import type { Database } from './db/client.ts'
+import type { LoginThrottle } from './auth/login-throttle.ts'
 import type { AuthUser } from './auth/tokens.ts'
 import type { IngestWriter } from './ingest/ingest-writer.ts'
 
@@ -10,6 +11,8 @@ export interface AppDeps {
   database: Database
   logger: Logger
   ingestWriter: IngestWriter
+  /** Shared by both listeners, so API_PORT is no way around the limits. */
+  loginThrottle: LoginThrottle
 }
 
 export interface AppEnv {

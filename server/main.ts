@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { createAdaptorServer, type ServerType } from '@hono/node-server'
 import { createApiPortApp, createApp } from './app.ts'
 import { bootstrapFirstAdmin } from './auth/bootstrap.ts'
+import { createLoginThrottle } from './auth/login-throttle.ts'
 import { ConfigError, loadConfig } from './config.ts'
 import type { AppDeps } from './context.ts'
 import { openDatabase } from './db/client.ts'
@@ -104,7 +105,7 @@ async function main(): Promise<void> {
   }
 
   const ingestWriter = createIngestWriter(database, config.ingest, logger)
-  const deps: AppDeps = { config, database, logger, ingestWriter }
+  const deps: AppDeps = { config, database, logger, ingestWriter, loginThrottle: createLoginThrottle() }
   const servers: ServerType[] = []
   try {
     servers.push(await listen(createApp(deps), config.host, config.port, 'PORT'))

@@ -44,3 +44,16 @@ export class PayloadTooLargeError extends HttpError {
     super(413, [`request body is larger than the limit of ${limitBytes} bytes`])
   }
 }
+
+/** 429 with Retry-After (whole seconds, set by app.onError); the message says when, for people. */
+export class TooManyRequestsError extends HttpError {
+  readonly retryAfterSeconds: number
+
+  constructor(what: string, waitMs: number) {
+    const seconds = Math.max(1, Math.ceil(waitMs / 1000))
+    const minutes = Math.ceil(seconds / 60)
+    const wait = seconds < 60 ? `${seconds} seconds` : minutes === 1 ? '1 minute' : `${minutes} minutes`
+    super(429, [`${what}; try again in ${wait}`])
+    this.retryAfterSeconds = seconds
+  }
+}

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
 import pino from 'pino'
 import { createApp } from '../app.ts'
+import { createLoginThrottle } from '../auth/login-throttle.ts'
 import { hashPassword } from '../auth/passwords.ts'
 import { createToken } from '../auth/tokens.ts'
 import { loadConfig, type Config } from '../config.ts'
@@ -52,7 +53,7 @@ export async function createTestContext(overrides: Partial<Config> = {}): Promis
   const config = { ...loadConfig({ LOG_LEVEL: 'silent' }), publicUrl: 'http://errata.test', ...overrides }
   const logger = pino({ level: 'silent' })
   const ingestWriter = createIngestWriter(database, config.ingest, logger)
-  const deps: AppDeps = { config, database, logger, ingestWriter }
+  const deps: AppDeps = { config, database, logger, ingestWriter, loginThrottle: createLoginThrottle() }
   const app = createApp(deps)
 
   return {

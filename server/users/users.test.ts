@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createApp } from '../app.ts'
+import { createLoginThrottle, DEFAULT_LOGIN_LIMITS } from '../auth/login-throttle.ts'
 import { revokeToken, createToken } from '../auth/tokens.ts'
 import { newId } from '../db/ids.ts'
 import { users } from '../db/schema.ts'
@@ -114,5 +116,96 @@ describe('POST /auth/login and /auth/logout', () => {
     expect((await ctx.request('/api/auth/logout', { method: 'POST', token })).status).toBe(204)
     expect((await ctx.request('/api/user', { token })).status).toBe(401)
     expect((await ctx.request('/api/user', { token: alice.token })).status).toBe(200)
+  })
+})
+
+describe('sign-in throttling', () => {
+  const PASSWORD = 'correct horse battery'
+  const login = (email: string, password: string) => ctx.request('/api/auth/login', { method: 'POST', json: { email, password } })
+  const failTimes = async (email: string, times: number) => {
+    for (let i = 0; i < times; i++) expect((await login(email, 'wrong password')).status).toBe(401)
+  }
+
+  it('answers 429 with Retry-After after 10 failures for one email, even for the right password', async () => {
+    const user = await ctx.createUser('Throttled User')
+    await failTimes(user.email, 10)
+    const res = await login(user.email.toUpperCase(), PASSWORD)
+    expect(res.status).toBe(429)
+    expect(Number(res.headers.get('Retry-After'))).toBeGreaterThan(14 * 60)
+    expect(Number(res.headers.get('Retry-After'))).toBeLessThanOrEqual(15 * 60)
+    expect(await res.json()).toEqual({ errors: ['too many failed sign-ins for this email; try again in 15 minutes'] })
+  })
+
+  it('throttles an unknown email exactly as a known one, so answers never tell which exist', async () => {
+    const known = await ctx.createUser('Known User')
+    const unknown = `nobody.${newId()}@example.com`
+    await failTimes(known.email, 10)
+    await failTimes(unknown, 10)
+    const [knownRes, unknownRes] = [await login(known.email, 'wrong password'), await login(unknown, 'wrong password')]
+    expect([knownRes.status, unknownRes.status]).toEqual([429, 429])
+    // The same wait, give or take the seconds the ten failed sign-ins in between took.
+    const waits = [knownRes, unknownRes].map((res) => Number(res.headers.get('Retry-After')))
+    expect(Math.abs(waits[0]! - waits[1]!)).toBeLessThan(30)
+    expect(await knownRes.json()).toEqual(await unknownRes.json())
+  })
+
+  it('starts an email afresh after a right password', async () => {
+    const user = await ctx.createUser('Forgetful User')
+    await failTimes(user.email, 9)
+    expect((await login(user.email, PASSWORD)).status).toBe(200)
+    await failTimes(user.email, 9)
+    expect((await login(user.email, PASSWORD)).status).toBe(200)
+  })
+
+  it('leaves other emails alone', async () => {
+    const [attacked, other] = [await ctx.createUser('Attacked User'), await ctx.createUser('Other User')]
+    await failTimes(attacked.email, 10)
+    expect((await login(attacked.email, PASSWORD)).status).toBe(429)
+    expect((await login(other.email, 'wrong password')).status).toBe(401)
+    expect((await login(other.email, PASSWORD)).status).toBe(200)
+  })
+
+  it('counts guesses sent all at once as they arrive, not as they finish', async () => {
+    const user = await ctx.createUser('Raced User')
+    const answers = await Promise.all(Array.from({ length: 14 }, () => login(user.email, 'wrong password')))
+    expect(answers.map((res) => res.status).sort()).toEqual([...Array(10).fill(401), ...Array(4).fill(429)])
+  })
+
+  describe('per client address, and when the wait ends', () => {
+    let clock = Date.now()
+    const throttled = () => createApp({ ...ctx.deps, loginThrottle: createLoginThrottle({ ...DEFAULT_LOGIN_LIMITS, perAddress: 3 }, () => clock) })
+    // What @hono/node-server hands the app: the Node request, whose socket has the client's address.
+    const from = (app: ReturnType<typeof createApp>, address: string, email: string, password: string) =>
+      app.request(
+        'http://errata.test/api/auth/login',
+        { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password }) },
+        { incoming: { socket: { remoteAddress: address } } },
+      )
+
+    it('limits failures from one address across emails, more loosely, without touching other addresses', async () => {
+      const app = throttled()
+      const user = await ctx.createUser('Shared Office User')
+      for (const email of ['a@example.com', 'b@example.com', 'c@example.com']) {
+        expect((await from(app, '203.0.113.7', email, 'wrong password')).status).toBe(401)
+      }
+      const blocked = await from(app, '203.0.113.7', user.email, PASSWORD)
+      expect(blocked.status).toBe(429)
+      expect(blocked.headers.get('Retry-After')).toBe('900')
+      expect(await blocked.json()).toEqual({ errors: ['too many failed sign-ins from this address; try again in 15 minutes'] })
+      expect((await from(app, '198.51.100.2', user.email, PASSWORD)).status).toBe(200)
+    })
+
+    it('lets the right password in once the wait is over', async () => {
+      const app = throttled()
+      const user = await ctx.createUser('Patient User')
+      for (let i = 0; i < 3; i++) expect((await from(app, '203.0.113.8', user.email, 'wrong password')).status).toBe(401)
+      expect((await from(app, '203.0.113.8', user.email, PASSWORD)).status).toBe(429)
+      clock += 14 * 60_000
+      const later = await from(app, '203.0.113.8', user.email, PASSWORD)
+      expect([later.status, later.headers.get('Retry-After')]).toEqual([429, '60'])
+      expect((await later.json()).errors).toEqual(['too many failed sign-ins from this address; try again in 1 minute'])
+      clock += 60_000
+      expect((await from(app, '203.0.113.8', user.email, PASSWORD)).status).toBe(200)
+    })
   })
 })

@@ -32,6 +32,16 @@ describe('login', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('email: is required')
   })
 
+  it('says when sign-in may be tried again after too many failures', async () => {
+    mockApi({
+      'POST /api/auth/login': json({ errors: ['too many failed sign-ins for this email; try again in 15 minutes'] }, { status: 429, headers: { 'Retry-After': '900' } }),
+    })
+    renderApp('/login', { token: null })
+    await fillAndSubmit('admin@example.com', 'correct-horse')
+    expect(await screen.findByRole('alert')).toHaveTextContent('too many failed sign-ins for this email; try again in 15 minutes')
+    expect(readToken()).toBeNull()
+  })
+
   it('signs in, keeps the token and opens the page the user came for', async () => {
     const { requests } = mockApi({
       'POST /api/auth/login': { token: 'fresh-token', user },
