@@ -32,11 +32,28 @@ export async function createToken(
   userId: string,
   description: string,
   token = generateToken(),
+  kind: 'personal' | 'sign_in' = 'personal',
 ): Promise<{ id: string; token: string }> {
   const id = newId()
-  await db.insert(authTokens).values({ id, userId, tokenHash: hashToken(token), description })
+  await db.insert(authTokens).values({ id, userId, tokenHash: hashToken(token), description, kind })
   return { id, token }
 }
+
+/** The token a dashboard sign-in (or an accepted invitation) hands the browser: it expires when idle. */
+export function createSignInToken(db: Db, userId: string, userAgent: string | null | undefined): Promise<{ id: string; token: string }> {
+  return createToken(db, userId, signInTokenDescription(userAgent), undefined, 'sign_in')
+}
+
+/**
+ * How long a sign-in token keeps working without being used. A browser left signed in stays
+ * so while it is used; the tokens of browsers long gone stop working by themselves.
+ * Personal tokens (scripts, integrations) work until revoked.
+ */
+export const SIGN_IN_TOKEN_IDLE_DAYS = 30
+
+/** Not revoked, and not a sign-in token idle for longer than SIGN_IN_TOKEN_IDLE_DAYS. */
+export const tokenWorks = sql`${authTokens.revokedAt} IS NULL AND (${authTokens.kind} <> 'sign_in'
+  OR coalesce(${authTokens.lastUsedAt}, ${authTokens.createdAt}) > now() - make_interval(days => ${SIGN_IN_TOKEN_IDLE_DAYS}))`
 
 export interface AuthUser {
   id: string
@@ -46,7 +63,7 @@ export interface AuthUser {
 }
 
 /**
- * The user a token belongs to, or null for an unknown or revoked token. The same statement
+ * The user a token belongs to, or null for an unknown, revoked or expired token. The same statement
  * records last_used_at, at most once a minute per token, so busy clients do not write on
  * every request.
  */
@@ -54,9 +71,9 @@ export async function findUserByToken(db: Db, token: string): Promise<AuthUser |
   const rows = await queryRows<AuthUser>(
     db,
     sql`WITH found AS (
-        SELECT u.id, u.email, u.name, t.id AS token_id, t.last_used_at
-        FROM ${authTokens} t JOIN ${users} u ON u.id = t.user_id
-        WHERE t.token_hash = ${hashToken(token)} AND t.revoked_at IS NULL
+        SELECT u.id, u.email, u.name, ${authTokens.id} AS token_id, ${authTokens.lastUsedAt} AS last_used_at
+        FROM ${authTokens} JOIN ${users} u ON u.id = ${authTokens.userId}
+        WHERE ${authTokens.tokenHash} = ${hashToken(token)} AND ${tokenWorks}
       ), touched AS (
         UPDATE ${authTokens} SET last_used_at = now()
         WHERE id IN (SELECT token_id FROM found WHERE last_used_at IS NULL OR last_used_at < now() - interval '1 minute')

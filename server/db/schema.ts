@@ -34,6 +34,8 @@ export const authTokens = pgTable('auth_tokens', {
   userId: text('user_id').notNull(),
   tokenHash: text('token_hash').notNull(),
   description: text('description').notNull().default(''),
+  /** 'sign_in' (dashboard sign-in, expires when idle) or 'personal'. */
+  kind: text('kind').$type<'personal' | 'sign_in'>().notNull().default('personal'),
   createdAt: tstz('created_at').notNull().default(sql`now()`),
   lastUsedAt: tstz('last_used_at'),
   revokedAt: tstz('revoked_at'),

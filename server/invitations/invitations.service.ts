@@ -2,7 +2,7 @@ import { and, eq, gt, sql } from 'drizzle-orm'
 import type { AcceptInvitation, Collaborator, Invitation } from '../../contract/collaborators.ts'
 import type { LoginResponse } from '../../contract/users.ts'
 import { hashPassword } from '../auth/passwords.ts'
-import { createToken, generateToken, hashToken, signInTokenDescription } from '../auth/tokens.ts'
+import { createSignInToken, generateToken, hashToken } from '../auth/tokens.ts'
 import type { Db } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
 import { collaborators, invitations, organizations, users } from '../db/schema.ts'
@@ -132,7 +132,7 @@ export async function acceptInvitation(
       projectIds: invitation.isAdmin ? null : invitation.projectIds,
     })
     await tx.delete(invitations).where(eq(invitations.id, invitation.id))
-    const { token: authToken } = await createToken(tx, user.id, signInTokenDescription(userAgent))
+    const { token: authToken } = await createSignInToken(tx, user.id, userAgent)
     return { token: authToken, user: toCurrentUser(user) }
   })
 }

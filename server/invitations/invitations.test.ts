@@ -4,7 +4,7 @@ import type { InvitedCollaborator } from '../../contract/collaborators.ts'
 import type { Project } from '../../contract/projects.ts'
 import type { LoginResponse } from '../../contract/users.ts'
 import { hashToken } from '../auth/tokens.ts'
-import { collaborators, invitations } from '../db/schema.ts'
+import { authTokens, collaborators, invitations } from '../db/schema.ts'
 import { seedProject, type SeededProject } from '../test-support/seed.ts'
 import { createTestContext, type TestContext } from '../test-support/test-app.ts'
 
@@ -96,6 +96,9 @@ describe('POST /invitations/:token/accept', () => {
     const body = (await res.json()) as LoginResponse
     const tokens = (await (await ctx.request('/api/user/tokens', { token: body.token })).json()) as { description: string }[]
     expect(tokens.map((t) => t.description)).toEqual(['Dashboard sign-in · Firefox on macOS'])
+    // A sign-in token, which expires when idle (server/tokens/tokens.test.ts).
+    const [row] = await ctx.deps.database.db.select({ kind: authTokens.kind }).from(authTokens).where(eq(authTokens.tokenHash, hashToken(body.token)))
+    expect(row).toEqual({ kind: 'sign_in' })
   })
 
   it('creates the account and membership, signs in, and uses the invitation up', async () => {

@@ -1,6 +1,6 @@
-import { and, desc, eq, isNull } from 'drizzle-orm'
+import { and, desc, eq } from 'drizzle-orm'
 import type { AuthToken, CreatedToken } from '../../contract/tokens.ts'
-import { createToken, revokeToken } from '../auth/tokens.ts'
+import { createToken, revokeToken, tokenWorks } from '../auth/tokens.ts'
 import type { Db } from '../db/client.ts'
 import { authTokens } from '../db/schema.ts'
 import { NotFoundError } from '../http/errors.ts'
@@ -29,7 +29,7 @@ export async function listTokens(db: Db, userId: string, currentTokenId: string)
   const rows = await db
     .select(tokenColumns)
     .from(authTokens)
-    .where(and(eq(authTokens.userId, userId), isNull(authTokens.revokedAt)))
+    .where(and(eq(authTokens.userId, userId), tokenWorks))
     .orderBy(desc(authTokens.createdAt), desc(authTokens.id))
   return rows.map((row) => toAuthToken(row, currentTokenId))
 }

@@ -1,7 +1,10 @@
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AuthToken, CreatedToken } from '../../contract/tokens.ts'
 import type { LoginResponse } from '../../contract/users.ts'
+import { hashToken, SIGN_IN_TOKEN_IDLE_DAYS } from '../auth/tokens.ts'
+import { listMigrations } from '../db/migrate.ts'
+import { openPglite } from '../db/client.ts'
 import { authTokens } from '../db/schema.ts'
 import { createTestContext, type TestContext, type TestUser } from '../test-support/test-app.ts'
 
@@ -133,5 +136,78 @@ describe('personal auth tokens', () => {
     expect((await create(alice.token, {})).status).toBe(400)
     expect((await ctx.request('/api/user/tokens')).status).toBe(401)
     expect((await ctx.request('/api/user/tokens', { method: 'POST', json: { description: 'x' } })).status).toBe(401)
+  })
+})
+
+describe('sign-in tokens expire after 30 days without use', () => {
+  let dana: TestUser
+  beforeAll(async () => {
+    dana = await ctx.createUser('Dana', 'dana password 123')
+  })
+  const signIn = async () => {
+    const res = await ctx.request('/api/auth/login', { method: 'POST', json: { email: dana.email, password: 'dana password 123' } })
+    return ((await res.json()) as LoginResponse).token
+  }
+  /** Makes a token look created and last used `days` ago (or never used). */
+  const age = async (token: string, days: number, used = true) => {
+    await ctx.deps.database.db
+      .update(authTokens)
+      .set({ createdAt: sql`now() - make_interval(days => ${days})`, lastUsedAt: used ? sql`now() - make_interval(days => ${days})` : null })
+      .where(eq(authTokens.tokenHash, hashToken(token)))
+  }
+  const works = async (token: string) => (await ctx.request('/api/user', { token })).status
+
+  it('is 30 days', () => {
+    expect(SIGN_IN_TOKEN_IDLE_DAYS).toBe(30)
+  })
+
+  it('stops a sign-in token unused for longer, and leaves one used within the period working', async () => {
+    const [idle, recent, neverUsed] = [await signIn(), await signIn(), await signIn()]
+    await age(idle, 31)
+    await age(recent, 29)
+    await age(neverUsed, 31, false)
+    expect(await works(idle)).toBe(401)
+    expect(await works(neverUsed)).toBe(401)
+    expect(await works(recent)).toBe(200)
+    // Using it starts the period again.
+    expect(await works(recent)).toBe(200)
+    const [row] = await ctx.deps.database.db.select({ lastUsedAt: authTokens.lastUsedAt }).from(authTokens).where(eq(authTokens.tokenHash, hashToken(recent)))
+    expect(Date.now() - row!.lastUsedAt!.getTime()).toBeLessThan(60_000)
+    // Expired tokens are not listed as working.
+    const listed = await list(recent)
+    expect(listed.map((t) => [t.description, t.current])).toEqual([
+      ['test', false],
+      ['Dashboard sign-in', true],
+    ])
+  })
+
+  it('leaves personal tokens working however long they sit, whatever they are called', async () => {
+    const created = (await (await create(dana.token, { description: 'Dashboard sign-in · Chrome on Linux' })).json()) as CreatedToken
+    await age(created.token, 400)
+    await age(dana.token, 400, false)
+    expect(await works(created.token)).toBe(200)
+    expect(await works(dana.token)).toBe(200)
+  })
+
+  it('counts tokens from sign-ins before the change as sign-in tokens, by their label', async () => {
+    const database = await openPglite()
+    try {
+      const migrations = listMigrations()
+      const expiry = migrations.findIndex((m) => m.name === '0007-sign-in-token-expiry.sql')
+      expect(expiry).toBeGreaterThan(0)
+      for (const migration of migrations.slice(0, expiry)) await database.execScript(migration.text)
+      await database.execScript(`
+        INSERT INTO users (id, email, name) VALUES ('u1', 'old@example.com', 'Old');
+        INSERT INTO auth_tokens (id, user_id, token_hash, description) VALUES
+          ('t1', 'u1', 'h1', 'Dashboard sign-in'),
+          ('t2', 'u1', 'h2', 'Dashboard sign-in · Chrome on Linux'),
+          ('t3', 'u1', 'h3', 'Created at first start'),
+          ('t4', 'u1', 'h4', 'CI deploys');`)
+      await database.execScript(migrations[expiry]!.text)
+      const kinds = await database.db.select({ id: authTokens.id, kind: authTokens.kind }).from(authTokens).orderBy(authTokens.id)
+      expect(kinds.map((row) => row.kind)).toEqual(['sign_in', 'sign_in', 'personal', 'personal'])
+    } finally {
+      await database.close()
+    }
   })
 })

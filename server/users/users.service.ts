@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm'
 import type { CurrentUser, LoginResponse } from '../../contract/users.ts'
 import { verifyPassword } from '../auth/passwords.ts'
-import { createToken, signInTokenDescription } from '../auth/tokens.ts'
+import { createSignInToken } from '../auth/tokens.ts'
 import type { Db } from '../db/client.ts'
 import { users } from '../db/schema.ts'
 import { NotFoundError, UnauthorizedError } from '../http/errors.ts'
@@ -32,7 +32,7 @@ export async function login(db: Db, email: string, password: string, userAgent?:
   // Verify against a fixed hash when the user is unknown so timing does not reveal which emails exist.
   const ok = await verifyPassword(password, user?.passwordHash ?? UNKNOWN_USER_HASH)
   if (!user || !user.passwordHash || !ok) throw new UnauthorizedError('email or password is incorrect')
-  const { token } = await createToken(db, user.id, signInTokenDescription(userAgent))
+  const { token } = await createSignInToken(db, user.id, userAgent)
   return { token, user: toCurrentUser(user) }
 }
 
