@@ -193,7 +193,7 @@ describe('sign-in tokens expire after 30 days without use', () => {
     const database = await openPglite()
     try {
       const migrations = listMigrations()
-      const expiry = migrations.findIndex((m) => m.name === '0007-sign-in-token-expiry.sql')
+      const expiry = migrations.findIndex((m) => m.name === '0006-sign-in-token-expiry.sql')
       expect(expiry).toBeGreaterThan(0)
       for (const migration of migrations.slice(0, expiry)) await database.execScript(migration.text)
       await database.execScript(`
