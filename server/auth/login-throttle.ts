@@ -1,3 +1,4 @@
+import { isLocalNetworkAddress } from '../http/client-address.ts'
 import { TooManyRequestsError } from '../http/errors.ts'
 
 export interface LoginThrottleLimits {
@@ -89,25 +90,28 @@ export function createLoginThrottle(limits: LoginThrottleLimits = DEFAULT_LOGIN_
   return {
     begin(email, address) {
       const emailKey = `email:${email.toLowerCase()}`
-      const addressKey = `address:${address}`
+      // A reverse proxy connects from this machine or a private network: limiting its address
+      // would lock every user out together. Such addresses are limited per email only.
+      const addressKey = isLocalNetworkAddress(address) ? null : `address:${address}`
       for (const [key, who] of [
         [emailKey, 'for this email'],
         [addressKey, 'from this address'],
       ] as const) {
+        if (key === null) continue
         const lockedUntil = live(key)?.lockedUntil ?? 0
         if (lockedUntil > now()) throw new TooManyRequestsError(`too many failed sign-ins ${who}`, lockedUntil - now())
       }
       sweep()
       count(emailKey, limits.perEmail)
-      count(addressKey, limits.perAddress)
+      if (addressKey) count(addressKey, limits.perAddress)
       return {
         succeeded() {
           counters.delete(emailKey)
-          uncount(addressKey, limits.perAddress)
+          if (addressKey) uncount(addressKey, limits.perAddress)
         },
         uncounted() {
           uncount(emailKey, limits.perEmail)
-          uncount(addressKey, limits.perAddress)
+          if (addressKey) uncount(addressKey, limits.perAddress)
         },
       }
     },

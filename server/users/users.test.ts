@@ -195,6 +195,20 @@ describe('sign-in throttling', () => {
       expect((await from(app, '198.51.100.2', user.email, PASSWORD)).status).toBe(200)
     })
 
+    it('does not limit addresses of this machine or a private network, where a reverse proxy connects from', async () => {
+      const app = throttled()
+      const user = await ctx.createUser('Behind Proxy User')
+      for (const address of ['127.0.0.1', '::ffff:10.1.2.3', '192.168.5.9', '172.20.0.4', '::1', 'fd12:3456::1']) {
+        for (const email of ['d@example.com', 'e@example.com', 'f@example.com']) {
+          expect((await from(app, address, email, 'wrong password')).status).toBe(401)
+        }
+        expect((await from(app, address, user.email, PASSWORD)).status, address).toBe(200)
+      }
+      // Public addresses next to them still are: 172.32.x is outside 172.16.0.0/12.
+      for (const email of ['g@example.com', 'h@example.com', 'i@example.com']) await from(app, '172.32.0.1', email, 'wrong password')
+      expect((await from(app, '172.32.0.1', user.email, PASSWORD)).status).toBe(429)
+    })
+
     it('lets the right password in once the wait is over', async () => {
       const app = throttled()
       const user = await ctx.createUser('Patient User')
