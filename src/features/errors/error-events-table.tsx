@@ -9,24 +9,19 @@ import { RelativeTime } from '../../components/ui/relative-time.tsx'
 import { LoadingRegion, Skeleton } from '../../components/ui/skeleton.tsx'
 import { ErrorState } from '../../components/ui/states.tsx'
 import { usePageTrail } from '../../lib/page-trail.ts'
-import { formatCount, formatExactTime, formatRelativeTime } from '../../lib/relative-time.ts'
-import { useNow } from '../../lib/use-now.ts'
+import { formatCount, formatExactTime } from '../../lib/relative-time.ts'
 import { SeverityIndicator } from './error-badges.tsx'
 
 const cell = 'px-3 py-2 align-top'
 
-/** "7 minutes ago, Nov 22, 2026, 10:00:00 UTC, Ada Lovelace": the visible words first, then what tells the event apart. */
-export function eventLinkName(event: ErrorEvent, now: number): string {
-  const who = event.user.name ?? event.user.email ?? event.user_id ?? event.context
-  return [formatRelativeTime(event.received_at, now), formatExactTime(event.received_at), who].filter(Boolean).join(', ')
-}
+/** Who an event happened to, for its link's name: the user, else its context. */
+const eventWho = (event: ErrorEvent) => event.user.name ?? event.user.email ?? event.user_id ?? event.context
 
 /** One page of the error's events, newest first; the page (cursor) lives in the URL. */
 export function ErrorEventsTable({ projectId, errorId, cursor }: { projectId: string; errorId: string; cursor: string | undefined }) {
   const query = useQuery(errorEventsQuery(projectId, errorId, cursor))
   const total = query.data?.totalCount
   const trail = usePageTrail(cursor)
-  const now = useNow()
 
   return (
     <Card aria-labelledby="error-events-title">
@@ -101,15 +96,17 @@ export function ErrorEventsTable({ projectId, errorId, cursor }: { projectId: st
                   <tr key={event.id} className="border-t border-border hover:bg-surface-muted">
                     <td className={cell}>
                       {/* Named by the exact time and who it happened to: a list of links reads as
-                          more than "7 minutes ago" over and over. The exact time shows beneath. */}
+                          more than "7 minutes ago" over and over. The exact time shows beneath; the
+                          name is the link's own text (an aria-label would differ from what is seen). */}
                       <Link
                         to="/projects/$projectId/errors/$errorId/events/$eventId"
                         params={{ projectId, errorId, eventId: event.id }}
-                        aria-label={eventLinkName(event, now)}
                         className="group flex flex-col rounded whitespace-nowrap"
                       >
                         <RelativeTime value={event.received_at} className="text-accent group-hover:underline" />
+                        <span className="sr-only">, </span>
                         <span className="text-xs text-muted-foreground tabular-nums">{formatExactTime(event.received_at)}</span>
+                        {eventWho(event) ? <span className="sr-only">, {eventWho(event)}</span> : null}
                       </Link>
                     </td>
                     <td className={`${cell} max-w-64 truncate font-mono text-xs leading-5`} title={event.context ?? undefined}>
