@@ -13,7 +13,7 @@ import { requireProjectAccess } from '../auth/access.ts'
 import { queryRows, type Db } from '../db/client.ts'
 import { errors, events } from '../db/schema.ts'
 import { loadEvent } from '../events/events.service.ts'
-import { compileFilters, errorsWhere, eventTimeConditions, type CompiledFilters } from '../filters/filter-sql.ts'
+import { compileFilters, errorsWhere, eventTimeConditions, rollupField, type CompiledFilters } from '../filters/filter-sql.ts'
 import { decodeCursor, encodeCursor, type Cursor } from '../http/cursor.ts'
 import { NotFoundError, ValidationError } from '../http/errors.ts'
 import { HOUR_MS } from '../rollups/rollups.ts'
@@ -127,17 +127,29 @@ const selectsEvents = (compiled: CompiledFilters) => Boolean(compiled.event || c
 
 /**
  * How many events of each listed error match the event and time conditions, for the page's
- * errors only. A time window alone reads the hourly rollups for its whole hours and the events
- * only for the partial hours at its ends (a busy error has thousands of events a week); event
- * conditions need the events themselves, over the (error_id, received_at) index.
+ * errors only, the cheapest exact way: one rolled-up field (eq values) and no time bounds from
+ * pivot_counts; a time window alone from the hourly rollups for its whole hours and the events
+ * only for the partial hours at its ends (a busy error has thousands of events a week); other
+ * event conditions from the events themselves, over the (error_id, received_at) index.
  */
-async function matchingEventCounts(db: Db, projectId: string, errorIds: string[], compiled: CompiledFilters) {
+async function matchingEventCounts(db: Db, projectId: string, errorIds: string[], filters: Filters, compiled: CompiledFilters) {
   if (errorIds.length === 0) return new Map<string, number>()
-  const rows = await queryRows<{ error_id: string; n: number }>(
-    db,
-    compiled.event ? eventsMatchingCount(projectId, errorIds, compiled) : windowCount(errorIds, compiled),
-  )
+  const field = compiled.since || compiled.before ? undefined : rollupField(filters, compiled)
+  const query = field
+    ? pivotMatchingCount(projectId, errorIds, field, filters[field]!.map((condition) => condition.value))
+    : compiled.event
+      ? eventsMatchingCount(projectId, errorIds, compiled)
+      : windowCount(errorIds, compiled)
+  const rows = await queryRows<{ error_id: string; n: number }>(db, query)
   return new Map(rows.map((row) => [row.error_id, Number(row.n)]))
+}
+
+/** Events per error with one of these values of a rolled-up field: its pivot_counts rows (kept exact at ingestion). */
+function pivotMatchingCount(projectId: string, errorIds: string[], field: string, values: string[]): SQL {
+  return sql`SELECT error_id, sum(events) AS n FROM pivot_counts
+    WHERE project_id = ${projectId} AND field = ${field} AND error_id IN (${sql.join(errorIds.map((id) => sql`${id}`), sql`, `)})
+      AND value IN (${sql.join(values.map((value) => sql`${value}`), sql`, `)})
+    GROUP BY error_id`
 }
 
 function eventsMatchingCount(projectId: string, errorIds: string[], compiled: CompiledFilters): SQL {
@@ -198,7 +210,7 @@ export async function listErrors(
     rows.length > query.per_page && last ? encodeCursor({ v: last.cursorValue, id: last.error.id }, errorsList(projectId, query)) : null
   const groups = page.map((row) => toErrorGroup(urls, row.error))
   if (selectsEvents(compiled)) {
-    const matching = await matchingEventCounts(db, projectId, groups.map((group) => group.id), compiled)
+    const matching = await matchingEventCounts(db, projectId, groups.map((group) => group.id), filters, compiled)
     for (const group of groups) group.matching_events = matching.get(group.id) ?? 0
   }
   return { errors: groups, nextCursor, totalCount: totals[0]?.n ?? 0 }

@@ -221,7 +221,7 @@ export function projectEventsWhere(projectId: string, compiled: CompiledFilters,
  * field, only eq values with exact matching, and no upper time bound (a rollup row keeps
  * the value's last_seen, which answers event.since but not event.before).
  */
-function rollupField(filters: Filters, compiled: CompiledFilters): string | undefined {
+export function rollupField(filters: Filters, compiled: CompiledFilters): string | undefined {
   if (compiled.eventFields.length !== 1 || compiled.before) return undefined
   const fieldId = compiled.eventFields[0]!
   const conditions = filters[fieldId] ?? []
