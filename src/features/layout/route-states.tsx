@@ -103,3 +103,23 @@ export function PageSkeleton({ label, rows = 4 }: { label: string; rows?: number
     </LoadingRegion>
   )
 }
+
+/** The not-found page of a route under /organizations/$organizationId. */
+export function OrganizationNotFound({ organizationId }: { organizationId: string }) {
+  return (
+    <ResourceNotFound title="Organization not found">
+      No organization with id <code className="font-mono break-all">{organizationId}</code> exists,
+      or you are not a member of it.
+    </ResourceNotFound>
+  )
+}
+
+/** The not-found page of a route under /projects/$projectId. */
+export function ProjectNotFound({ projectId }: { projectId: string }) {
+  return (
+    <ResourceNotFound title="Project not found">
+      No project with id <code className="font-mono break-all">{projectId}</code> exists, or you
+      cannot see it.
+    </ResourceNotFound>
+  )
+}

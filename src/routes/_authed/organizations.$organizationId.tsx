@@ -6,7 +6,7 @@ import { projectsQuery } from '../../api/projects.ts'
 import { buttonVariants } from '../../components/ui/button.tsx'
 import { Card, CardContent } from '../../components/ui/card.tsx'
 import { PageHeader } from '../../components/ui/page-header.tsx'
-import { orNotFound, PageSkeleton, ResourceNotFound, RouteError } from '../../features/layout/route-states.tsx'
+import { orNotFound, PageSkeleton, OrganizationNotFound, RouteError } from '../../features/layout/route-states.tsx'
 import { CollaboratorsPanel } from '../../features/organizations/collaborators-panel.tsx'
 import { CreateProjectForm } from '../../features/projects/create-project-form.tsx'
 import { useIsOrganizationAdmin } from '../../features/collaborators/use-is-admin.ts'
@@ -23,7 +23,7 @@ export const Route = createFileRoute('/_authed/organizations/$organizationId')({
     ),
   pendingComponent: () => <PageSkeleton label="Loading the organization" />,
   errorComponent: (props) => <RouteError {...props} title="Could not load this organization" />,
-  notFoundComponent: OrganizationNotFound,
+  notFoundComponent: NotFound,
   component: OrganizationPage,
 })
 
@@ -72,12 +72,6 @@ function OrganizationPage() {
   )
 }
 
-function OrganizationNotFound() {
-  const { organizationId } = Route.useParams()
-  return (
-    <ResourceNotFound title="Organization not found">
-      No organization with id <code className="font-mono break-all">{organizationId}</code> exists,
-      or you are not a member of it.
-    </ResourceNotFound>
-  )
+function NotFound() {
+  return <OrganizationNotFound organizationId={Route.useParams().organizationId} />
 }

@@ -4,7 +4,7 @@ import { collaboratorsQuery } from '../../api/collaborators.ts'
 import { organizationQuery } from '../../api/organizations.ts'
 import { projectsQuery } from '../../api/projects.ts'
 import { CollaboratorsPage } from '../../features/collaborators/collaborators-page.tsx'
-import { orNotFound, PageSkeleton, ResourceNotFound, RouteError } from '../../features/layout/route-states.tsx'
+import { orNotFound, PageSkeleton, OrganizationNotFound, RouteError } from '../../features/layout/route-states.tsx'
 
 // `$organizationId_` keeps this page out of the organization page's layout (that page has no <Outlet/>).
 export const Route = createFileRoute('/_authed/organizations/$organizationId_/collaborators')({
@@ -30,11 +30,5 @@ function CollaboratorsRoute() {
 }
 
 function CollaboratorsNotFound() {
-  const { organizationId } = Route.useParams()
-  return (
-    <ResourceNotFound title="Organization not found">
-      No organization with id <code className="font-mono break-all">{organizationId}</code> exists,
-      or you are not a member of it.
-    </ResourceNotFound>
-  )
+  return <OrganizationNotFound organizationId={Route.useParams().organizationId} />
 }

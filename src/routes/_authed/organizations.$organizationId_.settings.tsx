@@ -2,7 +2,7 @@ import { createFileRoute } from '@tanstack/react-router'
 import { currentUserQuery } from '../../api/auth.ts'
 import { collaboratorsQuery } from '../../api/collaborators.ts'
 import { organizationQuery } from '../../api/organizations.ts'
-import { orNotFound, PageSkeleton, ResourceNotFound, RouteError } from '../../features/layout/route-states.tsx'
+import { orNotFound, PageSkeleton, OrganizationNotFound, RouteError } from '../../features/layout/route-states.tsx'
 import { OrganizationSettingsPage } from '../../features/organizations/organization-settings-page.tsx'
 
 // `$organizationId_` keeps this page out of the organization page's layout (that page has no <Outlet/>).
@@ -18,7 +18,7 @@ export const Route = createFileRoute('/_authed/organizations/$organizationId_/se
     ),
   pendingComponent: () => <PageSkeleton label="Loading the organization settings" rows={2} />,
   errorComponent: (props) => <RouteError {...props} title="Could not load the organization settings" />,
-  notFoundComponent: OrganizationNotFound,
+  notFoundComponent: NotFound,
   component: OrganizationSettingsRoute,
 })
 
@@ -27,12 +27,6 @@ function OrganizationSettingsRoute() {
   return <OrganizationSettingsPage organizationId={organizationId} />
 }
 
-function OrganizationNotFound() {
-  const { organizationId } = Route.useParams()
-  return (
-    <ResourceNotFound title="Organization not found">
-      No organization with id <code className="font-mono break-all">{organizationId}</code> exists,
-      or you are not a member of it.
-    </ResourceNotFound>
-  )
+function NotFound() {
+  return <OrganizationNotFound organizationId={Route.useParams().organizationId} />
 }

@@ -8,7 +8,7 @@ import { Skeleton } from '../../components/ui/skeleton.tsx'
 import { ErrorListSkeleton } from '../../features/errors/error-list.tsx'
 import { ProjectErrors } from '../../features/errors/project-errors.tsx'
 import { filterSearchSchema, fromFilterSearch } from '../../features/filters/to-filter-search.ts'
-import { orNotFound, ResourceNotFound, RouteError } from '../../features/layout/route-states.tsx'
+import { orNotFound, ProjectNotFound, RouteError } from '../../features/layout/route-states.tsx'
 import { RESOLUTION_CHOICES } from '../../features/trends/to-trend-series.ts'
 
 // Filters are `f=field:type:value` entries (features/filters/to-filter-search.ts); no `f` is the default view.
@@ -45,7 +45,7 @@ export const Route = createFileRoute('/_authed/projects/$projectId/errors/')({
     </div>
   ),
   errorComponent: (props) => <RouteError {...props} title="Could not load this project’s errors" />,
-  notFoundComponent: ProjectNotFound,
+  notFoundComponent: NotFound,
   component: ErrorsPage,
 })
 
@@ -63,12 +63,6 @@ function ErrorsPage() {
   )
 }
 
-function ProjectNotFound() {
-  const { projectId } = Route.useParams()
-  return (
-    <ResourceNotFound title="Project not found">
-      No project with id <code className="font-mono break-all">{projectId}</code> exists, or you
-      cannot see it.
-    </ResourceNotFound>
-  )
+function NotFound() {
+  return <ProjectNotFound projectId={Route.useParams().projectId} />
 }

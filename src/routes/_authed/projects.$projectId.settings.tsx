@@ -2,7 +2,7 @@ import { createFileRoute } from '@tanstack/react-router'
 import { currentUserQuery } from '../../api/auth.ts'
 import { collaboratorsQuery } from '../../api/collaborators.ts'
 import { projectQuery } from '../../api/projects.ts'
-import { orNotFound, PageSkeleton, ResourceNotFound, RouteError } from '../../features/layout/route-states.tsx'
+import { orNotFound, PageSkeleton, ProjectNotFound, RouteError } from '../../features/layout/route-states.tsx'
 import { ProjectSettingsPage } from '../../features/projects/project-settings-page.tsx'
 
 export const Route = createFileRoute('/_authed/projects/$projectId/settings')({
@@ -16,7 +16,7 @@ export const Route = createFileRoute('/_authed/projects/$projectId/settings')({
   },
   pendingComponent: () => <PageSkeleton label="Loading the project settings" rows={3} />,
   errorComponent: (props) => <RouteError {...props} title="Could not load the project settings" />,
-  notFoundComponent: ProjectNotFound,
+  notFoundComponent: NotFound,
   component: ProjectSettingsRoute,
 })
 
@@ -25,12 +25,6 @@ function ProjectSettingsRoute() {
   return <ProjectSettingsPage projectId={projectId} />
 }
 
-function ProjectNotFound() {
-  const { projectId } = Route.useParams()
-  return (
-    <ResourceNotFound title="Project not found">
-      No project with id <code className="font-mono break-all">{projectId}</code> exists, or you
-      cannot see it.
-    </ResourceNotFound>
-  )
+function NotFound() {
+  return <ProjectNotFound projectId={Route.useParams().projectId} />
 }

@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { projectQuery } from '../../api/projects.ts'
 import { stabilityQuery } from '../../api/stability.ts'
 import { filterSearchSchema, toFilterSearch } from '../../features/filters/to-filter-search.ts'
-import { orNotFound, PageSkeleton, ResourceNotFound, RouteError } from '../../features/layout/route-states.tsx'
+import { orNotFound, PageSkeleton, ProjectNotFound, RouteError } from '../../features/layout/route-states.tsx'
 import { ProjectStability } from '../../features/stability/project-stability.tsx'
 import { stabilityViewFilters, toStabilityFilters } from '../../features/stability/to-stability-view.ts'
 
@@ -38,10 +38,5 @@ function StabilityPage() {
 }
 
 function StabilityNotFound() {
-  const { projectId } = Route.useParams()
-  return (
-    <ResourceNotFound title="Project not found">
-      No project with id <code className="font-mono break-all">{projectId}</code> exists, or you cannot see it.
-    </ResourceNotFound>
-  )
+  return <ProjectNotFound projectId={Route.useParams().projectId} />
 }
