@@ -4,6 +4,7 @@ import { queryRows, type Database, type Db } from '../db/client.ts'
 import { isTransientPgError, pgErrorCode, pgErrorMessage } from '../db/pg-errors.ts'
 import type { JournalIndexing } from './journal-indexing.ts'
 import { writeEvents, type IndexedEvent, type IndexedRowData } from './write-events.ts'
+import { fitPivotColumns, pivotColumn } from './normalize.ts'
 import { tryLockProjects } from '../db/project-lock.ts'
 import { createBatchSizer } from './batch-sizer.ts'
 
@@ -86,9 +87,9 @@ export function createIngestIndexer(
           id: row.event_id,
           projectId: row.project_id,
           receivedAt: new Date(row.received_at),
-          columns: row.event.columns,
+          columns: fitPivotColumns(row.event.columns),
           grouping: row.event.grouping,
-          userKey: row.event.userKey,
+          userKey: pivotColumn(row.event.userKey),
           crashedSession: row.event.crashedSession ?? null,
         }),
       ),

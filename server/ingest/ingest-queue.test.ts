@@ -106,6 +106,18 @@ describe('ingest queue', () => {
     await ctx.deps.database.db.execute(sql`DELETE FROM ingest_queue WHERE event_id = 'poison-event'`)
   })
 
+  it('indexes a queued event whose pivoted values an older version left too long for an index entry', async () => {
+    let random = ''
+    while (random.length < 3000) random += Math.random().toString(36).slice(2)
+    const [old] = prepared('QueuedTooLong')
+    old!.columns = { ...old!.columns, requestUrl: `https://example.com/?t=${random}`, userId: random }
+    old!.userKey = random
+    await enqueueEvents(ctx.deps.database.db, [old!])
+    await ctx.deps.ingestWriter.indexed()
+    expect(await counts('QueuedTooLong')).toEqual({ queued: 0, indexed: 1, payloads: 1 })
+    expect(await health()).toEqual({ pending: 0, failed: 0 })
+  })
+
   it('lets several processes index one queue: every event exactly once', async () => {
     await enqueueEvents(ctx.deps.database.db, prepared('SharedQueue', 60))
     const indexers = [0, 1, 2].map(() =>

@@ -34,7 +34,9 @@ async function readIngestRequest(c: Context<AppEnv>, limitBytes: number): Promis
   const body = parseJsonBody(raw)
   if (headerProject) return { projectId: headerProject, body }
   const bodyKey = body && typeof body === 'object' ? (body as { apiKey?: unknown }).apiKey : undefined
-  return { projectId: await projectIdForApiKey(database, typeof bodyKey === 'string' ? bodyKey.trim() : null), body }
+  // A key of another type (a number) is an invalid key, not a missing one.
+  const key = bodyKey === undefined || bodyKey === null ? null : typeof bodyKey === 'string' ? bodyKey.trim() : JSON.stringify(bodyKey)
+  return { projectId: await projectIdForApiKey(database, key), body }
 }
 
 /** Bugsnag-compatible ingestion: POST /notify (events) and POST /sessions, with CORS for browsers. */

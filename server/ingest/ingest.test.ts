@@ -149,6 +149,11 @@ describe('POST /notify', () => {
     expect((await unknown.json()).errors[0]).toMatch(/invalid API key/)
     const unknownInBody = await notify({ apiKey: 'f'.repeat(32), events: [event('NoKey')] }, {})
     expect(unknownInBody.status).toBe(401)
+    for (const wrongType of [123, true, { key: apiKey }]) {
+      const res = await notify({ apiKey: wrongType, events: [event('NoKey')] }, {})
+      expect(res.status).toBe(401)
+      expect((await res.json()).errors[0]).toMatch(/^invalid API key/)
+    }
     expect(await eventCount('NoKey')).toBe(0)
   })
 
@@ -292,6 +297,54 @@ describe('POST /notify', () => {
     expect(latest[0]!.errorId).toBe(row.id)
     const project = await ctx.deps.database.db.select().from(projects).where(eq(projects.id, projectId))
     expect(project[0]!.releaseStages).toEqual(expect.arrayContaining(['beta', 'production', 'staging']))
+  })
+
+  it('indexes an event whose pivoted values are too long for an index entry, keeping them whole in the event', async () => {
+    // Random text does not compress: 3,000 characters of it are past a B-tree entry's ~2,700 bytes.
+    let random = ''
+    while (random.length < 3000) random += Math.random().toString(36).slice(2)
+    const url = `https://app.example.com/callback?state=${random}`
+    const emoji = '🔥'.repeat(800) // 1,600 UTF-16 units, 3,200 bytes
+    const cjk = '错误'.repeat(600) // 1,200 units, 3,600 bytes
+    const response = await notify({
+      events: [event('HugePivots', { request: { url }, context: emoji, user: { id: cjk, email: 'a@example.com' }, app: { version: random, releaseStage: cjk } })],
+    })
+    expect(response.status).toBe(200)
+    const listed = await ctx.request(`/api/projects/${projectId}/events?per_page=1`, { token: owner.token })
+    const [stored] = (await listed.json()) as { id: string; url: string; context: string; user_id: string }[]
+    const detail = (await (await ctx.request(`/api/projects/${projectId}/events/${stored!.id}`, { token: owner.token })).json()) as {
+      request: { url: string }
+      context: string
+    }
+    expect(detail.request.url).toBe(url)
+    expect(detail.context).toBe(emoji)
+
+    // Filters and pivots see a prefix that fits: at most 1,024 characters and 2,048 bytes, whole characters.
+    const values = (await (await ctx.request(`/api/projects/${projectId}/pivots/request.url/values`, { token: owner.token })).json()) as {
+      event_field_value: string
+    }[]
+    const cutUrl = values.map((v) => v.event_field_value).find((v) => v.startsWith('https://app.example.com/callback'))!
+    expect(url.startsWith(cutUrl)).toBe(true)
+    expect(cutUrl.length).toBe(1024)
+    const contexts = (await (await ctx.request(`/api/projects/${projectId}/pivots/event.context/values`, { token: owner.token })).json()) as {
+      event_field_value: string
+    }[]
+    const cutContext = contexts.map((v) => v.event_field_value).find((v) => v.startsWith('🔥'))!
+    expect(cutContext).toBe('🔥'.repeat(512))
+    const row = (await errorRow('HugePivots'))!
+    expect(row).toMatchObject({ eventsCount: 1, usersCount: 1 })
+    expect(Buffer.byteLength(row.releaseStages[0]!)).toBeLessThanOrEqual(2048)
+    expect(cjk.startsWith(row.releaseStages[0]!)).toBe(true)
+  })
+
+  it('treats an empty context, version, user id or URL as no value: pivots do not list ""', async () => {
+    expect((await notify({ events: [event('EmptyValues', { context: '', app: { version: '' }, user: { id: '' }, request: { url: '' } })] })).status).toBe(200)
+    for (const field of ['event.context', 'app.version', 'user.id', 'request.url']) {
+      const response = await ctx.request(`/api/projects/${projectId}/pivots/${field}/values?per_page=100`, { token: owner.token })
+      expect(response.status).toBe(200)
+      const values = (await response.json()) as { event_field_value: string }[]
+      expect(values.map((v) => v.event_field_value)).not.toContain('')
+    }
   })
 
   it('reopens a fixed error on a new event and leaves snoozed and ignored errors alone', async () => {
@@ -490,6 +543,10 @@ describe('POST /sessions', () => {
 
   it('refuses bad session payloads and keys', async () => {
     expect((await sessions({ sessions: [{ id: 'x' }] })).status).toBe(400)
+    // Text with a number in it is not a start time (it used to be counted in 2001).
+    const garbage = await sessions({ sessionCounts: [{ startedAt: 'session 12', sessionsStarted: 7 }] })
+    expect(garbage.status).toBe(400)
+    expect(await garbage.json()).toEqual({ errors: [expect.stringContaining('sessionCounts.0.startedAt')] })
     expect((await sessions({ sessions: [] }, {})).status).toBe(401)
     const big = await sessions({ sessions: [], pad: 'x'.repeat(20 * 1024) })
     expect(big.status).toBe(413)

@@ -338,6 +338,15 @@ describe('lenient payload validation', () => {
       expect(parseNotifierTime('2026-02-30T10:00:00Z')).toBeNaN()
       expect(parseNotifierTime('2024-02-29T10:00:00Z')).toBe(Date.UTC(2024, 1, 29, 10))
       expect(parseNotifierTime('2026-13-01')).toBeNaN()
+      // Zones in their short forms, a comma fraction, and an HTTP date.
+      expect(parseNotifierTime('2026-11-23T01:00:00+0100')).toBe(Date.UTC(2026, 10, 23, 0))
+      expect(parseNotifierTime('2026-11-23T01:00:00-01')).toBe(Date.UTC(2026, 10, 23, 2))
+      expect(parseNotifierTime('2026-11-23T01:00:00,5Z')).toBe(Date.UTC(2026, 10, 23, 1, 0, 0, 500))
+      expect(parseNotifierTime('Mon, 23 Nov 2026 01:00:00 GMT')).toBe(Date.UTC(2026, 10, 23, 1))
+      // Text that merely contains numbers is not a time (Date.parse reads these as 2001).
+      for (const text of ['session 12', '1.5', 'March 7', 'abc 7', '-1', '2026-11-23T01:00:00 nonsense']) {
+        expect(parseNotifierTime(text)).toBeNaN()
+      }
     } finally {
       if (zone === undefined) delete process.env.TZ
       else process.env.TZ = zone

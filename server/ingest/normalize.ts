@@ -126,6 +126,23 @@ function column(value: string | null | undefined): string | null {
   return value == null ? null : cleanText(value, MAX_COLUMN_CHARS)
 }
 
+// Pivoted columns are keys of pivot_counts and error_users, and a B-tree entry must fit in a
+// third of a page (about 2,700 bytes): a 3 KB token in a URL failed the whole index batch.
+// They keep what a filter value can hold (1,024 characters) and at most 2,048 bytes of UTF-8.
+const MAX_PIVOT_CHARS = 1024
+const MAX_PIVOT_BYTES = 2048
+const utf8 = new TextEncoder()
+const pivotBytes = new Uint8Array(MAX_PIVOT_BYTES)
+
+/** A pivoted column's value: cut to fit an index entry; "" is no value, as NULL (pivots list neither). */
+export function pivotColumn(value: string | null | undefined): string | null {
+  if (value == null || value === '') return null
+  let text = cleanText(value, MAX_PIVOT_CHARS)
+  // A UTF-16 unit is at most 3 bytes of UTF-8; encodeInto stops before a character that does not fit.
+  if (text.length * 3 > MAX_PIVOT_BYTES) text = text.slice(0, utf8.encodeInto(text, pivotBytes).read)
+  return text === '' ? null : text
+}
+
 function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
@@ -135,6 +152,26 @@ function text(value: unknown): string | null {
   if (typeof value === 'string') return cleanText(value, INGEST_LIMITS.stringChars, TRUNCATION_MARKER)
   if (typeof value === 'number' || typeof value === 'boolean') return String(value)
   return null
+}
+
+/**
+ * The pivoted columns fitted as pivotColumn does: at normalization, and again by the indexer for
+ * queued events, so one accepted before the cut existed (and set aside as failed) indexes when
+ * retried.
+ */
+export function fitPivotColumns(columns: EventColumns): EventColumns {
+  return {
+    ...columns,
+    context: pivotColumn(columns.context),
+    releaseStage: pivotColumn(columns.releaseStage) ?? DEFAULT_RELEASE_STAGE,
+    appVersion: pivotColumn(columns.appVersion),
+    osName: pivotColumn(columns.osName),
+    osVersion: pivotColumn(columns.osVersion),
+    browserName: pivotColumn(columns.browserName),
+    deviceModel: pivotColumn(columns.deviceModel),
+    userId: pivotColumn(columns.userId),
+    requestUrl: pivotColumn(columns.requestUrl),
+  }
 }
 
 /** true, "true", 1 and "1" are true; anything else is false. */
@@ -525,24 +562,25 @@ export function normalizeEvent(
   return {
     payload,
     grouping: computeGrouping(exceptions, groupingHash, groupingDiscriminator),
-    userKey: column(userKey),
-    columns: {
+    userKey: pivotColumn(userKey),
+    // The pivoted columns are fitted in one place (fitPivotColumns), the indexer's too.
+    columns: fitPivotColumns({
       severity,
       unhandled,
       errorClass: column(outer?.class) ?? '',
       message: column(outer?.message) ?? '',
-      context: column(context),
-      releaseStage: column(releaseStage) ?? DEFAULT_RELEASE_STAGE,
-      appVersion: column(appVersion),
-      osName: column(osName),
-      osVersion: column(osVersion),
-      browserName: column(browserName),
-      deviceModel: column(text(device.model)),
-      userId: column(user.id),
+      context,
+      releaseStage,
+      appVersion,
+      osName,
+      osVersion,
+      browserName,
+      deviceModel: text(device.model),
+      userId: user.id,
       userEmail: column(user.email),
       userName: column(user.name),
-      requestUrl: column(text(request.url)),
-    },
+      requestUrl: text(request.url),
+    }),
   }
 }
 
