@@ -289,7 +289,7 @@ describe('PATCH /projects/:projectId/errors/:errorId — validation', () => {
   const cases: [string, unknown, string][] = [
     ['no operation', {}, 'operation: must be one of fix, open, ignore, snooze, assign, override_severity, delete'],
     ['unknown operation', { operation: 'resolve' }, 'operation: must be one of fix, open, ignore, snooze, assign, override_severity, delete'],
-    ['a body that is not an object', [{ operation: 'fix' }], 'request body: expected a JSON object with an "operation"'],
+    ['a body that is not an object', [{ operation: 'fix' }], 'request body: expected a JSON object'],
     ['snooze without a rule', { operation: 'snooze' }, 'reopen_rules: required for snooze: {"reopen_if": …} with its numbers'],
     [
       'an unknown rule',

@@ -241,6 +241,8 @@ export function errorsWhere(projectId: string, filters: Filters, compiled: Compi
   if (!hasEvent && !(compiled.since && compiled.before)) {
     if (compiled.since) parts.push(sql`${errors.lastSeen} >= ${compiled.since.toISOString()}::timestamptz`)
     if (compiled.before) parts.push(sql`${errors.firstSeen} < ${compiled.before.toISOString()}::timestamptz`)
+    // An error whose events were all deleted keeps its times (events.service.ts) but has no event to match.
+    if (compiled.since || compiled.before) parts.push(sql`${errors.eventsCount} > 0`)
     return and(...parts)
   }
   const fieldId = hasEvent ? rollupField(filters, compiled) : undefined

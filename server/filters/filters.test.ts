@@ -154,6 +154,25 @@ describe('GET /projects/{id}/errors with filters', () => {
     expect((await errorsFor({ 'event.before': [eq('999999w')] })).classes).toEqual([])
   })
 
+  it('does not list an error whose events were all deleted under a time filter, one bound or two', async () => {
+    const other = await seedProject(ctx, { user: owner, organization: 'Erased Org', project: 'Erased' })
+    await ingestAt(ctx, other.project.id, [
+      { at: ago(HOUR), event: notifierEvent('Erased') },
+      { at: ago(HOUR), event: notifierEvent('Kept') },
+    ])
+    const listed = await ctx.request(`/api/projects/${other.project.id}/events?per_page=10`, { token: owner.token })
+    const erased = ((await listed.json()) as { id: string; exceptions: { class: string }[] }[]).find(
+      (e) => e.exceptions[0]!.class === 'Erased',
+    )!
+    expect((await ctx.request(`/api/events/${erased.id}`, { method: 'DELETE', token: owner.token })).status).toBe(204)
+    const cases: Filters[] = [{ 'event.since': [eq('1d')] }, { 'event.before': [eq('1m')] }, { 'event.since': [eq('1d')], 'event.before': [eq('1m')] }]
+    for (const filters of cases) {
+      const res = await get(`/projects/${other.project.id}/errors?${filtersToParams(filters)}`)
+      expect(((await res.json()) as ErrorGroup[]).map((e) => e.error_class), JSON.stringify(filters)).toEqual(['Kept'])
+      expect(res.headers.get('X-Total-Count')).toBe('1')
+    }
+  })
+
   it('counts each listed error’s matching events when the filters select events, beside its all-time events', async () => {
     const matching = async (filters: Filters) => {
       const { body } = await errorsFor(filters)

@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import { formatIssues } from '../../contract/api-error.ts'
-import { ValidationError } from './errors.ts'
+import { HttpError, ValidationError } from './errors.ts'
 import { rejectNulInJson } from './nul-characters.ts'
 
 /** Parses input with a contract schema, or throws a 400 that names each bad field. */
@@ -10,8 +10,15 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown, prefi
   return result.data
 }
 
-/** Reads a JSON request body, answering 400 for a body that is not JSON. */
+/**
+ * Reads a JSON request body: 400 for a body that is not JSON or not an object (every API body
+ * is one), 415 for a compressed body (only ingestion reads gzip and deflate, as notifiers send).
+ */
 export async function readJson(request: Request): Promise<unknown> {
+  const encoding = request.headers.get('content-encoding')?.trim().toLowerCase()
+  if (encoding && encoding !== 'identity') {
+    throw new HttpError(415, [`Content-Encoding: ${encoding} is not supported by the API (send the JSON uncompressed)`])
+  }
   const text = await request.text()
   if (text.trim() === '') return {}
   let body: unknown
@@ -19,6 +26,9 @@ export async function readJson(request: Request): Promise<unknown> {
     body = JSON.parse(text)
   } catch {
     throw new ValidationError('request body is not valid JSON')
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new ValidationError('request body: expected a JSON object')
   }
   rejectNulInJson(body)
   return body

@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { collaborators } from '../db/schema.ts'
 import { createTestContext, type TestContext, type TestUser } from '../test-support/test-app.ts'
@@ -144,6 +145,21 @@ describe('organizations: more cases', () => {
     })
     expect(notJson.status).toBe(400)
     expect(await notJson.json()).toEqual({ errors: ['request body is not valid JSON'] })
+    // JSON that is not an object names the body, whatever the endpoint.
+    for (const body of ['null', '[]', '123', '"Acme"']) {
+      const notObject = await ctx.request('/api/user/organizations', { method: 'POST', token: alice.token, headers: { 'Content-Type': 'application/json' }, body })
+      expect(notObject.status).toBe(400)
+      expect(await notObject.json()).toEqual({ errors: ['request body: expected a JSON object'] })
+    }
+    // Only ingestion reads compressed bodies (notifiers send them); the API says so instead of "not JSON".
+    const gzipped = await ctx.request('/api/user/organizations', {
+      method: 'POST',
+      token: alice.token,
+      headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' },
+      body: gzipSync(JSON.stringify({ name: 'Zipped' })),
+    })
+    expect(gzipped.status).toBe(415)
+    expect(await gzipped.json()).toEqual({ errors: ['Content-Encoding: gzip is not supported by the API (send the JSON uncompressed)'] })
   })
 })
 
