@@ -43,15 +43,20 @@ function useShowAll(text: string, maxChars: number, what?: string) {
 export function TruncatedText({
   text,
   maxChars = 300,
+  what,
   className,
+  title,
 }: {
   text: string
   maxChars?: number
+  /** What the text is, for the button's accessible name where several such buttons sit together. */
+  what?: string
   className?: string
+  title?: string
 }) {
-  const { shown, button, note } = useShowAll(text, maxChars)
+  const { shown, button, note } = useShowAll(text, maxChars, what)
   return (
-    <span className={cn('break-words whitespace-pre-wrap [overflow-wrap:anywhere]', className)}>
+    <span className={cn('whitespace-pre-wrap [overflow-wrap:anywhere]', className)} title={title}>
       {shown}
       {button ? <> {button}</> : null}
       {note ? <> {note}</> : null}

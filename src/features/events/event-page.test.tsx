@@ -313,6 +313,28 @@ describe('event detail page', () => {
     expect(within(trace).getByRole('listitem', { name: 'Library frame 1200: recurse1199 at src/tree.ts:1200:5' })).toBeInTheDocument()
   })
 
+  it('cuts a frame\'s very long file path, with a button to read it whole', async () => {
+    const generated = `webpack-internal:///${'chunk/'.repeat(1000)}bundle.js`
+    const longPath = event({
+      exceptions: [
+        {
+          class: 'TypeError',
+          message: 'x is undefined',
+          type: 'browserjs',
+          stacktrace: [frame({ method: 'render', file: generated, line: 1, column: 2, in_project: true })],
+        },
+      ],
+    })
+    mockApi({ ...routes(), 'GET /api/projects/p1/events/ev1': longPath })
+    renderApp('/projects/p1/errors/e1/events/ev1')
+    const trace = await screen.findByRole('list', { name: 'Stack frames of TypeError' })
+    const row = within(trace).getByRole('listitem', { name: /^In-project frame 1: render at webpack-internal/ })
+    expect(row.textContent).not.toContain(generated)
+    expect(row.getAttribute('aria-label')!.length).toBeLessThan(400)
+    await userEvent.click(within(row).getByRole('button', { name: 'Show all 6,033 characters of the file of frame 1' }))
+    expect(row.textContent).toContain(`${generated}:1:2`)
+  })
+
   it('says which event was not found', async () => {
     mockApi({ ...routes(), 'GET /api/projects/p1/events/gone': json({ errors: ['event not found'] }, { status: 404 }) })
     renderApp('/projects/p1/errors/e1/events/gone')

@@ -2,9 +2,16 @@ import { ChevronDown, ChevronRight, Code2 } from 'lucide-react'
 import { useState } from 'react'
 import type { StackFrame } from '../../../contract/events.ts'
 import { Badge } from '../../components/ui/badge.tsx'
+import { TruncatedText } from '../../components/ui/truncated-text.tsx'
 import { cn } from '../../lib/cn.ts'
 import { CodeContext } from './code-context.tsx'
 import { defaultCodeFrameIndex, formatFrameLocation, frameMethod, nativeFrameDetails, toFrameItems, type IndexedFrame } from './to-frames.ts'
+
+/** A frame's method or file beyond this many characters is cut, with "Show all" (minified or generated paths run to thousands). */
+const FRAME_TEXT_CHARS = 240
+
+/** For the row's accessible name, which a screen reader reads whole on every frame. */
+const brief = (text: string) => (text.length > FRAME_TEXT_CHARS ? `${text.slice(0, FRAME_TEXT_CHARS)}…` : text)
 
 function FrameRow({ frame, index, codeOpenByDefault }: IndexedFrame & { codeOpenByDefault: boolean }) {
   const hasCode = frame.code !== null && Object.keys(frame.code).length > 0
@@ -15,27 +22,26 @@ function FrameRow({ frame, index, codeOpenByDefault }: IndexedFrame & { codeOpen
   return (
     <li
       data-in-project={frame.in_project}
-      aria-label={`${frame.in_project ? 'In-project frame' : 'Library frame'} ${index + 1}: ${method} at ${location}`}
+      aria-label={`${frame.in_project ? 'In-project frame' : 'Library frame'} ${index + 1}: ${brief(method)} at ${brief(location)}`}
       className={cn(
         'border-l-2 py-1.5 pr-2 pl-3',
         frame.in_project ? 'border-accent bg-accent-soft/30' : 'border-transparent text-muted-foreground',
       )}
     >
       <div className="flex flex-wrap items-baseline gap-x-2 gap-y-0.5">
-        <span
-          className={cn(
-            'font-mono text-xs [overflow-wrap:anywhere]',
-            frame.in_project ? 'font-semibold text-foreground' : 'text-muted-foreground',
-          )}
-        >
-          {method}
-        </span>
-        <span
-          className="font-mono text-xs text-muted-foreground [overflow-wrap:anywhere]"
+        <TruncatedText
+          text={method}
+          maxChars={FRAME_TEXT_CHARS}
+          what={`the method of frame ${index + 1}`}
+          className={cn('font-mono text-xs', frame.in_project ? 'font-semibold text-foreground' : 'text-muted-foreground')}
+        />
+        <TruncatedText
+          text={location}
+          maxChars={FRAME_TEXT_CHARS}
+          what={`the file of frame ${index + 1}`}
+          className="font-mono text-xs text-muted-foreground"
           title={frame.native ? nativeFrameDetails(frame.native) : undefined}
-        >
-          {location}
-        </span>
+        />
         {frame.in_project ? <Badge tone="accent">in project</Badge> : null}
         {frame.native?.is_pc ? <Badge>program counter</Badge> : null}
         {hasCode ? (
@@ -47,13 +53,13 @@ function FrameRow({ frame, index, codeOpenByDefault }: IndexedFrame & { codeOpen
           >
             <Code2 aria-hidden="true" className="size-3.5" />
             {showCode ? 'Hide code' : 'Show code'}
-            <span className="sr-only"> of {method}</span>
+            <span className="sr-only"> of {brief(method)}</span>
           </button>
         ) : null}
       </div>
       {showCode ? (
         <div className="mt-2">
-          <CodeContext frame={frame} label={`Code around ${location}`} />
+          <CodeContext frame={frame} label={`Code around ${brief(location)}`} />
         </div>
       ) : null}
     </li>
