@@ -160,6 +160,32 @@ describe('collaborators page', { timeout: 15_000 }, () => {
     expect(requests.every((r) => r.method === 'GET')).toBe(true)
   })
 
+  it('tells a member limited to some projects that an empty list means none they can see', async () => {
+    // As the API answers a member limited to p2: other people's project_ids keep only p2, so
+    // someone on p1 alone and someone on no project both come as [].
+    const limited = collaborator({ is_admin: false, project_ids: ['p2'] })
+    const onlyHidden = collaborator({ id: 'u3', name: 'Dan', email: 'dan@example.com', is_admin: false, project_ids: [] })
+    const invitedElsewhere = collaborator({ id: 'inv2', name: '', email: 'erin@example.com', is_admin: false, project_ids: [], pending_invitation: true })
+    const boss = collaborator({ id: 'u0', name: 'Boss', email: 'boss@example.com' })
+    mockApi({
+      ...baseRoutes([boss, limited, onlyHidden, invitedElsewhere]),
+      'GET /api/organizations/org1/projects': [project({ id: 'p2', name: 'web-app' })],
+    })
+    renderApp('/organizations/org1/collaborators')
+    expect(within(await rowOf('dan@example.com')).getByText('No projects you can see')).toBeInTheDocument()
+    expect(within(await rowOf('erin@example.com')).getByText('No projects you can see')).toBeInTheDocument()
+    expect(screen.queryByText('No projects')).not.toBeInTheDocument()
+    // Their own list is whole, and "All projects" stays true.
+    expect(within(await rowOf('admin@example.com')).getByText('web-app')).toBeInTheDocument()
+    expect(within(await rowOf('boss@example.com')).getByText('All projects')).toBeInTheDocument()
+  })
+
+  it('says "No projects" to an unrestricted viewer for a member on no project', async () => {
+    mockApi(baseRoutes([admin, collaborator({ id: 'u3', name: 'Dan', email: 'dan@example.com', is_admin: false, project_ids: [] })]))
+    renderApp('/organizations/org1/collaborators')
+    expect(within(await rowOf('dan@example.com')).getByText('No projects')).toBeInTheDocument()
+  })
+
   it('refuses to demote the last admin with the server message, after confirming', async () => {
     const { requests } = mockApi({
       ...baseRoutes([admin, bob]),

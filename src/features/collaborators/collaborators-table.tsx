@@ -29,6 +29,9 @@ export function CollaboratorsTable({
   if (collaborators.length === 0) {
     return <EmptyState title="No collaborators yet">Invite someone to share this organization's projects.</EmptyState>
   }
+  // A member limited to some projects sees other people's projects only as far as their own go.
+  const viewer = collaborators.find((collaborator) => collaborator.id === currentUserId && !collaborator.pending_invitation)
+  const viewerLimited = viewer !== undefined && !viewer.is_admin && viewer.project_ids !== null
   return (
     // The table follows the width it is given, not the viewport's: beside the invite form on a
     // laptop it may be narrower than on a phone in landscape. Below 48rem each row is a stacked
@@ -53,6 +56,7 @@ export function CollaboratorsTable({
           {collaborators.map((collaborator) => {
             const label = displayName(collaborator)
             const pending = collaborator.pending_invitation
+            const partial = viewerLimited && collaborator !== viewer && collaborator.project_ids !== null
             return (
               <tr
                 key={collaborator.id}
@@ -71,8 +75,11 @@ export function CollaboratorsTable({
                 <td className="w-px px-4 py-2 align-middle @max-3xl:w-auto @max-3xl:p-0">
                   {collaborator.is_admin ? <Badge tone="accent">Admin</Badge> : <Badge>Member</Badge>}
                 </td>
-                <td className="px-4 py-2 align-middle text-muted-foreground [overflow-wrap:anywhere] @3xl:min-w-28 @max-3xl:min-w-0 @max-3xl:flex-1 @max-3xl:p-0">
-                  {projectsLabel(collaborator.project_ids, projects)}
+                <td
+                  className="px-4 py-2 align-middle text-muted-foreground [overflow-wrap:anywhere] @3xl:min-w-28 @max-3xl:min-w-0 @max-3xl:flex-1 @max-3xl:p-0"
+                  title={partial ? 'Only the projects you can see are listed' : undefined}
+                >
+                  {projectsLabel(collaborator.project_ids, projects, { partial })}
                 </td>
                 {onAction ? (
                   <td className="w-px px-4 py-2 text-right align-middle @max-3xl:w-auto @max-3xl:basis-full @max-3xl:p-0">

@@ -63,10 +63,19 @@ export function ProjectPicker({
   )
 }
 
-/** "All projects", or the names of the chosen ones (ids this viewer cannot see are counted). */
-export function projectsLabel(projectIds: readonly string[] | null, projects: readonly Pick<Project, 'id' | 'name'>[]): string {
+/**
+ * "All projects", or the names of the chosen ones (ids this viewer cannot see are counted).
+ * `partial`: the viewer is limited to some projects, so the API left out of someone else's list
+ * every project the viewer cannot see (without saying whether there were any): an empty list
+ * then means none the viewer can see, not none at all.
+ */
+export function projectsLabel(
+  projectIds: readonly string[] | null,
+  projects: readonly Pick<Project, 'id' | 'name'>[],
+  { partial = false }: { partial?: boolean } = {},
+): string {
   if (projectIds === null) return 'All projects'
-  if (projectIds.length === 0) return 'No projects'
+  if (projectIds.length === 0) return partial ? 'No projects you can see' : 'No projects'
   const names = new Map(projects.map((p) => [p.id, p.name]))
   const known = projectIds.flatMap((projectId) => names.get(projectId) ?? [])
   const hidden = projectIds.length - known.length

@@ -104,9 +104,12 @@ function ReleasesTable({ releases }: { releases: StabilityRelease[] }) {
           </span>
         ) : null}
       </CardHeader>
-      <div className="overflow-x-auto">
+      {/* The table follows the width it is given: below 48rem each release is a stacked card
+          without a header row (the crash-free rate first with the last seen time beside it, then
+          stage and version, then the counts, each named): nothing scrolls sideways on a phone. */}
+      <div className="@container overflow-x-auto">
         <table className="w-full text-left text-sm">
-          <thead className="bg-surface-muted text-xs text-muted-foreground">
+          <thead className="bg-surface-muted text-xs text-muted-foreground @max-3xl:hidden">
             <tr>
               <th scope="col" className="px-4 py-2 font-medium">Stage</th>
               <th scope="col" className="px-4 py-2 font-medium">Version</th>
@@ -120,22 +123,48 @@ function ReleasesTable({ releases }: { releases: StabilityRelease[] }) {
             {releases.map((release) => {
               const { tone, label } = stabilityTone(release.crash_free_rate)
               return (
-                <tr key={releaseKey(release)} className="border-t border-border">
-                  <td className="px-4 py-2 whitespace-nowrap">{release.release_stage}</td>
-                  <td className="max-w-48 truncate px-4 py-2 font-mono text-xs" title={release.app_version || undefined}>
+                <tr
+                  key={releaseKey(release)}
+                  className="border-t border-border @max-3xl:grid @max-3xl:grid-cols-[auto_auto_minmax(0,1fr)] @max-3xl:items-baseline @max-3xl:gap-x-4 @max-3xl:gap-y-0.5 @max-3xl:px-4 @max-3xl:py-3 @max-3xl:first:border-t-0"
+                >
+                  <td className="px-4 py-2 whitespace-nowrap @max-3xl:col-start-1 @max-3xl:p-0 @max-3xl:font-medium">
+                    {release.release_stage}
+                  </td>
+                  <td
+                    className="max-w-48 truncate px-4 py-2 font-mono text-xs @max-3xl:col-span-2 @max-3xl:max-w-none @max-3xl:p-0 @max-3xl:whitespace-normal @max-3xl:[overflow-wrap:anywhere]"
+                    title={release.app_version || undefined}
+                  >
                     {release.app_version || <span className="font-sans text-muted-foreground">(no version)</span>}
                   </td>
-                  <td className="px-4 py-2 text-right tabular-nums">{formatCount(release.sessions)}</td>
-                  <td className="px-4 py-2 text-right tabular-nums">{formatCount(release.crashed_sessions)}</td>
+                  {/* Stacked, the counts lose their column headers: each says what it counts. */}
+                  <td className="px-4 py-2 text-right tabular-nums @max-3xl:p-0 @max-3xl:text-left @max-3xl:text-muted-foreground">
+                    {formatCount(release.sessions)}
+                    <span className="@3xl:hidden"> {release.sessions === 1 ? 'session' : 'sessions'}</span>
+                  </td>
+                  <td className="px-4 py-2 text-right tabular-nums @max-3xl:p-0 @max-3xl:text-left @max-3xl:text-muted-foreground">
+                    {formatCount(release.crashed_sessions)}
+                    <span className="@3xl:hidden"> crashed</span>
+                  </td>
                   <td
                     // relative: the sr-only label is positioned inside the scrolling table, not against the page.
-                    className={cn('relative px-4 py-2 text-right font-medium whitespace-nowrap tabular-nums', toneText[tone])}
+                    className={cn(
+                      'relative px-4 py-2 text-right font-medium whitespace-nowrap tabular-nums',
+                      '@max-3xl:order-first @max-3xl:col-span-2 @max-3xl:p-0 @max-3xl:text-left @max-3xl:text-lg @max-3xl:font-semibold',
+                      toneText[tone],
+                    )}
                     title={release.crash_free_rate === null ? 'No sessions counted for this release: is session tracking on?' : label}
                   >
                     {formatCrashFreeRate(release.crash_free_rate)}
-                    <span className="sr-only"> ({label})</span>
+                    {/* The band is read out in the table; on a card it is shown too, beside the rate. */}
+                    <span className="sr-only @max-3xl:not-sr-only @max-3xl:ml-2 @max-3xl:text-sm @max-3xl:font-medium">
+                      {' '}
+                      <span className="@max-3xl:hidden">(</span>
+                      {label}
+                      <span className="@max-3xl:hidden">)</span>
+                    </span>
                   </td>
-                  <td className="px-4 py-2 text-muted-foreground">
+                  <td className="px-4 py-2 text-muted-foreground @max-3xl:col-start-3 @max-3xl:row-start-1 @max-3xl:p-0 @max-3xl:text-right @max-3xl:text-xs">
+                    <span className="@3xl:hidden @max-3xl:block">last seen </span>
                     <RelativeTime value={release.last_seen} />
                   </td>
                 </tr>
