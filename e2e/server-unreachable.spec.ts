@@ -45,6 +45,9 @@ test('with the server unreachable, navigation shows the app’s own error and Re
   const alert = page.getByRole('alert')
   await expect(alert).toContainText('Could not load this project’s errors', { timeout: 20_000 })
   await expect(alert).toContainText('Could not reach the Errata server')
+  // Only the list's place says so: the page and its controls stay, and no toast repeats it.
+  await expect(page.getByLabel('Sort by')).toHaveValue('events')
+  await expect(page.getByText('Could not refresh data')).toHaveCount(0)
   expect(await documentMark(page)).toBe('same document')
 
   await startServer(page)

@@ -3,6 +3,7 @@ import {
   mutationOptions,
   queryOptions,
   type InfiniteData,
+  type Query,
   type QueryClient,
   type QueryKey,
 } from '@tanstack/react-query'
@@ -18,11 +19,14 @@ import {
   type ErrorSort,
 } from '../../contract/errors.ts'
 import { eventSchema } from '../../contract/events.ts'
-import type { Filters } from '../../contract/filters.ts'
+import { filterField, type Filters } from '../../contract/filters.ts'
 import { showToast } from '../lib/toast.ts'
 import { ApiError, apiUrl, getJson, getPage, sendEmpty, sendJson, type Page } from './http.ts'
 import { withFilters } from './event-fields.ts'
+import { pivotKeys } from './pivots.ts'
+import { EMPTY_POLL_MS, LIST_POLL_MS } from './polling.ts'
 import { projectKeys } from './projects.ts'
+import { trendKeys } from './trends.ts'
 import { announce } from '../lib/announce.ts'
 
 export interface ErrorListParams {
@@ -35,15 +39,13 @@ export interface ErrorListParams {
 /** Rows per request: large enough that a fast scroll rarely waits, small enough for a quick first screen. */
 export const ERRORS_PAGE_SIZE = 50
 
-/** How often a view with nothing in it yet looks again (a project waiting for its first events). */
-export const EMPTY_POLL_MS = 3_000
-
 const projectPath = (projectId: string) => `/projects/${encodeURIComponent(projectId)}`
 
 export const errorKeys = {
   all: ['errors'] as const,
   lists: () => [...errorKeys.all, 'list'] as const,
   list: (projectId: string, params: ErrorListParams) => [...errorKeys.lists(), projectId, params] as const,
+  head: (projectId: string, params: ErrorListParams) => [...errorKeys.all, 'head', projectId, params] as const,
   details: () => [...errorKeys.all, 'detail'] as const,
   detail: (projectId: string, errorId: string) => [...errorKeys.details(), projectId, errorId] as const,
   latestEvent: (projectId: string, errorId: string) => [...errorKeys.detail(projectId, errorId), 'latest-event'] as const,
@@ -51,12 +53,17 @@ export const errorKeys = {
     [...errorKeys.detail(projectId, errorId), 'status-changes'] as const,
 }
 
+/** A page of the errors list, with when it was read (what its head is compared with, see errorsHeadQuery). */
+export interface ErrorsPage extends Page<ErrorGroup> {
+  fetchedAt: number
+}
+
 /** The errors list, page after page, following each page's `Link: rel="next"`. */
 export const errorsInfiniteQuery = (projectId: string, params: ErrorListParams) =>
   infiniteQueryOptions({
     queryKey: errorKeys.list(projectId, params),
-    queryFn: ({ pageParam, signal }) =>
-      getPage(
+    queryFn: async ({ pageParam, signal }): Promise<ErrorsPage> => ({
+      ...(await getPage(
         pageParam ??
           withFilters(
             apiUrl(`${projectPath(projectId)}/errors`, {
@@ -68,7 +75,9 @@ export const errorsInfiniteQuery = (projectId: string, params: ErrorListParams) 
           ),
         errorSchema,
         signal,
-      ),
+      )),
+      fetchedAt: Date.now(),
+    }),
     initialPageParam: null as string | null,
     getNextPageParam: (lastPage) => lastPage.nextUrl,
     staleTime: 5_000,
@@ -78,6 +87,54 @@ export const errorsInfiniteQuery = (projectId: string, params: ErrorListParams) 
       return first && first.items.length === 0 && !first.nextUrl ? EMPTY_POLL_MS : false
     },
   })
+
+/** What an open list watches for: its total and its first row. */
+export interface ErrorsHead {
+  total: number | null
+  first: Pick<ErrorGroup, 'id' | 'last_seen' | 'events'> | null
+}
+
+/** The head of a list page: its total and first row. */
+export const toErrorsHead = (page: Page<ErrorGroup> | undefined): ErrorsHead => {
+  const first = page?.items[0]
+  return { total: page?.totalCount ?? null, first: first ? { id: first.id, last_seen: first.last_seen, events: first.events } : null }
+}
+
+/**
+ * The list's head as the server has it now: one row and X-Total-Count, asked every LIST_POLL_MS
+ * while the tab is visible, so an open list learns of new errors without reading its pages again
+ * (features/errors/use-list-updates.ts compares it with the list's first page).
+ */
+export const errorsHeadQuery = (projectId: string, params: ErrorListParams) =>
+  queryOptions({
+    queryKey: errorKeys.head(projectId, params),
+    queryFn: async ({ signal }) =>
+      toErrorsHead(
+        await getPage(
+          withFilters(
+            apiUrl(`${projectPath(projectId)}/errors`, { sort: params.sort, direction: params.direction, per_page: 1 }),
+            params.filters,
+          ),
+          errorSchema,
+          signal,
+        ),
+      ),
+    staleTime: LIST_POLL_MS,
+    refetchInterval: LIST_POLL_MS,
+    refetchIntervalInBackground: false,
+  })
+
+/**
+ * Reads the list again from its first page, dropping the pages loaded after it rather than
+ * fetching each of them again (they load anew as the list is scrolled).
+ */
+export async function refreshErrorsList(client: QueryClient, projectId: string, params: ErrorListParams): Promise<void> {
+  const key = errorKeys.list(projectId, params)
+  client.setQueryData<ErrorPages>(key, (data) =>
+    data ? { pages: data.pages.slice(0, 1), pageParams: data.pageParams.slice(0, 1) } : data,
+  )
+  await client.invalidateQueries({ queryKey: key, exact: true })
+}
 
 export const errorQuery = (projectId: string, errorId: string) =>
   queryOptions({
@@ -176,7 +233,7 @@ export function applyOperation(error: ErrorGroup, operation: ErrorOperation, now
   }
 }
 
-type ErrorPages = InfiniteData<Page<ErrorGroup>, string | null>
+type ErrorPages = InfiniteData<ErrorsPage, string | null>
 type Snapshot = [QueryKey, unknown][]
 
 const projectLists = (projectId: string) => [...errorKeys.lists(), projectId] as const
@@ -257,10 +314,29 @@ function restore(client: QueryClient, snapshot: Snapshot): void {
   for (const [key, data] of snapshot) client.setQueryData(key, data)
 }
 
-function invalidateAfter(client: QueryClient, projectId: string, ids: readonly string[]): Promise<unknown> {
+/**
+ * Whether a trend's, sparklines' or pivot's counts depend on the errors' own state: filters on
+ * status, assignee or severity, which triage moves errors in and out of. Their keys end with
+ * their params.
+ */
+function countsByErrorState(query: Query): boolean {
+  const params = query.queryKey.at(-1) as { filters?: Filters } | undefined
+  return Object.keys(params?.filters ?? {}).some((fieldId) => filterField(fieldId)?.scope === 'error')
+}
+
+/**
+ * What an error operation changes, read again: the one place for both the single and the bulk
+ * mutation. Besides the lists and the errors themselves, the charts and pivots that count events
+ * by the errors' state (the errors list's trend and sparklines under its default "status is open");
+ * after a delete, every one of them, as the errors' events are gone.
+ */
+function invalidateAfter(client: QueryClient, projectId: string, ids: readonly string[], operation: ErrorOperation): Promise<unknown> {
+  const counts = operation.operation === 'delete' ? {} : { predicate: countsByErrorState }
   return Promise.all([
     client.invalidateQueries({ queryKey: projectLists(projectId) }),
     client.invalidateQueries({ queryKey: projectKeys.detail(projectId) }),
+    client.invalidateQueries({ queryKey: trendKeys.inProject(projectId), ...counts }),
+    client.invalidateQueries({ queryKey: pivotKeys.project(projectId), ...counts }),
     ...ids.flatMap((id) => [
       client.invalidateQueries({ queryKey: errorKeys.detail(projectId, id), exact: true }),
       client.invalidateQueries({ queryKey: errorKeys.statusChanges(projectId, id) }),
@@ -311,12 +387,7 @@ export const errorOperationMutation = (projectId: string) =>
       announce(`Error ${PAST[operation.operation]}`)
     },
     onSettled: (_data, _error, { errorId, operation }, _context, { client }) =>
-      operation.operation === 'delete'
-        ? Promise.all([
-            client.invalidateQueries({ queryKey: projectLists(projectId) }),
-            client.invalidateQueries({ queryKey: projectKeys.detail(projectId) }),
-          ])
-        : invalidateAfter(client, projectId, [errorId]),
+      invalidateAfter(client, projectId, operation.operation === 'delete' ? [] : [errorId], operation),
   })
 
 export interface BulkOperationInput {
@@ -371,7 +442,8 @@ export const bulkErrorOperationMutation = (projectId: string) =>
         })
       }
     },
-    onSettled: (_data, _error, { errorIds }, _context, { client }) => invalidateAfter(client, projectId, errorIds),
+    onSettled: (_data, _error, { errorIds, operation }, _context, { client }) =>
+      invalidateAfter(client, projectId, errorIds, operation),
   })
 
 const PAST: Record<ErrorOperation['operation'], string> = {

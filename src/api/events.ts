@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query'
+import { hashKey, queryOptions } from '@tanstack/react-query'
 import { eventSchema, type ErrorEvent } from '../../contract/events.ts'
 import { apiUrl, getJson, getPage } from './http.ts'
 
@@ -9,8 +9,9 @@ const projectPath = (projectId: string) => `/projects/${encodeURIComponent(proje
 export const eventKeys = {
   all: ['events'] as const,
   lists: () => [...eventKeys.all, 'list'] as const,
+  errorEventPages: (projectId: string, errorId: string) => [...eventKeys.lists(), projectId, errorId] as const,
   errorEvents: (projectId: string, errorId: string, cursor: string | undefined) =>
-    [...eventKeys.lists(), projectId, errorId, { cursor: cursor ?? null }] as const,
+    [...eventKeys.errorEventPages(projectId, errorId), { cursor: cursor ?? null }] as const,
   neighbours: (projectId: string, errorId: string, eventId: string, receivedAt: string) =>
     [...eventKeys.all, 'neighbours', projectId, errorId, eventId, receivedAt] as const,
   detail: (projectId: string, eventId: string) => [...eventKeys.all, 'detail', projectId, eventId] as const,
@@ -26,6 +27,10 @@ export const errorEventsQuery = (projectId: string, errorId: string, cursor: str
     queryFn: ({ signal }) =>
       getPage(errorEventsUrl(projectId, errorId, { per_page: EVENTS_PAGE_SIZE, cursor }), eventSchema, signal),
     staleTime: 15_000,
+    // Paging keeps the last page of the same error on screen while the next loads: the page keeps
+    // its height and scroll. Another error's events are never shown in its place.
+    placeholderData: (previous, previousQuery) =>
+      hashKey(previousQuery?.queryKey.slice(0, -1) ?? []) === hashKey(eventKeys.errorEventPages(projectId, errorId)) ? previous : undefined,
   })
 
 /** An event never changes once received. */

@@ -15,6 +15,7 @@ export interface PivotValuesParams {
 
 export const pivotKeys = {
   all: ['pivots'] as const,
+  /** Every pivot of a project; each key ends with its params. */
   project: (projectId: string) => [...pivotKeys.all, projectId] as const,
   values: (projectId: string, errorId: string | null, pivotId: PivotFieldId, params: PivotValuesParams) =>
     [...pivotKeys.project(projectId), errorId ?? 'project', pivotId, params] as const,

@@ -2,7 +2,7 @@ import { keepPreviousData, queryOptions } from '@tanstack/react-query'
 import type { Filters } from '../../contract/filters.ts'
 import { errorTrendsSchema, trendBucketSchema } from '../../contract/trends.ts'
 import { withFilters } from './event-fields.ts'
-import { EMPTY_POLL_MS } from './errors.ts'
+import { EMPTY_POLL_MS } from './polling.ts'
 import { apiUrl, getJson } from './http.ts'
 
 const projectPath = (projectId: string) => `/projects/${encodeURIComponent(projectId)}`
@@ -15,11 +15,13 @@ export interface TrendParams {
 
 export const trendKeys = {
   all: ['trends'] as const,
-  project: (projectId: string, params: TrendParams) => [...trendKeys.all, projectId, 'project', params] as const,
+  /** Every trend and sparkline of a project; each key ends with its params. */
+  inProject: (projectId: string) => [...trendKeys.all, projectId] as const,
+  project: (projectId: string, params: TrendParams) => [...trendKeys.inProject(projectId), 'project', params] as const,
   error: (projectId: string, errorId: string, params: TrendParams) =>
-    [...trendKeys.all, projectId, 'error', errorId, params] as const,
+    [...trendKeys.inProject(projectId), 'error', errorId, params] as const,
   errors: (projectId: string, errorIds: readonly string[], params: TrendParams) =>
-    [...trendKeys.all, projectId, 'errors', errorIds, params] as const,
+    [...trendKeys.inProject(projectId), 'errors', errorIds, params] as const,
 }
 
 /** Event volume of the project's filtered events (GET /projects/{id}/trend), oldest bucket first. */

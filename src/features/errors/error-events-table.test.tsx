@@ -1,6 +1,6 @@
 import { configure, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { errorGroup, event, organization, project } from '../../test/fixtures.ts'
 import { json, mockApi, type MockRequest } from '../../test/mock-api.ts'
 import { renderApp } from '../../test/render-app.tsx'
@@ -11,8 +11,11 @@ const page = (context: string, next?: string) =>
     headers: { 'X-Total-Count': '3', ...(next ? { Link: `<${eventsPath}&cursor=${next}>; rel="next"` } : {}) },
   })
 
-/** The error's events over three pages: "checkout" (newest), then "cart" (cursor c2), then "search" (c3). */
-function pagedEventsApi() {
+/**
+ * The error's events over three pages: "checkout" (newest), then "cart" (cursor c2), then "search"
+ * (c3); the older pages take `delayMs` to answer.
+ */
+function pagedEventsApi({ delayMs = 0 }: { delayMs?: number } = {}) {
   return mockApi({
     'GET /api/user': { id: 'u1', name: 'Admin', email: 'admin@example.com', created_at: '2026-01-01T00:00:00Z' },
     'GET /api/projects/p1': project(),
@@ -23,8 +26,11 @@ function pagedEventsApi() {
     'GET /api/projects/p1/errors/e1/latest_event': event(),
     'GET /api/projects/p1/errors/e1/status_changes': [],
     'GET /api/projects/p1/errors/e1/trend': [],
-    'GET /api/projects/p1/errors/e1/events': (request: MockRequest) => {
-      switch (request.url.searchParams.get('cursor')) {
+    'GET /api/projects/p1/errors/e1/pivots/app.version/values': [],
+    'GET /api/projects/p1/errors/e1/events': async (request: MockRequest) => {
+      const cursor = request.url.searchParams.get('cursor')
+      if (cursor) await new Promise((resolve) => setTimeout(resolve, delayMs))
+      switch (cursor) {
         case null:
           return page('checkout', 'c2')
         case 'c2':
@@ -63,6 +69,42 @@ describe('error events pages', { timeout: 20_000 }, () => {
     await waitFor(() => expect(router.state.location.search).not.toHaveProperty('cursor'))
   })
 
+  it('pages without losing the other search parameters, the scroll position or the focus', async () => {
+    // Slow enough that the page renders before its events arrive, as over a network.
+    pagedEventsApi({ delayMs: 300 })
+    const scrollTo = vi.spyOn(window, 'scrollTo')
+    const { router } = renderApp('/projects/p1/errors/e1?f=event.since:eq:7d&f=app.release_stage:eq:production&pivot=app.version&resolution=1d')
+    await screen.findByRole('cell', { name: 'checkout' }, { timeout: 10_000 })
+    const others = { f: ['event.since:eq:7d', 'app.release_stage:eq:production'], pivot: 'app.version', resolution: '1d' }
+    // The router resets the scroll with window.scrollTo({ top: 0, left: 0 }).
+    const scrolledToTop = () => scrollTo.mock.calls.some((args: unknown[]) => (args[0] as ScrollToOptions | undefined)?.top === 0)
+    scrollTo.mockClear()
+
+    await userEvent.click(within(eventsCard()).getByRole('link', { name: /Older events/ }))
+    expect(await screen.findByRole('cell', { name: 'cart' })).toBeInTheDocument()
+    expect(router.state.location.search).toEqual({ ...others, cursor: 'c2' })
+    await waitFor(() => expect(within(eventsCard()).getByRole('link', { name: /Older events/ })).toHaveFocus())
+
+    // The last page has no older one: the focus goes to the events it shows.
+    await userEvent.click(within(eventsCard()).getByRole('link', { name: /Older events/ }))
+    expect(await screen.findByRole('cell', { name: 'search' })).toBeInTheDocument()
+    expect(router.state.location.search).toEqual({ ...others, cursor: 'c3' })
+    await waitFor(() => expect(screen.getByRole('table')).toHaveFocus())
+
+    await userEvent.click(within(eventsCard()).getByRole('link', { name: 'Newer events' }))
+    expect(await screen.findByRole('cell', { name: 'cart' })).toBeInTheDocument()
+    expect(router.state.location.search).toEqual({ ...others, cursor: 'c2' })
+    await waitFor(() => expect(within(eventsCard()).getByRole('link', { name: 'Newer events' })).toHaveFocus())
+
+    await userEvent.click(within(eventsCard()).getByRole('link', { name: /Older events/ }))
+    await screen.findByRole('cell', { name: 'search' })
+    await userEvent.click(within(eventsCard()).getByRole('link', { name: 'Newest' }))
+    expect(await screen.findByRole('cell', { name: 'checkout' })).toBeInTheDocument()
+    await waitFor(() => expect(router.state.location.search).toEqual(others))
+    await waitFor(() => expect(screen.getByRole('table')).toHaveFocus())
+    expect(scrolledToTop()).toBe(false)
+  })
+
   it('offers the newest page on a shared link to an older one', async () => {
     pagedEventsApi()
     renderApp('/projects/p1/errors/e1?cursor=c3')
@@ -76,7 +118,7 @@ describe('error events pages', { timeout: 20_000 }, () => {
     renderApp('/projects/p1/errors/e1')
     await screen.findByRole('cell', { name: 'checkout' }, { timeout: 10_000 })
     const table = screen.getByRole('table')
-    const link = within(table).getByRole('link', { name: /ago,\s*Nov 22, 2026, \d\d:00:00 .+, Ada Lovelace$/ })
+    const link = within(table).getByRole('link', { name: /^[^,]+,\s*Nov 22, 2026, \d\d:00:00 .+, Ada Lovelace$/ })
     expect(link).toHaveAttribute('href', '/projects/p1/errors/e1/events/ev-checkout')
     expect(within(link).getByText(/^Nov 22, 2026, \d\d:00:00/)).toBeVisible()
   })

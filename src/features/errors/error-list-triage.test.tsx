@@ -38,6 +38,12 @@ function listApi({
     'GET /api/organizations/org1': { id: 'org1', name: 'Acme Inc.', slug: 'acme', created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z' },
     'GET /api/projects/p1/collaborators': collaborators,
     'GET /api/projects/p1/errors': () => json(current, { headers: { 'X-Total-Count': String(current.length) } }),
+    // Ten events a day per error with the status asked for (any without a status filter).
+    'GET /api/projects/p1/trend': (request) => {
+      const statuses = request.url.searchParams.getAll('filters[error.status][][value]')
+      const counted = current.filter((e) => statuses.length === 0 || statuses.includes(e.status))
+      return json([{ events_count: 10 * counted.length, from: '2026-11-22T00:00:00.000Z', to: '2026-11-23T00:00:00.000Z' }])
+    },
     'PATCH /api/projects/p1/errors': async (request) => {
       const answer = await (bulk
         ? bulk(request, current)
@@ -115,6 +121,50 @@ describe('errors list triage', { timeout: 20_000 }, () => {
     expect(within(rowIn('ThirdError')).getByText('open')).toBeInTheDocument()
     expect(screen.getByRole('checkbox', { name: 'Select ThirdError' })).toBeChecked()
     expect(screen.getByRole('checkbox', { name: 'Select FirstError' })).not.toBeChecked()
+  })
+
+  it('reads the trend again after a bulk status change moves errors out of its status filter', async () => {
+    const { patches } = listApi()
+    renderApp('/projects/p1/errors')
+    await rowOf('FirstError')
+    // The default view counts the events of open errors: all three.
+    expect(await screen.findByRole('figure', { name: /: 30 events$/ })).toBeInTheDocument()
+
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Select FirstError' }))
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Select ThirdError' }))
+    await userEvent.click(within(screen.getByRole('toolbar', { name: 'Bulk actions' })).getByRole('button', { name: 'Fix' }))
+    await waitFor(() => expect(patches()).toHaveLength(1))
+    expect(await screen.findByRole('figure', { name: /: 10 events$/ })).toBeInTheDocument()
+  })
+
+  it('reads the trend again after a single error is fixed with f', async () => {
+    const { patches } = listApi()
+    renderApp('/projects/p1/errors')
+    await rowOf('FirstError')
+    expect(await screen.findByRole('figure', { name: /: 30 events$/ })).toBeInTheDocument()
+    await userEvent.keyboard('jj')
+    await waitFor(() => expect(screen.getByRole('link', { name: 'SecondError' })).toHaveFocus())
+    await userEvent.keyboard('f')
+    await waitFor(() => expect(patches()).toHaveLength(1))
+    expect(patches()[0]!.url.pathname).toBe('/api/projects/p1/errors/e2')
+    expect(await screen.findByRole('figure', { name: /: 20 events$/ })).toBeInTheDocument()
+  })
+
+  it('leaves a trend that no status, assignee or severity filter narrows alone after a triage change', async () => {
+    const { patches, requests } = listApi()
+    renderApp('/projects/p1/errors?f=event.since:eq:7d')
+    await rowOf('FirstError')
+    expect(await screen.findByRole('figure', { name: /: 30 events$/ })).toBeInTheDocument()
+    const trendRequests = () => requests.filter((r) => r.url.pathname === '/api/projects/p1/trend').length
+    const listRequests = () => requests.filter((r) => r.method === 'GET' && r.url.pathname === '/api/projects/p1/errors').length
+    const before = { trend: trendRequests(), list: listRequests() }
+
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Select FirstError' }))
+    await userEvent.click(within(screen.getByRole('toolbar', { name: 'Bulk actions' })).getByRole('button', { name: 'Fix' }))
+    await waitFor(() => expect(patches()).toHaveLength(1))
+    await waitFor(() => expect(listRequests()).toBeGreaterThan(before.list))
+    await waitFor(() => expect(within(rowIn('FirstError')).getByText('fixed')).toBeInTheDocument())
+    expect(trendRequests()).toBe(before.trend)
   })
 
   it('shows the bulk change before the server answers and rolls all of it back on a 500', async () => {

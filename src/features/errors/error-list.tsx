@@ -1,9 +1,15 @@
-import { useMutation, useSuspenseInfiniteQuery } from '@tanstack/react-query'
+import { useMutation, useQueryClient, useSuspenseInfiniteQuery } from '@tanstack/react-query'
 import { Link, useNavigate } from '@tanstack/react-router'
 import { useWindowVirtualizer } from '@tanstack/react-virtual'
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import type { ErrorGroup, ErrorOperation } from '../../../contract/errors.ts'
-import { bulkErrorOperationMutation, errorOperationMutation, errorsInfiniteQuery, type ErrorListParams } from '../../api/errors.ts'
+import {
+  bulkErrorOperationMutation,
+  errorOperationMutation,
+  errorsInfiniteQuery,
+  refreshErrorsList,
+  type ErrorListParams,
+} from '../../api/errors.ts'
 import { Button } from '../../components/ui/button.tsx'
 import { RelativeTime } from '../../components/ui/relative-time.tsx'
 import { Skeleton } from '../../components/ui/skeleton.tsx'
@@ -17,7 +23,10 @@ import { ShortcutsHelp, ShortcutsHelpButton } from '../triage/shortcuts-help.tsx
 import { SnoozeDialog } from '../triage/snooze-dialog.tsx'
 import { Sparkline, useErrorSparklines } from '../trends/error-sparklines.tsx'
 import { ErrorStatusBadge, SeverityIndicator } from './error-badges.tsx'
+import { useListUpdates } from './use-list-updates.ts'
 import { errorClassLabel } from '../../lib/error-class.ts'
+import { eventScopedFilters } from '../filters/to-filter-search.ts'
+import { errorFilterSearch } from '../pivots/to-pivot-filter.ts'
 
 const ROW_ESTIMATE = 76
 /** "Select all matching" loads at most this many rows: bulk actions send them 100 ids a request. */
@@ -25,11 +34,14 @@ const MAX_SELECT_ALL = 2000
 /** Start loading the next page this many rows before the end, so scrolling rarely waits. */
 const PREFETCH_ROWS = 15
 
+type ErrorPageSearch = { f: string[] | undefined }
+
 const columns = 'sm:grid sm:grid-cols-[minmax(0,1fr)_5.5rem_5rem_5rem_7rem_7rem] sm:items-center sm:gap-4'
 
 function ErrorRow({
   error,
   projectId,
+  errorSearch,
   index,
   selected,
   onToggle,
@@ -38,6 +50,8 @@ function ErrorRow({
 }: {
   error: ErrorGroup
   projectId: string
+  /** The error page's search: the list's event filters. */
+  errorSearch: ErrorPageSearch
   index: number
   selected: boolean
   onToggle: () => void
@@ -63,6 +77,7 @@ function ErrorRow({
             <Link
               to="/projects/$projectId/errors/$errorId"
               params={{ projectId, errorId: error.id }}
+              search={errorSearch}
               data-row-index={index}
               aria-describedby={messageId}
               className="min-w-0 truncate rounded font-semibold text-foreground after:absolute after:inset-0 hover:underline focus-visible:-outline-offset-2"
@@ -90,7 +105,10 @@ function ErrorRow({
               ? formatCountOf(error.events, 'event')
               : `${formatCount(error.matching_events)} matching of ${formatCountOf(error.events, 'event')}`}
           </span>
-          <span>{formatCountOf(error.users, 'user')}</span>
+          <span>
+            {formatCountOf(error.users, 'user')}
+            {error.matching_events === undefined ? null : ' in all'}
+          </span>
           <span>
             last <RelativeTime value={error.last_seen} />
           </span>
@@ -103,6 +121,8 @@ function ErrorRow({
         <p className="hidden text-right text-sm tabular-nums sm:block">
           {formatCount(error.users)}
           <span className="sr-only"> users</span>
+          {/* Users are counted over the error's whole life, also under filters: say so where Events says "of N". */}
+          {error.matching_events === undefined ? null : <span className="block text-xs text-muted-foreground"> all time</span>}
         </p>
         <p className="hidden text-right text-xs text-muted-foreground sm:block">
           <span className="sr-only">first seen </span>
@@ -169,6 +189,9 @@ export function ErrorList({ projectId, params }: { projectId: string; params: Er
   // The server counts matching events when the filters select events (a time range, an event field).
   const scoped = errors[0]?.matching_events !== undefined
   const navigate = useNavigate()
+  // An error opens with the list's time range and event filters (its trend and pivots apply them
+  // to its events); the list's status, assignee and severity filters say nothing about its events.
+  const errorSearch: ErrorPageSearch = { f: errorFilterSearch(eventScopedFilters(params.filters)) }
 
   const errorIds = useMemo(() => errors.map((error) => error.id), [errors])
   const sparklines = useErrorSparklines(projectId, errorIds, params.filters)
@@ -325,6 +348,24 @@ export function ErrorList({ projectId, params }: { projectId: string; params: Er
     focusRow(step === 1 ? Math.min(current + 1, errors.length - 1) : Math.max(current - 1, 0))
   }
 
+  // New errors on the server: at the top of the list, with nothing selected and no row focused,
+  // they simply show; otherwise a notice offers them, so a selection or a scroll position is never
+  // pulled away. Either way only the first page is read again, not every page loaded.
+  const queryClient = useQueryClient()
+  const updates = useListUpdates(projectId, params, query.data.pages[0])
+  const quiet = selection.size === 0 && !selectingAll && !query.isFetching
+  useEffect(() => {
+    if (!updates.changed || !quiet) return
+    const atTop = window.scrollY === 0 || window.scrollY < scrollMargin
+    if (!atTop || listRef.current?.contains(document.activeElement)) return
+    void refreshErrorsList(queryClient, projectId, params)
+  }, [updates.changed, quiet, scrollMargin, queryClient, projectId, params])
+  const showNewErrors = () => {
+    // The first row keeps the focus as the new errors come in above the old ones.
+    focusRow(0)
+    void refreshErrorsList(queryClient, projectId, params)
+  }
+
   useShortcuts({
     j: () => move(1),
     k: () => move(-1),
@@ -332,7 +373,7 @@ export function ErrorList({ projectId, params }: { projectId: string; params: Er
       // Links, buttons and checkboxes handle Enter themselves.
       if (!focused || isInteractive(document.activeElement)) return
       event.preventDefault()
-      void navigate({ to: '/projects/$projectId/errors/$errorId', params: { projectId, errorId: focused.id } })
+      void navigate({ to: '/projects/$projectId/errors/$errorId', params: { projectId, errorId: focused.id }, search: errorSearch })
     },
     x: () => {
       if (focused) toggle(focused.id)
@@ -360,57 +401,74 @@ export function ErrorList({ projectId, params }: { projectId: string; params: Er
   return (
     // overflow-clip, not hidden: a hidden overflow would make this box the sticky bar's scroller.
     <div className="overflow-clip rounded-lg border border-border bg-surface">
-      {/* Sticks below the app header, so the bulk actions stay in reach far down the list. */}
-      <div className="sticky top-[calc(3rem+1px)] z-[15] flex min-h-11 flex-wrap items-center gap-x-3 gap-y-1 border-b border-border bg-surface px-4 py-1.5">
-        <input
-          ref={selectAllRef}
-          type="checkbox"
-          className="size-4 shrink-0"
-          aria-label="Select all loaded errors"
-          checked={allSelected}
-          onChange={() => setSelection(allSelected ? new Set() : new Set(errorIds))}
-        />
-        {selectedIds.length > 0 ? (
-          <>
-            <BulkToolbar
-              projectId={projectId}
-              count={selectedIds.length}
-              pending={bulk.isPending}
-              onRun={(operation) => runOn(selectedIds, operation, true)}
-              onSnooze={() => setSnoozeTargets(selectedIds)}
-              assignOpen={bulkAssignOpen}
-              onAssignOpenChange={setBulkAssignOpen}
-              onClear={() => setSelection(new Set())}
-            />
-            {allSelected && hasNextPage && errors.length < MAX_SELECT_ALL ? (
-              <Button size="sm" variant="ghost" disabled={selectingAll} onClick={() => void selectAllMatching()}>
-                {selectingAll
-                  ? `Loading ${formatCount(errors.length)} of ${formatCount(Math.min(total, MAX_SELECT_ALL))}…`
-                  : total > MAX_SELECT_ALL
-                    ? `Select the first ${formatCount(MAX_SELECT_ALL)} of ${formatCount(total)}`
-                    : `Select all ${formatCount(total)} matching`}
-              </Button>
+      {/* The toolbar and the column headers stick together below the app header (3rem and its
+          border), so the bulk actions stay in reach and the numbers keep their labels far down the
+          list, however many lines the toolbar wraps to. */}
+      <div className="sticky top-[calc(3rem+1px)] z-[15] bg-surface">
+        <div className="flex min-h-11 flex-wrap items-center gap-x-3 gap-y-1 border-b border-border bg-surface px-4 py-1.5">
+          <input
+            ref={selectAllRef}
+            type="checkbox"
+            className="size-4 shrink-0"
+            aria-label="Select all loaded errors"
+            checked={allSelected}
+            onChange={() => setSelection(allSelected ? new Set() : new Set(errorIds))}
+          />
+          {selectedIds.length > 0 ? (
+            <>
+              <BulkToolbar
+                projectId={projectId}
+                count={selectedIds.length}
+                pending={bulk.isPending}
+                onRun={(operation) => runOn(selectedIds, operation, true)}
+                onSnooze={() => setSnoozeTargets(selectedIds)}
+                assignOpen={bulkAssignOpen}
+                onAssignOpenChange={setBulkAssignOpen}
+                onClear={() => setSelection(new Set())}
+              />
+              {allSelected && hasNextPage && errors.length < MAX_SELECT_ALL ? (
+                <Button size="sm" variant="ghost" disabled={selectingAll} onClick={() => void selectAllMatching()}>
+                  {selectingAll
+                    ? `Loading ${formatCount(errors.length)} of ${formatCount(Math.min(total, MAX_SELECT_ALL))}…`
+                    : total > MAX_SELECT_ALL
+                      ? `Select the first ${formatCount(MAX_SELECT_ALL)} of ${formatCount(total)}`
+                      : `Select all ${formatCount(total)} matching`}
+                </Button>
+              ) : null}
+            </>
+          ) : (
+            <span className="text-xs font-medium text-muted-foreground">
+              Errors <span className="font-normal tabular-nums">({formatCount(total)})</span>
+            </span>
+          )}
+          <span role="status" className="ml-auto flex items-center gap-1.5 text-xs text-muted-foreground">
+            {updates.newErrors > 0 ? (
+              <>
+                <span className="font-medium text-foreground tabular-nums">{formatCountOf(updates.newErrors, 'new error')}</span>
+                <span aria-hidden="true">·</span>
+                <Button size="sm" variant="link" className="h-auto px-0" aria-label={`Show ${formatCountOf(updates.newErrors, 'new error')}`} onClick={showNewErrors}>
+                  Show
+                </Button>
+              </>
             ) : null}
-          </>
-        ) : (
-          <span className="text-xs font-medium text-muted-foreground">
-            Errors <span className="font-normal tabular-nums">({formatCount(total)})</span>
           </span>
-        )}
-        <span className="ml-auto max-sm:hidden">
-          <ShortcutsHelpButton onClick={() => setHelpOpen(true)} />
-        </span>
-      </div>
-      <div aria-hidden="true" className="hidden border-b border-border bg-surface-muted py-2 pr-4 pl-11 text-xs font-medium text-muted-foreground sm:block">
-        <div className={columns}>
-          <span />
-          <span className="text-right">{sparklines.label.replace(/^Events per /, 'Per ')}</span>
-          <span className="text-right" title={scoped ? 'Events matching the filters, of all the error’s events' : undefined}>
-            {scoped ? 'Matching' : 'Events'}
+          <span className="max-sm:hidden">
+            <ShortcutsHelpButton onClick={() => setHelpOpen(true)} />
           </span>
-          <span className="text-right">Users</span>
-          <span className="text-right">First seen</span>
-          <span className="text-right">Last seen</span>
+        </div>
+        <div aria-hidden="true" className="hidden border-b border-border bg-surface-muted py-2 pr-4 pl-11 text-xs font-medium text-muted-foreground sm:block">
+          <div className={columns}>
+            <span />
+            <span className="text-right">{sparklines.label.replace(/^Events per /, 'Per ')}</span>
+            <span className="text-right" title={scoped ? 'Events matching the filters, of all the error’s events' : undefined}>
+              {scoped ? 'Matching' : 'Events'}
+            </span>
+            <span className="text-right" title={scoped ? 'Users affected over the error’s whole life, not only by the matching events' : undefined}>
+              Users
+            </span>
+            <span className="text-right">First seen</span>
+            <span className="text-right">Last seen</span>
+          </div>
         </div>
       </div>
       <p className="sr-only" aria-live="polite">
@@ -439,8 +497,9 @@ export function ErrorList({ projectId, params }: { projectId: string; params: Er
                 })
               }}
               className={cn(
-                // The scroll margin keeps a row scrolled into view clear of the sticky header.
-                'absolute top-0 left-0 w-full scroll-mt-14 scroll-mb-2 border-b border-l-2 border-b-border border-l-transparent',
+                // The scroll margin (with the page's scroll padding for the app header) keeps a row
+                // scrolled into view clear of the sticky toolbar, and from sm of the column headers under it.
+                'absolute top-0 left-0 w-full scroll-mt-14 scroll-mb-2 sm:scroll-mt-20 border-b border-l-2 border-b-border border-l-transparent',
                 error && selection.has(error.id) && 'bg-accent-soft/40',
                 error && item.index === focusedIndex && 'border-l-accent bg-surface-muted/60',
               )}
@@ -450,6 +509,7 @@ export function ErrorList({ projectId, params }: { projectId: string; params: Er
                 <ErrorRow
                   error={error}
                   projectId={projectId}
+                  errorSearch={errorSearch}
                   index={item.index}
                   selected={selection.has(error.id)}
                   onToggle={() => toggle(error.id)}

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
-import { errorGroup, project } from '../../test/fixtures.ts'
+import { errorGroup, event, project } from '../../test/fixtures.ts'
 import { json, mockApi } from '../../test/mock-api.ts'
 import { renderApp } from '../../test/render-app.tsx'
 
@@ -71,12 +71,15 @@ describe('errors list page', () => {
   it('shows the matching events beside the all-time count when a time range scopes the list', async () => {
     mockApi({
       ...baseRoutes,
-      'GET /api/projects/p1/errors': () => json([errorGroup({ events: 10_512, matching_events: 37 })], { headers: { 'X-Total-Count': '1' } }),
+      'GET /api/projects/p1/errors': () => json([errorGroup({ events: 10_512, users: 812, matching_events: 37 })], { headers: { 'X-Total-Count': '1' } }),
     })
     renderApp('/projects/p1/errors?f=event.since:eq:7d')
     const row = within(await screen.findByRole('list', { name: 'Errors' })).getAllByRole('listitem')[0]!
     expect(within(row).getAllByText((_, element) => element?.textContent === '37 matching events of 10,512 in all').length).toBeGreaterThan(0)
     expect(within(row).getByText('37 matching of 10,512 events')).toBeInTheDocument()
+    // Users stay counted over the error's life: the row says so rather than pass them off as matching.
+    expect(within(row).getAllByText((_, element) => element?.textContent === '812 users all time').length).toBeGreaterThan(0)
+    expect(within(row).getByText('812 users in all')).toBeInTheDocument()
   })
 
   it('keeps the sort in the URL and asks the API for it', async () => {
@@ -201,11 +204,119 @@ describe('errors list page', () => {
     expect(await screen.findByRole('link', { name: 'TypeError' })).toBeInTheDocument()
   })
 
+  it('keeps the page’s controls when a new sort cannot be loaded, and says so once, in the list’s place', async () => {
+    let down = false
+    const unreachable = () => Promise.reject(new TypeError('Failed to fetch'))
+    mockApi({
+      ...baseRoutes,
+      'GET /api/projects/p1': () => (down ? unreachable() : json(project({ open_error_count: 2 }))),
+      'GET /api/projects/p1/errors': (request) =>
+        down ? unreachable() : json([errorGroup({ error_class: request.url.searchParams.get('sort') === 'events' ? 'BusiestError' : 'TypeError' })]),
+      'GET /api/projects/p1/trend': [],
+      'GET /api/projects/p1/error_trends': {},
+    })
+    const { router } = renderApp('/projects/p1/errors')
+    expect(await screen.findByRole('link', { name: 'TypeError' })).toBeInTheDocument()
+
+    down = true
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Sort by' }), 'events')
+    const alert = await screen.findByRole('alert')
+    expect(alert).toHaveTextContent('Could not load this project’s errors')
+    expect(alert).toHaveTextContent('Could not reach the Errata server')
+    // The page stays: its heading, the sort just chosen, the filters; only the list is replaced.
+    expect(screen.getByRole('heading', { level: 1, name: 'checkout-api: errors' })).toBeInTheDocument()
+    expect(screen.getByRole('combobox', { name: 'Sort by' })).toHaveValue('events')
+    expect(screen.getByLabelText('Time range')).toBeInTheDocument()
+    expect(screen.queryByRole('list', { name: 'Errors' })).not.toBeInTheDocument()
+    // Said once: no "Could not refresh data" toast repeating the card.
+    expect(screen.queryByText('Could not refresh data')).not.toBeInTheDocument()
+
+    down = false
+    await userEvent.click(within(alert).getByRole('button', { name: 'Retry' }))
+    expect(await screen.findByRole('link', { name: 'BusiestError' })).toBeInTheDocument()
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument()
+    expect(router.state.location.search).toMatchObject({ sort: 'events' })
+    expect(screen.queryByText('Could not refresh data')).not.toBeInTheDocument()
+  })
+
   it('sends a signed-out visitor to the login page', async () => {
     mockApi({})
     const { router } = renderApp('/projects/p1/errors', { token: null })
     expect(await screen.findByRole('heading', { name: 'Sign in to Errata' })).toBeInTheDocument()
     expect(document.title).toBe('Sign in · Errata')
     expect(router.state.location.search).toMatchObject({ redirect: expect.stringMatching(/^\/projects\/p1\/errors/) })
+  })
+})
+
+/** The list and the error page of e1, with the requests they make. */
+function listAndErrorApi() {
+  return mockApi({
+    ...baseRoutes,
+    'GET /api/projects/p1/errors': json([errorGroup()], { headers: { 'X-Total-Count': '1' } }),
+    'GET /api/projects/p1/errors/e1': errorGroup(),
+    'GET /api/projects/p1/errors/e1/latest_event': event(),
+    'GET /api/projects/p1/errors/e1/events': [event()],
+    'GET /api/projects/p1/errors/e1/status_changes': [],
+    'GET /api/projects/p1/errors/e1/trend': [],
+    'GET /api/projects/p1/errors/e1/pivots/app.release_stage/values': [],
+  })
+}
+
+const filteredList =
+  '/projects/p1/errors?sort=events&f=error.status:eq:open&f=event.since:eq:24h&f=app.release_stage:eq:staging'
+/** The list's event filters: what an error opened from it shows its events by. */
+const eventFilters = ['event.since:eq:24h', 'app.release_stage:eq:staging']
+
+describe('opening an error from a filtered list', { timeout: 20_000 }, () => {
+  it('carries the time range and event filters, not the status, to the error and its trend', async () => {
+    const { requests } = listAndErrorApi()
+    const { router } = renderApp(filteredList)
+    const link = await screen.findByRole('link', { name: 'TypeError' }, { timeout: 10_000 })
+    expect(link).toHaveAttribute('href', '/projects/p1/errors/e1?f=event.since:eq:24h&f=app.release_stage:eq:staging')
+
+    await userEvent.click(link)
+    await waitFor(() => expect(router.state.location.pathname).toBe('/projects/p1/errors/e1'))
+    expect(router.state.location.search).toEqual({ f: eventFilters })
+    await waitFor(() => expect(requests.some((r) => r.url.pathname === '/api/projects/p1/errors/e1/trend')).toBe(true))
+    const trend = requests.find((r) => r.url.pathname === '/api/projects/p1/errors/e1/trend')!
+    expect(trend.url.searchParams.getAll('filters[app.release_stage][][value]')).toEqual(['staging'])
+    expect(trend.url.searchParams.getAll('filters[event.since][][value]')).toEqual(['24h'])
+    expect(trend.url.searchParams.has('filters[error.status][][value]')).toBe(false)
+  })
+
+  it('opens the focused error with Enter with the same filters', async () => {
+    listAndErrorApi()
+    const { router } = renderApp(filteredList)
+    await screen.findByRole('link', { name: 'TypeError' }, { timeout: 10_000 })
+    await userEvent.keyboard('j')
+    await waitFor(() => expect(screen.getByRole('link', { name: 'TypeError' })).toHaveFocus())
+    // Enter on the row (not its link), as when the focus is on the row's cell.
+    screen.getByRole('link', { name: 'TypeError' }).blur()
+    await userEvent.keyboard('{Enter}')
+    await waitFor(() => expect(router.state.location.pathname).toBe('/projects/p1/errors/e1'))
+    expect(router.state.location.search).toEqual({ f: eventFilters })
+  })
+
+  it('leads back from the error to the list it came from, sort and status included', async () => {
+    listAndErrorApi()
+    const { router } = renderApp(filteredList)
+    await userEvent.click(await screen.findByRole('link', { name: 'TypeError' }, { timeout: 10_000 }))
+    await waitFor(() => expect(router.state.location.pathname).toBe('/projects/p1/errors/e1'))
+    const crumbs = screen.getByRole('navigation', { name: 'Breadcrumbs' })
+    await userEvent.click(await within(crumbs).findByRole('link', { name: 'checkout-api' }))
+    await waitFor(() => expect(router.state.location.pathname).toBe('/projects/p1/errors'))
+    expect(router.state.location.search).toEqual({ sort: 'events', direction: 'desc', f: ['error.status:eq:open', ...eventFilters] })
+  })
+
+  it('leads from a shared link to an error to the open errors with its event filters', async () => {
+    listAndErrorApi()
+    renderApp('/projects/p1/errors/e1?f=event.since:eq:7d')
+    const crumbs = await screen.findByRole('navigation', { name: 'Breadcrumbs' })
+    await waitFor(() =>
+      expect(within(crumbs).getByRole('link', { name: 'checkout-api' })).toHaveAttribute(
+        'href',
+        '/projects/p1/errors?f=error.status:eq:open&f=event.since:eq:7d',
+      ),
+    )
   })
 })

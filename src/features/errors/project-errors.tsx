@@ -1,7 +1,13 @@
-import { useQueryClient, useSuspenseInfiniteQuery, useSuspenseQuery } from '@tanstack/react-query'
-import { Link } from '@tanstack/react-router'
+import {
+  useInfiniteQuery,
+  useQueryClient,
+  useQueryErrorResetBoundary,
+  useSuspenseInfiniteQuery,
+  useSuspenseQuery,
+} from '@tanstack/react-query'
+import { CatchBoundary, Link } from '@tanstack/react-router'
 import { Settings } from 'lucide-react'
-import { useEffect, useRef } from 'react'
+import { Suspense, useEffect, useRef } from 'react'
 import type { Direction } from '../../../contract/common.ts'
 import type { ErrorSort } from '../../../contract/errors.ts'
 import type { Filters } from '../../../contract/filters.ts'
@@ -9,15 +15,16 @@ import { errorsInfiniteQuery, type ErrorListParams } from '../../api/errors.ts'
 import { projectKeys, projectQuery } from '../../api/projects.ts'
 import { Button, buttonVariants } from '../../components/ui/button.tsx'
 import { PageHeader } from '../../components/ui/page-header.tsx'
-import { EmptyState } from '../../components/ui/states.tsx'
+import { EmptyState, ErrorState } from '../../components/ui/states.tsx'
 import { formatCount, formatCountOf } from '../../lib/relative-time.ts'
 import { FilterBar } from '../filters/filter-bar.tsx'
 import { DEFAULT_FILTERS, toFilterSearch, withTimeRange } from '../filters/to-filter-search.ts'
 import { ProjectNav } from '../projects/project-nav.tsx'
 import { ProjectTrendChart } from '../trends/project-trend-chart.tsx'
 import type { ResolutionChoice } from '../trends/to-trend-series.ts'
-import { ErrorList } from './error-list.tsx'
+import { ErrorList, ErrorListSkeleton } from './error-list.tsx'
 import { ErrorSortControls } from './error-sort-controls.tsx'
+import { rememberErrorsList, toErrorsListSearch } from './errors-list-return.ts'
 import { SendFirstError } from './send-first-error.tsx'
 
 /** What the page writes to the URL. */
@@ -75,6 +82,52 @@ function ProjectSettingsLink({ projectId }: { projectId: string }) {
 }
 
 /**
+ * The list's place on the page: the list, or what to say when nothing matches. When the list
+ * cannot be loaded (the server is unreachable after a sort or filter change), the failure shows
+ * here with a Retry, under the page's own controls, rather than instead of the whole page.
+ */
+function ErrorsListArea({
+  projectId,
+  params,
+  onFiltersChange,
+  isEmpty,
+  loadedAt,
+}: {
+  projectId: string
+  params: ErrorListParams
+  onFiltersChange: (next: Filters) => void
+  isEmpty: boolean
+  /** When the list's data last arrived: a list that loads after all (a refetch) replaces the failure. */
+  loadedAt: number
+}) {
+  const queryErrorResetBoundary = useQueryErrorResetBoundary()
+  return (
+    <CatchBoundary
+      getResetKey={() => JSON.stringify([projectId, params, loadedAt])}
+      errorComponent={({ error, reset }) => (
+        <ErrorState
+          title="Could not load this project’s errors"
+          error={error}
+          onRetry={() => {
+            // The list's queries fetch again when mounted instead of throwing the cached error.
+            queryErrorResetBoundary.reset()
+            reset()
+          }}
+        />
+      )}
+    >
+      <Suspense fallback={<ErrorListSkeleton />}>
+        {isEmpty ? (
+          <NoMatchingErrors projectId={projectId} params={params} onFiltersChange={onFiltersChange} />
+        ) : (
+          <ErrorList projectId={projectId} params={params} />
+        )}
+      </Suspense>
+    </CatchBoundary>
+  )
+}
+
+/**
  * A project's errors page: the filter bar, the event trend and the list with sort controls, or
  * what to do when nothing has arrived yet. All of the view's state lives in the URL.
  */
@@ -90,10 +143,14 @@ export function ProjectErrors({
   onSearchChange: (next: ErrorsSearchChange) => void
 }) {
   const { data: project } = useSuspenseQuery(projectQuery(projectId))
-  const { data } = useSuspenseInfiniteQuery(errorsInfiniteQuery(projectId, params))
-  const firstPage = data.pages[0]
-  const isEmpty = !hasErrors(data.pages)
-  const total = firstPage?.totalCount ?? null
+  // Not a suspense query: a list the loader could not load must not take the page's controls
+  // with it (ErrorsListArea shows the failure). Loaded by the loader, so not fetched again on
+  // mount after a failure either: Retry does that.
+  const list = useInfiniteQuery({ ...errorsInfiniteQuery(projectId, params), retryOnMount: false })
+  const pages = list.data?.pages
+  // Unknown (failed, or loading) is not empty: the sort controls stay.
+  const isEmpty = pages !== undefined && !hasErrors(pages)
+  const total = pages?.[0]?.totalCount ?? null
   const filtered = Object.keys(params.filters).length > 0
   const isDefaultView = JSON.stringify(params.filters) === JSON.stringify(DEFAULT_FILTERS)
 
@@ -102,11 +159,16 @@ export function ProjectErrors({
   const queryClient = useQueryClient()
   const shownTotal = useRef(total)
   useEffect(() => {
-    if (shownTotal.current === total) return
+    // No total (the list failed): nothing to compare, and the server may well be unreachable.
+    if (total === null || shownTotal.current === total) return
     shownTotal.current = total
     void queryClient.invalidateQueries({ queryKey: projectKeys.detail(projectId) })
   }, [queryClient, projectId, total])
   const onFiltersChange = (next: Filters) => onSearchChange({ f: toFilterSearch(next) })
+
+  // The way back from an error opened here (its breadcrumb) leads to this list as it is shown.
+  const listSearch = JSON.stringify(toErrorsListSearch(params))
+  useEffect(() => rememberErrorsList(projectId, JSON.parse(listSearch)), [projectId, listSearch])
 
   // A project with no errors at all and the default view: only the setup help.
   if (isEmpty && !filtered) {
@@ -159,11 +221,13 @@ export function ProjectErrors({
           onResolutionChange={(next) => onSearchChange({ resolution: next === 'auto' ? undefined : next })}
           onSelectRange={(range) => onFiltersChange(withTimeRange(params.filters, { kind: 'absolute', ...range }))}
         />
-        {isEmpty ? (
-          <NoMatchingErrors projectId={projectId} params={params} onFiltersChange={onFiltersChange} />
-        ) : (
-          <ErrorList projectId={projectId} params={params} />
-        )}
+        <ErrorsListArea
+          projectId={projectId}
+          params={params}
+          onFiltersChange={onFiltersChange}
+          isEmpty={isEmpty}
+          loadedAt={list.dataUpdatedAt}
+        />
       </div>
     </>
   )

@@ -5,6 +5,7 @@ import {
   addCondition,
   DEFAULT_FILTERS,
   describeOperator,
+  eventScopedFilters,
   filterSearchSchema,
   fromFilterSearch,
   parseFilterEntry,
@@ -101,6 +102,24 @@ describe('filters in the URL', () => {
     })
     expect(timeWindowOf({ kind: 'relative', since: '1h' }, 10_000_000, 1)).toEqual({ from: 10_000_000 - 3_600_000, to: 10_000_000 })
     expect(withTimeRange(brushed, { kind: 'all' })).toEqual(DEFAULT_FILTERS)
+  })
+})
+
+describe('event-scoped filters', () => {
+  it('keeps the time range and event fields, drops what tests the error group', () => {
+    expect(
+      eventScopedFilters({
+        ...sample,
+        'error.assigned_to': [{ type: 'eq', value: 'me' }],
+        'error.severity': [{ type: 'eq', value: 'error' }],
+        'version.seen_in': [{ type: 'eq', value: '1.2.3' }],
+      }),
+    ).toEqual({
+      'app.release_stage': sample['app.release_stage'],
+      'user.email': sample['user.email'],
+      'event.message': sample['event.message'],
+      'event.since': sample['event.since'],
+    })
   })
 })
 

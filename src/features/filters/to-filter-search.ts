@@ -92,6 +92,20 @@ export function withoutFields(filters: Filters, fieldIds: readonly string[]): Fi
   return Object.fromEntries(Object.entries(filters).filter(([fieldId]) => !fieldIds.includes(fieldId)))
 }
 
+/**
+ * The filters that select events — the time range and the event fields (release stage, user,
+ * OS…) — without those that test the error group itself (status, assignee, severity, versions
+ * seen in): what a single error's pages (its trend, pivots) can apply to its events.
+ */
+export function eventScopedFilters(filters: Filters): Filters {
+  return Object.fromEntries(
+    Object.entries(filters).filter(([fieldId]) => {
+      const scope = filterField(fieldId)?.scope
+      return scope === 'event' || scope === 'time'
+    }),
+  )
+}
+
 /** The time range part of the filters (event.since / event.before). */
 export type TimeRange =
   | { kind: 'all' }

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { Link, useNavigate, useParams } from '@tanstack/react-router'
+import { Link, useNavigate, useParams, useRouterState } from '@tanstack/react-router'
 import { ChevronRight, KeyRound, LogOut } from 'lucide-react'
 import type * as React from 'react'
 import { currentUserQuery, logout } from '../../api/auth.ts'
@@ -9,6 +9,8 @@ import { projectQuery } from '../../api/projects.ts'
 import { Button, buttonVariants } from '../../components/ui/button.tsx'
 import { cn } from '../../lib/cn.ts'
 import { errorClassLabel } from '../../lib/error-class.ts'
+import { errorsListSearchFor } from '../errors/errors-list-return.ts'
+import { filterSearchSchema, fromFilterSearch } from '../filters/to-filter-search.ts'
 
 const crumbLink = 'rounded text-muted-foreground hover:text-foreground'
 
@@ -19,9 +21,17 @@ interface CrumbItem {
   shrinksFirst?: boolean
 }
 
+/** An error's pages have no default filter: no `f` means none. */
+function errorPageFilters(raw: unknown) {
+  const f = filterSearchSchema.parse(raw)
+  return f ? fromFilterSearch(f) : {}
+}
+
 /** Organization › project › error breadcrumbs, read from the current route's parameters. */
 function Breadcrumbs() {
   const params = useParams({ strict: false })
+  // The page's `f`: the header sits above the page's route, so it reads the location's.
+  const rawFilters = useRouterState({ select: (state) => state.location.search.f })
   const project = useQuery({ ...projectQuery(params.projectId ?? ''), enabled: Boolean(params.projectId) })
   const organizationId = params.organizationId ?? project.data?.organization_id
   const organization = useQuery({ ...organizationQuery(organizationId ?? ''), enabled: Boolean(organizationId) })
@@ -47,7 +57,13 @@ function Breadcrumbs() {
     items.push({
       key: 'project',
       node: (
-        <Link to="/projects/$projectId/errors" params={{ projectId: params.projectId }} className={crumbLink}>
+        <Link
+          to="/projects/$projectId/errors"
+          params={{ projectId: params.projectId }}
+          // From an error's pages, back to the list it was opened from (an error's `f` has no default filter).
+          search={params.errorId ? errorsListSearchFor(params.projectId, errorPageFilters(rawFilters)) : {}}
+          className={crumbLink}
+        >
           {project.data?.name ?? 'Project'}
         </Link>
       ),

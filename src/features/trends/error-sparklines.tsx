@@ -1,6 +1,6 @@
 import { useQueries } from '@tanstack/react-query'
 import { useMemo } from 'react'
-import type { Filters } from '../../../contract/filters.ts'
+import { parseDuration, type Filters } from '../../../contract/filters.ts'
 import type { TrendBucket } from '../../../contract/trends.ts'
 import { errorTrendsQuery, MAX_ERROR_TRENDS_IDS } from '../../api/trends.ts'
 import { cn } from '../../lib/cn.ts'
@@ -11,15 +11,24 @@ import { bucketCount, sparklinePoints, totalEvents } from './to-trend-series.ts'
 import { describeResolution } from './trend-panel.tsx'
 
 const DEFAULT_SPARKLINE_RANGE = '14d'
-const SHORT_RANGES = new Set(['1h', '24h'])
+const HOUR = 3_600_000
 // A sparkline is a few dozen pixels wide: the finest resolution that keeps it to this many points.
 const MAX_SPARKLINE_POINTS = 48
 const SPARKLINE_RESOLUTIONS = ['1m', '5m', '30m', '1h', '6h', '1d'] as const
+/** Relative ranges up to this long are cut in minutes: hourly buckets would be a handful of points. */
+const MINUTES_UP_TO_MS = 12 * HOUR
+/** ...and up to this long in hours: a day and a half of daily buckets would be two points. */
+const HOURS_UP_TO_MS = 48 * HOUR
+
+const finestResolution = (spanMs: number) =>
+  SPARKLINE_RESOLUTIONS.find((r) => bucketCount(spanMs, r) <= MAX_SPARKLINE_POINTS) ?? '1d'
 
 /**
- * The range and resolution sparklines use for a list's filters: daily over the range (hourly
- * for the last hour or day), the last 14 days without one, and for a range selected on the
- * chart the finest resolution that keeps a sparkline to a few dozen points.
+ * The range and resolution sparklines use for a list's filters: the last 14 days without a
+ * range; over a relative range daily, hourly up to two days and in minutes up to a few hours
+ * (5-minute buckets for the last hour), and for a range selected on the chart the finest
+ * resolution that keeps a sparkline to a few dozen points. The trend API takes any whole number
+ * of minutes, hours or days.
  */
 export function sparklineWindow(filters: Filters, now = Date.now()): { filters: Filters; resolution: string; label: string } {
   const range = timeRangeOf(filters)
@@ -32,17 +41,16 @@ export function sparklineWindow(filters: Filters, now = Date.now()): { filters: 
   }
   if (range.kind === 'absolute') {
     const { from, to } = timeWindowOf(range, now, 0)
-    const resolution = SPARKLINE_RESOLUTIONS.find((r) => bucketCount(to - from, r) <= MAX_SPARKLINE_POINTS) ?? '1d'
+    const resolution = finestResolution(to - from)
     // The range itself is in the time range control; the column header stays short.
     return { filters, resolution, label: `Events ${describeResolution(resolution)}, selected range` }
   }
-  // A day or less of daily buckets would be a single point: hourly instead.
-  const hourly = range.kind === 'relative' && SHORT_RANGES.has(range.since)
-  const unit = hourly ? 'hour' : 'day'
+  const span = parseDuration(range.since) ?? Infinity
+  const resolution = span <= MINUTES_UP_TO_MS ? finestResolution(span) : span <= HOURS_UP_TO_MS ? '1h' : '1d'
   return {
     filters,
-    resolution: hourly ? '1h' : '1d',
-    label: `Events per ${unit}, ${describeTimeRange(range).replace(/^Last/, 'last')}`,
+    resolution,
+    label: `Events ${describeResolution(resolution)}, ${describeTimeRange(range).replace(/^Last/, 'last')}`,
   }
 }
 

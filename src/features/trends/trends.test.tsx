@@ -63,6 +63,17 @@ describe('sparklines', () => {
     expect(result.current.label).toBe('Events per hour, last 24 hours')
   })
 
+  it('follows the last hour with 5-minute buckets, not two hourly points', async () => {
+    const { requests } = mockApi({ 'GET /api/projects/p1/error_trends': {} })
+    const { result } = renderHook(() => useErrorSparklines('p1', ['e1'], { 'event.since': [{ type: 'eq', value: '1h' }] }), {
+      wrapper: wrapper(),
+    })
+    await waitFor(() => expect(requests).toHaveLength(1))
+    expect(requests[0]!.url.searchParams.get('resolution')).toBe('5m')
+    expect(requests[0]!.url.searchParams.getAll('filters[event.since][][value]')).toEqual(['1h'])
+    expect(result.current.label).toBe('Events per 5 minutes, last hour')
+  })
+
   it('draws a labelled line with the total', () => {
     render(<Sparkline buckets={[day('2026-11-20', 40), day('2026-11-21', 2)]} label="Events per day, last 14 days" />)
     const image = screen.getByRole('img', { name: 'Events per day, last 14 days: 42' })
@@ -86,6 +97,17 @@ describe('sparkline window', () => {
   it('keeps daily and hourly sparklines for the preset ranges', () => {
     expect(sparklineWindow({ 'event.since': [{ type: 'eq', value: '7d' }] })).toMatchObject({ resolution: '1d', label: 'Events per day, last 7 days' })
     expect(sparklineWindow({ 'event.since': [{ type: 'eq', value: '24h' }] })).toMatchObject({ resolution: '1h', label: 'Events per hour, last 24 hours' })
+  })
+
+  it('cuts a range of a few hours or less in minutes, a few dozen points at most', () => {
+    const since = (value: string) => ({ 'event.since': [{ type: 'eq' as const, value }] })
+    expect(sparklineWindow(since('1h'))).toMatchObject({ resolution: '5m', label: 'Events per 5 minutes, last hour' })
+    expect(sparklineWindow(since('3h')).resolution).toBe('5m')
+    expect(sparklineWindow(since('30m'))).toMatchObject({ resolution: '1m', label: 'Events per minute, last 30m' })
+    expect(sparklineWindow(since('6h'))).toMatchObject({ resolution: '30m', label: 'Events per 30 minutes, last 6h' })
+    // Hourly up to two days (a day and a half of daily buckets would be two points), daily beyond.
+    expect(sparklineWindow(since('36h')).resolution).toBe('1h')
+    expect(sparklineWindow(since('3d')).resolution).toBe('1d')
   })
 })
 

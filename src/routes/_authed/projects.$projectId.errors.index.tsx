@@ -1,8 +1,9 @@
-import { createFileRoute } from '@tanstack/react-router'
+import { createFileRoute, notFound } from '@tanstack/react-router'
 import { z } from 'zod'
 import { directionSchema } from '../../../contract/common.ts'
 import { errorSortSchema } from '../../../contract/errors.ts'
 import { errorsInfiniteQuery } from '../../api/errors.ts'
+import { isApiError } from '../../api/http.ts'
 import { projectQuery } from '../../api/projects.ts'
 import { Skeleton } from '../../components/ui/skeleton.tsx'
 import { ErrorListSkeleton } from '../../features/errors/error-list.tsx'
@@ -23,17 +24,27 @@ export const Route = createFileRoute('/_authed/projects/$projectId/errors/')({
   validateSearch: searchSchema,
   loaderDeps: ({ search: { sort, direction, f } }) => ({ sort, direction, filters: fromFilterSearch(f) }),
   loader: async ({ context: { queryClient }, params: { projectId }, deps }) => {
-    const [, list] = await orNotFound(
-      Promise.all([
-        queryClient.ensureQueryData({ ...projectQuery(projectId), revalidateIfStale: true }),
-        queryClient.ensureInfiniteQueryData(errorsInfiniteQuery(projectId, deps)),
-      ]),
-    )
-    // Nothing matches: is the project empty altogether (show how to send a first error)?
-    const first = list.pages[0]
-    if (first && first.items.length === 0 && !first.nextUrl && Object.keys(deps.filters).length > 0) {
-      await queryClient.ensureInfiniteQueryData(errorsInfiniteQuery(projectId, { ...deps, filters: {} }))
+    const list = queryClient.ensureInfiniteQueryData(errorsInfiniteQuery(projectId, deps))
+    // Handled below; not left unhandled when the project fails first.
+    list.catch(() => undefined)
+    // Without the project there is no page: its failure is the route's error (or not-found) page.
+    const cachedProject = queryClient.getQueryData(projectQuery(projectId).queryKey) !== undefined
+    await orNotFound(queryClient.ensureQueryData(projectQuery(projectId)))
+    try {
+      const first = (await list).pages[0]
+      // Nothing matches: is the project empty altogether (show how to send a first error)?
+      if (first && first.items.length === 0 && !first.nextUrl && Object.keys(deps.filters).length > 0) {
+        await queryClient.ensureInfiniteQueryData(errorsInfiniteQuery(projectId, { ...deps, filters: {} }))
+      }
+    } catch (error) {
+      if (isApiError(error, 404)) throw notFound()
+      // The page keeps its controls and shows this failure in the list's place (ProjectErrors),
+      // once: the project is not read again below, so no "Could not refresh data" toast repeats it.
+      return
     }
+    // The server answered: a project read earlier is read again for the header's open count
+    // (refreshed on every visit), in the background like any refetch of data already on screen.
+    if (cachedProject) void queryClient.prefetchQuery(projectQuery(projectId))
   },
   // A filter or sort change keeps the current list on screen (with the progress bar) unless
   // the answer takes really long; the skeleton is for first visits.
