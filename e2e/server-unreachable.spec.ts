@@ -40,6 +40,10 @@ test('with the server unreachable, navigation shows the app’s own error and Re
   await markDocument(page)
 
   // A new sort: the list's loader cannot reach the API.
+  const listRequests: string[] = []
+  page.on('request', (request) => {
+    if (/\/api\/projects\/[^/]+\/errors\?/.test(request.url())) listRequests.push(request.url())
+  })
   await stopServer(page)
   await page.getByLabel('Sort by').selectOption('events')
   const alert = page.getByRole('alert')
@@ -49,6 +53,11 @@ test('with the server unreachable, navigation shows the app’s own error and Re
   await expect(page.getByLabel('Sort by')).toHaveValue('events')
   await expect(page.getByText('Could not refresh data')).toHaveCount(0)
   expect(await documentMark(page)).toBe('same document')
+  // The failure on show is final: nothing keeps asking behind it (and so could take it away
+  // from under the user's Retry). 1.5 s is past the longest retry delay.
+  const triedBeforeShown = listRequests.length
+  await page.waitForTimeout(1_500)
+  expect(listRequests.length).toBe(triedBeforeShown)
 
   await startServer(page)
   await alert.getByRole('button', { name: 'Retry' }).click()

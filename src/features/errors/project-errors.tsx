@@ -144,9 +144,14 @@ export function ProjectErrors({
 }) {
   const { data: project } = useSuspenseQuery(projectQuery(projectId))
   // Not a suspense query: a list the loader could not load must not take the page's controls
-  // with it (ErrorsListArea shows the failure). Loaded by the loader, so not fetched again on
-  // mount after a failure either: Retry does that.
-  const list = useInfiniteQuery({ ...errorsInfiniteQuery(projectId, params), retryOnMount: false })
+  // with it (ErrorsListArea shows the failure). The loader has already tried (with retries), so
+  // this reader never fetches a list that failed with nothing loaded, on mount or when the sort
+  // or filters change: Retry does that. Otherwise the failure shown would be fetching again
+  // behind it and vanish on its own, under the user's Retry.
+  const list = useInfiniteQuery({
+    ...errorsInfiniteQuery(projectId, params),
+    enabled: (query) => query.state.data !== undefined || query.state.status !== 'error',
+  })
   const pages = list.data?.pages
   // Unknown (failed, or loading) is not empty: the sort controls stay.
   const isEmpty = pages !== undefined && !hasErrors(pages)
