@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { checkoutEvent, otherEvent, simpleEvent, XSS_MESSAGE } from './bugsnag-payload.ts'
-import { addTestStyle, Api, createProject, NARROW, notify, shoot, shootNarrow, signIn, watchPage, WIDE } from './support.ts'
+import { addTestStyle, ADMIN, Api, createProject, NARROW, notify, shoot, shootNarrow, signIn, waitForEvents, watchPage, WIDE } from './support.ts'
 
 test('sign in, set up a project, ingest events and read them', async ({ page, request }) => {
   await page.setViewportSize(WIDE)
@@ -263,6 +263,29 @@ test('long unbroken names wrap or truncate instead of widening the page', async 
   await page.keyboard.press('Escape')
   expect(pageErrors).toEqual([])
   expect(dialogs).toEqual([])
+})
+
+test('at tablet widths an errors row keeps its class readable and the header its parts apart', async ({ page, request }) => {
+  const api = await Api.signIn(request)
+  const { projectId, apiKey } = await createProject(api, 'tablet-checkout-web-frontend')
+  await notify(request, apiKey, [simpleEvent({ errorClass: 'PaymentDeclinedException', message: 'Card declined by the issuer' })])
+  await waitForEvents(api, projectId, 1)
+  await signIn(page)
+  const row = page.getByRole('list', { name: 'Errors' }).getByRole('listitem').first()
+  const classLink = row.getByRole('link', { name: /PaymentDeclinedException/ })
+  const projectCrumb = page.getByRole('navigation', { name: 'Breadcrumbs' }).getByRole('link', { name: 'tablet-checkout-web-frontend', exact: true })
+  const email = page.getByRole('banner').getByText(ADMIN.email)
+  for (const width of [700, 768, 900, 1024, 1280]) {
+    await page.setViewportSize({ width, height: 900 })
+    await page.goto(`/projects/${projectId}/errors`)
+    // The class and message are what a row is read by: not cut to a few letters by the count columns.
+    await expect(classLink).toBeVisible()
+    expect(await classLink.evaluate((link) => link.scrollWidth <= link.clientWidth), `class whole at ${width}px`).toBe(true)
+    await expect(row.getByText('Card declined by the issuer')).toBeVisible()
+    // The signed-in email shows only where it leaves the breadcrumbs room for the project's name.
+    expect(await projectCrumb.evaluate((link) => link.parentElement!.scrollWidth <= link.parentElement!.clientWidth), `project name whole at ${width}px`).toBe(true)
+  }
+  await expect(email).toBeVisible()
 })
 
 test('an Android NDK crash reads by module and address, and crashes from two installs share one error', async ({ page, request }) => {

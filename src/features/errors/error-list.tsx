@@ -36,7 +36,10 @@ const PREFETCH_ROWS = 15
 
 type ErrorPageSearch = { f: string[] | undefined }
 
-const columns = 'sm:grid sm:grid-cols-[minmax(0,1fr)_5.5rem_5rem_5rem_7rem_7rem] sm:items-center sm:gap-4'
+// Columns from md up; the sparkline and first seen only from lg, where the class and message
+// still keep a readable width beside them. Below md, one meta line under the message.
+const columns =
+  'md:grid md:grid-cols-[minmax(0,1fr)_5rem_5rem_7rem] md:items-center md:gap-4 lg:grid-cols-[minmax(0,1fr)_5.5rem_5rem_5rem_7rem_7rem]'
 
 function ErrorRow({
   error,
@@ -73,7 +76,8 @@ function ErrorRow({
       />
       <div className={`min-w-0 flex-1 ${columns}`}>
         <div className="min-w-0">
-          <div className="flex min-w-0 items-center gap-2">
+          {/* Badges wrap under the class rather than cut it: the class is what a row is read by. */}
+          <div className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-0.5">
             <Link
               to="/projects/$projectId/errors/$errorId"
               params={{ projectId, errorId: error.id }}
@@ -85,7 +89,7 @@ function ErrorRow({
               {errorClassLabel(error.error_class)}
             </Link>
             <ErrorStatusBadge error={error} className="shrink" />
-            <SeverityIndicator severity={error.severity} className="hidden sm:inline-flex" />
+            <SeverityIndicator severity={error.severity} className="hidden md:inline-flex" />
             <AssigneeLabel name={assignee} />
           </div>
           <p id={messageId} className="truncate text-sm text-foreground/90" title={error.message}>
@@ -98,7 +102,7 @@ function ErrorRow({
           ) : null}
         </div>
         {/* Narrow screens: one meta line instead of columns. */}
-        <p className="mt-1 flex flex-wrap gap-x-3 text-xs text-muted-foreground tabular-nums sm:hidden">
+        <p className="mt-1 flex flex-wrap gap-x-3 text-xs text-muted-foreground tabular-nums md:hidden">
           <SeverityIndicator severity={error.severity} />
           <span>
             {error.matching_events === undefined
@@ -116,19 +120,19 @@ function ErrorRow({
             first <RelativeTime value={error.first_seen} />
           </span>
         </p>
-        <div className="hidden justify-end sm:flex">{sparkline}</div>
+        <div className="hidden justify-end lg:flex">{sparkline}</div>
         <EventsCount error={error} />
-        <p className="hidden text-right text-sm tabular-nums sm:block">
+        <p className="hidden text-right text-sm tabular-nums md:block">
           {formatCount(error.users)}
           <span className="sr-only"> users</span>
           {/* Users are counted over the error's whole life, also under filters: say so where Events says "of N". */}
           {error.matching_events === undefined ? null : <span className="block text-xs text-muted-foreground"> all time</span>}
         </p>
-        <p className="hidden text-right text-xs text-muted-foreground sm:block">
+        <p className="hidden text-right text-xs text-muted-foreground lg:block">
           <span className="sr-only">first seen </span>
           <RelativeTime value={error.first_seen} />
         </p>
-        <p className="hidden text-right text-xs text-muted-foreground sm:block">
+        <p className="hidden text-right text-xs text-muted-foreground md:block">
           <span className="sr-only">last seen </span>
           <RelativeTime value={error.last_seen} />
         </p>
@@ -144,14 +148,14 @@ function ErrorRow({
 function EventsCount({ error }: { error: ErrorGroup }) {
   if (error.matching_events === undefined) {
     return (
-      <p className="hidden text-right text-sm tabular-nums sm:block">
+      <p className="hidden text-right text-sm tabular-nums md:block">
         {formatCount(error.events)}
         <span className="sr-only"> events</span>
       </p>
     )
   }
   return (
-    <p className="hidden text-right text-sm tabular-nums sm:block">
+    <p className="hidden text-right text-sm tabular-nums md:block">
       {formatCount(error.matching_events)}
       <span className="sr-only"> matching events </span>
       <span className="block text-xs text-muted-foreground">
@@ -456,17 +460,17 @@ export function ErrorList({ projectId, params }: { projectId: string; params: Er
             <ShortcutsHelpButton onClick={() => setHelpOpen(true)} />
           </span>
         </div>
-        <div aria-hidden="true" className="hidden border-b border-border bg-surface-muted py-2 pr-4 pl-11 text-xs font-medium text-muted-foreground sm:block">
+        <div aria-hidden="true" className="hidden border-b border-border bg-surface-muted py-2 pr-4 pl-11 text-xs font-medium text-muted-foreground md:block">
           <div className={columns}>
             <span />
-            <span className="text-right">{sparklines.label.replace(/^Events per /, 'Per ')}</span>
+            <span className="hidden text-right lg:block">{sparklines.label.replace(/^Events per /, 'Per ')}</span>
             <span className="text-right" title={scoped ? 'Events matching the filters, of all the error’s events' : undefined}>
               {scoped ? 'Matching' : 'Events'}
             </span>
             <span className="text-right" title={scoped ? 'Users affected over the error’s whole life, not only by the matching events' : undefined}>
               Users
             </span>
-            <span className="text-right">First seen</span>
+            <span className="hidden text-right lg:block">First seen</span>
             <span className="text-right">Last seen</span>
           </div>
         </div>

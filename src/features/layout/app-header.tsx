@@ -46,6 +46,8 @@ function Breadcrumbs() {
   if (organizationId) {
     items.push({
       key: 'organization',
+      // Under a project, the project's name is the one to keep whole: the organization gives way first.
+      shrinksFirst: Boolean(params.projectId),
       node: (
         <Link to="/organizations/$organizationId" params={{ organizationId }} className={crumbLink}>
           {organization.data?.name ?? 'Organization'}
@@ -149,13 +151,13 @@ export function AppHeader() {
         </Link>
         <Breadcrumbs />
         {user.data ? (
-          <span className="hidden max-w-48 truncate text-sm text-muted-foreground md:inline" title={user.data.email}>
+          <span className="hidden max-w-48 truncate text-sm text-muted-foreground lg:inline" title={user.data.email}>
             {user.data.email}
           </span>
         ) : null}
         <Link to="/settings/tokens" className={buttonVariants({ variant: 'ghost', size: 'sm' })} title="Personal tokens">
           <KeyRound aria-hidden="true" />
-          <span className="max-sm:sr-only">Personal tokens</span>
+          <span className="max-lg:sr-only">Personal tokens</span>
         </Link>
         <Button variant="ghost" size="sm" onClick={signOut}>
           <LogOut aria-hidden="true" />
