@@ -6,7 +6,7 @@ import { z } from 'zod'
 import { directionSchema, type Direction } from '../../../contract/common.ts'
 import { errorSortSchema, type ErrorSort } from '../../../contract/errors.ts'
 import type { Filters } from '../../../contract/filters.ts'
-import { DEFAULT_FILTERS, eventScopedFilters, filterSearchSchema, fromFilterSearch, toFilterSearch } from '../filters/to-filter-search.ts'
+import { DEFAULT_FILTERS, eventScopedFilters, filterSearchSchema, fromFilterSearch, isDefaultFilters, toFilterSearch } from '../filters/to-filter-search.ts'
 
 /** The errors list's search, without its defaults (last seen, newest first, open errors). */
 export interface ErrorsListSearch {
@@ -29,7 +29,7 @@ export function toErrorsListSearch({ sort, direction, filters }: { sort: ErrorSo
   return {
     sort: sort === 'last_seen' ? undefined : sort,
     direction: direction === 'desc' ? undefined : direction,
-    f: JSON.stringify(filters) === JSON.stringify(DEFAULT_FILTERS) ? undefined : f,
+    f: isDefaultFilters(filters) ? undefined : f,
   }
 }
 

@@ -18,7 +18,7 @@ import { PageHeader } from '../../components/ui/page-header.tsx'
 import { EmptyState, ErrorState } from '../../components/ui/states.tsx'
 import { formatCount, formatCountOf } from '../../lib/relative-time.ts'
 import { FilterBar } from '../filters/filter-bar.tsx'
-import { DEFAULT_FILTERS, toFilterSearch, withTimeRange } from '../filters/to-filter-search.ts'
+import { DEFAULT_FILTERS, isDefaultFilters, toFilterSearch, withTimeRange } from '../filters/to-filter-search.ts'
 import { ProjectNav } from '../projects/project-nav.tsx'
 import { ProjectTrendChart } from '../trends/project-trend-chart.tsx'
 import type { ResolutionChoice } from '../trends/to-trend-series.ts'
@@ -157,7 +157,7 @@ export function ProjectErrors({
   const isEmpty = pages !== undefined && !hasErrors(pages)
   const total = pages?.[0]?.totalCount ?? null
   const filtered = Object.keys(params.filters).length > 0
-  const isDefaultView = JSON.stringify(params.filters) === JSON.stringify(DEFAULT_FILTERS)
+  const isDefaultView = isDefaultFilters(params.filters)
 
   // The header's open count comes with the project; when the list's total moves (the first error
   // arrived while the page polled, or a refetch found new ones), the project is read again.

@@ -52,6 +52,13 @@ export function fromFilterSearch(entries: readonly string[] | undefined): Filter
   return filters
 }
 
+/** An error's pages' `f`: they have no default filter (unlike the errors list), so no `f` means none. */
+export const fromErrorFilterSearch = (entries: readonly string[] | undefined): Filters =>
+  entries === undefined ? {} : fromFilterSearch(entries)
+
+/** Whether these are the errors list's default filters (open errors). */
+export const isDefaultFilters = (filters: Filters): boolean => JSON.stringify(filters) === JSON.stringify(DEFAULT_FILTERS)
+
 /**
  * The `f` search parameter: a single value arrives as a string, several as an array, and
  * `f=` (empty) means "no filters at all" — distinct from no `f`, the default view. Malformed

@@ -10,7 +10,7 @@ import { Button, buttonVariants } from '../../components/ui/button.tsx'
 import { cn } from '../../lib/cn.ts'
 import { errorClassLabel } from '../../lib/error-class.ts'
 import { errorsListSearchFor } from '../errors/errors-list-return.ts'
-import { filterSearchSchema, fromFilterSearch } from '../filters/to-filter-search.ts'
+import { filterSearchSchema, fromErrorFilterSearch } from '../filters/to-filter-search.ts'
 
 const crumbLink = 'rounded text-muted-foreground hover:text-foreground'
 
@@ -19,12 +19,6 @@ interface CrumbItem {
   node: React.ReactNode
   /** Gives up its width before the other levels do: its full text is the page's own heading. */
   shrinksFirst?: boolean
-}
-
-/** An error's pages have no default filter: no `f` means none. */
-function errorPageFilters(raw: unknown) {
-  const f = filterSearchSchema.parse(raw)
-  return f ? fromFilterSearch(f) : {}
 }
 
 /** Organization › project › error breadcrumbs, read from the current route's parameters. */
@@ -63,7 +57,7 @@ function Breadcrumbs() {
           to="/projects/$projectId/errors"
           params={{ projectId: params.projectId }}
           // From an error's pages, back to the list it was opened from (an error's `f` has no default filter).
-          search={params.errorId ? errorsListSearchFor(params.projectId, errorPageFilters(rawFilters)) : {}}
+          search={params.errorId ? errorsListSearchFor(params.projectId, fromErrorFilterSearch(filterSearchSchema.parse(rawFilters))) : {}}
           className={crumbLink}
         >
           {project.data?.name ?? 'Project'}

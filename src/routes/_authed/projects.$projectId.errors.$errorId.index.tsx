@@ -7,7 +7,7 @@ import { errorEventsQuery } from '../../api/events.ts'
 import { ErrorEventsTable } from '../../features/errors/error-events-table.tsx'
 import { ErrorSummary } from '../../features/errors/error-summary.tsx'
 import { LatestEventPanel } from '../../features/errors/latest-event-panel.tsx'
-import { filterSearchSchema, fromFilterSearch, toFilterSearch } from '../../features/filters/to-filter-search.ts'
+import { filterSearchSchema, fromErrorFilterSearch, toFilterSearch } from '../../features/filters/to-filter-search.ts'
 import { orNotFound, PageSkeleton, ResourceNotFound, RouteError } from '../../features/layout/route-states.tsx'
 import { ERROR_PIVOT_FIELDS, ErrorPivotsPanel } from '../../features/pivots/error-pivots-panel.tsx'
 import { ErrorActions } from '../../features/triage/error-actions.tsx'
@@ -45,7 +45,7 @@ function ErrorPage() {
   const navigate = Route.useNavigate()
   const { data: error } = useSuspenseQuery(errorQuery(projectId, errorId))
   // Unlike the list, the error page has no default status filter: its charts show all its events.
-  const filters = useMemo(() => (f ? fromFilterSearch(f) : {}), [f])
+  const filters = useMemo(() => fromErrorFilterSearch(f), [f])
   return (
     <div className="flex flex-col gap-4">
       <ErrorSummary error={error} />

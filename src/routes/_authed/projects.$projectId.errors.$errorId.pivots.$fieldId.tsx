@@ -3,19 +3,16 @@ import { z } from 'zod'
 import { errorQuery } from '../../api/errors.ts'
 import { pivotValuesQuery } from '../../api/pivots.ts'
 import { projectQuery } from '../../api/projects.ts'
-import { filterSearchSchema, fromFilterSearch } from '../../features/filters/to-filter-search.ts'
+import { filterSearchSchema, fromErrorFilterSearch } from '../../features/filters/to-filter-search.ts'
 import { orNotFound, PageSkeleton, ResourceNotFound } from '../../features/layout/route-states.tsx'
 import { PivotValuesError } from '../../features/pivots/pivot-page-link.tsx'
 import { PIVOT_PAGE_SIZE, PivotValuesPage } from '../../features/pivots/pivot-values-page.tsx'
 import { errorFilterSearch, isPivotFieldId } from '../../features/pivots/to-pivot-filter.ts'
 
-/** Like the error page, no default status filter: no `f` means all the error's events. */
-const errorFilters = (f: string[] | undefined) => (f ? fromFilterSearch(f) : {})
-
 /** Every value of a field among one error's events ("See all values" in the error's pivots). */
 export const Route = createFileRoute('/_authed/projects/$projectId/errors/$errorId/pivots/$fieldId')({
   validateSearch: z.object({ f: filterSearchSchema, cursor: z.string().optional().catch(undefined) }),
-  loaderDeps: ({ search: { f, cursor } }) => ({ filters: errorFilters(f), cursor }),
+  loaderDeps: ({ search: { f, cursor } }) => ({ filters: fromErrorFilterSearch(f), cursor }),
   loader: ({ context: { queryClient }, params: { projectId, errorId, fieldId }, deps }) => {
     if (!isPivotFieldId(fieldId)) throw notFound()
     return orNotFound(
@@ -44,7 +41,7 @@ function ErrorPivotPage() {
       projectId={projectId}
       errorId={errorId}
       pivotId={fieldId}
-      filters={errorFilters(f)}
+      filters={fromErrorFilterSearch(f)}
       cursor={cursor}
       onFiltersChange={(next) => void navigate({ search: { f: errorFilterSearch(next), cursor: undefined } })}
     />
@@ -55,7 +52,7 @@ function ErrorPivotError(props: ErrorComponentProps) {
   const { projectId, errorId, fieldId } = Route.useParams()
   const { f, cursor } = Route.useSearch()
   if (!isPivotFieldId(fieldId)) return <ErrorPivotNotFound />
-  return <PivotValuesError {...props} projectId={projectId} errorId={errorId} pivotId={fieldId} filters={errorFilters(f)} cursor={cursor} />
+  return <PivotValuesError {...props} projectId={projectId} errorId={errorId} pivotId={fieldId} filters={fromErrorFilterSearch(f)} cursor={cursor} />
 }
 
 function ErrorPivotNotFound() {
