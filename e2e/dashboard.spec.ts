@@ -288,6 +288,27 @@ test('at tablet widths an errors row keeps its class readable and the header its
   await expect(email).toBeVisible()
 })
 
+test('opening a project whose errors list is slow shows the page at once, the list loading in its place', async ({ page, request }) => {
+  const api = await Api.signIn(request)
+  const { projectId, apiKey } = await createProject(api, 'slow-list')
+  await notify(request, apiKey, [simpleEvent({ errorClass: 'SlowListError' })])
+  await waitForEvents(api, projectId, 1)
+  await signIn(page)
+  let release = () => {}
+  const held = new Promise<void>((resolve) => (release = resolve))
+  await page.route(/\/api\/projects\/[^/]+\/errors\?/, async (route) => {
+    await held
+    await route.continue()
+  })
+  await page.goto(`/projects/${projectId}/errors`)
+  // The list has not answered: the page, its controls and the list's skeleton are there already.
+  await expect(page.getByRole('heading', { level: 1, name: 'slow-list: errors' })).toBeVisible()
+  await expect(page.getByLabel('Sort by')).toBeVisible()
+  await expect(page.getByText('Loading errors')).toBeAttached()
+  release()
+  await expect(page.getByRole('list', { name: 'Errors' }).getByRole('listitem')).toHaveCount(1)
+})
+
 test('an Android NDK crash reads by module and address, and crashes from two installs share one error', async ({ page, request }) => {
   await page.setViewportSize(WIDE)
   const { pageErrors } = watchPage(page)

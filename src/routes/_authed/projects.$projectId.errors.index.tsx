@@ -23,31 +23,41 @@ const searchSchema = z.object({
 export const Route = createFileRoute('/_authed/projects/$projectId/errors/')({
   validateSearch: searchSchema,
   loaderDeps: ({ search: { sort, direction, f } }) => ({ sort, direction, filters: fromFilterSearch(f) }),
-  loader: async ({ context: { queryClient }, params: { projectId }, deps }) => {
+  loader: async ({ context: { queryClient }, params: { projectId }, deps, cause }) => {
     const list = queryClient.ensureInfiniteQueryData(errorsInfiniteQuery(projectId, deps))
     // Handled below; not left unhandled when the project fails first.
     list.catch(() => undefined)
     // Without the project there is no page: its failure is the route's error (or not-found) page.
     const cachedProject = queryClient.getQueryData(projectQuery(projectId).queryKey) !== undefined
     await orNotFound(queryClient.ensureQueryData(projectQuery(projectId)))
-    try {
-      const first = (await list).pages[0]
-      // Nothing matches: is the project empty altogether (show how to send a first error)?
-      if (first && first.items.length === 0 && !first.nextUrl && Object.keys(deps.filters).length > 0) {
-        await queryClient.ensureInfiniteQueryData(errorsInfiniteQuery(projectId, { ...deps, filters: {} }))
+    const settled = (async () => {
+      try {
+        const first = (await list).pages[0]
+        // Nothing matches: is the project empty altogether (show how to send a first error)?
+        if (first && first.items.length === 0 && !first.nextUrl && Object.keys(deps.filters).length > 0) {
+          await queryClient.ensureInfiniteQueryData(errorsInfiniteQuery(projectId, { ...deps, filters: {} }))
+        }
+      } catch (error) {
+        if (isApiError(error, 404)) throw notFound()
+        // The page keeps its controls and shows this failure in the list's place (ProjectErrors),
+        // once: the project is not read again below, so no "Could not refresh data" toast repeats it.
+        return
       }
-    } catch (error) {
-      if (isApiError(error, 404)) throw notFound()
-      // The page keeps its controls and shows this failure in the list's place (ProjectErrors),
-      // once: the project is not read again below, so no "Could not refresh data" toast repeats it.
+      // The server answered: a project read earlier is read again for the header's open count
+      // (refreshed on every visit), in the background like any refetch of data already on screen.
+      if (cachedProject) void queryClient.prefetchQuery(projectQuery(projectId))
+    })()
+    // Entering the page (a page load, or from another page) shows it at once, the list's skeleton
+    // in its place until the list arrives: waiting for a slow list left a blank window for up to
+    // pendingMs. A sort or filter change ('stay') waits for the list instead, below.
+    if (cause === 'enter') {
+      settled.catch(() => undefined)
       return
     }
-    // The server answered: a project read earlier is read again for the header's open count
-    // (refreshed on every visit), in the background like any refetch of data already on screen.
-    if (cachedProject) void queryClient.prefetchQuery(projectQuery(projectId))
+    await settled
   },
   // A filter or sort change keeps the current list on screen (with the progress bar) unless
-  // the answer takes really long; the skeleton is for first visits.
+  // the answer takes really long.
   pendingMs: 3_000,
   pendingComponent: () => (
     <div className="flex flex-col gap-4">
