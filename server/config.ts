@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { IngestOptions } from './ingest/ingest-writer.ts'
+import type { IngestOptions } from './ingest/log/group-commit.ts'
 
 const port = z.coerce.number().int().min(0).max(65535)
 const bytes = z.coerce.number().int().positive()

@@ -3,7 +3,7 @@ import type { Config } from './config.ts'
 import type { Database } from './db/client.ts'
 import type { LoginThrottle } from './auth/login-throttle.ts'
 import type { AuthUser } from './auth/tokens.ts'
-import type { IngestWriter } from './ingest/ingest-writer.ts'
+import type { IngestWriter } from './ingest/log/group-commit.ts'
 
 /** What the app is built from; tests build their own with a fresh database. */
 export interface AppDeps {

@@ -10,7 +10,7 @@ import { openDatabase } from './db/client.ts'
 import { DataDirInUseError } from './db/data-dir-lock.ts'
 import { startMaintenance } from './db/maintenance.ts'
 import { migrate } from './db/migrate.ts'
-import { createIngestWriter } from './ingest/ingest-writer.ts'
+import { createIngestWriter } from './ingest/log/group-commit.ts'
 import { createLogger } from './logger.ts'
 
 async function buildDashboardIfNeeded(staticDir: string, log: (msg: string) => void): Promise<void> {

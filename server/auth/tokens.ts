@@ -3,7 +3,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm'
 import { queryRows, type Db } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
 import { authTokens, users } from '../db/schema.ts'
-import { parseUserAgent } from '../ingest/user-agent.ts'
+import { parseUserAgent } from '../ingest/process/user-agent.ts'
 
 /** A new personal auth token: 40 hex characters (160 random bits). Shown once, stored hashed. */
 export function generateToken(): string {

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads'
-import type { IndexerOptions, IngestIndexer } from '../ingest/ingest-indexer.ts'
+import type { IndexerOptions, IngestIndexer } from '../ingest/index/indexer.ts'
 
 export type WorkerRequest =
   | { id: number; op: 'query'; txId?: number; sql: string; params: unknown[]; rowMode?: 'array' | 'object'; identityParsers?: number[] }

@@ -6,7 +6,7 @@ import { errors, events } from '../db/schema.ts'
 import { encodeCursor } from '../http/cursor.ts'
 import { seedProject } from '../test-support/seed.ts'
 import { createTestContext, type TestContext, type TestUser } from '../test-support/test-app.ts'
-import { INGEST_LIMITS } from './normalize.ts'
+import { INGEST_LIMITS } from './process/normalize.ts'
 
 /**
  * What a hostile or sloppy client sends: odd payload shapes, odd types, huge and deeply

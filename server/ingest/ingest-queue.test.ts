@@ -9,9 +9,9 @@ import { queryRows } from '../db/client.ts'
 import { QUEUE_COUNT_CAP } from '../health/health.routes.ts'
 import { seedProject } from '../test-support/seed.ts'
 import { createTestContext, type TestContext, type TestUser } from '../test-support/test-app.ts'
-import { createIngestWriter, enqueueEvents } from './ingest-writer.ts'
-import { prepareEvents } from './normalize.ts'
-import { notifyPayloadSchema } from './payload-schema.ts'
+import { createIngestWriter, enqueueEvents } from './log/group-commit.ts'
+import { prepareEvents } from './process/normalize.ts'
+import { notifyPayloadSchema } from './accept/payload-schema.ts'
 
 let ctx: TestContext
 let owner: TestUser

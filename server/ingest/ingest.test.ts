@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { errors, events, projects, sessionCounts } from '../db/schema.ts'
 import { seedProject } from '../test-support/seed.ts'
 import { createTestContext, listen, type TestContext, type TestUser } from '../test-support/test-app.ts'
-import { createIngestWriter } from './ingest-writer.ts'
-import { prepareEvents } from './normalize.ts'
-import { notifyPayloadSchema } from './payload-schema.ts'
+import { createIngestWriter } from './log/group-commit.ts'
+import { prepareEvents } from './process/normalize.ts'
+import { notifyPayloadSchema } from './accept/payload-schema.ts'
 
 const WIRE = join(import.meta.dirname, '../../test/fixtures/wire')
 const fixture = (name: string) => JSON.parse(readFileSync(join(WIRE, name), 'utf8')) as { headers: Record<string, string>; json: Record<string, unknown> }

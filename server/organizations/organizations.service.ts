@@ -5,7 +5,7 @@ import type { Db } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
 import { lockProjects } from '../db/project-lock.ts'
 import { collaborators, organizations, projects } from '../db/schema.ts'
-import { forgetProjectApiKeys } from '../ingest/project-keys.ts'
+import { forgetProjectApiKeys } from '../ingest/accept/project-keys.ts'
 import { NotFoundError } from '../http/errors.ts'
 import { insertWithFreeSlug } from '../http/slug.ts'
 

@@ -13,7 +13,7 @@ import { NotFoundError } from '../http/errors.ts'
 import { insertWithFreeSlug } from '../http/slug.ts'
 import type { UrlBuilder } from '../http/urls.ts'
 import { writingProject } from '../db/project-lock.ts'
-import { forgetProjectApiKeys } from '../ingest/project-keys.ts'
+import { forgetProjectApiKeys } from '../ingest/accept/project-keys.ts'
 
 type ProjectRow = typeof projects.$inferSelect
 

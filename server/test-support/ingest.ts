@@ -1,5 +1,5 @@
-import { prepareEvents } from '../ingest/normalize.ts'
-import { notifyPayloadSchema } from '../ingest/payload-schema.ts'
+import { prepareEvents } from '../ingest/process/normalize.ts'
+import { notifyPayloadSchema } from '../ingest/accept/payload-schema.ts'
 import type { TestContext } from './test-app.ts'
 
 /** A minimal valid notifier event of `errorClass` (one in-project frame, so the class decides the group). */

@@ -12,7 +12,7 @@ import { openScratchPostgres } from '../db/scratch-database.ts'
 import { newId } from '../db/ids.ts'
 import { migrate } from '../db/migrate.ts'
 import { users } from '../db/schema.ts'
-import { createIngestWriter } from '../ingest/ingest-writer.ts'
+import { createIngestWriter } from '../ingest/log/group-commit.ts'
 
 /**
  * A fresh, migrated database for one test file: in-memory PGlite, or a new database on

@@ -1,15 +1,15 @@
 import type { IncomingMessage } from 'node:http'
 import { Hono, type Context } from 'hono'
-import type { AppEnv } from '../context.ts'
-import { pgErrorCode } from '../db/pg-errors.ts'
-import { PayloadTooLargeError, UnauthorizedError } from '../http/errors.ts'
-import { parseInput } from '../http/validate.ts'
+import type { AppEnv } from '../../context.ts'
+import { pgErrorCode } from '../../db/pg-errors.ts'
+import { PayloadTooLargeError, UnauthorizedError } from '../../http/errors.ts'
+import { parseInput } from '../../http/validate.ts'
 import { ingestCors } from './cors.ts'
-import { prepareEvents } from './normalize.ts'
+import { prepareEvents } from '../process/normalize.ts'
 import { notifyPayloadSchema, sessionsPayloadSchema } from './payload-schema.ts'
 import { projectIdForApiKey } from './project-keys.ts'
 import { parseJsonBody, readLimitedBody } from './read-body.ts'
-import { recordSessions } from './sessions.service.ts'
+import { recordSessions } from './sessions.ts'
 
 /**
  * The body of a Bugsnag POST and the project it is for: the Bugsnag-Api-Key header, else the

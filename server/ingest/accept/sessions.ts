@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm'
-import type { Db } from '../db/client.ts'
-import { DEFAULT_RELEASE_STAGE } from './normalize.ts'
-import { parseNotifierTime } from './notifier-time.ts'
+import type { Db } from '../../db/client.ts'
+import { DEFAULT_RELEASE_STAGE } from '../process/normalize.ts'
+import { parseNotifierTime } from '../process/notifier-time.ts'
 import type { SessionsPayload } from './payload-schema.ts'
 
 const MINUTE_MS = 60_000

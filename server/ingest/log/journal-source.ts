@@ -3,11 +3,11 @@
 // journal position, so each is indexed exactly once whatever crashes when.
 import { sql } from 'drizzle-orm'
 import type { Logger } from 'pino'
-import { queryRows, type Database, type Db } from '../db/client.ts'
-import { isTransientPgError, pgErrorMessage } from '../db/pg-errors.ts'
-import { textArrayLiteral } from '../db/text-array.ts'
-import { createJournalReader, takeTurns, type JournalPosition, type JournalRecord } from './ingest-journal.ts'
-import { indexedRowData, writeEvents } from './write-events.ts'
+import { queryRows, type Database, type Db } from '../../db/client.ts'
+import { isTransientPgError, pgErrorMessage } from '../../db/pg-errors.ts'
+import { textArrayLiteral } from '../../db/text-array.ts'
+import { createJournalReader, takeTurns, type JournalPosition, type JournalRecord } from './journal.ts'
+import { indexedRowData, writeEvents } from '../index/write-events.ts'
 
 export interface JournalIndexing {
   /** Indexes up to `limit` journaled events in one transaction; how many lines it passed (0: none waiting). */

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http'
 import { promisify } from 'node:util'
 import { gunzip, inflate } from 'node:zlib'
-import { HttpError, PayloadTooLargeError, ValidationError } from '../http/errors.ts'
+import { HttpError, PayloadTooLargeError, ValidationError } from '../../http/errors.ts'
 
 const gunzipAsync = promisify(gunzip)
 const inflateAsync = promisify(inflate)

@@ -7,13 +7,13 @@ import {
   type FrameRegisters,
   type NativeFrame,
   type StackFrame,
-} from '../../contract/events.ts'
-import type { Severity } from '../../contract/errors.ts'
-import { newId } from '../db/ids.ts'
-import type { StoredEventPayload } from '../events/event-payload.ts'
+} from '../../../contract/events.ts'
+import type { Severity } from '../../../contract/errors.ts'
+import { newId } from '../../db/ids.ts'
+import type { StoredEventPayload } from '../../events/event-payload.ts'
 import { computeGrouping, type Grouping } from './grouping.ts'
 import { parseNotifierTime } from './notifier-time.ts'
-import type { EventInput, NotifyPayload } from './payload-schema.ts'
+import type { EventInput, NotifyPayload } from '../accept/payload-schema.ts'
 import { parseUserAgent } from './user-agent.ts'
 
 /** The indexed columns of one events row (see 0001-init.sql), minus ids and time. */

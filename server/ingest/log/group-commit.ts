@@ -1,12 +1,12 @@
 import { sql } from 'drizzle-orm'
 import type { Logger } from 'pino'
-import type { Database, Db } from '../db/client.ts'
-import { isDatabaseUnavailable, logDatabaseUnavailable, pgErrorCode, pgErrorMessage } from '../db/pg-errors.ts'
-import { HttpError, UnauthorizedError, ValidationError } from '../http/errors.ts'
-import { createIngestIndexer, type IngestIndexer } from './ingest-indexer.ts'
-import { journalLines } from './ingest-journal.ts'
-import type { PreparedEvent } from './normalize.ts'
-import { indexedRowData } from './write-events.ts'
+import type { Database, Db } from '../../db/client.ts'
+import { isDatabaseUnavailable, logDatabaseUnavailable, pgErrorCode, pgErrorMessage } from '../../db/pg-errors.ts'
+import { HttpError, UnauthorizedError, ValidationError } from '../../http/errors.ts'
+import { createIngestIndexer, type IngestIndexer } from '../index/indexer.ts'
+import { journalLines } from './journal.ts'
+import type { PreparedEvent } from '../process/normalize.ts'
+import { indexedRowData } from '../index/write-events.ts'
 
 export interface IngestWriter {
   /**

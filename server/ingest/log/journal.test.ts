@@ -7,8 +7,8 @@ import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import pino from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
-import { openPglite, queryRows, type Database } from '../db/client.ts'
-import { migrate } from '../db/migrate.ts'
+import { openPglite, queryRows, type Database } from '../../db/client.ts'
+import { migrate } from '../../db/migrate.ts'
 import {
   createJournalReader,
   journalLines,
@@ -16,10 +16,10 @@ import {
   openJournalAppender,
   segmentPath,
   type JournalPosition,
-} from './ingest-journal.ts'
-import { createIngestWriter } from './ingest-writer.ts'
-import { prepareEvents } from './normalize.ts'
-import { notifyPayloadSchema } from './payload-schema.ts'
+} from './journal.ts'
+import { createIngestWriter } from './group-commit.ts'
+import { prepareEvents } from '../process/normalize.ts'
+import { notifyPayloadSchema } from '../accept/payload-schema.ts'
 
 const silent = pino({ level: 'silent' })
 const dirs: string[] = []

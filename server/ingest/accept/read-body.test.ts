@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http'
 import { Readable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
-import { HttpError } from '../http/errors.ts'
+import { HttpError } from '../../http/errors.ts'
 import { readLimitedBody } from './read-body.ts'
 
 const post = () => new Request('http://errata.test/notify', { method: 'POST' })

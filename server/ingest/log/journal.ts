@@ -11,8 +11,8 @@
 // the reader skips it: that batch was never acknowledged.
 import { mkdir, open, readdir, unlink, type FileHandle } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { PreparedEvent } from './normalize.ts'
-import { indexedRowData, type IndexedEvent, type IndexedRowData } from './write-events.ts'
+import type { PreparedEvent } from '../process/normalize.ts'
+import { indexedRowData, type IndexedEvent, type IndexedRowData } from '../index/write-events.ts'
 
 /** A segment is closed once it holds this much; the indexer deletes it once past it. */
 export const SEGMENT_BYTES = 16 * 1024 * 1024

@@ -1,11 +1,11 @@
 import { sql } from 'drizzle-orm'
 import type { Logger } from 'pino'
-import { queryRows, type Database, type Db } from '../db/client.ts'
-import { isTransientPgError, pgErrorCode, pgErrorMessage } from '../db/pg-errors.ts'
-import type { JournalIndexing } from './journal-indexing.ts'
+import { queryRows, type Database, type Db } from '../../db/client.ts'
+import { isTransientPgError, pgErrorCode, pgErrorMessage } from '../../db/pg-errors.ts'
+import type { JournalIndexing } from '../log/journal-source.ts'
 import { writeEvents, type IndexedEvent, type IndexedRowData } from './write-events.ts'
-import { fitPivotColumns, pivotColumn } from './normalize.ts'
-import { tryLockProjects } from '../db/project-lock.ts'
+import { fitPivotColumns, pivotColumn } from '../process/normalize.ts'
+import { tryLockProjects } from '../../db/project-lock.ts'
 import { createBatchSizer } from './batch-sizer.ts'
 
 /** Batch size and linger; what the ingest writer passes (docs/ingestion.md). */

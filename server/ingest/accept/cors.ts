@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono'
-import type { AppEnv } from '../context.ts'
+import type { AppEnv } from '../../context.ts'
 
 const DEFAULT_ALLOWED_HEADERS = 'Bugsnag-Api-Key, Bugsnag-Payload-Version, Bugsnag-Sent-At, Content-Type, Content-Encoding'
 

@@ -2,16 +2,16 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
-import { eventSchema, type EventException, type StackFrame } from '../../contract/events.ts'
-import { decodeEventPayload, encodeEventPayload } from '../events/event-payload.ts'
+import { eventSchema, type EventException, type StackFrame } from '../../../contract/events.ts'
+import { decodeEventPayload, encodeEventPayload } from '../../events/event-payload.ts'
 import { computeGrouping, normalizeFileForGrouping } from './grouping.ts'
 import { normalizeEvent, prepareEvents } from './normalize.ts'
 import { parseNotifierTime } from './notifier-time.ts'
-import { notifyPayloadSchema, sessionsPayloadSchema } from './payload-schema.ts'
+import { notifyPayloadSchema, sessionsPayloadSchema } from '../accept/payload-schema.ts'
 import { parseUserAgent } from './user-agent.ts'
 
-const WIRE = join(import.meta.dirname, '../../test/fixtures/wire')
-const NATIVE = join(import.meta.dirname, '../../test/fixtures/native')
+const WIRE = join(import.meta.dirname, '../../../test/fixtures/wire')
+const NATIVE = join(import.meta.dirname, '../../../test/fixtures/native')
 
 interface Capture {
   method: string

@@ -2,12 +2,12 @@
 // inside the caller's transaction. The ingest indexer calls it with batches taken from
 // ingest_queue; it moves their payloads itself.
 import { sql, type SQL } from 'drizzle-orm'
-import { queryRows, type Db } from '../db/client.ts'
-import { newId } from '../db/ids.ts'
-import { textArrayLiteral } from '../db/text-array.ts'
-import { addToRollups, moveErrorsBetweenStatuses } from '../rollups/rollups.ts'
-import type { CrashedSession, EventColumns, PreparedEvent } from './normalize.ts'
-import type { Grouping } from './grouping.ts'
+import { queryRows, type Db } from '../../db/client.ts'
+import { newId } from '../../db/ids.ts'
+import { textArrayLiteral } from '../../db/text-array.ts'
+import { addToRollups, moveErrorsBetweenStatuses } from '../../rollups/rollups.ts'
+import type { CrashedSession, EventColumns, PreparedEvent } from '../process/normalize.ts'
+import type { Grouping } from '../process/grouping.ts'
 
 /** An accepted event as the indexer writes it: everything but its payload. */
 export type IndexedEvent = Omit<PreparedEvent, 'payload'>

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { EventException, StackFrame } from '../../contract/events.ts'
+import type { EventException, StackFrame } from '../../../contract/events.ts'
 
 /** Why an event landed in its error; docs/grouping.md explains each rule. */
 export type GroupingReason = 'grouping_hash' | 'in_project_frame' | 'top_frame' | 'error_class_and_message'
