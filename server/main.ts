@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { createAdaptorServer, type ServerType } from '@hono/node-server'
+import { createServer, type RequestListener, type Server } from 'node:http'
+import { getRequestListener } from '@hono/node-server'
 import { createApiPortApp, createApp } from './app.ts'
 import { bootstrapFirstAdmin } from './auth/bootstrap.ts'
 import { createLoginThrottle } from './auth/login-throttle.ts'
@@ -10,6 +11,7 @@ import { openDatabase } from './db/client.ts'
 import { DataDirInUseError } from './db/data-dir-lock.ts'
 import { startMaintenance } from './db/maintenance.ts'
 import { migrate } from './db/migrate.ts'
+import { createRequestListener } from './ingest/accept/node-listener.ts'
 import { createIngestWriter } from './ingest/log/group-commit.ts'
 import { createLogger } from './logger.ts'
 
@@ -29,8 +31,17 @@ export function defaultRequestHost(host: string, port: number): string {
   return port === 0 ? name : `${name}:${port}`
 }
 
-function listen(app: { fetch: (req: Request) => Response | Promise<Response> }, host: string, port: number, setting: string) {
-  return new Promise<ServerType>((resolve, reject) => {
+/** Listens on host:port with `listener` (answering requests that carry no Host header as that address). */
+async function listen(
+  listener: (hostname: string) => RequestListener | Promise<RequestListener>,
+  host: string,
+  port: number,
+  setting: string,
+): Promise<Server> {
+  // The request URL's host when a client sends no Host header (HTTP/1.0): this address with its
+  // port, so Link and url fields still point here.
+  const handler = await listener(defaultRequestHost(host, port))
+  return new Promise<Server>((resolve, reject) => {
     const refused = (err: NodeJS.ErrnoException) => {
       const why =
         err.code === 'EADDRINUSE'
@@ -40,16 +51,12 @@ function listen(app: { fetch: (req: Request) => Response | Promise<Response> }, 
             : `cannot listen on ${host}:${port} (${err.message})`
       reject(new ListenError(why))
     }
-    // The request URL's host when a client sends no Host header (HTTP/1.0): this address with its
-    // port, so Link and url fields still point here.
-    const server = createAdaptorServer({ fetch: app.fetch, hostname: defaultRequestHost(host, port) })
+    const server = createServer(handler)
     // Node closes an idle kept-alive connection after 5 s, which races with a client sending its
     // next request on it (ECONNRESET, and an event lost by a notifier that does not retry).
     // Proxies and HTTP clients keep idle connections up to a minute; outlast them.
-    if ('keepAliveTimeout' in server) {
-      server.keepAliveTimeout = 65_000
-      server.headersTimeout = 66_000
-    }
+    server.keepAliveTimeout = 65_000
+    server.headersTimeout = 66_000
     server.once('error', refused)
     server.listen(port, host, () => {
       // Only failing to listen is handled here; later server errors keep Node's default.
@@ -62,7 +69,7 @@ function listen(app: { fetch: (req: Request) => Response | Promise<Response> }, 
 // How long a stopping server waits for clients to let go of their connections before cutting them.
 const CLOSE_GRACE_MS = 10_000
 
-function closeServer(server: ServerType): Promise<void> {
+function closeServer(server: Server): Promise<void> {
   return new Promise((resolve) => {
     // A client keeping its connection alive would otherwise go on sending requests on it for
     // as long as it likes: each request still served is answered with Connection: close.
@@ -70,14 +77,14 @@ function closeServer(server: ServerType): Promise<void> {
       if (!response.headersSent) response.setHeader('Connection', 'close')
     })
     const cutOff = setTimeout(() => {
-      if ('closeAllConnections' in server) server.closeAllConnections()
+      server.closeAllConnections()
     }, CLOSE_GRACE_MS)
     // Stop accepting; in-flight requests finish, idle keep-alive sockets close now.
     server.close(() => {
       clearTimeout(cutOff)
       resolve()
     })
-    if ('closeIdleConnections' in server) server.closeIdleConnections()
+    server.closeIdleConnections()
   })
 }
 
@@ -106,13 +113,25 @@ async function main(): Promise<void> {
 
   const ingestWriter = createIngestWriter(database, config.ingest, logger)
   const deps: AppDeps = { config, database, logger, ingestWriter, loginThrottle: createLoginThrottle() }
-  const servers: ServerType[] = []
+  const servers: Server[] = []
+  let ingestListener: { close(): void } | undefined
   try {
-    servers.push(await listen(createApp(deps), config.host, config.port, 'PORT'))
-    if (config.apiPort !== undefined) servers.push(await listen(createApiPortApp(deps), config.host, config.apiPort, 'API_PORT'))
+    servers.push(
+      await listen(
+        async (hostname) => (ingestListener = await createRequestListener(createApp(deps), deps, hostname)),
+        config.host,
+        config.port,
+        'PORT',
+      ),
+    )
+    if (config.apiPort !== undefined) {
+      const apiApp = createApiPortApp(deps)
+      servers.push(await listen((hostname) => getRequestListener(apiApp.fetch, { hostname }), config.host, config.apiPort, 'API_PORT'))
+    }
   } catch (err) {
     // Nothing was accepted yet: close what is open so the data directory is left clean.
     await Promise.all(servers.map(closeServer))
+    ingestListener?.close()
     stopMaintenance()
     await ingestWriter.close()
     await database.close()
@@ -131,6 +150,7 @@ async function main(): Promise<void> {
     stopping = true
     logger.info({ signal }, 'shutting down: finishing in-flight requests')
     await Promise.all(servers.map(closeServer))
+    ingestListener?.close()
     stopMaintenance()
     await ingestWriter.close()
     await database.close()

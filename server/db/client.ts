@@ -10,6 +10,7 @@ import type { SQL } from 'drizzle-orm'
 import pg from 'pg'
 import type { IndexerOptions, IngestIndexer } from '../ingest/index/indexer.ts'
 import { openJournalAppender } from '../ingest/log/journal.ts'
+import { startPipelineThread } from '../ingest/pipeline/thread.ts'
 import { lockDataDir } from './data-dir-lock.ts'
 import { installPgTransactionFix } from './pg-transaction.ts'
 import { startPgliteThread } from './pglite-thread.ts'
@@ -24,10 +25,11 @@ export interface Database {
   /** Runs a multi-statement SQL script (migrations) with no parameters. */
   execScript(text: string): Promise<void>
   /**
-   * PGlite only: starts an ingest indexer on the database thread, where its transactions
-   * do not wait for the HTTP thread between statements. Elsewhere the writer runs one itself.
+   * Starts an ingest indexer on the pipeline's thread (server/ingest/pipeline/): PGlite's own
+   * thread, where its transactions do not wait for the HTTP thread between statements; on
+   * PostgreSQL a thread with a connection pool of its own, started on first use.
    */
-  startIndexer?(options: IndexerOptions): IngestIndexer
+  startIndexer(options: IndexerOptions): IngestIndexer
   /**
    * PGlite only: the ingest journal, where accepted events wait instead of ingest_queue
    * (server/ingest/ingest-journal.ts).
@@ -42,7 +44,7 @@ export interface IngestJournal {
   /** Its directory (beside the database files). */
   readonly dir: string
   /** Appends journal lines and makes them durable; concurrent calls take turns. */
-  append(lines: string): Promise<void>
+  append(lines: Buffer): Promise<void>
   /** Events not yet indexed, counted up to `cap`. */
   pending(cap: number): Promise<number>
 }
@@ -108,7 +110,10 @@ export async function explainStartFailure(err: unknown, dataDir: string | undefi
   }
 }
 
-export async function openPostgres(connectionString: string, maxConnections = 10): Promise<Database> {
+export async function openPostgres(
+  connectionString: string,
+  { maxConnections = 10, logLevel = 'silent' }: { maxConnections?: number; logLevel?: string } = {},
+): Promise<Database> {
   installPgTransactionFix()
   // A database that does not answer a connection attempt within 10 s is reported as unavailable (503)
   // rather than holding requests until their clients give up.
@@ -124,9 +129,20 @@ export async function openPostgres(connectionString: string, maxConnections = 10
   const probe = await pool.connect()
   probe.release()
   const db = drizzlePg({ client: pool, schema }) as unknown as Db
+  // The pipeline's thread, started by the first indexer (the pipeline thread's own pool has none).
+  let pipeline: Promise<Awaited<ReturnType<typeof startPipelineThread>>> | null = null
   return {
     engine: 'postgres',
     db,
+    startIndexer(options) {
+      pipeline ??= startPipelineThread(connectionString, logLevel)
+      const indexer = pipeline.then((thread) => thread.startIndexer(options))
+      return {
+        wake: () => void indexer.then((i) => i.wake()).catch(() => undefined),
+        idle: () => indexer.then((i) => i.idle()),
+        close: () => indexer.then((i) => i.close()),
+      }
+    },
     execScript: async (text) => {
       await pool.query(text)
     },
@@ -143,12 +159,17 @@ export async function openPostgres(connectionString: string, maxConnections = 10
         conn.release()
       }
     },
-    close: () => pool.end(),
+    async close() {
+      if (pipeline) await (await pipeline).close()
+      await pool.end()
+    },
   }
 }
 
 export function openDatabase(options: { databaseUrl?: string; dataDir?: string; logLevel?: string }): Promise<Database> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPglite(options.dataDir, options.logLevel)
+  return options.databaseUrl
+    ? openPostgres(options.databaseUrl, { logLevel: options.logLevel })
+    : openPglite(options.dataDir, options.logLevel)
 }
 
 /**

@@ -12,6 +12,7 @@ const TABLES = [
   'session_counts',
   'crashed_sessions',
   'ingest_queue',
+  'ingest_log',
   'pivot_counts',
   'error_hourly_counts',
   'project_hourly_counts',

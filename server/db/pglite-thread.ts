@@ -1,21 +1,17 @@
-import { Worker } from 'node:worker_threads'
+import { pipelineClient } from '../ingest/pipeline/client.ts'
+import { startThread } from '../thread.ts'
 import type { IndexerOptions, IngestIndexer } from '../ingest/index/indexer.ts'
+import type { PipelineRequest } from '../ingest/pipeline/host.ts'
 
 export type WorkerRequest =
   | { id: number; op: 'query'; txId?: number; sql: string; params: unknown[]; rowMode?: 'array' | 'object'; identityParsers?: number[] }
   | { id: number; op: 'exec'; txId?: number; sql: string }
   | { id: number; op: 'begin'; txId: number }
   | { id: number; op: 'end'; txId: number; commit: boolean }
-  | { id: number; op: 'indexer.start'; indexerId: number; options: IndexerOptions }
-  | { id: number; op: 'indexer.wake' | 'indexer.idle' | 'indexer.close'; indexerId: number }
-  | { id: number; op: 'journal.pending'; cap: number }
+  | (PipelineRequest & { id: number })
   | { id: number; op: 'close' }
 
-export interface WorkerReply {
-  id: number
-  result?: unknown
-  error?: Record<string, unknown>
-}
+export type { ThreadReply as WorkerReply } from '../thread.ts'
 
 type DistributiveOmitId<T> = T extends unknown ? Omit<T, 'id'> : never
 type QueryOptions = { rowMode?: 'array' | 'object'; parsers?: Record<number, (value: string) => unknown> }
@@ -44,50 +40,16 @@ export async function startPgliteThread(
   journalDir: string,
   logLevel: string,
 ): Promise<PgliteThread> {
-  const url = new URL('./pglite-worker.ts', import.meta.url)
-  // The worker is TypeScript too: it registers tsx's loader, then imports the module (Node 20
-  // does not apply `--import` hooks to a worker's entry module).
-  const bootstrap = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}) })`
-  const worker = new Worker(bootstrap, { eval: true, workerData: { dataDir, journalDir, logLevel } })
-  const pending = new Map<number, { resolve: (value: unknown) => void; reject: (err: unknown) => void }>()
-  let nextId = 1
-  let failure: unknown = null
-
-  const ready = new Promise<void>((resolve, reject) => {
-    pending.set(0, { resolve: () => resolve(), reject })
-  })
-  worker.on('message', (reply: WorkerReply) => {
-    const waiter = pending.get(reply.id)
-    if (!waiter) return
-    pending.delete(reply.id)
-    if (reply.error) waiter.reject(Object.assign(new Error(String(reply.error.message)), reply.error))
-    else waiter.resolve(reply.result)
-  })
-  const failAll = (err: unknown) => {
-    failure = err
-    for (const waiter of pending.values()) waiter.reject(err)
-    pending.clear()
-  }
-  worker.on('error', failAll)
-  worker.on('exit', (code) => failAll(new Error(`the database thread exited (code ${code})`)))
-
-  function send<T>(request: DistributiveOmitId<WorkerRequest>): Promise<T> {
-    if (failure) return Promise.reject(failure)
-    const id = nextId++
-    return new Promise<T>((resolve, reject) => {
-      pending.set(id, { resolve: resolve as (value: unknown) => void, reject })
-      worker.postMessage({ ...request, id })
-    })
-  }
+  const thread = await startThread(new URL('./pglite-worker.ts', import.meta.url), { dataDir, journalDir, logLevel }, 'database')
+  const send = <T>(request: DistributiveOmitId<WorkerRequest>) => thread.send<T>(request)
+  const pipeline = pipelineClient(send)
 
   const query = (txId: number | undefined, sql: string, params: unknown[] = [], options: QueryOptions = {}) => {
     const identityParsers = options.parsers ? Object.keys(options.parsers).map(Number) : undefined
     return send<Results>({ op: 'query', txId, sql, params, rowMode: options.rowMode, identityParsers })
   }
   let nextTxId = 1
-  let nextIndexerId = 1
 
-  await ready
   return {
     query: (sql, params, options) => query(undefined, sql, params, options),
     exec: (sql) => send<Results[]>({ op: 'exec', sql }),
@@ -107,20 +69,11 @@ export async function startPgliteThread(
       await send({ op: 'end', txId, commit: true })
       return result
     },
-    startIndexer(options) {
-      const indexerId = nextIndexerId++
-      const started = send({ op: 'indexer.start', indexerId, options })
-      const call = <T>(op: 'indexer.idle' | 'indexer.close') => started.then(() => send<T>({ op, indexerId }))
-      return {
-        wake: () => void started.then(() => send({ op: 'indexer.wake', indexerId })).catch(() => undefined),
-        idle: () => call<number | null>('indexer.idle'),
-        close: () => call<void>('indexer.close'),
-      }
-    },
-    journalPending: (cap) => send<number>({ op: 'journal.pending', cap }),
+    startIndexer: pipeline.startIndexer,
+    journalPending: pipeline.journalPending,
     async close() {
       await send({ op: 'close' })
-      await worker.terminate()
+      await thread.terminate()
     },
   }
 }

@@ -6,9 +6,9 @@ import { parentPort, workerData } from 'node:worker_threads'
 import { PGlite, type Transaction } from '@electric-sql/pglite'
 import { drizzle } from 'drizzle-orm/pglite'
 import pino from 'pino'
-import { createIngestIndexer, type IngestIndexer } from '../ingest/index/indexer.ts'
-import { createJournalIndexing } from '../ingest/log/journal-source.ts'
+import { createPipelineHost, isPipelineRequest } from '../ingest/pipeline/host.ts'
 import { serializeError } from '../logger.ts'
+import { describeError } from '../thread.ts'
 import type { Database, Db } from './client.ts'
 import type { WorkerReply, WorkerRequest } from './pglite-thread.ts'
 import { schema } from './schema.ts'
@@ -26,26 +26,18 @@ const local: Database = {
     await pglite.exec(text)
   },
   withExclusiveLock: async (_key, fn) => fn(),
+  startIndexer: () => {
+    throw new Error('indexers run beside this database through the pipeline host')
+  },
   close: () => pglite.close(),
 }
 
-/** The ingest journal beside this database, read by every indexer on this thread in turn. */
-const journal = createJournalIndexing(local, journalDir, logger)
+/** The ingest pipeline's process and index stages, beside the engine (pipeline/host.ts). */
+const pipeline = createPipelineHost(local, journalDir, logger)
 
 /** Transactions the main thread has open: each holds PGlite's connection until it ends. */
 const transactions = new Map<number, { tx: Transaction; end: (commit: boolean) => void; finished: Promise<void> }>()
-const indexers = new Map<number, IngestIndexer>()
 class RolledBack extends Error {}
-
-/** A failure as plain data: Error objects lose their own fields (code, detail…) between threads. */
-function describeError(err: unknown): Record<string, unknown> {
-  if (!(err instanceof Error)) return { message: String(err) }
-  const described: Record<string, unknown> = { name: err.name, message: err.message }
-  for (const [key, value] of Object.entries(err)) {
-    if (typeof value === 'string' || typeof value === 'number') described[key] = value
-  }
-  return described
-}
 
 const identity = (value: unknown) => value
 const runner = (txId?: number) => {
@@ -75,6 +67,7 @@ async function begin(txId: number): Promise<void> {
 }
 
 async function handle(request: WorkerRequest): Promise<unknown> {
+  if (isPipelineRequest(request)) return pipeline.handle(request)
   switch (request.op) {
     case 'query': {
       const parsers = request.identityParsers
@@ -95,24 +88,8 @@ async function handle(request: WorkerRequest): Promise<unknown> {
       open.end(request.commit)
       return open.finished
     }
-    case 'indexer.start':
-      indexers.set(request.indexerId, createIngestIndexer(local, request.options, logger, journal))
-      return null
-    case 'indexer.wake':
-      indexers.get(request.indexerId)?.wake()
-      return null
-    case 'indexer.idle':
-      return indexers.get(request.indexerId)?.idle()
-    case 'indexer.close': {
-      await indexers.get(request.indexerId)?.close()
-      indexers.delete(request.indexerId)
-      return null
-    }
-    case 'journal.pending':
-      return journal.pending(request.cap)
     case 'close':
-      await Promise.all([...indexers.values()].map((indexer) => indexer.close()))
-      await journal.close()
+      await pipeline.close()
       await pglite.close()
       return null
   }

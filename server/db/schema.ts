@@ -143,6 +143,17 @@ export const ingestQueue = pgTable('ingest_queue', {
   failure: text('failure'),
 })
 
+export const ingestLog = pgTable('ingest_log', {
+  seq: bigint('seq', { mode: 'number' }).primaryKey(),
+  projectId: text('project_id').notNull(),
+  receivedAt: tstz('received_at').notNull(),
+  eventIds: text('event_ids').array().notNull(),
+  userAgent: text('user_agent'),
+  body: text('body').notNull(),
+  failedAt: tstz('failed_at'),
+  failure: text('failure'),
+})
+
 export const ingestJournal = pgTable('ingest_journal', {
   id: smallint('id').primaryKey(),
   segment: bigint('segment', { mode: 'number' }).notNull(),
@@ -245,6 +256,7 @@ export const schema = {
   events,
   eventPayloads,
   ingestQueue,
+  ingestLog,
   ingestJournal,
   sessionCounts,
   crashedSessions,

@@ -21,7 +21,7 @@ export async function openScratchPostgres(serverUrl: string, namePrefix: string,
   await runOnServer(`CREATE DATABASE ${name}`)
   const url = new URL(serverUrl)
   url.pathname = `/${name}`
-  const database = await openPostgres(url.toString(), maxConnections)
+  const database = await openPostgres(url.toString(), { maxConnections })
   await migrate(database)
   return {
     ...database,

@@ -9,9 +9,8 @@ import { loadConfig } from '../config.ts'
 import { queryRows } from '../db/client.ts'
 import { seedProject } from '../test-support/seed.ts'
 import { createTestContext, type TestContext, type TestUser } from '../test-support/test-app.ts'
-import { createIngestWriter, enqueueEvents } from './log/group-commit.ts'
-import { prepareEvents } from './process/normalize.ts'
-import { notifyPayloadSchema } from './accept/payload-schema.ts'
+import { acceptedPayload } from '../test-support/ingest.ts'
+import { appendToIngestLog, createIngestWriter } from './log/group-commit.ts'
 
 let ctx: TestContext
 let owner: TestUser
@@ -25,16 +24,17 @@ beforeAll(async () => {
 })
 afterAll(() => ctx.close())
 
-/** Events of one error (the same class and in-project frame), from `users` different users. */
+/** Requests of 10 events of one error (the same class and in-project frame), `n` in all, from `users` different users, into ingest_log. */
 function contended(n: number, users: number) {
-  const payload = notifyPayloadSchema.parse({
-    events: Array.from({ length: n }, (_, i) => ({
-      exceptions: [{ errorClass: 'Contended', message: `m${i}`, stacktrace: [{ file: 'src/c.js', method: 'run', lineNumber: 1, inProject: true }] }],
-      user: { id: `user-${i % users}` },
-      app: { releaseStage: i % 2 ? 'production' : 'staging' },
-    })),
+  const event = (i: number) => ({
+    exceptions: [{ errorClass: 'Contended', message: `m${i}`, stacktrace: [{ file: 'src/c.js', method: 'run', lineNumber: 1, inProject: true }] }],
+    user: { id: `user-${i % users}` },
+    app: { releaseStage: i % 2 ? 'production' : 'staging' },
   })
-  return prepareEvents(projectId, new Date(), payload, null)
+  const requests = Array.from({ length: n / 10 }, (_, r) =>
+    acceptedPayload(projectId, { events: Array.from({ length: 10 }, (_, i) => event(r * 10 + i)) }),
+  )
+  return appendToIngestLog(ctx.deps.database.db, requests)
 }
 
 const api = (path: string, init: { method?: string; json?: unknown } = {}) => ctx.request(`/api${path}`, { token: owner.token, ...init })
@@ -48,20 +48,20 @@ async function totals(errorId: string) {
       (SELECT coalesce(sum(events), 0) FROM error_hourly_counts WHERE error_id = ${errorId}) AS error_hours,
       (SELECT coalesce(sum(events), 0) FROM project_hourly_counts WHERE project_id = ${projectId}) AS project_hours,
       (SELECT coalesce(sum(events), 0) FROM pivot_counts WHERE error_id = ${errorId} AND field = 'app.release_stage') AS stage_pivot,
-      (SELECT count(*) FROM ingest_queue WHERE project_id = ${projectId}) AS queued`,
+      (SELECT count(*) FROM ingest_log WHERE project_id = ${projectId}) AS queued`,
   )
   return Object.fromEntries(Object.entries(row!).map(([key, value]) => [key, Number(value)]))
 }
 
 describe('several writers on one project at once', () => {
   it('indexes, changes status and deletes events without deadlocks, and every count stays exact', { timeout: 60_000 }, async () => {
-    await enqueueEvents(ctx.deps.database.db, contended(20, 5))
+    await contended(20, 5)
     await ctx.deps.ingestWriter.indexed()
     const [{ id: errorId }] = (await (await api(`/projects/${projectId}/errors`)).json()) as [{ id: string }]
     const snooze = { operation: 'snooze', reopen_rules: { reopen_if: 'n_additional_occurrences', additional_occurrences: 1_000_000 } }
     expect((await api(`/projects/${projectId}/errors/${errorId}`, { method: 'PATCH', json: snooze })).status).toBe(200)
 
-    await enqueueEvents(ctx.deps.database.db, contended(600, 40))
+    await contended(600, 40)
     const indexers = [0, 1, 2].map(() =>
       createIngestWriter(ctx.deps.database, { batchSize: 10, flushMs: 0, indexBatchSize: 25, indexLingerMs: 0 }, silent),
     )

@@ -9,8 +9,7 @@ import { errors, events, projects, sessionCounts } from '../db/schema.ts'
 import { seedProject } from '../test-support/seed.ts'
 import { createTestContext, listen, type TestContext, type TestUser } from '../test-support/test-app.ts'
 import { createIngestWriter } from './log/group-commit.ts'
-import { prepareEvents } from './process/normalize.ts'
-import { notifyPayloadSchema } from './accept/payload-schema.ts'
+import { acceptedPayload } from '../test-support/ingest.ts'
 
 const WIRE = join(import.meta.dirname, '../../test/fixtures/wire')
 const fixture = (name: string) => JSON.parse(readFileSync(join(WIRE, name), 'utf8')) as { headers: Record<string, string>; json: Record<string, unknown> }
@@ -374,17 +373,14 @@ describe('POST /notify', () => {
 
 describe('ingest writer failures', () => {
   it('retries a failed batch request by request: the bad request fails whole, the others commit', async () => {
-    // Into ingest_queue, as on PostgreSQL, whose foreign key refuses the bad request at once
+    // Into ingest_log, as on PostgreSQL, whose foreign key refuses the bad request at once
     // (PGlite's journal accepts it, and indexing drops it: ingest-journal.test.ts).
     const queueOnly = { ...ctx.deps.database, journal: undefined }
     const writer = createIngestWriter(queueOnly, { batchSize: 100, flushMs: 20, indexBatchSize: 100, indexLingerMs: 0 }, pino({ level: 'silent' }))
-    const payload = (cls: string) => notifyPayloadSchema.parse({ events: [event(cls), event(`${cls}2`)] })
-    const good = prepareEvents(projectId, new Date(), payload('WriterGood'), null)
-    // Half of this request points at a project that does not exist: a foreign-key failure mid-batch.
-    const bad = [
-      ...(prepareEvents(projectId, new Date(), payload('WriterBad'), null)).slice(0, 1),
-      ...(prepareEvents('no-such-project', new Date(), payload('WriterBad'), null)).slice(1),
-    ]
+    const payload = (cls: string) => ({ events: [event(cls), event(`${cls}2`)] })
+    const good = acceptedPayload(projectId, payload('WriterGood'))
+    // This request points at a project that does not exist: a foreign-key failure in the batch.
+    const bad = acceptedPayload('no-such-project', payload('WriterBad'))
     const results = await Promise.allSettled([writer.write(good), writer.write(bad)])
     await writer.close()
     await ctx.deps.ingestWriter.indexed() // the app's indexer shares the queue
@@ -408,7 +404,7 @@ describe('ingest writer failures', () => {
     const logger = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) })
     const writer = createIngestWriter(unreachable, { batchSize: 2, flushMs: 1, indexBatchSize: 10, indexLingerMs: 0 }, logger)
     const requests = Array.from({ length: 6 }, (_, i) =>
-      writer.write(prepareEvents(projectId, new Date(), notifyPayloadSchema.parse({ events: [event(`Unreachable${i}`)] }), null)),
+      writer.write(acceptedPayload(projectId, { events: [event(`Unreachable${i}`)] })),
     )
     const results = await Promise.allSettled(requests)
     await writer.close()
@@ -435,7 +431,7 @@ describe('ingest writer failures', () => {
     const logger = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) })
     const writer = createIngestWriter(full, { batchSize: 10, flushMs: 5, indexBatchSize: 10, indexLingerMs: 0 }, logger)
     const requests = Array.from({ length: 6 }, (_, i) =>
-      writer.write(prepareEvents(projectId, new Date(), notifyPayloadSchema.parse({ events: [event(`Full${i}`)] }), null)),
+      writer.write(acceptedPayload(projectId, { events: [event(`Full${i}`)] })),
     )
     const results = await Promise.allSettled(requests)
     await writer.close()
@@ -453,8 +449,8 @@ describe('ingest writer failures', () => {
     const writes = writers.flatMap((writer, w) =>
       Array.from({ length: 40 }, (_, i) => {
         const classes = [0, 1, 2, 3, 4].map((k) => `Shared${(k + i + w) % 5}`)
-        const body = notifyPayloadSchema.parse({ events: classes.map((cls) => event(cls, { user: { id: `u${(i * 3 + w) % 11}` } })) })
-        return writer.write(prepareEvents(projectId, new Date(), body, null))
+        const body = { events: classes.map((cls) => event(cls, { user: { id: `u${(i * 3 + w) % 11}` } })) }
+        return writer.write(acceptedPayload(projectId, body))
       }),
     )
     await Promise.all(writes)
@@ -469,12 +465,12 @@ describe('ingest writer failures', () => {
 
   it('flushes queued writes on close and refuses writes afterwards', async () => {
     const writer = createIngestWriter(ctx.deps.database, { batchSize: 1000, flushMs: 1000, indexBatchSize: 1000, indexLingerMs: 100 }, pino({ level: 'silent' }))
-    const pending = writer.write(prepareEvents(projectId, new Date(), notifyPayloadSchema.parse({ events: [event('OnClose')] }), null))
+    const pending = writer.write(acceptedPayload(projectId, { events: [event('OnClose')] }))
     await writer.close()
     await pending
     await ctx.deps.ingestWriter.indexed() // the app's indexer shares the queue
     expect(await eventCount('OnClose')).toBe(1)
-    await expect(writer.write(prepareEvents(projectId, new Date(), notifyPayloadSchema.parse({ events: [event('OnClose')] }), null))).rejects.toThrow(/shutting down/)
+    await expect(writer.write(acceptedPayload(projectId, { events: [event('OnClose')] }))).rejects.toThrow(/shutting down/)
   })
 })
 
@@ -579,7 +575,7 @@ describe('over real HTTP (the Node request stream path)', () => {
   }
 
   it('stores a chunked payload and answers 413 mid-stream for an oversized one', async () => {
-    const server = await listen(ctx.app)
+    const server = await listen(ctx)
     try {
       const body = Buffer.from(JSON.stringify({ events: [event('OverHttp')] }))
       const ok = await postChunked(`${server.url}/notify`, [body.subarray(0, 100), body.subarray(100)])

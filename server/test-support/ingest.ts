@@ -1,5 +1,4 @@
-import { prepareEvents } from '../ingest/process/normalize.ts'
-import { notifyPayloadSchema } from '../ingest/accept/payload-schema.ts'
+import { acceptedRequest, type AcceptedRequest } from '../ingest/log/record.ts'
 import type { TestContext } from './test-app.ts'
 
 /** A minimal valid notifier event of `errorClass` (one in-project frame, so the class decides the group). */
@@ -18,7 +17,7 @@ export function notifierEvent(errorClass: string, extra: Record<string, unknown>
 }
 
 /**
- * Stores events through the real ingest path (normalize → group commit writer → indexer,
+ * Stores events through the real ingest path (group commit into the accepted-event log → process → index,
  * rollups included; indexed before this returns) as if received at the given times, which HTTP ingestion cannot choose.
  */
 export async function ingestAt(
@@ -27,8 +26,14 @@ export async function ingestAt(
   items: ReadonlyArray<{ at: Date; event: Record<string, unknown> }>,
 ): Promise<void> {
   for (const item of items) {
-    const payload = notifyPayloadSchema.parse({ payloadVersion: '4', events: [item.event] })
-    await ctx.deps.ingestWriter.write(prepareEvents(projectId, item.at, payload, null))
+    const body = Buffer.from(JSON.stringify({ payloadVersion: '4', events: [item.event] }))
+    await ctx.deps.ingestWriter.write(acceptedRequest(projectId, item.at, body, 1, null))
   }
   await ctx.deps.ingestWriter.indexed()
+}
+
+/** The accepted-event log record of a POST /notify of `payload` (a notifier body) for `projectId`. */
+export function acceptedPayload(projectId: string, payload: Record<string, unknown>, at = new Date(), userAgent: string | null = null): AcceptedRequest {
+  const events = Array.isArray(payload.events) ? payload.events.length : 0
+  return acceptedRequest(projectId, at, Buffer.from(JSON.stringify(payload)), events, userAgent)
 }

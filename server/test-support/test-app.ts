@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net'
-import { serve } from '@hono/node-server'
+import { createServer, type IncomingMessage } from 'node:http'
 import pino from 'pino'
 import { createApp } from '../app.ts'
 import { createLoginThrottle } from '../auth/login-throttle.ts'
@@ -12,6 +12,7 @@ import { openScratchPostgres } from '../db/scratch-database.ts'
 import { newId } from '../db/ids.ts'
 import { migrate } from '../db/migrate.ts'
 import { users } from '../db/schema.ts'
+import { createRequestListener } from '../ingest/accept/node-listener.ts'
 import { createIngestWriter } from '../ingest/log/group-commit.ts'
 
 /**
@@ -87,20 +88,29 @@ export async function createTestContext(overrides: Partial<Config> = {}): Promis
 }
 
 /**
- * Serves an app over real HTTP on an ephemeral 127.0.0.1 port (compatibility tests run
- * real notifier clients against it). `close` stops accepting and waits for open requests.
+ * Serves a test context over real HTTP on an ephemeral 127.0.0.1 port, with the server's own
+ * request listener (ingestion answered on node:http, the rest by the app), as `npm start` does:
+ * compatibility tests run real notifier clients against it. `observe` sees each request first.
+ * `close` stops accepting and waits for open requests.
  */
-export function listen(app: { fetch: (request: Request) => Response | Promise<Response> }): Promise<{ url: string; close(): Promise<void> }> {
-  return new Promise((resolve) => {
-    const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) => {
-      resolve({
-        url: `http://127.0.0.1:${info.port}`,
-        close: () =>
-          new Promise<void>((done) => {
-            if ('closeAllConnections' in server) server.closeAllConnections()
-            server.close(() => done())
-          }),
-      })
-    })
+export async function listen(
+  ctx: Pick<TestContext, 'app' | 'deps'>,
+  observe?: (request: IncomingMessage) => void,
+): Promise<{ url: string; close(): Promise<void> }> {
+  const listener = await createRequestListener(ctx.app, ctx.deps)
+  const server = createServer((request, response) => {
+    observe?.(request)
+    listener(request, response)
   })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((done) => {
+        listener.close()
+        server.closeAllConnections()
+        server.close(() => done())
+      }),
+  }
 }

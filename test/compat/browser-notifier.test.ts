@@ -38,11 +38,9 @@ const seen: Array<{ method: string; path: string; origin: string | null }> = []
 
 beforeAll(async () => {
   ctx = await createTestContext()
-  server = await listen({
-    fetch: (request: Request) => {
-      seen.push({ method: request.method, path: new URL(request.url).pathname, origin: request.headers.get('Origin') })
-      return ctx.app.fetch(request)
-    },
+  server = await listen(ctx, (request) => {
+    const origin = request.headers.origin
+    seen.push({ method: request.method ?? '', path: (request.url ?? '').split('?')[0]!, origin: typeof origin === 'string' ? origin : null })
   })
   const seeded = await seedProject(ctx, { user: 'Browser Compat', organization: 'Browser Compat', project: 'Web app', type: 'js' })
   user = seeded.user

@@ -16,7 +16,7 @@ let apiKey: string
 
 beforeAll(async () => {
   ctx = await createTestContext()
-  server = await listen(ctx.app)
+  server = await listen(ctx)
   const seeded = await seedProject(ctx, { user: 'Node Compat', organization: 'Node Compat', project: 'Node app' })
   user = seeded.user
   const { project } = seeded

@@ -12,13 +12,22 @@ const inflateAsync = promisify(inflate)
  * enforced while reading, not up front. Gzip (and deflate) bodies are decompressed with
  * the same limit on the output, so a small compressed body cannot expand without bound.
  */
-export async function readLimitedBody(request: Request, limitBytes: number, incoming?: IncomingMessage): Promise<Buffer> {
+export async function readLimitedBody(request: Request, limitBytes: number): Promise<Buffer> {
   const declared = Number(request.headers.get('content-length'))
   if (Number.isFinite(declared) && declared > limitBytes) throw new PayloadTooLargeError(limitBytes)
-  // Under @hono/node-server, read the Node stream itself: going through request.body makes
-  // a web stream per request, which costs more than everything else on the ingest path.
-  const body = incoming && !incoming.readableDidRead ? await readIncoming(incoming, limitBytes) : await readWebStream(request, limitBytes)
-  const encoding = (request.headers.get('content-encoding') ?? 'identity').trim().toLowerCase()
+  return decodeBody(await readWebStream(request, limitBytes), request.headers.get('content-encoding'), limitBytes)
+}
+
+/** readLimitedBody for a Node request (the accept path's own listener): no web stream per request. */
+export async function readNodeBody(incoming: IncomingMessage, limitBytes: number): Promise<Buffer> {
+  const declared = Number(incoming.headers['content-length'])
+  if (Number.isFinite(declared) && declared > limitBytes) throw new PayloadTooLargeError(limitBytes)
+  return decodeBody(await readIncoming(incoming, limitBytes), incoming.headers['content-encoding'] ?? null, limitBytes)
+}
+
+/** A body as sent with `Content-Encoding`, decompressed within the same limit. */
+async function decodeBody(body: Buffer, contentEncoding: string | null, limitBytes: number): Promise<Buffer> {
+  const encoding = (contentEncoding ?? 'identity').trim().toLowerCase()
   if (encoding === 'identity' || encoding === '') return body
   if (encoding !== 'gzip' && encoding !== 'x-gzip' && encoding !== 'deflate') {
     throw new HttpError(415, [`Content-Encoding: ${encoding} is not supported (use gzip, deflate or none)`])

@@ -1,11 +1,8 @@
-import { sql } from 'drizzle-orm'
 import type { Logger } from 'pino'
-import { queryRows, type Database, type Db } from '../../db/client.ts'
-import { isTransientPgError, pgErrorCode, pgErrorMessage } from '../../db/pg-errors.ts'
-import type { JournalIndexing } from '../log/journal-source.ts'
-import { writeEvents, type IndexedEvent, type IndexedRowData } from './write-events.ts'
-import { fitPivotColumns, pivotColumn } from '../process/normalize.ts'
-import { tryLockProjects } from '../../db/project-lock.ts'
+import type { Database } from '../../db/client.ts'
+import { isTransientPgError, pgErrorCode } from '../../db/pg-errors.ts'
+import type { JournalSource } from '../log/journal-source.ts'
+import { createLegacyQueueSource, type TableSource } from '../log/table-source.ts'
 import { createBatchSizer } from './batch-sizer.ts'
 
 /** Batch size and linger; what the ingest writer passes (docs/ingestion.md). */
@@ -14,8 +11,14 @@ export interface IndexerOptions {
   lingerMs: number
 }
 
+/** Where accepted records wait: this process's journal, and/or ingest_log (PostgreSQL). */
+export interface IndexerSources {
+  journal?: JournalSource
+  log?: TableSource
+}
+
 export interface IngestIndexer {
-  /** Asks for a pass over ingest_queue soon (the writer calls it after each commit). */
+  /** Asks for a pass soon (the writer calls it after each append). */
   wake(): void
   /**
    * Resolves after a pass that started after this call found the queue empty, with when
@@ -26,44 +29,30 @@ export interface IngestIndexer {
   close(): Promise<void>
 }
 
-interface QueueRow {
-  seq: number | string
-  event_id: string
-  project_id: string
-  received_at: string | Date
-  event: IndexedRowData
-}
-
-// A transient failure (pg-errors.ts) leaves the batch to be retried later as it is.
-// Anything else failing on one event alone is that event's own problem, and it is set
-// aside (failed_at) instead of blocking the queue.
-
-const seqArray = (rows: readonly QueueRow[]) => `{${rows.map((r) => String(r.seq)).join(',')}}`
-
 /**
- * Moves accepted events from ingest_queue into errors, events, payloads and rollups, up to
- * `batchSize` at a time (fewer when a batch that size would hold the database much longer
- * than TARGET_BATCH_MS: batch-sizer.ts), each batch in one transaction that also deletes its queue rows:
- * an event is indexed exactly once, and a crash leaves it queued for the next pass.
- * FOR UPDATE SKIP LOCKED lets several Errata processes index one PostgreSQL database side
- * by side. Woken by the writer after each commit, and every `pollMs` for rows another
- * process or an earlier run left behind.
+ * Moves accepted requests from the accepted-event log into errors, events, payloads and
+ * rollups, up to `batchSize` at a time (fewer when a batch that size would hold the database
+ * much longer than TARGET_BATCH_MS: batch-sizer.ts), each batch in one transaction that also
+ * moves past them in the log: an event is indexed exactly once, and a crash leaves it in the
+ * log for the next pass. Woken by the writer after each append, and every `pollMs` for records
+ * another process or an earlier run left behind.
  *
  * A pass waits `lingerMs` after being woken before taking a batch, so that under load the
- * batches grow (hundreds of events, where each commit of the writer holds a few) and the
+ * batches grow (hundreds of events, where each append of the writer holds a few) and the
  * per-event cost of indexing falls several times; events are visible about `lingerMs`
  * after their 200. Time the previous pass spent counts towards that wait (lingerTime). A
  * caller waiting on idle() (tests, shutdown) skips the wait.
  *
- * On the embedded database, accepted events are in the ingest journal instead
- * (`journal`, journal-indexing.ts), which is read first; the queue then holds only what an
- * earlier version left there, and events set aside.
+ * Sources, read in this order: the ingest journal (`sources.journal`, when this process
+ * journals), ingest_log (PostgreSQL), and ingest_queue (what an earlier version queued).
+ * A transient failure (pg-errors.ts) leaves a batch to be retried later as it is; anything
+ * else failing on one record alone is set aside (failed_at) instead of blocking the others.
  */
 export function createIngestIndexer(
   database: Database,
   options: IndexerOptions & { pollMs?: number; retryMs?: number; drainMs?: number },
   logger: Logger,
-  journal?: JournalIndexing,
+  sources: IndexerSources,
 ): IngestIndexer {
   const { batchSize, lingerMs, pollMs = 1000, retryMs = 1000, drainMs = 10_000 } = options
   let running: Promise<void> | null = null
@@ -78,70 +67,12 @@ export function createIngestIndexer(
   poll.unref()
   // Events an earlier run accepted but did not index are picked up at once.
   queueMicrotask(() => wake())
-
-  async function indexRows(tx: Db, rows: readonly QueueRow[]): Promise<void> {
-    await writeEvents(
-      tx,
-      rows.map(
-        (row): IndexedEvent => ({
-          id: row.event_id,
-          projectId: row.project_id,
-          receivedAt: new Date(row.received_at),
-          columns: fitPivotColumns(row.event.columns),
-          grouping: row.event.grouping,
-          userKey: pivotColumn(row.event.userKey),
-          crashedSession: row.event.crashedSession ?? null,
-        }),
-      ),
-    )
-    // The payloads move inside the database: they never travel back to Node.
-    await tx.execute(sql`
-      WITH taken AS (DELETE FROM ingest_queue WHERE seq = ANY(${seqArray(rows)}::bigint[]) RETURNING event_id, payload)
-      INSERT INTO event_payloads (event_id, payload) SELECT event_id, payload FROM taken`)
-  }
-
-  const takeRows = (tx: Db, limit: number, only: { projectId: string } | { seq: string }) =>
-    queryRows<QueueRow>(
-      tx,
-      sql`SELECT seq, event_id, project_id, received_at, event FROM ingest_queue
-        WHERE failed_at IS NULL AND ${'seq' in only ? sql`seq = ${only.seq}::bigint` : sql`project_id = ${only.projectId}`}
-        ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED`,
-    )
-
-  /**
-   * The project whose events this transaction indexes next: of the projects with the oldest
-   * queued events, the first whose write lock is free (db/project-lock.ts), now held. One
-   * project per batch, so that processes sharing the queue index different projects side by
-   * side instead of one batch taking every project's lock. `others`: more projects were waiting.
-   */
-  async function claimProject(tx: Db, skip: ReadonlySet<string>): Promise<{ projectId: string; others: boolean } | null> {
-    // Every project with waiting events, however long another's backlog: a skip scan of the
-    // (project_id, seq) index, one probe per project, then each one's oldest waiting event.
-    const waiting = (
-      await queryRows<{ project_id: string }>(
-        tx,
-        sql`WITH RECURSIVE queued(project_id) AS (
-            (SELECT project_id FROM ingest_queue ORDER BY project_id LIMIT 1)
-            UNION ALL
-            SELECT (SELECT q.project_id FROM ingest_queue q WHERE q.project_id > queued.project_id ORDER BY q.project_id LIMIT 1)
-            FROM queued WHERE queued.project_id IS NOT NULL)
-          SELECT project_id FROM (
-            SELECT project_id, (SELECT q.seq FROM ingest_queue q WHERE q.project_id = queued.project_id AND q.failed_at IS NULL
-                                ORDER BY q.seq LIMIT 1) AS oldest
-            FROM queued WHERE project_id IS NOT NULL) waiting
-          WHERE oldest IS NOT NULL ORDER BY oldest`,
-      )
-    ).filter((row) => !skip.has(row.project_id))
-    for (const { project_id: projectId } of waiting) {
-      if ((await tryLockProjects(tx, [projectId])).size > 0) return { projectId, others: waiting.length > 1 }
-    }
-    return null
-  }
+  const tables = [sources.log, createLegacyQueueSource(database, logger)].filter((s): s is TableSource => s !== undefined)
 
   // Batches of a backlog stay near TARGET_BATCH_MS, up to batchSize events (batch-sizer.ts).
   const sizer = createBatchSizer(batchSize)
 
-  // Projects whose queued events this pass took in a partial batch: their newer events wait for
+  // Projects whose waiting rows this pass took in a partial batch: their newer rows wait for
   // the next pass (and its linger) rather than going in tiny batches while other projects wait.
   let drainedThisPass = new Set<string>()
 
@@ -158,48 +89,16 @@ export function createIngestIndexer(
   }
 
   async function indexUpTo(limit: number): Promise<{ indexed: number; more: boolean }> {
-    const journaled = journal ? await journal.indexBatch(limit) : 0
+    const journaled = sources.journal ? await sources.journal.indexBatch(limit) : 0
     if (journaled > 0) return { indexed: journaled, more: journaled === limit }
-    let taken: QueueRow[] = []
-    let others = false
-    try {
-      const indexed = await database.db.transaction(async (tx) => {
-        const claimed = await claimProject(tx as unknown as Db, drainedThisPass)
-        if (!claimed) return 0
-        others = claimed.others
-        taken = await takeRows(tx as unknown as Db, limit, { projectId: claimed.projectId })
-        if (taken.length > 0) await indexRows(tx as unknown as Db, taken)
-        // Drained (or taken meanwhile by a process that held the lock before): on to the others.
-        if (taken.length < limit) drainedThisPass.add(claimed.projectId)
-        return taken.length
-      })
-      return { indexed, more: indexed === limit || others }
-    } catch (err) {
-      if (taken.length === 0 || isTransientPgError(err)) throw err
-      logger.warn({ err, events: taken.length }, 'indexing a batch failed; indexing its events one by one')
+    for (const table of tables) {
+      const batch = await table.indexBatch(limit, drainedThisPass)
+      if (!batch.projectId) continue
+      // Drained (or taken meanwhile by a process that held the lock before): on to the others.
+      if (batch.indexed < limit) drainedThisPass.add(batch.projectId)
+      return { indexed: batch.indexed, more: batch.indexed === limit || batch.others }
     }
-    let indexed = 0
-    for (const row of taken) indexed += await indexAlone(String(row.seq))
-    return { indexed, more: true }
-  }
-
-  /** One queued event alone; 1 if it was indexed, 0 if not (gone, set aside, or its project busy). */
-  async function indexAlone(seq: string): Promise<number> {
-    try {
-      return await database.db.transaction(async (tx) => {
-        const rows = await takeRows(tx as unknown as Db, 1, { seq })
-        const free = await tryLockProjects(tx as unknown as Db, rows.map((row) => row.project_id))
-        if (rows.length === 0 || free.size === 0) return 0
-        await indexRows(tx as unknown as Db, rows)
-        return 1
-      })
-    } catch (err) {
-      if (isTransientPgError(err)) throw err
-      const failure = pgErrorMessage(err)
-      logger.error({ err, seq }, 'an accepted event cannot be indexed; it stays in ingest_queue with failed_at set')
-      await database.db.execute(sql`UPDATE ingest_queue SET failed_at = now(), failure = ${failure} WHERE seq = ${seq}::bigint`)
-      return 0
-    }
+    return { indexed: 0, more: false }
   }
 
   // The last pass: when it ended and how long it took.

@@ -3,17 +3,16 @@ import type { Logger } from 'pino'
 import type { Database, Db } from '../../db/client.ts'
 import { isDatabaseUnavailable, logDatabaseUnavailable, pgErrorCode, pgErrorMessage } from '../../db/pg-errors.ts'
 import { HttpError, UnauthorizedError, ValidationError } from '../../http/errors.ts'
-import { createIngestIndexer, type IngestIndexer } from '../index/indexer.ts'
+import type { IngestIndexer } from '../index/indexer.ts'
 import { journalLines } from './journal.ts'
-import type { PreparedEvent } from '../process/normalize.ts'
-import { indexedRowData } from '../index/write-events.ts'
+import type { AcceptedRequest } from './record.ts'
 
 export interface IngestWriter {
   /**
-   * Stores the events of one request (in the ingest journal on PGlite, in ingest_queue on
-   * PostgreSQL); resolves only once they are durable, all or none.
+   * Stores one accepted request in the accepted-event log (the ingest journal on PGlite,
+   * ingest_log on PostgreSQL); resolves only once it is durable.
    */
-  write(events: PreparedEvent[]): Promise<void>
+  write(request: AcceptedRequest): Promise<void>
   /**
    * Resolves once every event committed so far has been indexed (visible in the API), with
    * when the last of them was (epoch ms; null if none has been). On PostgreSQL: as far as this
@@ -37,31 +36,30 @@ export interface IngestOptions {
 }
 
 interface PendingRequest {
-  events: PreparedEvent[]
+  request: AcceptedRequest
   resolve: () => void
   reject: (err: unknown) => void
 }
 
 /**
- * Group commit: requests enqueue their events; a flusher stores up to `batchSize` events
- * at once, `flushMs` after the first arrives (or at once when a batch is full): as ONE
- * insert into ingest_queue on PostgreSQL, or as one append and fdatasync to the ingest
- * journal on PGlite. Each request's promise settles only once its events are durable; then
- * the indexer is woken to make them visible. A failed batch is retried request by request
- * so one bad request cannot fail the others.
+ * Group commit: accepted requests are enqueued; a flusher stores up to `batchSize` events'
+ * requests at once, `flushMs` after the first arrives (or at once when a batch is full): as
+ * ONE insert into ingest_log on PostgreSQL, or as one append and fdatasync to the ingest
+ * journal on PGlite. Each request's promise settles only once it is durable; then the
+ * indexer (on the pipeline's thread) is woken to process and index it. A failed batch is
+ * retried request by request so one bad request cannot fail the others.
  */
 export function createIngestWriter(database: Database, options: IngestOptions, logger: Logger): IngestWriter {
   const indexerOptions = { batchSize: options.indexBatchSize, lingerMs: options.indexLingerMs }
-  const indexer: IngestIndexer =
-    database.startIndexer?.(indexerOptions) ?? createIngestIndexer(database, indexerOptions, logger)
+  const indexer: IngestIndexer = database.startIndexer(indexerOptions)
   const journal = database.journal
   const store = journal
-    ? (events: readonly PreparedEvent[]) => journal.append(journalLines(events))
-    : (events: readonly PreparedEvent[]) => enqueueEvents(database.db, events)
+    ? (requests: readonly AcceptedRequest[]) => journal.append(journalLines(requests))
+    : (requests: readonly AcceptedRequest[]) => appendToIngestLog(database.db, requests)
   const queue: PendingRequest[] = []
   let queuedEvents = 0
   let timer: NodeJS.Timeout | null = null
-  // Queue inserts touch no shared rows, so on PostgreSQL several commits may overlap and
+  // Log inserts touch no shared rows, so on PostgreSQL several commits may overlap and
   // share WAL flushes; the journal takes one append at a time.
   const maxInFlight = database.engine === 'postgres' ? 4 : 1
   const inFlight = new Set<Promise<void>>()
@@ -72,10 +70,10 @@ export function createIngestWriter(database: Database, options: IngestOptions, l
     let size = 0
     while (queue.length > 0) {
       const next = queue[0]!
-      if (batch.length > 0 && size + next.events.length > options.batchSize) break
+      if (batch.length > 0 && size + next.request.eventIds.length > options.batchSize) break
       queue.shift()
       batch.push(next)
-      size += next.events.length
+      size += next.request.eventIds.length
     }
     queuedEvents -= size
     return batch
@@ -83,7 +81,7 @@ export function createIngestWriter(database: Database, options: IngestOptions, l
 
   async function commitBatch(batch: PendingRequest[]): Promise<void> {
     try {
-      await store(batch.flatMap((r) => r.events))
+      await store(batch.map((r) => r.request))
       for (const request of batch) request.resolve()
       indexer.wake()
       return
@@ -103,7 +101,7 @@ export function createIngestWriter(database: Database, options: IngestOptions, l
     }
     for (const request of batch) {
       try {
-        await store(request.events)
+        await store([request.request])
         request.resolve()
       } catch (err) {
         request.reject(toIngestError(err, logger))
@@ -135,12 +133,12 @@ export function createIngestWriter(database: Database, options: IngestOptions, l
   }
 
   return {
-    write(prepared) {
+    write(request) {
       if (closed) return Promise.reject(new HttpError(503, ['the server is shutting down; retry shortly']))
-      if (prepared.length === 0) return Promise.resolve()
+      if (request.eventIds.length === 0) return Promise.resolve()
       return new Promise<void>((resolve, reject) => {
-        queue.push({ events: prepared, resolve, reject })
-        queuedEvents += prepared.length
+        queue.push({ request, resolve, reject })
+        queuedEvents += request.eventIds.length
         schedule()
       })
     },
@@ -157,25 +155,25 @@ export function createIngestWriter(database: Database, options: IngestOptions, l
 }
 
 /**
- * The events of a batch into ingest_queue, as ONE statement, atomic on its own (no
+ * A batch of accepted requests into ingest_log, as ONE statement, atomic on its own (no
  * BEGIN/COMMIT round trips around it): the rows travel as one json parameter that the
- * database unpacks itself (far cheaper than thousands of bind parameters, above all on
- * PGlite). Each payload is stored as its JSON text, which the database compresses. The
- * project foreign key refuses events of a deleted project.
+ * database unpacks itself (far cheaper than thousands of bind parameters). Each body is
+ * stored as its text, which the database compresses. The project foreign key refuses
+ * requests of a deleted project.
  */
-export async function enqueueEvents(db: Db, events: readonly PreparedEvent[]): Promise<void> {
-  const rows = events.map((e) => ({
-    id: e.id,
-    project_id: e.projectId,
-    received_at: e.receivedAt.toISOString(),
-    event: indexedRowData(e),
-    payload: e.payload,
+export async function appendToIngestLog(db: Db, requests: readonly AcceptedRequest[]): Promise<void> {
+  const rows = requests.map((r) => ({
+    project_id: r.projectId,
+    received_at: r.receivedAt.toISOString(),
+    event_ids: r.eventIds,
+    user_agent: r.userAgent,
+    body: r.body.toString('utf8'),
   }))
   await db.execute(sql`
-    INSERT INTO ingest_queue (event_id, project_id, received_at, event, payload)
-    SELECT id, project_id, received_at, event, convert_to(payload::text, 'UTF8')
+    INSERT INTO ingest_log (project_id, received_at, event_ids, user_agent, body)
+    SELECT project_id, received_at, event_ids, user_agent, body
     FROM json_to_recordset(${JSON.stringify(rows)}::json)
-      AS x(id text, project_id text, received_at timestamptz, event jsonb, payload json)`)
+      AS x(project_id text, received_at timestamptz, event_ids text[], user_agent text, body text)`)
 }
 
 /** The 503 for notifiers while the database cannot be reached (logged at most once per 10 s). */

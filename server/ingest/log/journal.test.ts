@@ -17,9 +17,12 @@ import {
   segmentPath,
   type JournalPosition,
 } from './journal.ts'
-import { createIngestWriter } from './group-commit.ts'
+import { acceptedPayload } from '../../test-support/ingest.ts'
+import { indexedRowData } from '../index/write-events.ts'
 import { prepareEvents } from '../process/normalize.ts'
 import { notifyPayloadSchema } from '../accept/payload-schema.ts'
+import { createIngestWriter } from './group-commit.ts'
+import type { JournalRecord } from './journal.ts'
 
 const silent = pino({ level: 'silent' })
 const dirs: string[] = []
@@ -32,24 +35,36 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
 })
 
-const prepared = (projectId: string, errorClass: string, n = 1) =>
-  prepareEvents(
-    projectId,
-    new Date(),
-    notifyPayloadSchema.parse({
-      events: Array.from({ length: n }, (_, i) => ({
-        exceptions: [{ errorClass, message: `journaled ${i}`, stacktrace: [{ file: 'src/j.js', method: 'run', lineNumber: 1, inProject: true }] }],
-        user: { id: `user-${i}` },
-      })),
-    }),
-    null,
+const notifierEvent = (errorClass: string, i: number, extra: Record<string, unknown> = {}) => ({
+  exceptions: [{ errorClass, message: `journaled ${i}`, stacktrace: [{ file: 'src/j.js', method: 'run', lineNumber: 1, inProject: true }] }],
+  user: { id: `user-${i}` },
+  ...extra,
+})
+
+/** `n` accepted requests of one event each. */
+const requests = (projectId: string, errorClass: string, n = 1, extra: Record<string, unknown> = {}) =>
+  Array.from({ length: n }, (_, i) => acceptedPayload(projectId, { events: [notifierEvent(errorClass, i, extra)] }))
+
+/** Lines as Errata wrote them before the accepted-event log: one normalized event each. */
+function legacyLines(projectId: string, errorClass: string, n: number) {
+  const events = prepareEvents(projectId, new Date(), notifyPayloadSchema.parse({ events: Array.from({ length: n }, (_, i) => notifierEvent(errorClass, i)) }), null)
+  const lines = events.map(
+    (e) => `${JSON.stringify({ id: e.id, project_id: e.projectId, received_at: e.receivedAt.toISOString(), event: indexedRowData(e) })}\t${JSON.stringify(e.payload)}\n`,
   )
+  return { events, lines }
+}
+
+const idOf = (record: JournalRecord): string => (record.request ? record.request.eventIds[0]! : record.event.id)
+const classOf = (record: JournalRecord) =>
+  record.request
+    ? (JSON.parse(record.request.body.toString()) as { events: { exceptions: { errorClass: string }[] }[] }).events[0]!.exceptions[0]!.errorClass
+    : record.event.columns.errorClass
 
 describe('ingest journal files', () => {
   it('reads back every appended event in order, across segments, resuming exactly where a read stopped', async () => {
     const dir = tempDir()
-    const appender = await openJournalAppender(dir, 4096) // a few events per segment
-    const events = prepared('p1', 'Rotated', 12)
+    const appender = await openJournalAppender(dir, 1024) // a few requests per segment
+    const events = requests('p1', 'Rotated', 12)
     for (const event of events) await appender.append(journalLines([event]))
     await appender.close()
     expect((await listSegments(dir)).length).toBeGreaterThan(2)
@@ -60,45 +75,45 @@ describe('ingest journal files', () => {
     for (;;) {
       const { records, next } = await reader.read(at, 5)
       if (records.length === 0) break
-      seen.push(...records.map((r) => r.id))
+      seen.push(...records.map(idOf))
       expect(records.at(-1)!.end).toEqual(next)
       at = next
     }
     await reader.close()
-    expect(seen).toEqual(events.map((e) => e.id))
+    expect(seen).toEqual(events.map((e) => e.eventIds[0]))
     const again = createJournalReader(dir)
     const first = (await again.read({ segment: 0, offset: 0 }, 1)).records[0]!
     await again.close()
-    expect(first).toMatchObject({ id: events[0]!.id, projectId: 'p1', columns: { errorClass: 'Rotated' } })
-    expect(JSON.parse(first.payloadJson)).toEqual(JSON.parse(JSON.stringify(events[0]!.payload)))
+    expect(first.request).toMatchObject({ eventIds: events[0]!.eventIds, projectId: 'p1', receivedAt: events[0]!.receivedAt })
+    expect(first.request!.body.toString()).toBe(events[0]!.body.toString())
   })
 
   it('waits for an unfinished line in the newest segment, and skips it as torn once a newer segment exists', async () => {
     const dir = tempDir()
-    const [a, b] = prepared('p1', 'Torn', 2)
-    const half = journalLines([b!]).slice(0, 40)
-    await writeFile(segmentPath(dir, 1), journalLines([a!]) + half)
+    const [a, b] = requests('p1', 'Torn', 2)
+    const half = journalLines([b!]).subarray(0, 40)
+    await writeFile(segmentPath(dir, 1), Buffer.concat([journalLines([a!]), half]))
     const reader = createJournalReader(dir)
     const first = await reader.read({ segment: 0, offset: 0 }, 10)
-    expect(first.records.map((r) => r.id)).toEqual([a!.id])
+    expect(first.records.map(idOf)).toEqual([a!.eventIds[0]])
     // Still the newest segment: the rest of the line may yet arrive.
     expect((await reader.read(first.next, 10)).records).toEqual([])
     // A restarted process appends to a new segment; the torn line is never completed.
     const appender = await openJournalAppender(dir)
-    const [c] = prepared('p1', 'AfterRestart')
+    const [c] = requests('p1', 'AfterRestart')
     await appender.append(journalLines([c!]))
     await appender.close()
     const after = await reader.read(first.next, 10)
-    expect(after.records.map((r) => r.id)).toEqual([c!.id])
+    expect(after.records.map(idOf)).toEqual([c!.eventIds[0]])
     expect(after.next.segment).toBe(2)
     await reader.close()
   })
 
   it('reads a line longer than its read chunk (a large event) whole', async () => {
     const dir = tempDir()
-    const [big, after] = prepared('p1', 'Large', 2)
     // About 3 MB of payload: three times the reader's first chunk.
-    big!.payload.meta_data = { blob: { text: 'x'.repeat(3 * 1024 * 1024) } }
+    const [big] = requests('p1', 'Large', 1, { metaData: { blob: { text: 'x'.repeat(3 * 1024 * 1024) } } })
+    const [after] = requests('p1', 'Large', 1)
     const appender = await openJournalAppender(dir)
     await appender.append(journalLines([big!, after!]))
     await appender.close()
@@ -106,18 +121,19 @@ describe('ingest journal files', () => {
     const { records, damaged } = await reader.read({ segment: 0, offset: 0 }, 10)
     await reader.close()
     expect(damaged).toEqual([])
-    expect(records.map((r) => r.id)).toEqual([big!.id, after!.id])
-    expect((JSON.parse(records[0]!.payloadJson) as { meta_data: { blob: { text: string } } }).meta_data.blob.text).toHaveLength(3 * 1024 * 1024)
+    expect(records.map(idOf)).toEqual([big!.eventIds[0], after!.eventIds[0]])
+    const body = JSON.parse(records[0]!.request!.body.toString()) as { events: { metaData: { blob: { text: string } } }[] }
+    expect(body.events[0]!.metaData.blob.text).toHaveLength(3 * 1024 * 1024)
   })
 
   it('reports a damaged line and reads on past it', async () => {
     const dir = tempDir()
-    const [a, b] = prepared('p1', 'Damaged', 2)
-    await writeFile(segmentPath(dir, 1), `${journalLines([a!])}not json at all\t{}\n${journalLines([b!])}`)
+    const [a, b] = requests('p1', 'Damaged', 2)
+    await writeFile(segmentPath(dir, 1), Buffer.concat([journalLines([a!]), Buffer.from('not json at all\t{}\n'), journalLines([b!])]))
     const reader = createJournalReader(dir)
     const { records, damaged } = await reader.read({ segment: 0, offset: 0 }, 10)
     await reader.close()
-    expect(records.map((r) => r.id)).toEqual([a!.id, b!.id])
+    expect(records.map(idOf)).toEqual([a!.eventIds[0], b!.eventIds[0]])
     expect(damaged).toHaveLength(1)
     expect(damaged[0]!.message).toMatch(/unreadable ingest journal line/)
   })
@@ -125,7 +141,7 @@ describe('ingest journal files', () => {
   it('keeps concurrent appends whole, counts what is left, and deletes segments once read past', async () => {
     const dir = tempDir()
     const appender = await openJournalAppender(dir, 8192)
-    const batches = Array.from({ length: 30 }, (_, i) => prepared('p1', `Concurrent${i}`, 2))
+    const batches = Array.from({ length: 30 }, (_, i) => requests('p1', `Concurrent${i}`, 2))
     await Promise.all(batches.map((batch) => appender.append(journalLines(batch))))
     await appender.close()
     const reader = createJournalReader(dir)
@@ -133,7 +149,7 @@ describe('ingest journal files', () => {
     expect(await reader.count({ segment: 0, offset: 0 }, 25)).toBe(25)
     const all = await reader.read({ segment: 0, offset: 0 }, 1000)
     expect(all.damaged).toEqual([])
-    expect(new Set(all.records.map((r) => r.id))).toEqual(new Set(batches.flat().map((e) => e.id)))
+    expect(new Set(all.records.map(idOf))).toEqual(new Set(batches.flat().map((e) => e.eventIds[0])))
 
     const segments = await listSegments(dir)
     await reader.release({ segment: segments.at(-1)!, offset: 0 })
@@ -146,7 +162,7 @@ describe('ingest journal files', () => {
     const dir = tempDir()
     const appender = await openJournalAppender(dir)
     const reader = createJournalReader(dir)
-    await appender.append(journalLines(prepared('p1', 'BeforeFull', 2)))
+    await appender.append(journalLines(requests('p1', 'BeforeFull', 2)))
     // As a filling disk does: one write takes all but the last bytes of a batch (its first line is
     // complete), the next write fails; then every write fails with nothing written.
     const probe = await open(join(dir, 'probe'), 'w')
@@ -168,18 +184,18 @@ describe('ingest journal files', () => {
       throw full()
     }
     try {
-      for (let i = 0; i < 3; i++) await expect(appender.append(journalLines(prepared('p1', `Refused${i}`, 2)))).rejects.toThrow('ENOSPC')
+      for (let i = 0; i < 3; i++) await expect(appender.append(journalLines(requests('p1', `Refused${i}`, 2)))).rejects.toThrow('ENOSPC')
     } finally {
       handlePrototype.write = realWrite
     }
-    expect(first!.records.map((r) => r.columns.errorClass)).toEqual(['BeforeFull', 'BeforeFull', 'Refused0'])
-    await appender.append(journalLines(prepared('p1', 'AfterFull', 2)))
+    expect(first!.records.map(classOf)).toEqual(['BeforeFull', 'BeforeFull', 'Refused0'])
+    await appender.append(journalLines(requests('p1', 'AfterFull', 2)))
     await appender.close()
     // What was acknowledged after the refusal is read from where the indexer stopped.
     const rest = await reader.read(first!.next, 100)
     await reader.close()
     expect(rest.damaged).toEqual([])
-    expect(rest.records.map((r) => r.columns.errorClass)).toEqual(['AfterFull', 'AfterFull'])
+    expect(rest.records.map(classOf)).toEqual(['AfterFull', 'AfterFull'])
     // One new segment for the partly written batch, none for the refusals with nothing written.
     expect(await listSegments(dir)).toHaveLength(2)
   })
@@ -187,14 +203,14 @@ describe('ingest journal files', () => {
   it('keeps no segment open after counting, so a deleted segment\'s space comes back at once', async () => {
     const dir = tempDir()
     const appender = await openJournalAppender(dir, 8192)
-    for (let i = 0; i < 10; i++) await appender.append(journalLines(prepared('p1', `Counted${i}`, 2)))
+    for (let i = 0; i < 10; i++) await appender.append(journalLines(requests('p1', `Counted${i}`, 2)))
     await appender.close()
     // The health check counts with its own reader; the indexer's reader deletes what it has read.
     const counter = createJournalReader(dir)
     expect(await counter.count({ segment: 0, offset: 0 }, 1000)).toBe(20)
     // A later process start writes a new segment; every segment before it is then read and deleted.
     const next = await openJournalAppender(dir, 8192)
-    await next.append(journalLines(prepared('p1', 'Later', 1)))
+    await next.append(journalLines(requests('p1', 'Later', 1)))
     await next.close()
     const indexer = createJournalReader(dir)
     await indexer.release({ segment: (await listSegments(dir)).at(-1)!, offset: 0 })
@@ -247,8 +263,8 @@ describe('indexing from the journal', () => {
 
     // What a process that crashed after acknowledging three events, mid-way through a fourth, leaves behind.
     const journalDir = join(dataDir, 'ingest-journal')
-    const events = prepared('crash-project', 'CrashLeftover', 4)
-    await writeFile(segmentPath(journalDir, 1), journalLines(events.slice(0, 3)) + journalLines(events.slice(3)).slice(0, 100))
+    const events = requests('crash-project', 'CrashLeftover', 4)
+    await writeFile(segmentPath(journalDir, 1), Buffer.concat([journalLines(events.slice(0, 3)), journalLines(events.slice(3)).subarray(0, 100)]))
 
     const second = await openMigrated(dataDir)
     const writer = writerFor(second)
@@ -275,7 +291,7 @@ describe('indexing from the journal', () => {
     const database = await openMigrated(tempDir())
     await seedProjects(database, 'ack-project')
     const writer = createIngestWriter(database, { batchSize: 100, flushMs: 1, indexBatchSize: 100, indexLingerMs: 60_000 }, silent)
-    await writer.write(prepared('ack-project', 'Acknowledged', 2))
+    await Promise.all(requests('ack-project', 'Acknowledged', 2).map((r) => writer.write(r)))
     const journaled = (await readFile(segmentPath(database.journal!.dir, (await listSegments(database.journal!.dir)).at(-1)!), 'utf8'))
       .split('\n')
       .filter(Boolean)
@@ -293,7 +309,7 @@ describe('indexing from the journal', () => {
     const database = await openMigrated(tempDir())
     await seedProjects(database, 'kept-project', 'doomed-project')
     const writer = createIngestWriter(database, { batchSize: 100, flushMs: 1, indexBatchSize: 100, indexLingerMs: 60_000 }, silent)
-    await writer.write([...prepared('doomed-project', 'DoomedJournal', 2), ...prepared('kept-project', 'KeptJournal', 1)])
+    await Promise.all([...requests('doomed-project', 'DoomedJournal', 2), ...requests('kept-project', 'KeptJournal', 1)].map((r) => writer.write(r)))
     await database.db.execute(sql`DELETE FROM projects WHERE id = 'doomed-project'`)
     await writer.indexed()
     expect(await eventCount(database, 'DoomedJournal')).toEqual({ events: 0, payloads: 0 })
@@ -304,15 +320,56 @@ describe('indexing from the journal', () => {
     await database.close()
   })
 
+  it('indexes the lines an earlier version journaled (one normalized event each)', async () => {
+    const dataDir = tempDir()
+    const seeded = await openMigrated(dataDir)
+    await seedProjects(seeded, 'legacy-project')
+    await seeded.close()
+    const { lines } = legacyLines('legacy-project', 'LegacyLine', 3)
+    await writeFile(segmentPath(join(dataDir, 'ingest-journal'), 1), Buffer.concat([Buffer.from(lines.join('')), journalLines(requests('legacy-project', 'NewLine', 2))]))
+    const database = await openMigrated(dataDir)
+    const writer = writerFor(database)
+    await writer.indexed()
+    expect(await eventCount(database, 'LegacyLine')).toEqual({ events: 3, payloads: 3 })
+    expect(await eventCount(database, 'NewLine')).toEqual({ events: 2, payloads: 2 })
+    await writer.close()
+    await database.close()
+  })
+
+  it('sets aside a request that cannot be processed in ingest_log, with the reason, and indexes its neighbours', async () => {
+    const dataDir = tempDir()
+    const seeded = await openMigrated(dataDir)
+    await seedProjects(seeded, 'bad-project')
+    await seeded.close()
+    const [good1, bad, good2] = requests('bad-project', 'BesideBadRequest', 3)
+    bad!.body = Buffer.from('{"events": [{"exceptions": "not a list"}]}')
+    await writeFile(segmentPath(join(dataDir, 'ingest-journal'), 1), journalLines([good1!, bad!, good2!]))
+    const database = await openMigrated(dataDir)
+    const writer = writerFor(database)
+    await writer.indexed()
+    expect(await eventCount(database, 'BesideBadRequest')).toEqual({ events: 2, payloads: 2 })
+    const [kept] = await queryRows<{ event_ids: string[]; failure: string | null; failed_at: Date | null }>(
+      database.db,
+      sql`SELECT event_ids, failure, failed_at FROM ingest_log`,
+    )
+    expect(kept).toMatchObject({ event_ids: bad!.eventIds })
+    expect(kept!.failed_at).not.toBeNull()
+    expect(kept!.failure).toMatch(/exceptions/)
+    expect(await database.journal!.pending(100)).toBe(0)
+    await writer.close()
+    await database.close()
+  })
+
   it('sets aside an event that cannot be indexed, with the reason, and indexes its neighbours', async () => {
     const dataDir = tempDir()
     const seeded = await openMigrated(dataDir)
     await seedProjects(seeded, 'poison-project')
     await seeded.close()
-    const [good1, poison, good2] = prepared('poison-project', 'BesidePoisonLine', 3)
+    const { events, lines } = legacyLines('poison-project', 'BesidePoisonLine', 3)
+    const poison = events[1]!
     // An event whose row data lacks its columns: indexing it fails however it is batched.
-    const poisonLine = journalLines([poison!]).replace(/"columns":\{[^}]*\},/, '')
-    await writeFile(segmentPath(join(dataDir, 'ingest-journal'), 1), journalLines([good1!]) + poisonLine + journalLines([good2!]))
+    const poisonLine = lines[1]!.replace(/"columns":\{[^}]*\},/, '')
+    await writeFile(segmentPath(join(dataDir, 'ingest-journal'), 1), lines[0]! + poisonLine + lines[2]!)
 
     const database = await openMigrated(dataDir)
     const writer = writerFor(database)
@@ -322,7 +379,7 @@ describe('indexing from the journal', () => {
       database.db,
       sql`SELECT event_id, failure, failed_at FROM ingest_queue`,
     )
-    expect(kept).toMatchObject({ event_id: poison!.id })
+    expect(kept).toMatchObject({ event_id: poison.id })
     expect(kept!.failed_at).not.toBeNull()
     expect(kept!.failure).toBeTruthy()
     expect(await database.journal!.pending(100)).toBe(0)

@@ -1,18 +1,20 @@
-// The ingest journal of the embedded database (docs/ingestion.md, "The ingest journal").
-// POST /notify is acknowledged once its events are appended to a file here and
-// fdatasync'd; the indexer on the database thread reads them back in large batches and
-// records how far it got in the same transaction that indexes them (ingest_journal).
-// Acknowledging never waits for PGlite, whose one connection is busy indexing.
+// The ingest journal: the accepted-event log as local files (docs/ingestion.md, "The ingest
+// journal"). POST /notify is acknowledged once its request is appended to a file here and
+// fdatasync'd; the indexer reads them back in large batches and records how far it got in
+// the same transaction that indexes them (ingest_journal). Acknowledging never waits for the
+// database.
 //
-// A journal is a directory of numbered segment files. Each line is one event: its row
-// data as JSON, a tab, its stored payload as JSON, a newline (JSON.stringify never emits
-// a raw tab or newline, so both are safe separators). Each process appends to a segment of
-// its own, so a line torn by a crash is only ever at the end of a finished segment, where
-// the reader skips it: that batch was never acknowledged.
+// A journal is a directory of numbered segment files. Each line is one accepted request: its
+// record data as JSON, a tab, the payload's JSON text as received (raw CR, LF and TAB bytes,
+// which valid JSON only has between tokens, made spaces), a newline. Lines that earlier
+// versions wrote hold one normalized event instead (row data with `event`, then its stored
+// payload); they are still read. Each process appends to a segment of its own, so a line torn
+// by a crash is only ever at the end of a finished segment, where the reader skips it: that
+// batch was never acknowledged.
 import { mkdir, open, readdir, unlink, type FileHandle } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { PreparedEvent } from '../process/normalize.ts'
-import { indexedRowData, type IndexedEvent, type IndexedRowData } from '../index/write-events.ts'
+import type { IndexedRowData } from '../index/write-events.ts'
+import { oneLineBody, type AcceptedRequest, type IndexableEvent } from './record.ts'
 
 /** A segment is closed once it holds this much; the indexer deletes it once past it. */
 export const SEGMENT_BYTES = 16 * 1024 * 1024
@@ -23,15 +25,25 @@ export interface JournalPosition {
   offset: number
 }
 
-/** One accepted event read back from the journal. */
-export interface JournalRecord extends IndexedEvent {
-  /** The stored payload, as the JSON text that was appended. */
-  payloadJson: string
-  /** The position just after this record. */
+/**
+ * One line read back from the journal: an accepted request, or (written by an earlier
+ * version) one event already normalized. `end`: the position just after it.
+ */
+export type JournalRecord = ({ request: AcceptedRequest; event?: never } | { event: IndexableEvent; request?: never }) & {
   end: JournalPosition
 }
 
-interface RecordMeta {
+/** The record data of a request's line. */
+interface RequestMeta {
+  v: 2
+  project_id: string
+  received_at: string
+  ids: string[]
+  ua: string | null
+}
+
+/** The row data of an earlier version's event line. */
+interface LegacyEventMeta {
   id: string
   project_id: string
   received_at: string
@@ -57,19 +69,17 @@ export async function listSegments(dir: string): Promise<number[]> {
     .sort((a, b) => a - b)
 }
 
-/** The journal lines of a batch of prepared events. */
-export function journalLines(events: readonly PreparedEvent[]): string {
-  let text = ''
-  for (const e of events) {
-    const meta: RecordMeta = {
-      id: e.id,
-      project_id: e.projectId,
-      received_at: e.receivedAt.toISOString(),
-      event: indexedRowData(e),
-    }
-    text += `${JSON.stringify(meta)}\t${JSON.stringify(e.payload)}\n`
+const TAB_BYTE = Buffer.from('\t')
+const NEWLINE_BYTE = Buffer.from('\n')
+
+/** The journal lines of a batch of accepted requests. */
+export function journalLines(requests: readonly AcceptedRequest[]): Buffer {
+  const parts: Buffer[] = []
+  for (const r of requests) {
+    const meta: RequestMeta = { v: 2, project_id: r.projectId, received_at: r.receivedAt.toISOString(), ids: r.eventIds, ua: r.userAgent }
+    parts.push(Buffer.from(JSON.stringify(meta)), TAB_BYTE, oneLineBody(r.body), NEWLINE_BYTE)
   }
-  return text
+  return Buffer.concat(parts)
 }
 
 /** Runs async calls one after another, in call order; a failed call does not stop the next. */
@@ -88,7 +98,7 @@ export function takeTurns() {
 
 export interface JournalAppender {
   /** Appends complete lines and fdatasyncs them; resolves once they are durable. Calls take turns. */
-  append(lines: string): Promise<void>
+  append(lines: Buffer): Promise<void>
   close(): Promise<void>
 }
 
@@ -130,8 +140,7 @@ export async function openJournalAppender(dir: string, segmentBytes = SEGMENT_BY
   // Created at once: its existence tells the reader that every earlier segment is finished.
   await startSegment()
 
-  async function append(lines: string): Promise<void> {
-    const bytes = Buffer.from(lines, 'utf8')
+  async function append(bytes: Buffer): Promise<void> {
     if (handle && size > 0 && size + bytes.length > segmentBytes) await finishSegment()
     const file = handle ?? (await startSegment())
     let written = 0
@@ -285,13 +294,25 @@ export function createJournalReader(dir: string) {
 function parseRecord(line: Buffer, end: JournalPosition): JournalRecord {
   const tab = line.indexOf(TAB)
   if (tab < 0) throw new JournalRecordError(end, 'no tab between the row data and the payload')
-  let meta: RecordMeta
+  let meta: RequestMeta | LegacyEventMeta
   try {
-    meta = JSON.parse(line.toString('utf8', 0, tab)) as RecordMeta
+    meta = JSON.parse(line.toString('utf8', 0, tab)) as RequestMeta | LegacyEventMeta
   } catch {
     throw new JournalRecordError(end, 'the row data is not JSON')
   }
-  return {
+  if ('v' in meta) {
+    if (!Array.isArray(meta.ids) || typeof meta.project_id !== 'string') throw new JournalRecordError(end, 'the record data is incomplete')
+    const request: AcceptedRequest = {
+      projectId: meta.project_id,
+      receivedAt: new Date(meta.received_at),
+      eventIds: meta.ids,
+      userAgent: meta.ua,
+      // A copy: the line is a view of the reader's chunk, which the next read reuses.
+      body: Buffer.from(line.subarray(tab + 1)),
+    }
+    return { request, end }
+  }
+  const event: IndexableEvent = {
     id: meta.id,
     projectId: meta.project_id,
     receivedAt: new Date(meta.received_at),
@@ -300,8 +321,8 @@ function parseRecord(line: Buffer, end: JournalPosition): JournalRecord {
     userKey: meta.event.userKey,
     crashedSession: meta.event.crashedSession ?? null,
     payloadJson: line.toString('utf8', tab + 1),
-    end,
   }
+  return { event, end }
 }
 
 /** A journal line that cannot be read (damaged on disk): reported with where it ends, so it can be skipped. */

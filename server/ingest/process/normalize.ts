@@ -584,20 +584,21 @@ export function normalizeEvent(
   }
 }
 
-/** Every event of a validated payload, ready for the ingest writer (ids assigned). */
+/** Every event of a validated payload, normalized, with its id (made when it was accepted). */
 export function prepareEvents(
   projectId: string,
   receivedAt: Date,
   payload: NotifyPayload,
   postUserAgent: string | null,
+  eventIds: readonly string[] = payload.events.map(() => newId(receivedAt.getTime())),
 ): PreparedEvent[] {
   // Cleaned once here; normalizeEvent's own pass over the small result is cheap.
   const notifier = isObject(payload.notifier) ? sanitizeObject(payload.notifier) : null
-  return payload.events.map((event) => {
+  return payload.events.map((event, i) => {
     const normalized = normalizeEvent(event, notifier, postUserAgent)
     const crashedSession = crashedSessionOf(normalized, receivedAt)
     return {
-      id: newId(receivedAt.getTime()),
+      id: eventIds[i]!,
       projectId,
       receivedAt,
       columns: normalized.columns,

@@ -1,0 +1,23 @@
+import { sql } from 'drizzle-orm'
+import type { Db } from '../../db/client.ts'
+import type { IndexableEvent } from '../log/record.ts'
+import { writeEvents } from './write-events.ts'
+
+// The payloads travel as they were serialized, joined by U+0001, which JSON text never holds
+// raw (JSON.stringify escapes every control character): split, not parsed, by the database.
+const SEPARATOR = '\u0001'
+
+/**
+ * The index stage for one batch, inside the caller's transaction (which holds the batch's
+ * project write locks): errors, events, users, counters and rollups (write-events.ts), then
+ * each event's normalized payload, written once, into event_payloads.
+ */
+export async function indexEvents(tx: Db, events: readonly IndexableEvent[]): Promise<void> {
+  if (events.length === 0) return
+  await writeEvents(tx, events)
+  await tx.execute(sql`
+    INSERT INTO event_payloads (event_id, payload)
+    SELECT id, convert_to(payload, 'UTF8')
+    FROM unnest(string_to_array(${events.map((e) => e.id).join(SEPARATOR)}, ${SEPARATOR}),
+                string_to_array(${events.map((e) => e.payloadJson).join(SEPARATOR)}, ${SEPARATOR})) AS x(id, payload)`)
+}

@@ -1,0 +1,54 @@
+// The pipeline's side of its thread: process and index stages over a database opened on that
+// thread (PGlite's own instance, or a PostgreSQL pool of its own), driven by messages from the
+// HTTP thread (thread-client.ts). Keeping them here keeps normalization, the database driver's
+// work and the index transactions off the HTTP thread, on both engines.
+import type { Logger } from 'pino'
+import type { Database } from '../../db/client.ts'
+import { createIngestIndexer, type IndexerOptions, type IngestIndexer } from '../index/indexer.ts'
+import { createJournalSource } from '../log/journal-source.ts'
+import { createLogSource } from '../log/table-source.ts'
+import { createProcessor } from '../process/process.ts'
+import { processStages } from '../process/stages.ts'
+
+export type PipelineRequest =
+  | { op: 'indexer.start'; indexerId: number; options: IndexerOptions }
+  | { op: 'indexer.wake' | 'indexer.idle' | 'indexer.close'; indexerId: number }
+  | { op: 'journal.pending'; cap: number }
+
+export const isPipelineRequest = (request: { op: string }): request is PipelineRequest =>
+  request.op.startsWith('indexer.') || request.op === 'journal.pending'
+
+/** `journalDir`: where this process journals accepted requests, if it does. */
+export function createPipelineHost(local: Database, journalDir: string | undefined, logger: Logger) {
+  const processor = createProcessor(processStages({ database: local, logger }))
+  // Read by every indexer on this thread in turn.
+  const journal = journalDir ? createJournalSource(local, journalDir, processor, logger) : undefined
+  // ingest_log is PostgreSQL's log; on PGlite it is read too (nearly free when empty), so either log works on either engine.
+  const log = createLogSource(local, processor, logger)
+  const indexers = new Map<number, IngestIndexer>()
+
+  return {
+    async handle(request: PipelineRequest): Promise<unknown> {
+      switch (request.op) {
+        case 'indexer.start':
+          indexers.set(request.indexerId, createIngestIndexer(local, request.options, logger, { journal, log }))
+          return null
+        case 'indexer.wake':
+          indexers.get(request.indexerId)?.wake()
+          return null
+        case 'indexer.idle':
+          return indexers.get(request.indexerId)?.idle()
+        case 'indexer.close':
+          await indexers.get(request.indexerId)?.close()
+          indexers.delete(request.indexerId)
+          return null
+        case 'journal.pending':
+          return journal ? journal.pending(request.cap) : 0
+      }
+    },
+    async close() {
+      await Promise.all([...indexers.values()].map((indexer) => indexer.close()))
+      await journal?.close()
+    },
+  }
+}

@@ -1,0 +1,80 @@
+// The process stage: accepted requests in, events ready for the index stage out. Runs on the
+// pipeline's thread (never the HTTP thread), after the request is durable in the accepted-event
+// log: normalize, then each ProcessStage in order (source-map and native symbolication, discard
+// rules and sampling plug in here), then grouping, which must see what the stages changed.
+import type { AcceptedRequest, IndexableEvent } from '../log/record.ts'
+import { notifyPayloadSchema } from '../accept/payload-schema.ts'
+import { computeGrouping } from './grouping.ts'
+import { crashedSessionOf, prepareEvents, type PreparedEvent } from './normalize.ts'
+
+/** One normalized event as the process stages see it. */
+export interface StageEvent {
+  /** Its id, project and received time, and its normalized row data and payload (changed in place by stages). */
+  readonly event: PreparedEvent
+  /** Set by a stage that changed the exceptions or frames: the event is grouped again. */
+  changed: boolean
+  /** Set by a stage that drops the event (discard rules, sampling): it is not indexed. */
+  dropped: boolean
+}
+
+/** A step between normalizing and grouping. */
+export interface ProcessStage {
+  readonly name: string
+  /** Runs on a batch of events; may read the database, change payloads and drop events. */
+  run(events: readonly StageEvent[]): Promise<void>
+}
+
+/** A request that cannot be processed: kept aside with the reason, never retried by itself. */
+export interface ProcessFailure {
+  request: AcceptedRequest
+  reason: string
+}
+
+export interface Processed {
+  events: IndexableEvent[]
+  failed: ProcessFailure[]
+}
+
+/** The body's payload, validated as accept validated it; throws with the reason otherwise. */
+function payloadOf(request: AcceptedRequest) {
+  const text = request.body.toString('utf8').replace(/^\uFEFF/, '')
+  const parsed = notifyPayloadSchema.safeParse(JSON.parse(text))
+  if (!parsed.success) throw new Error(`the payload no longer validates: ${parsed.error.issues[0]?.message ?? 'invalid'}`)
+  if (parsed.data.events.length !== request.eventIds.length) {
+    throw new Error(`the record names ${request.eventIds.length} event ids for ${parsed.data.events.length} events`)
+  }
+  return parsed.data
+}
+
+export function createProcessor(stages: readonly ProcessStage[] = []) {
+  return {
+    /** The events of `requests`, in order; requests that cannot be read come back in `failed`. */
+    async process(requests: readonly AcceptedRequest[]): Promise<Processed> {
+      const staged: StageEvent[] = []
+      const failed: ProcessFailure[] = []
+      for (const request of requests) {
+        try {
+          const events = prepareEvents(request.projectId, request.receivedAt, payloadOf(request), request.userAgent, request.eventIds)
+          for (const event of events) staged.push({ event, changed: false, dropped: false })
+        } catch (err) {
+          failed.push({ request, reason: err instanceof Error ? err.message : String(err) })
+        }
+      }
+      for (const stage of stages) await stage.run(staged.filter((s) => !s.dropped))
+      const events: IndexableEvent[] = []
+      for (const { event, changed, dropped } of staged) {
+        if (dropped) continue
+        const { payload, ...row } = event
+        if (changed) {
+          row.grouping = computeGrouping(payload.exceptions, payload.grouping_hash, payload.grouping_discriminator ?? null)
+          const crashed = crashedSessionOf({ columns: row.columns, payload, grouping: row.grouping, userKey: row.userKey }, row.receivedAt)
+          row.crashedSession = crashed
+        }
+        events.push({ ...row, payloadJson: JSON.stringify(payload) })
+      }
+      return { events, failed }
+    },
+  }
+}
+
+export type Processor = ReturnType<typeof createProcessor>
