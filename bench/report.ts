@@ -105,25 +105,29 @@ export function markdownReport(results: EngineResult[]): string {
   )
   const row = (label: string, cell: (r: EngineResult) => string) => lines.push(`| ${label} | ${results.map(cell).join(' | ')} |`)
   if (results.some((r) => r.ingestion)) ingestionRows(results, row)
-  row('POST → visible in GET events, p50 / p95 ms', (r) => (r.postToVisible ? `${f(r.postToVisible.p50)} / ${f(r.postToVisible.p95)}` : '–'))
-  row('… of which the single POST /notify until 200, p50 / p95 ms', (r) =>
-    r.postToVisible?.postP50 !== undefined ? `${f(r.postToVisible.postP50)} / ${f(r.postToVisible.postP95 ?? NaN)}` : '–',
-  )
-  row('read data set: errors / events (seeded with SQL in s; maintenance)', (r) =>
-    r.reads
-      ? `${r.reads.seededErrors} / ${r.reads.seededEvents} (${f(r.reads.seedSeconds)} s; ${r.reads.vacuumed ? 'VACUUM ANALYZE' : 'ANALYZE only'})`
-      : '–',
-  )
-  row('GET /user (floor: HTTP + auth), p50 / p95 ms', (r) => (r.reads ? `${f(r.reads.userFloor.p50)} / ${f(r.reads.userFloor.p95)}` : '–'))
-  row('GET errors list (30, last_seen), p50 / p95 ms (target p95 < 30)', (r) =>
-    r.reads ? `${f(r.reads.errorsList.p50)} / ${f(r.reads.errorsList.p95)} (${verdict(r.reads.errorsList.p95 < 30)})` : '–',
-  )
-  row('GET project events list (10, newest), p50 / p95 ms (no target)', (r) =>
-    r.reads?.eventsList ? `${f(r.reads.eventsList.p50)} / ${f(r.reads.eventsList.p95)}` : '–',
-  )
-  row('GET event detail, p50 / p95 ms (target p95 < 20)', (r) =>
-    r.reads ? `${f(r.reads.eventDetail.p50)} / ${f(r.reads.eventDetail.p95)} (${verdict(r.reads.eventDetail.p95 < 20)})` : '–',
-  )
+  if (results.some((r) => r.postToVisible)) {
+    row('POST → visible in GET events, p50 / p95 ms', (r) => (r.postToVisible ? `${f(r.postToVisible.p50)} / ${f(r.postToVisible.p95)}` : '–'))
+    row('… of which the single POST /notify until 200, p50 / p95 ms', (r) =>
+      r.postToVisible?.postP50 !== undefined ? `${f(r.postToVisible.postP50)} / ${f(r.postToVisible.postP95 ?? NaN)}` : '–',
+    )
+  }
+  if (results.some((r) => r.reads)) {
+    row('read data set: errors / events (seeded with SQL in s; maintenance)', (r) =>
+      r.reads
+        ? `${r.reads.seededErrors} / ${r.reads.seededEvents} (${f(r.reads.seedSeconds)} s; ${r.reads.vacuumed ? 'VACUUM ANALYZE' : 'ANALYZE only'})`
+        : '–',
+    )
+    row('GET /user (floor: HTTP + auth), p50 / p95 ms', (r) => (r.reads ? `${f(r.reads.userFloor.p50)} / ${f(r.reads.userFloor.p95)}` : '–'))
+    row('GET errors list (30, last_seen), p50 / p95 ms (target p95 < 30)', (r) =>
+      r.reads ? `${f(r.reads.errorsList.p50)} / ${f(r.reads.errorsList.p95)} (${verdict(r.reads.errorsList.p95 < 30)})` : '–',
+    )
+    row('GET project events list (10, newest), p50 / p95 ms (no target)', (r) =>
+      r.reads?.eventsList ? `${f(r.reads.eventsList.p50)} / ${f(r.reads.eventsList.p95)}` : '–',
+    )
+    row('GET event detail, p50 / p95 ms (target p95 < 20)', (r) =>
+      r.reads ? `${f(r.reads.eventDetail.p50)} / ${f(r.reads.eventDetail.p95)} (${verdict(r.reads.eventDetail.p95 < 20)})` : '–',
+    )
+  }
   const triage = results.find((r) => r.triage)?.triage
   if (triage) {
     row('triage data set: errors / events (seeded with SQL in s)', (r) =>
