@@ -10,7 +10,7 @@ export default defineConfig({
         test: {
           name: 'server',
           environment: 'node',
-          include: ['server/**/*.test.ts', 'contract/**/*.test.ts', 'test/**/*.test.ts'],
+          include: ['server/**/*.test.ts', 'contract/**/*.test.ts', 'test/**/*.test.ts', 'bench/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

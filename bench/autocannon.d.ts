@@ -1,5 +1,5 @@
-// autocannon ships no types and @types/autocannon is not installed: only what bench/run.ts and
-// test/process use.
+// autocannon ships no types and @types/autocannon is not installed: only what bench/autocannon-load.ts
+// and test/process use.
 declare module 'autocannon' {
   interface Request {
     method?: string
@@ -28,13 +28,14 @@ declare module 'autocannon' {
     non2xx: number
     errors: number
     timeouts: number
-    requests: Histogram & { total: number }
+    requests: Histogram & { total: number; sent: number }
     latency: Histogram
     start: Date
     finish: Date
   }
   interface Instance {
     stop(): void
+    on(event: 'response', listener: (client: unknown, statusCode: number, resBytes: number, responseTime: number) => void): Instance
   }
   function autocannon(options: Options): Promise<Result>
   function autocannon(options: Options, done: (err: Error | null, result: Result) => void): Instance

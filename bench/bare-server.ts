@@ -1,31 +1,24 @@
-// The baseline: a bare node:http server that reads and JSON.parses each POST and answers 200, nothing else.
-import { createServer, type Server } from 'node:http'
+// The baseline of the ingestion benchmark (bench/ingest-cpu.ts), in a process of its own so that
+// /proc shows its CPU alone: a bare node:http server that reads each POST, JSON.parses it and
+// answers 200 "OK", nothing else. `PORT=… node --import tsx bench/bare-server.ts` prints
+// "listening <port>" once it accepts connections on 127.0.0.1.
+import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { watchLoadWindow, type LoadWindow } from './load-window.ts'
 
-export async function startBareServer(): Promise<{ url: string; window: LoadWindow; close(): Promise<void> }> {
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = []
-    req.on('data', (chunk: Buffer) => chunks.push(chunk))
-    req.on('end', () => {
-      try {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { events?: unknown[] }
-        if (!Array.isArray(body.events)) throw new Error('no events')
-        res.writeHead(200, { 'Content-Type': 'text/plain' }).end('OK')
-      } catch {
-        res.writeHead(400).end('bad JSON')
-      }
-    })
+const server = createServer((req, res) => {
+  const chunks: Buffer[] = []
+  req.on('data', (chunk: Buffer) => chunks.push(chunk))
+  req.on('end', () => {
+    try {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { events?: unknown[] }
+      if (!Array.isArray(body.events)) throw new Error('no events')
+      res.writeHead(200, { 'Content-Type': 'text/plain' }).end('OK')
+    } catch {
+      res.writeHead(400).end('bad JSON')
+    }
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  return {
-    url: `http://127.0.0.1:${port}`,
-    window: watchLoadWindow(server),
-    close: () =>
-      new Promise((resolve) => {
-        server.close(() => resolve())
-        server.closeAllConnections()
-      }),
-  }
-}
+})
+
+server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
+  process.stdout.write(`listening ${(server.address() as AddressInfo).port}\n`)
+})

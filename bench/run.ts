@@ -1,15 +1,13 @@
-// `npm run bench`: ingestion throughput next to a bare node:http server, POST-to-visible latency,
-// and read latency on 10,000 errors / 200,000 events. PGlite always; PostgreSQL too when
-// BENCH_DATABASE_URL is set (a fresh database is created on that server and dropped afterwards).
+// `npm run bench`: ingestion (CPU per event and throughput next to a bare node:http server, each in
+// a process of its own: bench/ingest-cpu.ts), POST-to-visible latency, and read latency on 10,000
+// errors / 200,000 events. PGlite always; PostgreSQL too when BENCH_DATABASE_URL is set (a fresh
+// database is created on that server and dropped afterwards).
 // Results go to stdout and bench/.data/results-<engine>.json; BENCHMARKS.md records them.
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { availableParallelism, loadavg, totalmem } from 'node:os'
-import type { Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { serve, type ServerType } from '@hono/node-server'
-import autocannon from 'autocannon'
 import { sql } from 'drizzle-orm'
 import pino from 'pino'
 import { createApp } from '../server/app.ts'
@@ -22,9 +20,8 @@ import { openScratchPostgres } from '../server/db/scratch-database.ts'
 import { newId } from '../server/db/ids.ts'
 import { migrate } from '../server/db/migrate.ts'
 import { users } from '../server/db/schema.ts'
-import { createIngestWriter, type IngestWriter } from '../server/ingest/log/group-commit.ts'
-import { startBareServer } from './bare-server.ts'
-import { watchLoadWindow, type LoadWindow } from './load-window.ts'
+import { createIngestWriter } from '../server/ingest/log/group-commit.ts'
+import { ingestCpuPhase, ingestSettings } from './ingest-cpu.ts'
 import { buildNotifyPayload } from './payload.ts'
 import { startProfile, type ProfileSummary } from './profile.ts'
 import { markdownReport } from './report.ts'
@@ -35,11 +32,7 @@ type Engine = 'pglite' | 'postgres'
 
 const env = process.env
 const settings = {
-  connections: Number(env.BENCH_CONNECTIONS ?? 16),
-  ingestRequests: Number(env.BENCH_INGEST_REQUESTS ?? 10_000),
-  bareRequests: Number(env.BENCH_BARE_REQUESTS ?? 20_000),
-  warmupRequests: 500,
-  distinctBodies: 200,
+  ingest: ingestSettings,
   visibleTries: Number(env.BENCH_VISIBLE_TRIES ?? 50),
   readRequests: Number(env.BENCH_READ_REQUESTS ?? 300),
   seedErrors: Number(env.BENCH_SEED_ERRORS ?? 10_000),
@@ -53,7 +46,7 @@ const settings = {
   /** Comma-separated subset of ingest,visible,errors,event,triage (default: all). */
   phases: new Set((env.BENCH_PHASES ?? 'ingest,visible,errors,event,triage').split(',')),
 }
-const targets = { ingestRatio: 0.5, errorsListP95: 30, eventDetailP95: 20, triageP95: 100 }
+const targets = { errorsListP95: 30, eventDetailP95: 20, triageP95: 100 }
 
 const dataDir = fileURLToPath(new URL('./.data/', import.meta.url))
 
@@ -111,17 +104,12 @@ async function openBenchDatabase(engine: Engine): Promise<Database> {
 
 interface RunningErrata {
   url: string
-  window: LoadWindow
   deps: AppDeps
   close(): Promise<void>
 }
 
-/**
- * Errata with the real app and settings. `noDatabaseWrites` swaps the ingest writer for one
- * that acknowledges without storing: what HTTP, the API key lookup, validation and
- * normalization alone allow on this thread (the ceiling the database work comes on top of).
- */
-async function startErrata(database: Database, noDatabaseWrites = false): Promise<RunningErrata> {
+/** Errata in this process, with the real app and settings (the read phases; ingestion runs it as a process of its own). */
+async function startErrata(database: Database): Promise<RunningErrata> {
   // Production settings (info-level request logs included), with the logs going to /dev/null.
   const config = loadConfig({
     ERRATA_INGEST_BATCH_SIZE: env.ERRATA_INGEST_BATCH_SIZE, // tuning knobs pass through for experiments
@@ -132,9 +120,7 @@ async function startErrata(database: Database, noDatabaseWrites = false): Promis
     ERRATA_STATIC_DIR: `${dataDir}no-dashboard`,
   })
   const logger = pino({ level: 'info' }, pino.destination({ dest: '/dev/null', sync: false }))
-  const ingestWriter: IngestWriter = noDatabaseWrites
-    ? { write: async () => {}, indexed: async () => null, close: async () => {} }
-    : createIngestWriter(database, config.ingest, logger)
+  const ingestWriter = createIngestWriter(database, config.ingest, logger)
   const deps: AppDeps = { config, database, logger, ingestWriter, loginThrottle: createLoginThrottle() }
   const app = createApp(deps)
   const server = await new Promise<ServerType>((resolve) => {
@@ -143,10 +129,9 @@ async function startErrata(database: Database, noDatabaseWrites = false): Promis
   // Seeding keeps the bench's keep-alive connection idle for many seconds; Node's default 5 s
   // server-side timeout would close it under fetch's feet ("other side closed").
   if ('keepAliveTimeout' in server) server.keepAliveTimeout = 10 * 60_000
-  const { port } = server.address() as AddressInfo
+  const { port } = server.address() as { port: number }
   return {
     url: `http://127.0.0.1:${port}`,
-    window: watchLoadWindow(server as Server),
     deps,
     close: async () => {
       await new Promise<void>((resolve) => {
@@ -197,57 +182,6 @@ async function createProject(session: ApiSession, organizationId: string, name: 
 // ---------------------------------------------------------------------------------------------
 // Phases
 
-interface LoadResult {
-  requests: number
-  ok: number
-  non2xx: number
-  errors: number
-  seconds: number
-  perSecond: number
-  latencyP50: number
-  latencyP99: number
-}
-
-/** Fires `amount` POST /notify requests over `connections` keep-alive connections from a worker thread. */
-async function postLoad(target: { url: string; window: LoadWindow }, apiKey: string, amount: number): Promise<LoadResult> {
-  const { url } = target
-  const requests = Array.from({ length: settings.distinctBodies }, (_, variant) => ({
-    method: 'POST' as const,
-    path: '/notify',
-    headers: {
-      'Content-Type': 'application/json',
-      'Bugsnag-Api-Key': apiKey,
-      'Bugsnag-Payload-Version': '4',
-      'Bugsnag-Sent-At': new Date().toISOString(),
-    },
-    body: JSON.stringify(buildNotifyPayload(apiKey, variant)),
-  }))
-  // A worker thread sends, so the load generator does not share the server's event loop.
-  target.window.reset()
-  const result = await autocannon({ url, connections: settings.connections, amount, requests, workers: 1, timeout: 30 })
-  // First request received to last response sent, on the server (load-window.ts).
-  const seconds = target.window.seconds()
-  const ok = result['2xx']
-  return {
-    requests: result.requests.total,
-    ok,
-    non2xx: result.non2xx,
-    errors: result.errors + result.timeouts,
-    seconds,
-    perSecond: ok / seconds,
-    latencyP50: result.latency.p50,
-    latencyP99: result.latency.p99,
-  }
-}
-
-function printLoad(label: string, load: LoadResult) {
-  log(
-    `${label.padEnd(26)} ${load.perSecond.toFixed(0).padStart(6)} events/s  ` +
-      `(${load.ok} × 200 in ${load.seconds.toFixed(1)} s, non-2xx ${load.non2xx}, errors ${load.errors}, ` +
-      `latency p50 ${load.latencyP50} ms p99 ${load.latencyP99} ms)`,
-  )
-}
-
 /** Runs `fn`, CPU-profiling this process meanwhile when BENCH_PROFILE=1, and prints where the time went. */
 async function profiled<T>(label: string, fn: () => Promise<T>): Promise<[T, ProfileSummary | undefined]> {
   if (!settings.profile) return [await fn(), undefined]
@@ -273,22 +207,10 @@ async function timeRequests(count: number, request: (i: number) => Promise<void>
 }
 
 async function runEngine(engine: Engine) {
-  heading(`${engine}: setting up`)
-  const database = await openBenchDatabase(engine)
-  const errata = await startErrata(database)
-  const session = await createSession(errata)
-  const org = await session.api<{ id: string }>('/user/organizations', { method: 'POST', json: { name: 'Bench Org' } })
-  if (org.status !== 201) throw new Error(`creating organization answered ${org.status}`)
-  const ingestProject = await createProject(session, org.body.id, 'Bench Ingest')
-  log(`Errata on ${errata.url} (${engine}); project ${ingestProject.id}`)
-
-  const ingestion = settings.phases.has('ingest') ? await ingestionPhase(engine, database, errata, ingestProject) : undefined
-  const visible = settings.phases.has('visible') ? await visiblePhase(engine, errata, session, ingestProject) : undefined
-  const reads = settings.phases.has('errors') || settings.phases.has('event') ? await readsPhase(engine, database, session, org.body.id) : undefined
-  const triage = settings.phases.has('triage') ? await triagePhase(engine, database, session, org.body.id) : undefined
-
-  await errata.close()
-  await database.close()
+  // Ingestion starts its own processes (and on PostgreSQL its own database).
+  const ingestion = settings.phases.has('ingest') ? await ingestCpuPhase(engine, heading) : undefined
+  const inProcess = (['visible', 'errors', 'event', 'triage'] as const).some((phase) => settings.phases.has(phase))
+  const { visible, reads, triage } = inProcess ? await inProcessPhases(engine) : {}
   return {
     engine,
     settings: { ...settings, phases: [...settings.phases] },
@@ -298,100 +220,57 @@ async function runEngine(engine: Engine) {
     triage,
     targetsMet: {
       triageP95: triage && Object.values(triage.queries).every((q) => !q.target || q.stats.p95 < targets.triageP95),
-      ingestRatio: ingestion && ingestion.ratio >= targets.ingestRatio && ingestion.everyAckCommitted,
+      ingestCpuRatio: ingestion?.met.cpuRatio,
+      ingestThroughputRatio: ingestion?.met.throughputRatio,
+      ingestCommit: ingestion?.met.commit,
       errorsListP95: reads && reads.errorsList.p95 < targets.errorsListP95,
       eventDetailP95: reads && reads.eventDetail.p95 < targets.eventDetailP95,
     },
   }
 }
 
-type Project = { id: string; api_key: string }
+/** The phases that run Errata in this process, on one database. */
+async function inProcessPhases(engine: Engine) {
+  heading(`${engine}: setting up`)
+  const database = await openBenchDatabase(engine)
+  const errata = await startErrata(database)
+  const session = await createSession(errata)
+  const org = await session.api<{ id: string }>('/user/organizations', { method: 'POST', json: { name: 'Bench Org' } })
+  if (org.status !== 201) throw new Error(`creating organization answered ${org.status}`)
+  const visibleProject = await createProject(session, org.body.id, 'Bench Visible')
+  log(`Errata on ${errata.url} (${engine}); project ${visibleProject.id}`)
 
-/** a. Ingestion: the bare server and Errata, same payloads, same load generator, same run. */
-async function ingestionPhase(engine: Engine, database: Database, errata: RunningErrata, ingestProject: Project) {
-  heading(`${engine}: a. ingestion (${settings.connections} concurrent senders, ~4 KB events)`)
-  const bare = await startBareServer()
-  await postLoad(bare, ingestProject.api_key, settings.warmupRequests)
-  const bareLoad = await postLoad(bare, ingestProject.api_key, settings.bareRequests)
-  await bare.close()
-  printLoad('bare node:http + JSON.parse', bareLoad)
+  const visible = settings.phases.has('visible') ? await visiblePhase(engine, errata, session, visibleProject) : undefined
+  const reads = settings.phases.has('errors') || settings.phases.has('event') ? await readsPhase(engine, database, session, org.body.id) : undefined
+  const triage = settings.phases.has('triage') ? await triagePhase(engine, database, session, org.body.id) : undefined
 
-  const warmup = await postLoad(errata, ingestProject.api_key, settings.warmupRequests)
-  await errata.deps.ingestWriter.indexed()
-  const [[errataLoad, indexedSeconds], profile] = await profiled('ingestion', async () => {
-    const load = await postLoad(errata, ingestProject.api_key, settings.ingestRequests)
-    // 200 means durable (journal or queue); the indexer may still be moving the tail into the API.
-    // Timed by the indexer itself: autocannon returns on its one-second tick, up to a second
-    // after the last response, and by then the indexer has often long finished.
-    const lastIndexedAt = await errata.deps.ingestWriter.indexed()
-    if (lastIndexedAt === null) throw new Error('the indexer reports no event indexed')
-    const startedAt = performance.timeOrigin + errata.window.startedAt()
-    return [load, Math.max(lastIndexedAt - startedAt, load.seconds * 1000) / 1000] as const
-  })
-  printLoad('Errata POST /notify', errataLoad)
-  // The sustained rate counts until the last event is indexed, so a backlog cannot flatter it.
-  const indexedPerSecond = errataLoad.ok / indexedSeconds
-  log(`indexed (visible in the API): ${indexedPerSecond.toFixed(0)} events/s (all ${errataLoad.ok} indexed ${indexedSeconds.toFixed(1)} s after the load started)`)
-  const sustained = Math.min(errataLoad.perSecond, indexedPerSecond)
-  const ratio = sustained / bareLoad.perSecond
-  log(`ratio Errata (acknowledged and indexed) / bare: ${ratio.toFixed(2)} (target ≥ ${targets.ingestRatio})`)
-
-  // The same requests against the same app with the database writes left out.
-  const ceilingErrata = await startErrata(database, true)
-  await postLoad(ceilingErrata, ingestProject.api_key, settings.warmupRequests)
-  const [ceiling] = await profiled('ingestion without database writes', () =>
-    postLoad(ceilingErrata, ingestProject.api_key, settings.ingestRequests),
-  )
-  await ceilingErrata.close()
-  printLoad('… without database writes', ceiling)
-  log(`ratio without database writes / bare: ${(ceiling.perSecond / bareLoad.perSecond).toFixed(2)} (HTTP, validation and normalization alone)`)
-
-  const acknowledged = warmup.ok + errataLoad.ok
-  const committed = await countRows(database.db, 'events', ingestProject.id)
-  const payloads = await countRows(database.db, 'event_payloads', ingestProject.id)
-  // Accepted but not indexed: in ingest_queue, or (PGlite) still in the ingest journal.
-  const queued =
-    (await countRows(database.db, 'ingest_queue', ingestProject.id)) + ((await database.journal?.pending(1_000_000)) ?? 0)
-  const everyAckCommitted = committed === acknowledged && payloads === acknowledged && queued === 0
-  log(
-    `commit check: ${acknowledged} answered 200, ${committed} rows in events, ${payloads} in event_payloads, ${queued} left in the journal or queue → ` +
-      (everyAckCommitted ? 'OK, every acknowledged event is indexed' : 'MISMATCH'),
-  )
-  return {
-    bare: bareLoad,
-    errata: errataLoad,
-    ceiling,
-    indexedPerSecond,
-    indexedSeconds,
-    ratio,
-    acknowledged,
-    committedEvents: committed,
-    committedPayloads: payloads,
-    everyAckCommitted,
-    profile,
-  }
+  await errata.close()
+  await database.close()
+  return { visible, reads, triage }
 }
 
+type Project = { id: string; api_key: string }
+
 /** b. POST-to-visible: one event at a time, then poll the events list until it is the newest. */
-async function visiblePhase(engine: Engine, errata: RunningErrata, session: ApiSession, ingestProject: Project) {
+async function visiblePhase(engine: Engine, errata: RunningErrata, session: ApiSession, project: Project) {
   heading(`${engine}: b. POST-to-visible latency (${settings.visibleTries} tries)`)
   const postSamples: number[] = []
   const [visibleSamples] = await profiled('POST-to-visible', async () => {
     const visibleSamples: number[] = []
     for (let i = 0; i < settings.visibleTries; i++) {
       const marker = `bench/visible/${i}/${randomBytes(3).toString('hex')}`
-      const body = JSON.stringify(buildNotifyPayload(ingestProject.api_key, i, marker))
+      const body = JSON.stringify(buildNotifyPayload(project.api_key, i, marker))
       const started = performance.now()
       const post = await fetch(`${errata.url}/notify`, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'Bugsnag-Api-Key': ingestProject.api_key },
+        headers: { 'Content-Type': 'application/json', 'Bugsnag-Api-Key': project.api_key },
         body,
       })
       await post.text()
       if (post.status !== 200) throw new Error(`POST /notify answered ${post.status}`)
       postSamples.push(performance.now() - started)
       for (let polls = 0; ; polls++) {
-        const res = await session.api<{ context: string | null }[]>(`/projects/${ingestProject.id}/events?per_page=1`)
+        const res = await session.api<{ context: string | null }[]>(`/projects/${project.id}/events?per_page=1`)
         if (res.status !== 200) throw new Error(`GET events answered ${res.status}: ${JSON.stringify(res.body)}`)
         if (res.body[0]?.context === marker) break
         if (polls > 5000) throw new Error('event never became visible')
@@ -555,8 +434,12 @@ async function main() {
   for (const r of results) {
     const parts: string[] = []
     if (r.ingestion) {
-      const { errata, bare, ratio } = r.ingestion
-      parts.push(`ingest ${errata.perSecond.toFixed(0)}/s vs bare ${bare.perSecond.toFixed(0)}/s = ${ratio.toFixed(2)}× [${mark(r.targetsMet.ingestRatio)}]`)
+      const { summary, targets: t } = r.ingestion
+      parts.push(
+        `ingest CPU ${summary.errataCpuUsPerEvent.total.median.toFixed(0)} µs/event = ${summary.cpuRatio.median.toFixed(2)}× bare (≤ ${t.cpuRatioMax}) [${mark(r.targetsMet.ingestCpuRatio)}], ` +
+          `${summary.errataEventsPerSecond.median.toFixed(0)}/s = ${summary.throughputRatio.median.toFixed(2)}× bare (≥ ${t.throughputRatioMin}) [${mark(r.targetsMet.ingestThroughputRatio)}], ` +
+          `commit check [${r.targetsMet.ingestCommit ? 'OK' : 'MISMATCH'}]`,
+      )
     }
     if (r.postToVisible) parts.push(`visible p50 ${ms(r.postToVisible.p50)} p95 ${ms(r.postToVisible.p95)}`)
     if (r.reads) {
