@@ -31,8 +31,8 @@ export interface Database {
    */
   startIndexer(options: IndexerOptions): IngestIndexer
   /**
-   * PGlite only: the ingest journal, where accepted events wait instead of ingest_queue
-   * (server/ingest/ingest-journal.ts).
+   * PGlite only: the ingest journal, where accepted requests wait instead of ingest_log
+   * (server/ingest/log/journal.ts).
    */
   journal?: IngestJournal
   /** Runs `fn` holding a database-wide advisory lock (one migrator at a time across processes). */

@@ -125,6 +125,13 @@ export const events = pgTable('events', {
   userEmail: text('user_email'),
   userName: text('user_name'),
   requestUrl: text('request_url'),
+  /** Order of indexing; null for events stored before rollups were folded (rollups/fold.ts). */
+  seq: bigint('seq', { mode: 'number' }),
+})
+
+export const rollupWatermarks = pgTable('rollup_watermarks', {
+  projectId: text('project_id').primaryKey(),
+  seq: bigint('seq', { mode: 'number' }).notNull(),
 })
 
 export const eventPayloads = pgTable('event_payloads', {
@@ -257,6 +264,7 @@ export const schema = {
   eventPayloads,
   ingestQueue,
   ingestLog,
+  rollupWatermarks,
   ingestJournal,
   sessionCounts,
   crashedSessions,

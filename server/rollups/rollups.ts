@@ -1,135 +1,16 @@
 // Rollups: counts kept beside the events so trends, pivots and single-field error filters
-// read hundreds of rows instead of millions. Written in the same transaction as the events
-// they count (ingest, event and error deletion), so they are exact at every commit.
+// read hundreds of rows instead of millions. Events are added by folding (fold.ts), about once
+// a second behind a watermark; deleting events or errors takes them out in the same transaction
+// as the delete, after folding, so the rollups are exact for every event up to the watermark.
 //   error_hourly_counts    events per error per hour
 //   project_hourly_counts  events per project, current error status and hour
 //   pivot_counts           events per value of each pivot field, per error and per project (error_id '')
 import { sql } from 'drizzle-orm'
 import { queryRows, type Db } from '../db/client.ts'
 import { textArrayLiteral } from '../db/text-array.ts'
-import { ROLLUP_FIELDS } from '../filters/filter-sql.ts'
+import { fieldValuePairs, foldRollups } from './fold.ts'
 
 export const HOUR_MS = 3_600_000
-
-/** What the rollups need from one stored event. */
-export interface RollupEvent {
-  projectId: string
-  errorId: string
-  /** The error's status once this batch is written (project_hourly_counts are kept by status). */
-  status: string
-  receivedAt: Date
-  /** Values of the ROLLUP_FIELDS, null when the event has none. */
-  values: Record<string, string | null>
-  userEmail: string | null
-  userName: string | null
-}
-
-interface PivotRow {
-  project_id: string
-  error_id: string
-  field: string
-  value: string
-  events: number
-  first_seen: string
-  last_seen: string
-  details: { 'user.email'?: string; 'user.name'?: string } | null
-}
-
-const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
-
-/**
- * Adds a batch of events to every rollup: aggregated in memory first, then one upsert per
- * table carrying the rows as one jsonb parameter. Rows are written in key order so that
- * concurrent batches lock them in the same order and cannot deadlock.
- */
-export async function addToRollups(tx: Db, batch: readonly RollupEvent[]): Promise<void> {
-  if (batch.length === 0) return
-  const errorHours = new Map<string, { project_id: string; error_id: string; hour: string; events: number }>()
-  const projectHours = new Map<string, { project_id: string; status: string; hour: string; events: number }>()
-  const pivots = new Map<string, PivotRow>()
-
-  for (const event of batch) {
-    const hour = new Date(Math.floor(event.receivedAt.getTime() / HOUR_MS) * HOUR_MS).toISOString()
-    const at = event.receivedAt.toISOString()
-    const errorHourKey = `${event.errorId}\u0000${hour}`
-    const errorHour = errorHours.get(errorHourKey)
-    if (errorHour) errorHour.events += 1
-    else errorHours.set(errorHourKey, { project_id: event.projectId, error_id: event.errorId, hour, events: 1 })
-    const projectHourKey = `${event.projectId}\u0000${event.status}\u0000${hour}`
-    const projectHour = projectHours.get(projectHourKey)
-    if (projectHour) projectHour.events += 1
-    else projectHours.set(projectHourKey, { project_id: event.projectId, status: event.status, hour, events: 1 })
-
-    for (const field of ROLLUP_FIELDS) {
-      const value = event.values[field] ?? null
-      if (value === null) continue
-      const details =
-        field === 'user.id' && (event.userEmail || event.userName)
-          ? {
-              ...(event.userEmail ? { 'user.email': event.userEmail } : {}),
-              ...(event.userName ? { 'user.name': event.userName } : {}),
-            }
-          : null
-      for (const errorId of [event.errorId, '']) {
-        const key = `${event.projectId}\u0000${errorId}\u0000${field}\u0000${value}`
-        const row = pivots.get(key)
-        if (!row) {
-          pivots.set(key, {
-            project_id: event.projectId,
-            error_id: errorId,
-            field,
-            value,
-            events: 1,
-            first_seen: at,
-            last_seen: at,
-            details,
-          })
-          continue
-        }
-        row.events += 1
-        if (at < row.first_seen) row.first_seen = at
-        if (at >= row.last_seen) {
-          row.last_seen = at
-          if (details) row.details = details
-        }
-      }
-    }
-  }
-
-  const sorted = <T>(rows: Map<string, T>) => [...rows].sort((a, b) => compare(a[0], b[0])).map(([, row]) => row)
-  // One statement for the three tables: on PGlite each round trip costs as much as the work.
-  await tx.execute(sql`
-    WITH error_hours AS (
-      INSERT INTO error_hourly_counts AS h (project_id, error_id, hour, events)
-      SELECT project_id, error_id, hour, events FROM jsonb_to_recordset(${JSON.stringify(sorted(errorHours))}::jsonb)
-        AS x(project_id text, error_id text, hour timestamptz, events bigint)
-      ON CONFLICT (error_id, hour) DO UPDATE SET events = h.events + excluded.events
-      RETURNING 1
-    ), project_hours AS (
-      INSERT INTO project_hourly_counts AS h (project_id, status, hour, events)
-      SELECT project_id, status, hour, events FROM jsonb_to_recordset(${JSON.stringify(sorted(projectHours))}::jsonb)
-        AS x(project_id text, status text, hour timestamptz, events bigint)
-      ON CONFLICT (project_id, status, hour) DO UPDATE SET events = h.events + excluded.events
-      RETURNING 1
-    )
-    INSERT INTO pivot_counts AS p (project_id, error_id, field, value, events, first_seen, last_seen, details)
-    SELECT project_id, error_id, field, value, events, first_seen, last_seen, details
-    FROM jsonb_to_recordset(${JSON.stringify(sorted(pivots))}::jsonb)
-      AS x(project_id text, error_id text, field text, value text, events bigint, first_seen timestamptz,
-           last_seen timestamptz, details jsonb)
-    ON CONFLICT (project_id, error_id, field, value) DO UPDATE SET
-      events = p.events + excluded.events,
-      first_seen = least(p.first_seen, excluded.first_seen),
-      last_seen = greatest(p.last_seen, excluded.last_seen),
-      details = CASE WHEN excluded.last_seen >= p.last_seen AND excluded.details IS NOT NULL
-                     THEN excluded.details ELSE p.details END`)
-}
-
-/** The events columns of each rollup field, as (field, value) pairs for a LATERAL VALUES list. */
-const fieldValuePairs = sql.raw(`(VALUES
-  ('app.release_stage', g.release_stage), ('app.version', g.app_version), ('user.id', g.user_id),
-  ('event.context', g.context), ('device.os_name', g.os_name), ('device.os_version', g.os_version),
-  ('device.browser_name', g.browser_name), ('device.model', g.device_model), ('request.url', g.request_url))`)
 
 /**
  * Takes events out of the rollups; call it in the transaction that deletes them, BEFORE the
@@ -139,6 +20,9 @@ const fieldValuePairs = sql.raw(`(VALUES
 export async function removeEventsFromRollups(tx: Db, eventIds: readonly string[]): Promise<void> {
   if (eventIds.length === 0) return
   const ids = sql`(SELECT unnest(${textArrayLiteral(eventIds)}::text[]))`
+  // Whatever is not folded yet must be, or its events would be taken out before they were added.
+  const projects = await queryRows<{ project_id: string }>(tx, sql`SELECT DISTINCT project_id FROM events WHERE id IN ${ids}`)
+  for (const { project_id: projectId } of projects) await foldRollups(tx, projectId)
   const hour = sql.raw(`date_bin('1 hour', g.received_at, timestamptz '1970-01-01 00:00:00+00')`)
   // Each UPDATE names the rows it emptied; only those are deleted afterwards.
   const emptied = { errorHours: [] as EmptyRow[], projectHours: [] as EmptyRow[], pivots: [] as EmptyRow[] }
@@ -172,6 +56,7 @@ export async function removeEventsFromRollups(tx: Db, eventIds: readonly string[
  */
 export async function removeErrorsFromRollups(tx: Db, projectId: string, errorIds: readonly string[]): Promise<void> {
   if (errorIds.length === 0) return
+  await foldRollups(tx, projectId)
   const ids = sql`(SELECT unnest(${textArrayLiteral(errorIds)}::text[]))`
   const projectHours = await queryRows<EmptyRow>(tx, sql`
     UPDATE project_hourly_counts h SET events = h.events - e.events
@@ -303,6 +188,11 @@ export async function rebuildRollups(tx: Db, projectId: string): Promise<void> {
            (array_agg(details ORDER BY last_seen DESC) FILTER (WHERE details IS NOT NULL))[1]
     FROM pivot_counts WHERE project_id = ${projectId} AND error_id <> ''
     GROUP BY field, value`)
+  // Every event is in them now: nothing to fold.
+  await tx.execute(sql`
+    INSERT INTO rollup_watermarks AS w (project_id, seq)
+    SELECT ${projectId}, coalesce(max(seq), 0) FROM events WHERE project_id = ${projectId} AND seq IS NOT NULL
+    ON CONFLICT (project_id) DO UPDATE SET seq = excluded.seq`)
 }
 
 /**

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import type { Database, Db } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
 import { errors, events } from '../db/schema.ts'
-import { addToRollups } from '../rollups/rollups.ts'
+import { foldRollups } from '../rollups/fold.ts'
 
 /** One event to seed at a chosen time; unset fields are absent (NULL). */
 export interface SeedEvent {
@@ -79,28 +79,8 @@ export async function seedEvents(
   await database.db.transaction(async (tx) => {
     await tx.insert(errors).values(errorRows)
     await tx.insert(events).values(eventRows)
-    await addToRollups(
-      tx as unknown as Db,
-      eventRows.map((row) => ({
-        projectId,
-        errorId: row.errorId,
-        status: 'open',
-        receivedAt: row.receivedAt,
-        values: {
-          'app.release_stage': row.releaseStage ?? null,
-          'app.version': row.appVersion ?? null,
-          'user.id': row.userId ?? null,
-          'event.context': row.context ?? null,
-          'device.os_name': row.osName ?? null,
-          'device.os_version': row.osVersion ?? null,
-          'device.browser_name': row.browserName ?? null,
-          'device.model': row.deviceModel ?? null,
-          'request.url': row.requestUrl ?? null,
-        },
-        userEmail: row.userEmail ?? null,
-        userName: row.userName ?? null,
-      })),
-    )
+    // Into the rollups as ingestion puts them there: folded behind the watermark.
+    await foldRollups(tx as unknown as Db, projectId)
   })
   return ids
 }

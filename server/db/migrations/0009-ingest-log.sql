@@ -17,3 +17,16 @@ CREATE TABLE ingest_log (
   failure     text
 );
 CREATE INDEX ingest_log_project_seq_idx ON ingest_log (project_id, seq);
+
+-- Rollups are folded from the events behind a watermark (server/rollups/fold.ts), about once a
+-- second, instead of in every index transaction: a second of events adds to far fewer rollup
+-- rows than each small batch did. Each event indexed from now on gets a seq; a project's events
+-- above its watermark are not in its rollups yet. Events already stored are in them (no seq).
+CREATE SEQUENCE events_seq;
+ALTER TABLE events ADD COLUMN seq bigint;
+ALTER TABLE events ALTER COLUMN seq SET DEFAULT nextval('events_seq');
+CREATE INDEX events_project_seq_idx ON events (project_id, seq) WHERE seq IS NOT NULL;
+CREATE TABLE rollup_watermarks (
+  project_id text PRIMARY KEY REFERENCES projects (id) ON DELETE CASCADE,
+  seq        bigint NOT NULL
+);

@@ -3,6 +3,9 @@ import type { Database } from '../../db/client.ts'
 import { isTransientPgError, pgErrorCode } from '../../db/pg-errors.ts'
 import type { JournalSource } from '../log/journal-source.ts'
 import { createLegacyQueueSource, type TableSource } from '../log/table-source.ts'
+import { tryLockProjects } from '../../db/project-lock.ts'
+import { foldRollups, projectsToFold } from '../../rollups/fold.ts'
+import type { Db } from '../../db/client.ts'
 import { createBatchSizer } from './batch-sizer.ts'
 
 /** Batch size and linger; what the ingest writer passes (docs/ingestion.md). */
@@ -50,11 +53,11 @@ export interface IngestIndexer {
  */
 export function createIngestIndexer(
   database: Database,
-  options: IndexerOptions & { pollMs?: number; retryMs?: number; drainMs?: number },
+  options: IndexerOptions & { pollMs?: number; retryMs?: number; drainMs?: number; foldMs?: number },
   logger: Logger,
   sources: IndexerSources,
 ): IngestIndexer {
-  const { batchSize, lingerMs, pollMs = 1000, retryMs = 1000, drainMs = 10_000 } = options
+  const { batchSize, lingerMs, pollMs = 1000, retryMs = 1000, drainMs = 10_000, foldMs = 1000 } = options
   let running: Promise<void> | null = null
   let again = false
   let stopping = false
@@ -100,6 +103,26 @@ export function createIngestIndexer(
     }
     return { indexed: 0, more: false }
   }
+
+  let lastFold = -Infinity
+
+  /**
+   * Folds every project's events above its watermark into its rollups (rollups/fold.ts), each
+   * project in its own transaction holding its write lock; a project whose lock another
+   * process or request holds is left to the next fold.
+   */
+  async function foldAll(): Promise<void> {
+    lastFold = performance.now()
+    for (const projectId of await projectsToFold(database.db)) {
+      await database.db.transaction(async (txn) => {
+        const tx = txn as unknown as Db
+        if ((await tryLockProjects(tx, [projectId])).size > 0) await foldRollups(tx, projectId)
+      })
+    }
+  }
+
+  /** About once per `foldMs` under load; at once for a caller waiting on idle(), so it reads exact rollups. */
+  const foldDue = () => waiters.length > 0 || performance.now() - lastFold >= foldMs
 
   // The last pass: when it ended and how long it took.
   let lastPass = { endedAt: -Infinity, tookMs: 0 }
@@ -151,7 +174,9 @@ export function createIngestIndexer(
           const batch = await indexBatch()
           more = batch.more
           if (batch.indexed > 0) lastIndexedAt = Date.now()
+          if (more && performance.now() - lastFold >= foldMs) await foldAll()
         }
+        if (!stopping && foldDue()) await foldAll()
         lastPass = { endedAt: performance.now(), tookMs: performance.now() - started }
       }
     } catch (err) {

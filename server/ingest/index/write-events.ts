@@ -5,7 +5,7 @@ import { sql, type SQL } from 'drizzle-orm'
 import { queryRows, type Db } from '../../db/client.ts'
 import { newId } from '../../db/ids.ts'
 import { textArrayLiteral } from '../../db/text-array.ts'
-import { addToRollups, moveErrorsBetweenStatuses } from '../../rollups/rollups.ts'
+import { moveErrorsBetweenStatuses } from '../../rollups/rollups.ts'
 import type { CrashedSession, EventColumns, PreparedEvent } from '../process/normalize.ts'
 import type { Grouping } from '../process/grouping.ts'
 
@@ -311,8 +311,6 @@ export async function writeEvents(tx: Db, batch: readonly IndexedEvent[]): Promi
     }))
     .filter((u) => u.events > 0 || u.users > 0)
   const reopened: { id: string; from: string }[] = []
-  // Every error's status after this batch (groups created in step 1 start open).
-  const statusOf = new Map<string, string>()
   for (const part of chunks(updates, ROWS_PER_INSERT)) {
     // Ties on last_seen go to the higher event id, as in the events lists (an error whose
     // events were all deleted has no last_event_id, and any event is newer than none).
@@ -346,7 +344,6 @@ export async function writeEvents(tx: Db, batch: readonly IndexedEvent[]): Promi
         updated_at = now()
       RETURNING e.id, e.status`)
     for (const row of returned) {
-      statusOf.set(row.id, row.status)
       const from = reopenable.get(row.id)
       if (from && row.status === 'open') reopened.push({ id: row.id, from })
     }
@@ -364,39 +361,11 @@ export async function writeEvents(tx: Db, batch: readonly IndexedEvent[]): Promi
       FROM jsonb_to_recordset(${JSON.stringify(changes)}::jsonb) AS x(id text, error_id text, from_status text, reason text)`)
   }
 
-  // Rollups (trends, pivots, filters) in the same transaction, so they match the events exactly.
-  // After the error rows: operations that delete errors lock them first too (same order).
-  // A reopened error's earlier counts move to its new status before this batch's are added.
+  // Rollups (trends, pivots, filters) are folded from the events later (rollups/fold.ts). A
+  // reopened error's counts folded so far move to its new status; the rest is folded under it.
   for (const [projectId, moves] of groupBy(reopened, (r) => projectOfError.get(r.id)!)) {
     await moveErrorsBetweenStatuses(tx, projectId, moves.map((r) => ({ errorId: r.id, from: r.from, to: 'open' })))
   }
-  await addToRollups(
-    tx,
-    batch.map((event) => {
-      const c = event.columns
-      const errorId = errorIdOf(event)
-      return {
-        projectId: event.projectId,
-        errorId,
-        status: statusOf.get(errorId) ?? 'open',
-        receivedAt: event.receivedAt,
-        values: {
-          'app.release_stage': c.releaseStage,
-          'app.version': c.appVersion,
-          'user.id': c.userId,
-          'event.context': c.context,
-          'device.os_name': c.osName,
-          'device.os_version': c.osVersion,
-          'device.browser_name': c.browserName,
-          'device.model': c.deviceModel,
-          'request.url': c.requestUrl,
-        },
-        userEmail: c.userEmail,
-        userName: c.userName,
-      }
-    }),
-  )
-
   // 5. Release stages new to a project (the guard keeps the common case lock-free).
   const stagesByProject = new Map<string, Set<string>>()
   for (const group of ordered) {

@@ -1,0 +1,100 @@
+// Folding: events are added to the rollups (rollups.ts) behind a watermark, about once a second,
+// rather than in each index transaction. Every event indexed gets a seq (events_seq); a
+// project's rollups hold exactly its events up to its watermark (rollup_watermarks). A fold adds
+// the events above it, aggregated by the database itself, and moves the watermark, in one
+// transaction that holds the project's write lock (db/project-lock.ts): no index transaction of
+// that project is in flight then, so no event below the new watermark can still appear.
+//
+// Trends, pivots and filtered lists read the rollups, so they lag the events by up to a fold
+// (docs/filters.md); anything that takes events or errors out of the rollups folds first
+// (rollups.ts), so it never subtracts what was not added.
+import { sql } from 'drizzle-orm'
+import { queryRows, type Db } from '../db/client.ts'
+
+/** The events columns of each rollup field (ROLLUP_FIELDS), as (field, value) pairs for a LATERAL VALUES list over events `g`. */
+export const fieldValuePairs = sql.raw(`(VALUES
+  ('app.release_stage', g.release_stage), ('app.version', g.app_version), ('user.id', g.user_id),
+  ('event.context', g.context), ('device.os_name', g.os_name), ('device.os_version', g.os_version),
+  ('device.browser_name', g.browser_name), ('device.model', g.device_model), ('request.url', g.request_url))`)
+
+const HOUR = sql.raw(`date_bin('1 hour', g.received_at, timestamptz '1970-01-01 00:00:00+00')`)
+
+/**
+ * Adds the project's events above its watermark to its rollups and moves the watermark; the
+ * caller's transaction holds the project's write lock. Returns how many events it folded.
+ */
+export async function foldRollups(tx: Db, projectId: string): Promise<number> {
+  const [range] = await queryRows<{ from_seq: number | string; to_seq: number | string | null }>(
+    tx,
+    sql`SELECT coalesce((SELECT seq FROM rollup_watermarks WHERE project_id = ${projectId}), 0) AS from_seq,
+               (SELECT max(seq) FROM events WHERE project_id = ${projectId} AND seq IS NOT NULL) AS to_seq`,
+  )
+  const from = Number(range!.from_seq)
+  const to = range!.to_seq === null ? null : Number(range!.to_seq)
+  if (to === null || to <= from) return 0
+  // Rows in key order, as every rollup write, so concurrent writers lock them in the same order.
+  const [folded] = await queryRows<{ events: number | string }>(
+    tx,
+    sql`
+    WITH g AS MATERIALIZED (
+      SELECT * FROM events WHERE project_id = ${projectId} AND seq > ${from} AND seq <= ${to}
+    ), error_hours AS (
+      INSERT INTO error_hourly_counts AS h (project_id, error_id, hour, events)
+      SELECT g.project_id, g.error_id, ${HOUR}, count(*) FROM g GROUP BY 1, 2, 3 ORDER BY 2, 3
+      ON CONFLICT (error_id, hour) DO UPDATE SET events = h.events + excluded.events
+      RETURNING 1
+    ), project_hours AS (
+      -- By each error's status now: a status change moves only what was folded before it.
+      INSERT INTO project_hourly_counts AS h (project_id, status, hour, events)
+      SELECT g.project_id, e.status, ${HOUR}, count(*) FROM g JOIN errors e ON e.id = g.error_id GROUP BY 1, 2, 3 ORDER BY 2, 3
+      ON CONFLICT (project_id, status, hour) DO UPDATE SET events = h.events + excluded.events
+      RETURNING 1
+    ), per_error AS MATERIALIZED (
+      -- Pivot counts per error first (one pass over the events); the project's rows ('') from those.
+      SELECT g.project_id, g.error_id, f.field, f.value, count(*) AS events, min(g.received_at) AS first_seen,
+        max(g.received_at) AS last_seen,
+        -- user.id rows: the email and name of the newest event of that user that has either.
+        (array_agg(jsonb_strip_nulls(jsonb_build_object('user.email', g.user_email, 'user.name', g.user_name))
+           ORDER BY g.received_at DESC, g.id DESC)
+           FILTER (WHERE f.field = 'user.id' AND (g.user_email IS NOT NULL OR g.user_name IS NOT NULL)))[1] AS details
+      FROM g CROSS JOIN LATERAL ${fieldValuePairs} AS f(field, value)
+      WHERE f.value IS NOT NULL
+      GROUP BY 1, 2, 3, 4
+    ), pivots AS (
+      INSERT INTO pivot_counts AS p (project_id, error_id, field, value, events, first_seen, last_seen, details)
+      SELECT * FROM (
+        SELECT project_id, error_id, field, value, events, first_seen, last_seen, details FROM per_error
+        UNION ALL
+        SELECT project_id, '', field, value, sum(events), min(first_seen), max(last_seen),
+          (array_agg(details ORDER BY last_seen DESC) FILTER (WHERE details IS NOT NULL))[1]
+        FROM per_error GROUP BY project_id, field, value
+      ) x ORDER BY error_id, field, value
+      ON CONFLICT (project_id, error_id, field, value) DO UPDATE SET
+        events = p.events + excluded.events,
+        first_seen = least(p.first_seen, excluded.first_seen),
+        last_seen = greatest(p.last_seen, excluded.last_seen),
+        details = CASE WHEN excluded.last_seen >= p.last_seen AND excluded.details IS NOT NULL
+                       THEN excluded.details ELSE p.details END
+      RETURNING 1
+    ), watermark AS (
+      INSERT INTO rollup_watermarks AS w (project_id, seq) VALUES (${projectId}, ${to})
+      ON CONFLICT (project_id) DO UPDATE SET seq = excluded.seq
+      RETURNING 1
+    )
+    SELECT (SELECT count(*) FROM g) AS events, (SELECT count(*) FROM error_hours) + (SELECT count(*) FROM project_hours)
+      + (SELECT count(*) FROM pivots) + (SELECT count(*) FROM watermark) AS written`,
+  )
+  return Number(folded!.events)
+}
+
+/** The projects with events above their watermark (one probe of events_project_seq_idx each). */
+export async function projectsToFold(db: Db): Promise<string[]> {
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`SELECT p.id FROM projects p
+        WHERE EXISTS (SELECT 1 FROM events e WHERE e.project_id = p.id AND e.seq IS NOT NULL
+                        AND e.seq > coalesce((SELECT w.seq FROM rollup_watermarks w WHERE w.project_id = p.id), 0))
+        ORDER BY p.id`,
+  )
+  return rows.map((row) => row.id)
+}
