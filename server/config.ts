@@ -21,7 +21,7 @@ const envSchema = z.object({
   ERRATA_INGEST_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(500),
   ERRATA_INGEST_FLUSH_MS: z.coerce.number().int().min(0).max(1000).default(1),
   ERRATA_INDEX_BATCH_SIZE: z.coerce.number().int().min(1).max(20000).default(2000),
-  ERRATA_INDEX_LINGER_MS: z.coerce.number().int().min(0).max(5000).default(100),
+  ERRATA_INDEX_LINGER_MS: z.coerce.number().int().min(0).max(5000).default(500),
   ERRATA_STATIC_DIR: z.string().default('./dist'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 })

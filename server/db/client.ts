@@ -138,7 +138,7 @@ export async function openPostgres(
       pipeline ??= startPipelineThread(connectionString, logLevel)
       const indexer = pipeline.then((thread) => thread.startIndexer(options))
       return {
-        wake: () => void indexer.then((i) => i.wake()).catch(() => undefined),
+        wake: (appendedEvents) => void indexer.then((i) => i.wake(appendedEvents)).catch(() => undefined),
         idle: () => indexer.then((i) => i.idle()),
         close: () => indexer.then((i) => i.close()),
       }

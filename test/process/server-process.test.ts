@@ -84,7 +84,8 @@ const api = async (path: string, init: RequestInit = {}) =>
   })
 
 
-describe('the server process', () => {
+// Each test starts the server once or twice: on a loaded 2-core machine a start alone can take 30 s.
+describe('the server process', { timeout: 180_000 }, () => {
   it('finishes an in-flight event on SIGTERM, exits cleanly, and keeps the event across a restart', async () => {
     const first = await startServer()
     expect(first.output()).toContain('First admin created: ops@example.com')

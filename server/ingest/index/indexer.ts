@@ -11,8 +11,16 @@ import { createBatchSizer } from './batch-sizer.ts'
 /** Batch size and linger; what the ingest writer passes (docs/ingestion.md). */
 export interface IndexerOptions {
   batchSize: number
+  /** The longest a pass waits for requests to gather (it goes at once when MIN_BATCH_EVENTS have). */
   lingerMs: number
 }
+
+/**
+ * A pass starts as soon as this many events were appended since the last one: under load,
+ * batches of at least this size, where the per-event cost of indexing is a fraction of a small
+ * batch's; below that rate, events wait up to lingerMs.
+ */
+export const MIN_BATCH_EVENTS = 500
 
 /** Where accepted records wait: this process's journal, and/or ingest_log (PostgreSQL). */
 export interface IndexerSources {
@@ -21,8 +29,8 @@ export interface IndexerSources {
 }
 
 export interface IngestIndexer {
-  /** Asks for a pass soon (the writer calls it after each append). */
-  wake(): void
+  /** Asks for a pass soon; the writer calls it after each append, with how many events it appended. */
+  wake(appendedEvents?: number): void
   /**
    * Resolves after a pass that started after this call found the queue empty, with when
    * this indexer last indexed an event (epoch ms; null if it has not yet).
@@ -66,6 +74,8 @@ export function createIngestIndexer(
   let retryTimer: NodeJS.Timeout | null = null
   let lingerTimer: NodeJS.Timeout | null = null
   let wakeLinger: (() => void) | null = null
+  // Events appended (by this process) since the current linger began.
+  let appendedSinceLinger = 0
   const poll = setInterval(() => wake(), pollMs)
   poll.unref()
   // Events an earlier run accepted but did not index are picked up at once.
@@ -141,7 +151,7 @@ export function createIngestIndexer(
   /** Waits up to lingerTime(), or less if someone starts waiting on idle() meanwhile. */
   function linger(): Promise<void> {
     const wait = lingerTime()
-    if (wait <= 0 || waiters.length > 0) return Promise.resolve()
+    if (wait <= 0 || waiters.length > 0 || appendedSinceLinger >= MIN_BATCH_EVENTS) return Promise.resolve()
     return new Promise<void>((resolve) => {
       wakeLinger = resolve
       lingerTimer = setTimeout(resolve, wait)
@@ -166,6 +176,7 @@ export function createIngestIndexer(
       while (again && !stopping) {
         await linger()
         again = false
+        appendedSinceLinger = 0
         const started = performance.now()
         // Full batches mean a backlog: keep going. A partial one took all there was; commits
         // made meanwhile have set `again`, and the next pass lingers to gather them.
@@ -202,9 +213,10 @@ export function createIngestIndexer(
     for (const waiter of done) waiter.resolve(lastIndexedAt)
   }
 
-  function wake(): void {
+  function wake(appendedEvents = 0): void {
     if (stopping) return
-    if (waiters.length > 0) wakeLinger?.()
+    appendedSinceLinger += appendedEvents
+    if (waiters.length > 0 || appendedSinceLinger >= MIN_BATCH_EVENTS) wakeLinger?.()
     again = true
     if (running) return
     running = run().finally(() => {
@@ -214,7 +226,7 @@ export function createIngestIndexer(
   }
 
   return {
-    wake,
+    wake: (appendedEvents) => wake(appendedEvents),
     idle() {
       return new Promise<number | null>((resolve, reject) => {
         waiters.push({ resolve, reject })

@@ -83,7 +83,7 @@ export function createIngestWriter(database: Database, options: IngestOptions, l
     try {
       await store(batch.map((r) => r.request))
       for (const request of batch) request.resolve()
-      indexer.wake()
+      indexer.wake(batch.reduce((n, r) => n + r.request.eventIds.length, 0))
       return
     } catch (err) {
       // Retrying one by one finds a bad request; it cannot help while the database is away,
@@ -107,7 +107,7 @@ export function createIngestWriter(database: Database, options: IngestOptions, l
         request.reject(toIngestError(err, logger))
       }
     }
-    indexer.wake()
+    indexer.wake(batch.reduce((n, r) => n + r.request.eventIds.length, 0))
   }
 
   /** Starts batches while slots are free; each finished batch starts the next at once. */

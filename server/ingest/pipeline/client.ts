@@ -12,7 +12,7 @@ export function pipelineClient(send: Send) {
       const started = send({ op: 'indexer.start', indexerId, options })
       const call = <T>(op: 'indexer.idle' | 'indexer.close') => started.then(() => send<T>({ op, indexerId }))
       return {
-        wake: () => void started.then(() => send({ op: 'indexer.wake', indexerId })).catch(() => undefined),
+        wake: (appendedEvents) => void started.then(() => send({ op: 'indexer.wake', indexerId, appendedEvents })).catch(() => undefined),
         idle: () => call<number | null>('indexer.idle'),
         close: () => call<void>('indexer.close'),
       }

@@ -12,7 +12,8 @@ import { processStages } from '../process/stages.ts'
 
 export type PipelineRequest =
   | { op: 'indexer.start'; indexerId: number; options: IndexerOptions }
-  | { op: 'indexer.wake' | 'indexer.idle' | 'indexer.close'; indexerId: number }
+  | { op: 'indexer.wake'; indexerId: number; appendedEvents?: number }
+  | { op: 'indexer.idle' | 'indexer.close'; indexerId: number }
   | { op: 'journal.pending'; cap: number }
 
 export const isPipelineRequest = (request: { op: string }): request is PipelineRequest =>
@@ -34,7 +35,7 @@ export function createPipelineHost(local: Database, journalDir: string | undefin
           indexers.set(request.indexerId, createIngestIndexer(local, request.options, logger, { journal, log }))
           return null
         case 'indexer.wake':
-          indexers.get(request.indexerId)?.wake()
+          indexers.get(request.indexerId)?.wake(request.appendedEvents)
           return null
         case 'indexer.idle':
           return indexers.get(request.indexerId)?.idle()
