@@ -142,6 +142,18 @@ const lateEventsAtSnooze = (counts: SQL) => sql`CASE
  * writes these rows meanwhile.
  */
 export async function writeEvents(tx: Db, batch: readonly IndexedEvent[]): Promise<void> {
+  const ordered = errorGroupsOf(batch)
+  const groups = await createErrorGroups(tx, ordered)
+  await insertEvents(tx, batch, groups.errorIdOf)
+  const newUsers = await recordUsers(tx, batch, groups.errorIdOf)
+  const reopened = await updateErrorCounters(tx, batch, ordered, groups, newUsers)
+  await recordReopenings(tx, reopened, groups.projectOfError)
+  await addReleaseStages(tx, ordered)
+  await recordCrashedSessions(tx, batch)
+}
+
+/** The batch's error groups, in (project, hash) order, with their counts, times and newest event. */
+function errorGroupsOf(batch: readonly IndexedEvent[]): ErrorGroupUpdate[] {
   const groups = new Map<string, ErrorGroupUpdate>()
   for (const event of batch) {
     const key = `${event.projectId}\u0000${event.grouping.hash}`
@@ -172,8 +184,19 @@ export async function writeEvents(tx: Db, batch: readonly IndexedEvent[]): Promi
     group.releaseStages.add(event.columns.releaseStage)
     if (event.columns.appVersion) group.appVersions.add(event.columns.appVersion)
   }
-  const ordered = [...groups.values()].sort((a, b) => compareKeys(a.key, b.key))
+  return [...groups.values()].sort((a, b) => compareKeys(a.key, b.key))
 
+}
+
+/** Each group's error id, and which groups this batch created. */
+interface ErrorGroups {
+  errorIds: Map<string, string>
+  created: Set<string>
+  errorIdOf(event: IndexedEvent): string
+  projectOfError: Map<string, string>
+}
+
+async function createErrorGroups(tx: Db, ordered: readonly ErrorGroupUpdate[]): Promise<ErrorGroups> {
   // 1. Groups new to the project are created with this batch's counts; the rest exist.
   const errorIds = new Map<string, string>()
   const created = new Set<string>()
@@ -210,9 +233,16 @@ export async function writeEvents(tx: Db, batch: readonly IndexedEvent[]): Promi
     )
     for (const row of rows) errorIds.set(`${row.project_id}\u0000${row.grouping_hash}`, row.id)
   }
-  const errorIdOf = (event: IndexedEvent) => errorIds.get(`${event.projectId}\u0000${event.grouping.hash}`)!
-  const projectOfError = new Map(ordered.map((g) => [errorIds.get(g.key)!, g.projectId]))
+  return {
+    errorIds,
+    created,
+    errorIdOf: (event) => errorIds.get(`${event.projectId}\u0000${event.grouping.hash}`)!,
+    projectOfError: new Map(ordered.map((g) => [errorIds.get(g.key)!, g.projectId])),
+  }
 
+}
+
+async function insertEvents(tx: Db, batch: readonly IndexedEvent[], errorIdOf: (event: IndexedEvent) => string): Promise<void> {
   // 2. Events: each chunk travels as ONE json parameter that PostgreSQL
   // unpacks itself; far cheaper than thousands of bind parameters, above all on PGlite.
   for (const part of chunks(batch, ROWS_PER_INSERT)) {
@@ -251,6 +281,10 @@ export async function writeEvents(tx: Db, batch: readonly IndexedEvent[]): Promi
         user_id text, user_email text, user_name text, request_url text)`)
   }
 
+}
+
+/** How many users new to each error the batch brings (by error id). */
+async function recordUsers(tx: Db, batch: readonly IndexedEvent[], errorIdOf: (event: IndexedEvent) => string): Promise<Map<string, number>> {
   // 3. Users affected: only keys new to an error bump its counter.
   const newUsers = new Map<string, number>()
   const userPairs = new Map<string, SQL>()
@@ -270,7 +304,17 @@ export async function writeEvents(tx: Db, batch: readonly IndexedEvent[]): Promi
     )
     for (const row of inserted) newUsers.set(row.error_id, (newUsers.get(row.error_id) ?? 0) + 1)
   }
+  return newUsers
+}
 
+/** Folds the batch into its errors' counters and statuses; the errors it reopened, with their status before. */
+async function updateErrorCounters(
+  tx: Db,
+  batch: readonly IndexedEvent[],
+  ordered: readonly ErrorGroupUpdate[],
+  { errorIds, created, errorIdOf }: ErrorGroups,
+  newUsers: Map<string, number>,
+): Promise<Array<{ id: string; from: string }>> {
   // 4. Counters, last (see above). A group created in step 1 already holds its events.
   // Errors this batch may reopen (fixed, or snoozed with a rule), to record the change.
   const existingIds = ordered.filter((g) => !created.has(g.key)).map((g) => errorIds.get(g.key)!)
@@ -348,6 +392,11 @@ export async function writeEvents(tx: Db, batch: readonly IndexedEvent[]): Promi
       if (from && row.status === 'open') reopened.push({ id: row.id, from })
     }
   }
+  return reopened
+}
+
+/** The history rows of automatic reopenings, and their rollups moved to the new status. */
+async function recordReopenings(tx: Db, reopened: ReadonlyArray<{ id: string; from: string }>, projectOfError: Map<string, string>): Promise<void> {
   if (reopened.length > 0) {
     const changes = reopened.map((r) => ({
       id: newId(),
@@ -366,6 +415,9 @@ export async function writeEvents(tx: Db, batch: readonly IndexedEvent[]): Promi
   for (const [projectId, moves] of groupBy(reopened, (r) => projectOfError.get(r.id)!)) {
     await moveErrorsBetweenStatuses(tx, projectId, moves.map((r) => ({ errorId: r.id, from: r.from, to: 'open' })))
   }
+}
+
+async function addReleaseStages(tx: Db, ordered: readonly ErrorGroupUpdate[]): Promise<void> {
   // 5. Release stages new to a project (the guard keeps the common case lock-free).
   const stagesByProject = new Map<string, Set<string>>()
   for (const group of ordered) {
@@ -379,7 +431,9 @@ export async function writeEvents(tx: Db, batch: readonly IndexedEvent[]): Promi
       || ARRAY(SELECT s FROM unnest(v.stages) s WHERE s <> ALL (p.release_stages))
     FROM (VALUES ${sql.join(projectStages, sql`, `)}) AS v(id, stages)
     WHERE p.id = v.id AND NOT (p.release_stages @> v.stages)`)
+}
 
+async function recordCrashedSessions(tx: Db, batch: readonly IndexedEvent[]): Promise<void> {
   // 6. Sessions that crashed: one row per session among the batch's unhandled events that
   // name one (the first such event of the batch describes it), one statement, none when
   // there are none. A session crashed once stays crashed: later events change nothing.
