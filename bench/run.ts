@@ -7,10 +7,11 @@ import { randomBytes } from 'node:crypto'
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { availableParallelism, loadavg, totalmem } from 'node:os'
 import { fileURLToPath } from 'node:url'
-import { serve, type ServerType } from '@hono/node-server'
 import { sql } from 'drizzle-orm'
 import pino from 'pino'
+import { createServer } from 'node:http'
 import { createApp } from '../server/app.ts'
+import { createRequestListener } from '../server/ingest/accept/node-listener.ts'
 import { createLoginThrottle } from '../server/auth/login-throttle.ts'
 import { createToken } from '../server/auth/tokens.ts'
 import { loadConfig } from '../server/config.ts'
@@ -122,13 +123,13 @@ async function startErrata(database: Database): Promise<RunningErrata> {
   const logger = pino({ level: 'info' }, pino.destination({ dest: '/dev/null', sync: false }))
   const ingestWriter = createIngestWriter(database, config.ingest, logger)
   const deps: AppDeps = { config, database, logger, ingestWriter, loginThrottle: createLoginThrottle() }
-  const app = createApp(deps)
-  const server = await new Promise<ServerType>((resolve) => {
-    const s = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(s))
-  })
+  // The server's own listener, as `npm start` serves: /notify on node:http, the rest through the app.
+  const listener = await createRequestListener(createApp(deps), deps)
+  const server = createServer(listener)
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   // Seeding keeps the bench's keep-alive connection idle for many seconds; Node's default 5 s
   // server-side timeout would close it under fetch's feet ("other side closed").
-  if ('keepAliveTimeout' in server) server.keepAliveTimeout = 10 * 60_000
+  server.keepAliveTimeout = 10 * 60_000
   const { port } = server.address() as { port: number }
   return {
     url: `http://127.0.0.1:${port}`,
@@ -136,8 +137,9 @@ async function startErrata(database: Database): Promise<RunningErrata> {
     close: async () => {
       await new Promise<void>((resolve) => {
         server.close(() => resolve())
-        if ('closeAllConnections' in server) server.closeAllConnections()
+        server.closeAllConnections()
       })
+      listener.close()
       await ingestWriter.close()
     },
   }
