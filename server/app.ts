@@ -22,6 +22,7 @@ import { collaboratorRoutes } from './collaborators/collaborators.routes.ts'
 import { invitationRoutes } from './invitations/invitations.routes.ts'
 import { tokenRoutes } from './tokens/tokens.routes.ts'
 import { ingestRoutes } from './ingest/ingest.routes.ts'
+import { sourceMapUploadRoutes } from './source-maps/source-maps-upload.routes.ts'
 import { healthRoutes } from './health/health.routes.ts'
 import { staticDashboard } from './web/static-dashboard.ts'
 import { isDatabaseUnavailable, isTransactionConflict, logDatabaseUnavailable } from './db/pg-errors.ts'
@@ -136,6 +137,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = baseApp(deps)
   app.route('/', healthRoutes)
   app.route('/', ingestRoutes)
+  app.route('/', sourceMapUploadRoutes)
   app.route('/api', createApiRoutes('/api', deps.config.limits.apiBodyBytes))
   app.route('/', staticDashboard(deps.config.staticDir))
   return app
