@@ -98,6 +98,8 @@ describe('displayPath', () => {
   it.each([
     ['src/index.js', null, 'src/index.js'],
     ['./src/index.js', null, 'src/index.js'],
+    ['../src/index.js', null, 'src/index.js'],
+    ['webpack://shop/../node_modules/lib/x.js', null, 'node_modules/lib/x.js'],
     ['webpack://shop/./src/index.js', null, 'src/index.js'],
     ['webpack:///src/index.js', null, 'src/index.js'],
     ['/home/ci/build/shop/src/index.js', '/home/ci/build/shop', 'src/index.js'],

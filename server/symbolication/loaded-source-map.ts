@@ -25,6 +25,8 @@ export interface LoadedSourceMapInit {
   sourceFiles: ReadonlyMap<string, string>
 }
 
+const URL_WITH_SCHEME = /^[a-z][a-z0-9+.-]*:/i
+
 /** Lines of code context on each side of the frame's line (spec section 8: up to 3). */
 export const CONTEXT_LINES = 3
 /** Characters kept of each line of code context, as Bugsnag's notifiers cut them. */
@@ -50,11 +52,12 @@ export function isInProject(path: string): boolean {
 }
 
 /**
- * A source path as people read it: without a `webpack://<name>/` prefix and a leading `./`,
- * and without the upload's projectRoot (the path it was built in).
+ * A source path as people read it: without a `webpack://<name>/` prefix, without the upload's
+ * projectRoot (the path it was built in), and without leading `./` and `../` (a map beside its
+ * bundle in dist/ names `../src/index.js`).
  */
 export function displayPath(source: string, projectRoot: string | null): string {
-  let path = source.replace(/^webpack:\/\/[^/]*\//, '').replace(/^(\.\/)+/, '')
+  let path = source.replace(/^webpack:\/\/[^/]*\//, '')
   for (const root of projectRoot ? [projectRoot, projectRoot.replace(/^file:\/\//, '')] : []) {
     const prefix = root.endsWith('/') ? root : `${root}/`
     if (root !== '' && path.startsWith(prefix)) {
@@ -62,7 +65,7 @@ export function displayPath(source: string, projectRoot: string | null): string 
       break
     }
   }
-  return path.replace(/^(\.\/)+/, '') || source
+  return path.replace(/^(\.\.?\/)+/, '') || source
 }
 
 // A minified function's definition, where its name token maps to the original name:
@@ -167,8 +170,12 @@ export class LoadedSourceMap {
     return this.trace.resolvedSources[index] ?? this.trace.sources[index] ?? ''
   }
 
+  /** The source as the map writes it (with sourceRoot, not resolved against a fetched map's URL), cleaned for people. */
   displayPath(index: number): string {
-    return displayPath(this.sourcePath(index), this.projectRoot)
+    const source = this.trace.sources[index] ?? ''
+    const root = this.trace.sourceRoot
+    const written = root && !URL_WITH_SCHEME.test(source) && !source.startsWith('/') ? `${root.endsWith('/') ? root : `${root}/`}${source}` : source
+    return displayPath(written, this.projectRoot)
   }
 
   /** The source's text: sourcesContent, else an uploaded source file whose field names it (rule 5: any one), else a fetched copy. */
