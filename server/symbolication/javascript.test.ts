@@ -164,6 +164,7 @@ describe('after the real CLI uploads', () => {
       expectUtilFrames(event.payload.exceptions[0]!.stacktrace, BROWSER_URL)
       expect(event.payload.symbolication).toEqual({ status: 'mapped', mapped_frames: 3, missing: [], errors: [] })
     }
+    await symbolicator.flushCounts()
     const res = await ctx.request(`/api/projects/${seeded.project.id}/source_maps`, { token: seeded.user.token })
     const browser = ((await res.json()) as SourceMap[]).find((map) => map.minified_url === BROWSER_URL)!
     expect(browser.events_mapped).toBe(2)

@@ -116,6 +116,10 @@ export class LoadedSourceMap {
   private readonly minified: string | null
   private readonly sourceFiles: ReadonlyMap<string, string>
   private readonly lines = new Map<number, string[] | null>()
+  /** Code context by source index, then line: frames of one place repeat in every event. */
+  private readonly contexts = new Map<number, Map<number, Readonly<Record<string, string>> | null>>()
+  private readonly displayPaths: (string | undefined)[] = []
+  private readonly inProjectSources: (boolean | undefined)[] = []
   private readonly fetchedSources = new Map<number, string | null>()
   private definitions: Map<string, number[]> | null = null
   private minifiedLineStarts: number[] | null = null
@@ -128,8 +132,8 @@ export class LoadedSourceMap {
     this.sourceFiles = init.sourceFiles
     let files = 0
     for (const text of init.sourceFiles.values()) files += text.length
-    // Decoded mappings take about 12 bytes per character of the VLQ string (measured in bench/symbolication.ts).
-    this.bytes = init.textBytes + encodedMappings(init.trace).length * 12 + (init.minified?.length ?? 0) * 2 + files
+    // Decoded mappings take about 16 bytes per character of the VLQ string (measured in bench/symbolication.ts).
+    this.bytes = init.textBytes + encodedMappings(init.trace).length * 16 + (init.minified?.length ?? 0) * 2 + files
   }
 
   /**
@@ -172,6 +176,15 @@ export class LoadedSourceMap {
 
   /** The source as the map writes it (with sourceRoot, not resolved against a fetched map's URL), cleaned for people. */
   displayPath(index: number): string {
+    return (this.displayPaths[index] ??= this.computeDisplayPath(index))
+  }
+
+  /** Whether the source is the developer's code (isInProject of its display path). */
+  inProject(index: number): boolean {
+    return (this.inProjectSources[index] ??= isInProject(this.displayPath(index)))
+  }
+
+  private computeDisplayPath(index: number): string {
     const source = this.trace.sources[index] ?? ''
     const root = this.trace.sourceRoot
     const written = root && !URL_WITH_SCHEME.test(source) && !source.startsWith('/') ? `${root.endsWith('/') ? root : `${root}/`}${source}` : source
@@ -207,10 +220,23 @@ export class LoadedSourceMap {
   setFetchedSource(index: number, text: string | null): void {
     this.fetchedSources.set(index, text)
     this.lines.delete(index)
+    this.contexts.delete(index)
   }
 
-  /** Up to CONTEXT_LINES lines each side of `line` (1-based), keyed by line number; null without the source. */
-  codeContext(index: number, line: number): Record<string, string> | null {
+  /**
+   * Up to CONTEXT_LINES lines each side of `line` (1-based), keyed by line number; null without
+   * the source. The same object for every frame of that line: copy it before changing it (not
+   * frozen, as copying a frozen object with numeric keys is 30 times slower).
+   */
+  codeContext(index: number, line: number): Readonly<Record<string, string>> | null {
+    let byLine = this.contexts.get(index)
+    if (!byLine) this.contexts.set(index, (byLine = new Map()))
+    let code = byLine.get(line)
+    if (code === undefined) byLine.set(line, (code = this.computeCodeContext(index, line)))
+    return code
+  }
+
+  private computeCodeContext(index: number, line: number): Readonly<Record<string, string>> | null {
     let lines = this.lines.get(index)
     if (lines === undefined) {
       const text = this.sourceText(index)
@@ -232,8 +258,9 @@ export class LoadedSourceMap {
    * token the map names. Null without the minified file or such a definition.
    */
   definitionName(line: number, column: number | null, method: string | null): string | null {
+    if (this.minified === null) return null
     const identifier = methodIdentifier(method)
-    if (this.minified === null || identifier === null) return null
+    if (identifier === null) return null
     const definitions = this.definitionIndex()
     const starts = this.minifiedLineStarts!
     const offsets = definitions.get(identifier)
