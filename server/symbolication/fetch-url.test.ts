@@ -2,8 +2,10 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { loadConfig } from '../config.ts'
 import { isPublicAddress, mayConnect, parseFetchAllow } from './fetch-allow.ts'
 import { createUrlFetcher } from './fetch-url.ts'
+import { symbolicatorSettings } from './javascript.ts'
 
 let server: Server
 let origin: string
@@ -43,6 +45,15 @@ describe('ERRATA_FETCH_ALLOW', () => {
     expect(parseFetchAllow('')).toEqual([])
     expect(() => parseFetchAllow('10.0.0.0/33')).toThrow('"10.0.0.0/33" is not a host name, an IP address or a network such as 10.0.0.0/8')
     expect(() => parseFetchAllow('http://x')).toThrow(/is not a host name/)
+  })
+
+  it('comes from the environment, with the other symbolication settings', () => {
+    expect(() => loadConfig({ ERRATA_FETCH_ALLOW: '10.0.0.0/8, not a host!' })).toThrow(/ERRATA_FETCH_ALLOW: "not a host!" is not a host name/)
+    expect(() => loadConfig({ ERRATA_FETCH_SOURCES: 'yes' })).toThrow(/ERRATA_FETCH_SOURCES/)
+    expect(symbolicatorSettings(loadConfig({}))).toEqual({ cacheBytes: 256 * 1024 * 1024, fetch: { allow: [], maxBytes: 50 * 1024 * 1024 } })
+    const config = loadConfig({ ERRATA_FETCH_ALLOW: 'assets.internal', ERRATA_MAX_SOURCE_MAP_BYTES: '1000', ERRATA_SOURCE_MAP_CACHE_BYTES: '5000' })
+    expect(symbolicatorSettings(config)).toEqual({ cacheBytes: 5000, fetch: { allow: [{ host: 'assets.internal' }], maxBytes: 1000 } })
+    expect(symbolicatorSettings(loadConfig({ ERRATA_FETCH_SOURCES: 'false' })).fetch).toBe(false)
   })
 
   it('lets public addresses through, and loopback, link-local and private ones only when listed', () => {
