@@ -1,6 +1,6 @@
 import { promisify } from 'node:util'
 import { gunzip } from 'node:zlib'
-import { and, eq } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
 import { sourceMapFiles, sourceMaps } from '../db/schema.ts'
@@ -100,9 +100,17 @@ export async function storeUpload(
     if (inserted.length === 0) throw new ConflictError(`${describe(identity)} (send overwrite=true to replace it)`)
     // Distinct names only: a source field sent twice keeps its last copy.
     const byName = new Map(files.map((entry) => [`${entry.role}\n${entry.name}`, entry]))
-    await tx.insert(sourceMapFiles).values(
-      [...byName.values()].map((entry) => ({ sourceMapId: id, role: entry.role, name: entry.name, sizeBytes: entry.file.size, content: entry.file.gzipped })),
-    )
+    // Sent as base64 and decoded by the database: a bytea parameter is written out as hex by the
+    // drivers, which took PGlite 2 s on the HTTP thread for a 3 MB file (base64: 0.3 s).
+    for (const entry of byName.values()) {
+      await tx.insert(sourceMapFiles).values({
+        sourceMapId: id,
+        role: entry.role,
+        name: entry.name,
+        sizeBytes: entry.file.size,
+        content: sql`decode(${entry.file.gzipped.toString('base64')}, 'base64')`,
+      })
+    }
   })
   return id
 }

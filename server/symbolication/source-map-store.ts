@@ -75,14 +75,16 @@ export interface UploadFiles {
 
 /** An upload's files, decompressed (null when the upload was deleted meanwhile). */
 export async function loadUploadFiles(db: Db, sourceMapId: string): Promise<UploadFiles | null> {
-  const rows = await queryRows<{ role: string; name: string; content: Uint8Array }>(
+  // As base64: reading bytea took PGlite 170 ms for an 840 KB file (its hex form decoded in
+  // JavaScript), base64 10 ms.
+  const rows = await queryRows<{ role: string; name: string; content: string }>(
     db,
-    sql`SELECT role, name, content FROM source_map_files WHERE source_map_id = ${sourceMapId}`,
+    sql`SELECT role, name, encode(content, 'base64') AS content FROM source_map_files WHERE source_map_id = ${sourceMapId}`,
   )
   if (rows.length === 0) return null
   const files: UploadFiles = { map: null, mapBytes: 0, minified: null, sources: new Map() }
   for (const row of rows) {
-    const text = (await gunzipAsync(row.content)).toString('utf8')
+    const text = (await gunzipAsync(Buffer.from(row.content, 'base64'))).toString('utf8')
     if (row.role === 'map') {
       files.map = text
       files.mapBytes = text.length
