@@ -6,7 +6,8 @@ import type { AppEnv } from '../context.ts'
 import { HttpError, UnauthorizedError } from '../http/errors.ts'
 import { projectIdForApiKey } from '../ingest/project-keys.ts'
 import { readMultipartUpload, type ReceivedUpload } from './multipart-upload.ts'
-import { inspectSourceMap, storeUpload } from './source-maps-upload.service.ts'
+import { inspectSourceMap } from './inspect-source-map.ts'
+import { storeUpload } from './source-maps-upload.service.ts'
 import { readUploadForm, SCALAR_FIELDS, type UploadKind } from './upload-form.ts'
 
 /** An upload may hold this many files of the largest size together (a map, its minified file and sources). */
@@ -72,7 +73,7 @@ async function receiveUpload(c: Context<AppEnv>, kind: UploadKind): Promise<{ pr
 async function handleUpload(c: Context<AppEnv>, kind: UploadKind) {
   const { projectId, upload } = await receiveUpload(c, kind)
   const request = readUploadForm(kind, upload)
-  const summary = await inspectSourceMap(request.map)
+  const summary = await inspectSourceMap(request.map.gzipped, request.map.size)
   await storeUpload(c.var.deps.database.db, projectId, request, summary)
   return c.text('OK', 200)
 }

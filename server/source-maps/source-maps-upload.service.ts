@@ -1,37 +1,10 @@
-import { promisify } from 'node:util'
-import { gunzip } from 'node:zlib'
 import { and, eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
 import { sourceMapFiles, sourceMaps } from '../db/schema.ts'
-import { ConflictError, ValidationError } from '../http/errors.ts'
-import { parseSourceMap, SourceMapError } from '../symbolication/parse-source-map.ts'
-import type { ReceivedFile } from './multipart-upload.ts'
+import { ConflictError } from '../http/errors.ts'
+import type { SourceMapSummary } from './inspect-source-map.ts'
 import type { UploadIdentity, UploadRequest } from './upload-form.ts'
-
-const gunzipAsync = promisify(gunzip)
-
-export interface SourceMapSummary {
-  /** The map's own `file` field. */
-  mapFile: string | null
-  sourcesCount: number
-}
-
-/**
- * Reads the uploaded map once to refuse what symbolication could not use: not JSON, not
- * version 3, fields of the wrong type, an index map that cannot be flattened (400 naming
- * sourceMap and the problem).
- */
-export async function inspectSourceMap(file: ReceivedFile): Promise<SourceMapSummary> {
-  const text = (await gunzipAsync(file.gzipped)).toString('utf8')
-  try {
-    const map = parseSourceMap(text)
-    return { mapFile: typeof map.file === 'string' ? map.file : null, sourcesCount: map.sources.length }
-  } catch (err) {
-    if (err instanceof SourceMapError) throw new ValidationError(`sourceMap: ${err.message}`)
-    throw err
-  }
-}
 
 function sameIdentity(identity: UploadIdentity, projectId: string) {
   return and(
