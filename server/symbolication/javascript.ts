@@ -64,6 +64,7 @@ export function symbolicatorSettings(config: Config): Pick<JavaScriptSymbolicato
 type MapOutcome = LoadedSourceMap | { error: string }
 
 const FAILED_MAP_TTL_MS = 60_000
+const FETCHED_MAP_TTL_MS = 10 * 60_000
 
 export function createJavaScriptSymbolicator(options: JavaScriptSymbolicatorOptions): JavaScriptSymbolicator {
   const { logger } = options
@@ -96,7 +97,8 @@ export function createJavaScriptSymbolicator(options: JavaScriptSymbolicatorOpti
     if (pending) return pending
     const started = load()
       .then((outcome) => {
-        if (outcome instanceof LoadedSourceMap) maps.set(key, outcome)
+        // A fetched map is fetched again after a while: the file at that URL may be redeployed.
+        if (outcome instanceof LoadedSourceMap) maps.set(key, outcome, key.startsWith('url:') ? { ttl: FETCHED_MAP_TTL_MS } : {})
         else failedMaps.set(key, outcome)
         return outcome
       })
