@@ -76,23 +76,28 @@ function fileKind(file: string, exceptionFrames: FrameKind | 'per_frame'): Frame
   return kind
 }
 
+/**
+ * The frame as sent: kept as it was when symbolicated before, else the frame object itself (the
+ * mapped frame replaces it in the stack trace, so it is not copied).
+ */
 function minifiedOf(frame: StackFrame): MinifiedFrame {
-  if (frame.minified) return frame.minified
-  return { file: frame.file, line: frame.line, column: frame.column, method: frame.method, in_project: frame.in_project, code: frame.code }
+  return frame.minified ?? frame
 }
 
 /** Reads a batch's events into work: each JavaScript frame a target, each distinct file read once (`files`). */
 export class TargetReader {
-  readonly files = new Map<string, FrameFile | null>()
+  /** Every distinct file of the batch, by how its exception's frames are read, then by name (null: no map could apply). */
+  readonly files = new Map<FrameKind | 'per_frame', Map<string, FrameFile | null>>()
 
   private frameFile(file: string, exceptionFrames: FrameKind | 'per_frame'): FrameFile | null {
-    const key = `${exceptionFrames}\n${file}`
-    let found = this.files.get(key)
+    let byName = this.files.get(exceptionFrames)
+    if (!byName) this.files.set(exceptionFrames, (byName = new Map()))
+    let found = byName.get(file)
     if (found === undefined) {
       const kind = fileKind(file, exceptionFrames)
       const variants = kind === null ? null : fileVariants(file, kind === 'path' ? 'path' : 'url')
       found = kind === null ? null : { kind, variants: variants!, script: SCRIPT_FILE.test(variants!.normalized ?? variants!.exact) }
-      this.files.set(key, found)
+      byName.set(file, found)
     }
     return found
   }

@@ -181,7 +181,9 @@ export function createJavaScriptSymbolicator(options: JavaScriptSymbolicatorOpti
    */
   async function prepareProject(projectId: string, works: readonly EventWork[], reader: TargetReader): Promise<void> {
     const files = new Set<string>()
-    for (const file of reader.files.values()) if (file && file.kind !== 'react_native') for (const text of variantStrings(file.variants)) files.add(text)
+    for (const byName of reader.files.values()) {
+      for (const file of byName.values()) if (file && file.kind !== 'react_native') for (const text of variantStrings(file.variants)) files.add(text)
+    }
     const candidates = await findCandidates(db, {
       projectId,
       receivedUpTo: new Date(works.reduce((latest, work) => Math.max(latest, work.input.receivedAt.getTime()), 0)),
