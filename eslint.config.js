@@ -59,6 +59,8 @@ export default tseslint.config(
       'data/',
       '.tmp/',
       'bench/.data/',
+      // Third-party shaped input (minified bundles and the sources they were built from).
+      'test/fixtures/',
     ],
   },
   {

@@ -38,16 +38,34 @@ export const nativeFrameSchema = z.object({
 })
 export type NativeFrame = z.infer<typeof nativeFrameSchema>
 
+/** A JavaScript frame as the notifier sent it, kept beside the frame a source map turned it into. */
+export const minifiedFrameSchema = z.object({
+  line: z.number().int().nullable(),
+  column: z.number().int().nullable(),
+  file: z.string().nullable(),
+  method: z.string().nullable(),
+  in_project: z.boolean(),
+  code: z.record(z.string(), z.string()).nullable(),
+})
+export type MinifiedFrame = z.infer<typeof minifiedFrameSchema>
+
 export const stackFrameSchema = z.object({
   line: z.number().int().nullable(),
   column: z.number().int().nullable(),
   file: z.string().nullable(),
   method: z.string().nullable(),
   in_project: z.boolean(),
-  /** Source lines around the failing one, keyed by line number (as sent by the notifier). */
+  /** Source lines around the failing one, keyed by line number (as sent by the notifier, or from the source map). */
   code: z.record(z.string(), z.string()).nullable(),
   /** Present only on frames of native code (the notifier sent addresses). */
   native: nativeFrameSchema.optional(),
+  /**
+   * Present only on frames a source map mapped: the frame as sent (minified file, line, column
+   * and name); the fields above then hold the original source's.
+   */
+  minified: minifiedFrameSchema.optional(),
+  /** The source map upload that mapped the frame (absent for a map fetched by URL). */
+  source_map_id: z.string().optional(),
 })
 export type StackFrame = z.infer<typeof stackFrameSchema>
 
@@ -89,6 +107,29 @@ export const threadSchema = z.object({
 })
 export type EventThread = z.infer<typeof threadSchema>
 
+/**
+ * How the event's JavaScript frames were symbolicated (absent when it has none to map):
+ * `mapped` every one, `partial` some, `missing` none for want of a source map, `failed` none
+ * although maps were found (see `errors`). `missing` names each file without a map and the
+ * app version looked for, so the dashboard can say which map to upload.
+ */
+export const symbolicationSchema = z.object({
+  status: z.enum(['mapped', 'partial', 'missing', 'failed']),
+  mapped_frames: z.number().int(),
+  missing: z.array(
+    z.object({
+      url: z.string(),
+      app_version: z.string().nullable(),
+      /** React Native frames match by platform and version codes, not by URL. */
+      platform: z.string().nullable().optional(),
+      app_version_code: z.string().nullable().optional(),
+      code_bundle_id: z.string().nullable().optional(),
+    }),
+  ),
+  errors: z.array(z.object({ url: z.string(), message: z.string() })),
+})
+export type Symbolication = z.infer<typeof symbolicationSchema>
+
 export const eventUserSchema = z.object({
   id: z.string().nullable(),
   email: z.string().nullable(),
@@ -127,6 +168,8 @@ export const eventSchema = z.object({
   threads: z.array(threadSchema),
   session: jsonObject.nullable(),
   notifier: jsonObject.nullable(),
+  /** Set by source-map symbolication (server/symbolication/javascript.ts). */
+  symbolication: symbolicationSchema.optional(),
 })
 export type ErrorEvent = z.infer<typeof eventSchema>
 

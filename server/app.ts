@@ -22,6 +22,8 @@ import { collaboratorRoutes } from './collaborators/collaborators.routes.ts'
 import { invitationRoutes } from './invitations/invitations.routes.ts'
 import { tokenRoutes } from './tokens/tokens.routes.ts'
 import { ingestRoutes } from './ingest/accept/ingest.routes.ts'
+import { sourceMapUploadRoutes } from './source-maps/source-maps-upload.routes.ts'
+import { sourceMapRoutes } from './source-maps/source-maps.routes.ts'
 import { healthRoutes } from './health/health.routes.ts'
 import { staticDashboard } from './web/static-dashboard.ts'
 import { isDatabaseUnavailable, isTransactionConflict, logDatabaseUnavailable } from './db/pg-errors.ts'
@@ -63,6 +65,7 @@ function createApiRoutes(mountPath: '' | '/api', limitBytes: number): Hono<AppEn
     .route('/', trendRoutes)
     .route('/', stabilityRoutes)
     .route('/', eventFieldRoutes)
+    .route('/', sourceMapRoutes)
   const allowedMethods = routeMethods(api.routes)
   return api.all('*', (c) => {
     // A path that exists with other methods: 405 with Allow (RFC 9110), not "no such endpoint".
@@ -136,6 +139,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = baseApp(deps)
   app.route('/', healthRoutes)
   app.route('/', ingestRoutes)
+  app.route('/', sourceMapUploadRoutes)
   app.route('/api', createApiRoutes('/api', deps.config.limits.apiBodyBytes))
   app.route('/', staticDashboard(deps.config.staticDir))
   return app

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import type { IngestOptions } from './ingest/log/group-commit.ts'
+import { parseFetchAllow, type FetchAllowEntry } from './symbolication/fetch-allow.ts'
 
 const port = z.coerce.number().int().min(0).max(65535)
 const bytes = z.coerce.number().int().positive()
@@ -22,6 +23,10 @@ const envSchema = z.object({
   ERRATA_INGEST_FLUSH_MS: z.coerce.number().int().min(0).max(1000).default(1),
   ERRATA_INDEX_BATCH_SIZE: z.coerce.number().int().min(1).max(20000).default(2000),
   ERRATA_INDEX_LINGER_MS: z.coerce.number().int().min(0).max(5000).default(500),
+  ERRATA_MAX_SOURCE_MAP_BYTES: bytes.default(50 * 1024 * 1024),
+  ERRATA_SOURCE_MAP_CACHE_BYTES: bytes.default(256 * 1024 * 1024),
+  ERRATA_FETCH_SOURCES: z.enum(['true', 'false'], { error: 'must be true or false' }).default('true'),
+  ERRATA_FETCH_ALLOW: z.string().default(''),
   ERRATA_STATIC_DIR: z.string().default('./dist'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 })
@@ -36,6 +41,16 @@ export interface Config {
   publicUrl: string | undefined
   admin: { email?: string; password?: string; token?: string }
   limits: { notifyBytes: number; sessionsBytes: number; apiBodyBytes: number }
+  sourceMaps: {
+    /** Largest file of an upload (a map, minified file or source); the whole upload may hold 4 of them. */
+    maxFileBytes: number
+    /** Parsed source maps kept in each process's memory, in (estimated) bytes. */
+    cacheBytes: number
+    /** Whether minified files, maps and sources may be fetched by URL (spec rule 7). */
+    fetch: boolean
+    /** Hosts and networks fetching may reach although loopback, link-local or private. */
+    fetchAllow: FetchAllowEntry[]
+  }
   ingest: IngestOptions
   staticDir: string
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL']
@@ -53,6 +68,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`)
   }
   const e = parsed.data
+  let fetchAllow: FetchAllowEntry[]
+  try {
+    fetchAllow = parseFetchAllow(e.ERRATA_FETCH_ALLOW)
+  } catch (err) {
+    throw new ConfigError(`Invalid configuration:\n  ERRATA_FETCH_ALLOW: ${(err as Error).message}`)
+  }
   return {
     host: e.HOST,
     port: e.PORT,
@@ -65,6 +86,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       notifyBytes: e.ERRATA_MAX_NOTIFY_BYTES,
       sessionsBytes: e.ERRATA_MAX_SESSIONS_BYTES,
       apiBodyBytes: e.ERRATA_MAX_API_BODY_BYTES,
+    },
+    sourceMaps: {
+      maxFileBytes: e.ERRATA_MAX_SOURCE_MAP_BYTES,
+      cacheBytes: e.ERRATA_SOURCE_MAP_CACHE_BYTES,
+      fetch: e.ERRATA_FETCH_SOURCES === 'true',
+      fetchAllow,
     },
     ingest: {
       batchSize: e.ERRATA_INGEST_BATCH_SIZE,

@@ -5,6 +5,7 @@ import {
   bigint,
   boolean,
   customType,
+  integer,
   jsonb,
   pgTable,
   primaryKey,
@@ -252,6 +253,41 @@ export const pivotCounts = pgTable(
   (t) => [primaryKey({ columns: [t.projectId, t.errorId, t.field, t.value] })],
 )
 
+export const sourceMaps = pgTable('source_maps', {
+  id: text('id').primaryKey(),
+  projectId: text('project_id').notNull(),
+  kind: text('kind').$type<'js' | 'react_native'>().notNull(),
+  minifiedUrl: text('minified_url').notNull().default(''),
+  appVersion: text('app_version').notNull().default(''),
+  codeBundleId: text('code_bundle_id').notNull().default(''),
+  platform: text('platform').notNull().default(''),
+  appVersionCode: text('app_version_code').notNull().default(''),
+  dev: boolean('dev').notNull().default(false),
+  projectRoot: text('project_root'),
+  mapFile: text('map_file'),
+  sourcesCount: integer('sources_count').notNull().default(0),
+  hasMinified: boolean('has_minified').notNull().default(false),
+  sizeBytes: count('size_bytes').notNull(),
+  storedBytes: count('stored_bytes').notNull(),
+  /** null: uploaded with the project's API key. */
+  uploadedBy: text('uploaded_by'),
+  uploadedAt: tstz('uploaded_at').notNull(),
+  eventsMapped: count('events_mapped').notNull().default(0),
+})
+
+export const sourceMapFiles = pgTable(
+  'source_map_files',
+  {
+    sourceMapId: text('source_map_id').notNull(),
+    role: text('role').$type<'map' | 'minified' | 'source'>().notNull(),
+    name: text('name').notNull().default(''),
+    sizeBytes: count('size_bytes').notNull(),
+    /** gzip */
+    content: bytea('content').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.sourceMapId, t.role, t.name] })],
+)
+
 export const schema = {
   users,
   authTokens,
@@ -273,4 +309,6 @@ export const schema = {
   errorHourlyCounts,
   projectHourlyCounts,
   pivotCounts,
+  sourceMaps,
+  sourceMapFiles,
 }

@@ -134,7 +134,7 @@ export async function deleteProject(db: Db, userId: string, projectId: string): 
 /**
  * Gives the project a new API key (admins only), as Bugsnag's DELETE /projects/{id}/api_key
  * does: notifiers still sending the old one are refused from then on (at once in this process,
- * within 30 s in others sharing the database: server/ingest/project-keys.ts).
+ * within 30 s in others sharing the database: server/ingest/accept/project-keys.ts).
  */
 export async function regenerateProjectApiKey(db: Db, urls: UrlBuilder, userId: string, projectId: string): Promise<Project> {
   await requireProjectAdmin(db, userId, projectId)

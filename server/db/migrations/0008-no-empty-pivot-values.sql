@@ -1,5 +1,5 @@
 -- Pivoted event columns hold no empty strings any more: "" is no value, as NULL is
--- (server/ingest/normalize.ts, pivotColumn), so pivots never list a value no filter can select.
+-- (server/ingest/process/normalize.ts, pivotColumn), so pivots never list a value no filter can select.
 UPDATE events SET
   context      = NULLIF(context, ''),
   app_version  = NULLIF(app_version, ''),

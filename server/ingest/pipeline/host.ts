@@ -9,6 +9,7 @@ import { createJournalSource } from '../log/journal-source.ts'
 import { createLogSource } from '../log/table-source.ts'
 import { createProcessor } from '../process/process.ts'
 import { processStages } from '../process/stages.ts'
+import { loadConfig } from '../../config.ts'
 
 export type PipelineRequest =
   | { op: 'indexer.start'; indexerId: number; options: IndexerOptions }
@@ -21,7 +22,8 @@ export const isPipelineRequest = (request: { op: string }): request is PipelineR
 
 /** `journalDir`: where this process journals accepted requests, if it does. */
 export function createPipelineHost(local: Database, journalDir: string | undefined, logger: Logger) {
-  const processor = createProcessor(processStages({ database: local, logger }))
+  // The same settings as the HTTP thread's: both read them from the process's environment.
+  const processor = createProcessor(processStages({ database: local, logger, config: loadConfig() }))
   // Read by every indexer on this thread in turn.
   const journal = journalDir ? createJournalSource(local, journalDir, processor, logger) : undefined
   // ingest_log is PostgreSQL's log; on PGlite it is read too (nearly free when empty), so either log works on either engine.
@@ -50,6 +52,7 @@ export function createPipelineHost(local: Database, journalDir: string | undefin
     async close() {
       await Promise.all([...indexers.values()].map((indexer) => indexer.close()))
       await journal?.close()
+      await processor.close()
     },
   }
 }

@@ -22,6 +22,8 @@ export interface ProcessStage {
   readonly name: string
   /** Runs on a batch of events; may read the database, change payloads and drop events. */
   run(events: readonly StageEvent[]): Promise<void>
+  /** Writes what it keeps in memory (counters) before the thread stops. */
+  close?(): Promise<void>
 }
 
 /** A request that cannot be processed: kept aside with the reason, never retried by itself. */
@@ -49,6 +51,9 @@ function payloadOf(request: AcceptedRequest) {
 export function createProcessor(stages: readonly ProcessStage[] = []) {
   return {
     /** The events of `requests`, in order; requests that cannot be read come back in `failed`. */
+    close: async () => {
+      for (const stage of stages) await stage.close?.()
+    },
     async process(requests: readonly AcceptedRequest[]): Promise<Processed> {
       const staged: StageEvent[] = []
       const failed: ProcessFailure[] = []

@@ -1,10 +1,38 @@
 // The process stages, in order: the one place a step between normalizing and grouping plugs in
 // (source-map and native symbolication, discard rules, sampling). Each runs on the pipeline's
 // thread on batches of normalized events (process.ts).
-import type { Database } from '../../db/client.ts'
 import type { Logger } from 'pino'
+import type { Config } from '../../config.ts'
+import type { Database } from '../../db/client.ts'
+import { createJavaScriptSymbolicator, symbolicatorSettings } from '../../symbolication/javascript.ts'
 import type { ProcessStage } from './process.ts'
 
-export function processStages(_deps: { database: Database; logger: Logger }): ProcessStage[] {
-  return []
+export interface StageDeps {
+  database: Database
+  logger: Logger
+  /** The server's settings, as the pipeline's thread reads them from the environment. */
+  config: Config
+}
+
+/** JavaScript frames mapped through uploaded (or fetched) source maps (docs/source-maps.md). */
+function javaScriptSourceMaps({ database, logger, config }: StageDeps): ProcessStage {
+  const symbolicator = createJavaScriptSymbolicator({ database, logger, ...symbolicatorSettings(config) })
+  return {
+    name: 'javascript source maps',
+    async run(events) {
+      await symbolicator.symbolicate(
+        events.map((staged) => ({ id: staged.event.id, projectId: staged.event.projectId, receivedAt: staged.event.receivedAt, event: staged.event })),
+      )
+      // Mapped frames group as the developer wrote them: the same crash from two builds is one error.
+      for (const staged of events) {
+        const status = staged.event.payload.symbolication?.status
+        if (status === 'mapped' || status === 'partial') staged.changed = true
+      }
+    },
+    close: () => symbolicator.flushCounts(),
+  }
+}
+
+export function processStages(deps: StageDeps): ProcessStage[] {
+  return [javaScriptSourceMaps(deps)]
 }

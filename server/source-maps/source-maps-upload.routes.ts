@@ -1,0 +1,88 @@
+import type { IncomingMessage } from 'node:http'
+import { Readable } from 'node:stream'
+import type { ReadableStream as WebReadableStream } from 'node:stream/web'
+import { Hono, type Context } from 'hono'
+import type { AppEnv } from '../context.ts'
+import { HttpError, UnauthorizedError } from '../http/errors.ts'
+import { projectIdForApiKey } from '../ingest/accept/project-keys.ts'
+import { readMultipartUpload, type ReceivedUpload } from './multipart-upload.ts'
+import { inspectSourceMap } from './inspect-source-map.ts'
+import { storeUpload } from './source-maps-upload.service.ts'
+import { readUploadForm, SCALAR_FIELDS, type UploadKind } from './upload-form.ts'
+
+/** An upload may hold this many files of the largest size together (a map, its minified file and sources). */
+export const TOTAL_FILES_FACTOR = 4
+const MAX_PARTS = 2000
+const API_KEY_FORMAT = /^[0-9a-f]{32}$/
+
+class ApiKeyError extends HttpError {
+  constructor(message: string) {
+    super(401, [`apiKey: ${message}`])
+  }
+}
+
+/** The project an upload's apiKey names, or 401 naming the field. */
+async function projectForApiKey(c: Context<AppEnv>, apiKey: string): Promise<string> {
+  const key = apiKey.trim()
+  if (key === '') throw new ApiKeyError("missing; send the project's API key in the apiKey field")
+  if (!API_KEY_FORMAT.test(key)) throw new ApiKeyError('is not an API key (32 lowercase hexadecimal characters)')
+  try {
+    return await projectIdForApiKey(c.var.deps.database, key)
+  } catch (err) {
+    if (err instanceof UnauthorizedError) throw new ApiKeyError('no project has this API key')
+    throw err
+  }
+}
+
+/** The request body as a Node stream: the socket's own under @hono/node-server, else the web stream (app.request in tests). */
+function bodyStream(c: Context<AppEnv>): Readable {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
+  if (incoming && !incoming.readableDidRead) return incoming
+  const body = c.req.raw.body
+  return body ? Readable.fromWeb(body as WebReadableStream<Uint8Array>) : Readable.from([])
+}
+
+async function receiveUpload(c: Context<AppEnv>, kind: UploadKind): Promise<{ projectId: string; upload: ReceivedUpload }> {
+  const contentType = c.req.header('Content-Type') ?? ''
+  if (!/^multipart\/form-data\b/i.test(contentType)) {
+    throw new HttpError(415, [`Content-Type: expected multipart/form-data, not "${contentType.slice(0, 80) || 'none'}"`])
+  }
+  const maxFileBytes = c.var.deps.config.sourceMaps.maxFileBytes
+  let projectId: Promise<string> | null = null
+  try {
+    const upload = await readMultipartUpload(bodyStream(c), contentType, {
+      scalarFields: SCALAR_FIELDS[kind],
+      maxFileBytes,
+      maxTotalBytes: maxFileBytes * TOTAL_FILES_FACTOR,
+      maxParts: MAX_PARTS,
+      // The key comes first from the upload tools: an unknown one is refused before any file is kept.
+      checkField: async (name, value) => {
+        if (name !== 'apiKey') return
+        projectId = projectForApiKey(c, value)
+        await projectId
+      },
+    })
+    return { projectId: await (projectId ?? projectForApiKey(c, '')), upload }
+  } catch (err) {
+    // The client may still be sending what was not read: it reconnects for anything else.
+    if (err instanceof HttpError && err.status === 413) c.header('Connection', 'close')
+    throw err
+  }
+}
+
+async function handleUpload(c: Context<AppEnv>, kind: UploadKind) {
+  const { projectId, upload } = await receiveUpload(c, kind)
+  const request = readUploadForm(kind, upload)
+  const summary = await inspectSourceMap(request.map.gzipped, request.map.size)
+  await storeUpload(c.var.deps.database.db, projectId, request, summary)
+  return c.text('OK', 200)
+}
+
+/**
+ * The source map upload endpoints of Bugsnag's upload API ({upload_url} is the server's root),
+ * used by @bugsnag/source-maps: POST /sourcemap (browser and Node) and
+ * POST /react-native-source-map. docs/source-maps.md describes the fields and answers.
+ */
+export const sourceMapUploadRoutes = new Hono<AppEnv>()
+  .post('/sourcemap', (c) => handleUpload(c, 'js'))
+  .post('/react-native-source-map', (c) => handleUpload(c, 'react_native'))

@@ -1,0 +1,22 @@
+import { Hono } from 'hono'
+import { listSourceMapsQuerySchema } from '../../contract/source-maps.ts'
+import type { AppEnv } from '../context.ts'
+import { setPageHeaders, urlBuilder } from '../http/urls.ts'
+import { parseInput, queryObject } from '../http/validate.ts'
+import { deleteSourceMap, getSourceMap, listSourceMaps } from './source-maps.service.ts'
+
+/** The Data Access API's source maps of a project (docs/api.md, "Source maps"). */
+export const sourceMapRoutes = new Hono<AppEnv>()
+  .get('/projects/:projectId/source_maps', async (c) => {
+    const query = parseInput(listSourceMapsQuerySchema, queryObject(c.req.url))
+    const page = await listSourceMaps(c.var.deps.database.db, urlBuilder(c), c.var.user.id, c.req.param('projectId'), query)
+    setPageHeaders(c, page)
+    return c.json(page.sourceMaps)
+  })
+  .get('/projects/:projectId/source_maps/:sourceMapId', async (c) =>
+    c.json(await getSourceMap(c.var.deps.database.db, urlBuilder(c), c.var.user.id, c.req.param('projectId'), c.req.param('sourceMapId'))),
+  )
+  .delete('/projects/:projectId/source_maps/:sourceMapId', async (c) => {
+    await deleteSourceMap(c.var.deps.database.db, c.var.user.id, c.req.param('projectId'), c.req.param('sourceMapId'))
+    return c.body(null, 204)
+  })

@@ -1,0 +1,50 @@
+import ipaddr from 'ipaddr.js'
+
+/** One entry of ERRATA_FETCH_ALLOW: a host name, or an address / network (CIDR). */
+export type FetchAllowEntry = { host: string } | { network: [ipaddr.IPv4 | ipaddr.IPv6, number] }
+
+const HOST_NAME = /^(?=.{1,253}$)[a-z0-9_](?:[a-z0-9_-]{0,62}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,62}[a-z0-9_])?)*\.?$/i
+
+/**
+ * ERRATA_FETCH_ALLOW: comma-separated host names (`localhost`, `assets.internal`), addresses
+ * (`127.0.0.1`, `::1`) and networks (`10.0.0.0/8`, `fd00::/8`) that fetching may reach although
+ * they are loopback, link-local or private. Throws on an entry that is none of those.
+ */
+export function parseFetchAllow(text: string): FetchAllowEntry[] {
+  const entries: FetchAllowEntry[] = []
+  for (const raw of text.split(',')) {
+    const item = raw.trim()
+    if (item === '') continue
+    const bare = item.replace(/^\[(.*)\]$/, '$1')
+    if (ipaddr.isValidCIDR(bare)) entries.push({ network: ipaddr.parseCIDR(bare) })
+    else if (ipaddr.isValid(bare)) {
+      const address = ipaddr.process(bare)
+      entries.push({ network: [address, address.kind() === 'ipv4' ? 32 : 128] })
+    } else if (HOST_NAME.test(item)) entries.push({ host: item.toLowerCase().replace(/\.$/, '') })
+    else throw new Error(`"${item}" is not a host name, an IP address or a network such as 10.0.0.0/8`)
+  }
+  return entries
+}
+
+/** True for addresses on the public internet; loopback, link-local, private, multicast and other special ranges are not. */
+export function isPublicAddress(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false
+  // process() turns IPv4-mapped IPv6 (::ffff:127.0.0.1) into the IPv4 address it carries.
+  return ipaddr.process(address).range() === 'unicast'
+}
+
+function inNetwork(address: ipaddr.IPv4 | ipaddr.IPv6, [network, bits]: [ipaddr.IPv4 | ipaddr.IPv6, number]): boolean {
+  return address.kind() === network.kind() && address.match(network, bits)
+}
+
+/**
+ * Whether a fetch may connect to `address` (as resolved) for the URL host `host`: a public
+ * address, or one the allow-list names (by host name, address or network).
+ */
+export function mayConnect(allow: readonly FetchAllowEntry[], host: string, address: string): boolean {
+  if (isPublicAddress(address)) return true
+  if (!ipaddr.isValid(address)) return false
+  const name = host.toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '')
+  const parsed = ipaddr.process(address)
+  return allow.some((entry) => ('host' in entry ? entry.host === name : inNetwork(parsed, entry.network)))
+}

@@ -1,0 +1,140 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { gzipSync } from 'node:zlib'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { loadConfig } from '../config.ts'
+import { isPublicAddress, mayConnect, parseFetchAllow } from './fetch-allow.ts'
+import { createUrlFetcher } from './fetch-url.ts'
+import { symbolicatorSettings } from './javascript.ts'
+
+let server: Server
+let origin: string
+const hits = new Map<string, number>()
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    hits.set(req.url ?? '', (hits.get(req.url ?? '') ?? 0) + 1)
+    if (req.url === '/app.js') return res.end('console.log(1)\n//# sourceMappingURL=app.js.map\n')
+    if (req.url === '/gzip.js') {
+      res.setHeader('Content-Encoding', 'gzip')
+      return res.end(gzipSync('compressed body'))
+    }
+    if (req.url === '/big.js') return res.end('x'.repeat(2048))
+    if (req.url === '/redirect') {
+      res.statusCode = 302
+      res.setHeader('Location', '/app.js')
+      return res.end()
+    }
+    if (req.url === '/missing.js') {
+      res.statusCode = 404
+      return res.end('no')
+    }
+    // /slow.js never answers.
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+})
+afterAll(async () => {
+  server.closeAllConnections()
+  await new Promise((resolve) => server.close(resolve))
+})
+
+describe('ERRATA_FETCH_ALLOW', () => {
+  it('reads host names, addresses and networks, and refuses anything else', () => {
+    expect(parseFetchAllow(' localhost, 127.0.0.1 ,10.0.0.0/8,[::1], fd00::/8, assets.internal. ,')).toHaveLength(6)
+    expect(parseFetchAllow('')).toEqual([])
+    expect(() => parseFetchAllow('10.0.0.0/33')).toThrow('"10.0.0.0/33" is not a host name, an IP address or a network such as 10.0.0.0/8')
+    expect(() => parseFetchAllow('http://x')).toThrow(/is not a host name/)
+  })
+
+  it('comes from the environment, with the other symbolication settings', () => {
+    expect(() => loadConfig({ ERRATA_FETCH_ALLOW: '10.0.0.0/8, not a host!' })).toThrow(/ERRATA_FETCH_ALLOW: "not a host!" is not a host name/)
+    expect(() => loadConfig({ ERRATA_FETCH_SOURCES: 'yes' })).toThrow(/ERRATA_FETCH_SOURCES/)
+    expect(symbolicatorSettings(loadConfig({}))).toEqual({ cacheBytes: 256 * 1024 * 1024, fetch: { allow: [], maxBytes: 50 * 1024 * 1024 } })
+    const config = loadConfig({ ERRATA_FETCH_ALLOW: 'assets.internal', ERRATA_MAX_SOURCE_MAP_BYTES: '1000', ERRATA_SOURCE_MAP_CACHE_BYTES: '5000' })
+    expect(symbolicatorSettings(config)).toEqual({ cacheBytes: 5000, fetch: { allow: [{ host: 'assets.internal' }], maxBytes: 1000 } })
+    expect(symbolicatorSettings(loadConfig({ ERRATA_FETCH_SOURCES: 'false' })).fetch).toBe(false)
+  })
+
+  it('lets public addresses through, and loopback, link-local and private ones only when listed', () => {
+    for (const address of ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946']) expect(isPublicAddress(address)).toBe(true)
+    for (const address of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fe80::1', 'fd00::1', '::ffff:192.168.1.1', '224.0.0.1']) {
+      expect(isPublicAddress(address), address).toBe(false)
+    }
+    const allow = parseFetchAllow('localhost,10.0.0.0/8,::1')
+    expect(mayConnect(allow, 'cdn.internal', '10.4.5.6')).toBe(true)
+    expect(mayConnect(allow, 'cdn.internal', '192.168.1.1')).toBe(false)
+    expect(mayConnect(allow, 'LOCALHOST', '127.0.0.1')).toBe(true)
+    expect(mayConnect(allow, '[::1]', '::1')).toBe(true)
+    expect(mayConnect(allow, 'x', '::ffff:10.0.0.1')).toBe(true)
+    expect(mayConnect([], 'x', 'not an address')).toBe(false)
+  })
+})
+
+describe('createUrlFetcher', () => {
+  const allowLocal = { allow: parseFetchAllow('127.0.0.1') }
+
+  it('fetches from a loopback server the allow-list permits, following redirects and decompressing', async () => {
+    const fetcher = createUrlFetcher(allowLocal)
+    expect(await fetcher.fetchText(`${origin}/app.js`)).toMatchObject({ ok: true, text: 'console.log(1)\n//# sourceMappingURL=app.js.map\n' })
+    expect(await fetcher.fetchText(`${origin}/redirect`)).toMatchObject({ ok: true, text: expect.stringContaining('console.log(1)') })
+    expect(await fetcher.fetchText(`${origin}/gzip.js`)).toMatchObject({ ok: true, text: 'compressed body' })
+    expect(await fetcher.fetchText(`${origin}/missing.js`)).toEqual({ ok: false, url: `${origin}/missing.js`, reason: 'HTTP 404' })
+  })
+
+  it('refuses a loopback address without the allow-list, by literal and by resolved name, connecting to nothing', async () => {
+    const fetcher = createUrlFetcher({ allow: [] })
+    const before = hits.get('/app.js') ?? 0
+    const literal = await fetcher.fetchText(`${origin}/app.js`)
+    expect(literal).toMatchObject({ ok: false, reason: '127.0.0.1 is a loopback, link-local or private address (allow it with ERRATA_FETCH_ALLOW)' })
+    const byName = await fetcher.fetchText(`${origin.replace('127.0.0.1', 'localhost')}/app.js`)
+    expect(byName).toMatchObject({ ok: false, reason: expect.stringMatching(/^localhost resolves to (127\.0\.0\.1|::1), a loopback, link-local or private address/) })
+    expect(hits.get('/app.js') ?? 0).toBe(before)
+  })
+
+  it('refuses private and link-local literals (cloud metadata, LAN hosts) before connecting', async () => {
+    const fetcher = createUrlFetcher({ allow: parseFetchAllow('127.0.0.1') })
+    for (const url of ['http://10.1.2.3/app.js', 'http://192.168.0.10:8080/app.js', 'http://169.254.169.254/latest/meta-data', 'http://[fd00::1]/app.js', 'http://[::ffff:172.16.0.1]/app.js']) {
+      const result = await fetcher.fetchText(url)
+      expect(result.ok, url).toBe(false)
+      expect(result.ok ? '' : result.reason, url).toMatch(/is a loopback, link-local or private address/)
+    }
+  })
+
+  it('refuses a redirect from an allowed host to one that is not', async () => {
+    const redirecting = createServer((_req, res) => {
+      res.statusCode = 301
+      res.setHeader('Location', `${origin}/app.js`)
+      res.end()
+    })
+    await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.2', resolve))
+    try {
+      const fetcher = createUrlFetcher({ allow: parseFetchAllow('127.0.0.2') })
+      const result = await fetcher.fetchText(`http://127.0.0.2:${(redirecting.address() as AddressInfo).port}/`)
+      expect(result).toMatchObject({ ok: false, reason: '127.0.0.1 is a loopback, link-local or private address (allow it with ERRATA_FETCH_ALLOW)' })
+    } finally {
+      await new Promise((resolve) => redirecting.close(resolve))
+    }
+  })
+
+  it('stops at the size cap and at the timeout, and fetches only http and https', async () => {
+    const fetcher = createUrlFetcher({ ...allowLocal, maxBytes: 100, timeoutMs: 300 })
+    expect(await fetcher.fetchText(`${origin}/big.js`)).toMatchObject({ ok: false, reason: 'larger than 100 bytes' })
+    expect(await fetcher.fetchText(`${origin}/slow.js`)).toMatchObject({ ok: false, reason: 'no answer within 300 ms' })
+    expect(await fetcher.fetchText('file:///etc/passwd')).toMatchObject({ ok: false, reason: 'file: URLs are not fetched' })
+    expect(await fetcher.fetchText('not a url')).toMatchObject({ ok: false, reason: 'not a URL' })
+  })
+
+  it('answers again from its cache, failures included', async () => {
+    const fetcher = createUrlFetcher(allowLocal)
+    const before = hits.get('/app.js') ?? 0
+    const [first, second] = await Promise.all([fetcher.fetchText(`${origin}/app.js`), fetcher.fetchText(`${origin}/app.js`)])
+    expect(await fetcher.fetchText(`${origin}/app.js`)).toEqual(first)
+    expect(second).toEqual(first)
+    expect(hits.get('/app.js')).toBe(before + 1)
+    const missing = hits.get('/missing.js') ?? 0
+    await fetcher.fetchText(`${origin}/missing.js`)
+    await fetcher.fetchText(`${origin}/missing.js`)
+    expect(hits.get('/missing.js')).toBe(missing + 1)
+  })
+})

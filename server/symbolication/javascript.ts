@@ -1,0 +1,316 @@
+import type { Logger } from 'pino'
+import { LRUCache } from 'lru-cache'
+import type { StackFrame, Symbolication } from '../../contract/events.ts'
+import type { Config } from '../config.ts'
+import type { Db } from '../db/client.ts'
+import type { NormalizedEvent } from '../ingest/process/normalize.ts'
+import { fetchSourceMapForUrl } from './fetch-source-map.ts'
+import { createUrlFetcher, type FetchOptions, type UrlFetcher } from './fetch-url.ts'
+import { targetUrl, TargetReader, type EventWork, type FrameTarget } from './frame-targets.ts'
+import { LoadedSourceMap } from './loaded-source-map.ts'
+import { chooseJsUpload, chooseReactNativeUpload, type UploadCandidate } from './match-uploads.ts'
+import { parseSourceMap, SourceMapError } from './parse-source-map.ts'
+import { addEventsMapped, findCandidates, loadUploadFiles } from './source-map-store.ts'
+import { variantStrings } from './url-pattern.ts'
+
+/** One event of a batch, as the ingestion pipeline holds it before grouping. */
+export interface SymbolicationEvent {
+  id: string
+  projectId: string
+  receivedAt: Date
+  event: NormalizedEvent
+}
+
+export interface JavaScriptSymbolicatorOptions {
+  /** Where uploads are read (source_maps, source_map_files) and their counts written. */
+  database: { db: Db }
+  logger: Logger
+  /** Parsed maps kept in this process's memory, in estimated bytes. Default 256 MiB. */
+  cacheBytes?: number
+  /** Least time between two writes of the events-mapped counts. Default 1 s. */
+  countsIntervalMs?: number
+  /**
+   * Fetching by URL (spec rule 7): a browser frame whose file no upload matches is mapped from
+   * the minified file's `sourceMappingURL`, and sources missing from a map are fetched for code
+   * context. false (the default) fetches nothing; a UrlFetcher is used as it is.
+   */
+  fetch?: false | FetchOptions | UrlFetcher
+}
+
+export interface JavaScriptSymbolicator {
+  /**
+   * Maps the JavaScript frames of each event's `payload.exceptions[].stacktrace[]` in place
+   * (see docs/source-maps.md) and sets `payload.symbolication`; events without JavaScript frames
+   * to map are left untouched. Meant to run before grouping, off the HTTP thread. A missing,
+   * unreadable or unfetchable map marks the event and never fails the batch; the promise rejects
+   * only when the database does, with no event changed.
+   */
+  symbolicate(events: readonly SymbolicationEvent[]): Promise<void>
+  /**
+   * Writes the events-mapped counts gathered since the last write. symbolicate() writes them
+   * itself at most once a second (one UPDATE for every upload); call this before shutting down.
+   */
+  flushCounts(): Promise<void>
+  /** What the in-memory cache holds (for tests and benchmarks). */
+  cacheStats(): { maps: number; bytes: number }
+}
+
+/** The symbolicator's settings from the server configuration (ERRATA_SOURCE_MAP_CACHE_BYTES, ERRATA_FETCH_*). */
+export function symbolicatorSettings(config: Config): Pick<JavaScriptSymbolicatorOptions, 'cacheBytes' | 'fetch'> {
+  const { cacheBytes, fetch, fetchAllow, maxFileBytes } = config.sourceMaps
+  return { cacheBytes, fetch: fetch ? { allow: fetchAllow, maxBytes: maxFileBytes } : false }
+}
+
+type MapOutcome = LoadedSourceMap | { error: string }
+
+const FAILED_MAP_TTL_MS = 60_000
+const FETCHED_MAP_TTL_MS = 10 * 60_000
+
+export function createJavaScriptSymbolicator(options: JavaScriptSymbolicatorOptions): JavaScriptSymbolicator {
+  const { logger } = options
+  const db = options.database.db
+  const fetcher: UrlFetcher | null = !options.fetch ? null : 'fetchText' in options.fetch ? options.fetch : createUrlFetcher(options.fetch)
+  const maps = new LRUCache<string, LoadedSourceMap>({
+    maxSize: options.cacheBytes ?? 256 * 1024 * 1024,
+    sizeCalculation: (map) => Math.max(1, map.bytes),
+  })
+  // Maps that could not be read are not parsed again for every event for a while.
+  const failedMaps = new LRUCache<string, { error: string }>({ max: 1000, ttl: FAILED_MAP_TTL_MS })
+  const loading = new Map<string, Promise<MapOutcome>>()
+  const countsIntervalMs = options.countsIntervalMs ?? 1_000
+  let pendingCounts = new Map<string, number>()
+  let countsWrittenAt = 0
+
+  async function flushCounts(): Promise<void> {
+    if (pendingCounts.size === 0) return
+    const counts = pendingCounts
+    pendingCounts = new Map()
+    countsWrittenAt = Date.now()
+    // A statistic: failing to count must not fail the events.
+    await addEventsMapped(db, counts).catch((err: unknown) => logger.warn({ err }, 'could not count the events source maps mapped'))
+  }
+
+  function cached(key: string, load: () => Promise<MapOutcome>): Promise<MapOutcome> {
+    const hit = maps.get(key) ?? failedMaps.get(key)
+    if (hit) return Promise.resolve(hit)
+    const pending = loading.get(key)
+    if (pending) return pending
+    const started = load()
+      .then((outcome) => {
+        // A fetched map is fetched again after a while: the file at that URL may be redeployed.
+        if (outcome instanceof LoadedSourceMap) maps.set(key, outcome, key.startsWith('url:') ? { ttl: FETCHED_MAP_TTL_MS } : {})
+        else failedMaps.set(key, outcome)
+        return outcome
+      })
+      .finally(() => loading.delete(key))
+    loading.set(key, started)
+    return started
+  }
+
+  function loadUpload(upload: UploadCandidate): Promise<MapOutcome> {
+    return cached(upload.id, async () => {
+      const files = await loadUploadFiles(db, upload.id)
+      if (!files?.map) return { error: 'the source map upload was deleted' }
+      try {
+        const trace = parseSourceMap(files.map)
+        return new LoadedSourceMap({
+          key: upload.id,
+          trace,
+          textBytes: files.mapBytes,
+          projectRoot: upload.projectRoot,
+          minified: files.minified,
+          sourceFiles: files.sources,
+        })
+      } catch (err) {
+        const message = err instanceof SourceMapError ? `the source map ${err.message}` : `the source map could not be read: ${(err as Error).message}`
+        logger.warn({ sourceMapId: upload.id, err: message }, 'source map unusable')
+        return { error: message }
+      }
+    })
+  }
+
+  function loadFetched(url: string): Promise<MapOutcome> {
+    return cached(`url:${url}`, () => fetchSourceMapForUrl(fetcher!, url))
+  }
+
+  /** Fills in sources the maps name but neither embed nor had uploaded, fetched by URL for code context. */
+  async function fetchMissingSources(targets: readonly FrameTarget[]): Promise<void> {
+    if (!fetcher) return
+    const fetches: Promise<void>[] = []
+    const asked = new Set<string>()
+    for (const { map, position, original } of targets) {
+      if (!map || !position || !map.needsSourceFetch(position.sourceIndex)) continue
+      const key = `${map.key}\n${position.sourceIndex}`
+      if (asked.has(key)) continue
+      asked.add(key)
+      let address: string | null = null
+      try {
+        address = new URL(map.sourcePath(position.sourceIndex), original.file!).href
+      } catch {
+        address = null
+      }
+      if (!address || !/^https?:/i.test(address)) {
+        map.setFetchedSource(position.sourceIndex, null)
+        continue
+      }
+      const index = position.sourceIndex
+      fetches.push(fetcher.fetchText(address).then((result) => map.setFetchedSource(index, result.ok ? result.text : null)))
+    }
+    await Promise.all(fetches)
+  }
+
+  /** Picks each frame's upload, or a URL to fetch the map of when none applies. */
+  function choose(works: readonly EventWork[], candidates: readonly UploadCandidate[]): void {
+    for (const work of works) {
+      for (const target of work.targets) {
+        target.upload =
+          target.file.kind === 'react_native'
+            ? chooseReactNativeUpload(candidates, work.reactNative!, work.input.receivedAt)
+            : chooseJsUpload(candidates, target.file.variants, work.versions, work.input.receivedAt)
+        // Script files only: a page's own URL (its inline scripts) has no sourceMappingURL to find.
+        if (!target.upload && fetcher && target.file.kind === 'url' && target.expected && /^https?:\/\//i.test(target.original.file!)) {
+          target.fetchUrl = target.original.file!
+        }
+      }
+    }
+  }
+
+  /**
+   * Reads what one project's events need (candidates, maps, fetched files) and finds every
+   * frame's position, changing no event: a database failure on any project leaves all as they were.
+   */
+  async function prepareProject(projectId: string, works: readonly EventWork[], reader: TargetReader): Promise<void> {
+    const files = new Set<string>()
+    for (const byName of reader.files.values()) {
+      for (const file of byName.values()) if (file && file.kind !== 'react_native') for (const text of variantStrings(file.variants)) files.add(text)
+    }
+    const candidates = await findCandidates(db, {
+      projectId,
+      receivedUpTo: new Date(works.reduce((latest, work) => Math.max(latest, work.input.receivedAt.getTime()), 0)),
+      appVersions: works.map((work) => work.versions.appVersion ?? ''),
+      codeBundleIds: works.flatMap((work) => (work.versions.codeBundleId ? [work.versions.codeBundleId] : [])),
+      files,
+      reactNative: works.some((work) => work.reactNative !== null),
+    })
+    choose(works, candidates)
+
+    const outcomes = new Map<string, Promise<MapOutcome>>()
+    for (const work of works) {
+      for (const target of work.targets) {
+        if (target.upload && !outcomes.has(target.upload.id)) outcomes.set(target.upload.id, loadUpload(target.upload))
+        if (target.fetchUrl && !outcomes.has(`url:${target.fetchUrl}`)) outcomes.set(`url:${target.fetchUrl}`, loadFetched(target.fetchUrl))
+      }
+    }
+    const loaded = new Map<string, MapOutcome>()
+    await Promise.all([...outcomes].map(async ([key, outcome]) => loaded.set(key, await outcome)))
+
+    const found: FrameTarget[] = []
+    for (const work of works) {
+      for (const target of work.targets) {
+        const key = target.upload ? target.upload.id : target.fetchUrl ? `url:${target.fetchUrl}` : null
+        if (key === null) continue
+        const outcome = loaded.get(key)!
+        if (!(outcome instanceof LoadedSourceMap)) {
+          work.problems.set(targetUrl(target), outcome.error)
+          continue
+        }
+        target.map = outcome
+        target.position = outcome.position(target.original.line!, target.original.column)
+        if (target.position) found.push(target)
+        else if (target.expected || target.upload) {
+          work.problems.set(targetUrl(target), `line ${target.original.line}, column ${target.original.column ?? '?'} is not in the source map`)
+        }
+      }
+    }
+    await fetchMissingSources(found)
+  }
+
+  return {
+    async symbolicate(events) {
+      const reader = new TargetReader()
+      const byProject = new Map<string, EventWork[]>()
+      for (const input of events) {
+        const work = reader.read(input)
+        if (work.targets.length === 0) continue
+        const list = byProject.get(input.projectId)
+        if (list) list.push(work)
+        else byProject.set(input.projectId, [work])
+      }
+      for (const [projectId, works] of byProject) await prepareProject(projectId, works, reader)
+      for (const works of byProject.values()) for (const work of works) applyWork(work, pendingCounts)
+      if (Date.now() - countsWrittenAt >= countsIntervalMs) await flushCounts()
+    },
+    flushCounts,
+    cacheStats: () => ({ maps: maps.size, bytes: maps.calculatedSize }),
+  }
+}
+
+/**
+ * Writes the mapped frames and `symbolication` into one event, and counts it once for each
+ * upload that mapped a frame of it.
+ */
+function applyWork(work: EventWork, counts: Map<string, number>): void {
+  const missing = new Map<string, Symbolication['missing'][number]>()
+  const usedUploads = new Set<string>()
+  let mapped = 0
+  let unmapped = 0
+  // Frames are replaced only after every name is read: a frame's name can come from its caller's position.
+  const frames = work.targets.map((target) => (target.position ? mappedFrame(target) : null))
+  work.targets.forEach((target, i) => {
+    const frame = frames[i]
+    if (frame) {
+      target.exception.stacktrace[target.index] = frame
+      mapped += 1
+      if (target.upload) usedUploads.add(target.upload.id)
+      return
+    }
+    if (!target.expected) return
+    unmapped += 1
+    const url = targetUrl(target)
+    // No upload applies, and no map could be fetched: the map to upload.
+    if (!target.upload && !target.map && !missing.has(url)) missing.set(url, missingEntry(url, target, work))
+  })
+  for (const id of usedUploads) counts.set(id, (counts.get(id) ?? 0) + 1)
+  // Nothing mapped and nothing that should have been: no JavaScript to speak of.
+  if (mapped === 0 && unmapped === 0) return
+  work.input.event.payload.symbolication = {
+    status: unmapped === 0 ? 'mapped' : mapped > 0 ? 'partial' : missing.size > 0 ? 'missing' : 'failed',
+    mapped_frames: mapped,
+    missing: [...missing.values()],
+    errors: [...work.problems].map(([url, message]) => ({ url, message })),
+  }
+}
+
+function missingEntry(url: string, target: FrameTarget, work: EventWork): Symbolication['missing'][number] {
+  const entry: Symbolication['missing'][number] = { url, app_version: work.versions.appVersion }
+  if (target.file.kind === 'react_native' && work.reactNative) {
+    entry.platform = work.reactNative.platform
+    entry.app_version_code = work.reactNative.appVersionCode
+  }
+  if (work.versions.codeBundleId) entry.code_bundle_id = work.versions.codeBundleId
+  return entry
+}
+
+/**
+ * The frame a map gives: original file (projectRoot stripped), line, 1-based column, the
+ * function's original name (from its definition in the minified file, else from the call site
+ * in the frame that called it, else the minified name), code context and in_project from the
+ * original path; the frame as sent kept under `minified`.
+ */
+function mappedFrame(target: FrameTarget): StackFrame {
+  const { original } = target
+  const map = target.map!
+  const position = target.position!
+  const code = map.codeContext(position.sourceIndex, position.line)
+  const frame: StackFrame = {
+    file: map.displayPath(position.sourceIndex),
+    line: position.line,
+    column: position.column + 1,
+    method: map.definitionName(original.line!, original.column, original.method) ?? target.caller?.position?.name ?? original.method,
+    in_project: map.inProject(position.sourceIndex),
+    code: code && { ...code },
+    minified: original,
+  }
+  if (target.upload) frame.source_map_id = target.upload.id
+  return frame
+}

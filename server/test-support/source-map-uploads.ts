@@ -1,0 +1,42 @@
+import { execFile } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+
+/** The two-file project of test/fixtures/source-maps/js-app, minified by esbuild (browser IIFE and CommonJS) with maps. */
+export const JS_APP_DIR = fileURLToPath(new URL('../../test/fixtures/source-maps/js-app/', import.meta.url))
+export const readJsApp = (path: string) => readFileSync(`${JS_APP_DIR}${path}`, 'utf8')
+
+const CLI = fileURLToPath(new URL('../../node_modules/@bugsnag/source-maps/bin/cli', import.meta.url))
+
+export interface CliResult {
+  code: number
+  output: string
+}
+
+/**
+ * Runs the real @bugsnag/source-maps CLI (2.3.3) in `cwd` (its project root). It retries 5xx,
+ * 408, 429 and network errors; the retry interval is cut to 10 ms so a test never waits on it.
+ */
+export function runSourceMapsCli(args: string[], cwd = JS_APP_DIR): Promise<CliResult> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      { cwd, env: { ...process.env, BUGSNAG_RETRY_INTERVAL_MS: '10', BUGSNAG_TIMEOUT_MS: '30000' }, timeout: 60_000 },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0
+        resolve({ code, output: `${stdout}${stderr}` })
+      },
+    )
+  })
+}
+
+/** A multipart body as the upload tools send it; `files` values become file parts named like the tools name them. */
+export function uploadForm(fields: Record<string, string>, files: Record<string, string | Blob> = {}): FormData {
+  const form = new FormData()
+  for (const [name, value] of Object.entries(fields)) form.append(name, value)
+  for (const [name, value] of Object.entries(files)) {
+    form.append(name, typeof value === 'string' ? new Blob([value], { type: 'application/octet-stream' }) : value, `/builds/app/${name.replace(/\W+/g, '_')}`)
+  }
+  return form
+}
