@@ -181,13 +181,17 @@ export function createIngestIndexer(
         // Full batches mean a backlog: keep going. A partial one took all there was; commits
         // made meanwhile have set `again`, and the next pass lingers to gather them.
         drainedThisPass = new Set()
+        let indexedThisPass = 0
         for (let more = true; !stopping && more; ) {
           const batch = await indexBatch()
           more = batch.more
+          indexedThisPass += batch.indexed
           if (batch.indexed > 0) lastIndexedAt = Date.now()
+          // A backlog folds about once per foldMs; a pass that took all there was folds at its end,
+          // so that the trends of a quiet project catch up with its error counters at once.
           if (more && performance.now() - lastFold >= foldMs) await foldAll()
         }
-        if (!stopping && foldDue()) await foldAll()
+        if (!stopping && (indexedThisPass > 0 || foldDue())) await foldAll()
         lastPass = { endedAt: performance.now(), tookMs: performance.now() - started }
       }
     } catch (err) {
