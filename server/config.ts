@@ -22,7 +22,7 @@ const envSchema = z.object({
   ERRATA_INGEST_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(500),
   ERRATA_INGEST_FLUSH_MS: z.coerce.number().int().min(0).max(1000).default(1),
   ERRATA_INDEX_BATCH_SIZE: z.coerce.number().int().min(1).max(20000).default(2000),
-  ERRATA_INDEX_LINGER_MS: z.coerce.number().int().min(0).max(5000).default(500),
+  ERRATA_INDEX_LINGER_MS: z.coerce.number().int().min(0).max(5000).default(100),
   ERRATA_MAX_SOURCE_MAP_BYTES: bytes.default(50 * 1024 * 1024),
   ERRATA_SOURCE_MAP_CACHE_BYTES: bytes.default(256 * 1024 * 1024),
   ERRATA_FETCH_SOURCES: z.enum(['true', 'false'], { error: 'must be true or false' }).default('true'),
