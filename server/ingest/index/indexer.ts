@@ -22,6 +22,15 @@ export interface IndexerOptions {
  */
 export const MIN_BATCH_EVENTS = 500
 
+/**
+ * Under load (at least LOAD_EVENTS_PER_SECOND appended in the last second) a pass waits up to
+ * LOAD_LINGER_MS for MIN_BATCH_EVENTS to gather, however short lingerMs is: batches of a few
+ * hundred events cost a fraction per event of what a hundred do, and at that rate the wait is
+ * short anyway. A trickle keeps lingerMs, so a lone event shows within it.
+ */
+const LOAD_EVENTS_PER_SECOND = 200
+const LOAD_LINGER_MS = 500
+
 /** Where accepted records wait: this process's journal, and/or ingest_log (PostgreSQL). */
 export interface IndexerSources {
   journal?: JournalSource
@@ -76,6 +85,17 @@ export function createIngestIndexer(
   let wakeLinger: (() => void) | null = null
   // Events appended (by this process) since the current linger began.
   let appendedSinceLinger = 0
+  // Events appended in the current second and the one before it (the arrival rate).
+  const arrivals = { second: 0, current: 0, previous: 0 }
+  function countArrivals(events: number): void {
+    const second = Math.floor(performance.now() / 1000)
+    if (second !== arrivals.second) {
+      arrivals.previous = second === arrivals.second + 1 ? arrivals.current : 0
+      arrivals.current = 0
+      arrivals.second = second
+    }
+    arrivals.current += events
+  }
   const poll = setInterval(() => wake(), pollMs)
   poll.unref()
   // Events an earlier run accepted but did not index are picked up at once.
@@ -144,8 +164,11 @@ export function createIngestIndexer(
    * pass left the database thread idle a third of the time).
    */
   function lingerTime(): number {
+    countArrivals(0)
+    const underLoad = Math.max(arrivals.previous, arrivals.current) >= LOAD_EVENTS_PER_SECOND
+    const longest = underLoad ? Math.max(lingerMs, LOAD_LINGER_MS) : lingerMs
     const sinceEnd = performance.now() - lastPass.endedAt
-    return sinceEnd < lingerMs ? Math.max(0, lingerMs - lastPass.tookMs - sinceEnd) : lingerMs
+    return sinceEnd < longest ? Math.max(0, longest - lastPass.tookMs - sinceEnd) : longest
   }
 
   /** Waits up to lingerTime(), or less if someone starts waiting on idle() meanwhile. */
@@ -222,6 +245,7 @@ export function createIngestIndexer(
   function wake(appendedEvents = 0): void {
     if (stopping) return
     appendedSinceLinger += appendedEvents
+    countArrivals(appendedEvents)
     if (waiters.length > 0 || appendedSinceLinger >= MIN_BATCH_EVENTS) wakeLinger?.()
     again = true
     if (running) return
