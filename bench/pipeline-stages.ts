@@ -1,7 +1,7 @@
 // The pipeline thread's stages in isolation, in CPU time per event: process (parse, validate,
 // normalize, serialize), writeEvents, the payload insert and the rollup fold, on an in-memory
 // PGlite in this process, batches of B (500) bench events, R (10) batches after 2 of warm-up.
-//   node --import tsx bench/pipeline-stages.ts
+//   node --import tsx bench/pipeline-stages.ts   (BENCH_STAGES=1: with the process stages)
 import { PGlite } from '@electric-sql/pglite'
 import { sql } from 'drizzle-orm'
 import { drizzle } from 'drizzle-orm/pglite'
@@ -11,7 +11,10 @@ import { schema } from '../server/db/schema.ts'
 import { indexEvents } from '../server/ingest/index/index-events.ts'
 import { writeEvents } from '../server/ingest/index/write-events.ts'
 import { acceptedRequest } from '../server/ingest/log/record.ts'
+import pino from 'pino'
+import { loadConfig } from '../server/config.ts'
 import { createProcessor } from '../server/ingest/process/process.ts'
+import { processStages } from '../server/ingest/process/stages.ts'
 import { foldRollups } from '../server/rollups/fold.ts'
 import { buildNotifyPayload } from './payload.ts'
 
@@ -32,7 +35,10 @@ await migrate(database)
 await db.execute(sql`INSERT INTO organizations (id, name, slug) VALUES ('o', 'o', 'o')`)
 await db.execute(sql`INSERT INTO projects (id, organization_id, name, slug, type, api_key) VALUES ('p', 'o', 'p', 'p', 'node', 'k')`)
 const bodies = Array.from({ length: 200 }, (_, i) => Buffer.from(JSON.stringify(buildNotifyPayload('k', i))))
-const processor = createProcessor()
+// BENCH_STAGES=1: with the process stages (source maps) as the server runs them.
+const processor = createProcessor(
+  process.env.BENCH_STAGES === '1' ? processStages({ database, logger: pino({ level: 'silent' }), config: loadConfig({}) }) : [],
+)
 const batchSize = Number(process.env.B ?? 500)
 const rounds = Number(process.env.R ?? 10)
 const spent = { process: 0, writeEvents: 0, payloads: 0 }
