@@ -22,6 +22,7 @@ import { collaboratorRoutes } from './collaborators/collaborators.routes.ts'
 import { invitationRoutes } from './invitations/invitations.routes.ts'
 import { tokenRoutes } from './tokens/tokens.routes.ts'
 import { ingestRoutes } from './ingest/ingest.routes.ts'
+import { privacyRoutes } from './privacy/privacy.routes.ts'
 import { healthRoutes } from './health/health.routes.ts'
 import { staticDashboard } from './web/static-dashboard.ts'
 import { isDatabaseUnavailable, isTransactionConflict, logDatabaseUnavailable } from './db/pg-errors.ts'
@@ -63,6 +64,7 @@ function createApiRoutes(mountPath: '' | '/api', limitBytes: number): Hono<AppEn
     .route('/', trendRoutes)
     .route('/', stabilityRoutes)
     .route('/', eventFieldRoutes)
+    .route('/', privacyRoutes)
   const allowedMethods = routeMethods(api.routes)
   return api.all('*', (c) => {
     // A path that exists with other methods: 405 with Allow (RFC 9110), not "no such endpoint".

@@ -11,7 +11,10 @@ import { DataDirInUseError } from './db/data-dir-lock.ts'
 import { startMaintenance } from './db/maintenance.ts'
 import { migrate } from './db/migrate.ts'
 import { createIngestWriter } from './ingest/ingest-writer.ts'
+import { createJobRunner, type JobRunner } from './jobs/job-runner.ts'
 import { createLogger } from './logger.ts'
+import { defaultPrivacyDeps } from './privacy/privacy-deps.ts'
+import { privacyJobHandlers, sweepRetrievalFiles } from './privacy/privacy.jobs.ts'
 
 async function buildDashboardIfNeeded(staticDir: string, log: (msg: string) => void): Promise<void> {
   if (existsSync(join(staticDir, 'index.html'))) return
@@ -105,7 +108,12 @@ async function main(): Promise<void> {
   }
 
   const ingestWriter = createIngestWriter(database, config.ingest, logger)
-  const deps: AppDeps = { config, database, logger, ingestWriter, loginThrottle: createLoginThrottle() }
+  // Background jobs (privacy requests today): claimed from the database by every process.
+  const wake = { jobs: (): void => {} }
+  const privacy = defaultPrivacyDeps({ database, config, ingestWriter }, { wakeJobs: () => wake.jobs() })
+  const jobRunner: JobRunner = createJobRunner({ database, logger, clock: privacy.clock, handlers: privacyJobHandlers(database.db, privacy, logger) })
+  wake.jobs = () => jobRunner.wake()
+  const deps: AppDeps = { config, database, logger, ingestWriter, loginThrottle: createLoginThrottle(), privacy }
   const servers: ServerType[] = []
   try {
     servers.push(await listen(createApp(deps), config.host, config.port, 'PORT'))
@@ -118,6 +126,8 @@ async function main(): Promise<void> {
     await database.close()
     throw err
   }
+  await sweepRetrievalFiles(privacy, logger)
+  jobRunner.start()
   const origin = `http://${config.host}:${config.port}`
   logger.info({ url: origin }, 'Errata is listening')
   process.stdout.write(`Errata is running at ${config.publicUrl ?? origin}\n`)
@@ -132,6 +142,8 @@ async function main(): Promise<void> {
     logger.info({ signal }, 'shutting down: finishing in-flight requests')
     await Promise.all(servers.map(closeServer))
     stopMaintenance()
+    // Running jobs stop at their next batch and go back to the queue for the next start.
+    await jobRunner.stop()
     await ingestWriter.close()
     await database.close()
     logger.info('stopped')
