@@ -22,6 +22,7 @@ const envSchema = z.object({
   ERRATA_INGEST_FLUSH_MS: z.coerce.number().int().min(0).max(1000).default(1),
   ERRATA_INDEX_BATCH_SIZE: z.coerce.number().int().min(1).max(20000).default(2000),
   ERRATA_INDEX_LINGER_MS: z.coerce.number().int().min(0).max(5000).default(100),
+  ERRATA_PRIVACY_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(500),
   ERRATA_STATIC_DIR: z.string().default('./dist'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 })
@@ -37,6 +38,8 @@ export interface Config {
   admin: { email?: string; password?: string; token?: string }
   limits: { notifyBytes: number; sessionsBytes: number; apiBodyBytes: number }
   ingest: IngestOptions
+  /** Events per privacy deletion batch (one short transaction each) and per export read. */
+  privacyBatchSize: number
   staticDir: string
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL']
 }
@@ -72,6 +75,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       indexBatchSize: e.ERRATA_INDEX_BATCH_SIZE,
       indexLingerMs: e.ERRATA_INDEX_LINGER_MS,
     },
+    privacyBatchSize: e.ERRATA_PRIVACY_BATCH_SIZE,
     staticDir: e.ERRATA_STATIC_DIR,
     logLevel: e.LOG_LEVEL,
   }

@@ -33,7 +33,7 @@ export function defaultPrivacyDeps(deps: Pick<AppDeps, 'database' | 'config' | '
     files: retrievalFileStore(deps.database, deps.config.dataDir),
     waitForIngestedBefore: waitForIngestedBefore(deps.database, deps.ingestWriter),
     wakeJobs: () => {},
-    batchSize: 500,
+    batchSize: deps.config.privacyBatchSize,
     ...overrides,
   }
 }
