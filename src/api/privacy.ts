@@ -24,10 +24,15 @@ const scopeKey = (scope: PrivacyScope) => (scope.kind === 'organization' ? `orga
 export const privacyKeys = {
   all: ['privacy'] as const,
   scope: (scope: PrivacyScope) => [...privacyKeys.all, scopeKey(scope)] as const,
-  retrievals: (scope: PrivacyScope) => [...privacyKeys.scope(scope), 'retrievals'] as const,
+  retrievals: (scope: PrivacyScope, deletionsCompleted: number) => [...privacyKeys.scope(scope), 'retrievals', deletionsCompleted] as const,
   deletions: (scope: PrivacyScope) => [...privacyKeys.scope(scope), 'deletions'] as const,
-  preview: (scope: PrivacyScope, filters: Filters) => [...privacyKeys.scope(scope), 'preview', filters] as const,
+  preview: (scope: PrivacyScope, filters: Filters, deletionsCompleted: number) =>
+    [...privacyKeys.scope(scope), 'preview', filters, deletionsCompleted] as const,
 }
+
+/** How many of a list's deletions have completed: reads that depend on them (counts, files) key on it. */
+export const completedDeletions = (page: { items: EventDataDeletion[] } | undefined) =>
+  page?.items.filter((deletion) => deletion.status === 'COMPLETED').length ?? 0
 
 /** How often a list with a request still under way asks again; it stops once every request is final. */
 export const PRIVACY_POLL_MS = 2_000
@@ -41,14 +46,18 @@ const pollWhile = <T>(pending: (item: T) => boolean) => (query: { state: { data?
 export const isFinalRetrieval = (request: EventDataRequest) => FINAL_RETRIEVAL_STATUSES.includes(request.status)
 export const isFinalDeletion = (deletion: EventDataDeletion) => FINAL_DELETION_STATUSES.includes(deletion.status)
 
-/** The scope's retrievals, newest first; polled while one is PREPARING. */
-export const retrievalsQuery = (scope: PrivacyScope) =>
+/**
+ * The scope's retrievals, newest first; polled while one is PREPARING. A completed deletion
+ * removes earlier files: `deletionsCompleted` in the key reads the list again after each.
+ */
+export const retrievalsQuery = (scope: PrivacyScope, deletionsCompleted = 0) =>
   queryOptions({
-    queryKey: privacyKeys.retrievals(scope),
+    queryKey: privacyKeys.retrievals(scope, deletionsCompleted),
     queryFn: ({ signal }) =>
       getPage(apiUrl(`${scopePath(scope)}/event_data_requests`, { per_page: PRIVACY_LIST_SIZE }), eventDataRequestSchema, signal),
     staleTime: 0,
     refetchInterval: pollWhile((request: EventDataRequest) => !isFinalRetrieval(request)),
+    placeholderData: keepPreviousData,
   })
 
 /** The scope's deletions, newest first; polled while one is counting or deleting (not while it awaits a person). */
@@ -61,10 +70,13 @@ export const deletionsQuery = (scope: PrivacyScope) =>
     refetchInterval: pollWhile((deletion: EventDataDeletion) => !isFinalDeletion(deletion)),
   })
 
-/** How many events a selection matches now, and the newest few. */
-export const privacyPreviewQuery = (scope: PrivacyScope, filters: Filters) =>
+/**
+ * How many events a selection matches now, and the newest few. `deletionsCompleted` (how many
+ * of the scope's deletions have completed) is part of the key: each completed deletion counts again.
+ */
+export const privacyPreviewQuery = (scope: PrivacyScope, filters: Filters, deletionsCompleted = 0) =>
   queryOptions({
-    queryKey: privacyKeys.preview(scope, filters),
+    queryKey: privacyKeys.preview(scope, filters, deletionsCompleted),
     queryFn: ({ signal }) => getJson(withFilters(apiUrl(`${scopePath(scope)}/event_data_preview`), filters), privacyPreviewSchema, signal),
     staleTime: 10_000,
     // Typing a user id changes the selection: keep the last count on screen meanwhile.

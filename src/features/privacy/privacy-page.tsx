@@ -4,7 +4,7 @@ import { useMemo, useState } from 'react'
 import type * as React from 'react'
 import type { Filters } from '../../../contract/filters.ts'
 import type { EventDataDeletion } from '../../../contract/privacy.ts'
-import { createDeletion, createRetrieval, deletionsQuery, privacyKeys, PRIVACY_LIST_SIZE, retrievalsQuery, type PrivacyScope } from '../../api/privacy.ts'
+import { completedDeletions, createDeletion, createRetrieval, deletionsQuery, privacyKeys, PRIVACY_LIST_SIZE, retrievalsQuery, type PrivacyScope } from '../../api/privacy.ts'
 import { Button } from '../../components/ui/button.tsx'
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx'
 import { FormErrors } from '../../components/ui/form-errors.tsx'
@@ -32,8 +32,8 @@ function Requests({
   onConfirm: (deletion: EventDataDeletion) => void
 }) {
   // Each list polls on its own while one of its requests is under way, and stops once all are final.
-  const retrievals = useQuery(retrievalsQuery(scope))
   const deletions = useQuery(deletionsQuery(scope))
+  const retrievals = useQuery(retrievalsQuery(scope, completedDeletions(deletions.data)))
   const items = useMemo(
     () => mergeRequests(retrievals.data?.items ?? [], deletions.data?.items ?? []),
     [retrievals.data, deletions.data],

@@ -25,6 +25,8 @@ export function mergeRequests(retrievals: readonly EventDataRequest[], deletions
   )
 }
 
+const DAY_MS = 86_400_000
+
 const person = (actor: PrivacyActor) => (actor.name ? `${actor.name} (${actor.email})` : actor.email)
 
 function Meta({ label, children }: { label: string; children: React.ReactNode }) {
@@ -68,11 +70,17 @@ function FileState({ request, now }: { request: EventDataRequest; now: number })
       </Meta>
     )
   }
+  // Whole days while there are some: "in 6 days" would read a fresh 7-day file as a day short.
+  const daysLeft = Math.ceil((Date.parse(request.expires_at) - now) / DAY_MS)
   return (
     <Meta label="File">
-      <span title={formatExactTime(request.expires_at)}>
-        available until <RelativeTime value={request.expires_at} />
-      </span>
+      {daysLeft >= 2 ? (
+        <span title={`until ${formatExactTime(request.expires_at)}`}>kept {daysLeft} more days</span>
+      ) : (
+        <>
+          expires <RelativeTime value={request.expires_at} />
+        </>
+      )}
     </Meta>
   )
 }
@@ -155,7 +163,7 @@ function RequestRow({
       <div className="shrink-0">
         {downloadable && item.kind === 'retrieval' ? <DownloadButton request={item.request} /> : null}
         {item.kind === 'deletion' && item.request.status === 'AWAITING_CONFIRMATION' ? (
-          <Button size="sm" variant="primary" className="bg-danger text-white hover:bg-danger/90" onClick={() => onConfirm(item.request as EventDataDeletion)}>
+          <Button size="sm" className="border-danger/40 text-danger hover:bg-danger-soft" onClick={() => onConfirm(item.request as EventDataDeletion)}>
             <Trash2 aria-hidden="true" />
             Confirm deletion…
           </Button>
@@ -178,7 +186,7 @@ export function RequestsList({
   const now = useNow()
   if (items.length === 0) {
     return (
-      <EmptyState title="No requests yet">
+      <EmptyState className="m-4" title="No requests yet">
         Find a person’s events above, then export them or delete them. Every request is listed here with who made it.
       </EmptyState>
     )

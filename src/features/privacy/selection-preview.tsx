@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import type { Filters } from '../../../contract/filters.ts'
-import { privacyPreviewQuery, type PrivacyScope } from '../../api/privacy.ts'
+import { completedDeletions, deletionsQuery, privacyPreviewQuery, type PrivacyScope } from '../../api/privacy.ts'
 import { RelativeTime } from '../../components/ui/relative-time.tsx'
 import { LoadingRegion, Skeleton } from '../../components/ui/skeleton.tsx'
 import { ErrorState } from '../../components/ui/states.tsx'
@@ -22,7 +22,8 @@ export function SelectionPreview({
   filters: Filters
   projectNames: ReadonlyMap<string, string>
 }) {
-  const preview = useQuery(privacyPreviewQuery(scope, filters))
+  // The scope's deletions (the list below polls them): a completed one changes the count.
+  const preview = useQuery(privacyPreviewQuery(scope, filters, completedDeletions(useQuery(deletionsQuery(scope)).data)))
   if (preview.isPending) {
     return (
       <LoadingRegion label="Counting matching events">
