@@ -28,6 +28,7 @@ import { watchLoadWindow, type LoadWindow } from './load-window.ts'
 import { buildNotifyPayload } from './payload.ts'
 import { startProfile, type ProfileSummary } from './profile.ts'
 import { markdownReport } from './report.ts'
+import { privacyPhase } from './privacy-phase.ts'
 import { countRows, seedProjectData } from './seed.ts'
 import { seedTriageData } from './seed-triage.ts'
 
@@ -50,8 +51,10 @@ const settings = {
   triageErrors: Number(env.BENCH_TRIAGE_ERRORS ?? 50_000),
   triageEvents: Number(env.BENCH_TRIAGE_EVENTS ?? 1_000_000),
   triageRequests: Number(env.BENCH_TRIAGE_REQUESTS ?? 100),
-  /** Comma-separated subset of ingest,visible,errors,event,triage (default: all). */
-  phases: new Set((env.BENCH_PHASES ?? 'ingest,visible,errors,event,triage').split(',')),
+  privacyErrors: Number(env.BENCH_PRIVACY_ERRORS ?? 50_000),
+  privacyEvents: Number(env.BENCH_PRIVACY_EVENTS ?? 1_000_000),
+  /** Comma-separated subset of ingest,visible,errors,event,triage,privacy (default: all). */
+  phases: new Set((env.BENCH_PHASES ?? 'ingest,visible,errors,event,triage,privacy').split(',')),
 }
 const targets = { ingestRatio: 0.5, errorsListP95: 30, eventDetailP95: 20, triageP95: 100 }
 
@@ -286,6 +289,25 @@ async function runEngine(engine: Engine) {
   const visible = settings.phases.has('visible') ? await visiblePhase(engine, errata, session, ingestProject) : undefined
   const reads = settings.phases.has('errors') || settings.phases.has('event') ? await readsPhase(engine, database, session, org.body.id) : undefined
   const triage = settings.phases.has('triage') ? await triagePhase(engine, database, session, org.body.id) : undefined
+  const privacy = settings.phases.has('privacy')
+    ? await (async () => {
+        heading(`${engine}: e. privacy requests: 10 % of ${settings.privacyEvents} events`)
+        return privacyPhase({
+          engine,
+          database,
+          deps: errata.deps,
+          url: errata.url,
+          session,
+          organizationId: org.body.id,
+          createProject: (name) => createProject(session, org.body.id, name),
+          stats: latencyStats,
+          log,
+          events: settings.privacyEvents,
+          errors: settings.privacyErrors,
+          baselineRequests: settings.readRequests,
+        })
+      })()
+    : undefined
 
   await errata.close()
   await database.close()
@@ -296,7 +318,9 @@ async function runEngine(engine: Engine) {
     postToVisible: visible,
     reads,
     triage,
+    privacy,
     targetsMet: {
+      privacyRatio: privacy && privacy.errorsList.ratio <= 2,
       triageP95: triage && Object.values(triage.queries).every((q) => !q.target || q.stats.p95 < targets.triageP95),
       ingestRatio: ingestion && ingestion.ratio >= targets.ingestRatio && ingestion.everyAckCommitted,
       errorsListP95: reads && reads.errorsList.p95 < targets.errorsListP95,
@@ -564,6 +588,12 @@ async function main() {
       parts.push(`event p95 ${ms(r.reads.eventDetail.p95)} [${mark(r.targetsMet.eventDetailP95)}]`)
     }
     if (r.triage) parts.push(`triage (3 targets p95 < ${targets.triageP95} ms) [${mark(r.targetsMet.triageP95)}]`)
+    if (r.privacy) {
+      parts.push(
+        `privacy: retrieval ${r.privacy.retrieval.seconds.toFixed(1)} s, deletion ${r.privacy.deletion.seconds.toFixed(1)} s, ` +
+          `errors p95 during/before ${r.privacy.errorsList.ratio.toFixed(2)} [${mark(r.targetsMet.privacyRatio)}]`,
+      )
+    }
     log(`${r.engine.padEnd(8)} ${parts.join('; ')}`)
   }
   log(`load average at the end: ${loadavg()[0]!.toFixed(2)}`)

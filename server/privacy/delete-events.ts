@@ -114,7 +114,8 @@ export async function deleteEventBatch(
       if (traces.session) note({ kind: 'session', error_id: '', field: '', value: traces.session })
       for (const field of ROLLUP_FIELDS) {
         const value = row[field]
-        if (typeof value === 'string') note({ kind: 'pivot', error_id: '', field, value })
+        // The error's own pivot row; the project-wide one is derived from those at the end.
+        if (typeof value === 'string') note({ kind: 'pivot', error_id: row.error_id, field, value })
       }
     }
 
@@ -136,27 +137,25 @@ export async function deleteEventBatch(
   })
 }
 
-/** Errors, pivot values or sessions per finishing transaction. */
+/** Pivot values or sessions per finishing transaction. */
 const FINISH_CHUNK = 200
-
-/** The (field, value) pairs of the rollup fields on an events row `g`, for a LATERAL join. */
-const fieldValuePairs = sql.raw(
-  `(VALUES ${ROLLUP_FIELDS.map((field) => `('${field}', g.${eventColumn(field).name})`).join(', ')})`,
-)
+/**
+ * Errors per finishing transaction are taken until their events add up to this: the users
+ * affected are checked with one pass over those events (a transaction holds the embedded
+ * database's only connection, so it must stay short).
+ */
+const FINISH_EVENTS_BUDGET = 20_000
 
 /**
- * A remaining event of error `errorId` still counts under user key `key` (noted from `field`):
- * the same rule as ingestion's (user id, else email, else device id). Device ids are only in
- * payloads, which are read for those keys alone; a payload in the old gzip'd form keeps the key.
+ * A remaining event of error `errorId` still counts under the device id `key` (events without
+ * a user id or email count under their device id, which only payloads hold; a payload in the
+ * old gzip'd form keeps the key).
  */
-const stillCounted = (errorId: SQL, key: SQL, field: SQL) => sql`EXISTS (
+const deviceStillCounted = (errorId: SQL, key: SQL) => sql`EXISTS (
   SELECT 1 FROM events g LEFT JOIN event_payloads p ON p.event_id = g.id
-  WHERE g.error_id = ${errorId} AND (
-    g.user_id = ${key}
-    OR (g.user_id IS NULL AND g.user_email = ${key})
-    OR (${field} = 'device.id' AND g.user_id IS NULL AND g.user_email IS NULL AND (
-      p.payload IS NULL OR get_byte(p.payload, 0) = 31
-      OR convert_from(p.payload, 'UTF8')::jsonb #>> '{device,id}' = ${key}))))`
+  WHERE g.error_id = ${errorId} AND g.user_id IS NULL AND g.user_email IS NULL AND (
+    p.payload IS NULL OR get_byte(p.payload, 0) = 31
+    OR convert_from(p.payload, 'UTF8')::jsonb #>> '{device,id}' = ${key}))`
 
 /** Takes up to `limit` of a deletion's work rows of one kind for a project. */
 const takeWork = (tx: Db, deletionId: string, projectId: string, kind: WorkRow['kind'], limit: number) =>
@@ -167,12 +166,24 @@ const takeWork = (tx: Db, deletionId: string, projectId: string, kind: WorkRow['
       ORDER BY error_id, field, value LIMIT ${limit}`,
   )
 
-/** Recomputes the errors a deletion touched, FINISH_CHUNK at a time; false when none is left. */
+/** Recomputes the errors a deletion touched, a few at a time; false when none is left. */
 async function finishErrors(db: Db, deletionId: string, projectId: string): Promise<boolean> {
   return writingProject(db, projectId, async (tx) => {
-    const chunk = await takeWork(tx, deletionId, projectId, 'error', FINISH_CHUNK)
-    if (chunk.length === 0) return false
-    const ids = textArrayLiteral(chunk.map((w) => w.error_id))
+    const candidates = await queryRows<{ error_id: string; events: number | null }>(
+      tx,
+      sql`SELECT w.error_id, e.events_count::int AS events FROM event_data_deletion_work w LEFT JOIN errors e ON e.id = w.error_id
+        WHERE w.deletion_id = ${deletionId} AND w.project_id = ${projectId} AND w.kind = 'error'
+        ORDER BY w.error_id LIMIT ${FINISH_CHUNK}`,
+    )
+    if (candidates.length === 0) return false
+    const chunk: string[] = []
+    let budget = FINISH_EVENTS_BUDGET
+    for (const candidate of candidates) {
+      if (chunk.length > 0 && (candidate.events ?? 0) > budget) break
+      chunk.push(candidate.error_id)
+      budget -= candidate.events ?? 0
+    }
+    const ids = textArrayLiteral(chunk)
     // Errors left with no events are removed (their status history and users go with them).
     const emptied = await queryRows<{ id: string }>(
       tx,
@@ -185,14 +196,21 @@ async function finishErrors(db: Db, deletionId: string, projectId: string): Prom
       await removeErrorsFromRollups(tx, projectId, emptiedIds)
       await tx.execute(sql`DELETE FROM errors WHERE id = ANY(${textArrayLiteral(emptiedIds)}::text[])`)
     }
-    // Users affected: a key stays while a remaining event counts under it.
-    await tx.execute(sql`
-      DELETE FROM error_users eu USING event_data_deletion_work w
-      WHERE w.deletion_id = ${deletionId} AND w.project_id = ${projectId} AND w.kind = 'user'
-        AND w.error_id = ANY(${ids}::text[]) AND eu.error_id = w.error_id AND eu.user_key = w.value
-        AND NOT ${stillCounted(sql`eu.error_id`, sql`eu.user_key`, sql`w.field`)}`)
-    // Counters and the summary from what is left: first / last seen and the newest event's text
-    // (the deleted event's message must not stay on show), stages and versions from the rollups.
+    // Users affected: a key stays while a remaining event counts under it (user id, else email,
+    // else device id, as ingestion counts them). One pass over these errors' events per kind of key.
+    const keys = (field: string) => sql`event_data_deletion_work w
+      WHERE w.deletion_id = ${deletionId} AND w.project_id = ${projectId} AND w.kind = 'user' AND w.field = ${field}
+        AND w.error_id = ANY(${ids}::text[]) AND eu.error_id = w.error_id AND eu.user_key = w.value`
+    await tx.execute(sql`DELETE FROM error_users eu USING ${keys('user.id')}
+      AND NOT EXISTS (SELECT 1 FROM events g WHERE g.error_id = ANY(${ids}::text[]) AND g.error_id = eu.error_id AND g.user_id = eu.user_key)`)
+    await tx.execute(sql`DELETE FROM error_users eu USING ${keys('user.email')}
+      AND NOT EXISTS (SELECT 1 FROM events g WHERE g.error_id = ANY(${ids}::text[]) AND g.error_id = eu.error_id
+        AND g.user_id IS NULL AND g.user_email = eu.user_key)`)
+    await tx.execute(sql`DELETE FROM error_users eu USING ${keys('device.id')}
+      AND NOT ${deviceStillCounted(sql`eu.error_id`, sql`eu.user_key`)}`)
+    // Counters and the summary from what is left, read by index: first / last seen and the newest
+    // event's text (the deleted event's message must not stay on show); stages and versions from
+    // the rollups.
     const valuesOf = (field: string) =>
       sql`ARRAY(SELECT p.value FROM pivot_counts p WHERE p.project_id = e.project_id AND p.error_id = e.id
         AND p.field = ${field} ORDER BY p.first_seen, p.value)`
@@ -208,28 +226,6 @@ async function finishErrors(db: Db, deletionId: string, projectId: string): Prom
         CROSS JOIN LATERAL (SELECT g.id, g.received_at, g.message, g.context, g.severity, g.unhandled
           FROM events g WHERE g.error_id = t.error_id ORDER BY g.received_at DESC, g.id DESC LIMIT 1) n
       WHERE e.id = t.error_id`)
-    // The errors' own pivot rows: first and last seen of each value, and the user details.
-    await tx.execute(sql`
-      UPDATE pivot_counts p SET first_seen = d.first_seen, last_seen = d.last_seen
-      FROM (SELECT g.error_id, f.field, f.value, min(g.received_at) AS first_seen, max(g.received_at) AS last_seen
-            FROM events g CROSS JOIN LATERAL ${fieldValuePairs} AS f(field, value)
-            WHERE g.error_id = ANY(${ids}::text[]) AND f.value IS NOT NULL GROUP BY 1, 2, 3) d
-      WHERE p.project_id = ${projectId} AND p.error_id = d.error_id AND p.field = d.field AND p.value = d.value
-        AND (p.first_seen, p.last_seen) IS DISTINCT FROM (d.first_seen, d.last_seen)`)
-    // user.id details: the email and name of the newest remaining event of the user that has either.
-    await tx.execute(sql`
-      UPDATE pivot_counts p SET details = d.details
-      FROM (SELECT q.error_id, q.value, n.details FROM pivot_counts q
-            LEFT JOIN (SELECT DISTINCT ON (g.error_id, g.user_id) g.error_id, g.user_id,
-                         jsonb_strip_nulls(jsonb_build_object('user.email', g.user_email, 'user.name', g.user_name)) AS details
-                       FROM events g
-                       WHERE g.error_id = ANY(${ids}::text[]) AND g.user_id IS NOT NULL
-                         AND (g.user_email IS NOT NULL OR g.user_name IS NOT NULL)
-                       ORDER BY g.error_id, g.user_id, g.received_at DESC, g.id DESC) n
-              ON n.error_id = q.error_id AND n.user_id = q.value
-            WHERE q.project_id = ${projectId} AND q.error_id = ANY(${ids}::text[]) AND q.field = 'user.id') d
-      WHERE p.project_id = ${projectId} AND p.error_id = d.error_id AND p.field = 'user.id' AND p.value = d.value
-        AND p.details IS DISTINCT FROM d.details`)
     await tx.execute(sql`
       DELETE FROM event_data_deletion_work
       WHERE deletion_id = ${deletionId} AND project_id = ${projectId} AND kind IN ('error', 'user') AND error_id = ANY(${ids}::text[])`)
@@ -237,12 +233,41 @@ async function finishErrors(db: Db, deletionId: string, projectId: string): Prom
   })
 }
 
-/** Project-wide pivot rows of the values the deletion touched, from the errors' rows; false when none is left. */
+/**
+ * The pivot rows of the values the deletion touched: an error's row keeps its first or last seen
+ * while an event with that value is still at that time (looked up by index), and is recomputed
+ * from the error's events otherwise; user details likewise. Then the project-wide rows, from the
+ * errors' rows. False when none is left.
+ */
 async function finishPivots(db: Db, deletionId: string, projectId: string): Promise<boolean> {
   return writingProject(db, projectId, async (tx) => {
     const chunk = await takeWork(tx, deletionId, projectId, 'pivot', FINISH_CHUNK)
     if (chunk.length === 0) return false
-    const pairs = JSON.stringify(chunk.map((w) => ({ field: w.field, value: w.value })))
+    for (const field of new Set(chunk.map((w) => w.field))) {
+      const column = sql.raw(`g.${eventColumn(field).name}`)
+      const rows = JSON.stringify(chunk.filter((w) => w.field === field).map((w) => ({ error_id: w.error_id, value: w.value })))
+      const touched = sql`(p.project_id, p.error_id, p.field, p.value) IN (
+        SELECT ${projectId}, c.error_id, ${field}, c.value FROM jsonb_to_recordset(${rows}::jsonb) AS c(error_id text, value text))`
+      const at = (time: SQL) => sql`EXISTS (SELECT 1 FROM events g WHERE g.error_id = p.error_id AND g.received_at = ${time} AND ${column} = p.value)`
+      await tx.execute(sql`
+        UPDATE pivot_counts p SET
+          first_seen = CASE WHEN ${at(sql`p.first_seen`)} THEN p.first_seen
+            ELSE (SELECT min(g.received_at) FROM events g WHERE g.error_id = p.error_id AND ${column} = p.value) END,
+          last_seen = CASE WHEN ${at(sql`p.last_seen`)} THEN p.last_seen
+            ELSE (SELECT max(g.received_at) FROM events g WHERE g.error_id = p.error_id AND ${column} = p.value) END
+        WHERE ${touched} AND NOT (${at(sql`p.first_seen`)} AND ${at(sql`p.last_seen`)})`)
+      if (field === 'user.id') {
+        // The email and name of the user's newest remaining event that has either; the event at
+        // last_seen answers it at once in the usual case.
+        const newestDetails = (limit: SQL) => sql`(SELECT jsonb_strip_nulls(jsonb_build_object('user.email', g.user_email, 'user.name', g.user_name))
+          FROM events g WHERE g.error_id = p.error_id AND g.user_id = p.value AND (g.user_email IS NOT NULL OR g.user_name IS NOT NULL) ${limit}
+          ORDER BY g.received_at DESC, g.id DESC LIMIT 1)`
+        await tx.execute(sql`
+          UPDATE pivot_counts p SET details = ${newestDetails(sql``)}
+          WHERE ${touched} AND p.details IS DISTINCT FROM ${newestDetails(sql`AND g.received_at = p.last_seen`)}`)
+      }
+    }
+    const pairs = JSON.stringify([...new Map(chunk.map((w) => [`${w.field}\u0000${w.value}`, { field: w.field, value: w.value }])).values()])
     await tx.execute(sql`
       UPDATE pivot_counts p SET first_seen = d.first_seen, last_seen = d.last_seen, details = d.details
       FROM (SELECT q.field, q.value, min(q.first_seen) AS first_seen, max(q.last_seen) AS last_seen,
@@ -251,11 +276,13 @@ async function finishPivots(db: Db, deletionId: string, projectId: string): Prom
               ON q.field = c.field AND q.value = c.value
             WHERE q.project_id = ${projectId} AND q.error_id <> ''
             GROUP BY q.field, q.value) d
-      WHERE p.project_id = ${projectId} AND p.error_id = '' AND p.field = d.field AND p.value = d.value`)
+      WHERE p.project_id = ${projectId} AND p.error_id = '' AND p.field = d.field AND p.value = d.value
+        AND (p.first_seen, p.last_seen, p.details) IS DISTINCT FROM (d.first_seen, d.last_seen, d.details)`)
+    const done = JSON.stringify(chunk.map((w) => ({ error_id: w.error_id, field: w.field, value: w.value })))
     await tx.execute(sql`
-      DELETE FROM event_data_deletion_work w USING jsonb_to_recordset(${pairs}::jsonb) AS c(field text, value text)
+      DELETE FROM event_data_deletion_work w USING jsonb_to_recordset(${done}::jsonb) AS c(error_id text, field text, value text)
       WHERE w.deletion_id = ${deletionId} AND w.project_id = ${projectId} AND w.kind = 'pivot'
-        AND w.field = c.field AND w.value = c.value`)
+        AND w.error_id = c.error_id AND w.field = c.field AND w.value = c.value`)
     return true
   })
 }
@@ -287,15 +314,20 @@ async function finishSessions(db: Db, deletionId: string, projectId: string): Pr
 
 /**
  * Recomputes what a deletion's batches left to recompute in a project (see the top of this
- * file), in short transactions; `checkpoint` runs between them (to stop when asked).
+ * file), in short transactions; `checkpoint` runs between them (to stop when asked, and to let
+ * other work in).
  */
 export async function finishDeletedEvents(
   db: Db,
   deletionId: string,
   projectId: string,
-  checkpoint: () => Promise<void>,
+  checkpoint: (lastStepMs: number) => Promise<void>,
 ): Promise<void> {
   for (const step of [finishErrors, finishPivots, finishSessions]) {
-    while (await step(db, deletionId, projectId)) await checkpoint()
+    for (;;) {
+      const started = performance.now()
+      if (!(await step(db, deletionId, projectId))) break
+      await checkpoint(performance.now() - started)
+    }
   }
 }

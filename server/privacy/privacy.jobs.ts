@@ -29,10 +29,16 @@ import {
 
 const DAY_MS = 86_400_000
 
-/** Lets other work in between two batches, and stops there when the job must stop. */
-async function checkpoint(signal: AbortSignal): Promise<void> {
+/**
+ * Between two batches: stops there when the job must stop, and otherwise waits as long as the
+ * last batch took (at most a second), so a large deletion or export uses the database at most
+ * half the time and requests and ingestion keep their pace meanwhile. On the embedded database
+ * a transaction holds its only connection: everything else waits while a batch runs.
+ */
+async function checkpoint(signal: AbortSignal, lastBatchMs = 0): Promise<void> {
   signal.throwIfAborted()
-  await new Promise((resolve) => setImmediate(resolve))
+  await new Promise((resolve) => setTimeout(resolve, Math.min(1000, Math.ceil(lastBatchMs))))
+  signal.throwIfAborted()
 }
 
 const scopeOf = (row: { organizationId: string; projectId: string | null }): Scope => ({
@@ -93,8 +99,10 @@ export function privacyJobHandlers(db: Db, privacy: PrivacyDeps, logger: Logger)
       let total = 0
       for (const project of await projectsInScope(db, scopeOf(row))) {
         let after: EventKey | null = null
+        let lastMs = 0
         for (;;) {
-          await checkpoint(signal)
+          await checkpoint(signal, lastMs)
+          const started = performance.now()
           // One batch in memory at a time, in (received_at, id) order, whatever the total.
           const rows: { event: EventRow; payload: Buffer | null; at: string }[] = await db
             .select({ event: events, payload: eventPayloads.payload, at: sql<string>`${events.receivedAt}::text` })
@@ -108,6 +116,7 @@ export function privacyJobHandlers(db: Db, privacy: PrivacyDeps, logger: Logger)
           total += rows.length
           const last = rows[rows.length - 1]!
           after = { at: last.at, id: last.event.id }
+          lastMs = performance.now() - started
         }
       }
       return { total, bytes: await writer.finish() }
@@ -215,10 +224,11 @@ export function privacyJobHandlers(db: Db, privacy: PrivacyDeps, logger: Logger)
       const where = selectedEventsWhere(project.id, compiled, before)
       let after: EventKey | null = null
       for (;;) {
-        await checkpoint(signal)
+        const started = performance.now()
         const batch = await deleteEventBatch(db, row.id, project.id, where, after, privacy.batchSize)
         if (batch.deleted === 0) break
         after = batch.last
+        await checkpoint(signal, performance.now() - started)
       }
     }
   }
@@ -241,7 +251,7 @@ export function privacyJobHandlers(db: Db, privacy: PrivacyDeps, logger: Logger)
       // Events acknowledged before the deletion began but not indexed yet: a last pass once they are.
       await privacy.waitForIngestedBefore(before, job.signal)
       await deletePass(row, projects, before, job.signal)
-      for (const project of projects) await finishDeletedEvents(db, row.id, project.id, () => checkpoint(job.signal))
+      for (const project of projects) await finishDeletedEvents(db, row.id, project.id, (ms) => checkpoint(job.signal, ms))
 
       const removed = await db.transaction(async (txn) => {
         const tx = txn as unknown as Db
