@@ -144,7 +144,7 @@ const FINISH_CHUNK = 200
  * affected are checked with one pass over those events (a transaction holds the embedded
  * database's only connection, so it must stay short).
  */
-const FINISH_EVENTS_BUDGET = 20_000
+const FINISH_EVENTS_BUDGET = 5_000
 
 /**
  * A remaining event of error `errorId` still counts under the device id `key` (events without
@@ -158,11 +158,11 @@ const deviceStillCounted = (errorId: SQL, key: SQL) => sql`EXISTS (
     OR convert_from(p.payload, 'UTF8')::jsonb #>> '{device,id}' = ${key}))`
 
 /** Takes up to `limit` of a deletion's work rows of one kind for a project. */
-const takeWork = (tx: Db, deletionId: string, projectId: string, kind: WorkRow['kind'], limit: number) =>
+const takeWork = (tx: Db, deletionId: string, projectId: string, kind: WorkRow['kind'], limit: number, where: SQL = sql``) =>
   queryRows<WorkRow>(
     tx,
     sql`SELECT kind, error_id, field, value FROM event_data_deletion_work
-      WHERE deletion_id = ${deletionId} AND project_id = ${projectId} AND kind = ${kind}
+      WHERE deletion_id = ${deletionId} AND project_id = ${projectId} AND kind = ${kind} ${where}
       ORDER BY error_id, field, value LIMIT ${limit}`,
   )
 
@@ -234,20 +234,20 @@ async function finishErrors(db: Db, deletionId: string, projectId: string): Prom
 }
 
 /**
- * The pivot rows of the values the deletion touched: an error's row keeps its first or last seen
+ * The errors' pivot rows of the values the deletion touched: a row keeps its first or last seen
  * while an event with that value is still at that time (looked up by index), and is recomputed
- * from the error's events otherwise; user details likewise. Then the project-wide rows, from the
- * errors' rows. False when none is left.
+ * from the error's events otherwise; user details likewise. False when none is left.
  */
 async function finishPivots(db: Db, deletionId: string, projectId: string): Promise<boolean> {
   return writingProject(db, projectId, async (tx) => {
-    const chunk = await takeWork(tx, deletionId, projectId, 'pivot', FINISH_CHUNK)
+    const chunk = await takeWork(tx, deletionId, projectId, 'pivot', FINISH_CHUNK, sql`AND error_id <> ''`)
     if (chunk.length === 0) return false
     for (const field of new Set(chunk.map((w) => w.field))) {
       const column = sql.raw(`g.${eventColumn(field).name}`)
       const rows = JSON.stringify(chunk.filter((w) => w.field === field).map((w) => ({ error_id: w.error_id, value: w.value })))
-      const touched = sql`(p.project_id, p.error_id, p.field, p.value) IN (
-        SELECT ${projectId}, c.error_id, ${field}, c.value FROM jsonb_to_recordset(${rows}::jsonb) AS c(error_id text, value text))`
+      // Joined by primary key (an IN over a row constructor would scan the table).
+      const touchedRows = sql`jsonb_to_recordset(${rows}::jsonb) AS c(error_id text, value text)`
+      const touched = sql`p.project_id = ${projectId} AND p.error_id = c.error_id AND p.field = ${field} AND p.value = c.value`
       const at = (time: SQL) => sql`EXISTS (SELECT 1 FROM events g WHERE g.error_id = p.error_id AND g.received_at = ${time} AND ${column} = p.value)`
       await tx.execute(sql`
         UPDATE pivot_counts p SET
@@ -255,6 +255,7 @@ async function finishPivots(db: Db, deletionId: string, projectId: string): Prom
             ELSE (SELECT min(g.received_at) FROM events g WHERE g.error_id = p.error_id AND ${column} = p.value) END,
           last_seen = CASE WHEN ${at(sql`p.last_seen`)} THEN p.last_seen
             ELSE (SELECT max(g.received_at) FROM events g WHERE g.error_id = p.error_id AND ${column} = p.value) END
+        FROM ${touchedRows}
         WHERE ${touched} AND NOT (${at(sql`p.first_seen`)} AND ${at(sql`p.last_seen`)})`)
       if (field === 'user.id') {
         // The email and name of the user's newest remaining event that has either; the event at
@@ -264,10 +265,31 @@ async function finishPivots(db: Db, deletionId: string, projectId: string): Prom
           ORDER BY g.received_at DESC, g.id DESC LIMIT 1)`
         await tx.execute(sql`
           UPDATE pivot_counts p SET details = ${newestDetails(sql``)}
+          FROM ${touchedRows}
           WHERE ${touched} AND p.details IS DISTINCT FROM ${newestDetails(sql`AND g.received_at = p.last_seen`)}`)
       }
     }
+    // The project-wide rows of these values, once every error's row is done (finishProjectPivots).
     const pairs = JSON.stringify([...new Map(chunk.map((w) => [`${w.field}\u0000${w.value}`, { field: w.field, value: w.value }])).values()])
+    await tx.execute(sql`
+      INSERT INTO event_data_deletion_work (deletion_id, project_id, kind, error_id, field, value)
+      SELECT ${deletionId}, ${projectId}, 'pivot', '', field, value FROM jsonb_to_recordset(${pairs}::jsonb) AS c(field text, value text)
+      ON CONFLICT DO NOTHING`)
+    const done = JSON.stringify(chunk.map((w) => ({ error_id: w.error_id, field: w.field, value: w.value })))
+    await tx.execute(sql`
+      DELETE FROM event_data_deletion_work w USING jsonb_to_recordset(${done}::jsonb) AS c(error_id text, field text, value text)
+      WHERE w.deletion_id = ${deletionId} AND w.project_id = ${projectId} AND w.kind = 'pivot'
+        AND w.error_id = c.error_id AND w.field = c.field AND w.value = c.value`)
+    return true
+  })
+}
+
+/** The project-wide pivot rows of the values touched, from the errors' rows (one aggregate per value); false when none is left. */
+async function finishProjectPivots(db: Db, deletionId: string, projectId: string): Promise<boolean> {
+  return writingProject(db, projectId, async (tx) => {
+    const chunk = await takeWork(tx, deletionId, projectId, 'pivot', FINISH_CHUNK, sql`AND error_id = ''`)
+    if (chunk.length === 0) return false
+    const pairs = JSON.stringify(chunk.map((w) => ({ field: w.field, value: w.value })))
     await tx.execute(sql`
       UPDATE pivot_counts p SET first_seen = d.first_seen, last_seen = d.last_seen, details = d.details
       FROM (SELECT q.field, q.value, min(q.first_seen) AS first_seen, max(q.last_seen) AS last_seen,
@@ -278,11 +300,10 @@ async function finishPivots(db: Db, deletionId: string, projectId: string): Prom
             GROUP BY q.field, q.value) d
       WHERE p.project_id = ${projectId} AND p.error_id = '' AND p.field = d.field AND p.value = d.value
         AND (p.first_seen, p.last_seen, p.details) IS DISTINCT FROM (d.first_seen, d.last_seen, d.details)`)
-    const done = JSON.stringify(chunk.map((w) => ({ error_id: w.error_id, field: w.field, value: w.value })))
     await tx.execute(sql`
-      DELETE FROM event_data_deletion_work w USING jsonb_to_recordset(${done}::jsonb) AS c(error_id text, field text, value text)
+      DELETE FROM event_data_deletion_work w USING jsonb_to_recordset(${pairs}::jsonb) AS c(field text, value text)
       WHERE w.deletion_id = ${deletionId} AND w.project_id = ${projectId} AND w.kind = 'pivot'
-        AND w.error_id = c.error_id AND w.field = c.field AND w.value = c.value`)
+        AND w.error_id = '' AND w.field = c.field AND w.value = c.value`)
     return true
   })
 }
@@ -323,7 +344,7 @@ export async function finishDeletedEvents(
   projectId: string,
   checkpoint: (lastStepMs: number) => Promise<void>,
 ): Promise<void> {
-  for (const step of [finishErrors, finishPivots, finishSessions]) {
+  for (const step of [finishErrors, finishPivots, finishProjectPivots, finishSessions]) {
     for (;;) {
       const started = performance.now()
       if (!(await step(db, deletionId, projectId))) break

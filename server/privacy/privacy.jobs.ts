@@ -41,6 +41,16 @@ async function checkpoint(signal: AbortSignal, lastBatchMs = 0): Promise<void> {
   signal.throwIfAborted()
 }
 
+/** How long one deletion batch should hold its project's lock (and, on the embedded database, the database). */
+const BATCH_TARGET_MS = 100
+
+/** The next batch's size: as many events as took about BATCH_TARGET_MS in the last one, from 10 up to `max`. */
+export function nextBatchSize(size: number, deleted: number, tookMs: number, max: number): number {
+  if (deleted < size) return size
+  const perEvent = tookMs / Math.max(1, deleted)
+  return Math.max(10, Math.min(max, Math.round(BATCH_TARGET_MS / Math.max(perEvent, 0.001))))
+}
+
 const scopeOf = (row: { organizationId: string; projectId: string | null }): Scope => ({
   organizationId: row.organizationId,
   projectId: row.projectId,
@@ -223,12 +233,15 @@ export function privacyJobHandlers(db: Db, privacy: PrivacyDeps, logger: Logger)
     for (const project of projects) {
       const where = selectedEventsWhere(project.id, compiled, before)
       let after: EventKey | null = null
+      let size = privacy.batchSize
       for (;;) {
         const started = performance.now()
-        const batch = await deleteEventBatch(db, row.id, project.id, where, after, privacy.batchSize)
+        const batch = await deleteEventBatch(db, row.id, project.id, where, after, size)
         if (batch.deleted === 0) break
         after = batch.last
-        await checkpoint(signal, performance.now() - started)
+        const tookMs = performance.now() - started
+        size = nextBatchSize(size, batch.deleted, tookMs, privacy.batchSize)
+        await checkpoint(signal, tookMs)
       }
     }
   }
