@@ -26,6 +26,7 @@ import { ingestCpuPhase, ingestSettings } from './ingest-cpu.ts'
 import { buildNotifyPayload } from './payload.ts'
 import { startProfile, type ProfileSummary } from './profile.ts'
 import { markdownReport } from './report.ts'
+import { privacyPhase } from './privacy-phase.ts'
 import { countRows, seedProjectData } from './seed.ts'
 import { seedTriageData } from './seed-triage.ts'
 
@@ -44,8 +45,10 @@ const settings = {
   triageErrors: Number(env.BENCH_TRIAGE_ERRORS ?? 50_000),
   triageEvents: Number(env.BENCH_TRIAGE_EVENTS ?? 1_000_000),
   triageRequests: Number(env.BENCH_TRIAGE_REQUESTS ?? 100),
-  /** Comma-separated subset of ingest,visible,errors,event,triage (default: all). */
-  phases: new Set((env.BENCH_PHASES ?? 'ingest,visible,errors,event,triage').split(',')),
+  privacyErrors: Number(env.BENCH_PRIVACY_ERRORS ?? 50_000),
+  privacyEvents: Number(env.BENCH_PRIVACY_EVENTS ?? 1_000_000),
+  /** Comma-separated subset of ingest,visible,errors,event,triage,privacy (default: all). */
+  phases: new Set((env.BENCH_PHASES ?? 'ingest,visible,errors,event,triage,privacy').split(',')),
 }
 const targets = { errorsListP95: 30, eventDetailP95: 20, triageP95: 100 }
 
@@ -211,8 +214,8 @@ async function timeRequests(count: number, request: (i: number) => Promise<void>
 async function runEngine(engine: Engine) {
   // Ingestion starts its own processes (and on PostgreSQL its own database).
   const ingestion = settings.phases.has('ingest') ? await ingestCpuPhase(engine, heading) : undefined
-  const inProcess = (['visible', 'errors', 'event', 'triage'] as const).some((phase) => settings.phases.has(phase))
-  const { visible, reads, triage } = inProcess ? await inProcessPhases(engine) : {}
+  const inProcess = (['visible', 'errors', 'event', 'triage', 'privacy'] as const).some((phase) => settings.phases.has(phase))
+  const { visible, reads, triage, privacy } = inProcess ? await inProcessPhases(engine) : {}
   return {
     engine,
     settings: { ...settings, phases: [...settings.phases] },
@@ -220,7 +223,9 @@ async function runEngine(engine: Engine) {
     postToVisible: visible,
     reads,
     triage,
+    privacy,
     targetsMet: {
+      privacyRatio: privacy && privacy.errorsList.ratio <= 2,
       triageP95: triage && Object.values(triage.queries).every((q) => !q.target || q.stats.p95 < targets.triageP95),
       ingestCpuRatio: ingestion?.met.cpuRatio,
       ingestThroughputRatio: ingestion?.met.throughputRatio,
@@ -245,10 +250,29 @@ async function inProcessPhases(engine: Engine) {
   const visible = settings.phases.has('visible') ? await visiblePhase(engine, errata, session, visibleProject) : undefined
   const reads = settings.phases.has('errors') || settings.phases.has('event') ? await readsPhase(engine, database, session, org.body.id) : undefined
   const triage = settings.phases.has('triage') ? await triagePhase(engine, database, session, org.body.id) : undefined
+  const privacy = settings.phases.has('privacy')
+    ? await (async () => {
+        heading(`${engine}: e. privacy requests: 10 % of ${settings.privacyEvents} events`)
+        return privacyPhase({
+          engine,
+          database,
+          deps: errata.deps,
+          url: errata.url,
+          session,
+          organizationId: org.body.id,
+          createProject: (name) => createProject(session, org.body.id, name),
+          stats: latencyStats,
+          log,
+          events: settings.privacyEvents,
+          errors: settings.privacyErrors,
+          baselineRequests: settings.readRequests,
+        })
+      })()
+    : undefined
 
   await errata.close()
   await database.close()
-  return { visible, reads, triage }
+  return { visible, reads, triage, privacy }
 }
 
 type Project = { id: string; api_key: string }
@@ -449,6 +473,12 @@ async function main() {
       parts.push(`event p95 ${ms(r.reads.eventDetail.p95)} [${mark(r.targetsMet.eventDetailP95)}]`)
     }
     if (r.triage) parts.push(`triage (3 targets p95 < ${targets.triageP95} ms) [${mark(r.targetsMet.triageP95)}]`)
+    if (r.privacy) {
+      parts.push(
+        `privacy: retrieval ${r.privacy.retrieval.seconds.toFixed(1)} s, deletion ${r.privacy.deletion.seconds.toFixed(1)} s, ` +
+          `errors p95 during/before ${r.privacy.errorsList.ratio.toFixed(2)} [${mark(r.targetsMet.privacyRatio)}]`,
+      )
+    }
     log(`${r.engine.padEnd(8)} ${parts.join('; ')}`)
   }
   log(`load average at the end: ${loadavg()[0]!.toFixed(2)}`)

@@ -24,6 +24,7 @@ import { tokenRoutes } from './tokens/tokens.routes.ts'
 import { ingestRoutes } from './ingest/accept/ingest.routes.ts'
 import { sourceMapUploadRoutes } from './source-maps/source-maps-upload.routes.ts'
 import { sourceMapRoutes } from './source-maps/source-maps.routes.ts'
+import { privacyRoutes } from './privacy/privacy.routes.ts'
 import { healthRoutes } from './health/health.routes.ts'
 import { staticDashboard } from './web/static-dashboard.ts'
 import { isDatabaseUnavailable, isTransactionConflict, logDatabaseUnavailable } from './db/pg-errors.ts'
@@ -66,6 +67,7 @@ function createApiRoutes(mountPath: '' | '/api', limitBytes: number): Hono<AppEn
     .route('/', stabilityRoutes)
     .route('/', eventFieldRoutes)
     .route('/', sourceMapRoutes)
+    .route('/', privacyRoutes)
   const allowedMethods = routeMethods(api.routes)
   return api.all('*', (c) => {
     // A path that exists with other methods: 405 with Allow (RFC 9110), not "no such endpoint".

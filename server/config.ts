@@ -27,6 +27,7 @@ const envSchema = z.object({
   ERRATA_SOURCE_MAP_CACHE_BYTES: bytes.default(256 * 1024 * 1024),
   ERRATA_FETCH_SOURCES: z.enum(['true', 'false'], { error: 'must be true or false' }).default('true'),
   ERRATA_FETCH_ALLOW: z.string().default(''),
+  ERRATA_PRIVACY_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(500),
   ERRATA_STATIC_DIR: z.string().default('./dist'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 })
@@ -52,6 +53,8 @@ export interface Config {
     fetchAllow: FetchAllowEntry[]
   }
   ingest: IngestOptions
+  /** Events per privacy deletion batch (one short transaction each) and per export read. */
+  privacyBatchSize: number
   staticDir: string
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL']
 }
@@ -99,6 +102,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       indexBatchSize: e.ERRATA_INDEX_BATCH_SIZE,
       indexLingerMs: e.ERRATA_INDEX_LINGER_MS,
     },
+    privacyBatchSize: e.ERRATA_PRIVACY_BATCH_SIZE,
     staticDir: e.ERRATA_STATIC_DIR,
     logLevel: e.LOG_LEVEL,
   }

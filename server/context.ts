@@ -4,6 +4,7 @@ import type { Database } from './db/client.ts'
 import type { LoginThrottle } from './auth/login-throttle.ts'
 import type { AuthUser } from './auth/tokens.ts'
 import type { IngestWriter } from './ingest/log/group-commit.ts'
+import type { PrivacyDeps } from './privacy/privacy-deps.ts'
 
 /** What the app is built from; tests build their own with a fresh database. */
 export interface AppDeps {
@@ -13,6 +14,8 @@ export interface AppDeps {
   ingestWriter: IngestWriter
   /** Shared by both listeners, so API_PORT is no way around the limits. */
   loginThrottle: LoginThrottle
+  /** Privacy requests' clock, file store and job wake-up (server/privacy/privacy-deps.ts); defaults when absent. */
+  privacy?: PrivacyDeps
 }
 
 export interface AppEnv {

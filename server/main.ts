@@ -13,7 +13,10 @@ import { startMaintenance } from './db/maintenance.ts'
 import { migrate } from './db/migrate.ts'
 import { createRequestListener } from './ingest/accept/node-listener.ts'
 import { createIngestWriter } from './ingest/log/group-commit.ts'
+import { createJobRunner, type JobRunner } from './jobs/job-runner.ts'
 import { createLogger } from './logger.ts'
+import { defaultPrivacyDeps } from './privacy/privacy-deps.ts'
+import { privacyJobHandlers, sweepRetrievalFiles } from './privacy/privacy.jobs.ts'
 
 async function buildDashboardIfNeeded(staticDir: string, log: (msg: string) => void): Promise<void> {
   if (existsSync(join(staticDir, 'index.html'))) return
@@ -112,7 +115,12 @@ async function main(): Promise<void> {
   }
 
   const ingestWriter = createIngestWriter(database, config.ingest, logger)
-  const deps: AppDeps = { config, database, logger, ingestWriter, loginThrottle: createLoginThrottle() }
+  // Background jobs (privacy requests today): claimed from the database by every process.
+  const wake = { jobs: (): void => {} }
+  const privacy = defaultPrivacyDeps({ database, config, ingestWriter }, { wakeJobs: () => wake.jobs() })
+  const jobRunner: JobRunner = createJobRunner({ database, logger, clock: privacy.clock, handlers: privacyJobHandlers(database.db, privacy, logger) })
+  wake.jobs = () => jobRunner.wake()
+  const deps: AppDeps = { config, database, logger, ingestWriter, loginThrottle: createLoginThrottle(), privacy }
   const servers: Server[] = []
   let ingestListener: { close(): void } | undefined
   try {
@@ -137,6 +145,8 @@ async function main(): Promise<void> {
     await database.close()
     throw err
   }
+  await sweepRetrievalFiles(privacy, logger)
+  jobRunner.start()
   const origin = `http://${config.host}:${config.port}`
   logger.info({ url: origin }, 'Errata is listening')
   process.stdout.write(`Errata is running at ${config.publicUrl ?? origin}\n`)
@@ -152,6 +162,8 @@ async function main(): Promise<void> {
     await Promise.all(servers.map(closeServer))
     ingestListener?.close()
     stopMaintenance()
+    // Running jobs stop at their next batch and go back to the queue for the next start.
+    await jobRunner.stop()
     await ingestWriter.close()
     await database.close()
     logger.info('stopped')

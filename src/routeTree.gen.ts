@@ -17,7 +17,9 @@ import { Route as AuthedOrganizationsIndexRouteImport } from './routes/_authed/o
 import { Route as AuthedOrganizationsOrganizationIdRouteImport } from './routes/_authed/organizations.$organizationId'
 import { Route as AuthedSettingsTokensRouteImport } from './routes/_authed/settings.tokens'
 import { Route as AuthedOrganizationsOrganizationIdCollaboratorsRouteImport } from './routes/_authed/organizations.$organizationId_.collaborators'
+import { Route as AuthedOrganizationsOrganizationIdPrivacyRouteImport } from './routes/_authed/organizations.$organizationId_.privacy'
 import { Route as AuthedOrganizationsOrganizationIdSettingsRouteImport } from './routes/_authed/organizations.$organizationId_.settings'
+import { Route as AuthedProjectsProjectIdPrivacyRouteImport } from './routes/_authed/projects.$projectId.privacy'
 import { Route as AuthedProjectsProjectIdSettingsRouteImport } from './routes/_authed/projects.$projectId.settings'
 import { Route as AuthedProjectsProjectIdStabilityRouteImport } from './routes/_authed/projects.$projectId.stability'
 import { Route as AuthedProjectsProjectIdErrorsIndexRouteImport } from './routes/_authed/projects.$projectId.errors.index'
@@ -68,10 +70,22 @@ const AuthedOrganizationsOrganizationIdCollaboratorsRoute =
     path: '/organizations/$organizationId/collaborators',
     getParentRoute: () => AuthedRoute,
   } as any)
+const AuthedOrganizationsOrganizationIdPrivacyRoute =
+  AuthedOrganizationsOrganizationIdPrivacyRouteImport.update({
+    id: '/organizations/$organizationId_/privacy',
+    path: '/organizations/$organizationId/privacy',
+    getParentRoute: () => AuthedRoute,
+  } as any)
 const AuthedOrganizationsOrganizationIdSettingsRoute =
   AuthedOrganizationsOrganizationIdSettingsRouteImport.update({
     id: '/organizations/$organizationId_/settings',
     path: '/organizations/$organizationId/settings',
+    getParentRoute: () => AuthedRoute,
+  } as any)
+const AuthedProjectsProjectIdPrivacyRoute =
+  AuthedProjectsProjectIdPrivacyRouteImport.update({
+    id: '/projects/$projectId/privacy',
+    path: '/projects/$projectId/privacy',
     getParentRoute: () => AuthedRoute,
   } as any)
 const AuthedProjectsProjectIdSettingsRoute =
@@ -125,7 +139,9 @@ export interface FileRoutesByFullPath {
   '/settings/tokens': typeof AuthedSettingsTokensRoute
   '/organizations/': typeof AuthedOrganizationsIndexRoute
   '/organizations/$organizationId/collaborators': typeof AuthedOrganizationsOrganizationIdCollaboratorsRoute
+  '/organizations/$organizationId/privacy': typeof AuthedOrganizationsOrganizationIdPrivacyRoute
   '/organizations/$organizationId/settings': typeof AuthedOrganizationsOrganizationIdSettingsRoute
+  '/projects/$projectId/privacy': typeof AuthedProjectsProjectIdPrivacyRoute
   '/projects/$projectId/settings': typeof AuthedProjectsProjectIdSettingsRoute
   '/projects/$projectId/stability': typeof AuthedProjectsProjectIdStabilityRoute
   '/projects/$projectId/pivots/$fieldId': typeof AuthedProjectsProjectIdPivotsFieldIdRoute
@@ -142,7 +158,9 @@ export interface FileRoutesByTo {
   '/settings/tokens': typeof AuthedSettingsTokensRoute
   '/organizations': typeof AuthedOrganizationsIndexRoute
   '/organizations/$organizationId/collaborators': typeof AuthedOrganizationsOrganizationIdCollaboratorsRoute
+  '/organizations/$organizationId/privacy': typeof AuthedOrganizationsOrganizationIdPrivacyRoute
   '/organizations/$organizationId/settings': typeof AuthedOrganizationsOrganizationIdSettingsRoute
+  '/projects/$projectId/privacy': typeof AuthedProjectsProjectIdPrivacyRoute
   '/projects/$projectId/settings': typeof AuthedProjectsProjectIdSettingsRoute
   '/projects/$projectId/stability': typeof AuthedProjectsProjectIdStabilityRoute
   '/projects/$projectId/pivots/$fieldId': typeof AuthedProjectsProjectIdPivotsFieldIdRoute
@@ -161,7 +179,9 @@ export interface FileRoutesById {
   '/_authed/settings/tokens': typeof AuthedSettingsTokensRoute
   '/_authed/organizations/': typeof AuthedOrganizationsIndexRoute
   '/_authed/organizations/$organizationId_/collaborators': typeof AuthedOrganizationsOrganizationIdCollaboratorsRoute
+  '/_authed/organizations/$organizationId_/privacy': typeof AuthedOrganizationsOrganizationIdPrivacyRoute
   '/_authed/organizations/$organizationId_/settings': typeof AuthedOrganizationsOrganizationIdSettingsRoute
+  '/_authed/projects/$projectId/privacy': typeof AuthedProjectsProjectIdPrivacyRoute
   '/_authed/projects/$projectId/settings': typeof AuthedProjectsProjectIdSettingsRoute
   '/_authed/projects/$projectId/stability': typeof AuthedProjectsProjectIdStabilityRoute
   '/_authed/projects/$projectId/pivots/$fieldId': typeof AuthedProjectsProjectIdPivotsFieldIdRoute
@@ -180,7 +200,9 @@ export interface FileRouteTypes {
     | '/settings/tokens'
     | '/organizations/'
     | '/organizations/$organizationId/collaborators'
+    | '/organizations/$organizationId/privacy'
     | '/organizations/$organizationId/settings'
+    | '/projects/$projectId/privacy'
     | '/projects/$projectId/settings'
     | '/projects/$projectId/stability'
     | '/projects/$projectId/pivots/$fieldId'
@@ -197,7 +219,9 @@ export interface FileRouteTypes {
     | '/settings/tokens'
     | '/organizations'
     | '/organizations/$organizationId/collaborators'
+    | '/organizations/$organizationId/privacy'
     | '/organizations/$organizationId/settings'
+    | '/projects/$projectId/privacy'
     | '/projects/$projectId/settings'
     | '/projects/$projectId/stability'
     | '/projects/$projectId/pivots/$fieldId'
@@ -215,7 +239,9 @@ export interface FileRouteTypes {
     | '/_authed/settings/tokens'
     | '/_authed/organizations/'
     | '/_authed/organizations/$organizationId_/collaborators'
+    | '/_authed/organizations/$organizationId_/privacy'
     | '/_authed/organizations/$organizationId_/settings'
+    | '/_authed/projects/$projectId/privacy'
     | '/_authed/projects/$projectId/settings'
     | '/_authed/projects/$projectId/stability'
     | '/_authed/projects/$projectId/pivots/$fieldId'
@@ -290,11 +316,25 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedOrganizationsOrganizationIdCollaboratorsRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/organizations/$organizationId_/privacy': {
+      id: '/_authed/organizations/$organizationId_/privacy'
+      path: '/organizations/$organizationId/privacy'
+      fullPath: '/organizations/$organizationId/privacy'
+      preLoaderRoute: typeof AuthedOrganizationsOrganizationIdPrivacyRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     '/_authed/organizations/$organizationId_/settings': {
       id: '/_authed/organizations/$organizationId_/settings'
       path: '/organizations/$organizationId/settings'
       fullPath: '/organizations/$organizationId/settings'
       preLoaderRoute: typeof AuthedOrganizationsOrganizationIdSettingsRouteImport
+      parentRoute: typeof AuthedRoute
+    }
+    '/_authed/projects/$projectId/privacy': {
+      id: '/_authed/projects/$projectId/privacy'
+      path: '/projects/$projectId/privacy'
+      fullPath: '/projects/$projectId/privacy'
+      preLoaderRoute: typeof AuthedProjectsProjectIdPrivacyRouteImport
       parentRoute: typeof AuthedRoute
     }
     '/_authed/projects/$projectId/settings': {
@@ -354,7 +394,9 @@ interface AuthedRouteChildren {
   AuthedSettingsTokensRoute: typeof AuthedSettingsTokensRoute
   AuthedOrganizationsIndexRoute: typeof AuthedOrganizationsIndexRoute
   AuthedOrganizationsOrganizationIdCollaboratorsRoute: typeof AuthedOrganizationsOrganizationIdCollaboratorsRoute
+  AuthedOrganizationsOrganizationIdPrivacyRoute: typeof AuthedOrganizationsOrganizationIdPrivacyRoute
   AuthedOrganizationsOrganizationIdSettingsRoute: typeof AuthedOrganizationsOrganizationIdSettingsRoute
+  AuthedProjectsProjectIdPrivacyRoute: typeof AuthedProjectsProjectIdPrivacyRoute
   AuthedProjectsProjectIdSettingsRoute: typeof AuthedProjectsProjectIdSettingsRoute
   AuthedProjectsProjectIdStabilityRoute: typeof AuthedProjectsProjectIdStabilityRoute
   AuthedProjectsProjectIdPivotsFieldIdRoute: typeof AuthedProjectsProjectIdPivotsFieldIdRoute
@@ -371,8 +413,11 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedOrganizationsIndexRoute: AuthedOrganizationsIndexRoute,
   AuthedOrganizationsOrganizationIdCollaboratorsRoute:
     AuthedOrganizationsOrganizationIdCollaboratorsRoute,
+  AuthedOrganizationsOrganizationIdPrivacyRoute:
+    AuthedOrganizationsOrganizationIdPrivacyRoute,
   AuthedOrganizationsOrganizationIdSettingsRoute:
     AuthedOrganizationsOrganizationIdSettingsRoute,
+  AuthedProjectsProjectIdPrivacyRoute: AuthedProjectsProjectIdPrivacyRoute,
   AuthedProjectsProjectIdSettingsRoute: AuthedProjectsProjectIdSettingsRoute,
   AuthedProjectsProjectIdStabilityRoute: AuthedProjectsProjectIdStabilityRoute,
   AuthedProjectsProjectIdPivotsFieldIdRoute:

@@ -288,6 +288,95 @@ export const sourceMapFiles = pgTable(
   (t) => [primaryKey({ columns: [t.sourceMapId, t.role, t.name] })],
 )
 
+export const jobs = pgTable('jobs', {
+  id: text('id').primaryKey(),
+  kind: text('kind').notNull(),
+  key: text('key'),
+  payload: jsonb('payload').notNull().default(sql`'{}'::jsonb`),
+  state: text('state').$type<'queued' | 'running' | 'completed' | 'failed'>().notNull().default('queued'),
+  runAt: tstz('run_at').notNull(),
+  attempts: integer('attempts').notNull().default(0),
+  maxAttempts: integer('max_attempts').notNull(),
+  lastError: text('last_error'),
+  lockToken: text('lock_token'),
+  lockedUntil: tstz('locked_until'),
+  createdAt: tstz('created_at').notNull().default(sql`now()`),
+  updatedAt: tstz('updated_at').notNull().default(sql`now()`),
+  finishedAt: tstz('finished_at'),
+})
+
+export const eventDataRequests = pgTable('event_data_requests', {
+  id: text('id').primaryKey(),
+  organizationId: text('organization_id').notNull(),
+  projectId: text('project_id'),
+  status: text('status').$type<'PREPARING' | 'COMPLETED' | 'FAILED'>().notNull(),
+  reportType: text('report_type').notNull(),
+  filters: jsonb('filters').notNull(),
+  allEvents: boolean('all_events').notNull().default(false),
+  total: count('total'),
+  createdBy: text('created_by'),
+  createdByEmail: text('created_by_email').notNull(),
+  createdByName: text('created_by_name').notNull(),
+  createdAt: tstz('created_at').notNull(),
+  completedAt: tstz('completed_at'),
+  expiresAt: tstz('expires_at'),
+  exportStartedAt: tstz('export_started_at'),
+  fileKey: text('file_key'),
+  fileBytes: count('file_bytes'),
+  fileRemovedAt: tstz('file_removed_at'),
+  fileRemovedReason: text('file_removed_reason').$type<'expired' | 'deleted'>(),
+  failure: text('failure'),
+  jobId: text('job_id'),
+})
+
+export const eventDataFiles = pgTable(
+  'event_data_files',
+  {
+    requestId: text('request_id').notNull(),
+    fileKey: text('file_key').notNull(),
+    seq: integer('seq').notNull(),
+    data: bytea('data').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.fileKey, t.seq] })],
+)
+
+export const eventDataDeletions = pgTable('event_data_deletions', {
+  id: text('id').primaryKey(),
+  organizationId: text('organization_id').notNull(),
+  projectId: text('project_id'),
+  status: text('status').$type<'PREPARING' | 'AWAITING_CONFIRMATION' | 'ACCEPTED' | 'COMPLETED' | 'FAILED'>().notNull(),
+  filters: jsonb('filters').notNull(),
+  allEvents: boolean('all_events').notNull().default(false),
+  skipConfirmation: boolean('skip_confirmation').notNull().default(false),
+  total: count('total'),
+  deletedEvents: count('deleted_events').notNull().default(0),
+  createdBy: text('created_by'),
+  createdByEmail: text('created_by_email').notNull(),
+  createdByName: text('created_by_name').notNull(),
+  createdAt: tstz('created_at').notNull(),
+  completedAt: tstz('completed_at'),
+  confirmedBy: text('confirmed_by'),
+  confirmedByEmail: text('confirmed_by_email'),
+  confirmedByName: text('confirmed_by_name'),
+  confirmedAt: tstz('confirmed_at'),
+  deletingBefore: tstz('deleting_before'),
+  failure: text('failure'),
+  jobId: text('job_id'),
+})
+
+export const eventDataDeletionWork = pgTable(
+  'event_data_deletion_work',
+  {
+    deletionId: text('deletion_id').notNull(),
+    projectId: text('project_id').notNull(),
+    kind: text('kind').$type<'error' | 'user' | 'pivot' | 'session'>().notNull(),
+    errorId: text('error_id').notNull().default(''),
+    field: text('field').notNull().default(''),
+    value: text('value').notNull().default(''),
+  },
+  (t) => [primaryKey({ columns: [t.deletionId, t.projectId, t.kind, t.errorId, t.field, t.value] })],
+)
+
 export const schema = {
   users,
   authTokens,
@@ -311,4 +400,9 @@ export const schema = {
   pivotCounts,
   sourceMaps,
   sourceMapFiles,
+  jobs,
+  eventDataRequests,
+  eventDataFiles,
+  eventDataDeletions,
+  eventDataDeletionWork,
 }

@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import { createServer, type IncomingMessage } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import pino from 'pino'
 import { createApp } from '../app.ts'
 import { createLoginThrottle } from '../auth/login-throttle.ts'
@@ -14,6 +17,11 @@ import { migrate } from '../db/migrate.ts'
 import { users } from '../db/schema.ts'
 import { createRequestListener } from '../ingest/accept/node-listener.ts'
 import { createIngestWriter } from '../ingest/log/group-commit.ts'
+import { createJobRunner, type JobRunner } from '../jobs/job-runner.ts'
+import { systemClock, type Clock } from '../clock.ts'
+import { defaultPrivacyDeps, type PrivacyDeps } from '../privacy/privacy-deps.ts'
+import { directoryFileStore } from '../privacy/retrieval-files.ts'
+import { privacyJobHandlers } from '../privacy/privacy.jobs.ts'
 
 /**
  * A fresh, migrated database for one test file: in-memory PGlite, or a new database on
@@ -46,15 +54,42 @@ export interface TestContext {
    */
   request(path: string, init?: RequestInit & { token?: string; json?: unknown }): Promise<Response>
   createUser(name?: string, password?: string): Promise<TestUser>
+  /**
+   * The background jobs (privacy requests), not started: `jobs.drain()` runs what is due and
+   * what that queues in turn, so a test decides when the asynchronous work happens.
+   */
+  jobs: JobRunner
   close(): Promise<void>
 }
 
-export async function createTestContext(overrides: Partial<Config> = {}): Promise<TestContext> {
+export interface TestContextOptions {
+  /** The privacy requests' and jobs' clock (the 7-day expiry of retrieval files). */
+  clock?: Clock
+  /** Overrides of the privacy dependencies (a smaller batch, a slower wait for ingestion). */
+  privacy?: Partial<PrivacyDeps>
+}
+
+export async function createTestContext(overrides: Partial<Config> = {}, options: TestContextOptions = {}): Promise<TestContext> {
   const database = await createTestDatabase()
   const config = { ...loadConfig({ LOG_LEVEL: 'silent' }), publicUrl: 'http://errata.test', ...overrides }
   const logger = pino({ level: 'silent' })
   const ingestWriter = createIngestWriter(database, config.ingest, logger)
-  const deps: AppDeps = { config, database, logger, ingestWriter, loginThrottle: createLoginThrottle() }
+  // Retrieval files of an in-memory database go to a directory of this test's own.
+  const filesDir = database.engine === 'pglite' ? mkdtempSync(join(tmpdir(), 'errata-event-data-')) : null
+  const clock = options.clock ?? systemClock
+  const privacy = defaultPrivacyDeps(
+    { database, config, ingestWriter },
+    { clock, ...(filesDir ? { files: directoryFileStore(database, filesDir) } : {}), ...options.privacy },
+  )
+  const jobs = createJobRunner({
+    database,
+    logger,
+    clock,
+    handlers: privacyJobHandlers(database.db, privacy, logger),
+    retryBaseMs: 1,
+    retryMaxMs: 1,
+  })
+  const deps: AppDeps = { config, database, logger, ingestWriter, loginThrottle: createLoginThrottle(), privacy }
   const app = createApp(deps)
 
   return {
@@ -80,9 +115,12 @@ export async function createTestContext(overrides: Partial<Config> = {}): Promis
       const { token } = await createToken(database.db, id, 'test')
       return { id, email, token }
     },
+    jobs,
     close: async () => {
+      await jobs.stop()
       await ingestWriter.close()
       await database.close()
+      if (filesDir) rmSync(filesDir, { recursive: true, force: true })
     },
   }
 }

@@ -154,3 +154,12 @@ export async function sendJson<S extends z.ZodType>(
 export async function sendEmpty(method: 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown): Promise<void> {
   await send(url, { method, body })
 }
+
+/**
+ * GET a file with the session's token (downloads the browser cannot fetch by itself, as they
+ * need the Authorization header), from the same origin as the rest of the API.
+ */
+export async function getBlob(url: string): Promise<Blob> {
+  const response = await send(toSameOrigin(url).path)
+  return response.blob()
+}

@@ -27,11 +27,14 @@ export function EventDetail({
   metadataTab,
   onMetadataTabChange,
   navigation,
+  userAction,
 }: {
   event: ErrorEvent
   metadataTab: string | undefined
   onMetadataTabChange: (tab: string) => void
   navigation?: React.ReactNode
+  /** Beside the user panel's title (a link to this user's privacy requests). */
+  userAction?: React.ReactNode
 }) {
   // Panels keep what was expanded or shown per event (key): walking to the next event starts
   // them afresh, while the navigation keeps its focus.
@@ -62,7 +65,7 @@ export function EventDetail({
           </Section>
         </div>
       </div>
-      <ContextPanels key={event.id} event={event} />
+      <ContextPanels key={event.id} event={event} userAction={userAction} />
     </div>
   )
 }

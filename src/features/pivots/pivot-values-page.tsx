@@ -14,6 +14,7 @@ import { shortErrorClassLabel } from '../../lib/error-class.ts'
 import { usePageTrail } from '../../lib/page-trail.ts'
 import { formatCountOf } from '../../lib/relative-time.ts'
 import { FilterBar } from '../filters/filter-bar.tsx'
+import { UserPrivacyLink } from '../privacy/user-privacy-link.tsx'
 import { toFilterSearch } from '../filters/to-filter-search.ts'
 import { ERROR_PIVOT_FIELDS, type ErrorPivotField } from './error-pivots-panel.tsx'
 import { PivotPageLink } from './pivot-page-link.tsx'
@@ -153,13 +154,23 @@ export function PivotValuesPage({
                 <div className="min-w-0 flex-1">
                   <PivotValueRow projectId={projectId} pivotId={pivotId} value={value} filters={filters} />
                 </div>
-                <p className="flex shrink-0 gap-3 text-xs text-muted-foreground">
+                <p className="flex shrink-0 flex-wrap gap-3 text-xs text-muted-foreground">
                   <span>
                     first <RelativeTime value={value.first_seen} />
                   </span>
                   <span>
                     last <RelativeTime value={value.last_seen} />
                   </span>
+                  {pivotId === 'user.id' && value.event_field_value ? (
+                    <UserPrivacyLink
+                      projectId={projectId}
+                      user={{ id: value.event_field_value }}
+                      label={`Privacy requests for ${value.event_field_value}`}
+                      className="text-xs"
+                    >
+                      Privacy requests
+                    </UserPrivacyLink>
+                  ) : null}
                 </p>
               </li>
             ))}

@@ -1,6 +1,6 @@
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, Link } from '@tanstack/react-router'
-import { Settings } from 'lucide-react'
+import { Settings, ShieldCheck } from 'lucide-react'
 import { organizationQuery } from '../../api/organizations.ts'
 import { projectsQuery } from '../../api/projects.ts'
 import { buttonVariants } from '../../components/ui/button.tsx'
@@ -39,14 +39,26 @@ function OrganizationPage() {
         title={organization.name}
         description={`${projects.length} ${projects.length === 1 ? 'project' : 'projects'}`}
         actions={
-          <Link
-            to="/organizations/$organizationId/settings"
-            params={{ organizationId }}
-            className={buttonVariants({ variant: 'secondary', size: 'sm' })}
-          >
-            <Settings aria-hidden="true" />
-            Organization settings
-          </Link>
+          <>
+            {isAdmin ? (
+              <Link
+                to="/organizations/$organizationId/privacy"
+                params={{ organizationId }}
+                className={buttonVariants({ variant: 'secondary', size: 'sm' })}
+              >
+                <ShieldCheck aria-hidden="true" />
+                Privacy requests
+              </Link>
+            ) : null}
+            <Link
+              to="/organizations/$organizationId/settings"
+              params={{ organizationId }}
+              className={buttonVariants({ variant: 'secondary', size: 'sm' })}
+            >
+              <Settings aria-hidden="true" />
+              Organization settings
+            </Link>
+          </>
         }
       />
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_18rem]">

@@ -5,6 +5,7 @@ import { eventQuery } from '../../api/events.ts'
 import { EventDetail } from '../../features/events/event-detail.tsx'
 import { EventNavigation } from '../../features/events/event-navigation.tsx'
 import { orNotFound, PageSkeleton, ResourceNotFound, RouteError } from '../../features/layout/route-states.tsx'
+import { UserPrivacyLink } from '../../features/privacy/user-privacy-link.tsx'
 
 export const Route = createFileRoute('/_authed/projects/$projectId/errors/$errorId/events/$eventId')({
   validateSearch: z.object({ tab: z.string().optional().catch(undefined) }),
@@ -36,6 +37,7 @@ function EventPage() {
       metadataTab={tab}
       onMetadataTabChange={(next) => void navigate({ search: { tab: next }, replace: true })}
       navigation={<EventNavigation projectId={projectId} errorId={errorId} event={event} />}
+      userAction={<UserPrivacyLink projectId={projectId} user={event.user} />}
     />
   )
 }

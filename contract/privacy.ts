@@ -1,0 +1,164 @@
+// Privacy requests (spec sections 2–4): event data retrievals for access requests (GDPR, and
+// CCPA under the same report type) and event data deletions. docs/privacy.md explains the
+// states, including those the spec leaves open (skip_confirmation, failure).
+import { z } from 'zod'
+import { idSchema, perPageSchema, timestampSchema } from './common.ts'
+import { filtersSchema } from './filters.ts'
+
+export const REPORT_TYPES = ['gdpr'] as const
+export type ReportType = (typeof REPORT_TYPES)[number]
+
+export const RETRIEVAL_STATUSES = ['PREPARING', 'COMPLETED', 'FAILED'] as const
+export type RetrievalStatus = (typeof RETRIEVAL_STATUSES)[number]
+
+export const DELETION_STATUSES = ['PREPARING', 'AWAITING_CONFIRMATION', 'ACCEPTED', 'COMPLETED', 'FAILED'] as const
+export type DeletionStatus = (typeof DELETION_STATUSES)[number]
+
+/** States after which nothing changes on its own: the dashboard stops polling there. */
+export const FINAL_RETRIEVAL_STATUSES: readonly RetrievalStatus[] = ['COMPLETED', 'FAILED']
+export const FINAL_DELETION_STATUSES: readonly DeletionStatus[] = ['AWAITING_CONFIRMATION', 'COMPLETED', 'FAILED']
+
+/** How long a retrieval's output file can be downloaded after it is complete (spec section 8). */
+export const RETRIEVAL_FILE_DAYS = 7
+
+/** Who made or confirmed a request, as they were named then (kept if the account goes). */
+export const privacyActorSchema = z.object({
+  /** null once the account was deleted. */
+  id: idSchema.nullable(),
+  email: z.string(),
+  name: z.string(),
+})
+export type PrivacyActor = z.infer<typeof privacyActorSchema>
+
+/** The background work behind a request: attempts so far and why the last one failed. */
+const jobFields = {
+  attempts: z.number().int(),
+  last_error: z.string().nullable(),
+  /** Why it stopped for good (status FAILED). */
+  failure: z.string().nullable(),
+}
+
+/** An event data request (retrieval). The spec's fields first, then Errata's. */
+export const eventDataRequestSchema = z.object({
+  id: idSchema,
+  status: z.enum(RETRIEVAL_STATUSES),
+  /** Events in the file; null until known. */
+  total: z.number().int().nullable(),
+  filters: filtersSchema,
+  report_type: z.enum(REPORT_TYPES),
+  created_at: timestampSchema,
+  completed_at: timestampSchema.nullable(),
+  /** completed_at + 7 days: the file is removed then, and the download answers 410. */
+  expires_at: timestampSchema.nullable(),
+  /** The download (GET with the same Authorization); present once completed. */
+  url: z.string().optional(),
+  organization_id: idSchema,
+  /** null: every project of the organization. */
+  project_id: idSchema.nullable(),
+  /** The request selects every event of its scope (no filters). */
+  all_events: z.boolean(),
+  created_by: privacyActorSchema,
+  /** Size of the (gzip'd) file; null until completed. */
+  file_bytes: z.number().int().nullable(),
+  /** Why the file is gone: it expired, or a later deletion in its scope removed it. */
+  file_removed: z.enum(['expired', 'deleted']).nullable(),
+  ...jobFields,
+})
+export type EventDataRequest = z.infer<typeof eventDataRequestSchema>
+
+/** An event data deletion. The spec's fields first, then Errata's. */
+export const eventDataDeletionSchema = z.object({
+  id: idSchema,
+  status: z.enum(DELETION_STATUSES),
+  /** Matching events when counted; null until known. */
+  total: z.number().int().nullable(),
+  filters: filtersSchema,
+  created_at: timestampSchema,
+  /** Set when counted (AWAITING_CONFIRMATION) and when completed; null otherwise. */
+  completed_at: timestampSchema.nullable(),
+  organization_id: idSchema,
+  project_id: idSchema.nullable(),
+  all_events: z.boolean(),
+  skip_confirmation: z.boolean(),
+  /** Events deleted so far (more than total when the user sent more events after the count). */
+  deleted_events: z.number().int(),
+  created_by: privacyActorSchema,
+  confirmed_by: privacyActorSchema.nullable(),
+  confirmed_at: timestampSchema.nullable(),
+  ...jobFields,
+})
+export type EventDataDeletion = z.infer<typeof eventDataDeletionSchema>
+
+/** true / false in a query string. */
+const queryBoolean = () => z.enum(['true', 'false'], { error: 'must be true or false' }).transform((v) => v === 'true')
+
+/**
+ * POST …/event_data_requests: filters and report_type in the query string (as the spec shows,
+ * no body), or as a JSON body. `all_events=true` selects everything, in place of filters.
+ */
+export const createRetrievalQuerySchema = z.object({
+  report_type: z.enum(REPORT_TYPES, { error: 'must be gdpr (it also serves CCPA requests)' }).optional(),
+  all_events: queryBoolean().optional(),
+})
+export const createRetrievalBodySchema = z
+  .object({
+    filters: filtersSchema.optional(),
+    report_type: z.enum(REPORT_TYPES, { error: 'must be gdpr (it also serves CCPA requests)' }).optional(),
+    all_events: z.boolean().optional(),
+  })
+  .strict()
+export type CreateRetrievalBody = z.infer<typeof createRetrievalBodySchema>
+
+/** POST …/event_data_deletions, in the query string or as a JSON body. */
+export const createDeletionQuerySchema = z.object({
+  skip_confirmation: queryBoolean().optional(),
+  all_events: queryBoolean().optional(),
+})
+export const createDeletionBodySchema = z
+  .object({
+    filters: filtersSchema.optional(),
+    skip_confirmation: z.boolean().optional(),
+    all_events: z.boolean().optional(),
+  })
+  .strict()
+export type CreateDeletionBody = z.infer<typeof createDeletionBodySchema>
+
+export const listPrivacyQuerySchema = z.object({
+  per_page: perPageSchema(30),
+  cursor: z.string().optional(),
+})
+
+/** An event as the privacy page's preview shows it: enough to recognise it. */
+export const privacyPreviewEventSchema = z.object({
+  id: idSchema,
+  project_id: idSchema,
+  error_id: idSchema,
+  received_at: timestampSchema,
+  error_class: z.string(),
+  message: z.string(),
+  context: z.string().nullable(),
+  user: z.object({ id: z.string().nullable(), email: z.string().nullable(), name: z.string().nullable() }),
+})
+export type PrivacyPreviewEvent = z.infer<typeof privacyPreviewEventSchema>
+
+/** GET …/event_data_preview: how many events a selection matches now, and the newest few. */
+export const privacyPreviewSchema = z.object({
+  total: z.number().int(),
+  events: z.array(privacyPreviewEventSchema),
+})
+export type PrivacyPreview = z.infer<typeof privacyPreviewSchema>
+
+/** One line of a retrieval's output file (JSON lines): the event with its user, device and metadata. */
+export const retrievalLineSchema = z
+  .object({
+    event_id: idSchema,
+    project_id: idSchema,
+    project_name: z.string(),
+    error_id: idSchema,
+    received_at: timestampSchema,
+    user: z.record(z.string(), z.unknown()),
+    device: z.record(z.string(), z.unknown()),
+    meta_data: z.record(z.string(), z.unknown()),
+  })
+  .passthrough()
+export type RetrievalLine = z.infer<typeof retrievalLineSchema>

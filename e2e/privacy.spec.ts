@@ -1,0 +1,121 @@
+// A privacy officer answers a data-subject request on the real server: from one of the person's
+// events to the privacy page, exports their events and downloads the file, then deletes them
+// after confirming the count, watching each request's state change on the page.
+import { readFileSync } from 'node:fs'
+import AxeBuilder from '@axe-core/playwright'
+import { expect, test, type Page } from '@playwright/test'
+import { simpleEvent } from './bugsnag-payload.ts'
+import { addTestStyle, Api, createProject, notify, NARROW, shoot, signIn, waitForEvents, watchPage, WIDE } from './support.ts'
+
+test.use({ viewport: WIDE })
+
+const jane = { id: 'jane-42', email: 'jane@example.com', name: 'Jane Roe' }
+const other = { id: 'sam-7', email: 'sam@example.com', name: 'Sam Poe' }
+
+/** The page at 1280 and 390 px, light and dark. */
+async function shootAll(page: Page, name: string) {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme })
+    const suffix = colorScheme === 'dark' ? '-dark' : ''
+    await page.setViewportSize(WIDE)
+    await shoot(page, `${name}${suffix}`)
+    await page.setViewportSize(NARROW)
+    await shoot(page, `${name}-narrow${suffix}`)
+  }
+  await page.setViewportSize(WIDE)
+  await page.emulateMedia({ colorScheme: 'light' })
+}
+
+/** No serious or critical axe-core finding (WCAG 2.1 AA), light and dark, as e2e/accessibility.spec.ts checks every page. */
+async function expectAccessible(page: Page) {
+  await addTestStyle(page, '*, *::before, *::after { transition: none !important; animation: none !important; }')
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme })
+    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
+    const blocking = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
+    expect(blocking, colorScheme).toEqual([])
+  }
+  await page.emulateMedia({ colorScheme: 'light' })
+}
+
+test('a privacy officer exports a user’s events, downloads them, then deletes them with confirmation', async ({ page, request }) => {
+  test.setTimeout(120_000)
+  const watched = watchPage(page)
+  const api = await Api.signIn(request)
+  const { organizationId, projectId, apiKey } = await createProject(api, 'privacy-web')
+  await notify(request, apiKey, [
+    simpleEvent({ errorClass: 'CheckoutError', user: jane }),
+    simpleEvent({ errorClass: 'CheckoutError', user: other }),
+    simpleEvent({ errorClass: 'CartError', user: jane, releaseStage: 'staging' }),
+    simpleEvent({ errorClass: 'ProfileError', user: jane }),
+    simpleEvent({ errorClass: 'CartError', user: other }),
+  ])
+  await waitForEvents(api, projectId, 5)
+  const [janesEvent] = await api.get<{ id: string; error_id: string }[]>(
+    `/projects/${projectId}/events?per_page=1&filters[user.id][][type]=eq&filters[user.id][][value]=${jane.id}`,
+  )
+
+  // From one of Jane's events to the privacy page, Jane prefilled.
+  await signIn(page)
+  await page.goto(`/projects/${projectId}/errors/${janesEvent!.error_id}/events/${janesEvent!.id}`)
+  await page.getByRole('region', { name: 'User' }).getByRole('link', { name: 'Export or delete this user’s data' }).click()
+  await expect(page).toHaveURL(new RegExp(`/organizations/${organizationId}/privacy\\?f=user.id:eq:${jane.id}$`))
+  await expect(page.getByRole('heading', { level: 1, name: /privacy requests$/ })).toBeVisible()
+  await expect(page.getByLabel(/User id/)).toHaveValue(jane.id)
+  await expect(page.getByRole('status').filter({ hasText: '3 matching events' })).toBeVisible()
+  await expect(page.getByRole('list', { name: 'Newest matching events' }).getByRole('listitem')).toHaveCount(3)
+  await expect(page.getByText('No requests yet')).toBeVisible()
+  await shootAll(page, 'privacy-selection')
+
+  // Export: Preparing, then Completed on its own, then the file.
+  await page.getByRole('button', { name: 'Export their data' }).click()
+  const exportRow = page.getByRole('article', { name: `Export: User id is ${jane.id}` })
+  await expect(exportRow).toBeVisible()
+  await expect(exportRow.getByTitle('COMPLETED')).toBeVisible({ timeout: 20_000 })
+  await expect(exportRow).toContainText('3 events')
+  await expect(exportRow).toContainText('kept 7 more days')
+  const downloading = page.waitForEvent('download')
+  await page.getByRole('button', { name: 'Download file' }).click()
+  const download = await downloading
+  expect(download.suggestedFilename()).toMatch(/^errata-event-data-[0-9a-f]{24}\.jsonl$/)
+  const lines = readFileSync((await download.path())!, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { user: { id: string }; device: object; project_name: string })
+  expect(lines).toHaveLength(3)
+  expect(lines.every((line) => line.user.id === jane.id && line.project_name === 'privacy-web' && typeof line.device === 'object')).toBe(true)
+
+  // Deletion: counted first, confirmed by typing the count, then watched until complete.
+  await page.getByRole('button', { name: 'Delete their events…' }).click()
+  const deletionRow = page.getByRole('article', { name: `Deletion: User id is ${jane.id}` })
+  await expect(deletionRow.getByTitle('AWAITING_CONFIRMATION')).toBeVisible({ timeout: 20_000 })
+  await expect(deletionRow).toContainText('3 events to delete')
+  await expectAccessible(page)
+  await shootAll(page, 'privacy-requests')
+  await page.getByRole('button', { name: 'Confirm deletion…' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Delete 3 events for good?' })
+  const confirm = dialog.getByRole('button', { name: 'Delete events' })
+  await expect(confirm).toBeDisabled()
+  await dialog.getByLabel('Type 3 to confirm').fill('3')
+  await shoot(page, 'privacy-confirm')
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await shoot(page, 'privacy-confirm-dark')
+  await page.emulateMedia({ colorScheme: 'light' })
+  await confirm.click()
+  await expect(dialog).toBeHidden()
+  await expect(deletionRow.getByTitle('COMPLETED')).toBeVisible({ timeout: 20_000 })
+  await expect(deletionRow).toContainText('3 events deleted')
+  await expect(deletionRow).toContainText(`Confirmed by`)
+  // The earlier export held those events: its file is gone too.
+  await expect(exportRow).toContainText('removed by a later deletion')
+  await expect(page.getByRole('button', { name: 'Download file' })).toHaveCount(0)
+  await expect(page.getByRole('status').filter({ hasText: '0 matching events' })).toBeVisible()
+  await shootAll(page, 'privacy-completed')
+
+  // Nothing of Jane's is left; Sam's events are.
+  const remaining = await api.get<{ user: { id: string } }[]>(`/projects/${projectId}/events?per_page=100`)
+  expect(remaining.map((e) => e.user.id)).toEqual([other.id, other.id])
+  const errors = await api.get<{ error_class: string; events: number; users: number }[]>(`/projects/${projectId}/errors?per_page=100`)
+  expect(errors.map((e) => [e.error_class, e.events, e.users]).sort()).toEqual([
+    ['CartError', 1, 1],
+    ['CheckoutError', 1, 1],
+  ])
+  expect(watched.pageErrors).toEqual([])
+})

@@ -1,0 +1,293 @@
+// The job runner: claims due jobs from the jobs table (jobs.ts) and runs their handlers, in
+// every Errata process at once if there are several on one PostgreSQL database.
+import { randomBytes } from 'node:crypto'
+import { sql } from 'drizzle-orm'
+import type { Logger } from 'pino'
+import { systemClock, type Clock } from '../clock.ts'
+import { queryRows, type Database, type Db } from '../db/client.ts'
+import { textArrayLiteral } from '../db/text-array.ts'
+import { LeaseLostError, type JobContext, type JobHandler } from './jobs.ts'
+
+export interface JobRunnerOptions {
+  database: Database
+  logger: Logger
+  handlers: readonly JobHandler<never>[]
+  /** Decides when queued jobs are due (run_at); leases use the database's own clock. */
+  clock?: Clock
+  /** How often to look for due jobs besides wake(). */
+  pollMs?: number
+  /** How long a claim holds a job without renewing; renewed every third of it while running. */
+  leaseMs?: number
+  /** Jobs run at once by this process. */
+  concurrency?: number
+  /** Wait before attempt n + 1 after n failed: doubles from `retryBaseMs` up to `retryMaxMs`, ±20 %. */
+  retryBaseMs?: number
+  retryMaxMs?: number
+}
+
+export interface JobRunner {
+  /** Starts polling (and picks up at once what an earlier run left). */
+  start(): void
+  /** Looks for due jobs now (after enqueueing one). */
+  wake(): void
+  /**
+   * Runs due jobs until none is left due and none is running (tests, and scripts that need a
+   * result). Jobs enqueued by the jobs it runs are run too.
+   */
+  drain(): Promise<void>
+  /** Stops claiming, aborts running jobs at their next safe point and hands them back to the queue. */
+  stop(): Promise<void>
+}
+
+interface ClaimedRow {
+  id: string
+  kind: string
+  payload: Record<string, unknown>
+  attempts: number
+  max_attempts: number
+  lock_token: string
+}
+
+class StopRequestedError extends Error {
+  constructor() {
+    super('the job runner is stopping')
+    this.name = 'StopRequestedError'
+  }
+}
+
+const PRUNE_EVERY_MS = 3_600_000
+
+const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 2000)
+
+export function createJobRunner(options: JobRunnerOptions): JobRunner {
+  const { database, logger } = options
+  const db = database.db
+  const clock = options.clock ?? systemClock
+  const pollMs = options.pollMs ?? 1000
+  const leaseMs = options.leaseMs ?? 30_000
+  const concurrency = options.concurrency ?? 2
+  const retryBaseMs = options.retryBaseMs ?? 2000
+  const retryMaxMs = options.retryMaxMs ?? 5 * 60_000
+  const handlers = new Map(options.handlers.map((h) => [h.kind, h as unknown as JobHandler<Record<string, unknown>>]))
+  const kinds = textArrayLiteral(handlers.keys())
+  const lease = sql`make_interval(secs => ${leaseMs / 1000})`
+
+  const running = new Map<string, { done: Promise<void>; controller: AbortController }>()
+  let stopping = false
+  let timer: NodeJS.Timeout | null = null
+  let ticking: Promise<void> | null = null
+  let again = false
+  let recovered: Promise<void> | null = null
+  let pruneTimer: NodeJS.Timeout | null = null
+
+  /** Finished jobs are kept a while for inspection (attempts, last error), then removed. */
+  async function prune(): Promise<void> {
+    try {
+      await db.execute(sql`DELETE FROM jobs WHERE (state = 'completed' AND finished_at < now() - interval '7 days')
+        OR (state = 'failed' AND finished_at < now() - interval '30 days')`)
+    } catch (err) {
+      logger.warn({ err }, 'removing old finished jobs failed')
+    }
+  }
+
+  /**
+   * The embedded database belongs to this process alone (data-dir-lock.ts): a job still marked
+   * running was cut off by a crash or a kill, and is due again at once rather than after its lease.
+   */
+  function recoverOrphans(): Promise<void> {
+    recovered ??= (async () => {
+      if (database.engine !== 'pglite') return
+      const rows = await queryRows<{ id: string }>(
+        db,
+        sql`UPDATE jobs SET state = 'queued', lock_token = NULL, locked_until = NULL, updated_at = now()
+          WHERE state = 'running' RETURNING id`,
+      )
+      if (rows.length > 0) logger.warn({ jobs: rows.map((r) => r.id) }, 'jobs cut off by the last stop are queued again')
+    })()
+    return recovered
+  }
+
+  /** One due job, claimed for this process: queued and due, or running with its lease run out. */
+  async function claim(): Promise<ClaimedRow | null> {
+    const token = randomBytes(12).toString('hex')
+    const rows = await queryRows<ClaimedRow>(
+      db,
+      sql`UPDATE jobs j SET state = 'running', attempts = j.attempts + 1, lock_token = ${token},
+          locked_until = now() + ${lease}, updated_at = now()
+        FROM (SELECT id FROM jobs
+              WHERE kind = ANY(${kinds}::text[])
+                AND ((state = 'queued' AND run_at <= ${clock().toISOString()}::timestamptz)
+                  OR (state = 'running' AND locked_until < now()))
+              ORDER BY run_at, id LIMIT 1 FOR UPDATE SKIP LOCKED) c
+        WHERE j.id = c.id
+        RETURNING j.id, j.kind, j.payload, j.attempts, j.max_attempts, j.lock_token`,
+    )
+    return rows[0] ?? null
+  }
+
+  async function renew(row: ClaimedRow): Promise<boolean> {
+    const rows = await queryRows<{ id: string }>(
+      db,
+      sql`UPDATE jobs SET locked_until = now() + ${lease}, updated_at = now()
+        WHERE id = ${row.id} AND lock_token = ${row.lock_token} AND state = 'running' RETURNING id`,
+    )
+    return rows.length > 0
+  }
+
+  async function fence(tx: Db, row: ClaimedRow): Promise<void> {
+    const rows = await queryRows<{ id: string }>(
+      tx,
+      sql`SELECT id FROM jobs WHERE id = ${row.id} AND lock_token = ${row.lock_token} AND state = 'running' FOR UPDATE`,
+    )
+    if (rows.length === 0) throw new LeaseLostError(row.id)
+  }
+
+  const backoffMs = (attempt: number) => {
+    const base = Math.min(retryBaseMs * 2 ** (attempt - 1), retryMaxMs)
+    return Math.round(base * (0.8 + Math.random() * 0.4))
+  }
+
+  async function settle(row: ClaimedRow, handler: JobHandler<Record<string, unknown>> | undefined, err: unknown): Promise<void> {
+    const owned = sql`id = ${row.id} AND lock_token = ${row.lock_token} AND state = 'running'`
+    if (err === undefined) {
+      await db.execute(sql`UPDATE jobs SET state = 'completed', lock_token = NULL, locked_until = NULL,
+        finished_at = now(), updated_at = now() WHERE ${owned}`)
+      logger.debug({ job: row.id, kind: row.kind, attempt: row.attempts }, 'job completed')
+      return
+    }
+    if (err instanceof LeaseLostError) {
+      logger.warn({ job: row.id, kind: row.kind }, err.message)
+      return
+    }
+    if (err instanceof StopRequestedError || (stopping && err instanceof Error && err.name === 'AbortError')) {
+      // Not a failure: handed back as it was, due at once for the next process or start.
+      await db.execute(sql`UPDATE jobs SET state = 'queued', attempts = greatest(attempts - 1, 0), lock_token = NULL,
+        locked_until = NULL, updated_at = now() WHERE ${owned}`)
+      return
+    }
+    const message = handler ? messageOf(err) : `no handler for job kind ${row.kind}`
+    if (row.attempts >= row.max_attempts) {
+      logger.error({ err, job: row.id, kind: row.kind, attempts: row.attempts }, 'job failed its last attempt; giving up')
+      await db.transaction(async (tx) => {
+        const failed = await queryRows<{ id: string }>(
+          tx as unknown as Db,
+          sql`UPDATE jobs SET state = 'failed', last_error = ${message}, lock_token = NULL, locked_until = NULL,
+            finished_at = now(), updated_at = now() WHERE ${owned} RETURNING id`,
+        )
+        if (failed.length > 0) await handler?.failed?.(tx as unknown as Db, { id: row.id, payload: row.payload, error: message })
+      })
+      return
+    }
+    const runAt = new Date(clock().getTime() + backoffMs(row.attempts))
+    logger.warn({ err, job: row.id, kind: row.kind, attempt: row.attempts, retryAt: runAt.toISOString() }, 'job failed; will retry')
+    await db.execute(sql`UPDATE jobs SET state = 'queued', last_error = ${message}, run_at = ${runAt.toISOString()}::timestamptz,
+      lock_token = NULL, locked_until = NULL, updated_at = now() WHERE ${owned}`)
+  }
+
+  async function execute(row: ClaimedRow): Promise<void> {
+    const handler = handlers.get(row.kind)
+    const controller = new AbortController()
+    const heartbeat = setInterval(() => {
+      renew(row)
+        .then((held) => {
+          if (!held) controller.abort(new LeaseLostError(row.id))
+        })
+        // The database is away: keep going; if the lease runs out meanwhile, fence() tells.
+        .catch((err: unknown) => logger.warn({ err, job: row.id }, 'renewing a job lease failed'))
+    }, Math.max(50, Math.floor(leaseMs / 3)))
+    const done = (async () => {
+      let outcome: unknown
+      try {
+        if (!handler) throw new Error(`no handler for job kind ${row.kind}`)
+        if (row.attempts > row.max_attempts) throw new Error(`gave up after ${row.max_attempts} attempts (the last were cut off)`)
+        const context: JobContext<Record<string, unknown>> = {
+          id: row.id,
+          kind: row.kind,
+          payload: row.payload,
+          attempt: row.attempts,
+          maxAttempts: row.max_attempts,
+          signal: controller.signal,
+          fence: (tx) => fence(tx, row),
+        }
+        await handler.run(context)
+      } catch (err) {
+        outcome = controller.signal.aborted && !(err instanceof LeaseLostError) ? (controller.signal.reason ?? err) : err
+        if (outcome === undefined) outcome = new Error('job failed')
+      } finally {
+        clearInterval(heartbeat)
+      }
+      try {
+        await settle(row, handler, outcome)
+      } catch (err) {
+        // The lease runs out and the job is claimed again.
+        logger.error({ err, job: row.id }, 'recording the outcome of a job failed')
+      }
+    })()
+    running.set(row.id, { done, controller })
+    await done
+    running.delete(row.id)
+  }
+
+  /** Claims while there is room; each finished job looks again. */
+  async function tick(): Promise<void> {
+    if (ticking) {
+      again = true
+      return ticking
+    }
+    ticking = (async () => {
+      try {
+        await recoverOrphans()
+        do {
+          again = false
+          while (!stopping && running.size < concurrency) {
+            const row = await claim()
+            if (!row) break
+            void execute(row).then(() => {
+              if (!stopping) void tick()
+            })
+          }
+        } while (again && !stopping)
+      } catch (err) {
+        logger.warn({ err }, 'looking for due jobs failed')
+      } finally {
+        ticking = null
+      }
+    })()
+    return ticking
+  }
+
+  return {
+    start() {
+      if (timer || stopping) return
+      timer = setInterval(() => void tick(), pollMs)
+      timer.unref()
+      pruneTimer = setInterval(() => void prune(), PRUNE_EVERY_MS)
+      pruneTimer.unref()
+      void tick()
+    },
+    wake() {
+      if (!stopping) void tick()
+    },
+    async drain() {
+      for (;;) {
+        await tick()
+        if (running.size === 0) {
+          // Nothing running: one more look, in case a job finished between the claim and here.
+          await tick()
+          if (running.size === 0) return
+        }
+        await Promise.race([...running.values()].map((r) => r.done))
+      }
+    },
+    async stop() {
+      stopping = true
+      if (timer) clearInterval(timer)
+      if (pruneTimer) clearInterval(pruneTimer)
+      timer = null
+      // A claim in flight may still start a job: abort after it.
+      await ticking
+      for (const { controller } of running.values()) controller.abort(new StopRequestedError())
+      await Promise.all([...running.values()].map((r) => r.done))
+    },
+  }
+}

@@ -1,0 +1,354 @@
+// Deleting selected events for good, in batches, and then bringing everything they counted in
+// up to date: rollups, error counters, users affected, pivots, crashed sessions, empty errors.
+//
+// Each batch is one short transaction holding the project's write lock (ingestion and triage
+// of that project wait for it, nothing else does): the batch's rollup counts go down exactly
+// (removeEventsFromRollups), its errors' event counters too, the events and their payloads go,
+// and what cannot be corrected by subtraction (first / last seen, users, pivot details) is
+// written down in event_data_deletion_work. finishDeletedEvents then recomputes exactly those,
+// once, from what is left. Every step reads the database as it is, so a step cut off by a crash
+// is simply run again.
+import { sql, type SQL } from 'drizzle-orm'
+import { queryRows, type Db } from '../db/client.ts'
+import { writingProject } from '../db/project-lock.ts'
+import { textArrayLiteral } from '../db/text-array.ts'
+import { decodeEventPayload } from '../events/event-payload.ts'
+import { eventColumn, ROLLUP_FIELDS } from '../filters/filter-sql.ts'
+import { removeErrorsFromRollups, removeEventsFromRollups } from '../rollups/rollups.ts'
+import { afterKey, type EventKey } from './selection.ts'
+
+interface BatchRow {
+  id: string
+  error_id: string
+  received_at: string
+  user_id: string | null
+  user_email: string | null
+  unhandled: boolean
+  /** Only for events whose user key or crashed session is in their payload (see below). */
+  payload: Uint8Array | null
+  [column: string]: unknown
+}
+
+interface WorkRow {
+  kind: 'error' | 'user' | 'pivot' | 'session'
+  error_id: string
+  field: string
+  value: string
+}
+
+const nonEmpty = (value: unknown): string | null =>
+  typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : null
+
+/**
+ * The user key an event counted under in error_users (as ingestion makes it: user id, else
+ * email, else device id) with where it came from, and the session it crashed, if any.
+ */
+function tracesOf(row: BatchRow): { userKey: { field: string; value: string } | null; session: string | null } {
+  let payload: ReturnType<typeof decodeEventPayload> | null = null
+  if (row.payload) {
+    try {
+      payload = decodeEventPayload(row.payload)
+    } catch {
+      payload = null
+    }
+  }
+  const device = payload?.device as Record<string, unknown> | undefined
+  const session = payload?.session as Record<string, unknown> | null | undefined
+  const userKey = nonEmpty(row.user_id)
+    ? { field: 'user.id', value: row.user_id! }
+    : nonEmpty(row.user_email)
+      ? { field: 'user.email', value: row.user_email! }
+      : nonEmpty(device?.id)
+        ? { field: 'device.id', value: nonEmpty(device?.id)! }
+        : null
+  const sessionId = row.unhandled ? nonEmpty(session?.id) : null
+  return { userKey, session: sessionId ? sessionId.slice(0, 255) : null }
+}
+
+const rollupColumns = sql.join(
+  ROLLUP_FIELDS.map((field) => sql.raw(`events.${eventColumn(field).name} AS "${field}"`)),
+  sql`, `,
+)
+
+export interface BatchResult {
+  deleted: number
+  /** Where the next batch starts; null when this one found nothing. */
+  last: EventKey | null
+}
+
+/**
+ * Deletes up to `limit` of a project's selected events after `after` (oldest first), in one
+ * transaction holding the project's write lock, and records what finishDeletedEvents must
+ * recompute. `where` selects the events (selection.ts).
+ */
+export async function deleteEventBatch(
+  db: Db,
+  deletionId: string,
+  projectId: string,
+  where: SQL,
+  after: EventKey | null,
+  limit: number,
+): Promise<BatchResult> {
+  return writingProject(db, projectId, async (tx) => {
+    // Read under the lock: events another deletion (or DELETE /events) took meanwhile are gone.
+    const rows = await queryRows<BatchRow>(
+      tx,
+      sql`SELECT events.id, events.error_id, events.received_at::text AS received_at, events.user_id, events.user_email,
+          events.unhandled, ${rollupColumns},
+          CASE WHEN (events.user_id IS NULL AND events.user_email IS NULL) OR events.unhandled THEN event_payloads.payload END AS payload
+        FROM events LEFT JOIN event_payloads ON event_payloads.event_id = events.id
+        WHERE ${where} ${after ? sql`AND ${afterKey(after)}` : sql``}
+        ORDER BY events.received_at, events.id LIMIT ${limit}`,
+    )
+    if (rows.length === 0) return { deleted: 0, last: null }
+    const ids = rows.map((r) => r.id)
+
+    const work = new Map<string, WorkRow>()
+    const note = (row: WorkRow) => work.set(`${row.kind}\u0000${row.error_id}\u0000${row.field}\u0000${row.value}`, row)
+    const perError = new Map<string, number>()
+    for (const row of rows) {
+      perError.set(row.error_id, (perError.get(row.error_id) ?? 0) + 1)
+      note({ kind: 'error', error_id: row.error_id, field: '', value: '' })
+      const traces = tracesOf(row)
+      if (traces.userKey) note({ kind: 'user', error_id: row.error_id, ...traces.userKey })
+      if (traces.session) note({ kind: 'session', error_id: '', field: '', value: traces.session })
+      for (const field of ROLLUP_FIELDS) {
+        const value = row[field]
+        // The error's own pivot row; the project-wide one is derived from those at the end.
+        if (typeof value === 'string') note({ kind: 'pivot', error_id: row.error_id, field, value })
+      }
+    }
+
+    await removeEventsFromRollups(tx, ids)
+    await tx.execute(sql`
+      UPDATE errors e SET events_count = greatest(e.events_count - d.n, 0), updated_at = now()
+      FROM jsonb_to_recordset(${JSON.stringify([...perError].map(([id, n]) => ({ id, n })))}::jsonb) AS d(id text, n bigint)
+      WHERE e.id = d.id`)
+    // Their payloads go with them (foreign key).
+    await tx.execute(sql`DELETE FROM events WHERE id = ANY(${textArrayLiteral(ids)}::text[])`)
+    await tx.execute(sql`
+      INSERT INTO event_data_deletion_work (deletion_id, project_id, kind, error_id, field, value)
+      SELECT ${deletionId}, ${projectId}, kind, error_id, field, value
+      FROM jsonb_to_recordset(${JSON.stringify([...work.values()])}::jsonb) AS w(kind text, error_id text, field text, value text)
+      ON CONFLICT DO NOTHING`)
+    await tx.execute(sql`UPDATE event_data_deletions SET deleted_events = deleted_events + ${rows.length} WHERE id = ${deletionId}`)
+    const last = rows[rows.length - 1]!
+    return { deleted: rows.length, last: { at: last.received_at, id: last.id } }
+  })
+}
+
+/** Pivot values or sessions per finishing transaction. */
+const FINISH_CHUNK = 200
+/**
+ * Errors per finishing transaction are taken until their events add up to this: the users
+ * affected are checked with one pass over those events (a transaction holds the embedded
+ * database's only connection, so it must stay short).
+ */
+const FINISH_EVENTS_BUDGET = 5_000
+
+/**
+ * A remaining event of error `errorId` still counts under the device id `key` (events without
+ * a user id or email count under their device id, which only payloads hold; a payload in the
+ * old gzip'd form keeps the key).
+ */
+const deviceStillCounted = (errorId: SQL, key: SQL) => sql`EXISTS (
+  SELECT 1 FROM events g LEFT JOIN event_payloads p ON p.event_id = g.id
+  WHERE g.error_id = ${errorId} AND g.user_id IS NULL AND g.user_email IS NULL AND (
+    p.payload IS NULL OR get_byte(p.payload, 0) = 31
+    OR convert_from(p.payload, 'UTF8')::jsonb #>> '{device,id}' = ${key}))`
+
+/** Takes up to `limit` of a deletion's work rows of one kind for a project. */
+const takeWork = (tx: Db, deletionId: string, projectId: string, kind: WorkRow['kind'], limit: number, where: SQL = sql``) =>
+  queryRows<WorkRow>(
+    tx,
+    sql`SELECT kind, error_id, field, value FROM event_data_deletion_work
+      WHERE deletion_id = ${deletionId} AND project_id = ${projectId} AND kind = ${kind} ${where}
+      ORDER BY error_id, field, value LIMIT ${limit}`,
+  )
+
+/** Recomputes the errors a deletion touched, a few at a time; false when none is left. */
+async function finishErrors(db: Db, deletionId: string, projectId: string): Promise<boolean> {
+  return writingProject(db, projectId, async (tx) => {
+    const candidates = await queryRows<{ error_id: string; events: number | null }>(
+      tx,
+      sql`SELECT w.error_id, e.events_count::int AS events FROM event_data_deletion_work w LEFT JOIN errors e ON e.id = w.error_id
+        WHERE w.deletion_id = ${deletionId} AND w.project_id = ${projectId} AND w.kind = 'error'
+        ORDER BY w.error_id LIMIT ${FINISH_CHUNK}`,
+    )
+    if (candidates.length === 0) return false
+    const chunk: string[] = []
+    let budget = FINISH_EVENTS_BUDGET
+    for (const candidate of candidates) {
+      if (chunk.length > 0 && (candidate.events ?? 0) > budget) break
+      chunk.push(candidate.error_id)
+      budget -= candidate.events ?? 0
+    }
+    const ids = textArrayLiteral(chunk)
+    // Errors left with no events are removed (their status history and users go with them).
+    const emptied = await queryRows<{ id: string }>(
+      tx,
+      sql`SELECT id FROM errors WHERE id = ANY(${ids}::text[])
+        AND NOT EXISTS (SELECT 1 FROM events g WHERE g.error_id = errors.id)
+        ORDER BY project_id, grouping_hash FOR UPDATE`,
+    )
+    if (emptied.length > 0) {
+      const emptiedIds = emptied.map((r) => r.id)
+      await removeErrorsFromRollups(tx, projectId, emptiedIds)
+      await tx.execute(sql`DELETE FROM errors WHERE id = ANY(${textArrayLiteral(emptiedIds)}::text[])`)
+    }
+    // Users affected: a key stays while a remaining event counts under it (user id, else email,
+    // else device id, as ingestion counts them). One pass over these errors' events per kind of key.
+    const keys = (field: string) => sql`event_data_deletion_work w
+      WHERE w.deletion_id = ${deletionId} AND w.project_id = ${projectId} AND w.kind = 'user' AND w.field = ${field}
+        AND w.error_id = ANY(${ids}::text[]) AND eu.error_id = w.error_id AND eu.user_key = w.value`
+    await tx.execute(sql`DELETE FROM error_users eu USING ${keys('user.id')}
+      AND NOT EXISTS (SELECT 1 FROM events g WHERE g.error_id = ANY(${ids}::text[]) AND g.error_id = eu.error_id AND g.user_id = eu.user_key)`)
+    await tx.execute(sql`DELETE FROM error_users eu USING ${keys('user.email')}
+      AND NOT EXISTS (SELECT 1 FROM events g WHERE g.error_id = ANY(${ids}::text[]) AND g.error_id = eu.error_id
+        AND g.user_id IS NULL AND g.user_email = eu.user_key)`)
+    await tx.execute(sql`DELETE FROM error_users eu USING ${keys('device.id')}
+      AND NOT ${deviceStillCounted(sql`eu.error_id`, sql`eu.user_key`)}`)
+    // Counters and the summary from what is left, read by index: first / last seen and the newest
+    // event's text (the deleted event's message must not stay on show); stages and versions from
+    // the rollups.
+    const valuesOf = (field: string) =>
+      sql`ARRAY(SELECT p.value FROM pivot_counts p WHERE p.project_id = e.project_id AND p.error_id = e.id
+        AND p.field = ${field} ORDER BY p.first_seen, p.value)`
+    await tx.execute(sql`
+      UPDATE errors e SET
+        users_count = (SELECT count(*) FROM error_users u WHERE u.error_id = e.id),
+        first_seen = (SELECT min(g.received_at) FROM events g WHERE g.error_id = e.id),
+        last_seen = n.received_at, last_event_id = n.id, message = n.message, context = n.context,
+        severity = n.severity, unhandled = n.unhandled,
+        release_stages = ${valuesOf('app.release_stage')}, app_versions = ${valuesOf('app.version')},
+        updated_at = now()
+      FROM unnest(${ids}::text[]) AS t(error_id)
+        CROSS JOIN LATERAL (SELECT g.id, g.received_at, g.message, g.context, g.severity, g.unhandled
+          FROM events g WHERE g.error_id = t.error_id ORDER BY g.received_at DESC, g.id DESC LIMIT 1) n
+      WHERE e.id = t.error_id`)
+    await tx.execute(sql`
+      DELETE FROM event_data_deletion_work
+      WHERE deletion_id = ${deletionId} AND project_id = ${projectId} AND kind IN ('error', 'user') AND error_id = ANY(${ids}::text[])`)
+    return true
+  })
+}
+
+/**
+ * The errors' pivot rows of the values the deletion touched: a row keeps its first or last seen
+ * while an event with that value is still at that time (looked up by index), and is recomputed
+ * from the error's events otherwise; user details likewise. False when none is left.
+ */
+async function finishPivots(db: Db, deletionId: string, projectId: string): Promise<boolean> {
+  return writingProject(db, projectId, async (tx) => {
+    const chunk = await takeWork(tx, deletionId, projectId, 'pivot', FINISH_CHUNK, sql`AND error_id <> ''`)
+    if (chunk.length === 0) return false
+    for (const field of new Set(chunk.map((w) => w.field))) {
+      const column = sql.raw(`g.${eventColumn(field).name}`)
+      const rows = JSON.stringify(chunk.filter((w) => w.field === field).map((w) => ({ error_id: w.error_id, value: w.value })))
+      // Joined by primary key (an IN over a row constructor would scan the table).
+      const touchedRows = sql`jsonb_to_recordset(${rows}::jsonb) AS c(error_id text, value text)`
+      const touched = sql`p.project_id = ${projectId} AND p.error_id = c.error_id AND p.field = ${field} AND p.value = c.value`
+      const at = (time: SQL) => sql`EXISTS (SELECT 1 FROM events g WHERE g.error_id = p.error_id AND g.received_at = ${time} AND ${column} = p.value)`
+      await tx.execute(sql`
+        UPDATE pivot_counts p SET
+          first_seen = CASE WHEN ${at(sql`p.first_seen`)} THEN p.first_seen
+            ELSE (SELECT min(g.received_at) FROM events g WHERE g.error_id = p.error_id AND ${column} = p.value) END,
+          last_seen = CASE WHEN ${at(sql`p.last_seen`)} THEN p.last_seen
+            ELSE (SELECT max(g.received_at) FROM events g WHERE g.error_id = p.error_id AND ${column} = p.value) END
+        FROM ${touchedRows}
+        WHERE ${touched} AND NOT (${at(sql`p.first_seen`)} AND ${at(sql`p.last_seen`)})`)
+      if (field === 'user.id') {
+        // The email and name of the user's newest remaining event that has either; the event at
+        // last_seen answers it at once in the usual case.
+        const newestDetails = (limit: SQL) => sql`(SELECT jsonb_strip_nulls(jsonb_build_object('user.email', g.user_email, 'user.name', g.user_name))
+          FROM events g WHERE g.error_id = p.error_id AND g.user_id = p.value AND (g.user_email IS NOT NULL OR g.user_name IS NOT NULL) ${limit}
+          ORDER BY g.received_at DESC, g.id DESC LIMIT 1)`
+        await tx.execute(sql`
+          UPDATE pivot_counts p SET details = ${newestDetails(sql``)}
+          FROM ${touchedRows}
+          WHERE ${touched} AND p.details IS DISTINCT FROM ${newestDetails(sql`AND g.received_at = p.last_seen`)}`)
+      }
+    }
+    // The project-wide rows of these values, once every error's row is done (finishProjectPivots).
+    const pairs = JSON.stringify([...new Map(chunk.map((w) => [`${w.field}\u0000${w.value}`, { field: w.field, value: w.value }])).values()])
+    await tx.execute(sql`
+      INSERT INTO event_data_deletion_work (deletion_id, project_id, kind, error_id, field, value)
+      SELECT ${deletionId}, ${projectId}, 'pivot', '', field, value FROM jsonb_to_recordset(${pairs}::jsonb) AS c(field text, value text)
+      ON CONFLICT DO NOTHING`)
+    const done = JSON.stringify(chunk.map((w) => ({ error_id: w.error_id, field: w.field, value: w.value })))
+    await tx.execute(sql`
+      DELETE FROM event_data_deletion_work w USING jsonb_to_recordset(${done}::jsonb) AS c(error_id text, field text, value text)
+      WHERE w.deletion_id = ${deletionId} AND w.project_id = ${projectId} AND w.kind = 'pivot'
+        AND w.error_id = c.error_id AND w.field = c.field AND w.value = c.value`)
+    return true
+  })
+}
+
+/** The project-wide pivot rows of the values touched, from the errors' rows (one aggregate per value); false when none is left. */
+async function finishProjectPivots(db: Db, deletionId: string, projectId: string): Promise<boolean> {
+  return writingProject(db, projectId, async (tx) => {
+    const chunk = await takeWork(tx, deletionId, projectId, 'pivot', FINISH_CHUNK, sql`AND error_id = ''`)
+    if (chunk.length === 0) return false
+    const pairs = JSON.stringify(chunk.map((w) => ({ field: w.field, value: w.value })))
+    await tx.execute(sql`
+      UPDATE pivot_counts p SET first_seen = d.first_seen, last_seen = d.last_seen, details = d.details
+      FROM (SELECT q.field, q.value, min(q.first_seen) AS first_seen, max(q.last_seen) AS last_seen,
+                   (array_agg(q.details ORDER BY q.last_seen DESC) FILTER (WHERE q.details IS NOT NULL))[1] AS details
+            FROM pivot_counts q JOIN jsonb_to_recordset(${pairs}::jsonb) AS c(field text, value text)
+              ON q.field = c.field AND q.value = c.value
+            WHERE q.project_id = ${projectId} AND q.error_id <> ''
+            GROUP BY q.field, q.value) d
+      WHERE p.project_id = ${projectId} AND p.error_id = '' AND p.field = d.field AND p.value = d.value
+        AND (p.first_seen, p.last_seen, p.details) IS DISTINCT FROM (d.first_seen, d.last_seen, d.details)`)
+    await tx.execute(sql`
+      DELETE FROM event_data_deletion_work w USING jsonb_to_recordset(${pairs}::jsonb) AS c(field text, value text)
+      WHERE w.deletion_id = ${deletionId} AND w.project_id = ${projectId} AND w.kind = 'pivot'
+        AND w.error_id = '' AND w.field = c.field AND w.value = c.value`)
+    return true
+  })
+}
+
+/**
+ * Crashed sessions named only by deleted events: gone too (the stability score then counts as if
+ * those events had never arrived). A session another remaining unhandled event names stays.
+ */
+async function finishSessions(db: Db, deletionId: string, projectId: string): Promise<boolean> {
+  return writingProject(db, projectId, async (tx) => {
+    const chunk = await takeWork(tx, deletionId, projectId, 'session', FINISH_CHUNK)
+    if (chunk.length === 0) return false
+    const sessions = textArrayLiteral(chunk.map((w) => w.value))
+    await tx.execute(sql`
+      DELETE FROM crashed_sessions cs
+      WHERE cs.project_id = ${projectId} AND cs.session_id = ANY(${sessions}::text[])
+        AND NOT EXISTS (
+          SELECT 1 FROM events g JOIN event_payloads p ON p.event_id = g.id
+          WHERE g.project_id = ${projectId} AND g.unhandled
+            AND g.received_at >= cs.started_minute - interval '1 day'
+            AND (get_byte(p.payload, 0) = 31
+              OR left(convert_from(p.payload, 'UTF8')::jsonb #>> '{session,id}', 255) = cs.session_id))`)
+    await tx.execute(sql`
+      DELETE FROM event_data_deletion_work
+      WHERE deletion_id = ${deletionId} AND project_id = ${projectId} AND kind = 'session' AND value = ANY(${sessions}::text[])`)
+    return true
+  })
+}
+
+/**
+ * Recomputes what a deletion's batches left to recompute in a project (see the top of this
+ * file), in short transactions; `checkpoint` runs between them (to stop when asked, and to let
+ * other work in).
+ */
+export async function finishDeletedEvents(
+  db: Db,
+  deletionId: string,
+  projectId: string,
+  checkpoint: (lastStepMs: number) => Promise<void>,
+): Promise<void> {
+  for (const step of [finishErrors, finishPivots, finishProjectPivots, finishSessions]) {
+    for (;;) {
+      const started = performance.now()
+      if (!(await step(db, deletionId, projectId))) break
+      await checkpoint(performance.now() - started)
+    }
+  }
+}

@@ -1,0 +1,39 @@
+import { systemClock, type Clock } from '../clock.ts'
+import type { AppDeps } from '../context.ts'
+import { retrievalFileStore, type RetrievalFileStore } from './retrieval-files.ts'
+import { waitForIngestedBefore, type WaitForIngestedBefore } from './wait-for-ingested.ts'
+
+/** What privacy requests need beyond the app's own dependencies; tests pass their own (a clock they move). */
+export interface PrivacyDeps {
+  clock: Clock
+  files: RetrievalFileStore
+  waitForIngestedBefore: WaitForIngestedBefore
+  /** Starts queued jobs at once (the job runner's wake); a no-op where no runner runs. */
+  wakeJobs(): void
+  /** Events per deletion batch (one transaction each) and per export read. */
+  batchSize: number
+}
+
+const defaults = new WeakMap<AppDeps, PrivacyDeps>()
+
+/** The app's privacy dependencies: those given (server/main.ts, tests), else defaults made once. */
+export function privacyDeps(deps: AppDeps): PrivacyDeps {
+  if (deps.privacy) return deps.privacy
+  let made = defaults.get(deps)
+  if (!made) {
+    made = defaultPrivacyDeps(deps)
+    defaults.set(deps, made)
+  }
+  return made
+}
+
+export function defaultPrivacyDeps(deps: Pick<AppDeps, 'database' | 'config' | 'ingestWriter'>, overrides: Partial<PrivacyDeps> = {}): PrivacyDeps {
+  return {
+    clock: systemClock,
+    files: retrievalFileStore(deps.database, deps.config.dataDir),
+    waitForIngestedBefore: waitForIngestedBefore(deps.database, deps.ingestWriter),
+    wakeJobs: () => {},
+    batchSize: deps.config.privacyBatchSize,
+    ...overrides,
+  }
+}

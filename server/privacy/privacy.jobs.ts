@@ -1,0 +1,323 @@
+// The work behind privacy requests, as job handlers (server/jobs): exporting a retrieval's
+// events, removing its file when it expires, counting a deletion's events, and deleting them.
+// Every handler starts from what the database says, so a run cut off by a crash (or a worker
+// presumed dead) is run again from the start without exporting or deleting anything twice:
+// an export writes a new file and only the run that still holds the job can commit it; a
+// deletion's batches read, under the project's lock, only events that are still there.
+import { randomBytes } from 'node:crypto'
+import { and, asc, eq, inArray, sql } from 'drizzle-orm'
+import type { Logger } from 'pino'
+import type { Filters } from '../../contract/filters.ts'
+import { RETRIEVAL_FILE_DAYS } from '../../contract/privacy.ts'
+import type { Db } from '../db/client.ts'
+import { eventDataDeletions, eventDataRequests, eventPayloads, events } from '../db/schema.ts'
+import { decodeEventPayload, type StoredEventPayload } from '../events/event-payload.ts'
+import { enqueueJob, type JobHandler } from '../jobs/jobs.ts'
+import { deleteEventBatch, finishDeletedEvents } from './delete-events.ts'
+import type { PrivacyDeps } from './privacy-deps.ts'
+import { PRIVACY_JOBS } from './privacy-job-kinds.ts'
+import { countSelected } from './privacy.service.ts'
+import {
+  afterKey,
+  compileSelection,
+  projectsInScope,
+  selectedEventsWhere,
+  type EventKey,
+  type Scope,
+  type ScopeProject,
+} from './selection.ts'
+
+const DAY_MS = 86_400_000
+
+/**
+ * Between two batches: stops there when the job must stop, and otherwise waits as long as the
+ * last batch took (at most a second), so a large deletion or export uses the database at most
+ * half the time and requests and ingestion keep their pace meanwhile. On the embedded database
+ * a transaction holds its only connection: everything else waits while a batch runs.
+ */
+async function checkpoint(signal: AbortSignal, lastBatchMs = 0): Promise<void> {
+  signal.throwIfAborted()
+  await new Promise((resolve) => setTimeout(resolve, Math.min(1000, Math.ceil(lastBatchMs))))
+  signal.throwIfAborted()
+}
+
+/** How long one deletion batch should hold its project's lock (and, on the embedded database, the database). */
+const BATCH_TARGET_MS = 100
+
+/** The next batch's size: as many events as took about BATCH_TARGET_MS in the last one, from 10 up to `max`. */
+export function nextBatchSize(size: number, deleted: number, tookMs: number, max: number): number {
+  if (deleted < size) return size
+  const perEvent = tookMs / Math.max(1, deleted)
+  return Math.max(10, Math.min(max, Math.round(BATCH_TARGET_MS / Math.max(perEvent, 0.001))))
+}
+
+const scopeOf = (row: { organizationId: string; projectId: string | null }): Scope => ({
+  organizationId: row.organizationId,
+  projectId: row.projectId,
+})
+
+/** Requests of one scope touch those of another when one covers the other's project. */
+const overlaps = (table: typeof eventDataRequests, scope: Scope) =>
+  and(
+    eq(table.organizationId, scope.organizationId),
+    scope.projectId ? sql`(${table.projectId} IS NULL OR ${table.projectId} = ${scope.projectId})` : undefined,
+  )
+
+type EventRow = typeof events.$inferSelect
+
+/** What an event's slim row knows, for an event whose payload row is missing. */
+function payloadFromRow(row: EventRow): Partial<StoredEventPayload> {
+  return {
+    severity: row.severity as StoredEventPayload['severity'],
+    unhandled: row.unhandled,
+    context: row.context,
+    app_version: row.appVersion,
+    release_stage: row.releaseStage,
+    exceptions: [{ class: row.errorClass, message: row.message, type: null, stacktrace: [] }],
+    user: { id: row.userId, email: row.userEmail, name: row.userName },
+    device: { osName: row.osName, osVersion: row.osVersion, browserName: row.browserName, model: row.deviceModel },
+    request: row.requestUrl ? { url: row.requestUrl } : {},
+    meta_data: {},
+  }
+}
+
+/** One line of the output file: the event's identity, then everything stored about it. */
+function retrievalLine(project: ScopeProject, row: EventRow, payload: Uint8Array | null): string {
+  const stored = payload ? decodeEventPayload(payload) : payloadFromRow(row)
+  return (
+    JSON.stringify({
+      event_id: row.id,
+      project_id: row.projectId,
+      project_name: project.name,
+      error_id: row.errorId,
+      received_at: row.receivedAt.toISOString(),
+      ...stored,
+    }) + '\n'
+  )
+}
+
+export function privacyJobHandlers(db: Db, privacy: PrivacyDeps, logger: Logger): JobHandler<never>[] {
+  /** Writes the selected events to a new file; the number of events and the file's size. */
+  async function exportEvents(
+    row: typeof eventDataRequests.$inferSelect,
+    key: string,
+    signal: AbortSignal,
+  ): Promise<{ total: number; bytes: number }> {
+    const compiled = compileSelection({ filters: row.filters as Filters, userId: row.createdBy ?? '', now: row.createdAt })
+    const writer = await privacy.files.create(row.id, key)
+    try {
+      let total = 0
+      for (const project of await projectsInScope(db, scopeOf(row))) {
+        let after: EventKey | null = null
+        let lastMs = 0
+        for (;;) {
+          await checkpoint(signal, lastMs)
+          const started = performance.now()
+          // One batch in memory at a time, in (received_at, id) order, whatever the total.
+          const rows: { event: EventRow; payload: Buffer | null; at: string }[] = await db
+            .select({ event: events, payload: eventPayloads.payload, at: sql<string>`${events.receivedAt}::text` })
+            .from(events)
+            .leftJoin(eventPayloads, eq(eventPayloads.eventId, events.id))
+            .where(and(selectedEventsWhere(project.id, compiled, row.createdAt), afterKey(after)))
+            .orderBy(asc(events.receivedAt), asc(events.id))
+            .limit(privacy.batchSize)
+          if (rows.length === 0) break
+          await writer.write(rows.map((r) => retrievalLine(project, r.event, r.payload)).join(''))
+          total += rows.length
+          const last = rows[rows.length - 1]!
+          after = { at: last.at, id: last.event.id }
+          lastMs = performance.now() - started
+        }
+      }
+      return { total, bytes: await writer.finish() }
+    } catch (err) {
+      await writer.abort().catch(() => undefined)
+      throw err
+    }
+  }
+
+  const retrieve: JobHandler<{ requestId: string }> = {
+    kind: PRIVACY_JOBS.retrieve,
+    async run(job) {
+      const [row] = await db.select().from(eventDataRequests).where(eq(eventDataRequests.id, job.payload.requestId))
+      if (!row || row.status !== 'PREPARING') return
+      // Events acknowledged before the request are part of it, indexed or not yet.
+      await privacy.waitForIngestedBefore(row.createdAt, job.signal)
+      for (let round = 1; ; round++) {
+        // Files of runs that were cut off (or lost the job) are of no use.
+        await privacy.files.removeOthers(row.id, null)
+        const startedAt = privacy.clock()
+        const key = `${row.id}-${job.attempt}-${round}-${randomBytes(4).toString('hex')}`
+        // A deletion completing from now on clears this mark: the export then starts again.
+        await db.update(eventDataRequests).set({ exportStartedAt: startedAt }).where(eq(eventDataRequests.id, row.id))
+        const { total, bytes } = await exportEvents(row, key, job.signal)
+        const completed = await db.transaction(async (txn) => {
+          const tx = txn as unknown as Db
+          await job.fence(tx)
+          const [current] = await tx
+            .select({ status: eventDataRequests.status, exportStartedAt: eventDataRequests.exportStartedAt })
+            .from(eventDataRequests)
+            .where(eq(eventDataRequests.id, row.id))
+            .for('update')
+          if (!current || current.status !== 'PREPARING') return true
+          if (current.exportStartedAt?.getTime() !== startedAt.getTime()) return false
+          const completedAt = privacy.clock()
+          const expiresAt = new Date(completedAt.getTime() + RETRIEVAL_FILE_DAYS * DAY_MS)
+          await tx
+            .update(eventDataRequests)
+            .set({ status: 'COMPLETED', total, completedAt, expiresAt, fileKey: key, fileBytes: bytes })
+            .where(eq(eventDataRequests.id, row.id))
+          await enqueueJob(tx, PRIVACY_JOBS.expireFile, { requestId: row.id }, completedAt, { runAt: expiresAt, key: row.id })
+          return true
+        })
+        if (completed) {
+          await privacy.files.removeOthers(row.id, key)
+          logger.info({ request: row.id, events: total, bytes }, 'event data request completed')
+          return
+        }
+        await privacy.files.remove(row.id, key)
+        logger.info({ request: row.id }, 'a deletion completed during the export; exporting again')
+        if (round >= 3) throw new Error('deletions kept completing during the export; it will be tried again')
+      }
+    },
+    failed: (tx, job) => failRequest(tx, job.payload.requestId, job.error),
+  }
+
+  const expireFile: JobHandler<{ requestId: string }> = {
+    kind: PRIVACY_JOBS.expireFile,
+    async run(job) {
+      const [row] = await db.select().from(eventDataRequests).where(eq(eventDataRequests.id, job.payload.requestId))
+      if (!row) return
+      // Made by this request, whatever their key: none outlives its expiry.
+      await privacy.files.removeOthers(row.id, null)
+      await db
+        .update(eventDataRequests)
+        .set({ fileKey: null, fileRemovedAt: privacy.clock(), fileRemovedReason: sql`coalesce(${eventDataRequests.fileRemovedReason}, 'expired')` })
+        .where(eq(eventDataRequests.id, row.id))
+    },
+  }
+
+  const countDeletion: JobHandler<{ deletionId: string }> = {
+    kind: PRIVACY_JOBS.countDeletion,
+    async run(job) {
+      const [row] = await db.select().from(eventDataDeletions).where(eq(eventDataDeletions.id, job.payload.deletionId))
+      if (!row || row.status !== 'PREPARING') return
+      await privacy.waitForIngestedBefore(row.createdAt, job.signal)
+      const total = await countSelected(db, scopeOf(row), {
+        filters: row.filters as Filters,
+        userId: row.createdBy ?? '',
+        now: row.createdAt,
+      })
+      await db.transaction(async (txn) => {
+        const tx = txn as unknown as Db
+        await job.fence(tx)
+        const now = privacy.clock()
+        const preparing = and(eq(eventDataDeletions.id, row.id), eq(eventDataDeletions.status, 'PREPARING'))
+        if (!row.skipConfirmation) {
+          await tx.update(eventDataDeletions).set({ status: 'AWAITING_CONFIRMATION', total, completedAt: now }).where(preparing)
+          return
+        }
+        const moved = await tx.update(eventDataDeletions).set({ status: 'ACCEPTED', total }).where(preparing).returning({ id: eventDataDeletions.id })
+        if (moved.length === 0) return
+        const jobId = await enqueueJob(tx, PRIVACY_JOBS.delete, { deletionId: row.id }, now, { key: row.id })
+        await tx.update(eventDataDeletions).set({ jobId }).where(eq(eventDataDeletions.id, row.id))
+      })
+      privacy.wakeJobs()
+    },
+    failed: (tx, job) => failDeletion(tx, job.payload.deletionId, job.error),
+  }
+
+  /** Deletes the selected events of each project received before `before`, batch by batch. */
+  async function deletePass(row: typeof eventDataDeletions.$inferSelect, projects: ScopeProject[], before: Date, signal: AbortSignal) {
+    const compiled = compileSelection({ filters: row.filters as Filters, userId: row.createdBy ?? '', now: row.createdAt })
+    for (const project of projects) {
+      const where = selectedEventsWhere(project.id, compiled, before)
+      let after: EventKey | null = null
+      let size = privacy.batchSize
+      for (;;) {
+        const started = performance.now()
+        const batch = await deleteEventBatch(db, row.id, project.id, where, after, size)
+        if (batch.deleted === 0) break
+        after = batch.last
+        const tookMs = performance.now() - started
+        size = nextBatchSize(size, batch.deleted, tookMs, privacy.batchSize)
+        await checkpoint(signal, tookMs)
+      }
+    }
+  }
+
+  const deleteEvents: JobHandler<{ deletionId: string }> = {
+    kind: PRIVACY_JOBS.delete,
+    async run(job) {
+      const [row] = await db.select().from(eventDataDeletions).where(eq(eventDataDeletions.id, job.payload.deletionId))
+      if (!row || row.status !== 'ACCEPTED') return
+      // Set once: a run after a crash deletes up to the same moment.
+      const [bound] = await db
+        .update(eventDataDeletions)
+        .set({ deletingBefore: sql`coalesce(${eventDataDeletions.deletingBefore}, ${privacy.clock().toISOString()}::timestamptz)` })
+        .where(eq(eventDataDeletions.id, row.id))
+        .returning({ before: eventDataDeletions.deletingBefore })
+      const before = bound!.before!
+      const scope = scopeOf(row)
+      const projects = await projectsInScope(db, scope)
+      await deletePass(row, projects, before, job.signal)
+      // Events acknowledged before the deletion began but not indexed yet: a last pass once they are.
+      await privacy.waitForIngestedBefore(before, job.signal)
+      await deletePass(row, projects, before, job.signal)
+      for (const project of projects) await finishDeletedEvents(db, row.id, project.id, (ms) => checkpoint(job.signal, ms))
+
+      const removed = await db.transaction(async (txn) => {
+        const tx = txn as unknown as Db
+        await job.fence(tx)
+        const now = privacy.clock()
+        // Exports under way may hold deleted events: they start again (privacy.retrieve checks this mark).
+        await tx
+          .update(eventDataRequests)
+          .set({ exportStartedAt: null })
+          .where(and(overlaps(eventDataRequests, scope), eq(eventDataRequests.status, 'PREPARING')))
+        // Files made before: removed, and their downloads answer 410.
+        const files = await tx
+          .update(eventDataRequests)
+          .set({ fileKey: null, fileRemovedAt: now, fileRemovedReason: 'deleted' })
+          .where(and(overlaps(eventDataRequests, scope), eq(eventDataRequests.status, 'COMPLETED'), sql`${eventDataRequests.fileKey} IS NOT NULL`))
+          .returning({ id: eventDataRequests.id })
+        await tx.execute(sql`DELETE FROM event_data_deletion_work WHERE deletion_id = ${row.id}`)
+        await tx
+          .update(eventDataDeletions)
+          .set({ status: 'COMPLETED', completedAt: now })
+          .where(and(eq(eventDataDeletions.id, row.id), eq(eventDataDeletions.status, 'ACCEPTED')))
+        return files.map((f) => f.id)
+      })
+      for (const requestId of removed) await privacy.files.removeOthers(requestId, null)
+      const [done] = await db.select({ deleted: eventDataDeletions.deletedEvents }).from(eventDataDeletions).where(eq(eventDataDeletions.id, row.id))
+      logger.info({ deletion: row.id, events: done?.deleted, retrievalFilesRemoved: removed.length }, 'event data deletion completed')
+    },
+    failed: (tx, job) => failDeletion(tx, job.payload.deletionId, job.error),
+  }
+
+  return [retrieve, expireFile, countDeletion, deleteEvents] as unknown as JobHandler<never>[]
+}
+
+async function failRequest(tx: Db, id: string, error: string): Promise<void> {
+  await tx
+    .update(eventDataRequests)
+    .set({ status: 'FAILED', failure: error })
+    .where(and(eq(eventDataRequests.id, id), eq(eventDataRequests.status, 'PREPARING')))
+}
+
+async function failDeletion(tx: Db, id: string, error: string): Promise<void> {
+  await tx
+    .update(eventDataDeletions)
+    .set({ status: 'FAILED', failure: error })
+    .where(and(eq(eventDataDeletions.id, id), inArray(eventDataDeletions.status, ['PREPARING', 'ACCEPTED'])))
+}
+
+/** Removes retrieval files no request points at (see RetrievalFileStore.sweep); at start. */
+export async function sweepRetrievalFiles(privacy: PrivacyDeps, logger: Logger): Promise<void> {
+  try {
+    await privacy.files.sweep()
+  } catch (err) {
+    logger.warn({ err }, 'removing left-over retrieval files failed')
+  }
+}
+

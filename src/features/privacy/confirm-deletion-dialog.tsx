@@ -1,0 +1,52 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import type { EventDataDeletion } from '../../../contract/privacy.ts'
+import { confirmDeletion, privacyKeys, type PrivacyScope } from '../../api/privacy.ts'
+import { announce } from '../../lib/announce.ts'
+import { formatCountOf } from '../../lib/relative-time.ts'
+import { DeleteByNameDialog } from '../settings/delete-by-name-dialog.tsx'
+import { describeSelection } from './to-privacy-selection.ts'
+
+/**
+ * Confirms a counted deletion: the count must be typed, so the number deleted is the number the
+ * officer read. The API's confirm takes no body; the count is checked here, where it is read.
+ */
+export function ConfirmDeletionDialog({
+  scope,
+  deletion,
+  onClose,
+}: {
+  scope: PrivacyScope
+  deletion: EventDataDeletion
+  onClose: () => void
+}) {
+  const queryClient = useQueryClient()
+  const total = deletion.total ?? 0
+  const confirm = useMutation({
+    mutationFn: () => confirmDeletion(scope, deletion.id),
+    meta: { inlineErrors: true },
+    onSuccess: async () => {
+      announce(`Deletion confirmed: deleting ${formatCountOf(total, 'event')}`)
+      await queryClient.invalidateQueries({ queryKey: privacyKeys.all })
+      onClose()
+    },
+  })
+  return (
+    <DeleteByNameDialog
+      title={`Delete ${formatCountOf(total, 'event')} for good?`}
+      description={
+        <>
+          Every event matching <strong className="font-medium text-foreground [overflow-wrap:anywhere]">{describeSelection(deletion.filters, deletion.all_events)}</strong>{' '}
+          received until now is deleted, with its payload, and taken out of every count, trend and
+          pivot. Errors left without events are removed, and earlier exports in this scope are
+          deleted too. This cannot be undone.
+        </>
+      }
+      name={String(total)}
+      confirmLabel="Delete events"
+      pending={confirm.isPending}
+      error={confirm.error}
+      onConfirm={() => confirm.mutate()}
+      onCancel={onClose}
+    />
+  )
+}
