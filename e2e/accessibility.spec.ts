@@ -51,6 +51,7 @@ test('every page passes axe-core (WCAG 2.1 AA, serious and critical), light and 
     ['error', `/projects/${projectId}/errors/${checkout.id}`, 'CheckoutError'],
     ['event', `/projects/${projectId}/errors/${checkout.id}/events/${event!.id}`, 'CheckoutError'],
     ['pivot values', `/projects/${projectId}/pivots/app.release_stage`, 'Release stage values'],
+    ['privacy requests', `/organizations/${organizationId}/privacy?f=user.id:eq:someone`, /: privacy requests$/],
     ['personal tokens', '/settings/tokens', 'Personal tokens'],
     ['not found', `/projects/${projectId}/errors/no-such-error`, /not found/i],
   ]

@@ -201,11 +201,14 @@ async function finishErrors(db: Db, deletionId: string, projectId: string): Prom
     const keys = (field: string) => sql`event_data_deletion_work w
       WHERE w.deletion_id = ${deletionId} AND w.project_id = ${projectId} AND w.kind = 'user' AND w.field = ${field}
         AND w.error_id = ANY(${ids}::text[]) AND eu.error_id = w.error_id AND eu.user_key = w.value`
+    // NOT IN over a subquery is hashed: one pass over the events (a NOT EXISTS became a scan of
+    // the error's events per key, measured at 0.5 s for 300 keys of a 3,000-event error).
     await tx.execute(sql`DELETE FROM error_users eu USING ${keys('user.id')}
-      AND NOT EXISTS (SELECT 1 FROM events g WHERE g.error_id = ANY(${ids}::text[]) AND g.error_id = eu.error_id AND g.user_id = eu.user_key)`)
+      AND (eu.error_id, eu.user_key) NOT IN (SELECT g.error_id, g.user_id FROM events g
+        WHERE g.error_id = ANY(${ids}::text[]) AND g.user_id IS NOT NULL)`)
     await tx.execute(sql`DELETE FROM error_users eu USING ${keys('user.email')}
-      AND NOT EXISTS (SELECT 1 FROM events g WHERE g.error_id = ANY(${ids}::text[]) AND g.error_id = eu.error_id
-        AND g.user_id IS NULL AND g.user_email = eu.user_key)`)
+      AND (eu.error_id, eu.user_key) NOT IN (SELECT g.error_id, g.user_email FROM events g
+        WHERE g.error_id = ANY(${ids}::text[]) AND g.user_id IS NULL AND g.user_email IS NOT NULL)`)
     await tx.execute(sql`DELETE FROM error_users eu USING ${keys('device.id')}
       AND NOT ${deviceStillCounted(sql`eu.error_id`, sql`eu.user_key`)}`)
     // Counters and the summary from what is left, read by index: first / last seen and the newest
