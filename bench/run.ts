@@ -22,6 +22,7 @@ import { newId } from '../server/db/ids.ts'
 import { migrate } from '../server/db/migrate.ts'
 import { users } from '../server/db/schema.ts'
 import { createIngestWriter } from '../server/ingest/log/group-commit.ts'
+import { openPipeline } from '../server/ingest/pipeline/open.ts'
 import { ingestCpuPhase, ingestSettings } from './ingest-cpu.ts'
 import { buildNotifyPayload } from './payload.ts'
 import { startProfile, type ProfileSummary } from './profile.ts'
@@ -124,8 +125,9 @@ async function startErrata(database: Database): Promise<RunningErrata> {
     ERRATA_STATIC_DIR: `${dataDir}no-dashboard`,
   })
   const logger = pino({ level: 'info' }, pino.destination({ dest: '/dev/null', sync: false }))
-  const ingestWriter = createIngestWriter(database, config.ingest, logger)
-  const deps: AppDeps = { config, database, logger, ingestWriter, loginThrottle: createLoginThrottle() }
+  const pipeline = await openPipeline(database, { journalDir: database.engine === 'pglite' ? `${dataDir}pglite/ingest-journal` : undefined })
+  const ingestWriter = createIngestWriter(database, pipeline, config.ingest, logger)
+  const deps: AppDeps = { config, database, logger, pipeline, ingestWriter, loginThrottle: createLoginThrottle() }
   // The server's own listener, as `npm start` serves: /notify on node:http, the rest through the app.
   const listener = await createRequestListener(createApp(deps), deps)
   const server = createServer(listener)
@@ -144,6 +146,7 @@ async function startErrata(database: Database): Promise<RunningErrata> {
       })
       listener.close()
       await ingestWriter.close()
+      await pipeline.close()
     },
   }
 }

@@ -32,11 +32,11 @@ describe('app wiring', () => {
     const body = await res.json()
     expect(body).toMatchObject({ status: 'ok', database: ctx.deps.database.engine })
     // On the embedded database: the free space of the ingest journal's disk.
-    if (ctx.deps.database.journal) expect(body.ingest_journal.free_bytes).toBeGreaterThan(0)
+    if (ctx.deps.pipeline.journal) expect(body.ingest_journal.free_bytes).toBeGreaterThan(0)
   })
 
   it('tells when the ingest journal\'s disk is nearly full', async () => {
-    const dir = ctx.deps.database.journal?.dir ?? tmpdir()
+    const dir = ctx.deps.pipeline.journal?.dir ?? tmpdir()
     expect((await journalDiskSpace(dir, 0)).low).toBe(false)
     const nearlyFull = await journalDiskSpace(dir, Number.MAX_SAFE_INTEGER)
     expect(nearlyFull.low).toBe(true)

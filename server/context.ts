@@ -4,6 +4,7 @@ import type { Database } from './db/client.ts'
 import type { LoginThrottle } from './auth/login-throttle.ts'
 import type { AuthUser } from './auth/tokens.ts'
 import type { IngestWriter } from './ingest/log/group-commit.ts'
+import type { IngestPipeline } from './ingest/pipeline/open.ts'
 import type { PrivacyDeps } from './privacy/privacy-deps.ts'
 
 /** What the app is built from; tests build their own with a fresh database. */
@@ -11,6 +12,8 @@ export interface AppDeps {
   config: Config
   database: Database
   logger: Logger
+  /** The ingestion pipeline's thread beside `database` (its journal on PGlite). */
+  pipeline: IngestPipeline
   ingestWriter: IngestWriter
   /** Shared by both listeners, so API_PORT is no way around the limits. */
   loginThrottle: LoginThrottle

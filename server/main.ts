@@ -13,6 +13,7 @@ import { startMaintenance } from './db/maintenance.ts'
 import { migrate } from './db/migrate.ts'
 import { createRequestListener } from './ingest/accept/node-listener.ts'
 import { createIngestWriter } from './ingest/log/group-commit.ts'
+import { openPipeline } from './ingest/pipeline/open.ts'
 import { createJobRunner, type JobRunner } from './jobs/job-runner.ts'
 import { createLogger } from './logger.ts'
 import { defaultPrivacyDeps } from './privacy/privacy-deps.ts'
@@ -114,13 +115,14 @@ async function main(): Promise<void> {
     process.stdout.write(`\n${lines.join('\n')}\n\n`)
   }
 
-  const ingestWriter = createIngestWriter(database, config.ingest, logger)
+  const pipeline = await openPipeline(database, { journalDir: join(config.dataDir, 'ingest-journal'), logLevel: config.logLevel })
+  const ingestWriter = createIngestWriter(database, pipeline, config.ingest, logger)
   // Background jobs (privacy requests today): claimed from the database by every process.
   const wake = { jobs: (): void => {} }
   const privacy = defaultPrivacyDeps({ database, config, ingestWriter }, { wakeJobs: () => wake.jobs() })
   const jobRunner: JobRunner = createJobRunner({ database, logger, clock: privacy.clock, handlers: privacyJobHandlers(database.db, privacy, logger) })
   wake.jobs = () => jobRunner.wake()
-  const deps: AppDeps = { config, database, logger, ingestWriter, loginThrottle: createLoginThrottle(), privacy }
+  const deps: AppDeps = { config, database, logger, pipeline, ingestWriter, loginThrottle: createLoginThrottle(), privacy }
   const servers: Server[] = []
   let ingestListener: { close(): void } | undefined
   try {
@@ -142,6 +144,7 @@ async function main(): Promise<void> {
     ingestListener?.close()
     stopMaintenance()
     await ingestWriter.close()
+    await pipeline.close()
     await database.close()
     throw err
   }
@@ -165,6 +168,7 @@ async function main(): Promise<void> {
     // Running jobs stop at their next batch and go back to the queue for the next start.
     await jobRunner.stop()
     await ingestWriter.close()
+    await pipeline.close()
     await database.close()
     logger.info('stopped')
     process.exit(0)

@@ -1,16 +1,12 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { statfs } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import type { PGlite } from '@electric-sql/pglite'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import type { SQL } from 'drizzle-orm'
+import type { Logger } from 'pino'
 import pg from 'pg'
-import type { IndexerOptions, IngestIndexer } from '../ingest/index/indexer.ts'
-import { openJournalAppender } from '../ingest/log/journal.ts'
-import { startPipelineThread } from '../ingest/pipeline/thread.ts'
 import { lockDataDir } from './data-dir-lock.ts'
 import { installPgTransactionFix } from './pg-transaction.ts'
 import { startPgliteThread } from './pglite-thread.ts'
@@ -25,28 +21,33 @@ export interface Database {
   /** Runs a multi-statement SQL script (migrations) with no parameters. */
   execScript(text: string): Promise<void>
   /**
-   * Starts an ingest indexer on the pipeline's thread (server/ingest/pipeline/): PGlite's own
-   * thread, where its transactions do not wait for the HTTP thread between statements; on
-   * PostgreSQL a thread with a connection pool of its own, started on first use.
+   * PGlite only: runs a module on the engine's thread, beside its only connection, where its
+   * transactions do not wait for the main thread between statements (the ingest pipeline,
+   * server/ingest/pipeline/). Closed with the database at the latest.
    */
-  startIndexer(options: IndexerOptions): IngestIndexer
-  /**
-   * PGlite only: the ingest journal, where accepted requests wait instead of ingest_log
-   * (server/ingest/log/journal.ts).
-   */
-  journal?: IngestJournal
+  loadThreadPlugin?(module: URL, data: unknown): Promise<ThreadPlugin>
+  /** PostgreSQL only: the connection string, for threads that open a pool of their own. */
+  readonly url?: string
   /** Runs `fn` holding a database-wide advisory lock (one migrator at a time across processes). */
   withExclusiveLock<T>(key: number, fn: () => Promise<T>): Promise<T>
   close(): Promise<void>
 }
 
-export interface IngestJournal {
-  /** Its directory (beside the database files). */
-  readonly dir: string
-  /** Appends journal lines and makes them durable; concurrent calls take turns. */
-  append(lines: Buffer): Promise<void>
-  /** Events not yet indexed, counted up to `cap`. */
-  pending(cap: number): Promise<number>
+/** The main thread's handle on a module running on PGlite's thread (Database.loadThreadPlugin). */
+export interface ThreadPlugin {
+  /** Sends a request to the module's `handle` and resolves with its answer. */
+  call<T>(request: unknown): Promise<T>
+  close(): Promise<void>
+}
+
+/** What a thread plug-in module exports: `attach`, called on the database's thread with `data`. */
+export interface ThreadPluginModule {
+  attach(database: Database, data: unknown, logger: Logger): Promise<ThreadPluginHandler> | ThreadPluginHandler
+}
+
+export interface ThreadPluginHandler {
+  handle(request: unknown): Promise<unknown>
+  close(): Promise<void>
 }
 
 // node-postgres returns bigint/numeric as strings; counts fit in a JS number.
@@ -54,22 +55,17 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value))
 
 /**
  * The embedded database: PGlite (PostgreSQL in WebAssembly) on its own thread, so that its
- * work overlaps with the HTTP thread's (server/db/pglite-thread.ts). The ingest indexer
- * runs on that thread too (`startIndexer`).
+ * work overlaps with the HTTP thread's (server/db/pglite-thread.ts). Callers may run their
+ * own modules on that thread too (`loadThreadPlugin`).
  */
 export async function openPglite(dataDir?: string, logLevel = 'silent'): Promise<Database> {
   if (dataDir) mkdirSync(dataDir, { recursive: true })
   // Before anything in the directory is touched: one process per DATA_DIR (data-dir-lock.ts).
   const lock = dataDir ? lockDataDir(dataDir) : null
-  // An in-memory database (tests) keeps its journal in a temporary directory, removed at close.
-  const journalDir = dataDir ? join(dataDir, 'ingest-journal') : mkdtempSync(join(tmpdir(), 'errata-journal-'))
-  let client: Awaited<ReturnType<typeof startPgliteThread>> | undefined
-  let appender: Awaited<ReturnType<typeof openJournalAppender>>
+  let client: Awaited<ReturnType<typeof startPgliteThread>>
   try {
-    client = await startPgliteThread(dataDir, journalDir, logLevel)
-    appender = await openJournalAppender(journalDir)
+    client = await startPgliteThread(dataDir, logLevel)
   } catch (err) {
-    await client?.close().catch(() => undefined)
     lock?.release()
     throw await explainStartFailure(err, dataDir)
   }
@@ -82,13 +78,10 @@ export async function openPglite(dataDir?: string, logLevel = 'silent'): Promise
     },
     // PGlite is a single connection: its thread already serializes.
     withExclusiveLock: async (_key, fn) => fn(),
-    startIndexer: (options) => client.startIndexer(options),
-    journal: { dir: journalDir, append: (lines) => appender.append(lines), pending: (cap) => client.journalPending(cap) },
+    loadThreadPlugin: (module, data) => client.loadPlugin(module, data),
     async close() {
-      await appender.close()
       await client.close()
       lock?.release()
-      if (!dataDir) rmSync(journalDir, { recursive: true, force: true })
     },
   }
 }
@@ -112,7 +105,7 @@ export async function explainStartFailure(err: unknown, dataDir: string | undefi
 
 export async function openPostgres(
   connectionString: string,
-  { maxConnections = 10, logLevel = 'silent' }: { maxConnections?: number; logLevel?: string } = {},
+  { maxConnections = 10 }: { maxConnections?: number } = {},
 ): Promise<Database> {
   installPgTransactionFix()
   // A database that does not answer a connection attempt within 10 s is reported as unavailable (503)
@@ -129,20 +122,10 @@ export async function openPostgres(
   const probe = await pool.connect()
   probe.release()
   const db = drizzlePg({ client: pool, schema }) as unknown as Db
-  // The pipeline's thread, started by the first indexer (the pipeline thread's own pool has none).
-  let pipeline: Promise<Awaited<ReturnType<typeof startPipelineThread>>> | null = null
   return {
     engine: 'postgres',
     db,
-    startIndexer(options) {
-      pipeline ??= startPipelineThread(connectionString, logLevel)
-      const indexer = pipeline.then((thread) => thread.startIndexer(options))
-      return {
-        wake: (appendedEvents) => void indexer.then((i) => i.wake(appendedEvents)).catch(() => undefined),
-        idle: () => indexer.then((i) => i.idle()),
-        close: () => indexer.then((i) => i.close()),
-      }
-    },
+    url: connectionString,
     execScript: async (text) => {
       await pool.query(text)
     },
@@ -160,7 +143,6 @@ export async function openPostgres(
       }
     },
     async close() {
-      if (pipeline) await (await pipeline).close()
       await pool.end()
     },
   }
@@ -168,7 +150,7 @@ export async function openPostgres(
 
 export function openDatabase(options: { databaseUrl?: string; dataDir?: string; logLevel?: string }): Promise<Database> {
   return options.databaseUrl
-    ? openPostgres(options.databaseUrl, { logLevel: options.logLevel })
+    ? openPostgres(options.databaseUrl)
     : openPglite(options.dataDir, options.logLevel)
 }
 

@@ -1,14 +1,14 @@
-import { pipelineClient } from '../ingest/pipeline/client.ts'
 import { startThread } from '../thread.ts'
-import type { IndexerOptions, IngestIndexer } from '../ingest/index/indexer.ts'
-import type { PipelineRequest } from '../ingest/pipeline/host.ts'
+import type { ThreadPlugin } from './client.ts'
 
 export type WorkerRequest =
   | { id: number; op: 'query'; txId?: number; sql: string; params: unknown[]; rowMode?: 'array' | 'object'; identityParsers?: number[] }
   | { id: number; op: 'exec'; txId?: number; sql: string }
   | { id: number; op: 'begin'; txId: number }
   | { id: number; op: 'end'; txId: number; commit: boolean }
-  | (PipelineRequest & { id: number })
+  | { id: number; op: 'plugin.load'; pluginId: number; module: string; data: unknown }
+  | { id: number; op: 'plugin.call'; pluginId: number; request: unknown }
+  | { id: number; op: 'plugin.close'; pluginId: number }
   | { id: number; op: 'close' }
 
 export type { ThreadReply as WorkerReply } from '../thread.ts'
@@ -17,14 +17,13 @@ type DistributiveOmitId<T> = T extends unknown ? Omit<T, 'id'> : never
 type QueryOptions = { rowMode?: 'array' | 'object'; parsers?: Record<number, (value: string) => unknown> }
 type Results = { rows: unknown[]; fields: unknown[]; affectedRows?: number }
 
-/** What drizzle's PGlite driver and client.ts call on a PGlite instance, plus the indexer. */
+/** What drizzle's PGlite driver and client.ts call on a PGlite instance, plus thread plug-ins. */
 export interface PgliteThread {
   query(sql: string, params?: unknown[], options?: QueryOptions): Promise<Results>
   exec(sql: string): Promise<Results[]>
   transaction<T>(fn: (tx: Pick<PgliteThread, 'query' | 'exec'>) => Promise<T>): Promise<T>
-  startIndexer(options: IndexerOptions): IngestIndexer
-  /** Events in the ingest journal not yet indexed, counted up to `cap`. */
-  journalPending(cap: number): Promise<number>
+  /** Runs `module` on the database's thread (see ThreadPlugin in client.ts). */
+  loadPlugin(module: URL, data: unknown): Promise<ThreadPlugin>
   close(): Promise<void>
 }
 
@@ -35,14 +34,10 @@ export interface PgliteThread {
  * with PGlite in-process. Parsers must be identity functions (drizzle's are): functions
  * cannot cross threads.
  */
-export async function startPgliteThread(
-  dataDir: string | undefined,
-  journalDir: string,
-  logLevel: string,
-): Promise<PgliteThread> {
-  const thread = await startThread(new URL('./pglite-worker.ts', import.meta.url), { dataDir, journalDir, logLevel }, 'database')
+export async function startPgliteThread(dataDir: string | undefined, logLevel: string): Promise<PgliteThread> {
+  const thread = await startThread(new URL('./pglite-worker.ts', import.meta.url), { dataDir, logLevel }, 'database')
   const send = <T>(request: DistributiveOmitId<WorkerRequest>) => thread.send<T>(request)
-  const pipeline = pipelineClient(send)
+  let nextPluginId = 1
 
   const query = (txId: number | undefined, sql: string, params: unknown[] = [], options: QueryOptions = {}) => {
     const identityParsers = options.parsers ? Object.keys(options.parsers).map(Number) : undefined
@@ -69,8 +64,14 @@ export async function startPgliteThread(
       await send({ op: 'end', txId, commit: true })
       return result
     },
-    startIndexer: pipeline.startIndexer,
-    journalPending: pipeline.journalPending,
+    async loadPlugin(module, data) {
+      const pluginId = nextPluginId++
+      await send({ op: 'plugin.load', pluginId, module: module.href, data })
+      return {
+        call: <T>(request: unknown) => send<T>({ op: 'plugin.call', pluginId, request }),
+        close: () => send<void>({ op: 'plugin.close', pluginId }),
+      }
+    },
     async close() {
       await send({ op: 'close' })
       await thread.terminate()

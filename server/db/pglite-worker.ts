@@ -1,20 +1,19 @@
-// The PGlite database engine on its own thread (see pglite-thread.ts), with the ingest
-// indexer beside it: WASM execution no longer competes with HTTP parsing on the main
-// thread, and the indexer's transactions run without waiting for the main thread between
-// statements (they hold PGlite's only connection while they run).
+// The PGlite database engine on its own thread (see pglite-thread.ts), with the plug-ins that
+// callers load beside it (the ingest pipeline's indexer): WASM execution no longer competes
+// with HTTP parsing on the main thread, and a plug-in's transactions run without waiting for
+// the main thread between statements (they hold PGlite's only connection while they run).
 import { parentPort, workerData } from 'node:worker_threads'
 import { PGlite, type Transaction } from '@electric-sql/pglite'
 import { drizzle } from 'drizzle-orm/pglite'
 import pino from 'pino'
-import { createPipelineHost, isPipelineRequest } from '../ingest/pipeline/host.ts'
 import { serializeError } from '../logger.ts'
 import { describeError } from '../thread.ts'
-import type { Database, Db } from './client.ts'
+import type { Database, Db, ThreadPluginModule } from './client.ts'
 import type { WorkerReply, WorkerRequest } from './pglite-thread.ts'
 import { schema } from './schema.ts'
 
 const port = parentPort!
-const { dataDir, journalDir, logLevel } = workerData as { dataDir?: string; journalDir: string; logLevel: string }
+const { dataDir, logLevel } = workerData as { dataDir?: string; logLevel: string }
 const pglite = await PGlite.create(dataDir)
 const logger = pino({ level: logLevel, base: { service: 'errata', thread: 'database' }, serializers: { err: serializeError } })
 
@@ -26,14 +25,16 @@ const local: Database = {
     await pglite.exec(text)
   },
   withExclusiveLock: async (_key, fn) => fn(),
-  startIndexer: () => {
-    throw new Error('indexers run beside this database through the pipeline host')
-  },
   close: () => pglite.close(),
 }
 
-/** The ingest pipeline's process and index stages, beside the engine (pipeline/host.ts). */
-const pipeline = createPipelineHost(local, journalDir, logger)
+/** Plug-ins loaded by the main thread (Database.loadThreadPlugin), by id. */
+const plugins = new Map<number, Awaited<ReturnType<ThreadPluginModule['attach']>>>()
+const plugin = (pluginId: number) => {
+  const loaded = plugins.get(pluginId)
+  if (!loaded) throw new Error(`thread plug-in ${pluginId} is not loaded`)
+  return loaded
+}
 
 /** Transactions the main thread has open: each holds PGlite's connection until it ends. */
 const transactions = new Map<number, { tx: Transaction; end: (commit: boolean) => void; finished: Promise<void> }>()
@@ -67,7 +68,6 @@ async function begin(txId: number): Promise<void> {
 }
 
 async function handle(request: WorkerRequest): Promise<unknown> {
-  if (isPipelineRequest(request)) return pipeline.handle(request)
   switch (request.op) {
     case 'query': {
       const parsers = request.identityParsers
@@ -88,8 +88,20 @@ async function handle(request: WorkerRequest): Promise<unknown> {
       open.end(request.commit)
       return open.finished
     }
+    case 'plugin.load': {
+      const module = (await import(request.module)) as ThreadPluginModule
+      plugins.set(request.pluginId, await module.attach(local, request.data, logger))
+      return null
+    }
+    case 'plugin.call':
+      return plugin(request.pluginId).handle(request.request)
+    case 'plugin.close':
+      await plugin(request.pluginId).close()
+      plugins.delete(request.pluginId)
+      return null
     case 'close':
-      await pipeline.close()
+      await Promise.all([...plugins.values()].map((loaded) => loaded.close()))
+      plugins.clear()
       await pglite.close()
       return null
   }

@@ -57,11 +57,12 @@ async function readiness(c: Context<AppEnv>) {
   // Accepted requests wait in ingest_log (PostgreSQL) or in the ingest journal (PGlite); events an
   // earlier version accepted may still wait in ingest_queue. Requests count as their events' number
   // only approximately (one each): the backlog is a health signal, not an exact count.
-  const journaled = database.journal ? await database.journal.pending(QUEUE_COUNT_CAP) : 0
+  const { journal } = c.var.deps.pipeline
+  const journaled = journal ? await journal.pending(QUEUE_COUNT_CAP) : 0
   // A full journal disk refuses every event (503) while the dashboard and API still work:
   // "degraded", with 200, so monitoring sees it and a load balancer keeps the dashboard up.
   // A failed check of the disk says nothing about the database: left out rather than a 503.
-  const disk = database.journal ? await journalDiskSpace(database.journal.dir).catch(() => null) : null
+  const disk = journal ? await journalDiskSpace(journal.dir).catch(() => null) : null
   return c.json({
     status: disk?.low ? 'degraded' : 'ok',
     database: database.engine,

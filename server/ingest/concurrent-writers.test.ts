@@ -63,7 +63,7 @@ describe('several writers on one project at once', () => {
 
     await contended(600, 40)
     const indexers = [0, 1, 2].map(() =>
-      createIngestWriter(ctx.deps.database, { batchSize: 10, flushMs: 0, indexBatchSize: 25, indexLingerMs: 0 }, silent),
+      createIngestWriter(ctx.deps.database, ctx.deps.pipeline, { batchSize: 10, flushMs: 0, indexBatchSize: 25, indexLingerMs: 0 }, silent),
     )
     const victims = ((await (await api(`/errors/${errorId}/events?per_page=5`)).json()) as { id: string }[]).map((e) => e.id)
     const [, triage, deletes] = await Promise.all([

@@ -109,7 +109,7 @@ describe('accepted-event log in the database, and the ingest queue of earlier ve
 
   it('indexes events an earlier process committed but did not index (a crash between the two)', async () => {
     await enqueueEvents(ctx.deps.database.db, prepared('LeftBehind', 3))
-    const restarted = createIngestWriter(ctx.deps.database, { batchSize: 10, flushMs: 0, indexBatchSize: 2, indexLingerMs: 0 }, silent)
+    const restarted = createIngestWriter(ctx.deps.database, ctx.deps.pipeline, { batchSize: 10, flushMs: 0, indexBatchSize: 2, indexLingerMs: 0 }, silent)
     await restarted.indexed()
     await restarted.close()
     await ctx.deps.ingestWriter.indexed() // it may hold some of them (several indexers share a queue)
@@ -151,7 +151,7 @@ describe('accepted-event log in the database, and the ingest queue of earlier ve
   it('lets several processes index one queue: every event exactly once', async () => {
     await enqueueEvents(ctx.deps.database.db, prepared('SharedQueue', 60))
     const indexers = [0, 1, 2].map(() =>
-      createIngestWriter(ctx.deps.database, { batchSize: 10, flushMs: 0, indexBatchSize: 7, indexLingerMs: 0 }, silent),
+      createIngestWriter(ctx.deps.database, ctx.deps.pipeline, { batchSize: 10, flushMs: 0, indexBatchSize: 7, indexLingerMs: 0 }, silent),
     )
     await Promise.all(indexers.map((w) => w.indexed()))
     await Promise.all(indexers.map((w) => w.close()))
@@ -177,7 +177,7 @@ describe('accepted-event log in the database, and the ingest queue of earlier ve
   it('indexes requests an earlier process appended to ingest_log but did not index', async () => {
     await logRequests('LoggedBehind', 3)
     expect((await health()).pending).toBe(3)
-    const restarted = createIngestWriter(ctx.deps.database, { batchSize: 10, flushMs: 0, indexBatchSize: 2, indexLingerMs: 0 }, silent)
+    const restarted = createIngestWriter(ctx.deps.database, ctx.deps.pipeline, { batchSize: 10, flushMs: 0, indexBatchSize: 2, indexLingerMs: 0 }, silent)
     await restarted.indexed()
     await restarted.close()
     await ctx.deps.ingestWriter.indexed()
@@ -204,7 +204,7 @@ describe('accepted-event log in the database, and the ingest queue of earlier ve
   it('lets several processes index one ingest_log: every request exactly once', async () => {
     await logRequests('SharedLog', 60)
     const indexers = [0, 1, 2].map(() =>
-      createIngestWriter(ctx.deps.database, { batchSize: 10, flushMs: 0, indexBatchSize: 7, indexLingerMs: 0 }, silent),
+      createIngestWriter(ctx.deps.database, ctx.deps.pipeline, { batchSize: 10, flushMs: 0, indexBatchSize: 7, indexLingerMs: 0 }, silent),
     )
     await Promise.all(indexers.map((w) => w.indexed()))
     await Promise.all(indexers.map((w) => w.close()))

@@ -375,8 +375,8 @@ describe('ingest writer failures', () => {
   it('retries a failed batch request by request: the bad request fails whole, the others commit', async () => {
     // Into ingest_log, as on PostgreSQL, whose foreign key refuses the bad request at once
     // (PGlite's journal accepts it, and indexing drops it: ingest-journal.test.ts).
-    const queueOnly = { ...ctx.deps.database, journal: undefined }
-    const writer = createIngestWriter(queueOnly, { batchSize: 100, flushMs: 20, indexBatchSize: 100, indexLingerMs: 0 }, pino({ level: 'silent' }))
+    const queueOnly = { ...ctx.deps.pipeline, journal: undefined }
+    const writer = createIngestWriter(ctx.deps.database, queueOnly, { batchSize: 100, flushMs: 20, indexBatchSize: 100, indexLingerMs: 0 }, pino({ level: 'silent' }))
     const payload = (cls: string) => ({ events: [event(cls), event(`${cls}2`)] })
     const good = acceptedPayload(projectId, payload('WriterGood'))
     // This request points at a project that does not exist: a foreign-key failure in the batch.
@@ -394,15 +394,11 @@ describe('ingest writer failures', () => {
 
   it('answers 503 while the database is unreachable, logging it once rather than per request', async () => {
     const refused = () => Promise.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }))
-    const unreachable = {
-      ...ctx.deps.database,
-      journal: undefined,
-      db: { ...ctx.deps.database.db, execute: refused } as unknown as typeof ctx.deps.database.db,
-      startIndexer: () => ({ wake() {}, idle: async () => null, close: async () => {} }),
-    }
+    const unreachable = { ...ctx.deps.database, db: { ...ctx.deps.database.db, execute: refused } as unknown as typeof ctx.deps.database.db }
+    const noPipeline = { startIndexer: () => ({ wake() {}, idle: async () => null, close: async () => {} }), close: async () => {} }
     const lines: string[] = []
     const logger = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) })
-    const writer = createIngestWriter(unreachable, { batchSize: 2, flushMs: 1, indexBatchSize: 10, indexLingerMs: 0 }, logger)
+    const writer = createIngestWriter(unreachable, noPipeline, { batchSize: 2, flushMs: 1, indexBatchSize: 10, indexLingerMs: 0 }, logger)
     const requests = Array.from({ length: 6 }, (_, i) =>
       writer.write(acceptedPayload(projectId, { events: [event(`Unreachable${i}`)] })),
     )
@@ -416,7 +412,7 @@ describe('ingest writer failures', () => {
   it('answers 503 to every request of a batch the journal\'s disk refused, logging it once, without retrying each', async () => {
     let appends = 0
     const full = {
-      ...ctx.deps.database,
+      close: async () => {},
       journal: {
         dir: '/nowhere',
         pending: async () => 0,
@@ -429,7 +425,7 @@ describe('ingest writer failures', () => {
     }
     const lines: string[] = []
     const logger = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) })
-    const writer = createIngestWriter(full, { batchSize: 10, flushMs: 5, indexBatchSize: 10, indexLingerMs: 0 }, logger)
+    const writer = createIngestWriter(ctx.deps.database, full, { batchSize: 10, flushMs: 5, indexBatchSize: 10, indexLingerMs: 0 }, logger)
     const requests = Array.from({ length: 6 }, (_, i) =>
       writer.write(acceptedPayload(projectId, { events: [event(`Full${i}`)] })),
     )
@@ -443,7 +439,7 @@ describe('ingest writer failures', () => {
 
   it('keeps exact counts when several writers (processes) commit to the same errors at once', async () => {
     const writers = [0, 1, 2].map(() =>
-      createIngestWriter(ctx.deps.database, { batchSize: 8, flushMs: 1, indexBatchSize: 16, indexLingerMs: 5 }, pino({ level: 'silent' })),
+      createIngestWriter(ctx.deps.database, ctx.deps.pipeline, { batchSize: 8, flushMs: 1, indexBatchSize: 16, indexLingerMs: 5 }, pino({ level: 'silent' })),
     )
     // 3 writers x 40 requests, each touching the same 5 errors in different orders, 11 distinct users.
     const writes = writers.flatMap((writer, w) =>
@@ -464,7 +460,7 @@ describe('ingest writer failures', () => {
   })
 
   it('flushes queued writes on close and refuses writes afterwards', async () => {
-    const writer = createIngestWriter(ctx.deps.database, { batchSize: 1000, flushMs: 1000, indexBatchSize: 1000, indexLingerMs: 100 }, pino({ level: 'silent' }))
+    const writer = createIngestWriter(ctx.deps.database, ctx.deps.pipeline, { batchSize: 1000, flushMs: 1000, indexBatchSize: 1000, indexLingerMs: 100 }, pino({ level: 'silent' }))
     const pending = writer.write(acceptedPayload(projectId, { events: [event('OnClose')] }))
     await writer.close()
     await pending

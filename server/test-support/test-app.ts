@@ -17,6 +17,7 @@ import { migrate } from '../db/migrate.ts'
 import { users } from '../db/schema.ts'
 import { createRequestListener } from '../ingest/accept/node-listener.ts'
 import { createIngestWriter } from '../ingest/log/group-commit.ts'
+import { openPipeline } from '../ingest/pipeline/open.ts'
 import { createJobRunner, type JobRunner } from '../jobs/job-runner.ts'
 import { systemClock, type Clock } from '../clock.ts'
 import { defaultPrivacyDeps, type PrivacyDeps } from '../privacy/privacy-deps.ts'
@@ -73,7 +74,8 @@ export async function createTestContext(overrides: Partial<Config> = {}, options
   const database = await createTestDatabase()
   const config = { ...loadConfig({ LOG_LEVEL: 'silent' }), publicUrl: 'http://errata.test', ...overrides }
   const logger = pino({ level: 'silent' })
-  const ingestWriter = createIngestWriter(database, config.ingest, logger)
+  const pipeline = await openPipeline(database)
+  const ingestWriter = createIngestWriter(database, pipeline, config.ingest, logger)
   // Retrieval files of an in-memory database go to a directory of this test's own.
   const filesDir = database.engine === 'pglite' ? mkdtempSync(join(tmpdir(), 'errata-event-data-')) : null
   const clock = options.clock ?? systemClock
@@ -89,7 +91,7 @@ export async function createTestContext(overrides: Partial<Config> = {}, options
     retryBaseMs: 1,
     retryMaxMs: 1,
   })
-  const deps: AppDeps = { config, database, logger, ingestWriter, loginThrottle: createLoginThrottle(), privacy }
+  const deps: AppDeps = { config, database, logger, pipeline, ingestWriter, loginThrottle: createLoginThrottle(), privacy }
   const app = createApp(deps)
 
   return {
@@ -119,6 +121,7 @@ export async function createTestContext(overrides: Partial<Config> = {}, options
     close: async () => {
       await jobs.stop()
       await ingestWriter.close()
+      await pipeline.close()
       await database.close()
       if (filesDir) rmSync(filesDir, { recursive: true, force: true })
     },

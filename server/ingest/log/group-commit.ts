@@ -4,6 +4,7 @@ import type { Database, Db } from '../../db/client.ts'
 import { isDatabaseUnavailable, logDatabaseUnavailable, pgErrorCode, pgErrorMessage } from '../../db/pg-errors.ts'
 import { HttpError, UnauthorizedError, ValidationError } from '../../http/errors.ts'
 import type { IngestIndexer } from '../index/indexer.ts'
+import type { IngestPipeline } from '../pipeline/open.ts'
 import { journalLines } from './journal.ts'
 import type { AcceptedRequest } from './record.ts'
 
@@ -49,10 +50,10 @@ interface PendingRequest {
  * indexer (on the pipeline's thread) is woken to process and index it. A failed batch is
  * retried request by request so one bad request cannot fail the others.
  */
-export function createIngestWriter(database: Database, options: IngestOptions, logger: Logger): IngestWriter {
+export function createIngestWriter(database: Database, pipeline: IngestPipeline, options: IngestOptions, logger: Logger): IngestWriter {
   const indexerOptions = { batchSize: options.indexBatchSize, lingerMs: options.indexLingerMs }
-  const indexer: IngestIndexer = database.startIndexer(indexerOptions)
-  const journal = database.journal
+  const indexer: IngestIndexer = pipeline.startIndexer(indexerOptions)
+  const journal = pipeline.journal
   const store = journal
     ? (requests: readonly AcceptedRequest[]) => journal.append(journalLines(requests))
     : (requests: readonly AcceptedRequest[]) => appendToIngestLog(database.db, requests)

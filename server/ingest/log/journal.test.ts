@@ -22,6 +22,7 @@ import { indexedRowData } from '../index/write-events.ts'
 import { prepareEvents } from '../process/normalize.ts'
 import { notifyPayloadSchema } from '../accept/payload-schema.ts'
 import { createIngestWriter } from './group-commit.ts'
+import { openPipeline, type IngestPipeline } from '../pipeline/open.ts'
 import type { JournalRecord } from './journal.ts'
 
 const silent = pino({ level: 'silent' })
@@ -231,10 +232,19 @@ describe('ingest journal files', () => {
 })
 
 describe('indexing from the journal', () => {
-  async function openMigrated(dataDir: string): Promise<Database> {
+  /** The database with the pipeline beside it, as the server opens them; close() closes both. */
+  async function openMigrated(dataDir: string): Promise<Database & { pipeline: IngestPipeline }> {
     const database = await openPglite(dataDir)
     await migrate(database)
-    return database
+    const pipeline = await openPipeline(database, { journalDir: join(dataDir, 'ingest-journal') })
+    return {
+      ...database,
+      pipeline,
+      close: async () => {
+        await pipeline.close()
+        await database.close()
+      },
+    }
   }
   async function seedProjects(database: Database, ...ids: string[]) {
     await database.db.execute(sql`INSERT INTO organizations (id, name, slug) VALUES ('journal-org', 'Journal', 'journal')`)
@@ -252,8 +262,8 @@ describe('indexing from the journal', () => {
     )
     return { events: Number(row!.n), payloads: Number(row!.payloads) }
   }
-  const writerFor = (database: Database) =>
-    createIngestWriter(database, { batchSize: 100, flushMs: 1, indexBatchSize: 100, indexLingerMs: 0 }, silent)
+  const writerFor = (database: Database & { pipeline: IngestPipeline }) =>
+    createIngestWriter(database, database.pipeline, { batchSize: 100, flushMs: 1, indexBatchSize: 100, indexLingerMs: 0 }, silent)
 
   it('indexes what a crashed process left in the journal at the next start, exactly once across restarts', async () => {
     const dataDir = tempDir()
@@ -290,17 +300,17 @@ describe('indexing from the journal', () => {
   it('answers once the events are durable in the journal, and indexes them in the background', async () => {
     const database = await openMigrated(tempDir())
     await seedProjects(database, 'ack-project')
-    const writer = createIngestWriter(database, { batchSize: 100, flushMs: 1, indexBatchSize: 100, indexLingerMs: 60_000 }, silent)
+    const writer = createIngestWriter(database, database.pipeline, { batchSize: 100, flushMs: 1, indexBatchSize: 100, indexLingerMs: 60_000 }, silent)
     await Promise.all(requests('ack-project', 'Acknowledged', 2).map((r) => writer.write(r)))
-    const journaled = (await readFile(segmentPath(database.journal!.dir, (await listSegments(database.journal!.dir)).at(-1)!), 'utf8'))
+    const journaled = (await readFile(segmentPath(database.pipeline.journal!.dir, (await listSegments(database.pipeline.journal!.dir)).at(-1)!), 'utf8'))
       .split('\n')
       .filter(Boolean)
     expect(journaled).toHaveLength(2)
     expect(await eventCount(database, 'Acknowledged')).toEqual({ events: 0, payloads: 0 })
-    expect(await database.journal!.pending(100)).toBe(2)
+    expect(await database.pipeline.journal!.pending(100)).toBe(2)
     await writer.indexed()
     expect(await eventCount(database, 'Acknowledged')).toEqual({ events: 2, payloads: 2 })
-    expect(await database.journal!.pending(100)).toBe(0)
+    expect(await database.pipeline.journal!.pending(100)).toBe(0)
     await writer.close()
     await database.close()
   })
@@ -308,7 +318,7 @@ describe('indexing from the journal', () => {
   it('drops the journaled events of a project deleted before they were indexed', async () => {
     const database = await openMigrated(tempDir())
     await seedProjects(database, 'kept-project', 'doomed-project')
-    const writer = createIngestWriter(database, { batchSize: 100, flushMs: 1, indexBatchSize: 100, indexLingerMs: 60_000 }, silent)
+    const writer = createIngestWriter(database, database.pipeline, { batchSize: 100, flushMs: 1, indexBatchSize: 100, indexLingerMs: 60_000 }, silent)
     await Promise.all([...requests('doomed-project', 'DoomedJournal', 2), ...requests('kept-project', 'KeptJournal', 1)].map((r) => writer.write(r)))
     await database.db.execute(sql`DELETE FROM projects WHERE id = 'doomed-project'`)
     await writer.indexed()
@@ -355,7 +365,7 @@ describe('indexing from the journal', () => {
     expect(kept).toMatchObject({ event_ids: bad!.eventIds })
     expect(kept!.failed_at).not.toBeNull()
     expect(kept!.failure).toMatch(/exceptions/)
-    expect(await database.journal!.pending(100)).toBe(0)
+    expect(await database.pipeline.journal!.pending(100)).toBe(0)
     await writer.close()
     await database.close()
   })
@@ -382,7 +392,7 @@ describe('indexing from the journal', () => {
     expect(kept).toMatchObject({ event_id: poison.id })
     expect(kept!.failed_at).not.toBeNull()
     expect(kept!.failure).toBeTruthy()
-    expect(await database.journal!.pending(100)).toBe(0)
+    expect(await database.pipeline.journal!.pending(100)).toBe(0)
     await writer.close()
     await database.close()
   })

@@ -1,6 +1,6 @@
 // The pipeline's side of its thread: process and index stages over a database opened on that
 // thread (PGlite's own instance, or a PostgreSQL pool of its own), driven by messages from the
-// HTTP thread (thread-client.ts). Keeping them here keeps normalization, the database driver's
+// HTTP thread (client.ts). Keeping them here keeps normalization, the database driver's
 // work and the index transactions off the HTTP thread, on both engines.
 import type { Logger } from 'pino'
 import type { Database } from '../../db/client.ts'

@@ -1,0 +1,11 @@
+// The pipeline on PGlite: a plug-in of the database's thread (Database.loadThreadPlugin), so
+// that normalization and the index transactions run beside the engine's only connection.
+import type { Logger } from 'pino'
+import type { Database, ThreadPluginHandler } from '../../db/client.ts'
+import { createPipelineHost, type PipelineRequest } from './host.ts'
+
+export function attach(database: Database, data: unknown, logger: Logger): ThreadPluginHandler {
+  const { journalDir } = data as { journalDir: string }
+  const host = createPipelineHost(database, journalDir, logger)
+  return { handle: (request) => host.handle(request as PipelineRequest), close: () => host.close() }
+}
