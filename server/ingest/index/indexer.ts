@@ -13,6 +13,8 @@ export interface IndexerOptions {
   batchSize: number
   /** The longest a pass waits for requests to gather (it goes at once when MIN_BATCH_EVENTS have). */
   lingerMs: number
+  /** How often it looks for records other processes (or an earlier run) left; 1 s by default. */
+  pollMs?: number
 }
 
 /**
@@ -70,7 +72,7 @@ export interface IngestIndexer {
  */
 export function createIngestIndexer(
   database: Database,
-  options: IndexerOptions & { pollMs?: number; retryMs?: number; drainMs?: number; foldMs?: number },
+  options: IndexerOptions & { retryMs?: number; drainMs?: number; foldMs?: number },
   logger: Logger,
   sources: IndexerSources,
 ): IngestIndexer {

@@ -34,6 +34,8 @@ export interface IngestOptions {
   indexBatchSize: number
   /** How long the indexer lets events gather after a commit wakes it. */
   indexLingerMs: number
+  /** How often the indexer looks for records it was not woken for (tests set it longer); 1 s by default. */
+  indexPollMs?: number
 }
 
 interface PendingRequest {
@@ -51,7 +53,7 @@ interface PendingRequest {
  * retried request by request so one bad request cannot fail the others.
  */
 export function createIngestWriter(database: Database, pipeline: IngestPipeline, options: IngestOptions, logger: Logger): IngestWriter {
-  const indexerOptions = { batchSize: options.indexBatchSize, lingerMs: options.indexLingerMs }
+  const indexerOptions = { batchSize: options.indexBatchSize, lingerMs: options.indexLingerMs, pollMs: options.indexPollMs }
   const indexer: IngestIndexer = pipeline.startIndexer(indexerOptions)
   const journal = pipeline.journal
   const store = journal

@@ -231,7 +231,8 @@ describe('ingest journal files', () => {
   })
 })
 
-describe('indexing from the journal', () => {
+// Each test opens the embedded database up to three times: minutes on a loaded machine.
+describe('indexing from the journal', { timeout: 180_000 }, () => {
   /** The database with the pipeline beside it, as the server opens them; close() closes both. */
   async function openMigrated(dataDir: string): Promise<Database & { pipeline: IngestPipeline }> {
     const database = await openPglite(dataDir)
@@ -300,7 +301,9 @@ describe('indexing from the journal', () => {
   it('answers once the events are durable in the journal, and indexes them in the background', async () => {
     const database = await openMigrated(tempDir())
     await seedProjects(database, 'ack-project')
-    const writer = createIngestWriter(database, database.pipeline, { batchSize: 100, flushMs: 1, indexBatchSize: 100, indexLingerMs: 60_000 }, silent)
+    // No pass but the one at start (awaited) until a caller waits on indexed(): only the appends wake it, and they linger.
+    const writer = createIngestWriter(database, database.pipeline, { batchSize: 100, flushMs: 1, indexBatchSize: 100, indexLingerMs: 60_000, indexPollMs: 600_000 }, silent)
+    await writer.indexed()
     await Promise.all(requests('ack-project', 'Acknowledged', 2).map((r) => writer.write(r)))
     const journaled = (await readFile(segmentPath(database.pipeline.journal!.dir, (await listSegments(database.pipeline.journal!.dir)).at(-1)!), 'utf8'))
       .split('\n')
@@ -318,7 +321,8 @@ describe('indexing from the journal', () => {
   it('drops the journaled events of a project deleted before they were indexed', async () => {
     const database = await openMigrated(tempDir())
     await seedProjects(database, 'kept-project', 'doomed-project')
-    const writer = createIngestWriter(database, database.pipeline, { batchSize: 100, flushMs: 1, indexBatchSize: 100, indexLingerMs: 60_000 }, silent)
+    const writer = createIngestWriter(database, database.pipeline, { batchSize: 100, flushMs: 1, indexBatchSize: 100, indexLingerMs: 60_000, indexPollMs: 600_000 }, silent)
+    await writer.indexed()
     await Promise.all([...requests('doomed-project', 'DoomedJournal', 2), ...requests('kept-project', 'KeptJournal', 1)].map((r) => writer.write(r)))
     await database.db.execute(sql`DELETE FROM projects WHERE id = 'doomed-project'`)
     await writer.indexed()
