@@ -1,4 +1,7 @@
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib'
 import { defineConfig, type Plugin } from 'vite'
 import react from '@vitejs/plugin-react'
 import tailwindcss from '@tailwindcss/vite'
@@ -25,6 +28,35 @@ function routeChunkRecovery(): Plugin {
   }
 }
 
+/**
+ * Writes a brotli (.br) and a gzip (.gz) copy beside every compressible file of the build, once,
+ * at the highest levels: the server sends them with Content-Encoding (server/web/static-dashboard.ts)
+ * instead of compressing on every request.
+ */
+function precompress(): Plugin {
+  let outDir = 'dist'
+  return {
+    name: 'errata:precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = config.build.outDir
+    },
+    closeBundle() {
+      const walk = (dir: string): string[] =>
+        readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+          entry.isDirectory() ? (entry.name.startsWith('.') ? [] : walk(join(dir, entry.name))) : [join(dir, entry.name)],
+        )
+      for (const file of walk(outDir)) {
+        // Smaller files gain nothing worth a second request header; source maps are fetched only by devtools.
+        if (!/\.(js|css|html|svg|json|txt)$/.test(file) || statSync(file).size < 1024) continue
+        const content = readFileSync(file)
+        writeFileSync(`${file}.br`, brotliCompressSync(content, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }))
+        writeFileSync(`${file}.gz`, gzipSync(content, { level: 9 }))
+      }
+    },
+  }
+}
+
 export default defineConfig({
   // The router plugin must come before react() so generated routes are transformed.
   plugins: [
@@ -38,6 +70,7 @@ export default defineConfig({
     }),
     react(),
     tailwindcss(),
+    precompress(),
   ],
   server: {
     host: '127.0.0.1',
@@ -48,5 +81,6 @@ export default defineConfig({
       ),
     ),
   },
-  build: { outDir: 'dist', sourcemap: true },
+  // The manifest tells the bundle-budget check (scripts/check-bundle-budget.ts) what each page loads.
+  build: { outDir: 'dist', sourcemap: true, manifest: true },
 })

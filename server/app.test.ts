@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { brotliCompressSync, gunzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApiPortApp, createApp } from './app.ts'
 import { bootstrapFirstAdmin } from './auth/bootstrap.ts'
@@ -17,6 +18,12 @@ beforeAll(async () => {
   writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>Errata</title><div id="root"></div>')
   mkdirSync(join(staticDir, 'assets'))
   writeFileSync(join(staticDir, 'assets', 'index-abc123.js'), 'export {}')
+  // A chunk with its precompressed copy, as the build writes them (vite.config.ts), and the build's manifest.
+  const chunk = `export const text = ${JSON.stringify('chunk '.repeat(400))}`
+  writeFileSync(join(staticDir, 'assets', 'big-def456.js'), chunk)
+  writeFileSync(join(staticDir, 'assets', 'big-def456.js.br'), brotliCompressSync(chunk))
+  mkdirSync(join(staticDir, '.vite'))
+  writeFileSync(join(staticDir, '.vite', 'manifest.json'), '{}')
   ctx = await createTestContext({ staticDir })
   user = await ctx.createUser('Port User')
 })
@@ -47,6 +54,48 @@ describe('app wiring', () => {
     const res = await ctx.request('/projects/abc/errors?sort=events')
     expect(res.status).toBe(200)
     expect(await res.text()).toContain('<div id="root">')
+  })
+
+  it('sends the precompressed copy of a built file to a browser that takes it, cached for good', async () => {
+    const res = await ctx.request('/assets/big-def456.js', { headers: { 'Accept-Encoding': 'gzip, deflate, br' } })
+    expect(res.status).toBe(200)
+    expect(res.headers.get('Content-Encoding')).toBe('br')
+    expect(res.headers.get('Vary')).toContain('Accept-Encoding')
+    expect(res.headers.get('Cache-Control')).toBe('public, max-age=31536000, immutable')
+    expect(res.headers.get('Content-Type')).toMatch(/javascript/)
+    // Without Accept-Encoding, the file as built.
+    const plain = await ctx.request('/assets/big-def456.js')
+    expect(plain.headers.get('Content-Encoding')).toBeNull()
+    expect(await plain.text()).toContain('chunk chunk')
+  })
+
+  it('has index.html revalidated on every load, at / as for a client-side route', async () => {
+    for (const path of ['/', '/projects/abc/errors']) {
+      const res = await ctx.request(path)
+      expect([res.status, res.headers.get('Cache-Control')], path).toEqual([200, 'no-cache'])
+    }
+  })
+
+  it('does not serve the build\'s own bookkeeping (.vite/)', async () => {
+    const res = await ctx.request('/.vite/manifest.json')
+    expect(res.status).toBe(404)
+  })
+
+  it('compresses API answers of 1 KB and more for clients that take it, and leaves small ones as they are', async () => {
+    for (let i = 0; i < 12; i += 1) await ctx.request('/api/user/organizations', { method: 'POST', token: user.token, json: { name: `Compressed ${i}` } })
+    const headers = { 'Accept-Encoding': 'gzip' }
+    const list = await createApp(ctx.deps).request('http://errata.test/api/user/organizations?per_page=100', {
+      headers: { ...headers, Authorization: `token ${user.token}`, 'X-Version': '2' },
+    })
+    expect(list.status).toBe(200)
+    expect(list.headers.get('Content-Encoding')).toBe('gzip')
+    const organizations = JSON.parse(gunzipSync(Buffer.from(await list.arrayBuffer())).toString('utf8')) as { name: string }[]
+    expect(organizations.filter((o) => o.name.startsWith('Compressed '))).toHaveLength(12)
+    const small = await createApp(ctx.deps).request('http://errata.test/api/user', {
+      headers: { ...headers, Authorization: `token ${user.token}`, 'X-Version': '2' },
+    })
+    expect(small.headers.get('Content-Encoding')).toBeNull()
+    expect((await small.json()).id).toBe(user.id)
   })
 
   it('answers JSON 404 for unknown API paths instead of the dashboard', async () => {

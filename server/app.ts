@@ -1,4 +1,5 @@
 import { Hono } from 'hono'
+import { compressJson } from './http/compress-json.ts'
 import { bodyLimit } from 'hono/body-limit'
 import { requestId } from 'hono/request-id'
 import { apiErrorSchema, type ApiErrorBody } from '../contract/api-error.ts'
@@ -38,6 +39,8 @@ function createApiRoutes(mountPath: '' | '/api', limitBytes: number): Hono<AppEn
       c.set('apiMount', mountPath)
       await next()
     })
+    // JSON answers of 1 KB and more go gzip'd to clients that take it (http/compress-json.ts).
+    .use(compressJson())
     .use(
       bodyLimit({
         maxSize: limitBytes,

@@ -22,8 +22,27 @@ import { privacyJobHandlers, sweepRetrievalFiles } from './privacy/privacy.jobs.
 async function buildDashboardIfNeeded(staticDir: string, log: (msg: string) => void): Promise<void> {
   if (existsSync(join(staticDir, 'index.html'))) return
   log('building the dashboard (first start)…')
+  const started = performance.now()
   const { build } = await import('vite')
-  await build({ logLevel: 'warn', build: { outDir: staticDir } })
+  // A first start builds for up to a minute or so on a slow machine: say how far it got, every few
+  // seconds, on the terminal of the person who started it.
+  let modules = 0
+  let lastReport = performance.now()
+  const progress = {
+    name: 'errata:build-progress',
+    transform() {
+      modules += 1
+      if (performance.now() - lastReport < 3000) return null
+      lastReport = performance.now()
+      process.stdout.write(`Building the dashboard (first start): ${modules} modules…\n`)
+      return null
+    },
+  }
+  process.stdout.write('Building the dashboard (first start; later starts skip this)…\n')
+  await build({ logLevel: 'warn', build: { outDir: staticDir }, plugins: [progress] })
+  const seconds = Math.round((performance.now() - started) / 100) / 10
+  process.stdout.write(`Dashboard built in ${seconds} s (${modules} modules).\n`)
+  log(`dashboard built in ${seconds} s`)
 }
 
 /** A port Errata cannot listen on, with what to do about it. */

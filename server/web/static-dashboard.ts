@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { serveStatic } from '@hono/node-server/serve-static'
 import { Hono } from 'hono'
+import { compress } from 'hono/compress'
 import type { AppEnv } from '../context.ts'
 
 /** Paths that belong to the service, never to the dashboard's client-side routes. */
@@ -17,7 +18,8 @@ export function staticDashboard(staticDir: string): Hono<AppEnv> {
   const app = new Hono<AppEnv>()
   // Without a build (tests, API-only use) only the fallback below answers.
   if (existsSync(root)) serveBuiltFiles(app, root)
-  app.get('*', (c) => {
+  // Built files come with precompressed copies (vite.config.ts); index.html for a client-side route is compressed here.
+  app.get('*', compress(), (c) => {
     if (SERVICE_PATHS.test(c.req.path)) return c.json({ errors: [`not found: ${c.req.path}`] }, 404)
     if (!existsSync(indexPath)) {
       return c.text('The dashboard is not built. Run `npm run build` (npm start does this for you).', 503)
@@ -30,13 +32,20 @@ export function staticDashboard(staticDir: string): Hono<AppEnv> {
 }
 
 function serveBuiltFiles(app: Hono<AppEnv>, root: string): void {
-  app.use(
-    '/assets/*',
-    serveStatic({
-      root,
-      // Vite puts a content hash in asset names, so they can be cached for good.
-      onFound: (_path, c) => c.header('Cache-Control', 'public, max-age=31536000, immutable'),
-    }),
-  )
-  app.use('*', serveStatic({ root }))
+  // Vite puts a content hash in asset names, so they can be cached for good. (Set on the way out:
+  // serveStatic's onFound runs after its response is made, too late for a header.)
+  app.use('/assets/*', async (c, next) => {
+    await next()
+    if (c.res.status === 200) c.header('Cache-Control', 'public, max-age=31536000, immutable')
+  })
+  // The .br or .gz copy beside the file when the browser takes it (Vary: Accept-Encoding).
+  app.use('/assets/*', serveStatic({ root, precompressed: true }))
+  // The build's own bookkeeping (.vite/manifest.json) is not the dashboard's to serve.
+  app.use('*', async (c, next) => (c.req.path.includes('/.') ? c.json({ errors: [`not found: ${c.req.path}`] }, 404) : next()))
+  // The rest (index.html at /, favicon.svg) keeps its name across versions: revalidated each time.
+  app.use('*', async (c, next) => {
+    await next()
+    if (c.res.status === 200 && !c.res.headers.has('Cache-Control')) c.header('Cache-Control', 'no-cache')
+  })
+  app.use('*', serveStatic({ root, precompressed: true }))
 }

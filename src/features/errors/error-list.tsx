@@ -563,17 +563,3 @@ export function ErrorList({ projectId, params }: { projectId: string; params: Er
     </div>
   )
 }
-
-export function ErrorListSkeleton() {
-  return (
-    <div role="status" className="overflow-hidden rounded-lg border border-border bg-surface">
-      <span className="sr-only">Loading errors</span>
-      {Array.from({ length: 8 }, (_, index) => (
-        <div key={index} className="flex flex-col gap-2 border-b border-border px-4 py-3">
-          <Skeleton className="h-4 w-1/4" />
-          <Skeleton className="h-4 w-3/4" />
-        </div>
-      ))}
-    </div>
-  )
-}

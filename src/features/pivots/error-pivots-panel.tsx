@@ -8,18 +8,9 @@ import { Skeleton } from '../../components/ui/skeleton.tsx'
 import { EmptyState, ErrorState } from '../../components/ui/states.tsx'
 import { Tabs } from '../../components/ui/tabs.tsx'
 import { PivotValueRow } from './pivot-value-row.tsx'
+import { ERROR_PIVOT_FIELDS, type ErrorPivotField } from './pivot-fields.ts'
 import { errorFilterSearch, pivotFieldName } from './to-pivot-filter.ts'
 
-/** The fields an error page pivots on, in tab order. */
-export const ERROR_PIVOT_FIELDS = [
-  'app.release_stage',
-  'app.version',
-  'user.id',
-  'device.os_name',
-  'device.browser_name',
-  'context',
-] as const satisfies readonly PivotFieldId[]
-export type ErrorPivotField = (typeof ERROR_PIVOT_FIELDS)[number]
 
 const TOP_VALUES = 5
 

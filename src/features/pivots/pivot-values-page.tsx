@@ -16,12 +16,10 @@ import { formatCountOf } from '../../lib/relative-time.ts'
 import { FilterBar } from '../filters/filter-bar.tsx'
 import { UserPrivacyLink } from '../privacy/user-privacy-link.tsx'
 import { toFilterSearch } from '../filters/to-filter-search.ts'
-import { ERROR_PIVOT_FIELDS, type ErrorPivotField } from './error-pivots-panel.tsx'
+import { ERROR_PIVOT_FIELDS, PIVOT_PAGE_SIZE, type ErrorPivotField } from './pivot-fields.ts'
 import { PivotPageLink } from './pivot-page-link.tsx'
 import { PivotValueRow } from './pivot-value-row.tsx'
 import { errorFilterSearch, pivotFieldName } from './to-pivot-filter.ts'
-
-export const PIVOT_PAGE_SIZE = 50
 
 const isErrorPivotField = (pivotId: PivotFieldId): pivotId is ErrorPivotField =>
   (ERROR_PIVOT_FIELDS as readonly string[]).includes(pivotId)

@@ -1,4 +1,5 @@
 import type { UseQueryResult } from '@tanstack/react-query'
+import { lazy, Suspense } from 'react'
 import type { Filters } from '../../../contract/filters.ts'
 import type { TrendBucket } from '../../../contract/trends.ts'
 import { Label, Select } from '../../components/ui/input.tsx'
@@ -6,7 +7,7 @@ import { Skeleton } from '../../components/ui/skeleton.tsx'
 import { EmptyState, ErrorState } from '../../components/ui/states.tsx'
 import { formatCountOf } from '../../lib/relative-time.ts'
 import { timeRangeOf, withoutFields, TIME_FIELDS } from '../filters/to-filter-search.ts'
-import { TrendChart } from './trend-chart.tsx'
+import { loadChunk } from '../../lib/route-chunks.ts'
 import { RESOLUTION_CHOICES, totalEvents, type ResolutionChoice } from './to-trend-series.ts'
 
 const RESOLUTION_LABELS: Record<Exclude<ResolutionChoice, 'auto'>, string> = {
@@ -84,6 +85,11 @@ export function describeEmptyTrend({ hasEvents, filters }: { hasEvents: boolean;
   return { title: 'No events in the last 30 days', hint: 'The chart of all time shows the last 30 days.' }
 }
 
+// recharts is most of the dashboard's code: the chart is fetched once a page that shows one has
+// painted (its skeleton meanwhile), so no first page waits for it. A chunk that cannot be fetched
+// becomes the route's error, with Retry (lib/route-chunks.ts).
+const TrendChart = lazy(() => loadChunk(() => import('./trend-chart.tsx')).then((module) => ({ default: module.TrendChart })))
+
 /** A trend query's states around the chart: skeleton, error with retry, "No events", the bars. */
 export function TrendBody({
   query,
@@ -128,14 +134,16 @@ export function TrendBody({
       <p className="sr-only" aria-live="polite">
         {formatCountOf(total, 'event')} in this range.
       </p>
-      <TrendChart
-        buckets={buckets}
-        resolutionMs={resolutionMs}
-        windowMs={windowMs}
-        label={`${label}: ${formatCountOf(total, 'event')}`}
-        height={height}
-        onSelectRange={onSelectRange}
-      />
+      <Suspense fallback={loading}>
+        <TrendChart
+          buckets={buckets}
+          resolutionMs={resolutionMs}
+          windowMs={windowMs}
+          label={`${label}: ${formatCountOf(total, 'event')}`}
+          height={height}
+          onSelectRange={onSelectRange}
+        />
+      </Suspense>
     </div>
   )
 }

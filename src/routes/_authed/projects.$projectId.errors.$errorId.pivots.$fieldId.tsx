@@ -6,7 +6,8 @@ import { projectQuery } from '../../api/projects.ts'
 import { filterSearchSchema, fromErrorFilterSearch } from '../../features/filters/to-filter-search.ts'
 import { orNotFound, PageSkeleton, ResourceNotFound } from '../../features/layout/route-states.tsx'
 import { PivotValuesError } from '../../features/pivots/pivot-page-link.tsx'
-import { PIVOT_PAGE_SIZE, PivotValuesPage } from '../../features/pivots/pivot-values-page.tsx'
+import { PIVOT_PAGE_SIZE } from '../../features/pivots/pivot-fields.ts'
+import { PivotValuesPage } from '../../features/pivots/pivot-values-page.tsx'
 import { errorFilterSearch, isPivotFieldId } from '../../features/pivots/to-pivot-filter.ts'
 
 /** Every value of a field among one error's events ("See all values" in the error's pivots). */
