@@ -62,7 +62,7 @@ export function SourceMapNotice({ projectId, symbolication }: { projectId: strin
           <ul className="flex flex-col gap-1">
             {errors.slice(0, MISSING_SHOWN).map((error, index) => (
               <li key={index} className="[overflow-wrap:anywhere]">
-                the source map for <span className="font-mono text-xs">{error.url}</span> could not be used: {error.message}
+                <span className="font-mono text-xs">{error.url}</span>: {error.message}
               </li>
             ))}
           </ul>

@@ -18,8 +18,17 @@ export function ProjectNav({ projectId, className }: { projectId: string; classN
       <Link to="/projects/$projectId/stability" params={{ projectId }} className={tab} activeProps={active} inactiveProps={inactive}>
         Stability
       </Link>
-      <Link to="/projects/$projectId/source-maps" params={{ projectId }} className={tab} activeProps={active} inactiveProps={inactive}>
-        Source maps & symbols
+      <Link
+        to="/projects/$projectId/source-maps"
+        params={{ projectId }}
+        // At phone width the short name keeps the tabs on one line; the link's name stays whole.
+        aria-label="Source maps & symbols"
+        className={tab}
+        activeProps={active}
+        inactiveProps={inactive}
+      >
+        <span className="sm:hidden">Source maps</span>
+        <span className="hidden sm:inline">Source maps & symbols</span>
       </Link>
       {isAdmin ? (
         <Link to="/projects/$projectId/privacy" params={{ projectId }} className={tab} activeProps={active} inactiveProps={inactive}>

@@ -1,11 +1,13 @@
 import { Upload } from 'lucide-react'
+import { useId } from 'react'
 import { useDropzone } from 'react-dropzone'
 import type * as React from 'react'
 import { cn } from '../../lib/cn.ts'
+import { Button } from '../../components/ui/button.tsx'
 
 /**
- * The one wrapper of react-dropzone: an area files are dropped on, also a button that opens the
- * file picker (Enter or Space), and a visible file input label for screen readers.
+ * The one wrapper of react-dropzone: an area files are dropped on, with a real button that opens
+ * the file picker (the area itself is not a control, so nothing interactive nests in another).
  */
 export function FileDropzone({
   onFiles,
@@ -16,35 +18,43 @@ export function FileDropzone({
 }: {
   onFiles: (files: File[]) => void
   disabled?: boolean
-  /** What to drop, read as the area's accessible name. */
+  /** What to drop: the area's name. */
   label: string
   hint?: React.ReactNode
   className?: string
 }) {
-  const { getRootProps, getInputProps, isDragActive } = useDropzone({
+  const labelId = useId()
+  const { getRootProps, getInputProps, isDragActive, open } = useDropzone({
     onDrop: (accepted) => {
       if (accepted.length > 0) onFiles(accepted)
     },
     multiple: true,
     disabled,
+    noClick: true,
+    noKeyboard: true,
   })
   return (
     <div
       {...getRootProps({
-        role: 'button',
-        'aria-label': label,
-        'aria-disabled': disabled || undefined,
+        role: 'group',
+        'aria-labelledby': labelId,
         className: cn(
-          'flex cursor-pointer flex-col items-center justify-center gap-1 rounded-lg border-2 border-dashed border-border bg-surface-muted/40 px-4 py-6 text-center text-sm transition-colors hover:border-accent focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent',
+          'flex flex-col items-center justify-center gap-1.5 rounded-lg border-2 border-dashed border-border bg-surface-muted/40 px-4 py-6 text-center text-sm transition-colors',
           isDragActive && 'border-accent bg-accent-soft/40',
-          disabled && 'cursor-not-allowed opacity-60',
+          disabled && 'opacity-60',
           className,
         ),
       })}
     >
-      <input {...getInputProps({ 'aria-label': label })} />
+      {/* The picker the button opens: out of the tab order and the accessibility tree. */}
+      <input {...getInputProps({ 'aria-hidden': true })} />
       <Upload aria-hidden="true" className="size-5 text-muted-foreground" />
-      <span className="font-medium text-foreground">{isDragActive ? 'Drop the files here' : label}</span>
+      <span id={labelId} className="font-medium text-foreground">
+        {isDragActive ? 'Drop the files here' : label}
+      </span>
+      <Button size="sm" onClick={open} disabled={disabled}>
+        Choose files
+      </Button>
       {hint ? <span className="text-xs text-muted-foreground">{hint}</span> : null}
     </div>
   )

@@ -5,7 +5,6 @@ import { sourceMapKeys, uploadSourceMap } from '../../api/source-maps.ts'
 import { Button } from '../../components/ui/button.tsx'
 import { FormErrors } from '../../components/ui/form-errors.tsx'
 import { Input, Label } from '../../components/ui/input.tsx'
-import { announce } from '../../lib/announce.ts'
 import { formatBytes } from '../../lib/format-bytes.ts'
 import { cn } from '../../lib/cn.ts'
 import { FileDropzone } from './file-dropzone.tsx'
@@ -141,8 +140,8 @@ export function SourceMapUploadForm({
     onSettled: () => setProgress(null),
     onSuccess: async () => {
       const what = `${mapFile?.name ?? 'The source map'} uploaded for ${minifiedUrl.trim()}${appVersion.trim() ? `, version ${appVersion.trim()}` : ', no app version'}`
+      // Read out by the status line that shows it.
       setUploaded(what)
-      announce(what)
       setFiles([])
       setReadMap(null)
       setMinifiedUrl(null)
@@ -180,7 +179,7 @@ export function SourceMapUploadForm({
       <FileDropzone
         onFiles={addFiles}
         disabled={upload.isPending}
-        label="Drop a .map file, its minified file and sources, or choose files"
+        label="Drop a .map file with its minified file and sources here"
         hint="Sources are needed only when the map does not embed them (sourcesContent)."
       />
       {entries.length > 0 ? <DroppedFiles entries={entries} onRemove={(file) => setFiles(files.filter((other) => other !== file))} /> : null}

@@ -97,7 +97,7 @@ export function SourceMapsList({
       {settledSearch.trim() ? (
         <EmptyState title="No source map matches">No upload’s URL pattern or app version contains “{settledSearch.trim()}”.</EmptyState>
       ) : (
-        <EmptyState title="No source maps yet">Upload one above, or from your build with the upload tool (see below).</EmptyState>
+        <EmptyState title="No source maps yet">Drop one on the form above, or upload them from your build with Bugsnag’s upload tool.</EmptyState>
       )}
     </div>
   ) : (

@@ -87,6 +87,7 @@ export function SourceMapsPage({
       />
       <Tabs
         label="Kind of file"
+        listClassName="flex-wrap"
         tabs={tabs}
         selected={tabOf(kind)}
         onSelect={(tab) => onKindChange(SYMBOL_KINDS.find((entry) => entry.tab === tab)?.id ?? 'js')}
