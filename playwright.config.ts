@@ -72,6 +72,8 @@ export default defineConfig({
       ERRATA_ADMIN_EMAIL: 'admin@example.com',
       ERRATA_ADMIN_PASSWORD: 'e2e-password-123',
       LOG_LEVEL: 'warn',
+      // No outside network here: scripts named by events (cdn.example.com) are not fetched for maps.
+      ERRATA_FETCH_SOURCES: 'false',
     },
   },
 })

@@ -28,6 +28,8 @@ import { buildNotifyPayload } from './payload.ts'
 import { startProfile, type ProfileSummary } from './profile.ts'
 import { markdownReport } from './report.ts'
 import { privacyPhase } from './privacy-phase.ts'
+import { symbolicationIngestPhase } from './symbolication-ingest.ts'
+import { runSymbolicationBench } from './symbolication.ts'
 import { countRows, seedProjectData } from './seed.ts'
 import { seedTriageData } from './seed-triage.ts'
 
@@ -48,8 +50,8 @@ const settings = {
   triageRequests: Number(env.BENCH_TRIAGE_REQUESTS ?? 100),
   privacyErrors: Number(env.BENCH_PRIVACY_ERRORS ?? 50_000),
   privacyEvents: Number(env.BENCH_PRIVACY_EVENTS ?? 1_000_000),
-  /** Comma-separated subset of ingest,visible,errors,event,triage,privacy (default: all). */
-  phases: new Set((env.BENCH_PHASES ?? 'ingest,visible,errors,event,triage,privacy').split(',')),
+  /** Comma-separated subset of ingest,visible,errors,event,triage,privacy,symbolication (default: all). */
+  phases: new Set((env.BENCH_PHASES ?? 'ingest,visible,errors,event,triage,privacy,symbolication').split(',')),
 }
 const targets = { errorsListP95: 30, eventDetailP95: 20, triageP95: 100 }
 
@@ -219,6 +221,8 @@ async function runEngine(engine: Engine) {
   const ingestion = settings.phases.has('ingest') ? await ingestCpuPhase(engine, heading) : undefined
   const inProcess = (['visible', 'errors', 'event', 'triage', 'privacy'] as const).some((phase) => settings.phases.has(phase))
   const { visible, reads, triage, privacy } = inProcess ? await inProcessPhases(engine) : {}
+  // In-process PGlite of its own: measured once, with the first engine.
+  const symbolication = settings.phases.has('symbolication') && engine === 'pglite' ? await symbolicationPhase() : undefined
   return {
     engine,
     settings: { ...settings, phases: [...settings.phases] },
@@ -227,7 +231,11 @@ async function runEngine(engine: Engine) {
     reads,
     triage,
     privacy,
+    symbolication,
     targetsMet: {
+      symbolicationRatio: symbolication?.ingest.met,
+      symbolicationWarm: symbolication && symbolication.frames.warm.framesPerSecond >= symbolication.frames.warm.target,
+      symbolicationCold: symbolication && symbolication.frames.cold.firstLookupMs <= symbolication.frames.cold.target,
       privacyRatio: privacy && privacy.errorsList.ratio <= 2,
       triageP95: triage && Object.values(triage.queries).every((q) => !q.target || q.stats.p95 < targets.triageP95),
       ingestCpuRatio: ingestion?.met.cpuRatio,
@@ -237,6 +245,22 @@ async function runEngine(engine: Engine) {
       eventDetailP95: reads && reads.eventDetail.p95 < targets.eventDetailP95,
     },
   }
+}
+
+/** f. Source maps: ingestion with symbolication on / off (alternating slices), frames per second, first lookup, memory. */
+async function symbolicationPhase() {
+  heading('f. source maps: ingestion with symbolication on / off, alternating slices (pipeline work, PGlite)')
+  const ingest = await symbolicationIngestPhase(log)
+  heading('f. source maps: frames per second (warm ~1 MB map), first lookup (cold ~5 MB map), 200 maps cached')
+  const frames = await runSymbolicationBench()
+  log(`warm, one frame's lookup, path, in_project and code:  ${frames.warm.framesPerSecond.toLocaleString('en-US')} frames/s (target ≥ ${frames.warm.target.toLocaleString('en-US')})`)
+  log(`warm, through symbolicate() (500 events × 20 frames): ${frames.warm.symbolicateFramesPerSecond.toLocaleString('en-US')} frames/s`)
+  log(`cold first lookup: ${frames.cold.firstLookupMs} ms (target ≤ ${frames.cold.target} ms); through symbolicate() with the database read: ${frames.cold.symbolicateFirstLookupMs} ms`)
+  log(
+    `${frames.memory.maps} maps of ${(frames.memory.mapBytes / 1024 / 1024).toFixed(1)} MB cached: heap +${(frames.memory.heapBytes / 1024 / 1024).toFixed(0)} MiB, ` +
+      `RSS +${(frames.memory.rssBytes / 1024 / 1024).toFixed(0)} MiB, estimated ${(frames.memory.estimatedBytes / 1024 / 1024).toFixed(0)} MiB, peak RSS ${(frames.memory.peakRssBytes / 1024 / 1024).toFixed(0)} MiB`,
+  )
+  return { ingest, frames }
 }
 
 /** The phases that run Errata in this process, on one database. */
@@ -476,6 +500,14 @@ async function main() {
       parts.push(`event p95 ${ms(r.reads.eventDetail.p95)} [${mark(r.targetsMet.eventDetailP95)}]`)
     }
     if (r.triage) parts.push(`triage (3 targets p95 < ${targets.triageP95} ms) [${mark(r.targetsMet.triageP95)}]`)
+    if (r.symbolication) {
+      const { ingest, frames } = r.symbolication
+      parts.push(
+        `source maps: ingestion on/off ${ingest.ratio.wall.median.toFixed(2)} (CPU ${ingest.ratio.cpu.median.toFixed(2)}; ≥ ${ingest.target}) [${mark(r.targetsMet.symbolicationRatio)}], ` +
+          `${frames.warm.framesPerSecond.toLocaleString('en-US')} frames/s [${mark(r.targetsMet.symbolicationWarm)}], ` +
+          `cold ${frames.cold.firstLookupMs} ms [${mark(r.targetsMet.symbolicationCold)}]`,
+      )
+    }
     if (r.privacy) {
       parts.push(
         `privacy: retrieval ${r.privacy.retrieval.seconds.toFixed(1)} s, deletion ${r.privacy.deletion.seconds.toFixed(1)} s, ` +

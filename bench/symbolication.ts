@@ -55,7 +55,7 @@ export interface SymbolicationBenchResult {
 
 const WORDS = ['total', 'items', 'price', 'cart', 'user', 'order', 'amount', 'discount', 'tax', 'shipping', 'currency', 'quantity']
 
-interface GeneratedMap {
+export interface GeneratedMap {
   text: string
   /** Generated [line, column] positions that have mappings (1-based line, 1-based column as V8 gives them). */
   positions: [number, number][]

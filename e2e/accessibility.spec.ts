@@ -48,6 +48,7 @@ test('every page passes axe-core (WCAG 2.1 AA, serious and critical), light and 
     ['errors', `/projects/${projectId}/errors`, 'a11y-web: errors'],
     ['send your first error', `/projects/${empty.id}/errors`, 'a11y-empty: errors'],
     ['project settings', `/projects/${projectId}/settings`, 'a11y-web: settings'],
+    ['source maps & symbols', `/projects/${projectId}/source-maps`, 'a11y-web: source maps & symbols'],
     ['error', `/projects/${projectId}/errors/${checkout.id}`, 'CheckoutError'],
     ['event', `/projects/${projectId}/errors/${checkout.id}/events/${event!.id}`, 'CheckoutError'],
     ['pivot values', `/projects/${projectId}/pivots/app.release_stage`, 'Release stage values'],

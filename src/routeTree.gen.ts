@@ -21,6 +21,7 @@ import { Route as AuthedOrganizationsOrganizationIdPrivacyRouteImport } from './
 import { Route as AuthedOrganizationsOrganizationIdSettingsRouteImport } from './routes/_authed/organizations.$organizationId_.settings'
 import { Route as AuthedProjectsProjectIdPrivacyRouteImport } from './routes/_authed/projects.$projectId.privacy'
 import { Route as AuthedProjectsProjectIdSettingsRouteImport } from './routes/_authed/projects.$projectId.settings'
+import { Route as AuthedProjectsProjectIdSourceMapsRouteImport } from './routes/_authed/projects.$projectId.source-maps'
 import { Route as AuthedProjectsProjectIdStabilityRouteImport } from './routes/_authed/projects.$projectId.stability'
 import { Route as AuthedProjectsProjectIdErrorsIndexRouteImport } from './routes/_authed/projects.$projectId.errors.index'
 import { Route as AuthedProjectsProjectIdPivotsFieldIdRouteImport } from './routes/_authed/projects.$projectId.pivots.$fieldId'
@@ -94,6 +95,12 @@ const AuthedProjectsProjectIdSettingsRoute =
     path: '/projects/$projectId/settings',
     getParentRoute: () => AuthedRoute,
   } as any)
+const AuthedProjectsProjectIdSourceMapsRoute =
+  AuthedProjectsProjectIdSourceMapsRouteImport.update({
+    id: '/projects/$projectId/source-maps',
+    path: '/projects/$projectId/source-maps',
+    getParentRoute: () => AuthedRoute,
+  } as any)
 const AuthedProjectsProjectIdStabilityRoute =
   AuthedProjectsProjectIdStabilityRouteImport.update({
     id: '/projects/$projectId/stability',
@@ -143,6 +150,7 @@ export interface FileRoutesByFullPath {
   '/organizations/$organizationId/settings': typeof AuthedOrganizationsOrganizationIdSettingsRoute
   '/projects/$projectId/privacy': typeof AuthedProjectsProjectIdPrivacyRoute
   '/projects/$projectId/settings': typeof AuthedProjectsProjectIdSettingsRoute
+  '/projects/$projectId/source-maps': typeof AuthedProjectsProjectIdSourceMapsRoute
   '/projects/$projectId/stability': typeof AuthedProjectsProjectIdStabilityRoute
   '/projects/$projectId/pivots/$fieldId': typeof AuthedProjectsProjectIdPivotsFieldIdRoute
   '/projects/$projectId/errors/': typeof AuthedProjectsProjectIdErrorsIndexRoute
@@ -162,6 +170,7 @@ export interface FileRoutesByTo {
   '/organizations/$organizationId/settings': typeof AuthedOrganizationsOrganizationIdSettingsRoute
   '/projects/$projectId/privacy': typeof AuthedProjectsProjectIdPrivacyRoute
   '/projects/$projectId/settings': typeof AuthedProjectsProjectIdSettingsRoute
+  '/projects/$projectId/source-maps': typeof AuthedProjectsProjectIdSourceMapsRoute
   '/projects/$projectId/stability': typeof AuthedProjectsProjectIdStabilityRoute
   '/projects/$projectId/pivots/$fieldId': typeof AuthedProjectsProjectIdPivotsFieldIdRoute
   '/projects/$projectId/errors': typeof AuthedProjectsProjectIdErrorsIndexRoute
@@ -183,6 +192,7 @@ export interface FileRoutesById {
   '/_authed/organizations/$organizationId_/settings': typeof AuthedOrganizationsOrganizationIdSettingsRoute
   '/_authed/projects/$projectId/privacy': typeof AuthedProjectsProjectIdPrivacyRoute
   '/_authed/projects/$projectId/settings': typeof AuthedProjectsProjectIdSettingsRoute
+  '/_authed/projects/$projectId/source-maps': typeof AuthedProjectsProjectIdSourceMapsRoute
   '/_authed/projects/$projectId/stability': typeof AuthedProjectsProjectIdStabilityRoute
   '/_authed/projects/$projectId/pivots/$fieldId': typeof AuthedProjectsProjectIdPivotsFieldIdRoute
   '/_authed/projects/$projectId/errors/': typeof AuthedProjectsProjectIdErrorsIndexRoute
@@ -204,6 +214,7 @@ export interface FileRouteTypes {
     | '/organizations/$organizationId/settings'
     | '/projects/$projectId/privacy'
     | '/projects/$projectId/settings'
+    | '/projects/$projectId/source-maps'
     | '/projects/$projectId/stability'
     | '/projects/$projectId/pivots/$fieldId'
     | '/projects/$projectId/errors/'
@@ -223,6 +234,7 @@ export interface FileRouteTypes {
     | '/organizations/$organizationId/settings'
     | '/projects/$projectId/privacy'
     | '/projects/$projectId/settings'
+    | '/projects/$projectId/source-maps'
     | '/projects/$projectId/stability'
     | '/projects/$projectId/pivots/$fieldId'
     | '/projects/$projectId/errors'
@@ -243,6 +255,7 @@ export interface FileRouteTypes {
     | '/_authed/organizations/$organizationId_/settings'
     | '/_authed/projects/$projectId/privacy'
     | '/_authed/projects/$projectId/settings'
+    | '/_authed/projects/$projectId/source-maps'
     | '/_authed/projects/$projectId/stability'
     | '/_authed/projects/$projectId/pivots/$fieldId'
     | '/_authed/projects/$projectId/errors/'
@@ -344,6 +357,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedProjectsProjectIdSettingsRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/projects/$projectId/source-maps': {
+      id: '/_authed/projects/$projectId/source-maps'
+      path: '/projects/$projectId/source-maps'
+      fullPath: '/projects/$projectId/source-maps'
+      preLoaderRoute: typeof AuthedProjectsProjectIdSourceMapsRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     '/_authed/projects/$projectId/stability': {
       id: '/_authed/projects/$projectId/stability'
       path: '/projects/$projectId/stability'
@@ -398,6 +418,7 @@ interface AuthedRouteChildren {
   AuthedOrganizationsOrganizationIdSettingsRoute: typeof AuthedOrganizationsOrganizationIdSettingsRoute
   AuthedProjectsProjectIdPrivacyRoute: typeof AuthedProjectsProjectIdPrivacyRoute
   AuthedProjectsProjectIdSettingsRoute: typeof AuthedProjectsProjectIdSettingsRoute
+  AuthedProjectsProjectIdSourceMapsRoute: typeof AuthedProjectsProjectIdSourceMapsRoute
   AuthedProjectsProjectIdStabilityRoute: typeof AuthedProjectsProjectIdStabilityRoute
   AuthedProjectsProjectIdPivotsFieldIdRoute: typeof AuthedProjectsProjectIdPivotsFieldIdRoute
   AuthedProjectsProjectIdErrorsIndexRoute: typeof AuthedProjectsProjectIdErrorsIndexRoute
@@ -419,6 +440,8 @@ const AuthedRouteChildren: AuthedRouteChildren = {
     AuthedOrganizationsOrganizationIdSettingsRoute,
   AuthedProjectsProjectIdPrivacyRoute: AuthedProjectsProjectIdPrivacyRoute,
   AuthedProjectsProjectIdSettingsRoute: AuthedProjectsProjectIdSettingsRoute,
+  AuthedProjectsProjectIdSourceMapsRoute:
+    AuthedProjectsProjectIdSourceMapsRoute,
   AuthedProjectsProjectIdStabilityRoute: AuthedProjectsProjectIdStabilityRoute,
   AuthedProjectsProjectIdPivotsFieldIdRoute:
     AuthedProjectsProjectIdPivotsFieldIdRoute,

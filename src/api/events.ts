@@ -15,6 +15,7 @@ export const eventKeys = {
   neighbours: (projectId: string, errorId: string, eventId: string, receivedAt: string) =>
     [...eventKeys.all, 'neighbours', projectId, errorId, eventId, receivedAt] as const,
   detail: (projectId: string, eventId: string) => [...eventKeys.all, 'detail', projectId, eventId] as const,
+  projectNewest: (projectId: string) => [...eventKeys.all, 'newest', projectId] as const,
 }
 
 const errorEventsUrl = (projectId: string, errorId: string, query: Record<string, string | number | undefined>) =>
@@ -40,6 +41,15 @@ export const eventQuery = (projectId: string, eventId: string) =>
     queryFn: ({ signal }) =>
       getJson(apiUrl(`${projectPath(projectId)}/events/${encodeURIComponent(eventId)}`), eventSchema, signal),
     staleTime: Infinity,
+  })
+
+/** The project's newest event, or null before its first (the source map form takes its app version). */
+export const newestProjectEventQuery = (projectId: string) =>
+  queryOptions({
+    queryKey: eventKeys.projectNewest(projectId),
+    queryFn: async ({ signal }) =>
+      (await getPage(apiUrl(`${projectPath(projectId)}/events`, { per_page: 1 }), eventSchema, signal)).items[0] ?? null,
+    staleTime: 60_000,
   })
 
 export interface EventNeighbours {

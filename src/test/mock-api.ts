@@ -42,3 +42,51 @@ export function mockApi(routes: Record<string, Handler | Response | object>) {
   vi.stubGlobal('fetch', fetchMock)
   return { fetchMock, requests }
 }
+
+export interface MockUpload {
+  method: string
+  url: URL
+  body: FormData
+}
+
+/**
+ * Stubs XMLHttpRequest (what uploads use, for their progress) with one handler for every request.
+ * The body is reported sent in two progress steps, then the handler's Response is the answer.
+ */
+export function mockUploads(handler: (request: MockUpload) => Response | Promise<Response>) {
+  const requests: MockUpload[] = []
+  class MockXMLHttpRequest extends EventTarget {
+    readonly upload = new EventTarget()
+    status = 0
+    responseText = ''
+    private method = 'GET'
+    private url = ''
+    open(method: string, url: string) {
+      this.method = method.toUpperCase()
+      this.url = url
+    }
+    abort() {
+      this.dispatchEvent(new Event('abort'))
+    }
+    send(body: FormData) {
+      const request = { method: this.method, url: new URL(this.url, window.location.origin), body }
+      requests.push(request)
+      const total = [...body.values()].reduce((sum, value) => sum + (typeof value === 'string' ? value.length : value.size), 0)
+      const progress = (loaded: number) => {
+        const event = new Event('progress') as Event & { lengthComputable: boolean; loaded: number; total: number }
+        Object.assign(event, { lengthComputable: true, loaded, total })
+        this.upload.dispatchEvent(event)
+      }
+      void (async () => {
+        progress(Math.floor(total / 2))
+        progress(total)
+        const response = await handler(request)
+        this.status = response.status
+        this.responseText = await response.text()
+        this.dispatchEvent(new Event('load'))
+      })()
+    }
+  }
+  vi.stubGlobal('XMLHttpRequest', MockXMLHttpRequest)
+  return { requests }
+}

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
+import { useState } from 'react'
 import { Link } from '@tanstack/react-router'
 import { ChevronRight } from 'lucide-react'
 import { latestEventQuery } from '../../api/errors.ts'
@@ -9,10 +10,12 @@ import { RelativeTime } from '../../components/ui/relative-time.tsx'
 import { LoadingRegion, Skeleton } from '../../components/ui/skeleton.tsx'
 import { ErrorState } from '../../components/ui/states.tsx'
 import { ExceptionChain } from '../events/exception-chain.tsx'
+import { hasMappedFrames, MinifiedFramesToggle, SourceMapNotice } from '../events/source-map-notice.tsx'
 
 /** The latest event's stack trace, loaded beside the summary (a failure here keeps the page). */
 export function LatestEventPanel({ projectId, errorId }: { projectId: string; errorId: string }) {
   const query = useQuery(latestEventQuery(projectId, errorId))
+  const [showMinified, setShowMinified] = useState(false)
   return (
     <Card aria-labelledby="latest-event-title">
       <CardHeader>
@@ -26,14 +29,18 @@ export function LatestEventPanel({ projectId, errorId }: { projectId: string; er
           ) : null}
         </CardTitle>
         {query.data ? (
-          <Link
-            to="/projects/$projectId/errors/$errorId/events/$eventId"
-            params={{ projectId, errorId, eventId: query.data.id }}
-            className={buttonVariants({ size: 'sm' })}
-          >
-            Open latest event
-            <ChevronRight aria-hidden="true" />
-          </Link>
+          <div className="flex flex-wrap items-center gap-2">
+            {hasMappedFrames(query.data.exceptions) ? <MinifiedFramesToggle pressed={showMinified} onChange={setShowMinified} /> : null}
+            <Link
+              to="/projects/$projectId/errors/$errorId/events/$eventId"
+              params={{ projectId, errorId, eventId: query.data.id }}
+              search={showMinified ? { frames: 'minified' } : {}}
+              className={buttonVariants({ size: 'sm' })}
+            >
+              Open latest event
+              <ChevronRight aria-hidden="true" />
+            </Link>
+          </div>
         ) : null}
       </CardHeader>
       <CardContent>
@@ -51,7 +58,10 @@ export function LatestEventPanel({ projectId, errorId }: { projectId: string; er
             <ErrorState title="Could not load the latest event" error={query.error} onRetry={() => void query.refetch()} />
           )
         ) : (
-          <ExceptionChain exceptions={query.data.exceptions} />
+          <div className="flex flex-col gap-3">
+            <SourceMapNotice projectId={projectId} symbolication={query.data.symbolication} />
+            <ExceptionChain exceptions={query.data.exceptions} showMinified={showMinified} />
+          </div>
         )}
       </CardContent>
     </Card>

@@ -8,6 +8,7 @@ import { ExceptionChain } from './exception-chain.tsx'
 import { FeatureFlags } from './feature-flags.tsx'
 import { MetadataTabs } from './metadata-tabs.tsx'
 import { ThreadsPanel } from './threads-panel.tsx'
+import { hasMappedFrames, MinifiedFramesToggle, SourceMapNotice } from './source-map-notice.tsx'
 
 function Section({ id, title, children, aside }: { id: string; title: string; children: React.ReactNode; aside?: React.ReactNode }) {
   return (
@@ -28,8 +29,13 @@ export function EventDetail({
   onMetadataTabChange,
   navigation,
   userAction,
+  showMinified = false,
+  onShowMinifiedChange,
 }: {
   event: ErrorEvent
+  /** Frames mapped by source maps shown as the notifier sent them (the toggle shows when some were). */
+  showMinified?: boolean
+  onShowMinifiedChange?: (showMinified: boolean) => void
   metadataTab: string | undefined
   onMetadataTabChange: (tab: string) => void
   navigation?: React.ReactNode
@@ -44,8 +50,19 @@ export function EventDetail({
         <EventSummary event={event} />
         {navigation}
       </div>
-      <Section id="section-exceptions" title={event.exceptions.length > 1 ? `Exceptions (${event.exceptions.length})` : 'Exception'}>
-        <ExceptionChain key={event.id} exceptions={event.exceptions} />
+      <Section
+        id="section-exceptions"
+        title={event.exceptions.length > 1 ? `Exceptions (${event.exceptions.length})` : 'Exception'}
+        aside={
+          onShowMinifiedChange && hasMappedFrames(event.exceptions) ? (
+            <MinifiedFramesToggle pressed={showMinified} onChange={onShowMinifiedChange} />
+          ) : undefined
+        }
+      >
+        <div className="flex flex-col gap-3">
+          <SourceMapNotice projectId={event.project_id} symbolication={event.symbolication} />
+          <ExceptionChain key={event.id} exceptions={event.exceptions} showMinified={showMinified} />
+        </div>
       </Section>
       {event.threads.length > 0 ? (
         <Section id="section-threads" title={`Threads (${event.threads.length})`}>

@@ -2,6 +2,7 @@ import { CornerDownRight } from 'lucide-react'
 import type { EventException, FrameRegisters } from '../../../contract/events.ts'
 import { TruncatedHeading, TruncatedText } from '../../components/ui/truncated-text.tsx'
 import { StackTrace } from './stack-trace.tsx'
+import { toMinifiedFrames } from './to-frames.ts'
 import { errorClassLabel, shortErrorClassLabel } from '../../lib/error-class.ts'
 
 /** The CPU registers a native notifier captured, one table per frame, collapsed: they matter to few readers. */
@@ -33,8 +34,11 @@ function Registers({ registers, exceptionClass }: { registers: readonly FrameReg
   )
 }
 
-/** Exceptions outermost first; each later one is the cause of the one before it. */
-export function ExceptionChain({ exceptions }: { exceptions: readonly EventException[] }) {
+/**
+ * Exceptions outermost first; each later one is the cause of the one before it. `showMinified`
+ * shows the frames source maps mapped as the notifier sent them.
+ */
+export function ExceptionChain({ exceptions, showMinified = false }: { exceptions: readonly EventException[]; showMinified?: boolean }) {
   if (exceptions.length === 0) {
     return <p className="text-sm text-muted-foreground">This event carries no exception.</p>
   }
@@ -61,7 +65,12 @@ export function ExceptionChain({ exceptions }: { exceptions: readonly EventExcep
                 </p>
               ) : null}
             </div>
-            <StackTrace frames={exception.stacktrace} label={`Stack frames of ${label}`} />
+            <StackTrace
+              // Remounted on a switch: what was expanded belongs to the frames shown.
+              key={showMinified ? 'minified' : 'original'}
+              frames={showMinified ? toMinifiedFrames(exception.stacktrace) : exception.stacktrace}
+              label={`${showMinified ? 'Minified stack frames' : 'Stack frames'} of ${label}`}
+            />
             {exception.registers ? <Registers registers={exception.registers} exceptionClass={label} /> : null}
           </li>
         )

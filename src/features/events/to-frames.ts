@@ -98,3 +98,10 @@ export function defaultCodeFrameIndex(frames: readonly StackFrame[]): number {
   if (inProject !== -1) return inProject
   return frames.findIndex((frame) => frame.code && Object.keys(frame.code).length > 0)
 }
+
+/**
+ * The frames as the notifier sent them: a frame a source map mapped carries its minified original
+ * in `minified`; the others were sent as they are.
+ */
+export const toMinifiedFrames = (frames: readonly StackFrame[]): StackFrame[] =>
+  frames.map((frame) => (frame.minified ? { ...frame.minified } : frame))

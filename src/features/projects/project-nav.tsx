@@ -5,7 +5,7 @@ import { useIsProjectAdmin } from '../collaborators/use-is-admin.ts'
 const tab =
   '-mb-px rounded-t-md border-b-2 px-3 py-1.5 text-sm font-medium text-muted-foreground hover:text-foreground focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent'
 
-/** A project's pages: its errors, its stability (crash-free sessions) and, for admins, its privacy requests. The current one is marked. */
+/** A project's pages: its errors, its stability (crash-free sessions), its source maps and symbols and, for admins, its privacy requests. The current one is marked. */
 export function ProjectNav({ projectId, className }: { projectId: string; className?: string }) {
   const isAdmin = useIsProjectAdmin(projectId)
   const active = { className: 'border-accent text-foreground', 'aria-current': 'page' as const }
@@ -17,6 +17,18 @@ export function ProjectNav({ projectId, className }: { projectId: string; classN
       </Link>
       <Link to="/projects/$projectId/stability" params={{ projectId }} className={tab} activeProps={active} inactiveProps={inactive}>
         Stability
+      </Link>
+      <Link
+        to="/projects/$projectId/source-maps"
+        params={{ projectId }}
+        // At phone width the short name keeps the tabs on one line; the link's name stays whole.
+        aria-label="Source maps & symbols"
+        className={tab}
+        activeProps={active}
+        inactiveProps={inactive}
+      >
+        <span className="sm:hidden">Source maps</span>
+        <span className="hidden sm:inline">Source maps & symbols</span>
       </Link>
       {isAdmin ? (
         <Link to="/projects/$projectId/privacy" params={{ projectId }} className={tab} activeProps={active} inactiveProps={inactive}>

@@ -8,7 +8,11 @@ import { orNotFound, PageSkeleton, ResourceNotFound, RouteError } from '../../fe
 import { UserPrivacyLink } from '../../features/privacy/user-privacy-link.tsx'
 
 export const Route = createFileRoute('/_authed/projects/$projectId/errors/$errorId/events/$eventId')({
-  validateSearch: z.object({ tab: z.string().optional().catch(undefined) }),
+  validateSearch: z.object({
+    tab: z.string().optional().catch(undefined),
+    // The stack traces as the notifier sent them, before source maps.
+    frames: z.enum(['minified']).optional().catch(undefined),
+  }),
   loader: async ({ context: { queryClient }, params: { projectId, errorId, eventId } }) => {
     const event = await orNotFound(queryClient.ensureQueryData(eventQuery(projectId, eventId)))
     // A link with the wrong error id still shows the event, under its real address.
@@ -28,14 +32,16 @@ export const Route = createFileRoute('/_authed/projects/$projectId/errors/$error
 
 function EventPage() {
   const { projectId, errorId, eventId } = Route.useParams()
-  const { tab } = Route.useSearch()
+  const { tab, frames } = Route.useSearch()
   const navigate = Route.useNavigate()
   const { data: event } = useSuspenseQuery(eventQuery(projectId, eventId))
   return (
     <EventDetail
       event={event}
       metadataTab={tab}
-      onMetadataTabChange={(next) => void navigate({ search: { tab: next }, replace: true })}
+      onMetadataTabChange={(next) => void navigate({ search: (prev) => ({ ...prev, tab: next }), replace: true })}
+      showMinified={frames === 'minified'}
+      onShowMinifiedChange={(minified) => void navigate({ search: (prev) => ({ ...prev, frames: minified ? 'minified' : undefined }), replace: true })}
       navigation={<EventNavigation projectId={projectId} errorId={errorId} event={event} />}
       userAction={<UserPrivacyLink projectId={projectId} user={event.user} />}
     />

@@ -1,0 +1,94 @@
+import { keepPreviousData, queryOptions } from '@tanstack/react-query'
+import { apiErrorSchema } from '../../contract/api-error.ts'
+import { sourceMapSchema } from '../../contract/source-maps.ts'
+import { SERVER_UNREACHABLE_MESSAGE } from '../lib/route-chunks.ts'
+import { ApiError, apiUrl, getPage, sendEmpty } from './http.ts'
+
+const sourceMapsPath = (projectId: string) => `/projects/${encodeURIComponent(projectId)}/source_maps`
+
+/** The uploads shown on the page: the newest this many matching the search. */
+export const SOURCE_MAPS_PAGE_SIZE = 100
+
+export const sourceMapKeys = {
+  all: ['source-maps'] as const,
+  project: (projectId: string) => [...sourceMapKeys.all, projectId] as const,
+  list: (projectId: string, search: string) => [...sourceMapKeys.project(projectId), 'list', search] as const,
+}
+
+/** A project's source map uploads, newest first; `search` matches the URL pattern or the app version. */
+export const sourceMapsQuery = (projectId: string, search: string) =>
+  queryOptions({
+    queryKey: sourceMapKeys.list(projectId, search),
+    queryFn: ({ signal }) =>
+      getPage(apiUrl(sourceMapsPath(projectId), { per_page: SOURCE_MAPS_PAGE_SIZE, q: search.trim() || undefined }), sourceMapSchema, signal),
+    // Uploads come from build pipelines at any time, and events_mapped grows with each event.
+    staleTime: 0,
+    // Typing in the search keeps the last list on screen.
+    placeholderData: keepPreviousData,
+  })
+
+/** Deletes one upload (admins; 204). Events it mapped keep their mapped frames. */
+export const deleteSourceMap = (projectId: string, sourceMapId: string) =>
+  sendEmpty('DELETE', apiUrl(`${sourceMapsPath(projectId)}/${encodeURIComponent(sourceMapId)}`))
+
+/** The fields of POST /sourcemap a dashboard upload sends (docs/source-maps.md). */
+export interface SourceMapUpload {
+  apiKey: string
+  minifiedUrl: string
+  /** '' sends none: the map then applies to events without an app version. */
+  appVersion: string
+  overwrite: boolean
+  sourceMap: File
+  minifiedFile: File | null
+  /** Each source file under the field name the map knows it by. */
+  sources: readonly { field: string; file: File }[]
+}
+
+/** The body in the order the upload tools send it: the API key first, so a wrong one is refused before the files. */
+export function toUploadForm(upload: SourceMapUpload): FormData {
+  const form = new FormData()
+  form.append('apiKey', upload.apiKey)
+  form.append('minifiedUrl', upload.minifiedUrl)
+  if (upload.appVersion.trim() !== '') form.append('appVersion', upload.appVersion.trim())
+  if (upload.overwrite) form.append('overwrite', 'true')
+  form.append('sourceMap', upload.sourceMap, upload.sourceMap.name)
+  if (upload.minifiedFile) form.append('minifiedFile', upload.minifiedFile, upload.minifiedFile.name)
+  for (const source of upload.sources) form.append(source.field, source.file, source.file.name)
+  return form
+}
+
+function refusalMessages(status: number, body: string): string[] {
+  try {
+    const parsed = apiErrorSchema.safeParse(JSON.parse(body))
+    if (parsed.success && parsed.data.errors.length > 0) return parsed.data.errors
+  } catch {
+    // Not JSON (a proxy's page): the status line says what it can.
+  }
+  return [`${status} ${body.trim().slice(0, 200) || 'upload failed'}`]
+}
+
+/**
+ * Uploads through the same endpoint as the upload tools (POST /sourcemap with the project's API
+ * key), so the dashboard gets exactly their checks and answers. XMLHttpRequest, not fetch: only
+ * it reports upload progress. Rejects with an ApiError carrying the server's messages.
+ */
+export function uploadSourceMap(
+  upload: SourceMapUpload,
+  { onProgress, signal }: { onProgress?: (sent: number, total: number) => void; signal?: AbortSignal } = {},
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest()
+    request.open('POST', '/sourcemap')
+    request.upload.addEventListener('progress', (event) => {
+      if (event.lengthComputable) onProgress?.(event.loaded, event.total)
+    })
+    request.addEventListener('load', () => {
+      if (request.status >= 200 && request.status < 300) resolve()
+      else reject(new ApiError(request.status, refusalMessages(request.status, request.responseText)))
+    })
+    request.addEventListener('error', () => reject(new ApiError(0, [SERVER_UNREACHABLE_MESSAGE])))
+    request.addEventListener('abort', () => reject(new DOMException('The upload was cancelled', 'AbortError')))
+    signal?.addEventListener('abort', () => request.abort(), { once: true })
+    request.send(toUploadForm(upload))
+  })
+}

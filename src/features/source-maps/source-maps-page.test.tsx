@@ -1,0 +1,123 @@
+import { screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { describe, expect, it } from 'vitest'
+import type { Collaborator } from '../../../contract/collaborators.ts'
+import type { SourceMap } from '../../../contract/source-maps.ts'
+import { event, organization, project } from '../../test/fixtures.ts'
+import { json, mockApi, type MockRequest } from '../../test/mock-api.ts'
+import { renderApp } from '../../test/render-app.tsx'
+
+const me = { id: 'u1', name: 'Ada', email: 'ada@example.com', created_at: '2026-01-01T00:00:00Z' }
+const collaborator = (is_admin: boolean): Collaborator => ({
+  id: 'u1',
+  name: 'Ada',
+  email: 'ada@example.com',
+  is_admin,
+  project_ids: null,
+  pending_invitation: false,
+  created_at: '2026-01-01T00:00:00.000Z',
+})
+
+const sourceMap = (overrides: Partial<SourceMap> = {}): SourceMap => ({
+  id: 'sm1',
+  project_id: 'p1',
+  type: 'js',
+  minified_url: 'https://cdn.example.com/assets/app.*.js',
+  app_version: '1.2.3',
+  code_bundle_id: null,
+  platform: null,
+  app_version_code: null,
+  dev: false,
+  project_root: null,
+  map_file: 'app.min.js',
+  sources_count: 48,
+  has_minified_file: true,
+  size_bytes: 2_400_000,
+  stored_bytes: 600_000,
+  uploaded_by: { type: 'api_key' },
+  uploaded_at: new Date(Date.now() - 3_600_000).toISOString(),
+  events_mapped: 1234,
+  url: 'http://localhost:3000/api/projects/p1/source_maps/sm1',
+  ...overrides,
+})
+
+function routes(isAdmin: boolean, maps: SourceMap[]) {
+  const state = { maps: [...maps], searches: [] as string[] }
+  return {
+    state,
+    routes: {
+      'GET /api/user': me,
+      'GET /api/user/organizations': [organization()],
+      'GET /api/organizations/org1': organization(),
+      'GET /api/organizations/org1/collaborators': [collaborator(isAdmin)],
+      'GET /api/projects/p1': project({ type: 'browser' }),
+      'GET /api/projects/p1/events': [event({ app_version: '7.0.1' })],
+      'GET /api/projects/p1/source_maps': (request: MockRequest) => {
+        const q = request.url.searchParams.get('q') ?? ''
+        state.searches.push(q)
+        return json(state.maps.filter((map) => `${map.minified_url} ${map.app_version}`.toLowerCase().includes(q.toLowerCase())))
+      },
+      'DELETE /api/projects/p1/source_maps/sm1': () => {
+        state.maps = state.maps.filter((map) => map.id !== 'sm1')
+        return new Response(null, { status: 204 })
+      },
+    },
+  }
+}
+
+describe('source maps & symbols page', () => {
+  it('lists the uploads and lets an admin delete one after confirming', async () => {
+    const { state, routes: table } = routes(true, [sourceMap(), sourceMap({ id: 'sm2', minified_url: '*/vendor.js', app_version: null, uploaded_by: { type: 'user', id: 'u1', name: 'Ada', email: 'ada@example.com' } })])
+    mockApi(table)
+    renderApp('/projects/p1/source-maps')
+    const list = await screen.findByRole('list', { name: 'Uploaded source maps' })
+    const first = within(list).getByRole('listitem', { name: 'https://cdn.example.com/assets/app.*.js, version 1.2.3' })
+    expect(first).toHaveTextContent('48 sources, minified file · 2.3 MB')
+    expect(first).toHaveTextContent('by the API key')
+    expect(first).toHaveTextContent('1,234 events mapped')
+    expect(within(list).getByRole('listitem', { name: '*/vendor.js, no app version' })).toHaveTextContent('by Ada')
+    expect(screen.getByRole('link', { name: 'Source maps & symbols' })).toHaveAttribute('aria-current', 'page')
+    expect(screen.getByLabelText('App version')).toHaveValue('7.0.1')
+
+    await userEvent.click(within(first).getByRole('button', { name: 'Delete the source map for https://cdn.example.com/assets/app.*.js, version 1.2.3' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Delete this source map?' })
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete source map' }))
+    await waitFor(() => expect(within(list).queryByRole('listitem', { name: /app\.\*\.js/ })).not.toBeInTheDocument())
+    expect(state.maps.map((map) => map.id)).toEqual(['sm2'])
+  })
+
+  it('shows members the uploads without Delete', async () => {
+    mockApi(routes(false, [sourceMap()]).routes)
+    renderApp('/projects/p1/source-maps')
+    const list = await screen.findByRole('list', { name: 'Uploaded source maps' })
+    expect(within(list).queryByRole('button', { name: /Delete/ })).not.toBeInTheDocument()
+    expect(screen.getByText('Only organization admins can delete source maps.')).toBeInTheDocument()
+  })
+
+  it('searches by URL or version, the search in the URL, and says when nothing matches', async () => {
+    const { state, routes: table } = routes(true, [sourceMap()])
+    mockApi(table)
+    const { router } = renderApp('/projects/p1/source-maps')
+    await screen.findByRole('list', { name: 'Uploaded source maps' })
+    await userEvent.type(screen.getByRole('searchbox', { name: 'Search source maps by URL or app version' }), 'nothing')
+    expect(await screen.findByText('No source map matches')).toBeInTheDocument()
+    expect(router.state.location.search).toMatchObject({ q: 'nothing' })
+    expect(state.searches.at(-1)).toBe('nothing')
+  })
+
+  it('says when there are none yet, and prefills the form from a "missing source map" link', async () => {
+    mockApi(routes(true, []).routes)
+    renderApp('/projects/p1/source-maps?url=https%3A%2F%2Fcdn.example.com%2Fapp.min.js&version=1.2.3')
+    expect(await screen.findByText('No source maps yet')).toBeInTheDocument()
+    expect(screen.getByLabelText('Minified file URL')).toHaveValue('https://cdn.example.com/app.min.js')
+    expect(screen.getByLabelText('App version')).toHaveValue('1.2.3')
+  })
+
+  it('keeps a tab for each kind of file, native symbols marked as not accepted yet', async () => {
+    mockApi(routes(true, []).routes)
+    const { router } = renderApp('/projects/p1/source-maps')
+    await userEvent.click(await screen.findByRole('tab', { name: 'Android NDK symbols' }))
+    expect(await screen.findByText('Android NDK symbols are not accepted yet')).toBeInTheDocument()
+    expect(router.state.location.search).toMatchObject({ kind: 'ndk' })
+  })
+})
