@@ -14,8 +14,12 @@ export interface ReceivedRequest {
 export interface WebhookReceiver {
   url: string
   received: ReceivedRequest[]
+  /** The answers that reached a client still connected, in order. */
+  answered: { deliveryId: string; status: number }[]
   /** Answers the next requests with these statuses, in order. */
   respondWith(...statuses: number[]): void
+  /** The next request is answered only once `until` resolves (to cut off the sender meanwhile). */
+  holdNext(until: () => Promise<void>): void
   /** Resolves once `count` requests have arrived in all (polling, no fixed sleep). */
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedRequest[]>
   close(): Promise<void>
@@ -24,6 +28,8 @@ export interface WebhookReceiver {
 export async function startWebhookReceiver(port = 0): Promise<WebhookReceiver> {
   const received: ReceivedRequest[] = []
   const statuses: number[] = []
+  const answered: { deliveryId: string; status: number }[] = []
+  let hold: (() => Promise<void>) | null = null
   const server = createServer((request, response) => {
     const chunks: Buffer[] = []
     request.on('data', (chunk: Buffer) => chunks.push(chunk))
@@ -36,9 +42,18 @@ export async function startWebhookReceiver(port = 0): Promise<WebhookReceiver> {
         // Recorded as received; the test decides.
       }
       received.push({ method: request.method ?? '', path: request.url ?? '', headers: request.headers, body, json })
-      const status = statuses.shift() ?? 200
-      response.writeHead(status, { 'content-type': 'text/plain' })
-      response.end(status < 300 ? 'ok' : `failure ${status}`)
+      const answer = () => {
+        if (request.socket.destroyed) return
+        const status = statuses.shift() ?? 200
+        answered.push({ deliveryId: String(request.headers['x-errata-delivery']), status })
+        response.writeHead(status, { 'content-type': 'text/plain' })
+        response.end(status < 300 ? 'ok' : `failure ${status}`)
+      }
+      if (hold && statuses.length === 0) {
+        const wait = hold
+        hold = null
+        void wait().then(answer)
+      } else answer()
     })
   })
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve))
@@ -46,6 +61,8 @@ export async function startWebhookReceiver(port = 0): Promise<WebhookReceiver> {
   return {
     url: `http://127.0.0.1:${address.port}/hooks/errata`,
     received,
+    answered,
+    holdNext: (until) => (hold = until),
     respondWith: (...next) => statuses.push(...next),
     async waitFor(count, timeoutMs = 60_000) {
       const deadline = Date.now() + timeoutMs
