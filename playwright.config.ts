@@ -72,6 +72,8 @@ export default defineConfig({
       ERRATA_ADMIN_EMAIL: 'admin@example.com',
       ERRATA_ADMIN_PASSWORD: 'e2e-password-123',
       LOG_LEVEL: 'warn',
+      // The webhooks journey's receiver runs on loopback, allowed as an operator would allow an internal target.
+      ERRATA_WEBHOOK_ALLOW: '127.0.0.1',
     },
   },
 })

@@ -22,6 +22,7 @@ import { Route as AuthedOrganizationsOrganizationIdSettingsRouteImport } from '.
 import { Route as AuthedProjectsProjectIdPrivacyRouteImport } from './routes/_authed/projects.$projectId.privacy'
 import { Route as AuthedProjectsProjectIdSettingsRouteImport } from './routes/_authed/projects.$projectId.settings'
 import { Route as AuthedProjectsProjectIdStabilityRouteImport } from './routes/_authed/projects.$projectId.stability'
+import { Route as AuthedProjectsProjectIdWebhooksRouteImport } from './routes/_authed/projects.$projectId.webhooks'
 import { Route as AuthedProjectsProjectIdErrorsIndexRouteImport } from './routes/_authed/projects.$projectId.errors.index'
 import { Route as AuthedProjectsProjectIdPivotsFieldIdRouteImport } from './routes/_authed/projects.$projectId.pivots.$fieldId'
 import { Route as AuthedProjectsProjectIdErrorsErrorIdIndexRouteImport } from './routes/_authed/projects.$projectId.errors.$errorId.index'
@@ -100,6 +101,12 @@ const AuthedProjectsProjectIdStabilityRoute =
     path: '/projects/$projectId/stability',
     getParentRoute: () => AuthedRoute,
   } as any)
+const AuthedProjectsProjectIdWebhooksRoute =
+  AuthedProjectsProjectIdWebhooksRouteImport.update({
+    id: '/projects/$projectId/webhooks',
+    path: '/projects/$projectId/webhooks',
+    getParentRoute: () => AuthedRoute,
+  } as any)
 const AuthedProjectsProjectIdErrorsIndexRoute =
   AuthedProjectsProjectIdErrorsIndexRouteImport.update({
     id: '/projects/$projectId/errors/',
@@ -144,6 +151,7 @@ export interface FileRoutesByFullPath {
   '/projects/$projectId/privacy': typeof AuthedProjectsProjectIdPrivacyRoute
   '/projects/$projectId/settings': typeof AuthedProjectsProjectIdSettingsRoute
   '/projects/$projectId/stability': typeof AuthedProjectsProjectIdStabilityRoute
+  '/projects/$projectId/webhooks': typeof AuthedProjectsProjectIdWebhooksRoute
   '/projects/$projectId/pivots/$fieldId': typeof AuthedProjectsProjectIdPivotsFieldIdRoute
   '/projects/$projectId/errors/': typeof AuthedProjectsProjectIdErrorsIndexRoute
   '/projects/$projectId/errors/$errorId/': typeof AuthedProjectsProjectIdErrorsErrorIdIndexRoute
@@ -163,6 +171,7 @@ export interface FileRoutesByTo {
   '/projects/$projectId/privacy': typeof AuthedProjectsProjectIdPrivacyRoute
   '/projects/$projectId/settings': typeof AuthedProjectsProjectIdSettingsRoute
   '/projects/$projectId/stability': typeof AuthedProjectsProjectIdStabilityRoute
+  '/projects/$projectId/webhooks': typeof AuthedProjectsProjectIdWebhooksRoute
   '/projects/$projectId/pivots/$fieldId': typeof AuthedProjectsProjectIdPivotsFieldIdRoute
   '/projects/$projectId/errors': typeof AuthedProjectsProjectIdErrorsIndexRoute
   '/projects/$projectId/errors/$errorId': typeof AuthedProjectsProjectIdErrorsErrorIdIndexRoute
@@ -184,6 +193,7 @@ export interface FileRoutesById {
   '/_authed/projects/$projectId/privacy': typeof AuthedProjectsProjectIdPrivacyRoute
   '/_authed/projects/$projectId/settings': typeof AuthedProjectsProjectIdSettingsRoute
   '/_authed/projects/$projectId/stability': typeof AuthedProjectsProjectIdStabilityRoute
+  '/_authed/projects/$projectId/webhooks': typeof AuthedProjectsProjectIdWebhooksRoute
   '/_authed/projects/$projectId/pivots/$fieldId': typeof AuthedProjectsProjectIdPivotsFieldIdRoute
   '/_authed/projects/$projectId/errors/': typeof AuthedProjectsProjectIdErrorsIndexRoute
   '/_authed/projects/$projectId/errors/$errorId/': typeof AuthedProjectsProjectIdErrorsErrorIdIndexRoute
@@ -205,6 +215,7 @@ export interface FileRouteTypes {
     | '/projects/$projectId/privacy'
     | '/projects/$projectId/settings'
     | '/projects/$projectId/stability'
+    | '/projects/$projectId/webhooks'
     | '/projects/$projectId/pivots/$fieldId'
     | '/projects/$projectId/errors/'
     | '/projects/$projectId/errors/$errorId/'
@@ -224,6 +235,7 @@ export interface FileRouteTypes {
     | '/projects/$projectId/privacy'
     | '/projects/$projectId/settings'
     | '/projects/$projectId/stability'
+    | '/projects/$projectId/webhooks'
     | '/projects/$projectId/pivots/$fieldId'
     | '/projects/$projectId/errors'
     | '/projects/$projectId/errors/$errorId'
@@ -244,6 +256,7 @@ export interface FileRouteTypes {
     | '/_authed/projects/$projectId/privacy'
     | '/_authed/projects/$projectId/settings'
     | '/_authed/projects/$projectId/stability'
+    | '/_authed/projects/$projectId/webhooks'
     | '/_authed/projects/$projectId/pivots/$fieldId'
     | '/_authed/projects/$projectId/errors/'
     | '/_authed/projects/$projectId/errors/$errorId/'
@@ -351,6 +364,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedProjectsProjectIdStabilityRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/projects/$projectId/webhooks': {
+      id: '/_authed/projects/$projectId/webhooks'
+      path: '/projects/$projectId/webhooks'
+      fullPath: '/projects/$projectId/webhooks'
+      preLoaderRoute: typeof AuthedProjectsProjectIdWebhooksRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     '/_authed/projects/$projectId/errors/': {
       id: '/_authed/projects/$projectId/errors/'
       path: '/projects/$projectId/errors'
@@ -399,6 +419,7 @@ interface AuthedRouteChildren {
   AuthedProjectsProjectIdPrivacyRoute: typeof AuthedProjectsProjectIdPrivacyRoute
   AuthedProjectsProjectIdSettingsRoute: typeof AuthedProjectsProjectIdSettingsRoute
   AuthedProjectsProjectIdStabilityRoute: typeof AuthedProjectsProjectIdStabilityRoute
+  AuthedProjectsProjectIdWebhooksRoute: typeof AuthedProjectsProjectIdWebhooksRoute
   AuthedProjectsProjectIdPivotsFieldIdRoute: typeof AuthedProjectsProjectIdPivotsFieldIdRoute
   AuthedProjectsProjectIdErrorsIndexRoute: typeof AuthedProjectsProjectIdErrorsIndexRoute
   AuthedProjectsProjectIdErrorsErrorIdIndexRoute: typeof AuthedProjectsProjectIdErrorsErrorIdIndexRoute
@@ -420,6 +441,7 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedProjectsProjectIdPrivacyRoute: AuthedProjectsProjectIdPrivacyRoute,
   AuthedProjectsProjectIdSettingsRoute: AuthedProjectsProjectIdSettingsRoute,
   AuthedProjectsProjectIdStabilityRoute: AuthedProjectsProjectIdStabilityRoute,
+  AuthedProjectsProjectIdWebhooksRoute: AuthedProjectsProjectIdWebhooksRoute,
   AuthedProjectsProjectIdPivotsFieldIdRoute:
     AuthedProjectsProjectIdPivotsFieldIdRoute,
   AuthedProjectsProjectIdErrorsIndexRoute:

@@ -4,6 +4,7 @@ import { useMemo } from 'react'
 import { z } from 'zod'
 import { errorQuery, errorStatusChangesQuery, latestEventQuery } from '../../api/errors.ts'
 import { errorEventsQuery } from '../../api/events.ts'
+import { CommentThread } from '../../features/comments/comment-thread.tsx'
 import { ErrorEventsTable } from '../../features/errors/error-events-table.tsx'
 import { ErrorSummary } from '../../features/errors/error-summary.tsx'
 import { LatestEventPanel } from '../../features/errors/latest-event-panel.tsx'
@@ -79,6 +80,7 @@ function ErrorPage() {
             }
           />
           <StatusHistory projectId={projectId} errorId={errorId} />
+          <CommentThread projectId={projectId} errorId={errorId} />
         </div>
       </div>
     </div>
