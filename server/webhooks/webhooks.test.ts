@@ -444,6 +444,13 @@ describe('delivery', () => {
     expect(got.map((r) => (r.json.error as { exceptionClass: string }).exceptionClass)).toEqual(['WantedError'])
   })
 
+  it('deleting an event removes the deliveries that carry its data', async () => {
+    const [row] = await ctx.deps.database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.trigger, 'exception')).limit(1)
+    const res = await ctx.request(`/api/events/${row!.eventId}`, { method: 'DELETE', token: seeded.user.token })
+    expect(res.status).toBe(204)
+    expect(await ctx.deps.database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, row!.id))).toEqual([])
+  })
+
   it('deleting a webhook removes it and its deliveries', async () => {
     expect((await ctx.request(`/api/webhooks/${webhook.id}`, { method: 'DELETE', token: seeded.user.token })).status).toBe(204)
     expect((await ctx.request(`/api/webhooks/${webhook.id}`, { token: seeded.user.token })).status).toBe(404)

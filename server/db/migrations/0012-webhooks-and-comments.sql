@@ -27,14 +27,15 @@ CREATE INDEX webhooks_project_idx ON webhooks (project_id) WHERE enabled;
 
 -- One row per notification: what fired (trigger and its details, the error and event it is
 -- about), the body once built (kept, so retries and redeliveries send the same document), and
--- how its delivery went. A job (kind webhook.deliver) carries it to the target.
+-- how its delivery went. A job (kind webhook.deliver) carries it to the target. The body holds
+-- event data: a deleted event or error (a privacy deletion among them) takes its deliveries along.
 CREATE TABLE webhook_deliveries (
   id           text PRIMARY KEY,
   webhook_id   text NOT NULL REFERENCES webhooks (id) ON DELETE CASCADE,
   project_id   text NOT NULL,
   trigger      text NOT NULL,
-  error_id     text,
-  event_id     text,
+  error_id     text REFERENCES errors (id) ON DELETE CASCADE,
+  event_id     text REFERENCES events (id) ON DELETE CASCADE,
   details      jsonb NOT NULL DEFAULT '{}'::jsonb,
   body         text,
   state        text NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'delivered', 'failed')),
@@ -45,6 +46,9 @@ CREATE TABLE webhook_deliveries (
   finished_at  timestamptz
 );
 CREATE INDEX webhook_deliveries_webhook_idx ON webhook_deliveries (webhook_id, created_at DESC, id DESC);
+-- For the cascades above: deleting events (in batches) finds their deliveries by index.
+CREATE INDEX webhook_deliveries_event_idx ON webhook_deliveries (event_id) WHERE event_id IS NOT NULL;
+CREATE INDEX webhook_deliveries_error_idx ON webhook_deliveries (error_id) WHERE error_id IS NOT NULL;
 
 -- Each attempt of a delivery: the answer's status (NULL when none came), how long it took,
 -- and the start of the answer's body or the network error.

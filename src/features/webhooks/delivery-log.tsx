@@ -95,7 +95,7 @@ function DeliveryItem({ webhook, delivery, isAdmin }: { webhook: Webhook; delive
             <p className="text-muted-foreground">Not attempted yet.</p>
           )}
           {delivery.payload !== null ? (
-            <pre className="max-h-80 overflow-auto rounded bg-surface-muted p-2 font-mono whitespace-pre-wrap break-all" aria-label="Payload sent">
+            <pre tabIndex={0} className="max-h-80 overflow-auto rounded bg-surface-muted p-2 font-mono whitespace-pre-wrap break-all focus-visible:outline-2 focus-visible:outline-accent" aria-label="Payload sent">
               {JSON.stringify(delivery.payload, null, 2)}
             </pre>
           ) : null}

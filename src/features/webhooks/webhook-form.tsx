@@ -99,7 +99,7 @@ export function WebhookForm({
             <label key={trigger} className="flex items-start gap-2 text-sm">
               <input
                 type="checkbox"
-                className="mt-0.5 size-4 accent-accent"
+                className="mt-0.5 size-4 shrink-0 accent-accent"
                 checked={triggers.includes(trigger)}
                 onChange={(event) => toggle(trigger, event.target.checked)}
               />
