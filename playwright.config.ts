@@ -74,6 +74,8 @@ export default defineConfig({
       LOG_LEVEL: 'warn',
       // No outside network here: scripts named by events (cdn.example.com) are not fetched for maps.
       ERRATA_FETCH_SOURCES: 'false',
+      // The webhooks journey's receiver runs on loopback, allowed as an operator would allow an internal target.
+      ERRATA_WEBHOOK_ALLOW: '127.0.0.1',
     },
   },
 })

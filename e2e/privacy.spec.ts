@@ -2,41 +2,14 @@
 // events to the privacy page, exports their events and downloads the file, then deletes them
 // after confirming the count, watching each request's state change on the page.
 import { readFileSync } from 'node:fs'
-import AxeBuilder from '@axe-core/playwright'
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test } from '@playwright/test'
 import { simpleEvent } from './bugsnag-payload.ts'
-import { addTestStyle, Api, createProject, notify, NARROW, shoot, signIn, waitForEvents, watchPage, WIDE } from './support.ts'
+import { Api, createProject, expectAccessible, notify, shoot, shootAll, signIn, waitForEvents, watchPage, WIDE } from './support.ts'
 
 test.use({ viewport: WIDE })
 
 const jane = { id: 'jane-42', email: 'jane@example.com', name: 'Jane Roe' }
 const other = { id: 'sam-7', email: 'sam@example.com', name: 'Sam Poe' }
-
-/** The page at 1280 and 390 px, light and dark. */
-async function shootAll(page: Page, name: string) {
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme })
-    const suffix = colorScheme === 'dark' ? '-dark' : ''
-    await page.setViewportSize(WIDE)
-    await shoot(page, `${name}${suffix}`)
-    await page.setViewportSize(NARROW)
-    await shoot(page, `${name}-narrow${suffix}`)
-  }
-  await page.setViewportSize(WIDE)
-  await page.emulateMedia({ colorScheme: 'light' })
-}
-
-/** No serious or critical axe-core finding (WCAG 2.1 AA), light and dark, as e2e/accessibility.spec.ts checks every page. */
-async function expectAccessible(page: Page) {
-  await addTestStyle(page, '*, *::before, *::after { transition: none !important; animation: none !important; }')
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme })
-    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
-    const blocking = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
-    expect(blocking, colorScheme).toEqual([])
-  }
-  await page.emulateMedia({ colorScheme: 'light' })
-}
 
 test('a privacy officer exports a user’s events, downloads them, then deletes them with confirmation', async ({ page, request }) => {
   test.setTimeout(120_000)

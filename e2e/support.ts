@@ -1,5 +1,6 @@
 // Shared steps of the triage and collaborator journeys: set-up through the API (fast, and not
 // what these journeys test), sign-in through the UI, ingestion through /notify, screenshots.
+import AxeBuilder from '@axe-core/playwright'
 import { expect, type APIRequestContext, type Page } from '@playwright/test'
 import { notifyBody } from './bugsnag-payload.ts'
 
@@ -166,4 +167,30 @@ export function watchPage(page: Page): { pageErrors: string[]; dialogs: string[]
     await dialog.dismiss()
   })
   return { pageErrors, dialogs }
+}
+
+/** The page at 1280 and 390 px, light and dark. */
+export async function shootAll(page: Page, name: string) {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme })
+    const suffix = colorScheme === 'dark' ? '-dark' : ''
+    await page.setViewportSize(WIDE)
+    await shoot(page, `${name}${suffix}`)
+    await page.setViewportSize(NARROW)
+    await shoot(page, `${name}-narrow${suffix}`)
+  }
+  await page.setViewportSize(WIDE)
+  await page.emulateMedia({ colorScheme: 'light' })
+}
+
+/** No serious or critical axe-core finding (WCAG 2.1 AA), light and dark, as e2e/accessibility.spec.ts checks every page. */
+export async function expectAccessible(page: Page) {
+  await addTestStyle(page, '*, *::before, *::after { transition: none !important; animation: none !important; }')
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme })
+    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
+    const blocking = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
+    expect(blocking, colorScheme).toEqual([])
+  }
+  await page.emulateMedia({ colorScheme: 'light' })
 }

@@ -26,6 +26,8 @@ import { ingestRoutes } from './ingest/accept/ingest.routes.ts'
 import { sourceMapUploadRoutes } from './source-maps/source-maps-upload.routes.ts'
 import { sourceMapRoutes } from './source-maps/source-maps.routes.ts'
 import { privacyRoutes } from './privacy/privacy.routes.ts'
+import { webhookRoutes } from './webhooks/webhooks.routes.ts'
+import { commentRoutes } from './comments/comments.routes.ts'
 import { healthRoutes } from './health/health.routes.ts'
 import { staticDashboard } from './web/static-dashboard.ts'
 import { isDatabaseUnavailable, isTransactionConflict, logDatabaseUnavailable } from './db/pg-errors.ts'
@@ -71,6 +73,8 @@ function createApiRoutes(mountPath: '' | '/api', limitBytes: number): Hono<AppEn
     .route('/', eventFieldRoutes)
     .route('/', sourceMapRoutes)
     .route('/', privacyRoutes)
+    .route('/', webhookRoutes)
+    .route('/', commentRoutes)
   const allowedMethods = routeMethods(api.routes)
   return api.all('*', (c) => {
     // A path that exists with other methods: 405 with Allow (RFC 9110), not "no such endpoint".

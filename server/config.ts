@@ -27,6 +27,7 @@ const envSchema = z.object({
   ERRATA_SOURCE_MAP_CACHE_BYTES: bytes.default(256 * 1024 * 1024),
   ERRATA_FETCH_SOURCES: z.enum(['true', 'false'], { error: 'must be true or false' }).default('true'),
   ERRATA_FETCH_ALLOW: z.string().default(''),
+  ERRATA_WEBHOOK_ALLOW: z.string().default(''),
   ERRATA_PRIVACY_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(500),
   ERRATA_STATIC_DIR: z.string().default('./dist'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -53,6 +54,8 @@ export interface Config {
     fetchAllow: FetchAllowEntry[]
   }
   ingest: IngestOptions
+  /** Loopback, link-local and private hosts or networks webhook targets may be all the same. */
+  webhookAllow: FetchAllowEntry[]
   /** Events per privacy deletion batch (one short transaction each) and per export read. */
   privacyBatchSize: number
   staticDir: string
@@ -76,6 +79,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fetchAllow = parseFetchAllow(e.ERRATA_FETCH_ALLOW)
   } catch (err) {
     throw new ConfigError(`Invalid configuration:\n  ERRATA_FETCH_ALLOW: ${(err as Error).message}`)
+  }
+  let webhookAllow: FetchAllowEntry[]
+  try {
+    webhookAllow = parseFetchAllow(e.ERRATA_WEBHOOK_ALLOW)
+  } catch (err) {
+    throw new ConfigError(`Invalid configuration:\n  ERRATA_WEBHOOK_ALLOW: ${(err as Error).message}`)
   }
   return {
     host: e.HOST,
@@ -102,6 +111,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       indexBatchSize: e.ERRATA_INDEX_BATCH_SIZE,
       indexLingerMs: e.ERRATA_INDEX_LINGER_MS,
     },
+    webhookAllow,
     privacyBatchSize: e.ERRATA_PRIVACY_BATCH_SIZE,
     staticDir: e.ERRATA_STATIC_DIR,
     logLevel: e.LOG_LEVEL,

@@ -6,6 +6,7 @@ import type { AuthUser } from './auth/tokens.ts'
 import type { IngestWriter } from './ingest/log/group-commit.ts'
 import type { IngestPipeline } from './ingest/pipeline/open.ts'
 import type { PrivacyDeps } from './privacy/privacy-deps.ts'
+import type { WebhookDeps } from './webhooks/webhook-deps.ts'
 
 /** What the app is built from; tests build their own with a fresh database. */
 export interface AppDeps {
@@ -19,6 +20,8 @@ export interface AppDeps {
   loginThrottle: LoginThrottle
   /** Privacy requests' clock, file store and job wake-up (server/privacy/privacy-deps.ts); defaults when absent. */
   privacy?: PrivacyDeps
+  /** Webhooks' clock, address allow-list, retry schedule and job wake-up (server/webhooks/webhook-deps.ts); defaults when absent. */
+  webhooks?: WebhookDeps
 }
 
 export interface AppEnv {

@@ -18,6 +18,8 @@ import { createJobRunner, type JobRunner } from './jobs/job-runner.ts'
 import { createLogger } from './logger.ts'
 import { defaultPrivacyDeps } from './privacy/privacy-deps.ts'
 import { privacyJobHandlers, sweepRetrievalFiles } from './privacy/privacy.jobs.ts'
+import { defaultWebhookDeps } from './webhooks/webhook-deps.ts'
+import { webhookJobHandlers } from './webhooks/webhook.jobs.ts'
 
 async function buildDashboardIfNeeded(staticDir: string, log: (msg: string) => void): Promise<void> {
   if (existsSync(join(staticDir, 'index.html'))) return
@@ -136,12 +138,18 @@ async function main(): Promise<void> {
 
   const pipeline = await openPipeline(database, { journalDir: join(config.dataDir, 'ingest-journal'), logLevel: config.logLevel })
   const ingestWriter = createIngestWriter(database, pipeline, config.ingest, logger)
-  // Background jobs (privacy requests today): claimed from the database by every process.
+  // Background jobs (privacy requests, webhook deliveries): claimed from the database by every process.
   const wake = { jobs: (): void => {} }
   const privacy = defaultPrivacyDeps({ database, config, ingestWriter }, { wakeJobs: () => wake.jobs() })
-  const jobRunner: JobRunner = createJobRunner({ database, logger, clock: privacy.clock, handlers: privacyJobHandlers(database.db, privacy, logger) })
+  const webhooks = defaultWebhookDeps(config, { wakeJobs: () => wake.jobs() })
+  const jobRunner: JobRunner = createJobRunner({
+    database,
+    logger,
+    clock: privacy.clock,
+    handlers: [...privacyJobHandlers(database.db, privacy, logger), ...webhookJobHandlers(database.db, webhooks, logger)],
+  })
   wake.jobs = () => jobRunner.wake()
-  const deps: AppDeps = { config, database, logger, pipeline, ingestWriter, loginThrottle: createLoginThrottle(), privacy }
+  const deps: AppDeps = { config, database, logger, pipeline, ingestWriter, loginThrottle: createLoginThrottle(), privacy, webhooks }
   const servers: Server[] = []
   let ingestListener: { close(): void } | undefined
   try {

@@ -23,6 +23,7 @@ import { Route as AuthedProjectsProjectIdPrivacyRouteImport } from './routes/_au
 import { Route as AuthedProjectsProjectIdSettingsRouteImport } from './routes/_authed/projects.$projectId.settings'
 import { Route as AuthedProjectsProjectIdSourceMapsRouteImport } from './routes/_authed/projects.$projectId.source-maps'
 import { Route as AuthedProjectsProjectIdStabilityRouteImport } from './routes/_authed/projects.$projectId.stability'
+import { Route as AuthedProjectsProjectIdWebhooksRouteImport } from './routes/_authed/projects.$projectId.webhooks'
 import { Route as AuthedProjectsProjectIdErrorsIndexRouteImport } from './routes/_authed/projects.$projectId.errors.index'
 import { Route as AuthedProjectsProjectIdPivotsFieldIdRouteImport } from './routes/_authed/projects.$projectId.pivots.$fieldId'
 import { Route as AuthedProjectsProjectIdErrorsErrorIdIndexRouteImport } from './routes/_authed/projects.$projectId.errors.$errorId.index'
@@ -107,6 +108,12 @@ const AuthedProjectsProjectIdStabilityRoute =
     path: '/projects/$projectId/stability',
     getParentRoute: () => AuthedRoute,
   } as any)
+const AuthedProjectsProjectIdWebhooksRoute =
+  AuthedProjectsProjectIdWebhooksRouteImport.update({
+    id: '/projects/$projectId/webhooks',
+    path: '/projects/$projectId/webhooks',
+    getParentRoute: () => AuthedRoute,
+  } as any)
 const AuthedProjectsProjectIdErrorsIndexRoute =
   AuthedProjectsProjectIdErrorsIndexRouteImport.update({
     id: '/projects/$projectId/errors/',
@@ -152,6 +159,7 @@ export interface FileRoutesByFullPath {
   '/projects/$projectId/settings': typeof AuthedProjectsProjectIdSettingsRoute
   '/projects/$projectId/source-maps': typeof AuthedProjectsProjectIdSourceMapsRoute
   '/projects/$projectId/stability': typeof AuthedProjectsProjectIdStabilityRoute
+  '/projects/$projectId/webhooks': typeof AuthedProjectsProjectIdWebhooksRoute
   '/projects/$projectId/pivots/$fieldId': typeof AuthedProjectsProjectIdPivotsFieldIdRoute
   '/projects/$projectId/errors/': typeof AuthedProjectsProjectIdErrorsIndexRoute
   '/projects/$projectId/errors/$errorId/': typeof AuthedProjectsProjectIdErrorsErrorIdIndexRoute
@@ -172,6 +180,7 @@ export interface FileRoutesByTo {
   '/projects/$projectId/settings': typeof AuthedProjectsProjectIdSettingsRoute
   '/projects/$projectId/source-maps': typeof AuthedProjectsProjectIdSourceMapsRoute
   '/projects/$projectId/stability': typeof AuthedProjectsProjectIdStabilityRoute
+  '/projects/$projectId/webhooks': typeof AuthedProjectsProjectIdWebhooksRoute
   '/projects/$projectId/pivots/$fieldId': typeof AuthedProjectsProjectIdPivotsFieldIdRoute
   '/projects/$projectId/errors': typeof AuthedProjectsProjectIdErrorsIndexRoute
   '/projects/$projectId/errors/$errorId': typeof AuthedProjectsProjectIdErrorsErrorIdIndexRoute
@@ -194,6 +203,7 @@ export interface FileRoutesById {
   '/_authed/projects/$projectId/settings': typeof AuthedProjectsProjectIdSettingsRoute
   '/_authed/projects/$projectId/source-maps': typeof AuthedProjectsProjectIdSourceMapsRoute
   '/_authed/projects/$projectId/stability': typeof AuthedProjectsProjectIdStabilityRoute
+  '/_authed/projects/$projectId/webhooks': typeof AuthedProjectsProjectIdWebhooksRoute
   '/_authed/projects/$projectId/pivots/$fieldId': typeof AuthedProjectsProjectIdPivotsFieldIdRoute
   '/_authed/projects/$projectId/errors/': typeof AuthedProjectsProjectIdErrorsIndexRoute
   '/_authed/projects/$projectId/errors/$errorId/': typeof AuthedProjectsProjectIdErrorsErrorIdIndexRoute
@@ -216,6 +226,7 @@ export interface FileRouteTypes {
     | '/projects/$projectId/settings'
     | '/projects/$projectId/source-maps'
     | '/projects/$projectId/stability'
+    | '/projects/$projectId/webhooks'
     | '/projects/$projectId/pivots/$fieldId'
     | '/projects/$projectId/errors/'
     | '/projects/$projectId/errors/$errorId/'
@@ -236,6 +247,7 @@ export interface FileRouteTypes {
     | '/projects/$projectId/settings'
     | '/projects/$projectId/source-maps'
     | '/projects/$projectId/stability'
+    | '/projects/$projectId/webhooks'
     | '/projects/$projectId/pivots/$fieldId'
     | '/projects/$projectId/errors'
     | '/projects/$projectId/errors/$errorId'
@@ -257,6 +269,7 @@ export interface FileRouteTypes {
     | '/_authed/projects/$projectId/settings'
     | '/_authed/projects/$projectId/source-maps'
     | '/_authed/projects/$projectId/stability'
+    | '/_authed/projects/$projectId/webhooks'
     | '/_authed/projects/$projectId/pivots/$fieldId'
     | '/_authed/projects/$projectId/errors/'
     | '/_authed/projects/$projectId/errors/$errorId/'
@@ -371,6 +384,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedProjectsProjectIdStabilityRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/projects/$projectId/webhooks': {
+      id: '/_authed/projects/$projectId/webhooks'
+      path: '/projects/$projectId/webhooks'
+      fullPath: '/projects/$projectId/webhooks'
+      preLoaderRoute: typeof AuthedProjectsProjectIdWebhooksRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     '/_authed/projects/$projectId/errors/': {
       id: '/_authed/projects/$projectId/errors/'
       path: '/projects/$projectId/errors'
@@ -420,6 +440,7 @@ interface AuthedRouteChildren {
   AuthedProjectsProjectIdSettingsRoute: typeof AuthedProjectsProjectIdSettingsRoute
   AuthedProjectsProjectIdSourceMapsRoute: typeof AuthedProjectsProjectIdSourceMapsRoute
   AuthedProjectsProjectIdStabilityRoute: typeof AuthedProjectsProjectIdStabilityRoute
+  AuthedProjectsProjectIdWebhooksRoute: typeof AuthedProjectsProjectIdWebhooksRoute
   AuthedProjectsProjectIdPivotsFieldIdRoute: typeof AuthedProjectsProjectIdPivotsFieldIdRoute
   AuthedProjectsProjectIdErrorsIndexRoute: typeof AuthedProjectsProjectIdErrorsIndexRoute
   AuthedProjectsProjectIdErrorsErrorIdIndexRoute: typeof AuthedProjectsProjectIdErrorsErrorIdIndexRoute
@@ -443,6 +464,7 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedProjectsProjectIdSourceMapsRoute:
     AuthedProjectsProjectIdSourceMapsRoute,
   AuthedProjectsProjectIdStabilityRoute: AuthedProjectsProjectIdStabilityRoute,
+  AuthedProjectsProjectIdWebhooksRoute: AuthedProjectsProjectIdWebhooksRoute,
   AuthedProjectsProjectIdPivotsFieldIdRoute:
     AuthedProjectsProjectIdPivotsFieldIdRoute,
   AuthedProjectsProjectIdErrorsIndexRoute:

@@ -377,6 +377,83 @@ export const eventDataDeletionWork = pgTable(
   (t) => [primaryKey({ columns: [t.deletionId, t.projectId, t.kind, t.errorId, t.field, t.value] })],
 )
 
+export const webhooks = pgTable('webhooks', {
+  id: text('id').primaryKey(),
+  projectId: text('project_id').notNull(),
+  url: text('url').notNull(),
+  triggers: text('triggers').array().notNull(),
+  settings: jsonb('settings').notNull().default(sql`'{}'::jsonb`),
+  filters: jsonb('filters').notNull().default(sql`'{}'::jsonb`),
+  enabled: boolean('enabled').notNull().default(true),
+  secret: text('secret').notNull(),
+  failingSince: tstz('failing_since'),
+  disabledReason: text('disabled_reason'),
+  createdBy: text('created_by'),
+  createdAt: tstz('created_at').notNull().default(sql`now()`),
+  updatedAt: tstz('updated_at').notNull().default(sql`now()`),
+})
+
+export const webhookDeliveries = pgTable('webhook_deliveries', {
+  id: text('id').primaryKey(),
+  webhookId: text('webhook_id').notNull(),
+  projectId: text('project_id').notNull(),
+  trigger: text('trigger').notNull(),
+  errorId: text('error_id'),
+  eventId: text('event_id'),
+  details: jsonb('details').notNull().default(sql`'{}'::jsonb`),
+  body: text('body'),
+  state: text('state').$type<'pending' | 'delivered' | 'failed'>().notNull().default('pending'),
+  attempts: integer('attempts').notNull().default(0),
+  lastStatus: integer('last_status'),
+  lastError: text('last_error'),
+  createdAt: tstz('created_at').notNull().default(sql`now()`),
+  finishedAt: tstz('finished_at'),
+})
+
+export const webhookAttempts = pgTable('webhook_attempts', {
+  id: text('id').primaryKey(),
+  deliveryId: text('delivery_id').notNull(),
+  attemptedAt: tstz('attempted_at').notNull(),
+  status: integer('status'),
+  durationMs: integer('duration_ms').notNull(),
+  error: text('error'),
+  responseExcerpt: text('response_excerpt'),
+})
+
+export const webhookTriggerState = pgTable(
+  'webhook_trigger_state',
+  {
+    webhookId: text('webhook_id').notNull(),
+    trigger: text('trigger').notNull(),
+    subjectId: text('subject_id').notNull(),
+    windowStart: tstz('window_start').notNull(),
+    events: count('events').notNull().default(0),
+    notifiedAt: tstz('notified_at'),
+  },
+  (t) => [primaryKey({ columns: [t.webhookId, t.trigger, t.subjectId] })],
+)
+
+export const projectReleases = pgTable(
+  'project_releases',
+  {
+    projectId: text('project_id').notNull(),
+    releaseStage: text('release_stage').notNull(),
+    appVersion: text('app_version').notNull(),
+    firstSeen: tstz('first_seen').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.releaseStage, t.appVersion] })],
+)
+
+export const comments = pgTable('comments', {
+  id: text('id').primaryKey(),
+  projectId: text('project_id').notNull(),
+  errorId: text('error_id').notNull(),
+  authorId: text('author_id'),
+  message: text('message').notNull(),
+  createdAt: tstz('created_at').notNull().default(sql`now()`),
+  updatedAt: tstz('updated_at').notNull().default(sql`now()`),
+})
+
 export const schema = {
   users,
   authTokens,
@@ -398,6 +475,12 @@ export const schema = {
   errorHourlyCounts,
   projectHourlyCounts,
   pivotCounts,
+  webhooks,
+  webhookDeliveries,
+  webhookAttempts,
+  webhookTriggerState,
+  projectReleases,
+  comments,
   sourceMaps,
   sourceMapFiles,
   jobs,

@@ -19,6 +19,8 @@ import type { UrlBuilder } from '../http/urls.ts'
 import { moveErrorsBetweenStatuses, removeErrorsFromRollups } from '../rollups/rollups.ts'
 import { toErrorGroup } from './errors.service.ts'
 import { writingProject } from '../db/project-lock.ts'
+import { queueStatusChangeTriggers } from '../webhooks/triggers/collaborator-triggers.ts'
+import { snoozeRuleOf } from '../webhooks/triggers/ingest-triggers.ts'
 
 type ErrorRow = typeof errors.$inferSelect
 type StatusOperation = Extract<ErrorOperation, { operation: 'fix' | 'open' | 'ignore' | 'snooze' }>
@@ -116,6 +118,14 @@ async function changeStatus(
         reason: 'operation',
         reopenRules: row.reopenRules,
       })),
+    )
+    // errorStateManualChange webhooks, queued with the change.
+    await queueStatusChangeTriggers(
+      tx,
+      projectId,
+      actorId,
+      changed.map((row) => ({ errorId: row.id, from: row.fromStatus, to })),
+      operation.operation === 'snooze' ? snoozeRuleOf(operation.reopen_rules as Record<string, unknown>) : undefined,
     )
   }
   return rows.map(({ fromStatus: _, ...row }) => row)

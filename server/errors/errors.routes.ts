@@ -5,6 +5,7 @@ import { filtersFromUrl } from '../filters/filter-sql.ts'
 import { setPageHeaders, urlBuilder } from '../http/urls.ts'
 import { listParam, parseInput, queryObject, readJson } from '../http/validate.ts'
 import { listStatusChanges, operateOnError, operateOnErrors } from './error-operations.service.ts'
+import { webhookDeps } from '../webhooks/webhook-deps.ts'
 import { getError, getLatestEvent, listErrors } from './errors.service.ts'
 
 export const errorRoutes = new Hono<AppEnv>()
@@ -55,21 +56,16 @@ export const errorRoutes = new Hono<AppEnv>()
       c.req.param('errorId'),
       operation,
     )
+    // A status change may have queued errorStateManualChange notifications: start them now.
+    webhookDeps(c.var.deps).wakeJobs()
     return error ? c.json(error) : c.body(null, 204)
   })
   .patch('/projects/:projectId/errors', async (c) => {
     const { error_ids } = parseInput(bulkErrorsQuerySchema, { error_ids: listParam(c.req.url, 'error_ids') })
     const operation = parseInput(errorOperationSchema, await readJson(c.req.raw))
-    return c.json(
-      await operateOnErrors(
-        c.var.deps.database.db,
-        urlBuilder(c),
-        c.var.user.id,
-        c.req.param('projectId'),
-        error_ids,
-        operation,
-      ),
-    )
+    const results = await operateOnErrors(c.var.deps.database.db, urlBuilder(c), c.var.user.id, c.req.param('projectId'), error_ids, operation)
+    webhookDeps(c.var.deps).wakeJobs()
+    return c.json(results)
   })
   .get('/projects/:projectId/errors/:errorId/status_changes', async (c) =>
     c.json(

@@ -178,7 +178,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       })
       return
     }
-    const runAt = new Date(clock().getTime() + backoffMs(row.attempts))
+    const runAt = new Date(clock().getTime() + (handler?.retryDelayMs?.(row.attempts) ?? backoffMs(row.attempts)))
     logger.warn({ err, job: row.id, kind: row.kind, attempt: row.attempts, retryAt: runAt.toISOString() }, 'job failed; will retry')
     await db.execute(sql`UPDATE jobs SET state = 'queued', last_error = ${message}, run_at = ${runAt.toISOString()}::timestamptz,
       lock_token = NULL, locked_until = NULL, updated_at = now() WHERE ${owned}`)

@@ -41,6 +41,24 @@ export async function enqueueJob(
   return rows[0]?.id ?? null
 }
 
+/**
+ * Queues one job per payload in one statement (the ingestion index step queues a batch's
+ * webhook deliveries this way), in the caller's transaction like enqueueJob. No keys.
+ */
+export async function enqueueJobs(
+  db: Db,
+  kind: string,
+  payloads: readonly Record<string, unknown>[],
+  now: Date,
+  options: Omit<EnqueueOptions, 'key'> = {},
+): Promise<void> {
+  if (payloads.length === 0) return
+  const rows = payloads.map((payload) => ({ id: newId(), payload }))
+  await db.execute(sql`INSERT INTO jobs (id, kind, payload, run_at, max_attempts)
+    SELECT id, ${kind}, payload, ${(options.runAt ?? now).toISOString()}::timestamptz, ${options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS}
+    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(id text, payload jsonb)`)
+}
+
 /** One claim of a job, as its handler sees it. */
 export interface JobContext<P> {
   readonly id: string
@@ -71,6 +89,8 @@ export interface JobHandler<P = Record<string, unknown>> {
    * that marks the job failed.
    */
   failed?(tx: Db, job: { id: string; payload: P; error: string }): Promise<void>
+  /** The wait before attempt n + 1 after attempt n failed; default: the runner's backoff. */
+  retryDelayMs?(attempt: number): number
 }
 
 /** Thrown by fence() (and reported by the runner) when another claim holds the job now. */

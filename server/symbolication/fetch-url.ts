@@ -1,10 +1,9 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns'
 import http, { type IncomingMessage } from 'node:http'
 import https from 'node:https'
-import { isIP, type LookupFunction } from 'node:net'
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
 import { LRUCache } from 'lru-cache'
-import { mayConnect, type FetchAllowEntry } from './fetch-allow.ts'
+import { guardedLookup, refusedLiteral } from '../http/address-guard.ts'
+import type { FetchAllowEntry } from './fetch-allow.ts'
 
 export interface FetchOptions {
   /** Loopback, link-local and private hosts or networks that may be reached all the same (ERRATA_FETCH_ALLOW). */
@@ -31,10 +30,6 @@ export interface UrlFetcher {
 const MAX_REDIRECTS = 3
 const FAILURE_TTL_MS = 60_000
 
-class RefusedAddressError extends Error {
-  code = 'ERR_ADDRESS_REFUSED'
-}
-
 /**
  * Fetches minified files, maps and sources for the symbolicator (spec rule 7) off the request
  * path: http and https only, a timeout, a size cap, a cache, and no connection to a loopback,
@@ -51,31 +46,16 @@ export function createUrlFetcher(options: FetchOptions): UrlFetcher {
   })
   const inFlight = new Map<string, Promise<FetchResult>>()
 
-  /** DNS lookup that refuses addresses the policy does not allow (Node calls it for host names, not IP literals). */
-  const guardedLookup =
-    (host: string): LookupFunction =>
-    (hostname, lookupOptions, callback) => {
-      dnsLookup(hostname, { ...lookupOptions, all: true }, (err, addresses: LookupAddress[]) => {
-        if (err) return callback(err, '', 4)
-        const allowed = addresses.filter((entry) => mayConnect(options.allow, host, entry.address))
-        if (allowed.length === 0) {
-          const refused = addresses[0]?.address ?? hostname
-          return callback(new RefusedAddressError(`${host} resolves to ${refused}, a loopback, link-local or private address (allow it with ERRATA_FETCH_ALLOW)`), '', 4)
-        }
-        if (lookupOptions.all) (callback as unknown as (e: null, list: LookupAddress[]) => void)(null, allowed)
-        else callback(null, allowed[0]!.address, allowed[0]!.family)
-      })
-    }
-
   function requestOnce(url: URL, signal: AbortSignal): Promise<{ response: IncomingMessage }> {
     return new Promise((resolve, reject) => {
       const host = url.hostname.replace(/^\[(.*)\]$/, '$1')
-      if (isIP(host) && !mayConnect(options.allow, host, host)) {
-        reject(new RefusedAddressError(`${host} is a loopback, link-local or private address (allow it with ERRATA_FETCH_ALLOW)`))
+      const refused = refusedLiteral(options.allow, host, 'ERRATA_FETCH_ALLOW')
+      if (refused) {
+        reject(refused)
         return
       }
       const client = url.protocol === 'https:' ? https : http
-      const request = client.get(url, { lookup: guardedLookup(host), signal, headers: { 'accept-encoding': 'gzip, deflate, br', 'user-agent': 'Errata' }, agent: false }, (response) =>
+      const request = client.get(url, { lookup: guardedLookup(options.allow, host, 'ERRATA_FETCH_ALLOW'), signal, headers: { 'accept-encoding': 'gzip, deflate, br', 'user-agent': 'Errata' }, agent: false }, (response) =>
         resolve({ response }),
       )
       request.on('error', reject)

@@ -23,6 +23,8 @@ import { systemClock, type Clock } from '../clock.ts'
 import { defaultPrivacyDeps, type PrivacyDeps } from '../privacy/privacy-deps.ts'
 import { directoryFileStore } from '../privacy/retrieval-files.ts'
 import { privacyJobHandlers } from '../privacy/privacy.jobs.ts'
+import { defaultWebhookDeps, type WebhookDeps } from '../webhooks/webhook-deps.ts'
+import { webhookJobHandlers } from '../webhooks/webhook.jobs.ts'
 
 /**
  * A fresh, migrated database for one test file: in-memory PGlite, or a new database on
@@ -68,6 +70,8 @@ export interface TestContextOptions {
   clock?: Clock
   /** Overrides of the privacy dependencies (a smaller batch, a slower wait for ingestion). */
   privacy?: Partial<PrivacyDeps>
+  /** Overrides of the webhook dependencies (the address allow-list, the retry schedule). */
+  webhooks?: Partial<WebhookDeps>
 }
 
 export async function createTestContext(overrides: Partial<Config> = {}, options: TestContextOptions = {}): Promise<TestContext> {
@@ -83,15 +87,16 @@ export async function createTestContext(overrides: Partial<Config> = {}, options
     { database, config, ingestWriter },
     { clock, ...(filesDir ? { files: directoryFileStore(database, filesDir) } : {}), ...options.privacy },
   )
+  const webhooks = defaultWebhookDeps(config, { clock, ...options.webhooks })
   const jobs = createJobRunner({
     database,
     logger,
     clock,
-    handlers: privacyJobHandlers(database.db, privacy, logger),
+    handlers: [...privacyJobHandlers(database.db, privacy, logger), ...webhookJobHandlers(database.db, webhooks, logger)],
     retryBaseMs: 1,
     retryMaxMs: 1,
   })
-  const deps: AppDeps = { config, database, logger, pipeline, ingestWriter, loginThrottle: createLoginThrottle(), privacy }
+  const deps: AppDeps = { config, database, logger, pipeline, ingestWriter, loginThrottle: createLoginThrottle(), privacy, webhooks }
   const app = createApp(deps)
 
   return {

@@ -1,81 +1,26 @@
 // kill -9 in the middle of a privacy deletion and of a retrieval export: after a restart both
 // finish, with exactly the right result (nothing deleted or exported twice, nothing missed).
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { errataProcesses, until } from './errata-process.ts'
 
-const root = join(import.meta.dirname, '../..')
 const dataDir = mkdtempSync(join(tmpdir(), 'errata-privacy-crash-'))
 const port = 20_000 + Math.floor(Math.random() * 20_000)
 const base = `http://127.0.0.1:${port}`
 const adminToken = 'k'.repeat(40)
-const children = new Set<ChildProcessWithoutNullStreams>()
-
-afterAll(() => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL')
-  rmSync(dataDir, { recursive: true, force: true })
+const errata = errataProcesses(port, dataDir, {
+  ERRATA_ADMIN_EMAIL: 'ops@example.com',
+  ERRATA_ADMIN_TOKEN: adminToken,
+  // Small privacy batches, so a kill lands mid-job.
+  ERRATA_PRIVACY_BATCH_SIZE: '10',
 })
 
-/** `server/main.ts` as `npm start` runs it, with small privacy batches so a kill lands mid-job. */
-async function startServer(): Promise<ChildProcessWithoutNullStreams> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      DATABASE_URL: '',
-      ERRATA_ADMIN_EMAIL: 'ops@example.com',
-      ERRATA_ADMIN_TOKEN: adminToken,
-      ERRATA_PRIVACY_BATCH_SIZE: '10',
-      LOG_LEVEL: 'warn',
-    },
-  })
-  children.add(child)
-  let output = ''
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
-  await until(
-    () => output.includes('Errata is running'),
-    () => `the server did not start:\n${output}`,
-    () => (child.exitCode !== null ? `the server exited early:\n${output}` : null),
-  )
-  return child
-}
-
-/** Polls `condition` until it holds; `failure` says why it never did, `abort` stops early. */
-async function until(
-  condition: () => boolean | Promise<boolean>,
-  failure: () => string,
-  abort: () => string | null = () => null,
-  timeoutMs = 60_000,
-  everyMs = 10,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    if (await condition()) return
-    const stop = abort()
-    if (stop) throw new Error(stop)
-    if (Date.now() > deadline) throw new Error(failure())
-    await new Promise((resolve) => setTimeout(resolve, everyMs))
-  }
-}
-
-async function killHard(child: ChildProcessWithoutNullStreams): Promise<void> {
-  const exited = new Promise((resolve) => child.once('exit', resolve))
-  child.kill('SIGKILL')
-  await exited
-  children.delete(child)
-}
-
-async function stop(child: ChildProcessWithoutNullStreams): Promise<void> {
-  const exited = new Promise((resolve) => child.once('exit', resolve))
-  child.kill('SIGTERM')
-  await exited
-  children.delete(child)
-}
+afterAll(() => {
+  errata.killAll()
+  rmSync(dataDir, { recursive: true, force: true })
+})
 
 async function api<T>(path: string, init: RequestInit = {}): Promise<{ status: number; body: T; headers: Headers }> {
   const res = await fetch(`${base}/api${path}`, {
@@ -91,7 +36,7 @@ const PER_USER = 600
 
 describe('privacy requests across a crash', () => {
   it('a deletion and a retrieval cut off by kill -9 finish exactly once after a restart', { timeout: 180_000 }, async () => {
-    let server = await startServer()
+    let server = await errata.start()
     const org = (await api<{ id: string }>('/user/organizations', { method: 'POST', body: JSON.stringify({ name: 'Crash Org' }) })).body
     const project = (
       await api<{ id: string; api_key: string }>(`/organizations/${org.id}/projects`, {
@@ -137,8 +82,8 @@ describe('privacy requests across a crash', () => {
       () => `the deletion never got under way: ${JSON.stringify(atKill)}`,
       () => (atKill.status === 'COMPLETED' ? 'the deletion completed before it could be interrupted' : null),
     )
-    await killHard(server)
-    server = await startServer()
+    await errata.killHard(server)
+    server = await errata.start()
     const cutAt = await deletionState()
     expect(cutAt.deleted_events).toBeGreaterThan(0)
     expect(cutAt.deleted_events).toBeLessThan(PER_USER)
@@ -171,9 +116,9 @@ describe('privacy requests across a crash', () => {
       60_000,
       2,
     )
-    await killHard(server)
+    await errata.killHard(server)
     expect(files()).toEqual([expect.stringMatching(/\.partial$/)])
-    server = await startServer()
+    server = await errata.start()
     let exported = await retrievalState()
     await until(
       async () => (exported = await retrievalState()).status === 'COMPLETED',
@@ -188,6 +133,6 @@ describe('privacy requests across a crash', () => {
     expect(lines).toHaveLength(PER_USER)
     expect(new Set(lines.map((l) => l.event_id)).size).toBe(PER_USER)
     expect(lines.every((l) => l.user.id === 'bob')).toBe(true)
-    await stop(server)
+    await errata.stop(server)
   })
 })

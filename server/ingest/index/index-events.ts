@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
 import type { IndexableEvent } from '../log/record.ts'
+import { prepareIngestTriggers, queueIngestTriggers } from '../../webhooks/triggers/ingest-triggers.ts'
 import { writeEvents } from './write-events.ts'
 
 // The payloads travel as they were serialized, joined by U+0001, which JSON text never holds
@@ -10,14 +11,17 @@ const SEPARATOR = '\u0001'
 /**
  * The index stage for one batch, inside the caller's transaction (which holds the batch's
  * project write locks): errors, events, users, counters and rollups (write-events.ts), then
- * each event's normalized payload, written once, into event_payloads.
+ * each event's normalized payload, written once, into event_payloads; then the webhook
+ * triggers the batch fires, queued in the same transaction (server/webhooks/triggers/).
  */
 export async function indexEvents(tx: Db, events: readonly IndexableEvent[]): Promise<void> {
   if (events.length === 0) return
-  await writeEvents(tx, events)
+  const triggers = await prepareIngestTriggers(tx, events)
+  const outcome = await writeEvents(tx, events)
   await tx.execute(sql`
     INSERT INTO event_payloads (event_id, payload)
     SELECT id, convert_to(payload, 'UTF8')
     FROM unnest(string_to_array(${events.map((e) => e.id).join(SEPARATOR)}, ${SEPARATOR}),
                 string_to_array(${events.map((e) => e.payloadJson).join(SEPARATOR)}, ${SEPARATOR})) AS x(id, payload)`)
+  await queueIngestTriggers(tx, events, outcome, triggers)
 }

@@ -141,15 +141,43 @@ const lateEventsAtSnooze = (counts: SQL) => sql`CASE
  * batch's projects (db/project-lock.ts), so no status change, deletion or other indexer
  * writes these rows meanwhile.
  */
-export async function writeEvents(tx: Db, batch: readonly IndexedEvent[]): Promise<void> {
+export async function writeEvents(tx: Db, batch: readonly IndexedEvent[]): Promise<WriteOutcome> {
   const ordered = errorGroupsOf(batch)
   const groups = await createErrorGroups(tx, ordered)
   await insertEvents(tx, batch, groups.errorIdOf)
   const newUsers = await recordUsers(tx, batch, groups.errorIdOf)
-  const reopened = await updateErrorCounters(tx, batch, ordered, groups, newUsers)
+  const { reopened, eventsCount } = await updateErrorCounters(tx, batch, ordered, groups, newUsers)
   await recordReopenings(tx, reopened, groups.projectOfError)
   await addReleaseStages(tx, ordered)
   await recordCrashedSessions(tx, batch)
+  // Groups created by this batch hold its events alone (those with new users are returned above too).
+  for (const g of ordered) {
+    const id = groups.errorIds.get(g.key)!
+    if (groups.created.has(g.key) && !eventsCount.has(id)) eventsCount.set(id, g.count)
+  }
+  return {
+    errorIdOf: groups.errorIdOf,
+    createdErrorIds: new Set([...groups.created].map((key) => groups.errorIds.get(key)!)),
+    eventsCount,
+    reopened,
+  }
+}
+
+/** What a batch did to its errors, for what runs after it in the index step (webhook triggers). */
+export interface WriteOutcome {
+  errorIdOf(event: IndexedEvent): string
+  /** Errors this batch created. */
+  createdErrorIds: Set<string>
+  /** Each error's events_count after the batch. */
+  eventsCount: Map<string, number>
+  /** Errors the batch reopened, with their status and snooze rule before. */
+  reopened: Reopened[]
+}
+
+export interface Reopened {
+  id: string
+  from: string
+  rules: Record<string, unknown> | null
 }
 
 /** The batch's error groups, in (project, hash) order, with their counts, times and newest event. */
@@ -314,20 +342,20 @@ async function updateErrorCounters(
   ordered: readonly ErrorGroupUpdate[],
   { errorIds, created, errorIdOf }: ErrorGroups,
   newUsers: Map<string, number>,
-): Promise<Array<{ id: string; from: string }>> {
+): Promise<{ reopened: Reopened[]; eventsCount: Map<string, number> }> {
   // 4. Counters, last (see above). A group created in step 1 already holds its events.
   // Errors this batch may reopen (fixed, or snoozed with a rule), to record the change.
   const existingIds = ordered.filter((g) => !created.has(g.key)).map((g) => errorIds.get(g.key)!)
-  const reopenable = new Map<string, string>()
+  const reopenable = new Map<string, { status: string; rules: Record<string, unknown> | null }>()
   // Events per reopenable error received at or after its status was set (see afterStatus).
   const afterStatusCounts: Record<string, number> = {}
   if (existingIds.length > 0) {
-    const rows = await queryRows<{ id: string; status: string; status_since_ms: number | null }>(
+    const rows = await queryRows<{ id: string; status: string; status_since_ms: number | null; reopen_rules: Record<string, unknown> | null }>(
       tx,
       // Locked (in the order step 4 locks them) so a concurrent status change cannot slip in
       // between this read and the reopen, which moves the error's rollups from this status.
       // A fix was set when its history row was written (error_status_changes_error_idx).
-      sql`SELECT id, status, floor(extract(epoch FROM CASE WHEN status = 'fixed'
+      sql`SELECT id, status, reopen_rules, floor(extract(epoch FROM CASE WHEN status = 'fixed'
             THEN (SELECT max(c.created_at) FROM error_status_changes c WHERE c.error_id = errors.id)
             ELSE (reopen_rules->>'snoozed_at')::timestamptz END) * 1000)::float8 AS status_since_ms
         FROM errors WHERE id = ANY(${textArrayLiteral(existingIds)}::text[])
@@ -335,7 +363,7 @@ async function updateErrorCounters(
     )
     const since = new Map<string, number>()
     for (const row of rows) {
-      reopenable.set(row.id, row.status)
+      reopenable.set(row.id, { status: row.status, rules: row.reopen_rules })
       // Unknown (a status set before its time was kept): every event counts, as it used to.
       since.set(row.id, row.status_since_ms ?? -Infinity)
       afterStatusCounts[row.id] = 0
@@ -354,14 +382,15 @@ async function updateErrorCounters(
       users: newUsers.get(errorIds.get(g.key)!) ?? 0,
     }))
     .filter((u) => u.events > 0 || u.users > 0)
-  const reopened: { id: string; from: string }[] = []
+  const reopened: Reopened[] = []
+  const eventsCount = new Map<string, number>()
   for (const part of chunks(updates, ROWS_PER_INSERT)) {
     // Ties on last_seen go to the higher event id, as in the events lists (an error whose
     // events were all deleted has no last_event_id, and any event is newer than none).
     const newer = sql.raw(
       `(excluded.last_seen > e.last_seen OR (excluded.last_seen = e.last_seen AND excluded.last_event_id > coalesce(e.last_event_id, '')))`,
     )
-    const returned = await queryRows<{ id: string; status: string }>(tx, sql`
+    const returned = await queryRows<{ id: string; status: string; events_count: number | string }>(tx, sql`
       ${errorRowsInsert(
         part.map((u) => u.group),
         'delta',
@@ -386,17 +415,18 @@ async function updateErrorCounters(
         app_versions = e.app_versions
           || ARRAY(SELECT v FROM unnest(excluded.app_versions) v WHERE v <> ALL (e.app_versions)),
         updated_at = now()
-      RETURNING e.id, e.status`)
+      RETURNING e.id, e.status, e.events_count`)
     for (const row of returned) {
-      const from = reopenable.get(row.id)
-      if (from && row.status === 'open') reopened.push({ id: row.id, from })
+      eventsCount.set(row.id, Number(row.events_count))
+      const before = reopenable.get(row.id)
+      if (before && row.status === 'open') reopened.push({ id: row.id, from: before.status, rules: before.rules })
     }
   }
-  return reopened
+  return { reopened, eventsCount }
 }
 
 /** The history rows of automatic reopenings, and their rollups moved to the new status. */
-async function recordReopenings(tx: Db, reopened: ReadonlyArray<{ id: string; from: string }>, projectOfError: Map<string, string>): Promise<void> {
+async function recordReopenings(tx: Db, reopened: readonly Reopened[], projectOfError: Map<string, string>): Promise<void> {
   if (reopened.length > 0) {
     const changes = reopened.map((r) => ({
       id: newId(),

@@ -5,7 +5,7 @@ import { useIsProjectAdmin } from '../collaborators/use-is-admin.ts'
 const tab =
   '-mb-px rounded-t-md border-b-2 px-3 py-1.5 text-sm font-medium text-muted-foreground hover:text-foreground focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent'
 
-/** A project's pages: its errors, its stability (crash-free sessions), its source maps and symbols and, for admins, its privacy requests. The current one is marked. */
+/** A project's pages: its errors, its stability (crash-free sessions), its source maps and symbols, its webhooks and, for admins, its privacy requests. The current one is marked. */
 export function ProjectNav({ projectId, className }: { projectId: string; className?: string }) {
   const isAdmin = useIsProjectAdmin(projectId)
   const active = { className: 'border-accent text-foreground', 'aria-current': 'page' as const }
@@ -29,6 +29,9 @@ export function ProjectNav({ projectId, className }: { projectId: string; classN
       >
         <span className="sm:hidden">Source maps</span>
         <span className="hidden sm:inline">Source maps & symbols</span>
+      </Link>
+      <Link to="/projects/$projectId/webhooks" params={{ projectId }} className={tab} activeProps={active} inactiveProps={inactive}>
+        Webhooks
       </Link>
       {isAdmin ? (
         <Link to="/projects/$projectId/privacy" params={{ projectId }} className={tab} activeProps={active} inactiveProps={inactive}>

@@ -4,6 +4,7 @@ import { useMemo } from 'react'
 import { z } from 'zod'
 import { errorQuery, errorStatusChangesQuery, latestEventQuery } from '../../api/errors.ts'
 import { errorEventsQuery } from '../../api/events.ts'
+import { CommentThread } from '../../features/comments/comment-thread.tsx'
 import { ErrorEventsTable } from '../../features/errors/error-events-table.tsx'
 import { ErrorSummary } from '../../features/errors/error-summary.tsx'
 import { LatestEventPanel } from '../../features/errors/latest-event-panel.tsx'
@@ -80,6 +81,7 @@ function ErrorPage() {
             }
           />
           <StatusHistory projectId={projectId} errorId={errorId} />
+          <CommentThread projectId={projectId} errorId={errorId} />
         </div>
       </div>
     </div>

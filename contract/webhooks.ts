@@ -1,0 +1,164 @@
+// Outgoing webhooks (spec section 6): their configuration, deliveries and attempts, and the
+// comments on errors that the comment trigger reports. docs/webhooks.md explains the rules the
+// spec leaves open (signing, retries, the spike rule, when a failing target is disabled).
+import { z } from 'zod'
+import { idSchema, timestampSchema } from './common.ts'
+import { filtersSchema } from './filters.ts'
+
+/** Every value of trigger.type (spec section 6, "Triggers"). */
+export const WEBHOOK_TRIGGERS = [
+  'firstException',
+  'exception',
+  'powerTen',
+  'errorEventFrequency',
+  'reopened',
+  'comment',
+  'errorStateManualChange',
+  'projectSpiking',
+  'release',
+  'projectSamplingStarted',
+  'projectApproachingRateLimit',
+] as const
+export type WebhookTrigger = (typeof WEBHOOK_TRIGGERS)[number]
+
+/** The triggers whose notifications the webhook's filters narrow (the others ignore them). */
+export const FILTERED_TRIGGERS: readonly WebhookTrigger[] = [
+  'firstException',
+  'exception',
+  'errorEventFrequency',
+  'reopened',
+  'comment',
+  'errorStateManualChange',
+  'projectSpiking',
+]
+
+/** What a person reads for each trigger on the settings page. */
+export const TRIGGER_LABELS: Record<WebhookTrigger, string> = {
+  firstException: 'New error (first event per release stage)',
+  exception: 'Every event',
+  powerTen: 'Error occurred 10, 100, 1,000 times, then every 1,000',
+  errorEventFrequency: 'Error frequent (x events or users within y hours)',
+  reopened: 'Fixed or snoozed error reopened',
+  comment: 'Comment on an error',
+  errorStateManualChange: 'Error status changed by a collaborator',
+  projectSpiking: 'Project spiking',
+  release: 'New release',
+  projectSamplingStarted: 'Project rate limited (sampling started)',
+  projectApproachingRateLimit: 'Project approaching its rate limit',
+}
+
+export const STATE_CHANGES = ['fixed', 'reopened', 'snoozed', 'snoozeCancelled', 'ignored', 'unignored'] as const
+export type StateChange = (typeof STATE_CHANGES)[number]
+
+export const SPIKE_SENSITIVITIES = ['low', 'medium', 'high'] as const
+
+export const webhookSettingsSchema = z
+  .object({
+    errorEventFrequency: z
+      .object({
+        /** x: events, or distinct users, within the window. */
+        threshold: z.number().int().min(1).max(1_000_000),
+        unit: z.enum(['events', 'users']).default('events'),
+        /** y: the window, in hours; at most one notification per window. */
+        hours: z.number().int().min(1).max(24 * 7),
+      })
+      .strict()
+      .optional(),
+    projectSpiking: z
+      .object({ sensitivity: z.enum(SPIKE_SENSITIVITIES).default('medium') })
+      .strict()
+      .optional(),
+  })
+  .strict()
+export type WebhookSettings = z.infer<typeof webhookSettingsSchema>
+
+const urlSchema = z.string().trim().min(1, 'is required').max(2048, 'must be at most 2048 characters')
+const triggersSchema = z.array(z.enum(WEBHOOK_TRIGGERS)).min(1, 'choose at least one trigger').max(WEBHOOK_TRIGGERS.length)
+
+export const createWebhookSchema = z
+  .object({
+    url: urlSchema,
+    triggers: triggersSchema,
+    settings: webhookSettingsSchema.default({}),
+    filters: filtersSchema.default({}),
+    enabled: z.boolean().default(true),
+  })
+  .strict()
+export type CreateWebhook = z.infer<typeof createWebhookSchema>
+
+export const updateWebhookSchema = z
+  .object({
+    url: urlSchema.optional(),
+    triggers: triggersSchema.optional(),
+    settings: webhookSettingsSchema.optional(),
+    filters: filtersSchema.optional(),
+    enabled: z.boolean().optional(),
+  })
+  .strict()
+export type UpdateWebhook = z.infer<typeof updateWebhookSchema>
+
+export const webhookSchema = z.object({
+  id: idSchema,
+  project_id: idSchema,
+  url: z.string(),
+  triggers: z.array(z.enum(WEBHOOK_TRIGGERS)),
+  settings: webhookSettingsSchema,
+  filters: filtersSchema,
+  enabled: z.boolean(),
+  /** Why it was disabled by Errata rather than a person ("failing"), else null. */
+  disabled_reason: z.string().nullable(),
+  /** Since when every delivery has failed; null when the last one succeeded. */
+  failing_since: timestampSchema.nullable(),
+  created_at: timestampSchema,
+  updated_at: timestampSchema,
+  /** Only in the answer that creates the webhook. */
+  secret: z.string().optional(),
+})
+export type Webhook = z.infer<typeof webhookSchema>
+
+export const webhookAttemptSchema = z.object({
+  attempted_at: timestampSchema,
+  /** HTTP status of the answer; null when none came (timeout, network error, refused address). */
+  status: z.number().int().nullable(),
+  duration_ms: z.number().int(),
+  error: z.string().nullable(),
+  response_excerpt: z.string().nullable(),
+})
+export type WebhookAttempt = z.infer<typeof webhookAttemptSchema>
+
+export const webhookDeliverySchema = z.object({
+  /** Sent as X-Errata-Delivery, the same on every retry and redelivery. */
+  id: idSchema,
+  webhook_id: idSchema,
+  trigger: z.enum(WEBHOOK_TRIGGERS),
+  state: z.enum(['pending', 'delivered', 'failed']),
+  attempts: z.number().int(),
+  last_status: z.number().int().nullable(),
+  last_error: z.string().nullable(),
+  created_at: timestampSchema,
+  finished_at: timestampSchema.nullable(),
+  error_id: idSchema.nullable(),
+  /** The JSON document sent (null until the first attempt builds it). */
+  payload: z.unknown().nullable(),
+  attempt_log: z.array(webhookAttemptSchema),
+})
+export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>
+
+/** Largest comment, in characters. */
+export const MAX_COMMENT_LENGTH = 10_000
+
+export const commentInputSchema = z
+  .object({ message: z.string().trim().min(1, 'is required').max(MAX_COMMENT_LENGTH, `must be at most ${MAX_COMMENT_LENGTH} characters`) })
+  .strict()
+
+export const commentSchema = z.object({
+  id: idSchema,
+  error_id: idSchema,
+  project_id: idSchema,
+  message: z.string(),
+  /** null once the author's account was deleted. */
+  author: z.object({ id: idSchema, name: z.string(), email: z.string() }).nullable(),
+  created_at: timestampSchema,
+  updated_at: timestampSchema,
+})
+export type Comment = z.infer<typeof commentSchema>

@@ -1,0 +1,459 @@
+// Webhooks end to end in one process: configuration and its refusals, every trigger's document
+// as a real HTTP receiver on 127.0.0.1 gets it (signature checked with the snippet of
+// docs/webhooks.md), retries after 5xx, the delivery log, redelivery and test notifications.
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import { eq } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Webhook, WebhookDelivery } from '../../contract/webhooks.ts'
+import { collaborators, webhookDeliveries } from '../db/schema.ts'
+import { notifierEvent } from '../test-support/ingest.ts'
+import { seedProject, type SeededProject } from '../test-support/seed.ts'
+import { createTestContext, type TestContext, type TestUser } from '../test-support/test-app.ts'
+import { startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from '../test-support/webhook-receiver.ts'
+import { parseFetchAllow } from '../symbolication/fetch-allow.ts'
+
+/** A received document, read member by member (each member's shape is what the assertions check). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Doc = Record<string, any>
+
+/** The verification snippet exactly as docs/webhooks.md shows it. */
+function documentedVerifier(): (secret: string, body: string, header: string) => boolean {
+  const doc = readFileSync(join(import.meta.dirname, '../../docs/webhooks.md'), 'utf8')
+  const code = /<!-- signature-snippet -->\n```js\n([\s\S]*?)```/.exec(doc)?.[1]
+  if (!code) throw new Error('docs/webhooks.md has no signature snippet')
+  return new Function('require', `${code}\nreturn verifyErrataSignature`)(createRequire(import.meta.url)) as never
+}
+
+/** No member anywhere in the document is null (optional members are left out instead). */
+function nullPaths(value: unknown, path = '$'): string[] {
+  if (value === null) return [path]
+  if (Array.isArray(value)) return value.flatMap((v, i) => nullPaths(v, `${path}[${i}]`))
+  if (typeof value === 'object') return Object.entries(value as Record<string, unknown>).flatMap(([k, v]) => nullPaths(v, `${path}.${k}`))
+  return []
+}
+
+let ctx: TestContext
+let seeded: SeededProject
+let receiver: WebhookReceiver
+let member: TestUser
+let outsider: TestUser
+let webhook: Webhook
+const verify = documentedVerifier()
+
+const richEvent = (errorClass: string, extra: Record<string, unknown> = {}) =>
+  notifierEvent(errorClass, {
+    context: 'GET /cart',
+    unhandled: true,
+    severity: 'error',
+    app: { version: '1.2.0', releaseStage: 'production', type: 'node', id: 'shop', duration: 1200, inForeground: true },
+    device: { hostname: 'web-1', osName: 'linux', osVersion: '6.1', freeMemory: 1024, batteryLevel: 0.5, time: '2031-01-01T00:00:00.000Z' },
+    user: { id: 'u-1', name: 'Alice', email: 'alice@example.com' },
+    metaData: { order: { id: 42, lines: { count: 3 } } },
+    request: { url: 'https://shop.example.com/cart', httpMethod: 'GET' },
+    breadcrumbs: [
+      { name: 'first', type: 'navigation', timestamp: '2031-01-01T00:00:00.000Z', metaData: { to: '/a' } },
+      { name: 'second', type: 'user', timestamp: '2031-01-01T00:00:01.000Z' },
+    ],
+    featureFlags: [{ featureFlag: 'new-checkout', variant: 'b' }, { featureFlag: 'dark-mode' }],
+    exceptions: [
+      {
+        errorClass,
+        message: `${errorClass} happened`,
+        type: 'nodejs',
+        stacktrace: [
+          {
+            file: 'src/cart.js',
+            method: 'total',
+            lineNumber: 10,
+            columnNumber: 4,
+            inProject: true,
+            code: Object.fromEntries(Array.from({ length: 11 }, (_, i) => [String(5 + i), `line ${5 + i}`])),
+          },
+          { file: 'node_modules/x.js', method: 'call', lineNumber: 1, inProject: false },
+        ],
+      },
+      { errorClass: 'CauseError', message: 'the cause', type: 'nodejs', stacktrace: [] },
+    ],
+    ...extra,
+  })
+
+async function notify(events: Record<string, unknown>[]): Promise<void> {
+  const res = await ctx.request('/notify', {
+    method: 'POST',
+    headers: { 'Bugsnag-Api-Key': seeded.project.api_key, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ payloadVersion: '5', events }),
+  })
+  expect(res.status).toBe(200)
+}
+
+/** Runs the queued deliveries and answers what the receiver got since `from`. */
+async function deliver(from: number): Promise<ReceivedRequest[]> {
+  await ctx.jobs.drain()
+  return receiver.received.slice(from)
+}
+
+const byTrigger = (requests: ReceivedRequest[], type: string) => requests.filter((r) => (r.json.trigger as { type: string }).type === type)
+
+beforeAll(async () => {
+  receiver = await startWebhookReceiver()
+  ctx = await createTestContext({ webhookAllow: parseFetchAllow('127.0.0.1') }, { webhooks: { retryDelayMs: () => 0 } })
+  seeded = await seedProject(ctx, { user: 'Hook Admin', organization: 'Hook Org', project: 'Shop' })
+  member = await ctx.createUser('Member')
+  outsider = await ctx.createUser('Outsider')
+  await ctx.deps.database.db.insert(collaborators).values({ organizationId: seeded.organization.id, userId: member.id, isAdmin: false })
+})
+afterAll(async () => {
+  await ctx?.close()
+  await receiver?.close()
+})
+
+const hooksPath = () => `/api/projects/${seeded.project.id}/webhooks`
+
+describe('webhook configuration', () => {
+  it('creates a webhook with every trigger and shows its secret only once', async () => {
+    const res = await ctx.request(hooksPath(), {
+      method: 'POST',
+      token: seeded.user.token,
+      json: {
+        url: receiver.url,
+        triggers: ['firstException', 'exception', 'powerTen', 'reopened', 'comment', 'errorStateManualChange', 'release', 'errorEventFrequency'],
+        settings: { errorEventFrequency: { threshold: 3, unit: 'events', hours: 1 } },
+      },
+    })
+    expect(res.status).toBe(201)
+    webhook = (await res.json()) as Webhook
+    expect(webhook.secret).toMatch(/^whsec_[0-9a-f]{64}$/)
+    expect(webhook.enabled).toBe(true)
+    const listed = (await (await ctx.request(hooksPath(), { token: member.token })).json()) as Webhook[]
+    expect(listed.map((w) => w.id)).toEqual([webhook.id])
+    expect(listed[0]).not.toHaveProperty('secret')
+    const one = (await (await ctx.request(`/api/webhooks/${webhook.id}`, { token: member.token })).json()) as Webhook
+    expect(one).not.toHaveProperty('secret')
+  })
+
+  it('answers 404 to outsiders and 403 to members who try to change', async () => {
+    expect((await ctx.request(hooksPath(), { token: outsider.token })).status).toBe(404)
+    expect((await ctx.request(`/api/webhooks/${webhook.id}`, { token: outsider.token })).status).toBe(404)
+    expect((await ctx.request(`/api/webhooks/${webhook.id}/deliveries`, { token: outsider.token })).status).toBe(404)
+    expect((await ctx.request(`/api/webhooks/${webhook.id}`, { method: 'DELETE', token: outsider.token })).status).toBe(404)
+    const create = await ctx.request(hooksPath(), { method: 'POST', token: member.token, json: { url: receiver.url, triggers: ['exception'] } })
+    expect(create.status).toBe(403)
+    expect((await ctx.request(`/api/webhooks/${webhook.id}`, { method: 'PATCH', token: member.token, json: { enabled: false } })).status).toBe(403)
+    expect((await ctx.request(`/api/webhooks/${webhook.id}`, { method: 'DELETE', token: member.token })).status).toBe(403)
+    expect((await ctx.request(`/api/webhooks/${webhook.id}/test`, { method: 'POST', token: member.token })).status).toBe(403)
+    expect((await ctx.request(`/api/webhooks/${webhook.id}/deliveries`, { token: member.token })).status).toBe(200)
+  })
+
+  it('refuses bad input, naming the field', async () => {
+    const post = (json: unknown) => ctx.request(hooksPath(), { method: 'POST', token: seeded.user.token, json })
+    const errorsOf = async (json: unknown) => {
+      const res = await post(json)
+      expect(res.status).toBe(400)
+      return ((await res.json()) as { errors: string[] }).errors.join('; ')
+    }
+    expect(await errorsOf({ url: 'ftp://example.com/x', triggers: ['exception'] })).toMatch(/^url: must be an http or https URL/)
+    expect(await errorsOf({ url: 'not a url', triggers: ['exception'] })).toMatch(/^url: is not a URL/)
+    expect(await errorsOf({ url: receiver.url, triggers: [] })).toMatch(/^triggers: choose at least one trigger/)
+    expect(await errorsOf({ url: receiver.url, triggers: ['sometimes'] })).toMatch(/^triggers\.0:/)
+    expect(await errorsOf({ url: receiver.url, triggers: ['errorEventFrequency'] })).toMatch(/^settings\.errorEventFrequency: required/)
+    expect(await errorsOf({ url: receiver.url, triggers: ['exception'], filters: { 'event.since': [{ type: 'eq', value: '7d' }] } })).toMatch(
+      /filters\[event\.since\]: time filters do not apply/,
+    )
+    expect(await errorsOf({ url: receiver.url, triggers: ['powerTen'], filters: { 'app.release_stage': [{ type: 'eq', value: 'production' }] } })).toMatch(
+      /^filters: none of the chosen triggers takes filters/,
+    )
+  })
+
+  it('refuses loopback, link-local and private targets unless ERRATA_WEBHOOK_ALLOW lists them', async () => {
+    for (const url of ['http://10.1.2.3/hook', 'http://169.254.169.254/latest', 'http://192.168.0.1/', 'http://[::1]:9/x', 'http://127.0.0.2:9/x']) {
+      const res = await ctx.request(hooksPath(), { method: 'POST', token: seeded.user.token, json: { url, triggers: ['exception'] } })
+      expect(res.status, url).toBe(400)
+      expect(((await res.json()) as { errors: string[] }).errors[0]).toMatch(/^url: .* loopback, link-local or private address; an operator may allow it with ERRATA_WEBHOOK_ALLOW/)
+    }
+    // A host name is checked on what it resolves to: localhost is loopback.
+    const other = await createTestContext()
+    try {
+      const owner = await seedProject(other)
+      const res = await other.request(`/api/projects/${owner.project.id}/webhooks`, {
+        method: 'POST',
+        token: owner.user.token,
+        json: { url: 'http://localhost:9/hook', triggers: ['exception'] },
+      })
+      expect(res.status).toBe(400)
+      expect(((await res.json()) as { errors: string[] }).errors[0]).toMatch(/^url: localhost resolves to .*loopback/)
+    } finally {
+      await other.close()
+    }
+  })
+})
+
+describe('triggers and payloads', () => {
+  let first: ReceivedRequest[] = []
+
+  it('a new error sends exception and firstException, signed, with every member of the spec', async () => {
+    const from = receiver.received.length
+    await notify([richEvent('TypeError')])
+    first = await deliver(from)
+    expect(first.map((r) => (r.json.trigger as { type: string }).type).sort()).toEqual(['exception', 'firstException', 'release'])
+    for (const request of first) {
+      expect(request.method).toBe('POST')
+      expect(request.headers['content-type']).toBe('application/json')
+      expect(request.headers['x-errata-delivery']).toMatch(/^[0-9a-f]{24}$/)
+      expect(verify(webhook.secret!, request.body, String(request.headers['x-errata-signature']))).toBe(true)
+      expect(verify('whsec_wrong', request.body, String(request.headers['x-errata-signature']))).toBe(false)
+      expect(verify(webhook.secret!, request.body + ' ', String(request.headers['x-errata-signature']))).toBe(false)
+      expect(nullPaths(request.json)).toEqual([])
+    }
+    const doc = byTrigger(first, 'exception')[0]!.json as Doc
+    expect(doc.account).toEqual({ id: seeded.organization.id, name: 'Hook Org', url: `http://errata.test/organizations/${seeded.organization.id}` })
+    expect(doc.project).toEqual({ id: seeded.project.id, name: 'Shop', url: `http://errata.test/projects/${seeded.project.id}/errors` })
+    expect(doc.trigger).toEqual({ type: 'exception', message: 'TypeError occurred' })
+    expect(doc).not.toHaveProperty('comment')
+    expect(doc).not.toHaveProperty('user')
+    expect(doc).not.toHaveProperty('release')
+    const error = doc.error
+    const [listed] = (await (await ctx.request(`/api/projects/${seeded.project.id}/errors`, { token: seeded.user.token })).json()) as Array<{ id: string; first_seen: string }>
+    expect(error.errorId).toBe(listed!.id)
+    expect(error.id).toMatch(/^[0-9a-f]{24}$/)
+    expect(error.exceptionClass).toBe('TypeError')
+    expect(error.message).toBe('TypeError happened')
+    expect(error.context).toBe('GET /cart')
+    expect(error.firstReceived).toBe(listed!.first_seen)
+    expect(Date.parse(error.receivedAt)).toBeGreaterThan(0)
+    expect(error.requestUrl).toBe('https://shop.example.com/cart')
+    expect(error.url).toBe(`http://errata.test/projects/${seeded.project.id}/errors/${listed!.id}/events/${error.id}`)
+    expect(error.severity).toBe('error')
+    expect(error.status).toBe('open')
+    expect(error.unhandled).toBe(true)
+    expect(error).not.toHaveProperty('assignedUserId')
+    expect(error).not.toHaveProperty('linkedIssues')
+    expect(error).not.toHaveProperty('createdIssue')
+    expect(error.user).toEqual({ id: 'u-1', name: 'Alice', email: 'alice@example.com' })
+    expect(error.app).toEqual({ id: 'shop', version: '1.2.0', type: 'node', duration: 1200, inForeground: true, releaseStage: 'production' })
+    expect(error.device).toEqual({ hostname: 'web-1', osName: 'linux', osVersion: '6.1', freeMemory: 1024, batteryLevel: 0.5, time: '2031-01-01T00:00:00.000Z' })
+    expect(error.metaData.order).toEqual({ id: 42, lines: { count: 3 } })
+    expect(error.breadcrumbs).toEqual([
+      { name: 'second', type: 'user', timestamp: '2031-01-01T00:00:01.000Z' },
+      { name: 'first', type: 'navigation', timestamp: '2031-01-01T00:00:00.000Z', metaData: { to: '/a' } },
+    ])
+    expect(error.featureFlags).toEqual([{ featureFlag: 'new-checkout', variant: 'b' }, { featureFlag: 'dark-mode' }])
+    expect(error.exceptions).toHaveLength(2)
+    const [frame, libraryFrame] = error.exceptions[0].stacktrace
+    expect(frame).toEqual({
+      inProject: true,
+      lineNumber: '10',
+      columnNumber: '4',
+      file: 'src/cart.js',
+      method: 'total',
+      code: Object.fromEntries(Array.from({ length: 7 }, (_, i) => [String(7 + i), `line ${7 + i}`])),
+    })
+    expect(libraryFrame).toEqual({ inProject: false, lineNumber: '1', file: 'node_modules/x.js', method: 'call' })
+    expect(error.exceptions[0]).toMatchObject({ errorClass: 'TypeError', message: 'TypeError happened', type: 'nodejs' })
+    expect(error.exceptions[1]).toEqual({ errorClass: 'CauseError', message: 'the cause', type: 'nodejs', stacktrace: [] })
+    expect(error.stackTrace).toEqual(error.exceptions[0].stacktrace)
+
+    const release = byTrigger(first, 'release')[0]!.json as Doc
+    expect(release.trigger).toEqual({ type: 'release', message: 'New release 1.2.0 in production' })
+    expect(release).not.toHaveProperty('error')
+    expect(release.release).toMatchObject({ id: 'production@1.2.0', version: '1.2.0', releaseStage: 'production' })
+    expect(release.release.url).toContain(`http://errata.test/projects/${seeded.project.id}/errors?`)
+    expect(Date.parse(release.release.releaseTime)).toBeGreaterThan(0)
+  })
+
+  it('the same error in a new release stage sends firstException again; in a known one, not', async () => {
+    const from = receiver.received.length
+    await notify([richEvent('TypeError', { app: { version: '1.2.0', releaseStage: 'staging' } })])
+    await notify([richEvent('TypeError')])
+    const got = await deliver(from)
+    expect(byTrigger(got, 'firstException').map((r) => (r.json.trigger as { message: string }).message)).toEqual(['First occurrence in staging'])
+    expect(byTrigger(got, 'exception')).toHaveLength(2)
+    expect(byTrigger(got, 'release').map((r) => (r.json.release as { releaseStage: string }).releaseStage)).toEqual(['staging'])
+  })
+
+  it('errorEventFrequency sends once per window; powerTen at 10', async () => {
+    const from = receiver.received.length
+    // 3 TypeErrors so far; 7 more reach 10 (powerTen), and the frequency window (3 in an hour) was met at the third.
+    await notify(Array.from({ length: 7 }, () => richEvent('TypeError')))
+    const got = await deliver(from)
+    expect(byTrigger(got, 'powerTen').map((r) => (r.json.trigger as { message: string }).message)).toEqual(['Error has occurred 10 times'])
+    expect(byTrigger(got, 'exception')).toHaveLength(7)
+    const all = receiver.received.filter((r) => (r.json.trigger as { type: string }).type === 'errorEventFrequency')
+    expect(all.map((r) => (r.json.trigger as { message: string }).message)).toEqual(['Error occurred 3 times within 1 hour'])
+  })
+
+  it('a status change sends errorStateManualChange with the collaborator; an event after a fix sends reopened', async () => {
+    const errorId = ((byTrigger(first, 'exception')[0]!.json as Doc).error as { errorId: string }).errorId
+    let from = receiver.received.length
+    const fixed = await ctx.request(`/api/projects/${seeded.project.id}/errors/${errorId}`, { method: 'PATCH', token: member.token, json: { operation: 'fix' } })
+    expect(fixed.status).toBe(200)
+    let got = await deliver(from)
+    expect(got).toHaveLength(1)
+    const change = got[0]!.json as Doc
+    expect(change.trigger).toEqual({ type: 'errorStateManualChange', message: 'Error marked as fixed', stateChange: 'fixed' })
+    expect(change.user).toEqual({ id: member.id, name: 'Member', email: member.email })
+    expect(change.error.errorId).toBe(errorId)
+    expect(change.error.status).toBe('fixed')
+    expect(nullPaths(change)).toEqual([])
+
+    from = receiver.received.length
+    await notify([richEvent('TypeError')])
+    got = await deliver(from)
+    const reopened = byTrigger(got, 'reopened')
+    expect(reopened).toHaveLength(1)
+    expect((reopened[0]!.json as Doc).trigger).toEqual({ type: 'reopened', message: 'Error reopened (it was fixed)' })
+    expect((reopened[0]!.json as Doc).error.status).toBe('open')
+
+    from = receiver.received.length
+    await ctx.request(`/api/projects/${seeded.project.id}/errors/${errorId}`, {
+      method: 'PATCH',
+      token: member.token,
+      json: { operation: 'snooze', reopen_rules: { reopen_if: 'n_additional_occurrences', additional_occurrences: 1 } },
+    })
+    await notify([richEvent('TypeError')])
+    got = await deliver(from)
+    expect((byTrigger(got, 'errorStateManualChange')[0]!.json as Doc).trigger).toEqual({
+      type: 'errorStateManualChange',
+      message: 'Error snoozed',
+      stateChange: 'snoozed',
+      snoozeRule: { type: 'occurrences', ruleValue: 1 },
+    })
+    expect((byTrigger(got, 'reopened')[0]!.json as Doc).trigger).toEqual({
+      type: 'reopened',
+      message: 'Error reopened (it was snoozed)',
+      snoozeRule: { type: 'occurrences', ruleValue: 1 },
+    })
+  })
+
+  it('a comment sends comment with the comment and its author', async () => {
+    const errorId = ((byTrigger(first, 'exception')[0]!.json as Doc).error as { errorId: string }).errorId
+    const from = receiver.received.length
+    const res = await ctx.request(`/api/projects/${seeded.project.id}/errors/${errorId}/comments`, {
+      method: 'POST',
+      token: member.token,
+      json: { message: 'Looking into it' },
+    })
+    expect(res.status).toBe(201)
+    const comment = (await res.json()) as { id: string; created_at: string }
+    const got = await deliver(from)
+    expect(got).toHaveLength(1)
+    const doc = got[0]!.json as Doc
+    expect(doc.trigger).toEqual({ type: 'comment', message: 'New comment' })
+    expect(doc.comment).toEqual({ id: comment.id, message: 'Looking into it', createdAt: comment.created_at })
+    expect(doc.user).toEqual({ id: member.id, name: 'Member', email: member.email })
+    expect(doc.error.errorId).toBe(errorId)
+  })
+
+  it('a burst of 1,200 events of a new error sends one firstException and powerTen at 10, 100 and 1,000', async () => {
+    await ctx.request(`/api/webhooks/${webhook.id}`, { method: 'PATCH', token: seeded.user.token, json: { triggers: ['firstException', 'powerTen'] } })
+    const from = receiver.received.length
+    const events = Array.from({ length: 100 }, () => notifierEvent('BurstError', { app: { version: '1.2.0', releaseStage: 'production' } }))
+    for (let i = 0; i < 12; i++) {
+      const res = await ctx.app.request('http://errata.test/notify', {
+        method: 'POST',
+        headers: { 'Bugsnag-Api-Key': seeded.project.api_key, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ payloadVersion: '5', events }),
+      })
+      expect(res.status).toBe(200)
+    }
+    await ctx.deps.ingestWriter.indexed()
+    const got = await deliver(from)
+    expect(byTrigger(got, 'firstException')).toHaveLength(1)
+    expect(byTrigger(got, 'powerTen').map((r) => (r.json.trigger as { message: string }).message)).toEqual([
+      'Error has occurred 10 times',
+      'Error has occurred 100 times',
+      'Error has occurred 1,000 times',
+    ])
+    expect(got).toHaveLength(4)
+  })
+})
+
+describe('delivery', () => {
+  it('retries after 5xx with the same delivery id, then succeeds; the log shows each attempt', async () => {
+    await ctx.request(`/api/webhooks/${webhook.id}`, { method: 'PATCH', token: seeded.user.token, json: { triggers: ['exception'] } })
+    const from = receiver.received.length
+    receiver.respondWith(500, 503)
+    await notify([richEvent('RetryError')])
+    const got = await deliver(from)
+    expect(got).toHaveLength(3)
+    expect(new Set(got.map((r) => r.headers['x-errata-delivery'])).size).toBe(1)
+    expect(new Set(got.map((r) => r.body)).size).toBe(1)
+    const deliveries = (await (await ctx.request(`/api/webhooks/${webhook.id}/deliveries`, { token: member.token })).json()) as WebhookDelivery[]
+    const delivery = deliveries.find((d) => d.id === got[0]!.headers['x-errata-delivery'])!
+    expect(delivery).toMatchObject({ state: 'delivered', attempts: 3, last_status: 200, last_error: null, trigger: 'exception' })
+    expect(delivery.attempt_log.map((a) => [a.status, a.error, a.response_excerpt])).toEqual([
+      [500, 'HTTP 500', 'failure 500'],
+      [503, 'HTTP 503', 'failure 503'],
+      [200, null, 'ok'],
+    ])
+    expect(delivery.payload).toEqual(got[2]!.json)
+    const hook = (await (await ctx.request(`/api/webhooks/${webhook.id}`, { token: member.token })).json()) as Webhook
+    expect(hook.failing_since).toBeNull()
+  })
+
+  it('a 4xx fails at once; redeliver sends the same document under the same id', async () => {
+    const from = receiver.received.length
+    receiver.respondWith(410)
+    await notify([richEvent('GoneError')])
+    const [failedRequest] = await deliver(from)
+    const id = String(failedRequest!.headers['x-errata-delivery'])
+    const [row] = await ctx.deps.database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id))
+    expect(row).toMatchObject({ state: 'failed', attempts: 1, lastStatus: 410 })
+    const hook = (await (await ctx.request(`/api/webhooks/${webhook.id}`, { token: member.token })).json()) as Webhook
+    expect(hook.failing_since).not.toBeNull()
+
+    expect((await ctx.request(`/api/webhooks/${webhook.id}/deliveries/${id}/redeliver`, { method: 'POST', token: member.token })).status).toBe(403)
+    const res = await ctx.request(`/api/webhooks/${webhook.id}/deliveries/${id}/redeliver`, { method: 'POST', token: seeded.user.token })
+    expect(res.status).toBe(202)
+    const again = await deliver(from + 1)
+    expect(again).toHaveLength(1)
+    expect(again[0]!.headers['x-errata-delivery']).toBe(id)
+    expect(again[0]!.body).toBe(failedRequest!.body)
+    const [after] = await ctx.deps.database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id))
+    expect(after).toMatchObject({ state: 'delivered', attempts: 2, lastStatus: 200 })
+    expect((await ctx.request(`/api/webhooks/${webhook.id}/deliveries/nope/redeliver`, { method: 'POST', token: seeded.user.token })).status).toBe(404)
+  })
+
+  it('sends a test notification, even while disabled; a disabled webhook sends nothing else', async () => {
+    await ctx.request(`/api/webhooks/${webhook.id}`, { method: 'PATCH', token: seeded.user.token, json: { enabled: false } })
+    const from = receiver.received.length
+    await notify([richEvent('QuietError')])
+    const res = await ctx.request(`/api/webhooks/${webhook.id}/test`, { method: 'POST', token: seeded.user.token })
+    expect(res.status).toBe(201)
+    const queued = (await res.json()) as WebhookDelivery
+    expect(queued.state).toBe('pending')
+    const got = await deliver(from)
+    expect(got).toHaveLength(1)
+    const doc = got[0]!.json as Doc
+    expect(doc.trigger).toEqual({ type: 'exception', message: 'This is a test notification from Errata.' })
+    expect(doc.user).toEqual({ id: seeded.user.id, name: 'Hook Admin', email: seeded.user.email })
+    expect(doc).not.toHaveProperty('error')
+    expect(got[0]!.headers['x-errata-delivery']).toBe(queued.id)
+  })
+
+  it('filters narrow the filtered triggers', async () => {
+    await ctx.request(`/api/webhooks/${webhook.id}`, {
+      method: 'PATCH',
+      token: seeded.user.token,
+      json: { enabled: true, triggers: ['exception'], filters: { 'event.class': [{ type: 'eq', value: 'WantedError' }] } },
+    })
+    const from = receiver.received.length
+    await notify([richEvent('UnwantedError'), richEvent('WantedError'), richEvent('UnwantedError')])
+    const got = await deliver(from)
+    expect(got.map((r) => (r.json.error as { exceptionClass: string }).exceptionClass)).toEqual(['WantedError'])
+  })
+
+  it('deleting an event removes the deliveries that carry its data', async () => {
+    const [row] = await ctx.deps.database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.trigger, 'exception')).limit(1)
+    const res = await ctx.request(`/api/events/${row!.eventId}`, { method: 'DELETE', token: seeded.user.token })
+    expect(res.status).toBe(204)
+    expect(await ctx.deps.database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, row!.id))).toEqual([])
+  })
+
+  it('deleting a webhook removes it and its deliveries', async () => {
+    expect((await ctx.request(`/api/webhooks/${webhook.id}`, { method: 'DELETE', token: seeded.user.token })).status).toBe(204)
+    expect((await ctx.request(`/api/webhooks/${webhook.id}`, { token: seeded.user.token })).status).toBe(404)
+    expect(await ctx.deps.database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, webhook.id))).toEqual([])
+  })
+})

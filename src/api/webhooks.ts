@@ -1,0 +1,65 @@
+import { queryOptions } from '@tanstack/react-query'
+import {
+  commentSchema,
+  webhookDeliverySchema,
+  webhookSchema,
+  type CreateWebhook,
+  type UpdateWebhook,
+  type WebhookDelivery,
+} from '../../contract/webhooks.ts'
+import { apiUrl, getJson, sendEmpty, sendJson } from './http.ts'
+
+export const webhookKeys = {
+  all: ['webhooks'] as const,
+  list: (projectId: string) => [...webhookKeys.all, 'project', projectId] as const,
+  deliveries: (webhookId: string) => [...webhookKeys.all, 'deliveries', webhookId] as const,
+}
+
+export const commentKeys = {
+  list: (projectId: string, errorId: string) => ['comments', projectId, errorId] as const,
+}
+
+/** How often an open delivery log looks again while a delivery is pending. */
+export const DELIVERIES_POLL_MS = 2_000
+
+const project = (projectId: string) => `/projects/${encodeURIComponent(projectId)}`
+const webhook = (webhookId: string) => `/webhooks/${encodeURIComponent(webhookId)}`
+
+export const webhooksQuery = (projectId: string) =>
+  queryOptions({
+    queryKey: webhookKeys.list(projectId),
+    queryFn: ({ signal }) => getJson(apiUrl(`${project(projectId)}/webhooks`), webhookSchema.array(), signal),
+  })
+
+export const deliveriesQuery = (webhookId: string) =>
+  queryOptions({
+    queryKey: webhookKeys.deliveries(webhookId),
+    queryFn: ({ signal }) => getJson(apiUrl(`${webhook(webhookId)}/deliveries`), webhookDeliverySchema.array(), signal),
+    staleTime: 0,
+    refetchInterval: (query: { state: { data?: WebhookDelivery[] } }) =>
+      query.state.data?.some((d) => d.state === 'pending') ? DELIVERIES_POLL_MS : false,
+  })
+
+/** The answer carries the signing secret; it is never shown again. */
+export const createWebhook = (projectId: string, input: Partial<CreateWebhook> & Pick<CreateWebhook, 'url' | 'triggers'>) =>
+  sendJson('POST', apiUrl(`${project(projectId)}/webhooks`), input, webhookSchema)
+
+export const updateWebhook = (webhookId: string, input: UpdateWebhook) => sendJson('PATCH', apiUrl(webhook(webhookId)), input, webhookSchema)
+
+export const deleteWebhook = (webhookId: string) => sendEmpty('DELETE', apiUrl(webhook(webhookId)))
+
+export const testWebhook = (webhookId: string) => sendJson('POST', apiUrl(`${webhook(webhookId)}/test`), undefined, webhookDeliverySchema)
+
+export const redeliver = (webhookId: string, deliveryId: string) =>
+  sendJson('POST', apiUrl(`${webhook(webhookId)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver`), undefined, webhookDeliverySchema)
+
+export const commentsQuery = (projectId: string, errorId: string) =>
+  queryOptions({
+    queryKey: commentKeys.list(projectId, errorId),
+    queryFn: ({ signal }) => getJson(apiUrl(`${project(projectId)}/errors/${encodeURIComponent(errorId)}/comments`), commentSchema.array(), signal),
+  })
+
+export const createComment = (projectId: string, errorId: string, message: string) =>
+  sendJson('POST', apiUrl(`${project(projectId)}/errors/${encodeURIComponent(errorId)}/comments`), { message }, commentSchema)
+
+export const deleteComment = (commentId: string) => sendEmpty('DELETE', apiUrl(`/comments/${encodeURIComponent(commentId)}`))

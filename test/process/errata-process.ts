@@ -1,0 +1,72 @@
+// Errata as `npm start` runs it (server/main.ts in a child process) for the process tests that
+// kill it and start it again on the same data directory.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
+import { join } from 'node:path'
+
+const root = join(import.meta.dirname, '../..')
+
+/** Polls `condition` until it holds; `failure` says why it never did, `abort` stops early. */
+export async function until(
+  condition: () => boolean | Promise<boolean>,
+  failure: () => string,
+  abort: () => string | null = () => null,
+  timeoutMs = 60_000,
+  everyMs = 10,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    if (await condition()) return
+    const stop = abort()
+    if (stop) throw new Error(stop)
+    if (Date.now() > deadline) throw new Error(failure())
+    await new Promise((resolve) => setTimeout(resolve, everyMs))
+  }
+}
+
+export interface ErrataProcesses {
+  /** Starts Errata and resolves once it says it is running. */
+  start(): Promise<ChildProcessWithoutNullStreams>
+  killHard(child: ChildProcessWithoutNullStreams): Promise<void>
+  stop(child: ChildProcessWithoutNullStreams): Promise<void>
+  /** Kills whatever is still running (afterAll, also after a failure). */
+  killAll(): void
+}
+
+/** Errata processes on `port` and `dataDir` (embedded database), with `env` added to the environment. */
+export function errataProcesses(port: number, dataDir: string, env: Record<string, string>): ErrataProcesses {
+  const children = new Set<ChildProcessWithoutNullStreams>()
+  const exited = (child: ChildProcessWithoutNullStreams) => new Promise((resolve) => child.once('exit', resolve))
+  return {
+    async start() {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+        cwd: root,
+        env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'warn', ...env },
+      })
+      children.add(child)
+      let output = ''
+      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+      child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+      await until(
+        () => output.includes('Errata is running'),
+        () => `the server did not start:\n${output}`,
+        () => (child.exitCode !== null ? `the server exited early:\n${output}` : null),
+      )
+      return child
+    },
+    async killHard(child) {
+      const done = exited(child)
+      child.kill('SIGKILL')
+      await done
+      children.delete(child)
+    },
+    async stop(child) {
+      const done = exited(child)
+      child.kill('SIGTERM')
+      await done
+      children.delete(child)
+    },
+    killAll() {
+      for (const child of children) if (child.exitCode === null) child.kill('SIGKILL')
+    },
+  }
+}
