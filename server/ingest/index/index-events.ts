@@ -14,10 +14,13 @@ const SEPARATOR = '\u0001'
  */
 export async function indexEvents(tx: Db, events: readonly IndexableEvent[]): Promise<void> {
   if (events.length === 0) return
-  await writeEvents(tx, events)
+  const kept = await writeEvents(tx, events)
+  // Events of discarded errors were counted, not stored: their payloads go too.
+  const stored = kept.size === events.length ? events : events.filter((e) => kept.has(e.id))
+  if (stored.length === 0) return
   await tx.execute(sql`
     INSERT INTO event_payloads (event_id, payload)
     SELECT id, convert_to(payload, 'UTF8')
-    FROM unnest(string_to_array(${events.map((e) => e.id).join(SEPARATOR)}, ${SEPARATOR}),
-                string_to_array(${events.map((e) => e.payloadJson).join(SEPARATOR)}, ${SEPARATOR})) AS x(id, payload)`)
+    FROM unnest(string_to_array(${stored.map((e) => e.id).join(SEPARATOR)}, ${SEPARATOR}),
+                string_to_array(${stored.map((e) => e.payloadJson).join(SEPARATOR)}, ${SEPARATOR})) AS x(id, payload)`)
 }
