@@ -85,13 +85,13 @@ function readClock(text: string): { ms: number } | { problem: string } {
 export function readIsoTime(input: string): IsoTimeReading {
   const text = input.trim()
   if (text === '') return { problem: `is empty; expected an ISO 8601 time (${EXAMPLES})` }
-  const separator = /[Tt ]/.exec(text)
-  const datePart = separator ? text.slice(0, separator.index) : text
-  const date = readDate(datePart)
-  if ('problem' in date) return { problem: date.problem }
+  // The date ends at T, t or a space (RFC 3339), after the digits, - and W a date is written with.
+  const dateEnd = /^[0-9Ww-]+(?=[Tt ])/.exec(text)?.[0].length
+  const date = readDate(dateEnd === undefined ? text : text.slice(0, dateEnd))
+  if ('problem' in date) return { problem: date.problem.replace(/^"[^"]*"/, JSON.stringify(text)) }
   let ms = date.ms
-  if (separator) {
-    let clock = text.slice(separator.index + 1)
+  if (dateEnd !== undefined) {
+    let clock = text.slice(dateEnd + 1)
     let offsetMinutes = 0
     const zone = ZONE.exec(clock)
     // A bare -hh could be the end of a basic time (101530-05): a zone needs digits before it.
