@@ -20,6 +20,7 @@ import { Route as AuthedOrganizationsOrganizationIdCollaboratorsRouteImport } fr
 import { Route as AuthedOrganizationsOrganizationIdPrivacyRouteImport } from './routes/_authed/organizations.$organizationId_.privacy'
 import { Route as AuthedOrganizationsOrganizationIdSettingsRouteImport } from './routes/_authed/organizations.$organizationId_.settings'
 import { Route as AuthedProjectsProjectIdPrivacyRouteImport } from './routes/_authed/projects.$projectId.privacy'
+import { Route as AuthedProjectsProjectIdReleasesRouteImport } from './routes/_authed/projects.$projectId.releases'
 import { Route as AuthedProjectsProjectIdSettingsRouteImport } from './routes/_authed/projects.$projectId.settings'
 import { Route as AuthedProjectsProjectIdStabilityRouteImport } from './routes/_authed/projects.$projectId.stability'
 import { Route as AuthedProjectsProjectIdErrorsIndexRouteImport } from './routes/_authed/projects.$projectId.errors.index'
@@ -88,6 +89,12 @@ const AuthedProjectsProjectIdPrivacyRoute =
     path: '/projects/$projectId/privacy',
     getParentRoute: () => AuthedRoute,
   } as any)
+const AuthedProjectsProjectIdReleasesRoute =
+  AuthedProjectsProjectIdReleasesRouteImport.update({
+    id: '/projects/$projectId/releases',
+    path: '/projects/$projectId/releases',
+    getParentRoute: () => AuthedRoute,
+  } as any)
 const AuthedProjectsProjectIdSettingsRoute =
   AuthedProjectsProjectIdSettingsRouteImport.update({
     id: '/projects/$projectId/settings',
@@ -142,6 +149,7 @@ export interface FileRoutesByFullPath {
   '/organizations/$organizationId/privacy': typeof AuthedOrganizationsOrganizationIdPrivacyRoute
   '/organizations/$organizationId/settings': typeof AuthedOrganizationsOrganizationIdSettingsRoute
   '/projects/$projectId/privacy': typeof AuthedProjectsProjectIdPrivacyRoute
+  '/projects/$projectId/releases': typeof AuthedProjectsProjectIdReleasesRoute
   '/projects/$projectId/settings': typeof AuthedProjectsProjectIdSettingsRoute
   '/projects/$projectId/stability': typeof AuthedProjectsProjectIdStabilityRoute
   '/projects/$projectId/pivots/$fieldId': typeof AuthedProjectsProjectIdPivotsFieldIdRoute
@@ -161,6 +169,7 @@ export interface FileRoutesByTo {
   '/organizations/$organizationId/privacy': typeof AuthedOrganizationsOrganizationIdPrivacyRoute
   '/organizations/$organizationId/settings': typeof AuthedOrganizationsOrganizationIdSettingsRoute
   '/projects/$projectId/privacy': typeof AuthedProjectsProjectIdPrivacyRoute
+  '/projects/$projectId/releases': typeof AuthedProjectsProjectIdReleasesRoute
   '/projects/$projectId/settings': typeof AuthedProjectsProjectIdSettingsRoute
   '/projects/$projectId/stability': typeof AuthedProjectsProjectIdStabilityRoute
   '/projects/$projectId/pivots/$fieldId': typeof AuthedProjectsProjectIdPivotsFieldIdRoute
@@ -182,6 +191,7 @@ export interface FileRoutesById {
   '/_authed/organizations/$organizationId_/privacy': typeof AuthedOrganizationsOrganizationIdPrivacyRoute
   '/_authed/organizations/$organizationId_/settings': typeof AuthedOrganizationsOrganizationIdSettingsRoute
   '/_authed/projects/$projectId/privacy': typeof AuthedProjectsProjectIdPrivacyRoute
+  '/_authed/projects/$projectId/releases': typeof AuthedProjectsProjectIdReleasesRoute
   '/_authed/projects/$projectId/settings': typeof AuthedProjectsProjectIdSettingsRoute
   '/_authed/projects/$projectId/stability': typeof AuthedProjectsProjectIdStabilityRoute
   '/_authed/projects/$projectId/pivots/$fieldId': typeof AuthedProjectsProjectIdPivotsFieldIdRoute
@@ -203,6 +213,7 @@ export interface FileRouteTypes {
     | '/organizations/$organizationId/privacy'
     | '/organizations/$organizationId/settings'
     | '/projects/$projectId/privacy'
+    | '/projects/$projectId/releases'
     | '/projects/$projectId/settings'
     | '/projects/$projectId/stability'
     | '/projects/$projectId/pivots/$fieldId'
@@ -222,6 +233,7 @@ export interface FileRouteTypes {
     | '/organizations/$organizationId/privacy'
     | '/organizations/$organizationId/settings'
     | '/projects/$projectId/privacy'
+    | '/projects/$projectId/releases'
     | '/projects/$projectId/settings'
     | '/projects/$projectId/stability'
     | '/projects/$projectId/pivots/$fieldId'
@@ -242,6 +254,7 @@ export interface FileRouteTypes {
     | '/_authed/organizations/$organizationId_/privacy'
     | '/_authed/organizations/$organizationId_/settings'
     | '/_authed/projects/$projectId/privacy'
+    | '/_authed/projects/$projectId/releases'
     | '/_authed/projects/$projectId/settings'
     | '/_authed/projects/$projectId/stability'
     | '/_authed/projects/$projectId/pivots/$fieldId'
@@ -337,6 +350,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedProjectsProjectIdPrivacyRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/projects/$projectId/releases': {
+      id: '/_authed/projects/$projectId/releases'
+      path: '/projects/$projectId/releases'
+      fullPath: '/projects/$projectId/releases'
+      preLoaderRoute: typeof AuthedProjectsProjectIdReleasesRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     '/_authed/projects/$projectId/settings': {
       id: '/_authed/projects/$projectId/settings'
       path: '/projects/$projectId/settings'
@@ -397,6 +417,7 @@ interface AuthedRouteChildren {
   AuthedOrganizationsOrganizationIdPrivacyRoute: typeof AuthedOrganizationsOrganizationIdPrivacyRoute
   AuthedOrganizationsOrganizationIdSettingsRoute: typeof AuthedOrganizationsOrganizationIdSettingsRoute
   AuthedProjectsProjectIdPrivacyRoute: typeof AuthedProjectsProjectIdPrivacyRoute
+  AuthedProjectsProjectIdReleasesRoute: typeof AuthedProjectsProjectIdReleasesRoute
   AuthedProjectsProjectIdSettingsRoute: typeof AuthedProjectsProjectIdSettingsRoute
   AuthedProjectsProjectIdStabilityRoute: typeof AuthedProjectsProjectIdStabilityRoute
   AuthedProjectsProjectIdPivotsFieldIdRoute: typeof AuthedProjectsProjectIdPivotsFieldIdRoute
@@ -418,6 +439,7 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedOrganizationsOrganizationIdSettingsRoute:
     AuthedOrganizationsOrganizationIdSettingsRoute,
   AuthedProjectsProjectIdPrivacyRoute: AuthedProjectsProjectIdPrivacyRoute,
+  AuthedProjectsProjectIdReleasesRoute: AuthedProjectsProjectIdReleasesRoute,
   AuthedProjectsProjectIdSettingsRoute: AuthedProjectsProjectIdSettingsRoute,
   AuthedProjectsProjectIdStabilityRoute: AuthedProjectsProjectIdStabilityRoute,
   AuthedProjectsProjectIdPivotsFieldIdRoute:
