@@ -40,6 +40,14 @@ export const errorSchema = z.object({
   app_versions: z.array(z.string()),
   /** Which rule formed the group; docs/grouping.md explains each. */
   grouping_reason: groupingReasonSchema,
+  /** The release of its first event; null when that event named no app version. */
+  first_release: z.object({ release_stage: z.string(), app_version: z.string() }).nullable(),
+  /** Discarded: new events are counted in discarded_events and not stored (the discard operation). */
+  discarded: z.boolean(),
+  discarded_at: timestampSchema.nullable(),
+  discarded_events: z.number().int(),
+  /** Issues in a tracker linked with link_issue (at most one today). */
+  linked_issues: z.array(z.object({ type: z.literal('url'), url: z.string() })),
   url: z.string(),
   html_url: z.string(),
 })
@@ -70,7 +78,7 @@ const count = (max: number) =>
     .min(1, 'must be at least 1')
     .max(max, `must be at most ${max}`)
 
-export const REOPEN_IFS = ['n_additional_occurrences', 'n_occurrences_in_m_hours', 'occurs_after'] as const
+export const REOPEN_IFS = ['n_additional_occurrences', 'n_additional_users', 'n_occurrences_in_m_hours', 'occurs_after'] as const
 
 export const reopenRulesSchema = z.discriminatedUnion(
   'reopen_if',
@@ -78,6 +86,10 @@ export const reopenRulesSchema = z.discriminatedUnion(
     z.object({
       reopen_if: z.literal('n_additional_occurrences'),
       additional_occurrences: count(1_000_000_000),
+    }),
+    z.object({
+      reopen_if: z.literal('n_additional_users'),
+      additional_users: count(1_000_000_000),
     }),
     z.object({
       reopen_if: z.literal('n_occurrences_in_m_hours'),
@@ -100,13 +112,30 @@ export const reopenRulesSchema = z.discriminatedUnion(
 )
 export type ReopenRules = z.infer<typeof reopenRulesSchema>
 
-export const ERROR_OPERATIONS = ['fix', 'open', 'ignore', 'snooze', 'assign', 'override_severity', 'delete'] as const
+export const ERROR_OPERATIONS = [
+  'fix',
+  'open',
+  'ignore',
+  'snooze',
+  'assign',
+  'override_severity',
+  'discard',
+  'undiscard',
+  'link_issue',
+  'unlink_issue',
+  'delete',
+] as const
+
+/** The longest issue URL link_issue stores. */
+export const MAX_ISSUE_URL_LENGTH = 2048
 
 /** The fields only one operation takes: sent with another operation they are a mistake, not extra data. */
 const OPERATION_FIELDS = {
   reopen_rules: 'snooze',
   assigned_collaborator_id: 'assign',
   severity: 'override_severity',
+  issue_url: 'link_issue',
+  verify_issue_url: 'link_issue',
 } as const satisfies Record<string, (typeof ERROR_OPERATIONS)[number]>
 
 const errorOperationVariants = z.discriminatedUnion(
@@ -125,6 +154,21 @@ const errorOperationVariants = z.discriminatedUnion(
         .nullable(),
     }),
     z.object({ operation: z.literal('override_severity'), severity: severitySchema }),
+    z.object({ operation: z.literal('discard') }),
+    z.object({ operation: z.literal('undiscard') }),
+    z.object({
+      operation: z.literal('link_issue'),
+      issue_url: z
+        .string({ error: 'required for link_issue: the http(s) URL of the issue' })
+        .max(MAX_ISSUE_URL_LENGTH, `must be at most ${MAX_ISSUE_URL_LENGTH} characters`)
+        .refine((value) => /^https?:\/\/[^\s/?#]+[^\s]*$/i.test(value) && URL.canParse(value), 'must be an absolute http or https URL'),
+      /**
+       * Bugsnag checks the URL against a configured issue tracker; Errata has no tracker
+       * integrations, so the only check is the URL's form (never a request to it).
+       */
+      verify_issue_url: z.boolean({ error: 'must be true or false' }).optional(),
+    }),
+    z.object({ operation: z.literal('unlink_issue') }),
     z.object({ operation: z.literal('delete') }),
   ],
   {

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { directionSchema, DEFAULT_EVENTS_PER_PAGE, idSchema, perPageSchema, timestampSchema } from './common.ts'
 import { severitySchema } from './errors.ts'
+import { readIsoTime } from './iso-time.ts'
 
 const jsonObject = z.record(z.string(), z.unknown())
 
@@ -173,12 +174,29 @@ export const eventSchema = z.object({
 })
 export type ErrorEvent = z.infer<typeof eventSchema>
 
+/**
+ * start_time / end_time: any ISO 8601 or RFC 3339 form (contract/iso-time.ts), read as a Date;
+ * a refusal says exactly what is wrong.
+ */
+const windowTimeSchema = z.string().transform((text, ctx) => {
+  const reading = readIsoTime(text)
+  if (reading.time) return reading.time
+  ctx.addIssue({ code: 'custom', message: reading.problem })
+  return z.NEVER
+})
+
+/** `true` or `false` in a query string. */
+const queryBooleanSchema = z.enum(['true', 'false'], { error: 'must be true or false' }).transform((v) => v === 'true')
+
 export const listEventsQuerySchema = z.object({
-  sort: z.literal('created_at', { error: 'must be created_at' }).default('created_at'),
+  /** `timestamp` is the name Bugsnag's generated clients send for the same order. */
+  sort: z.enum(['created_at', 'timestamp'], { error: 'must be created_at or timestamp (the same order: when received)' }).default('created_at'),
   direction: directionSchema.default('desc'),
   per_page: perPageSchema(DEFAULT_EVENTS_PER_PAGE),
-  start_time: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 timestamp' }).optional(),
-  end_time: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 timestamp' }).optional(),
+  start_time: windowTimeSchema.optional(),
+  end_time: windowTimeSchema.optional(),
+  /** Bugsnag's clients ask for whole events with true; Errata's lists always carry them. */
+  full_reports: queryBooleanSchema.optional(),
   cursor: z.string().optional(),
   /**
    * Starts the list right after this event, in the list's order (desc: older events, asc:

@@ -3,6 +3,7 @@
 // several `ne` values AND-ed; different fields are AND-ed. docs/filters.md explains each field.
 import { z } from 'zod'
 import { ERROR_STATUSES, SEVERITIES } from './errors.ts'
+import { readIsoTime } from './iso-time.ts'
 
 export const FILTER_TYPES = ['eq', 'ne', 'empty'] as const
 export type FilterType = (typeof FILTER_TYPES)[number]
@@ -49,6 +50,8 @@ export const FILTER_FIELDS: readonly FilterFieldDefinition[] = [
   field('error.status', 'Status', 'error', { types: ['eq', 'ne'], values: ERROR_STATUSES }),
   field('error.assigned_to', 'Assigned to', 'error'),
   field('error.severity', 'Severity', 'error', { types: ['eq', 'ne'], values: SEVERITIES }),
+  // One error by id: how Bugsnag's clients ask for an error's events or pivots with filters.
+  field('error', 'Error', 'error', { types: ['eq', 'ne'] }),
   field('event.since', 'Seen since', 'time', { types: ['eq'] }),
   field('event.before', 'Seen before', 'time', { types: ['eq'] }),
   field('version.seen_in', 'Seen in version', 'seen_in', { types: ['eq', 'ne'] }),
@@ -113,43 +116,17 @@ export function parseDuration(text: string): number | null {
   return seconds > 0 ? seconds * 1000 : null
 }
 
-const ISO_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?)?$/
-
 // The earliest time a filter can name: PostgreSQL's timestamps, like ours, start in year 1.
 const EARLIEST_TIME = Date.parse('0001-01-01T00:00:00Z')
 
 /**
- * Whether a time's fraction of a second is finer than a millisecond (".6735"). Received times
- * are whole milliseconds and windows are [since, before): such a bound rounds up to the next
- * millisecond, so an event at .673 is before .6735 and not after it.
- */
-export function finerThanMillisecond(text: string): boolean {
-  return /[1-9]/.test((/\.(\d+)/.exec(text)?.[1] ?? '').slice(3))
-}
-
-/**
- * An ISO 8601 date or time as a Date, or null: the calendar must hold the date as written
- * (2026-02-30 is no date), a time without an offset is UTC (never the server's zone), and a
- * fraction finer than a millisecond rounds up (finerThanMillisecond).
+ * An ISO 8601 / RFC 3339 date or time as a Date, or null (contract/iso-time.ts says why): the
+ * calendar must hold the date as written (2026-02-30 is no date), a time without an offset is
+ * UTC, and a fraction finer than a millisecond rounds up, so [since, before) holds for
+ * whole-millisecond received times (an event at .673 is before .6735 and not after it).
  */
 export function parseIsoTime(text: string): Date | null {
-  const match = ISO_TIME.exec(text.trim())
-  if (!match) return null
-  const [, year, month, day, hour = '0', minute = '0', second = '0', fraction = '', zone] = match
-  const date = new Date(0)
-  date.setUTCFullYear(Number(year), Number(month) - 1, Number(day))
-  const exists =
-    date.getUTCFullYear() === Number(year) && date.getUTCMonth() === Number(month) - 1 && date.getUTCDate() === Number(day)
-  if (!exists || Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59) return null
-  const offset = zone === undefined || zone === 'Z' ? 0 : (zone.startsWith('-') ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(-2)))
-  const time =
-    date.getTime() +
-    ((Number(hour) * 60 + Number(minute) - offset) * 60 + Number(second)) * 1000 +
-    Number(fraction.slice(0, 3).padEnd(3, '0')) +
-    (finerThanMillisecond(text) ? 1 : 0)
-  const result = new Date(time)
-  const resultYear = result.getUTCFullYear()
-  return resultYear < 1 || resultYear > 9999 ? null : result
+  return readIsoTime(text).time ?? null
 }
 
 /**
@@ -228,6 +205,7 @@ export function parseFilterParams(params: URLSearchParams): { filters: Filters; 
 
 /** error.assigned_to: someone, the caller, or a user id (ids are 24 hex characters, as newId makes them). */
 const ASSIGNEE = /^(anyone|me|[0-9a-f]{24})$/
+const ERROR_ID = /^[A-Za-z0-9_-]{1,64}$/
 
 /** What is wrong with one condition of a field, or null when it is well formed. */
 export function checkCondition(definition: FilterFieldDefinition, type: string, value: string): string | null {
@@ -241,9 +219,14 @@ export function checkCondition(definition: FilterFieldDefinition, type: string, 
     return value === 'true' || value === 'false' ? null : `value "${value}" for type empty must be true or false`
   }
   if (definition.scope === 'time') {
-    return parseFilterTime(value, new Date()) === null
-      ? `value "${value}" is not a duration (1 to 6 digits then s, m, h, d or w, such as 7d) or an ISO 8601 time`
-      : null
+    if (parseDuration(value) !== null) return null
+    const reading = readIsoTime(value)
+    return reading.problem === undefined
+      ? null
+      : `value "${value}" is not a duration (1 to 6 digits then s, m, h, d or w, such as 7d) or an ISO 8601 time: ${reading.problem}`
+  }
+  if (definition.display_id === 'error' && !ERROR_ID.test(value)) {
+    return `value "${value}" is not an error id (letters, digits, - and _, at most 64)`
   }
   if (definition.display_id === 'error.assigned_to' && !ASSIGNEE.test(value)) {
     return `value "${value}" must be anyone, me or a collaborator's user id (24 hexadecimal characters)`

@@ -1,4 +1,4 @@
-import { Hono } from 'hono'
+import { Hono, type ErrorHandler, type MiddlewareHandler } from 'hono'
 import { compressJson } from './http/compress-json.ts'
 import { bodyLimit } from 'hono/body-limit'
 import { requestId } from 'hono/request-id'
@@ -29,7 +29,9 @@ import { privacyRoutes } from './privacy/privacy.routes.ts'
 import { webhookRoutes } from './webhooks/webhooks.routes.ts'
 import { commentRoutes } from './comments/comments.routes.ts'
 import { healthRoutes } from './health/health.routes.ts'
-import { staticDashboard } from './web/static-dashboard.ts'
+import { buildRoutes } from './releases/build.routes.ts'
+import { releaseRoutes } from './releases/releases.routes.ts'
+import { SERVICE_PATHS, staticDashboard } from './web/static-dashboard.ts'
 import { isDatabaseUnavailable, isTransactionConflict, logDatabaseUnavailable } from './db/pg-errors.ts'
 
 const errorBody = (messages: string[]): ApiErrorBody => apiErrorSchema.parse({ errors: messages })
@@ -71,6 +73,7 @@ function createApiRoutes(mountPath: '' | '/api', limitBytes: number): Hono<AppEn
     .route('/', trendRoutes)
     .route('/', stabilityRoutes)
     .route('/', eventFieldRoutes)
+    .route('/', releaseRoutes)
     .route('/', sourceMapRoutes)
     .route('/', privacyRoutes)
     .route('/', webhookRoutes)
@@ -107,6 +110,48 @@ function routeMethods(routes: readonly { method: string; path: string }[]): (pat
   }
 }
 
+/** The one place failures become responses: typed errors keep their status, anything else is a 500. */
+function failureResponse(deps: AppDeps): ErrorHandler<AppEnv> {
+  return (err, c) => {
+    if (err instanceof TooManyRequestsError) c.header('Retry-After', String(err.retryAfterSeconds))
+    if (err instanceof HttpError) return c.json(errorBody(err.messages), err.status)
+    if (isDatabaseUnavailable(err) || isTransactionConflict(err)) {
+      // Retrying will work; a conflict is logged as an error all the same, since it points at lock order.
+      if (isTransactionConflict(err)) deps.logger.error({ err, reqId: c.var.requestId, path: c.req.path }, 'transaction conflict')
+      else logDatabaseUnavailable(deps.logger, err)
+      c.header('Retry-After', '5')
+      return c.json(errorBody(['the database is unavailable or busy; retry shortly']), 503)
+    }
+    deps.logger.error({ err, reqId: c.var.requestId, path: c.req.path }, 'unhandled error')
+    return c.json(errorBody(['internal server error; see the server log for request ' + c.var.requestId]), 500)
+  }
+}
+
+/**
+ * Whether a request on the main port without the /api prefix comes from an API client: it
+ * carries X-Version or `Authorization: token …`, which browsers never send on a navigation.
+ * Bugsnag's generated clients drop the base path on some calls (docs/api.md, "Base URL").
+ */
+function sentByApiClient(req: Request): boolean {
+  return req.headers.has('X-Version') || /^token\s/i.test(req.headers.get('Authorization') ?? '')
+}
+
+/** Serves API clients' requests without the /api prefix from the API at the root; everything else goes on. */
+function apiClientsWithoutPrefix(deps: AppDeps): MiddlewareHandler<AppEnv> {
+  const api = new Hono<AppEnv>()
+  api.use(requestId())
+  api.use(async (c, next) => {
+    c.set('deps', deps)
+    await next()
+  })
+  api.onError(failureResponse(deps))
+  api.route('/', createApiRoutes('', deps.config.limits.apiBodyBytes))
+  return async (c, next) => {
+    if (!sentByApiClient(c.req.raw) || SERVICE_PATHS.test(c.req.path)) return next()
+    return api.fetch(c.req.raw, c.env)
+  }
+}
+
 function baseApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>()
   app.use(requestId())
@@ -126,20 +171,7 @@ function baseApp(deps: AppDeps): Hono<AppEnv> {
       'request',
     )
   })
-  // The one place failures become responses: typed errors keep their status, anything else is a 500.
-  app.onError((err, c) => {
-    if (err instanceof TooManyRequestsError) c.header('Retry-After', String(err.retryAfterSeconds))
-    if (err instanceof HttpError) return c.json(errorBody(err.messages), err.status)
-    if (isDatabaseUnavailable(err) || isTransactionConflict(err)) {
-      // Retrying will work; a conflict is logged as an error all the same, since it points at lock order.
-      if (isTransactionConflict(err)) deps.logger.error({ err, reqId: c.var.requestId, path: c.req.path }, 'transaction conflict')
-      else logDatabaseUnavailable(deps.logger, err)
-      c.header('Retry-After', '5')
-      return c.json(errorBody(['the database is unavailable or busy; retry shortly']), 503)
-    }
-    deps.logger.error({ err, reqId: c.var.requestId, path: c.req.path }, 'unhandled error')
-    return c.json(errorBody(['internal server error; see the server log for request ' + c.var.requestId]), 500)
-  })
+  app.onError(failureResponse(deps))
   return app
 }
 
@@ -149,7 +181,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route('/', healthRoutes)
   app.route('/', ingestRoutes)
   app.route('/', sourceMapUploadRoutes)
+  app.route('/', buildRoutes)
   app.route('/api', createApiRoutes('/api', deps.config.limits.apiBodyBytes))
+  app.use(apiClientsWithoutPrefix(deps))
   app.route('/', staticDashboard(deps.config.staticDir))
   return app
 }

@@ -20,6 +20,7 @@ import { Route as AuthedOrganizationsOrganizationIdCollaboratorsRouteImport } fr
 import { Route as AuthedOrganizationsOrganizationIdPrivacyRouteImport } from './routes/_authed/organizations.$organizationId_.privacy'
 import { Route as AuthedOrganizationsOrganizationIdSettingsRouteImport } from './routes/_authed/organizations.$organizationId_.settings'
 import { Route as AuthedProjectsProjectIdPrivacyRouteImport } from './routes/_authed/projects.$projectId.privacy'
+import { Route as AuthedProjectsProjectIdReleasesRouteImport } from './routes/_authed/projects.$projectId.releases'
 import { Route as AuthedProjectsProjectIdSettingsRouteImport } from './routes/_authed/projects.$projectId.settings'
 import { Route as AuthedProjectsProjectIdSourceMapsRouteImport } from './routes/_authed/projects.$projectId.source-maps'
 import { Route as AuthedProjectsProjectIdStabilityRouteImport } from './routes/_authed/projects.$projectId.stability'
@@ -90,6 +91,12 @@ const AuthedProjectsProjectIdPrivacyRoute =
     path: '/projects/$projectId/privacy',
     getParentRoute: () => AuthedRoute,
   } as any)
+const AuthedProjectsProjectIdReleasesRoute =
+  AuthedProjectsProjectIdReleasesRouteImport.update({
+    id: '/projects/$projectId/releases',
+    path: '/projects/$projectId/releases',
+    getParentRoute: () => AuthedRoute,
+  } as any)
 const AuthedProjectsProjectIdSettingsRoute =
   AuthedProjectsProjectIdSettingsRouteImport.update({
     id: '/projects/$projectId/settings',
@@ -156,6 +163,7 @@ export interface FileRoutesByFullPath {
   '/organizations/$organizationId/privacy': typeof AuthedOrganizationsOrganizationIdPrivacyRoute
   '/organizations/$organizationId/settings': typeof AuthedOrganizationsOrganizationIdSettingsRoute
   '/projects/$projectId/privacy': typeof AuthedProjectsProjectIdPrivacyRoute
+  '/projects/$projectId/releases': typeof AuthedProjectsProjectIdReleasesRoute
   '/projects/$projectId/settings': typeof AuthedProjectsProjectIdSettingsRoute
   '/projects/$projectId/source-maps': typeof AuthedProjectsProjectIdSourceMapsRoute
   '/projects/$projectId/stability': typeof AuthedProjectsProjectIdStabilityRoute
@@ -177,6 +185,7 @@ export interface FileRoutesByTo {
   '/organizations/$organizationId/privacy': typeof AuthedOrganizationsOrganizationIdPrivacyRoute
   '/organizations/$organizationId/settings': typeof AuthedOrganizationsOrganizationIdSettingsRoute
   '/projects/$projectId/privacy': typeof AuthedProjectsProjectIdPrivacyRoute
+  '/projects/$projectId/releases': typeof AuthedProjectsProjectIdReleasesRoute
   '/projects/$projectId/settings': typeof AuthedProjectsProjectIdSettingsRoute
   '/projects/$projectId/source-maps': typeof AuthedProjectsProjectIdSourceMapsRoute
   '/projects/$projectId/stability': typeof AuthedProjectsProjectIdStabilityRoute
@@ -200,6 +209,7 @@ export interface FileRoutesById {
   '/_authed/organizations/$organizationId_/privacy': typeof AuthedOrganizationsOrganizationIdPrivacyRoute
   '/_authed/organizations/$organizationId_/settings': typeof AuthedOrganizationsOrganizationIdSettingsRoute
   '/_authed/projects/$projectId/privacy': typeof AuthedProjectsProjectIdPrivacyRoute
+  '/_authed/projects/$projectId/releases': typeof AuthedProjectsProjectIdReleasesRoute
   '/_authed/projects/$projectId/settings': typeof AuthedProjectsProjectIdSettingsRoute
   '/_authed/projects/$projectId/source-maps': typeof AuthedProjectsProjectIdSourceMapsRoute
   '/_authed/projects/$projectId/stability': typeof AuthedProjectsProjectIdStabilityRoute
@@ -223,6 +233,7 @@ export interface FileRouteTypes {
     | '/organizations/$organizationId/privacy'
     | '/organizations/$organizationId/settings'
     | '/projects/$projectId/privacy'
+    | '/projects/$projectId/releases'
     | '/projects/$projectId/settings'
     | '/projects/$projectId/source-maps'
     | '/projects/$projectId/stability'
@@ -244,6 +255,7 @@ export interface FileRouteTypes {
     | '/organizations/$organizationId/privacy'
     | '/organizations/$organizationId/settings'
     | '/projects/$projectId/privacy'
+    | '/projects/$projectId/releases'
     | '/projects/$projectId/settings'
     | '/projects/$projectId/source-maps'
     | '/projects/$projectId/stability'
@@ -266,6 +278,7 @@ export interface FileRouteTypes {
     | '/_authed/organizations/$organizationId_/privacy'
     | '/_authed/organizations/$organizationId_/settings'
     | '/_authed/projects/$projectId/privacy'
+    | '/_authed/projects/$projectId/releases'
     | '/_authed/projects/$projectId/settings'
     | '/_authed/projects/$projectId/source-maps'
     | '/_authed/projects/$projectId/stability'
@@ -363,6 +376,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedProjectsProjectIdPrivacyRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/projects/$projectId/releases': {
+      id: '/_authed/projects/$projectId/releases'
+      path: '/projects/$projectId/releases'
+      fullPath: '/projects/$projectId/releases'
+      preLoaderRoute: typeof AuthedProjectsProjectIdReleasesRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     '/_authed/projects/$projectId/settings': {
       id: '/_authed/projects/$projectId/settings'
       path: '/projects/$projectId/settings'
@@ -437,6 +457,7 @@ interface AuthedRouteChildren {
   AuthedOrganizationsOrganizationIdPrivacyRoute: typeof AuthedOrganizationsOrganizationIdPrivacyRoute
   AuthedOrganizationsOrganizationIdSettingsRoute: typeof AuthedOrganizationsOrganizationIdSettingsRoute
   AuthedProjectsProjectIdPrivacyRoute: typeof AuthedProjectsProjectIdPrivacyRoute
+  AuthedProjectsProjectIdReleasesRoute: typeof AuthedProjectsProjectIdReleasesRoute
   AuthedProjectsProjectIdSettingsRoute: typeof AuthedProjectsProjectIdSettingsRoute
   AuthedProjectsProjectIdSourceMapsRoute: typeof AuthedProjectsProjectIdSourceMapsRoute
   AuthedProjectsProjectIdStabilityRoute: typeof AuthedProjectsProjectIdStabilityRoute
@@ -460,6 +481,7 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedOrganizationsOrganizationIdSettingsRoute:
     AuthedOrganizationsOrganizationIdSettingsRoute,
   AuthedProjectsProjectIdPrivacyRoute: AuthedProjectsProjectIdPrivacyRoute,
+  AuthedProjectsProjectIdReleasesRoute: AuthedProjectsProjectIdReleasesRoute,
   AuthedProjectsProjectIdSettingsRoute: AuthedProjectsProjectIdSettingsRoute,
   AuthedProjectsProjectIdSourceMapsRoute:
     AuthedProjectsProjectIdSourceMapsRoute,

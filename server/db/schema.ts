@@ -98,6 +98,11 @@ export const errors = pgTable('errors', {
   createdAt: tstz('created_at').notNull().default(sql`now()`),
   updatedAt: tstz('updated_at').notNull().default(sql`now()`),
   severityOverride: text('severity_override'),
+  firstReleaseStage: text('first_release_stage'),
+  firstAppVersion: text('first_app_version'),
+  discardedAt: tstz('discarded_at'),
+  discardedEvents: count('discarded_events').notNull().default(0),
+  linkedIssueUrl: text('linked_issue_url'),
 })
 
 export const errorUsers = pgTable(
@@ -201,6 +206,8 @@ export const errorStatusChanges = pgTable('error_status_changes', {
   reason: text('reason').notNull(),
   reopenRules: jsonb('reopen_rules'),
   createdAt: tstz('created_at').notNull().default(sql`now()`),
+  releaseStage: text('release_stage'),
+  appVersion: text('app_version'),
 })
 
 export const invitations = pgTable('invitations', {
@@ -454,6 +461,23 @@ export const comments = pgTable('comments', {
   updatedAt: tstz('updated_at').notNull().default(sql`now()`),
 })
 
+export const releases = pgTable('releases', {
+  id: text('id').primaryKey(),
+  projectId: text('project_id').notNull(),
+  releaseStage: text('release_stage').notNull(),
+  appVersion: text('app_version').notNull(),
+  releaseTime: tstz('release_time').notNull(),
+  releaseSource: text('release_source').notNull(),
+  builderName: text('builder_name'),
+  buildTool: text('build_tool'),
+  appVersionCode: text('app_version_code'),
+  appBundleVersion: text('app_bundle_version'),
+  sourceControl: jsonb('source_control'),
+  metadata: jsonb('metadata'),
+  buildReportedAt: tstz('build_reported_at'),
+  createdAt: tstz('created_at').notNull().default(sql`now()`),
+})
+
 export const schema = {
   users,
   authTokens,
@@ -488,4 +512,5 @@ export const schema = {
   eventDataFiles,
   eventDataDeletions,
   eventDataDeletionWork,
+  releases,
 }

@@ -48,6 +48,12 @@ function snoozeRules(rules: ReopenRules): SQL {
         'additional_occurrences', ${rules.additional_occurrences}::bigint,
         'snoozed_at', ${isoNow},
         'events_at_snooze', ${errors.eventsCount})`
+    case 'n_additional_users':
+      return sql`jsonb_build_object(
+        'reopen_if', ${rules.reopen_if}::text,
+        'additional_users', ${rules.additional_users}::bigint,
+        'snoozed_at', ${isoNow},
+        'users_at_snooze', ${errors.usersCount})`
     case 'n_occurrences_in_m_hours':
       return sql`jsonb_build_object(
         'reopen_if', ${rules.reopen_if}::text,
@@ -209,17 +215,40 @@ async function runOperation(
       )
       return { kind: 'updated', rows }
     }
-    case 'override_severity': {
-      const rows = await writingProject(db, projectId, (tx) =>
-        tx
-          .update(errors)
-          .set({ severityOverride: operation.severity, updatedAt: sql`now()` })
-          .where(inProject(projectId, errorIds))
-          .returning(),
-      )
-      return { kind: 'updated', rows }
-    }
+    case 'override_severity':
+      return { kind: 'updated', rows: await updateErrors(db, projectId, errorIds, { severityOverride: operation.severity }) }
+    case 'discard':
+      // An error discarded already keeps the time it was first discarded.
+      return {
+        kind: 'updated',
+        rows: await updateErrors(db, projectId, errorIds, { discardedAt: sql`coalesce(${errors.discardedAt}, now())` }),
+      }
+    case 'undiscard':
+      return { kind: 'updated', rows: await updateErrors(db, projectId, errorIds, { discardedAt: null }) }
+    case 'link_issue':
+      return { kind: 'updated', rows: await updateErrors(db, projectId, errorIds, { linkedIssueUrl: operation.issue_url }) }
+    case 'unlink_issue':
+      return { kind: 'updated', rows: await updateErrors(db, projectId, errorIds, { linkedIssueUrl: null }) }
   }
+}
+
+/**
+ * Sets columns of the listed errors of a project under the project's write lock, so the
+ * indexer sees a discard before its next batch of the project, never half-way through one.
+ */
+function updateErrors(
+  db: Db,
+  projectId: string,
+  errorIds: readonly string[],
+  values: { severityOverride?: string; discardedAt?: SQL | null; linkedIssueUrl?: string | null },
+): Promise<ErrorRow[]> {
+  return writingProject(db, projectId, (tx) =>
+    tx
+      .update(errors)
+      .set({ ...values, updatedAt: sql`now()` })
+      .where(inProject(projectId, errorIds))
+      .returning(),
+  )
 }
 
 /**

@@ -287,14 +287,14 @@ describe('PATCH /projects/:projectId/errors/:errorId — access', () => {
 
 describe('PATCH /projects/:projectId/errors/:errorId — validation', () => {
   const cases: [string, unknown, string][] = [
-    ['no operation', {}, 'operation: must be one of fix, open, ignore, snooze, assign, override_severity, delete'],
-    ['unknown operation', { operation: 'resolve' }, 'operation: must be one of fix, open, ignore, snooze, assign, override_severity, delete'],
+    ['no operation', {}, 'operation: must be one of fix, open, ignore, snooze, assign, override_severity, discard, undiscard, link_issue, unlink_issue, delete'],
+    ['unknown operation', { operation: 'resolve' }, 'operation: must be one of fix, open, ignore, snooze, assign, override_severity, discard, undiscard, link_issue, unlink_issue, delete'],
     ['a body that is not an object', [{ operation: 'fix' }], 'request body: expected a JSON object'],
     ['snooze without a rule', { operation: 'snooze' }, 'reopen_rules: required for snooze: {"reopen_if": …} with its numbers'],
     [
       'an unknown rule',
       { operation: 'snooze', reopen_rules: { reopen_if: 'forever' } },
-      'reopen_rules.reopen_if: must be one of n_additional_occurrences, n_occurrences_in_m_hours, occurs_after',
+      'reopen_rules.reopen_if: must be one of n_additional_occurrences, n_additional_users, n_occurrences_in_m_hours, occurs_after',
     ],
     [
       'zero occurrences',

@@ -43,6 +43,14 @@ export function toErrorGroup(urls: UrlBuilder, row: ErrorRow): ErrorGroup {
     release_stages: row.releaseStages,
     app_versions: row.appVersions,
     grouping_reason: row.groupingReason as GroupingReason,
+    first_release:
+      row.firstAppVersion !== null && row.firstReleaseStage !== null
+        ? { release_stage: row.firstReleaseStage, app_version: row.firstAppVersion }
+        : null,
+    discarded: row.discardedAt !== null,
+    discarded_at: row.discardedAt?.toISOString() ?? null,
+    discarded_events: row.discardedEvents,
+    linked_issues: row.linkedIssueUrl ? [{ type: 'url', url: row.linkedIssueUrl }] : [],
     url: urls.api(path),
     html_url: urls.web(path),
   }

@@ -266,6 +266,11 @@ describe('GET /projects/:projectId/errors/:errorId', () => {
       release_stages: ['production'],
       app_versions: ['1.4.0'],
       grouping_reason: 'in_project_frame',
+      first_release: null,
+      discarded: false,
+      discarded_at: null,
+      discarded_events: 0,
+      linked_issues: [],
       url: `http://errata.test/api/projects/${main.project.id}/errors/${source.id}`,
       html_url: `http://errata.test/projects/${main.project.id}/errors/${source.id}`,
     })

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm'
 import type { ErrorEvent, ListEventsQuery } from '../../contract/events.ts'
-import { finerThanMillisecond, type Filters } from '../../contract/filters.ts'
+import type { Filters } from '../../contract/filters.ts'
 import { collaboratorSeesProject, requireProjectAccess } from '../auth/access.ts'
 import type { Db } from '../db/client.ts'
 import { collaborators, errors, eventPayloads, events, projects } from '../db/schema.ts'
@@ -20,23 +20,10 @@ function inStorableRange(time: Date): boolean {
   return !Number.isNaN(time.getTime()) && year >= 1 && year <= 9999
 }
 
-/**
- * A window bound as a Date, a fraction finer than a millisecond rounded up (finerThanMillisecond):
- * an event at .175 is before end_time .1759 and not after start_time .1759.
- */
-function windowBound(text: string): Date {
-  const time = new Date(text)
-  return finerThanMillisecond(text) ? new Date(time.getTime() + 1) : time
-}
-
 /** The time window of a list: each bound storable, and start before end (naming both). */
 function timeWindow(query: ListEventsQuery): { start?: Date; end?: Date } {
-  const start = query.start_time ? windowBound(query.start_time) : undefined
-  const end = query.end_time ? windowBound(query.end_time) : undefined
-  const problems: string[] = []
-  if (start && !inStorableRange(start)) problems.push('start_time: must be between the years 0001 and 9999')
-  if (end && !inStorableRange(end)) problems.push('end_time: must be between the years 0001 and 9999')
-  if (problems.length > 0) throw new ValidationError(problems)
+  const start = query.start_time
+  const end = query.end_time
   if (start && end && start > end) {
     throw new ValidationError(['start_time: must be before end_time', 'end_time: must be after start_time'])
   }

@@ -161,6 +161,7 @@ export function compileFilters(filters: Filters, context: FilterContext): Compil
           statusOn = (column) => columnConditions(column, definition, conditions)
           errorParts.push(statusOn(sql`${errors.status}`))
         }
+        else if (fieldId === 'error') errorParts.push(columnConditions(errors.id, definition, conditions))
         else if (fieldId === 'error.severity') {
           errorParts.push(
             columnConditions(sql`coalesce(${errors.severityOverride}, ${errors.severity})`, definition, conditions),

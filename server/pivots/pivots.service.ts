@@ -2,8 +2,9 @@
 // project's or an error's events, most events first. Unfiltered pages read the pivot_counts
 // rollup (an index scan on pivot_counts_top_idx); filtered pages aggregate the matching events.
 import { and, eq, sql, type SQL } from 'drizzle-orm'
-import { PIVOT_FIELD_IDS, pivotFilterField, type Filters, type PivotFieldId } from '../../contract/filters.ts'
-import type { ListPivotValuesQuery, PivotValue } from '../../contract/pivots.ts'
+import { filterField, PIVOT_FIELD_IDS, pivotFilterField, type Filters, type PivotFieldId } from '../../contract/filters.ts'
+import type { ListPivotValuesQuery, PivotSummary, PivotValue } from '../../contract/pivots.ts'
+import type { UrlBuilder } from '../http/urls.ts'
 import { requireProjectAccess } from '../auth/access.ts'
 import { queryRows, type Db } from '../db/client.ts'
 import { errors, events } from '../db/schema.ts'
@@ -73,6 +74,8 @@ export interface PivotPage {
   nextCursor: string | null
   /** Distinct values of the field in the scope. */
   totalCount: number
+  /** The scope's events that match the filters: what proportions divide by. */
+  matchingEvents: number
 }
 
 interface PivotRow {
@@ -152,6 +155,7 @@ export async function listPivotValues(
     nextCursor:
       page.rows.length > query.per_page && last ? encodePivotCursor(list, { events: Number(last.events), value: last.value }) : null,
     totalCount: page.totalCount,
+    matchingEvents: page.denominator,
   }
 }
 
@@ -290,4 +294,37 @@ async function addUserDetails(db: Db, rows: PivotRow[], where: SQL): Promise<voi
       ? { ...(found.email ? { 'user.email': found.email } : {}), ...(found.name ? { 'user.name': found.name } : {}) }
       : null
   }
+}
+
+/**
+ * The pivots of a project or an error (Bugsnag's "List Pivots on an Error"): each pivot field
+ * with its number of distinct values, its top `summarySize` values and how many events the
+ * others hold, among the events that match the filters.
+ */
+export async function listPivots(
+  db: Db,
+  urls: UrlBuilder,
+  userId: string,
+  scope: PivotScope,
+  fields: readonly PivotFieldId[],
+  summarySize: number,
+  filters: Filters,
+): Promise<PivotSummary[]> {
+  const pivots: PivotSummary[] = []
+  for (const pivotId of fields) {
+    const page = await listPivotValues(db, userId, scope, pivotId, { per_page: summarySize }, filters)
+    const listed = page.values.reduce((sum, value) => sum + value.events, 0)
+    const base = scope.errorId ? `/projects/${scope.projectId}/errors/${scope.errorId}` : `/projects/${scope.projectId}`
+    pivots.push({
+      event_field_display_id: pivotId,
+      name: filterField(pivotFilterField(pivotId))?.name ?? pivotId,
+      cardinality: page.totalCount,
+      summary: {
+        list: page.values.map((value) => ({ value: value.event_field_value, count: value.events })),
+        other: Math.max(page.matchingEvents - listed, 0),
+      },
+      values_url: urls.api(`${base}/pivots/${encodeURIComponent(pivotId)}/values`),
+    })
+  }
+  return pivots
 }

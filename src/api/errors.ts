@@ -219,6 +219,7 @@ export function applyOperation(error: ErrorGroup, operation: ErrorOperation, now
     case 'snooze': {
       const rules: Record<string, unknown> = { ...operation.reopen_rules, snoozed_at: now.toISOString() }
       if (operation.reopen_rules.reopen_if === 'n_additional_occurrences') rules.events_at_snooze = error.events
+      if (operation.reopen_rules.reopen_if === 'n_additional_users') rules.users_at_snooze = error.users
       if (operation.reopen_rules.reopen_if === 'occurs_after') {
         rules.reopen_after = new Date(now.getTime() + operation.reopen_rules.seconds * 1000).toISOString()
       }
@@ -228,6 +229,14 @@ export function applyOperation(error: ErrorGroup, operation: ErrorOperation, now
       return { ...error, assigned_collaborator_id: operation.assigned_collaborator_id || null }
     case 'override_severity':
       return { ...error, severity: operation.severity, severity_override: operation.severity }
+    case 'discard':
+      return { ...error, discarded: true, discarded_at: error.discarded_at ?? now.toISOString() }
+    case 'undiscard':
+      return { ...error, discarded: false, discarded_at: null }
+    case 'link_issue':
+      return { ...error, linked_issues: [{ type: 'url', url: operation.issue_url }] }
+    case 'unlink_issue':
+      return { ...error, linked_issues: [] }
     case 'delete':
       return error
   }
@@ -351,6 +360,10 @@ const OPERATION_VERBS: Record<ErrorOperation['operation'], string> = {
   snooze: 'snooze',
   assign: 'assign',
   override_severity: 'change the severity of',
+  discard: 'discard',
+  undiscard: 'stop discarding',
+  link_issue: 'link an issue to',
+  unlink_issue: 'unlink the issue of',
   delete: 'delete',
 }
 
@@ -453,5 +466,9 @@ const PAST: Record<ErrorOperation['operation'], string> = {
   snooze: 'snoozed',
   assign: 'assigned',
   override_severity: 'changed in severity',
+  discard: 'discarded',
+  undiscard: 'undiscarded',
+  link_issue: 'linked to an issue',
+  unlink_issue: 'unlinked from their issue',
   delete: 'deleted',
 }

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
+import { newId } from '../../db/ids.ts'
 import { DEFAULT_RELEASE_STAGE } from '../process/normalize.ts'
 import { parseNotifierTime } from '../process/notifier-time.ts'
 import type { SessionsPayload } from './payload-schema.ts'
@@ -33,5 +34,19 @@ export async function recordSessions(db: Db, projectId: string, payload: Session
     FROM json_to_recordset(${JSON.stringify(rows)}::json) AS r(minute timestamptz, sessions bigint)
     ON CONFLICT (project_id, minute, release_stage, app_version)
     DO UPDATE SET sessions = session_counts.sessions + excluded.sessions`)
+  if (appVersion !== '') await recordSessionRelease(db, projectId, releaseStage, appVersion, new Date())
   return [...perMinute.values()].reduce((sum, n) => sum + n, 0)
+}
+
+/**
+ * The release the sessions belong to, created on first sight (docs/releases.md); the guard
+ * keeps the usual case, a release that exists, to one index lookup without a write.
+ */
+async function recordSessionRelease(db: Db, projectId: string, releaseStage: string, appVersion: string, receivedAt: Date): Promise<void> {
+  await db.execute(sql`
+    INSERT INTO releases (id, project_id, release_stage, app_version, release_time, release_source)
+    SELECT ${newId()}, ${projectId}, ${releaseStage}, ${appVersion}, ${receivedAt.toISOString()}::timestamptz, 'session'
+    WHERE NOT EXISTS (SELECT 1 FROM releases r WHERE r.project_id = ${projectId}
+      AND r.release_stage = ${releaseStage} AND r.app_version = ${appVersion})
+    ON CONFLICT (project_id, release_stage, app_version) DO NOTHING`)
 }

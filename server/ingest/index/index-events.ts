@@ -18,10 +18,13 @@ export async function indexEvents(tx: Db, events: readonly IndexableEvent[]): Pr
   if (events.length === 0) return
   const triggers = await prepareIngestTriggers(tx, events)
   const outcome = await writeEvents(tx, events)
+  // Events of discarded errors were counted, not stored: their payloads go too, and they fire nothing.
+  const stored = outcome.kept ? events.filter((e) => outcome.kept!.has(e.id)) : events
+  if (stored.length === 0) return
   await tx.execute(sql`
     INSERT INTO event_payloads (event_id, payload)
     SELECT id, convert_to(payload, 'UTF8')
-    FROM unnest(string_to_array(${events.map((e) => e.id).join(SEPARATOR)}, ${SEPARATOR}),
-                string_to_array(${events.map((e) => e.payloadJson).join(SEPARATOR)}, ${SEPARATOR})) AS x(id, payload)`)
-  await queueIngestTriggers(tx, events, outcome, triggers)
+    FROM unnest(string_to_array(${stored.map((e) => e.id).join(SEPARATOR)}, ${SEPARATOR}),
+                string_to_array(${stored.map((e) => e.payloadJson).join(SEPARATOR)}, ${SEPARATOR})) AS x(id, payload)`)
+  await queueIngestTriggers(tx, stored, outcome, triggers)
 }

@@ -41,6 +41,8 @@ interface ErrorGroupUpdate {
   firstSeen: Date
   lastSeen: Date
   newest: IndexedEvent
+  /** The earliest event: the release the error is first seen in. */
+  first: IndexedEvent
   releaseStages: Set<string>
   appVersions: Set<string>
 }
@@ -82,10 +84,12 @@ function errorRowsInsert(
     return sql`(${newId()}, ${g.projectId}, ${g.groupingHash}, ${g.newest.grouping.reason}, ${c.errorClass}, ${c.message},
       ${c.context}, ${c.severity}, ${c.unhandled}, ${g.firstSeen.toISOString()}::timestamptz,
       ${g.lastSeen.toISOString()}::timestamptz, ${events}::bigint, ${users}::bigint,
-      ${textArrayLiteral(g.releaseStages)}::text[], ${textArrayLiteral(g.appVersions)}::text[], ${g.newest.id})`
+      ${textArrayLiteral(g.releaseStages)}::text[], ${textArrayLiteral(g.appVersions)}::text[], ${g.newest.id},
+      ${g.first.columns.releaseStage}, ${g.first.columns.appVersion})`
   })
   return sql`INSERT INTO errors AS e (id, project_id, grouping_hash, grouping_reason, error_class, message, context,
-      severity, unhandled, first_seen, last_seen, events_count, users_count, release_stages, app_versions, last_event_id)
+      severity, unhandled, first_seen, last_seen, events_count, users_count, release_stages, app_versions, last_event_id,
+      first_release_stage, first_app_version)
     VALUES ${sql.join(values, sql`, `)}`
 }
 
@@ -110,6 +114,9 @@ const reopens = (counts: SQL) => sql`(${afterStatus(counts)} > 0 AND (
        (e.reopen_rules->>'reopen_if' = 'n_additional_occurrences'
          AND e.events_count + ${afterStatus(counts)}
              >= (e.reopen_rules->>'events_at_snooze')::bigint + (e.reopen_rules->>'additional_occurrences')::bigint)
+    OR (e.reopen_rules->>'reopen_if' = 'n_additional_users'
+         AND e.users_count + excluded.users_count
+             >= (e.reopen_rules->>'users_at_snooze')::bigint + (e.reopen_rules->>'additional_users')::bigint)
     OR (e.reopen_rules->>'reopen_if' = 'occurs_after'
          AND excluded.last_seen >= (e.reopen_rules->>'reopen_after')::timestamptz)
     OR (e.reopen_rules->>'reopen_if' = 'n_occurrences_in_m_hours'
@@ -142,20 +149,26 @@ const lateEventsAtSnooze = (counts: SQL) => sql`CASE
  * writes these rows meanwhile.
  */
 export async function writeEvents(tx: Db, batch: readonly IndexedEvent[]): Promise<WriteOutcome> {
-  const ordered = errorGroupsOf(batch)
-  const groups = await createErrorGroups(tx, ordered)
-  await insertEvents(tx, batch, groups.errorIdOf)
-  const newUsers = await recordUsers(tx, batch, groups.errorIdOf)
-  const { reopened, eventsCount } = await updateErrorCounters(tx, batch, ordered, groups, newUsers)
-  await recordReopenings(tx, reopened, groups.projectOfError)
-  await addReleaseStages(tx, ordered)
-  await recordCrashedSessions(tx, batch)
+  const allGroups = errorGroupsOf(batch)
+  const groups = await createErrorGroups(tx, allGroups)
+  await recordReleases(tx, batch)
+  // Events of discarded errors are counted on the error and go no further (docs/errors-workflow.md).
+  const kept = groups.discarded.size === 0 ? batch : batch.filter((event) => !groups.discarded.has(groups.errorIdOf(event)))
+  const ordered = kept === batch ? allGroups : allGroups.filter((g) => !groups.discarded.has(groups.errorIds.get(g.key)!))
+  await countDiscardedEvents(tx, allGroups, groups)
+  await insertEvents(tx, kept, groups.errorIdOf)
+  const newUsers = await recordUsers(tx, kept, groups.errorIdOf)
+  const { reopened, eventsCount } = await updateErrorCounters(tx, kept, ordered, groups, newUsers)
+  await recordReopenings(tx, reopened, groups.projectOfError, newestEventOf(ordered, groups))
+  if (ordered.length > 0) await addReleaseStages(tx, ordered)
+  await recordCrashedSessions(tx, kept)
   // Groups created by this batch hold its events alone (those with new users are returned above too).
   for (const g of ordered) {
     const id = groups.errorIds.get(g.key)!
     if (groups.created.has(g.key) && !eventsCount.has(id)) eventsCount.set(id, g.count)
   }
   return {
+    kept: kept === batch ? null : new Set(kept.map((event) => event.id)),
     errorIdOf: groups.errorIdOf,
     createdErrorIds: new Set([...groups.created].map((key) => groups.errorIds.get(key)!)),
     eventsCount,
@@ -163,8 +176,49 @@ export async function writeEvents(tx: Db, batch: readonly IndexedEvent[]): Promi
   }
 }
 
+/** The events of discarded errors, counted on each (in the order errors are locked). */
+async function countDiscardedEvents(tx: Db, ordered: readonly ErrorGroupUpdate[], groups: ErrorGroups): Promise<void> {
+  const counts = ordered
+    .filter((g) => groups.discarded.has(groups.errorIds.get(g.key)!))
+    .map((g) => ({ id: groups.errorIds.get(g.key)!, n: g.count }))
+  if (counts.length === 0) return
+  await tx.execute(sql`
+    UPDATE errors e SET discarded_events = e.discarded_events + x.n
+    FROM jsonb_to_recordset(${JSON.stringify(counts)}::jsonb) AS x(id text, n bigint)
+    WHERE e.id = x.id`)
+}
+
+/**
+ * Releases (project, release stage, app version) the batch's events name, created on first
+ * sight (docs/releases.md); an existing release is left as it is. Events without an app
+ * version belong to no release.
+ */
+async function recordReleases(tx: Db, batch: readonly IndexedEvent[]): Promise<void> {
+  const first = new Map<string, { project_id: string; release_stage: string; app_version: string; at: string }>()
+  for (const event of batch) {
+    const version = event.columns.appVersion
+    if (!version) continue
+    const key = `${event.projectId}\u0000${event.columns.releaseStage}\u0000${version}`
+    const seen = first.get(key)
+    if (!seen || event.receivedAt.toISOString() < seen.at) {
+      first.set(key, { project_id: event.projectId, release_stage: event.columns.releaseStage, app_version: version, at: event.receivedAt.toISOString() })
+    }
+  }
+  if (first.size === 0) return
+  const rows = [...first].sort((a, b) => compareKeys(a[0], b[0])).map(([, row]) => ({ id: newId(), ...row }))
+  await tx.execute(sql`
+    INSERT INTO releases (id, project_id, release_stage, app_version, release_time, release_source)
+    SELECT x.id, x.project_id, x.release_stage, x.app_version, x.at, 'event'
+    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(id text, project_id text, release_stage text, app_version text, at timestamptz)
+    WHERE NOT EXISTS (SELECT 1 FROM releases r WHERE r.project_id = x.project_id
+      AND r.release_stage = x.release_stage AND r.app_version = x.app_version)
+    ON CONFLICT (project_id, release_stage, app_version) DO NOTHING`)
+}
+
 /** What a batch did to its errors, for what runs after it in the index step (webhook triggers). */
 export interface WriteOutcome {
+  /** The events stored, when some were not (those of discarded errors, counted only); null when all were. */
+  kept: Set<string> | null
   errorIdOf(event: IndexedEvent): string
   /** Errors this batch created. */
   createdErrorIds: Set<string>
@@ -195,13 +249,17 @@ function errorGroupsOf(batch: readonly IndexedEvent[]): ErrorGroupUpdate[] {
         firstSeen: event.receivedAt,
         lastSeen: event.receivedAt,
         newest: event,
+        first: event,
         releaseStages: new Set(),
         appVersions: new Set(),
       }
       groups.set(key, group)
     }
     group.count += 1
-    if (event.receivedAt < group.firstSeen) group.firstSeen = event.receivedAt
+    if (event.receivedAt < group.firstSeen) {
+      group.firstSeen = event.receivedAt
+      group.first = event
+    }
     // Newest as the events lists order them, (received_at, id): the events of one request
     // share their received time, and their ids follow the order they were sent in.
     const time = event.receivedAt.getTime()
@@ -220,6 +278,8 @@ function errorGroupsOf(batch: readonly IndexedEvent[]): ErrorGroupUpdate[] {
 interface ErrorGroups {
   errorIds: Map<string, string>
   created: Set<string>
+  /** Ids of the batch's errors that are discarded. */
+  discarded: Set<string>
   errorIdOf(event: IndexedEvent): string
   projectOfError: Map<string, string>
 }
@@ -228,18 +288,19 @@ async function createErrorGroups(tx: Db, ordered: readonly ErrorGroupUpdate[]): 
   // 1. Groups new to the project are created with this batch's counts; the rest exist.
   const errorIds = new Map<string, string>()
   const created = new Set<string>()
+  const discarded = new Set<string>()
   for (const part of chunks(ordered, ROWS_PER_INSERT)) {
     const keys = part.map((g) => sql`(${g.projectId}, ${g.groupingHash})`)
-    const rows = await queryRows<{ id: string; project_id: string; grouping_hash: string; created: boolean }>(
+    const rows = await queryRows<{ id: string; project_id: string; grouping_hash: string; created: boolean; discarded: boolean }>(
       tx,
       sql`
       WITH inserted AS (
         ${errorRowsInsert(part, 'full')}
         ON CONFLICT (project_id, grouping_hash) DO NOTHING
         RETURNING id, project_id, grouping_hash)
-      SELECT id, project_id, grouping_hash, true AS created FROM inserted
+      SELECT id, project_id, grouping_hash, true AS created, false AS discarded FROM inserted
       UNION ALL
-      SELECT e.id, e.project_id, e.grouping_hash, false FROM errors e
+      SELECT e.id, e.project_id, e.grouping_hash, false, e.discarded_at IS NOT NULL FROM errors e
       JOIN (VALUES ${sql.join(keys, sql`, `)}) AS k(project_id, grouping_hash)
         ON e.project_id = k.project_id AND e.grouping_hash = k.grouping_hash`,
     )
@@ -247,6 +308,7 @@ async function createErrorGroups(tx: Db, ordered: readonly ErrorGroupUpdate[]): 
       const key = `${row.project_id}\u0000${row.grouping_hash}`
       errorIds.set(key, row.id)
       if (row.created) created.add(key)
+      if (row.discarded) discarded.add(row.id)
     }
   }
   // A group another transaction created and committed after this statement's snapshot.
@@ -264,6 +326,7 @@ async function createErrorGroups(tx: Db, ordered: readonly ErrorGroupUpdate[]): 
   return {
     errorIds,
     created,
+    discarded,
     errorIdOf: (event) => errorIds.get(`${event.projectId}\u0000${event.grouping.hash}`)!,
     projectOfError: new Map(ordered.map((g) => [errorIds.get(g.key)!, g.projectId])),
   }
@@ -425,19 +488,36 @@ async function updateErrorCounters(
   return { reopened, eventsCount }
 }
 
-/** The history rows of automatic reopenings, and their rollups moved to the new status. */
-async function recordReopenings(tx: Db, reopened: readonly Reopened[], projectOfError: Map<string, string>): Promise<void> {
+/** Each error's newest event of the batch, by error id. */
+function newestEventOf(ordered: readonly ErrorGroupUpdate[], groups: ErrorGroups): Map<string, IndexedEvent> {
+  return new Map(ordered.map((g) => [groups.errorIds.get(g.key)!, g.newest]))
+}
+
+/**
+ * The history rows of automatic reopenings, with the release of the error's newest event of
+ * the batch (a fixed error reopened there is a regression of that release), and their rollups
+ * moved to the new status.
+ */
+async function recordReopenings(
+  tx: Db,
+  reopened: readonly Reopened[],
+  projectOfError: Map<string, string>,
+  newest: Map<string, IndexedEvent>,
+): Promise<void> {
   if (reopened.length > 0) {
     const changes = reopened.map((r) => ({
       id: newId(),
       error_id: r.id,
       from_status: r.from,
       reason: r.from === 'fixed' ? 'event' : 'snooze_rule',
+      release_stage: newest.get(r.id)?.columns.releaseStage ?? null,
+      app_version: newest.get(r.id)?.columns.appVersion ?? null,
     }))
     await tx.execute(sql`
-      INSERT INTO error_status_changes (id, error_id, actor_id, from_status, to_status, reason)
-      SELECT id, error_id, NULL, from_status, 'open', reason
-      FROM jsonb_to_recordset(${JSON.stringify(changes)}::jsonb) AS x(id text, error_id text, from_status text, reason text)`)
+      INSERT INTO error_status_changes (id, error_id, actor_id, from_status, to_status, reason, release_stage, app_version)
+      SELECT id, error_id, NULL, from_status, 'open', reason, release_stage, app_version
+      FROM jsonb_to_recordset(${JSON.stringify(changes)}::jsonb)
+        AS x(id text, error_id text, from_status text, reason text, release_stage text, app_version text)`)
   }
 
   // Rollups (trends, pivots, filters) are folded from the events later (rollups/fold.ts). A

@@ -10,6 +10,7 @@ import { queryRows, type Database, type Db } from '../../db/client.ts'
 import { isTransientPgError, pgErrorMessage } from '../../db/pg-errors.ts'
 import { tryLockProjects } from '../../db/project-lock.ts'
 import { indexEvents } from '../index/index-events.ts'
+import { textArrayLiteral } from '../../db/text-array.ts'
 import { writeEvents, type IndexedRowData } from '../index/write-events.ts'
 import { fitPivotColumns, pivotColumn } from '../process/normalize.ts'
 import type { Processor } from '../process/process.ts'
@@ -184,7 +185,7 @@ export function createLegacyQueueSource(database: Database, logger: Logger): Tab
             ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED`,
         ),
       async index(tx, rows) {
-        await writeEvents(
+        const outcome = await writeEvents(
           tx,
           rows.map((row) => ({
             id: row.event_id,
@@ -198,7 +199,8 @@ export function createLegacyQueueSource(database: Database, logger: Logger): Tab
         )
         await tx.execute(sql`
           WITH taken AS (DELETE FROM ingest_queue WHERE seq = ANY(${seqArray(rows.map((r) => r.seq))}::bigint[]) RETURNING event_id, payload)
-          INSERT INTO event_payloads (event_id, payload) SELECT event_id, payload FROM taken`)
+          INSERT INTO event_payloads (event_id, payload) SELECT event_id, payload FROM taken
+          WHERE event_id = ANY(${textArrayLiteral([...(outcome.kept ?? rows.map((r) => r.event_id))])}::text[])`)
       },
     },
     logger,

@@ -62,6 +62,7 @@ export function ErrorSummary({ error }: { error: ErrorGroup }) {
             <SeverityIndicator severity={error.severity} />
             {error.severity_override ? <span className="text-xs text-muted-foreground">(set by hand)</span> : null}
             {error.unhandled ? <Badge tone="danger">unhandled</Badge> : null}
+            {error.discarded ? <Badge tone="neutral">discarded</Badge> : null}
           </TruncatedHeading>
         </div>
         <p className="mt-1 text-sm">
@@ -72,6 +73,20 @@ export function ErrorSummary({ error }: { error: ErrorGroup }) {
             <TruncatedText text={error.context} maxChars={200} />
           </p>
         ) : null}
+        {error.linked_issues.map((issue) => (
+          <p key={issue.url} className="mt-1 text-sm">
+            <span className="text-muted-foreground">Linked issue: </span>
+            {/* The URL is the user's own text: a link out, never markup, with no referrer. */}
+            <a href={issue.url} rel="noreferrer noopener" target="_blank" className="text-accent underline-offset-2 hover:underline [overflow-wrap:anywhere]">
+              {issue.url}
+            </a>
+          </p>
+        ))}
+        {error.discarded ? (
+          <p className="mt-1 text-sm text-muted-foreground">
+            Discarded: new events are counted ({error.discarded_events.toLocaleString()} so far) and not stored.
+          </p>
+        ) : null}
       </div>
       <Card>
         <CardContent>
@@ -80,6 +95,11 @@ export function ErrorSummary({ error }: { error: ErrorGroup }) {
             <Stat label="Users">{formatCount(error.users)}</Stat>
             <Stat label="First seen">
               <RelativeTime value={error.first_seen} className="text-base" />
+              {error.first_release ? (
+                <span className="block text-xs font-normal text-muted-foreground">
+                  in <span className="font-mono">{error.first_release.app_version}</span> ({error.first_release.release_stage})
+                </span>
+              ) : null}
             </Stat>
             <Stat label="Last seen">
               <RelativeTime value={error.last_seen} className="text-base" />
