@@ -5,7 +5,8 @@ import { apiErrorSchema, type ApiErrorBody } from '../contract/api-error.ts'
 import { authenticate } from './auth/authenticate.ts'
 import type { AppDeps, AppEnv } from './context.ts'
 import { apiVersion } from './http/api-version.ts'
-import { HttpError, PayloadTooLargeError, TooManyRequestsError } from './http/errors.ts'
+import { HttpError, PayloadTooLargeError, ServiceBusyError, TooManyRequestsError } from './http/errors.ts'
+import { boundFilteredQueries } from './http/filtered-query-gate.ts'
 import { rejectNulInQuery } from './http/nul-characters.ts'
 import { rejectMalformedPath } from './http/path-ids.ts'
 import { securityHeaders } from './http/security-headers.ts'
@@ -55,6 +56,7 @@ function createApiRoutes(mountPath: '' | '/api', limitBytes: number): Hono<AppEn
     .route('/', invitationRoutes)
     .use(authenticate)
     .use(rejectMalformedPath)
+    .use(boundFilteredQueries)
     .route('/', userRoutes)
     .route('/', organizationRoutes)
     .route('/', projectRoutes)
@@ -121,7 +123,7 @@ function baseApp(deps: AppDeps): Hono<AppEnv> {
   })
   // The one place failures become responses: typed errors keep their status, anything else is a 500.
   app.onError((err, c) => {
-    if (err instanceof TooManyRequestsError) c.header('Retry-After', String(err.retryAfterSeconds))
+    if (err instanceof TooManyRequestsError || err instanceof ServiceBusyError) c.header('Retry-After', String(err.retryAfterSeconds))
     if (err instanceof HttpError) return c.json(errorBody(err.messages), err.status)
     if (isDatabaseUnavailable(err) || isTransactionConflict(err)) {
       // Retrying will work; a conflict is logged as an error all the same, since it points at lock order.

@@ -28,6 +28,10 @@ const envSchema = z.object({
   ERRATA_FETCH_SOURCES: z.enum(['true', 'false'], { error: 'must be true or false' }).default('true'),
   ERRATA_FETCH_ALLOW: z.string().default(''),
   ERRATA_PRIVACY_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(500),
+  ERRATA_READY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
+  ERRATA_READY_MAX_BACKLOG: z.coerce.number().int().min(1).max(10_000).default(10_000),
+  ERRATA_MAX_FILTERED_QUERIES: z.coerce.number().int().min(1).max(1000).optional(),
+  ERRATA_FILTERED_QUERY_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
   ERRATA_STATIC_DIR: z.string().default('./dist'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 })
@@ -53,6 +57,13 @@ export interface Config {
     fetchAllow: FetchAllowEntry[]
   }
   ingest: IngestOptions
+  /** GET /readyz: how long the database may take to answer, and the ingest backlog it tolerates. */
+  readiness: { timeoutMs: number; maxBacklog: number }
+  /**
+   * API requests with filters (the expensive ones: a "contains" filter scans events) running at
+   * once per process, and how long one waits for its turn before a 503 with Retry-After.
+   */
+  filteredQueries: { concurrency: number; waitMs: number }
   /** Events per privacy deletion batch (one short transaction each) and per export read. */
   privacyBatchSize: number
   staticDir: string
@@ -102,6 +113,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       indexBatchSize: e.ERRATA_INDEX_BATCH_SIZE,
       indexLingerMs: e.ERRATA_INDEX_LINGER_MS,
     },
+    readiness: { timeoutMs: e.ERRATA_READY_TIMEOUT_MS, maxBacklog: e.ERRATA_READY_MAX_BACKLOG },
+    // The embedded database runs one query at a time: two filtered queries queued in front of a
+    // health probe or an indexing batch are the most it should wait behind. PostgreSQL runs them
+    // side by side on its own cores.
+    filteredQueries: { concurrency: e.ERRATA_MAX_FILTERED_QUERIES ?? (e.DATABASE_URL ? 8 : 2), waitMs: e.ERRATA_FILTERED_QUERY_WAIT_MS },
     privacyBatchSize: e.ERRATA_PRIVACY_BATCH_SIZE,
     staticDir: e.ERRATA_STATIC_DIR,
     logLevel: e.LOG_LEVEL,

@@ -57,3 +57,13 @@ export class TooManyRequestsError extends HttpError {
     this.retryAfterSeconds = seconds
   }
 }
+
+/** 503 with Retry-After: the server is too busy for this request now, and will not be shortly. */
+export class ServiceBusyError extends HttpError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(503, [message])
+  }
+}

@@ -5,7 +5,7 @@ import { Hono } from 'hono'
 import type { AppEnv } from '../context.ts'
 
 /** Paths that belong to the service, never to the dashboard's client-side routes. */
-const SERVICE_PATHS = /^\/(api|notify|sessions|healthz|sourcemap|minidump-symbol|ndk-symbol|minidump|build)(\/|$)/
+const SERVICE_PATHS = /^\/(api|notify|sessions|healthz|readyz|sourcemap|minidump-symbol|ndk-symbol|minidump|build)(\/|$)/
 
 /**
  * Serves the built dashboard; any other GET that is not a service path falls back to
