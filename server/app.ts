@@ -7,6 +7,7 @@ import type { AppDeps, AppEnv } from './context.ts'
 import { apiVersion } from './http/api-version.ts'
 import { HttpError, PayloadTooLargeError, ServiceBusyError, TooManyRequestsError } from './http/errors.ts'
 import { boundFilteredQueries } from './http/filtered-query-gate.ts'
+import { loggedUrl } from './http/log-redaction.ts'
 import { rejectNulInQuery } from './http/nul-characters.ts'
 import { rejectMalformedPath } from './http/path-ids.ts'
 import { securityHeaders } from './http/security-headers.ts'
@@ -114,7 +115,8 @@ function baseApp(deps: AppDeps): Hono<AppEnv> {
       {
         reqId: c.var.requestId,
         method: c.req.method,
-        path: c.req.path,
+        // Never the body or headers (Authorization); secrets in the path or query redacted.
+        ...loggedUrl(c.req.url),
         status: c.res.status,
         ms: Math.round((performance.now() - started) * 10) / 10,
       },
@@ -127,12 +129,12 @@ function baseApp(deps: AppDeps): Hono<AppEnv> {
     if (err instanceof HttpError) return c.json(errorBody(err.messages), err.status)
     if (isDatabaseUnavailable(err) || isTransactionConflict(err)) {
       // Retrying will work; a conflict is logged as an error all the same, since it points at lock order.
-      if (isTransactionConflict(err)) deps.logger.error({ err, reqId: c.var.requestId, path: c.req.path }, 'transaction conflict')
+      if (isTransactionConflict(err)) deps.logger.error({ err, reqId: c.var.requestId, ...loggedUrl(c.req.url) }, 'transaction conflict')
       else logDatabaseUnavailable(deps.logger, err)
       c.header('Retry-After', '5')
       return c.json(errorBody(['the database is unavailable or busy; retry shortly']), 503)
     }
-    deps.logger.error({ err, reqId: c.var.requestId, path: c.req.path }, 'unhandled error')
+    deps.logger.error({ err, reqId: c.var.requestId, ...loggedUrl(c.req.url) }, 'unhandled error')
     return c.json(errorBody(['internal server error; see the server log for request ' + c.var.requestId]), 500)
   })
   return app
