@@ -9,6 +9,7 @@ import { ConfigError, loadConfig } from './config.ts'
 import type { AppDeps } from './context.ts'
 import { openDatabase } from './db/client.ts'
 import { DataDirInUseError } from './db/data-dir-lock.ts'
+import { DataDirOwnerError } from './db/data-dir-permissions.ts'
 import { startMaintenance } from './db/maintenance.ts'
 import { migrate } from './db/migrate.ts'
 import { createRequestListener } from './ingest/accept/node-listener.ts'
@@ -92,6 +93,9 @@ function closeServer(server: Server): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  // Before anything opens a file: whatever Errata creates (the embedded database's files, the
+  // ingest journal, retrieval files, the built dashboard) is its user's only (docs/operations.md).
+  process.umask(0o077)
   const config = loadConfig()
   const logger = createLogger(config.logLevel)
   if (process.argv.includes('--build-if-needed')) {
@@ -174,7 +178,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  if (err instanceof ConfigError || err instanceof DataDirInUseError || err instanceof ListenError) {
+  if (err instanceof ConfigError || err instanceof DataDirInUseError || err instanceof DataDirOwnerError || err instanceof ListenError) {
     process.stderr.write(`Errata failed to start: ${err.message}\n`)
   } else {
     process.stderr.write(`Errata failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`)

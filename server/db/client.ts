@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { statfs } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -12,6 +12,7 @@ import type { IndexerOptions, IngestIndexer } from '../ingest/index/indexer.ts'
 import { openJournalAppender } from '../ingest/log/journal.ts'
 import { startPipelineThread } from '../ingest/pipeline/thread.ts'
 import { lockDataDir } from './data-dir-lock.ts'
+import { makePrivate, secureDataDir } from './data-dir-permissions.ts'
 import { installPgTransactionFix } from './pg-transaction.ts'
 import { startPgliteThread } from './pglite-thread.ts'
 import { schema } from './schema.ts'
@@ -58,7 +59,8 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value))
  * runs on that thread too (`startIndexer`).
  */
 export async function openPglite(dataDir?: string, logLevel = 'silent'): Promise<Database> {
-  if (dataDir) mkdirSync(dataDir, { recursive: true })
+  // Owner-only, and refused when another user owns it (data-dir-permissions.ts).
+  if (dataDir) secureDataDir(dataDir)
   // Before anything in the directory is touched: one process per DATA_DIR (data-dir-lock.ts).
   const lock = dataDir ? lockDataDir(dataDir) : null
   // An in-memory database (tests) keeps its journal in a temporary directory, removed at close.
@@ -68,6 +70,8 @@ export async function openPglite(dataDir?: string, logLevel = 'silent'): Promise
   try {
     client = await startPgliteThread(dataDir, journalDir, logLevel)
     appender = await openJournalAppender(journalDir)
+    // PGlite sets its catalog files' modes itself (0666) when it creates a cluster.
+    if (dataDir) makePrivate(dataDir, true)
   } catch (err) {
     await client?.close().catch(() => undefined)
     lock?.release()
