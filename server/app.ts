@@ -21,7 +21,7 @@ import { trendRoutes } from './trends/trends.routes.ts'
 import { stabilityRoutes } from './stability/stability.routes.ts'
 import { eventFieldRoutes } from './event-fields/event-fields.routes.ts'
 import { collaboratorRoutes } from './collaborators/collaborators.routes.ts'
-import { invitationRoutes } from './invitations/invitations.routes.ts'
+import { invitationRoutes, userInvitationRoutes } from './invitations/invitations.routes.ts'
 import { tokenRoutes } from './tokens/tokens.routes.ts'
 import { ingestRoutes } from './ingest/accept/ingest.routes.ts'
 import { sourceMapUploadRoutes } from './source-maps/source-maps-upload.routes.ts'
@@ -59,6 +59,7 @@ function createApiRoutes(mountPath: '' | '/api', limitBytes: number): Hono<AppEn
     .use(rejectMalformedPath)
     .use(boundFilteredQueries)
     .route('/', userRoutes)
+    .route('/', userInvitationRoutes)
     .route('/', organizationRoutes)
     .route('/', projectRoutes)
     .route('/', collaboratorRoutes)
