@@ -19,6 +19,9 @@ const envSchema = z.object({
   ERRATA_MAX_NOTIFY_BYTES: bytes.default(2 * 1024 * 1024),
   ERRATA_MAX_SESSIONS_BYTES: bytes.default(512 * 1024),
   ERRATA_MAX_API_BODY_BYTES: bytes.default(256 * 1024),
+  ERRATA_INGEST_BODY_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
+  ERRATA_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(4096),
+  ERRATA_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(256),
   ERRATA_INGEST_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(500),
   ERRATA_INGEST_FLUSH_MS: z.coerce.number().int().min(0).max(1000).default(1),
   ERRATA_INDEX_BATCH_SIZE: z.coerce.number().int().min(1).max(20000).default(2000),
@@ -45,7 +48,16 @@ export interface Config {
   /** Base of the `url` / `html_url` fields when the request's own origin should not be used. */
   publicUrl: string | undefined
   admin: { email?: string; password?: string; token?: string }
-  limits: { notifyBytes: number; sessionsBytes: number; apiBodyBytes: number }
+  limits: {
+    notifyBytes: number
+    sessionsBytes: number
+    apiBodyBytes: number
+    /** How long a /notify or /sessions body may take to arrive before 408 (notifier bodies are small). */
+    ingestBodyTimeoutMs: number
+    /** Open connections per listener, in all and from one client address; more are closed at once. */
+    connections: number
+    connectionsPerAddress: number
+  }
   sourceMaps: {
     /** Largest file of an upload (a map, minified file or source); the whole upload may hold 4 of them. */
     maxFileBytes: number
@@ -100,6 +112,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       notifyBytes: e.ERRATA_MAX_NOTIFY_BYTES,
       sessionsBytes: e.ERRATA_MAX_SESSIONS_BYTES,
       apiBodyBytes: e.ERRATA_MAX_API_BODY_BYTES,
+      ingestBodyTimeoutMs: e.ERRATA_INGEST_BODY_TIMEOUT_MS,
+      connections: e.ERRATA_MAX_CONNECTIONS,
+      connectionsPerAddress: e.ERRATA_MAX_CONNECTIONS_PER_ADDRESS,
     },
     sourceMaps: {
       maxFileBytes: e.ERRATA_MAX_SOURCE_MAP_BYTES,

@@ -12,6 +12,7 @@ import { DataDirInUseError } from './db/data-dir-lock.ts'
 import { DataDirOwnerError } from './db/data-dir-permissions.ts'
 import { startMaintenance } from './db/maintenance.ts'
 import { migrate } from './db/migrate.ts'
+import { limitConnections, type ConnectionLimits } from './http/connection-limits.ts'
 import { createRequestListener } from './ingest/accept/node-listener.ts'
 import { createIngestWriter } from './ingest/log/group-commit.ts'
 import { createJobRunner, type JobRunner } from './jobs/job-runner.ts'
@@ -41,6 +42,7 @@ async function listen(
   host: string,
   port: number,
   setting: string,
+  limits: ConnectionLimits,
 ): Promise<Server> {
   // The request URL's host when a client sends no Host header (HTTP/1.0): this address with its
   // port, so Link and url fields still point here.
@@ -56,6 +58,7 @@ async function listen(
       reject(new ListenError(why))
     }
     const server = createServer(handler)
+    limitConnections(server, limits)
     // Node closes an idle kept-alive connection after 5 s, which races with a client sending its
     // next request on it (ECONNRESET, and an event lost by a notifier that does not retry).
     // Proxies and HTTP clients keep idle connections up to a minute; outlast them.
@@ -134,11 +137,12 @@ async function main(): Promise<void> {
         config.host,
         config.port,
         'PORT',
+        config.limits,
       ),
     )
     if (config.apiPort !== undefined) {
       const apiApp = createApiPortApp(deps)
-      servers.push(await listen((hostname) => getRequestListener(apiApp.fetch, { hostname }), config.host, config.apiPort, 'API_PORT'))
+      servers.push(await listen((hostname) => getRequestListener(apiApp.fetch, { hostname }), config.host, config.apiPort, 'API_PORT', config.limits))
     }
   } catch (err) {
     // Nothing was accepted yet: close what is open so the data directory is left clean.

@@ -1,7 +1,7 @@
 /** Typed failures thrown by services; app.onError turns each into one JSON envelope. */
 export class HttpError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 503,
+    readonly status: 400 | 401 | 403 | 404 | 408 | 409 | 410 | 413 | 415 | 422 | 429 | 503,
     readonly messages: string[],
   ) {
     super(messages.join('; '))
