@@ -76,7 +76,7 @@ export default defineConfig({
     host: '127.0.0.1',
     port: 5173,
     proxy: Object.fromEntries(
-      ['/api', '/notify', '/sessions', '/healthz', '/sourcemap', '/minidump-symbol', '/ndk-symbol', '/minidump', '/build'].map(
+      ['/api', '/notify', '/sessions', '/healthz', '/readyz', '/sourcemap', '/minidump-symbol', '/ndk-symbol', '/minidump', '/build'].map(
         (path) => [path, { target: apiTarget, changeOrigin: false }],
       ),
     ),

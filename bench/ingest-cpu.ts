@@ -216,12 +216,15 @@ async function createProject(errata: RunningErrata): Promise<{ id: string; api_k
   return project.body
 }
 
-/** The ingest backlog from /healthz; null while the check answers 503 (a busy embedded database can hold it past its 5 s bound). */
+/**
+ * The ingest backlog from /readyz (which answers 503 with it while the backlog is over its bound);
+ * null while the database does not answer within the readiness bound (a busy embedded database).
+ */
 async function health(errata: RunningErrata): Promise<{ pending: number; failed: number } | null> {
-  const res = await fetch(`${errata.url}/healthz`)
+  const res = await fetch(`${errata.url}/readyz`)
   const body = (await res.json()) as { ingest_queue?: { pending?: number; failed?: number } }
-  if (res.status === 503) return null
-  if (!res.ok || !body.ingest_queue) throw new Error(`GET /healthz answered ${res.status}: ${JSON.stringify(body)}`)
+  if (res.status === 503 && !body.ingest_queue) return null
+  if (!body.ingest_queue) throw new Error(`GET /readyz answered ${res.status}: ${JSON.stringify(body)}`)
   return { pending: Number(body.ingest_queue.pending), failed: Number(body.ingest_queue.failed ?? 0) }
 }
 

@@ -18,9 +18,10 @@ export type Collaborator = z.infer<typeof collaboratorSchema>
 const email = z.string().trim().toLowerCase().pipe(z.email('must be an email address')).pipe(z.string().max(320))
 
 /**
- * POST /organizations/{id}/collaborators. An existing user joins at once; with `name` and
- * `password` a new account is created directly (installs without mail); otherwise a pending
- * invitation is made, whose accept link is answered once as `invitation_url`.
+ * POST /organizations/{id}/collaborators. A pending invitation is made, whose accept link is
+ * answered once as `invitation_url`, whether or not the email has an account (an existing
+ * account accepts it once signed in); with `name` and `password` and no account for the email,
+ * the account is created directly and joins (installs without mail).
  */
 export const inviteCollaboratorSchema = z
   .object({
@@ -60,6 +61,22 @@ export const invitationSchema = z.object({
   expires_at: timestampSchema,
 })
 export type Invitation = z.infer<typeof invitationSchema>
+
+/**
+ * GET /user/invitations: open invitations to the signed-in user's email, which they accept
+ * (POST /user/invitations/{id}/accept) or decline (DELETE /user/invitations/{id}).
+ */
+export const userInvitationSchema = z.object({
+  id: idSchema,
+  organization_id: idSchema,
+  organization_name: z.string(),
+  is_admin: z.boolean(),
+  /** Who invited them (their name), so they can tell an invitation they expect from one they do not. */
+  invited_by: z.string(),
+  created_at: timestampSchema,
+  expires_at: timestampSchema,
+})
+export type UserInvitation = z.infer<typeof userInvitationSchema>
 
 /** POST /invitations/{token}/accept (no auth): creates the account; answers like POST /auth/login. */
 export const acceptInvitationSchema = z.object({

@@ -97,7 +97,7 @@ export async function notify(request: APIRequestContext, apiKey: string, events:
  */
 export async function waitForIndexing(request: APIRequestContext) {
   await expect
-    .poll(async () => ((await (await request.get('/healthz')).json()) as { ingest_queue: { pending: number } }).ingest_queue.pending, {
+    .poll(async () => ((await (await request.get('/readyz')).json()) as { ingest_queue: { pending: number } }).ingest_queue.pending, {
       intervals: [20, 50, 100],
     })
     .toBe(0)

@@ -33,8 +33,9 @@ afterAll(async () => {
 })
 
 describe('app wiring', () => {
-  it('reports health with the database engine', async () => {
-    const res = await ctx.request('/healthz')
+  it('reports liveness, and readiness with the database engine', async () => {
+    expect(await (await ctx.request('/healthz')).json()).toEqual({ status: 'ok' })
+    const res = await ctx.request('/readyz')
     expect(res.status).toBe(200)
     const body = await res.json()
     expect(body).toMatchObject({ status: 'ok', database: ctx.deps.database.engine })

@@ -6,7 +6,9 @@ import { apiErrorSchema, type ApiErrorBody } from '../contract/api-error.ts'
 import { authenticate } from './auth/authenticate.ts'
 import type { AppDeps, AppEnv } from './context.ts'
 import { apiVersion } from './http/api-version.ts'
-import { HttpError, PayloadTooLargeError, TooManyRequestsError } from './http/errors.ts'
+import { HttpError, PayloadTooLargeError, ServiceBusyError, TooManyRequestsError } from './http/errors.ts'
+import { boundFilteredQueries } from './http/filtered-query-gate.ts'
+import { loggedUrl } from './http/log-redaction.ts'
 import { rejectNulInQuery } from './http/nul-characters.ts'
 import { rejectMalformedPath } from './http/path-ids.ts'
 import { securityHeaders } from './http/security-headers.ts'
@@ -20,7 +22,7 @@ import { trendRoutes } from './trends/trends.routes.ts'
 import { stabilityRoutes } from './stability/stability.routes.ts'
 import { eventFieldRoutes } from './event-fields/event-fields.routes.ts'
 import { collaboratorRoutes } from './collaborators/collaborators.routes.ts'
-import { invitationRoutes } from './invitations/invitations.routes.ts'
+import { invitationRoutes, userInvitationRoutes } from './invitations/invitations.routes.ts'
 import { tokenRoutes } from './tokens/tokens.routes.ts'
 import { ingestRoutes } from './ingest/accept/ingest.routes.ts'
 import { sourceMapUploadRoutes } from './source-maps/source-maps-upload.routes.ts'
@@ -62,7 +64,9 @@ function createApiRoutes(mountPath: '' | '/api', limitBytes: number): Hono<AppEn
     .route('/', invitationRoutes)
     .use(authenticate)
     .use(rejectMalformedPath)
+    .use(boundFilteredQueries)
     .route('/', userRoutes)
+    .route('/', userInvitationRoutes)
     .route('/', organizationRoutes)
     .route('/', projectRoutes)
     .route('/', collaboratorRoutes)
@@ -113,16 +117,16 @@ function routeMethods(routes: readonly { method: string; path: string }[]): (pat
 /** The one place failures become responses: typed errors keep their status, anything else is a 500. */
 function failureResponse(deps: AppDeps): ErrorHandler<AppEnv> {
   return (err, c) => {
-    if (err instanceof TooManyRequestsError) c.header('Retry-After', String(err.retryAfterSeconds))
+    if (err instanceof TooManyRequestsError || err instanceof ServiceBusyError) c.header('Retry-After', String(err.retryAfterSeconds))
     if (err instanceof HttpError) return c.json(errorBody(err.messages), err.status)
     if (isDatabaseUnavailable(err) || isTransactionConflict(err)) {
       // Retrying will work; a conflict is logged as an error all the same, since it points at lock order.
-      if (isTransactionConflict(err)) deps.logger.error({ err, reqId: c.var.requestId, path: c.req.path }, 'transaction conflict')
+      if (isTransactionConflict(err)) deps.logger.error({ err, reqId: c.var.requestId, ...loggedUrl(c.req.url) }, 'transaction conflict')
       else logDatabaseUnavailable(deps.logger, err)
       c.header('Retry-After', '5')
       return c.json(errorBody(['the database is unavailable or busy; retry shortly']), 503)
     }
-    deps.logger.error({ err, reqId: c.var.requestId, path: c.req.path }, 'unhandled error')
+    deps.logger.error({ err, reqId: c.var.requestId, ...loggedUrl(c.req.url) }, 'unhandled error')
     return c.json(errorBody(['internal server error; see the server log for request ' + c.var.requestId]), 500)
   }
 }
@@ -164,7 +168,8 @@ function baseApp(deps: AppDeps): Hono<AppEnv> {
       {
         reqId: c.var.requestId,
         method: c.req.method,
-        path: c.req.path,
+        // Never the body or headers (Authorization); secrets in the path or query redacted.
+        ...loggedUrl(c.req.url),
         status: c.res.status,
         ms: Math.round((performance.now() - started) * 10) / 10,
       },

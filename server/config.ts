@@ -19,6 +19,9 @@ const envSchema = z.object({
   ERRATA_MAX_NOTIFY_BYTES: bytes.default(2 * 1024 * 1024),
   ERRATA_MAX_SESSIONS_BYTES: bytes.default(512 * 1024),
   ERRATA_MAX_API_BODY_BYTES: bytes.default(256 * 1024),
+  ERRATA_INGEST_BODY_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
+  ERRATA_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(4096),
+  ERRATA_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(256),
   ERRATA_INGEST_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(500),
   ERRATA_INGEST_FLUSH_MS: z.coerce.number().int().min(0).max(1000).default(1),
   ERRATA_INDEX_BATCH_SIZE: z.coerce.number().int().min(1).max(20000).default(2000),
@@ -29,6 +32,10 @@ const envSchema = z.object({
   ERRATA_FETCH_ALLOW: z.string().default(''),
   ERRATA_WEBHOOK_ALLOW: z.string().default(''),
   ERRATA_PRIVACY_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(500),
+  ERRATA_READY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
+  ERRATA_READY_MAX_BACKLOG: z.coerce.number().int().min(1).max(10_000).default(10_000),
+  ERRATA_MAX_FILTERED_QUERIES: z.coerce.number().int().min(1).max(1000).optional(),
+  ERRATA_FILTERED_QUERY_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
   ERRATA_STATIC_DIR: z.string().default('./dist'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 })
@@ -42,7 +49,16 @@ export interface Config {
   /** Base of the `url` / `html_url` fields when the request's own origin should not be used. */
   publicUrl: string | undefined
   admin: { email?: string; password?: string; token?: string }
-  limits: { notifyBytes: number; sessionsBytes: number; apiBodyBytes: number }
+  limits: {
+    notifyBytes: number
+    sessionsBytes: number
+    apiBodyBytes: number
+    /** How long a /notify or /sessions body may take to arrive before 408 (notifier bodies are small). */
+    ingestBodyTimeoutMs: number
+    /** Open connections per listener, in all and from one client address; more are closed at once. */
+    connections: number
+    connectionsPerAddress: number
+  }
   sourceMaps: {
     /** Largest file of an upload (a map, minified file or source); the whole upload may hold 4 of them. */
     maxFileBytes: number
@@ -56,6 +72,13 @@ export interface Config {
   ingest: IngestOptions
   /** Loopback, link-local and private hosts or networks webhook targets may be all the same. */
   webhookAllow: FetchAllowEntry[]
+  /** GET /readyz: how long the database may take to answer, and the ingest backlog it tolerates. */
+  readiness: { timeoutMs: number; maxBacklog: number }
+  /**
+   * API requests with filters (the expensive ones: a "contains" filter scans events) running at
+   * once per process, and how long one waits for its turn before a 503 with Retry-After.
+   */
+  filteredQueries: { concurrency: number; waitMs: number }
   /** Events per privacy deletion batch (one short transaction each) and per export read. */
   privacyBatchSize: number
   staticDir: string
@@ -98,6 +121,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       notifyBytes: e.ERRATA_MAX_NOTIFY_BYTES,
       sessionsBytes: e.ERRATA_MAX_SESSIONS_BYTES,
       apiBodyBytes: e.ERRATA_MAX_API_BODY_BYTES,
+      ingestBodyTimeoutMs: e.ERRATA_INGEST_BODY_TIMEOUT_MS,
+      connections: e.ERRATA_MAX_CONNECTIONS,
+      connectionsPerAddress: e.ERRATA_MAX_CONNECTIONS_PER_ADDRESS,
     },
     sourceMaps: {
       maxFileBytes: e.ERRATA_MAX_SOURCE_MAP_BYTES,
@@ -112,6 +138,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       indexLingerMs: e.ERRATA_INDEX_LINGER_MS,
     },
     webhookAllow,
+    readiness: { timeoutMs: e.ERRATA_READY_TIMEOUT_MS, maxBacklog: e.ERRATA_READY_MAX_BACKLOG },
+    // The embedded database runs one query at a time: two filtered queries queued in front of a
+    // health probe or an indexing batch are the most it should wait behind. PostgreSQL runs them
+    // side by side on its own cores.
+    filteredQueries: { concurrency: e.ERRATA_MAX_FILTERED_QUERIES ?? (e.DATABASE_URL ? 8 : 2), waitMs: e.ERRATA_FILTERED_QUERY_WAIT_MS },
     privacyBatchSize: e.ERRATA_PRIVACY_BATCH_SIZE,
     staticDir: e.ERRATA_STATIC_DIR,
     logLevel: e.LOG_LEVEL,

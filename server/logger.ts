@@ -8,6 +8,9 @@ export function createLogger(level: string): Logger {
     base: { service: 'errata' },
     timestamp: pino.stdTimeFunctions.isoTime,
     serializers: { err: serializeError },
+    // Nothing logs request headers or bodies today; should a record ever carry them, the
+    // credentials in them go no further.
+    redact: { paths: ['headers.authorization', 'headers.cookie', '*.headers.authorization', '*.headers.cookie', 'body', '*.body'], censor: '[redacted]' },
   })
 }
 

@@ -9,8 +9,10 @@ import { ConfigError, loadConfig } from './config.ts'
 import type { AppDeps } from './context.ts'
 import { openDatabase } from './db/client.ts'
 import { DataDirInUseError } from './db/data-dir-lock.ts'
+import { DataDirOwnerError } from './db/data-dir-permissions.ts'
 import { startMaintenance } from './db/maintenance.ts'
 import { migrate } from './db/migrate.ts'
+import { limitConnections, type ConnectionLimits } from './http/connection-limits.ts'
 import { createRequestListener } from './ingest/accept/node-listener.ts'
 import { createIngestWriter } from './ingest/log/group-commit.ts'
 import { openPipeline } from './ingest/pipeline/open.ts'
@@ -62,6 +64,7 @@ async function listen(
   host: string,
   port: number,
   setting: string,
+  limits: ConnectionLimits,
 ): Promise<Server> {
   // The request URL's host when a client sends no Host header (HTTP/1.0): this address with its
   // port, so Link and url fields still point here.
@@ -77,6 +80,7 @@ async function listen(
       reject(new ListenError(why))
     }
     const server = createServer(handler)
+    limitConnections(server, limits)
     // Node closes an idle kept-alive connection after 5 s, which races with a client sending its
     // next request on it (ECONNRESET, and an event lost by a notifier that does not retry).
     // Proxies and HTTP clients keep idle connections up to a minute; outlast them.
@@ -114,6 +118,9 @@ function closeServer(server: Server): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  // Before anything opens a file: whatever Errata creates (the embedded database's files, the
+  // ingest journal, retrieval files, the built dashboard) is its user's only (docs/operations.md).
+  process.umask(0o077)
   const config = loadConfig()
   const logger = createLogger(config.logLevel)
   if (process.argv.includes('--build-if-needed')) {
@@ -159,11 +166,12 @@ async function main(): Promise<void> {
         config.host,
         config.port,
         'PORT',
+        config.limits,
       ),
     )
     if (config.apiPort !== undefined) {
       const apiApp = createApiPortApp(deps)
-      servers.push(await listen((hostname) => getRequestListener(apiApp.fetch, { hostname }), config.host, config.apiPort, 'API_PORT'))
+      servers.push(await listen((hostname) => getRequestListener(apiApp.fetch, { hostname }), config.host, config.apiPort, 'API_PORT', config.limits))
     }
   } catch (err) {
     // Nothing was accepted yet: close what is open so the data directory is left clean.
@@ -205,7 +213,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  if (err instanceof ConfigError || err instanceof DataDirInUseError || err instanceof ListenError) {
+  if (err instanceof ConfigError || err instanceof DataDirInUseError || err instanceof DataDirOwnerError || err instanceof ListenError) {
     process.stderr.write(`Errata failed to start: ${err.message}\n`)
   } else {
     process.stderr.write(`Errata failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`)

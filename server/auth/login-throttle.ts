@@ -2,7 +2,13 @@ import { isLocalNetworkAddress } from '../http/client-address.ts'
 import { TooManyRequestsError } from '../http/errors.ts'
 
 export interface LoginThrottleLimits {
-  /** Failed sign-ins for one email within `windowMs` before it must wait. */
+  /** Failed sign-ins for one email from one client address within `windowMs` before that pair must wait. */
+  perEmailAndAddress: number
+  /**
+   * Failed sign-ins for one email from all addresses together within `windowMs` before it must
+   * wait everywhere: far above `perEmailAndAddress`, so guessing from many addresses is still
+   * bounded, while someone elsewhere cannot lock a user out with a few wrong passwords.
+   */
   perEmail: number
   /** Failed sign-ins from one client address (any emails) within `windowMs` before it must wait. */
   perAddress: number
@@ -12,7 +18,8 @@ export interface LoginThrottleLimits {
 }
 
 export const DEFAULT_LOGIN_LIMITS: LoginThrottleLimits = {
-  perEmail: 10,
+  perEmailAndAddress: 10,
+  perEmail: 100,
   perAddress: 100,
   windowMs: 15 * 60_000,
   lockMs: 15 * 60_000,
@@ -43,12 +50,16 @@ const SWEEP_AT = 10_000
 const MAX_COUNTERS = 100_000
 
 /**
- * Slows password guessing on POST /auth/login. Each attempt is counted when it starts, so
- * guesses sent all at once are limited too; the one that reaches a limit still gets its answer,
- * and later ones get 429 until the wait ends, even with the right password. Emails are counted
- * whether or not a user has them, so the answers never tell which exist. A right password
- * resets its email but not its address: one account of your own must not buy more guesses at
- * others'. Counts live in this process's memory (several processes each keep their own).
+ * Slows password guessing on POST /auth/login. Failures are counted per (email, client address),
+ * so someone elsewhere cannot lock a user out (10 wrong passwords from a web page would
+ * otherwise do it); per email from everywhere, with a limit ten times higher; and per public
+ * client address across emails. Each attempt is counted when it starts, so guesses sent all at
+ * once are limited too; the one that reaches a limit still gets its answer, and later ones get
+ * 429 until the wait ends, even with the right password. Emails are counted whether or not a
+ * user has them, so the answers never tell which exist. A right password resets its (email,
+ * address) pair but not the email's total nor the address: one account of your own must not buy
+ * more guesses at others', nor a user's own sign-in more guesses for an attacker. Counts live in
+ * this process's memory (several processes each keep their own).
  */
 export function createLoginThrottle(limits: LoginThrottleLimits = DEFAULT_LOGIN_LIMITS, now: () => number = Date.now): LoginThrottle {
   const counters = new Map<string, Counter>()
@@ -90,10 +101,13 @@ export function createLoginThrottle(limits: LoginThrottleLimits = DEFAULT_LOGIN_
   return {
     begin(email, address) {
       const emailKey = `email:${email.toLowerCase()}`
+      // Behind a reverse proxy every client has the proxy's address: the pair is then the email.
+      const pairKey = `pair:${address}:${email.toLowerCase()}`
       // A reverse proxy connects from this machine or a private network: limiting its address
-      // would lock every user out together. Such addresses are limited per email only.
+      // would lock every user out together. Such addresses are not limited across emails.
       const addressKey = isLocalNetworkAddress(address) ? null : `address:${address}`
       for (const [key, who] of [
+        [pairKey, 'for this email'],
         [emailKey, 'for this email'],
         [addressKey, 'from this address'],
       ] as const) {
@@ -102,14 +116,17 @@ export function createLoginThrottle(limits: LoginThrottleLimits = DEFAULT_LOGIN_
         if (lockedUntil > now()) throw new TooManyRequestsError(`too many failed sign-ins ${who}`, lockedUntil - now())
       }
       sweep()
+      count(pairKey, limits.perEmailAndAddress)
       count(emailKey, limits.perEmail)
       if (addressKey) count(addressKey, limits.perAddress)
       return {
         succeeded() {
-          counters.delete(emailKey)
+          counters.delete(pairKey)
+          uncount(emailKey, limits.perEmail)
           if (addressKey) uncount(addressKey, limits.perAddress)
         },
         uncounted() {
+          uncount(pairKey, limits.perEmailAndAddress)
           uncount(emailKey, limits.perEmail)
           if (addressKey) uncount(addressKey, limits.perAddress)
         },

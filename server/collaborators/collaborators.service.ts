@@ -193,9 +193,11 @@ async function checkedProjectIds(
 const alreadyCollaborator = (email: string) => new ConflictError(`email: ${email} is already a collaborator`)
 
 /**
- * Adds someone to the organization (admins only): an existing account joins at once; with
- * name and password a new account is created; otherwise a pending invitation is made and
- * its accept link answered once.
+ * Invites someone to the organization (admins only): a pending invitation, answered with its
+ * accept link once, the same whether or not the email has an account, so an admin (anyone can
+ * create an organization) learns nothing about which emails exist, and no one joins without
+ * accepting. An existing account accepts it once signed in (GET /user/invitations). With name
+ * and password and no account for the email, the account is created directly and joins.
  */
 export async function inviteCollaborator(
   db: Db,
@@ -208,36 +210,28 @@ export async function inviteCollaborator(
   const projectIds = await checkedProjectIds(db, organizationId, input.is_admin, input.project_ids)
   const membership = { organizationId, isAdmin: input.is_admin, projectIds }
   const [existing] = await db
-    .select({ id: users.id })
+    .select({ id: users.id, member: sql<boolean>`EXISTS (SELECT 1 FROM ${collaborators} WHERE ${collaborators.organizationId} = ${organizationId} AND ${collaborators.userId} = ${users.id})` })
     .from(users)
     .where(sql`lower(${users.email}) = ${input.email}`)
     .limit(1)
+  // Members are listed to the admin already: saying so reveals nothing.
+  if (existing?.member) throw alreadyCollaborator(input.email)
 
-  if (existing || (input.name !== undefined && input.password !== undefined)) {
-    // An existing account keeps its name and password; `name`/`password` only create new ones.
-    const passwordHash = existing || input.password === undefined ? null : await hashPassword(input.password)
+  if (!existing && input.name !== undefined && input.password !== undefined) {
+    const passwordHash = await hashPassword(input.password)
     const memberId = await db.transaction(async (tx) => {
-      let id = existing?.id
-      if (!id) {
-        const [created] = await tx
-          .insert(users)
-          .values({ id: newId(), email: input.email, name: input.name ?? input.email, passwordHash })
-          .onConflictDoNothing()
-          .returning({ id: users.id })
-        if (!created) throw new ConflictError(`email: an account for ${input.email} was created meanwhile; invite again`)
-        id = created.id
-      }
-      const added = await tx
-        .insert(collaborators)
-        .values({ ...membership, userId: id })
+      const [created] = await tx
+        .insert(users)
+        .values({ id: newId(), email: input.email, name: input.name ?? input.email, passwordHash })
         .onConflictDoNothing()
-        .returning({ userId: collaborators.userId })
-      if (added.length === 0) throw alreadyCollaborator(input.email)
+        .returning({ id: users.id })
+      if (!created) throw new ConflictError(`email: an account for ${input.email} was created meanwhile; invite again`)
+      await tx.insert(collaborators).values({ ...membership, userId: created.id })
       // A pending invitation for the same person is now moot.
       await tx
         .delete(invitations)
         .where(and(eq(invitations.organizationId, organizationId), sql`lower(${invitations.email}) = ${input.email}`))
-      return id
+      return created.id
     })
     const member = await findMember(db, organizationId, memberId)
     if (!member) throw new NotFoundError('Collaborator')

@@ -172,22 +172,66 @@ describe('GET /projects/:projectId/collaborators', () => {
 })
 
 describe('POST /organizations/:organizationId/collaborators', () => {
-  it('adds an existing user at once (email matched case-insensitively), and 409 for a second time', async () => {
+  it('invites an existing account without letting it join: answered as for an unknown email, joined only once the user accepts', async () => {
     const org = await freshOrg()
     const url = `/api/organizations/${org.organization.id}/collaborators`
     const newcomer = await ctx.createUser('Newcomer')
     const res = await send('POST', url, org.user.token, { email: newcomer.email.toUpperCase(), project_ids: [org.web.id] })
     expect(res.status).toBe(201)
-    const body = (await res.json()) as InvitedCollaborator
-    expect(body).toEqual(member(newcomer, 'Newcomer', false, [org.web.id]))
-    expect(body.invitation_url).toBeUndefined()
-    // The newcomer can now see the organization and its listed project.
-    expect((await get(`/api/organizations/${org.organization.id}`, newcomer.token)).status).toBe(200)
+    const existing = (await res.json()) as InvitedCollaborator
+    const unknown = (await (await send('POST', url, org.user.token, { email: 'nobody.here@example.com', project_ids: [org.web.id] })).json()) as InvitedCollaborator
+    // The same answer either way: no name, pending, an accept link. Whether the email has an account is not told.
+    const shape = ({ id: _id, email: _email, created_at: _at, invitation_url: link, ...rest }: InvitedCollaborator) => ({ ...rest, link: /\/invitations\/[0-9a-f]{40}$/.test(link ?? '') })
+    expect(shape(existing)).toEqual(shape(unknown))
+    expect(existing).toMatchObject({ name: '', email: newcomer.email.toLowerCase(), pending_invitation: true })
+    // Not a member yet: the organization and its project stay hidden from the invitee.
+    expect((await get(`/api/organizations/${org.organization.id}`, newcomer.token)).status).toBe(404)
+    expect((await get(`/api/projects/${org.web.id}`, newcomer.token)).status).toBe(404)
+
+    // The invitee sees the invitation among their own, and accepts it.
+    const mine = await get('/api/user/invitations', newcomer.token)
+    expect(mine.status).toBe(200)
+    expect(await mine.json()).toEqual([
+      {
+        id: existing.id,
+        organization_id: org.organization.id,
+        organization_name: org.organization.name,
+        is_admin: false,
+        invited_by: 'Admin',
+        created_at: existing.created_at,
+        expires_at: expect.any(String),
+      },
+    ])
+    // Nobody else can accept or decline it.
+    expect((await send('POST', `/api/user/invitations/${existing.id}/accept`, outsider.token)).status).toBe(404)
+    expect((await send('DELETE', `/api/user/invitations/${existing.id}`, outsider.token)).status).toBe(404)
+    const accepted = await send('POST', `/api/user/invitations/${existing.id}/accept`, newcomer.token)
+    expect(accepted.status).toBe(200)
+    expect(await accepted.json()).toMatchObject({ id: org.organization.id, name: org.organization.name })
     expect((await get(`/api/projects/${org.web.id}`, newcomer.token)).status).toBe(200)
+    expect(await (await get('/api/user/invitations', newcomer.token)).json()).toEqual([])
+    expect((await send('POST', `/api/user/invitations/${existing.id}/accept`, newcomer.token)).status).toBe(404)
+    const listed = (await (await get(url, org.user.token)).json()) as Collaborator[]
+    expect(listed.find((c) => c.id === newcomer.id)).toEqual(member(newcomer, 'Newcomer', false, [org.web.id]))
 
     const again = await send('POST', url, org.user.token, { email: newcomer.email })
     expect(again.status).toBe(409)
     expect(await again.json()).toEqual({ errors: [`email: ${newcomer.email} is already a collaborator`] })
+  })
+
+  it('lets the invitee decline: the invitation is withdrawn and they never join', async () => {
+    const org = await freshOrg()
+    const url = `/api/organizations/${org.organization.id}/collaborators`
+    const invitee = await ctx.createUser('Decliner')
+    const invited = (await (await send('POST', url, org.user.token, { email: invitee.email, is_admin: true })).json()) as InvitedCollaborator
+    const declined = await send('DELETE', `/api/user/invitations/${invited.id}`, invitee.token)
+    expect(declined.status).toBe(204)
+    expect(await (await get('/api/user/invitations', invitee.token)).json()).toEqual([])
+    expect((await get(`/api/organizations/${org.organization.id}`, invitee.token)).status).toBe(404)
+    const listed = (await (await get(url, org.user.token)).json()) as Collaborator[]
+    expect(listed.some((c) => c.email === invitee.email.toLowerCase())).toBe(false)
+    // The link stops working too.
+    expect((await ctx.request(`/api/invitations/${invited.invitation_url!.split('/').pop()!}`)).status).toBe(404)
   })
 
   it('creates the account directly with name and password, and the new user can log in', async () => {
@@ -236,16 +280,21 @@ describe('POST /organizations/:organizationId/collaborators', () => {
     expect(JSON.stringify(rows)).not.toContain(secondUrl!.split('/').pop()!)
   })
 
-  it('adding an existing user withdraws their pending invitation', async () => {
+  it('an invitation to an email that gets an account meanwhile is accepted by that account', async () => {
     const org = await freshOrg()
     const url = `/api/organizations/${org.organization.id}/collaborators`
-    expect((await send('POST', url, org.user.token, { email: 'soon@example.com' })).status).toBe(201)
+    const invited = (await (await send('POST', url, org.user.token, { email: 'soon@example.com' })).json()) as InvitedCollaborator
     // Meanwhile the person got an account under that email some other way.
     const later = await ctx.createUser('Later')
     await ctx.deps.database.db.update(users).set({ email: 'soon@example.com' }).where(eq(users.id, later.id))
-    const res = await send('POST', url, org.user.token, { email: 'soon@example.com' })
-    expect(res.status).toBe(201)
-    expect(await res.json()).toMatchObject({ id: later.id, pending_invitation: false })
+    // The link would create a second account: refused, pointing to the organizations page.
+    const viaLink = await ctx.request(`/api/invitations/${invited.invitation_url!.split('/').pop()!}/accept`, {
+      method: 'POST',
+      json: { name: 'Later', password: 'a long enough password' },
+    })
+    expect(viaLink.status).toBe(409)
+    expect((await viaLink.json()).errors[0]).toMatch(/accept the invitation .* on your organizations page/)
+    expect((await send('POST', `/api/user/invitations/${invited.id}/accept`, later.token)).status).toBe(200)
     const listed = (await (await get(url, org.user.token)).json()) as Collaborator[]
     expect(listed.filter((c) => c.email === 'soon@example.com').map((c) => c.pending_invitation)).toEqual([false])
   })

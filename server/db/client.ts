@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs'
 import { statfs } from 'node:fs/promises'
 import type { PGlite } from '@electric-sql/pglite'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
@@ -8,6 +7,7 @@ import type { SQL } from 'drizzle-orm'
 import type { Logger } from 'pino'
 import pg from 'pg'
 import { lockDataDir } from './data-dir-lock.ts'
+import { makePrivate, secureDataDir } from './data-dir-permissions.ts'
 import { installPgTransactionFix } from './pg-transaction.ts'
 import { startPgliteThread } from './pglite-thread.ts'
 import { schema } from './schema.ts'
@@ -59,12 +59,15 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value))
  * own modules on that thread too (`loadThreadPlugin`).
  */
 export async function openPglite(dataDir?: string, logLevel = 'silent'): Promise<Database> {
-  if (dataDir) mkdirSync(dataDir, { recursive: true })
+  // Owner-only, and refused when another user owns it (data-dir-permissions.ts).
+  if (dataDir) secureDataDir(dataDir)
   // Before anything in the directory is touched: one process per DATA_DIR (data-dir-lock.ts).
   const lock = dataDir ? lockDataDir(dataDir) : null
   let client: Awaited<ReturnType<typeof startPgliteThread>>
   try {
     client = await startPgliteThread(dataDir, logLevel)
+    // PGlite sets its catalog files' modes itself (0666) when it creates a cluster.
+    if (dataDir) makePrivate(dataDir, true)
   } catch (err) {
     lock?.release()
     throw await explainStartFailure(err, dataDir)

@@ -102,7 +102,7 @@ export function lockDataDir(dir: string): { release(): void } {
   if (held.has(path)) throw new DataDirInUseError(dir, process.pid)
   for (let attempt = 0; ; attempt++) {
     try {
-      const fd = openSync(path, 'wx')
+      const fd = openSync(path, 'wx', 0o600)
       try {
         writeSync(fd, `${process.pid}\n${processStartTime(process.pid) ?? ''}\n`)
       } finally {

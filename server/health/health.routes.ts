@@ -8,28 +8,33 @@ import { queryRows } from '../db/client.ts'
 export const QUEUE_COUNT_CAP = 10_000
 
 /**
- * Liveness and database readiness: 200 when a query round-trips, 503 otherwise. Also the
- * ingest backlog: events accepted but not yet indexed, and events set aside because they
- * could not be indexed (a growing `pending` means the indexer is not keeping up or failing).
+ * Liveness, `GET /healthz`: the process serves requests. It never touches the database, so a
+ * database busy with heavy queries does not make an orchestrator restart a healthy server.
+ *
+ * Readiness, `GET /readyz`: the database answers a query within `readiness.timeoutMs` and the
+ * ingest backlog (events accepted but not yet indexed) is below `readiness.maxBacklog`; 503
+ * otherwise, with the reason. Also reports the backlog and events set aside because they could
+ * not be indexed (a growing `pending` means the indexer is not keeping up or failing).
  */
-export const healthRoutes = new Hono<AppEnv>().get('/healthz', async (c) => {
-  const { database } = c.var.deps
-  let timer: NodeJS.Timeout | undefined
-  try {
-    // A database that stops answering must not hang the check that is there to notice it.
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer from the database within ${HEALTH_TIMEOUT_MS} ms`)), HEALTH_TIMEOUT_MS)
-    })
-    return await Promise.race([readiness(c), timeout])
-  } catch (err) {
-    c.var.deps.logger.error({ err }, 'health check failed')
-    return c.json({ status: 'unavailable', database: database.engine }, 503)
-  } finally {
-    clearTimeout(timer)
-  }
-})
-
-const HEALTH_TIMEOUT_MS = 5_000
+export const healthRoutes = new Hono<AppEnv>()
+  .get('/healthz', (c) => c.json({ status: 'ok' }))
+  .get('/readyz', async (c) => {
+    const { database, config } = c.var.deps
+    const { timeoutMs } = config.readiness
+    let timer: NodeJS.Timeout | undefined
+    try {
+      // A database that stops answering (or is busy) must not hang the check that is there to notice it.
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer from the database within ${timeoutMs} ms`)), timeoutMs)
+      })
+      return await Promise.race([readiness(c), timeout])
+    } catch (err) {
+      c.var.deps.logger.warn({ err }, 'readiness check failed')
+      return c.json({ status: 'unavailable', database: database.engine, problem: (err as Error).message }, 503)
+    } finally {
+      clearTimeout(timer)
+    }
+  })
 
 /** Below this much free space (one journal segment) the ingest journal is about to refuse events. */
 export const MIN_JOURNAL_FREE_BYTES = 16 * 1024 * 1024
@@ -63,13 +68,19 @@ async function readiness(c: Context<AppEnv>) {
   // "degraded", with 200, so monitoring sees it and a load balancer keeps the dashboard up.
   // A failed check of the disk says nothing about the database: left out rather than a 503.
   const disk = journal ? await journalDiskSpace(journal.dir).catch(() => null) : null
-  return c.json({
-    status: disk?.low ? 'degraded' : 'ok',
-    database: database.engine,
-    ingest_queue: {
-      pending: Math.min(QUEUE_COUNT_CAP, Number(queue?.pending ?? 0) + journaled),
-      failed: Math.min(QUEUE_COUNT_CAP, Number(queue?.failed ?? 0)),
+  const pending = Math.min(QUEUE_COUNT_CAP, Number(queue?.pending ?? 0) + journaled)
+  const { maxBacklog } = c.var.deps.config.readiness
+  // Events keep being accepted (they are durable) while the backlog is large, but a server that
+  // far behind should not be sent more traffic: searches would miss what it has not indexed.
+  const behind = pending >= maxBacklog
+  return c.json(
+    {
+      status: behind ? 'unavailable' : disk?.low ? 'degraded' : 'ok',
+      database: database.engine,
+      ...(behind && { problem: `ingest backlog of ${pending} events is at or above ${maxBacklog} (ERRATA_READY_MAX_BACKLOG)` }),
+      ingest_queue: { pending, failed: Math.min(QUEUE_COUNT_CAP, Number(queue?.failed ?? 0)) },
+      ...(disk && { ingest_journal: { free_bytes: disk.freeBytes, ...(disk.low && { problem: 'less than 16 MiB free: events will be refused (503) when it is full' }) } }),
     },
-    ...(disk && { ingest_journal: { free_bytes: disk.freeBytes, ...(disk.low && { problem: 'less than 16 MiB free: events will be refused (503) when it is full' }) } }),
-  })
+    behind ? 503 : 200,
+  )
 }

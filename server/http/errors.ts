@@ -1,7 +1,7 @@
 /** Typed failures thrown by services; app.onError turns each into one JSON envelope. */
 export class HttpError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 503,
+    readonly status: 400 | 401 | 403 | 404 | 408 | 409 | 410 | 413 | 415 | 422 | 429 | 503,
     readonly messages: string[],
   ) {
     super(messages.join('; '))
@@ -55,5 +55,15 @@ export class TooManyRequestsError extends HttpError {
     const wait = seconds < 60 ? `${seconds} seconds` : minutes === 1 ? '1 minute' : `${minutes} minutes`
     super(429, [`${what}; try again in ${wait}`])
     this.retryAfterSeconds = seconds
+  }
+}
+
+/** 503 with Retry-After: the server is too busy for this request now, and will not be shortly. */
+export class ServiceBusyError extends HttpError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(503, [message])
   }
 }

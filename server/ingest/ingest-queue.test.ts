@@ -61,7 +61,7 @@ async function counts(errorClass: string) {
 }
 
 async function health() {
-  const res = await ctx.app.request('http://errata.test/healthz')
+  const res = await ctx.app.request('http://errata.test/readyz')
   return ((await res.json()) as { ingest_queue: { pending: number; failed: number } }).ingest_queue
 }
 
@@ -164,7 +164,7 @@ describe('accepted-event log in the database, and the ingest queue of earlier ve
     expect(Number(error!.events_count)).toBe(60)
   })
 
-  it('counts the backlog in /healthz only up to a cap, so the check stays cheap', async () => {
+  it('counts the backlog in /readyz only up to a cap, so the check stays cheap', async () => {
     await ctx.deps.database.db.execute(sql`
       INSERT INTO ingest_queue (event_id, project_id, received_at, event, payload, failed_at, failure)
       SELECT 'capped-' || g, ${projectId}, now(), '{}'::jsonb, decode('00', 'hex'), now(), 'test'

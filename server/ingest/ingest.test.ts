@@ -1,3 +1,4 @@
+import { loadConfig } from '../config.ts'
 import { readFileSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
 import { join } from 'node:path'
@@ -22,7 +23,7 @@ let apiKey: string
 
 beforeAll(async () => {
   ctx = await createTestContext({
-    limits: { notifyBytes: NOTIFY_LIMIT, sessionsBytes: 16 * 1024, apiBodyBytes: 256 * 1024 },
+    limits: { ...loadConfig({}).limits, notifyBytes: NOTIFY_LIMIT, sessionsBytes: 16 * 1024, apiBodyBytes: 256 * 1024 },
   })
   owner = await ctx.createUser('Owner')
   const { project } = await seedProject(ctx, { user: owner, organization: 'Ingest Org', project: 'Ingest' })

@@ -1,13 +1,15 @@
 import { and, eq, gt, sql } from 'drizzle-orm'
-import type { AcceptInvitation, Collaborator, Invitation } from '../../contract/collaborators.ts'
+import type { AcceptInvitation, Collaborator, Invitation, UserInvitation } from '../../contract/collaborators.ts'
+import type { Organization } from '../../contract/organizations.ts'
 import type { LoginResponse } from '../../contract/users.ts'
 import { hashPassword } from '../auth/passwords.ts'
 import { createSignInToken, generateToken, hashToken } from '../auth/tokens.ts'
 import type { Db } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
 import { collaborators, invitations, organizations, users } from '../db/schema.ts'
-import { ConflictError, HttpError } from '../http/errors.ts'
+import { ConflictError, HttpError, NotFoundError } from '../http/errors.ts'
 import type { UrlBuilder } from '../http/urls.ts'
+import { toOrganization } from '../organizations/organizations.service.ts'
 import { toCurrentUser } from '../users/users.service.ts'
 
 /** How long an accept link works. */
@@ -122,7 +124,7 @@ export async function acceptInvitation(
       .returning()
     if (!user) {
       throw new ConflictError(
-        `email: an account for ${invitation.email} already exists; log in with it and ask an admin of ${found.organizationName} to add it directly`,
+        `email: an account for ${invitation.email} already exists; sign in with it and accept the invitation to ${found.organizationName} on your organizations page`,
       )
     }
     await tx.insert(collaborators).values({
@@ -135,4 +137,63 @@ export async function acceptInvitation(
     const { token: authToken } = await createSignInToken(tx, user.id, userAgent)
     return { token: authToken, user: toCurrentUser(user) }
   })
+}
+
+/** Open invitations addressed to `userId`'s email. */
+const toUser = (userId: string) =>
+  and(invitationIsOpen, sql`lower(${invitations.email}) = (SELECT lower(${users.email}) FROM ${users} WHERE ${users.id} = ${userId})`)
+
+/** The open invitations to the signed-in user's email, newest first. */
+export async function listUserInvitations(db: Db, userId: string): Promise<UserInvitation[]> {
+  const rows = await db
+    .select({ invitation: invitations, organizationName: organizations.name, invitedBy: users.name })
+    .from(invitations)
+    .innerJoin(organizations, eq(organizations.id, invitations.organizationId))
+    .leftJoin(users, eq(users.id, invitations.invitedBy))
+    .where(toUser(userId))
+    .orderBy(sql`${invitations.createdAt} DESC`, invitations.id)
+  return rows.map(({ invitation, organizationName, invitedBy }) => ({
+    id: invitation.id,
+    organization_id: invitation.organizationId,
+    organization_name: organizationName,
+    is_admin: invitation.isAdmin,
+    invited_by: invitedBy ?? '',
+    created_at: invitation.createdAt.toISOString(),
+    expires_at: invitation.expiresAt.toISOString(),
+  }))
+}
+
+/**
+ * The signed-in user joins the organization of an invitation to their email, with its role and
+ * projects, and the invitation is used up. 404 for any other invitation (someone else's, expired,
+ * withdrawn or used): its existence is not revealed.
+ */
+export async function acceptUserInvitation(db: Db, userId: string, invitationId: string): Promise<Organization> {
+  return db.transaction(async (tx) => {
+    // Locking the invitation makes a double submit accept once; the second finds no row.
+    const [invitation] = await tx
+      .select()
+      .from(invitations)
+      .where(and(eq(invitations.id, invitationId), toUser(userId)))
+      .for('update')
+    if (!invitation) throw new NotFoundError('Invitation')
+    // Already a member (added meanwhile): the invitation is simply used up.
+    await tx
+      .insert(collaborators)
+      .values({ organizationId: invitation.organizationId, userId, isAdmin: invitation.isAdmin, projectIds: invitation.isAdmin ? null : invitation.projectIds })
+      .onConflictDoNothing()
+    await tx.delete(invitations).where(eq(invitations.id, invitation.id))
+    const [organization] = await tx.select().from(organizations).where(eq(organizations.id, invitation.organizationId))
+    if (!organization) throw new NotFoundError('Invitation')
+    return toOrganization(organization)
+  })
+}
+
+/** The signed-in user declines an invitation to their email: it is withdrawn (its link stops working). */
+export async function declineUserInvitation(db: Db, userId: string, invitationId: string): Promise<void> {
+  const deleted = await db
+    .delete(invitations)
+    .where(and(eq(invitations.id, invitationId), toUser(userId)))
+    .returning({ id: invitations.id })
+  if (deleted.length === 0) throw new NotFoundError('Invitation')
 }

@@ -166,7 +166,7 @@ describe('POST /invitations/:token/accept', () => {
     expect(res.status).toBe(409)
     expect(await res.json()).toEqual({
       errors: [
-        'email: an account for taken@example.com already exists; log in with it and ask an admin of Acme to add it directly',
+        'email: an account for taken@example.com already exists; sign in with it and accept the invitation to Acme on your organizations page',
       ],
     })
     expect((await show(token)).status).toBe(200)

@@ -81,11 +81,11 @@ function gzipInto(sink: Writable): { write(text: string): Promise<void>; end(): 
 export function directoryFileStore(database: Database, dir: string): RetrievalFileStore {
   const finalPath = (key: string) => join(dir, `${checkKey(key)}.jsonl.gz`)
   const partialPath = (key: string) => join(dir, `${checkKey(key)}.partial`)
-  const ensureDir = () => mkdirSync(dir, { recursive: true })
+  const ensureDir = () => mkdirSync(dir, { recursive: true, mode: 0o700 })
   return {
     async create(_requestId, key) {
       ensureDir()
-      const file = createWriteStream(partialPath(key))
+      const file = createWriteStream(partialPath(key), { mode: 0o600 })
       const gzip = gzipInto(file)
       return {
         write: (text) => gzip.write(text),

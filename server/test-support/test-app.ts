@@ -15,6 +15,7 @@ import { openScratchPostgres } from '../db/scratch-database.ts'
 import { newId } from '../db/ids.ts'
 import { migrate } from '../db/migrate.ts'
 import { users } from '../db/schema.ts'
+import { limitConnections } from '../http/connection-limits.ts'
 import { createRequestListener } from '../ingest/accept/node-listener.ts'
 import { createIngestWriter } from '../ingest/log/group-commit.ts'
 import { openPipeline } from '../ingest/pipeline/open.ts'
@@ -142,16 +143,18 @@ export async function createTestContext(overrides: Partial<Config> = {}, options
 export async function listen(
   ctx: Pick<TestContext, 'app' | 'deps'>,
   observe?: (request: IncomingMessage) => void,
-): Promise<{ url: string; close(): Promise<void> }> {
+): Promise<{ url: string; close(): Promise<void>; connections: ReturnType<typeof limitConnections> }> {
   const listener = await createRequestListener(ctx.app, ctx.deps)
   const server = createServer((request, response) => {
     observe?.(request)
     listener(request, response)
   })
+  const connections = limitConnections(server, ctx.deps.config.limits)
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo
   return {
     url: `http://127.0.0.1:${port}`,
+    connections,
     close: () =>
       new Promise<void>((done) => {
         listener.close()

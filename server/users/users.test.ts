@@ -209,6 +209,28 @@ describe('sign-in throttling', () => {
       expect((await from(app, '172.32.0.1', user.email, PASSWORD)).status).toBe(429)
     })
 
+    it('cannot be used by someone elsewhere to lock a user out: failures count per email and address', async () => {
+      const app = createApp({ ...ctx.deps, loginThrottle: createLoginThrottle(DEFAULT_LOGIN_LIMITS, () => clock) })
+      const user = await ctx.createUser('Targeted User')
+      // Ten wrong passwords for the user from the attacker's address (a web page could send them).
+      for (let i = 0; i < 10; i++) expect((await from(app, '203.0.113.20', user.email, 'wrong password')).status).toBe(401)
+      const attacker = await from(app, '203.0.113.20', user.email, PASSWORD)
+      expect(attacker.status).toBe(429)
+      expect(await attacker.json()).toEqual({ errors: ['too many failed sign-ins for this email; try again in 15 minutes'] })
+      // The user, elsewhere, still signs in; and a few typos of their own do not add up with the attacker's.
+      for (let i = 0; i < 3; i++) expect((await from(app, '198.51.100.20', user.email, 'wrong password')).status).toBe(401)
+      expect((await from(app, '198.51.100.20', user.email, PASSWORD)).status).toBe(200)
+    })
+
+    it('still bounds guesses at one email from many addresses, with a higher limit', async () => {
+      const app = createApp({ ...ctx.deps, loginThrottle: createLoginThrottle({ ...DEFAULT_LOGIN_LIMITS, perEmail: 25 }, () => clock) })
+      const user = await ctx.createUser('Widely Guessed User')
+      for (let i = 0; i < 25; i++) expect((await from(app, `203.0.113.${100 + Math.floor(i / 5)}`, user.email, 'wrong password')).status).toBe(401)
+      const fresh = await from(app, '198.51.100.30', user.email, PASSWORD)
+      expect(fresh.status).toBe(429)
+      expect(await fresh.json()).toEqual({ errors: ['too many failed sign-ins for this email; try again in 15 minutes'] })
+    })
+
     it('lets the right password in once the wait is over', async () => {
       const app = throttled()
       const user = await ctx.createUser('Patient User')

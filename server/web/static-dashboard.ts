@@ -6,7 +6,7 @@ import { compress } from 'hono/compress'
 import type { AppEnv } from '../context.ts'
 
 /** Paths that belong to the service, never to the dashboard's client-side routes. */
-export const SERVICE_PATHS = /^\/(api|notify|sessions|healthz|sourcemap|minidump-symbol|ndk-symbol|minidump|build)(\/|$)/
+export const SERVICE_PATHS = /^\/(api|notify|sessions|healthz|readyz|sourcemap|minidump-symbol|ndk-symbol|minidump|build)(\/|$)/
 
 /**
  * Serves the built dashboard; any other GET that is not a service path falls back to

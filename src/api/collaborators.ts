@@ -3,10 +3,12 @@ import {
   collaboratorSchema,
   invitationSchema,
   invitedCollaboratorSchema,
+  userInvitationSchema,
   type AcceptInvitation,
   type InviteCollaborator,
   type UpdateCollaborator,
 } from '../../contract/collaborators.ts'
+import { organizationSchema } from '../../contract/organizations.ts'
 import { loginResponseSchema, type LoginResponse } from '../../contract/users.ts'
 import { writeToken } from '../lib/token-store.ts'
 import { apiUrl, getJson, sendEmpty, sendJson } from './http.ts'
@@ -19,6 +21,7 @@ export const collaboratorKeys = {
 
 export const invitationKeys = {
   detail: (token: string) => ['invitations', token] as const,
+  mine: () => ['invitations', 'mine'] as const,
 }
 
 const collaboratorsPath = (organizationId: string) => `/organizations/${encodeURIComponent(organizationId)}/collaborators`
@@ -67,3 +70,19 @@ export async function acceptInvitation(token: string, input: AcceptInvitation): 
   writeToken(response.token)
   return response
 }
+
+/** Invitations to the signed-in user's email: accepted or declined on the organizations page. */
+export const userInvitationsQuery = () =>
+  queryOptions({
+    queryKey: invitationKeys.mine(),
+    queryFn: ({ signal }) => getJson(apiUrl('/user/invitations'), userInvitationSchema.array(), signal),
+    staleTime: 60_000,
+  })
+
+/** Joins the invitation's organization (answers the organization). */
+export const acceptUserInvitation = (invitationId: string) =>
+  sendJson('POST', apiUrl(`/user/invitations/${encodeURIComponent(invitationId)}/accept`), undefined, organizationSchema)
+
+/** Declines: the invitation is withdrawn (204). */
+export const declineUserInvitation = (invitationId: string) =>
+  sendEmpty('DELETE', apiUrl(`/user/invitations/${encodeURIComponent(invitationId)}`))

@@ -128,7 +128,7 @@ describe('kill -9 during ingestion', () => {
       // Indexed: poll until nothing is pending.
       const deadline = Date.now() + 120_000
       for (;;) {
-        const health = (await (await fetch(`${base}/healthz`)).json().catch(() => null)) as { ingest_queue?: { pending: number } } | null
+        const health = (await (await fetch(`${base}/readyz`)).json().catch(() => null)) as { ingest_queue?: { pending: number } } | null
         if (health?.ingest_queue?.pending === 0) break
         if (Date.now() > deadline) throw new Error('the backlog was not indexed after the restart')
         await new Promise((resolve) => setTimeout(resolve, 200))

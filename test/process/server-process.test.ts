@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { request } from 'node:http'
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -77,6 +77,14 @@ async function startServer(): Promise<{ child: ChildProcessWithoutNullStreams; o
   return { child, output }
 }
 
+/** Entries under `dir` (itself included) that are not owner-only (0700 directories, 0600 files). */
+function notPrivate(dir: string): string[] {
+  const stat = lstatSync(dir)
+  const mode = stat.mode & 0o777
+  if (stat.isDirectory()) return [...(mode === 0o700 ? [] : [`${mode.toString(8)} ${dir}`]), ...readdirSync(dir).flatMap((name) => notPrivate(join(dir, name)))]
+  return stat.isFile() && mode !== 0o600 ? [`${mode.toString(8)} ${dir}`] : []
+}
+
 const api = async (path: string, init: RequestInit = {}) =>
   fetch(`${base}/api${path}`, {
     ...init,
@@ -126,6 +134,8 @@ describe('the server process', { timeout: 180_000 }, () => {
       second.child.kill('SIGTERM')
       expect(await exited(second.child)).toBe(0)
     }
+    // Everything the server wrote in its data directory is its user's only.
+    expect(notPrivate(dataDir)).toEqual([])
   })
 
   it('stops on SIGTERM while clients keep sending on kept-alive connections', async () => {
@@ -163,6 +173,15 @@ describe('the server process', { timeout: 180_000 }, () => {
         const sameDir = await runToExit(spawnServer({ PORT: String(port + 1), DATA_DIR: dataDir }))
         expect(sameDir.code).toBe(1)
         expect(sameDir.output).toContain(`DATA_DIR ${dataDir} is in use by another Errata process (pid ${running.child.pid})`)
+        // A data directory of another user: refused, with the reason.
+        const foreign = process.getuid!() === 0 ? join(otherDir, 'foreign') : '/'
+        if (foreign !== '/') {
+          mkdirSync(foreign)
+          chownSync(foreign, 65534, 65534)
+        }
+        const foreignDir = await runToExit(spawnServer({ PORT: String(port + 1), DATA_DIR: foreign }))
+        expect(foreignDir.code).toBe(1)
+        expect(foreignDir.output).toContain(`Errata failed to start: DATA_DIR ${foreign} is owned by another user`)
         // Same port, own data directory: a clear message, not a stack trace.
         const samePort = await runToExit(spawnServer({ PORT: String(port), DATA_DIR: otherDir }))
         expect(samePort.code).toBe(1)

@@ -15,7 +15,7 @@ import { parseInput } from '../../http/validate.ts'
 import { acceptedRequest } from '../log/record.ts'
 import { notifyPayloadSchema, sessionsPayloadSchema } from './payload-schema.ts'
 import { projectIdForApiKey } from './project-keys.ts'
-import { parseJsonBody } from './read-body.ts'
+import { BodyTimeoutError, parseJsonBody } from './read-body.ts'
 import { recordSessions } from './sessions.ts'
 
 export const INGEST_PATHS = ['/notify', '/sessions'] as const
@@ -107,7 +107,7 @@ async function acceptSessions(deps: AppDeps, request: IngestRequest): Promise<In
 function failureAnswer(err: unknown, logger: Logger, requestId: string): { status: number; headers: Record<string, string>; messages: string[] } {
   if (err instanceof HttpError) {
     // The client may still be sending; say the connection ends rather than read the rest.
-    return { status: err.status, headers: err instanceof PayloadTooLargeError ? { Connection: 'close' } : {}, messages: err.messages }
+    return { status: err.status, headers: err instanceof PayloadTooLargeError || err instanceof BodyTimeoutError ? { Connection: 'close' } : {}, messages: err.messages }
   }
   if (isDatabaseUnavailable(err)) {
     logDatabaseUnavailable(logger, err)

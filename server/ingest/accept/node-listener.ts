@@ -26,7 +26,7 @@ function ingestPath(url: string | undefined): IngestPath | null {
   return (INGEST_PATHS as readonly string[]).includes(path) ? (path as IngestPath) : null
 }
 
-function nodeIngestRequest(incoming: IncomingMessage, path: IngestPath): IngestRequest {
+function nodeIngestRequest(incoming: IncomingMessage, path: IngestPath, bodyTimeoutMs: number): IngestRequest {
   return {
     method: incoming.method ?? 'GET',
     path,
@@ -39,7 +39,7 @@ function nodeIngestRequest(incoming: IncomingMessage, path: IngestPath): IngestR
       const query = url.indexOf('?')
       return query < 0 ? undefined : (new URLSearchParams(url.slice(query + 1)).get('apiKey') ?? undefined)
     },
-    readBody: (limitBytes) => readNodeBody(incoming, limitBytes),
+    readBody: (limitBytes) => readNodeBody(incoming, limitBytes, bodyTimeoutMs),
   }
 }
 
@@ -71,7 +71,7 @@ export async function createRequestListener(
   async function answer(incoming: IncomingMessage, outgoing: ServerResponse, path: IngestPath): Promise<void> {
     const started = performance.now()
     const requestId = randomUUID()
-    const result = await answerIngest(deps, nodeIngestRequest(incoming, path), requestId)
+    const result = await answerIngest(deps, nodeIngestRequest(incoming, path, deps.config.limits.ingestBodyTimeoutMs), requestId)
     // Handler headers win over the server-wide ones (CORS's Cross-Origin-Resource-Policy).
     outgoing.writeHead(result.status, { ...security, 'X-Request-Id': requestId, ...result.headers })
     outgoing.end(result.status === 204 ? undefined : result.body)

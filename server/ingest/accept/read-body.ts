@@ -18,11 +18,22 @@ export async function readLimitedBody(request: Request, limitBytes: number): Pro
   return decodeBody(await readWebStream(request, limitBytes), request.headers.get('content-encoding'), limitBytes)
 }
 
-/** readLimitedBody for a Node request (the accept path's own listener): no web stream per request. */
-export async function readNodeBody(incoming: IncomingMessage, limitBytes: number): Promise<Buffer> {
+/**
+ * readLimitedBody for a Node request (the accept path's own listener): no web stream per request.
+ * A body not complete within `timeoutMs` is refused with 408: notifier bodies are small, and a
+ * client sending slowly would otherwise hold its connection and buffer for minutes.
+ */
+export async function readNodeBody(incoming: IncomingMessage, limitBytes: number, timeoutMs = Infinity): Promise<Buffer> {
   const declared = Number(incoming.headers['content-length'])
   if (Number.isFinite(declared) && declared > limitBytes) throw new PayloadTooLargeError(limitBytes)
-  return decodeBody(await readIncoming(incoming, limitBytes), incoming.headers['content-encoding'] ?? null, limitBytes)
+  return decodeBody(await readIncoming(incoming, limitBytes, timeoutMs), incoming.headers['content-encoding'] ?? null, limitBytes)
+}
+
+/** 408: the body did not arrive in time. The answer closes the connection (the rest is never read). */
+export class BodyTimeoutError extends HttpError {
+  constructor(timeoutMs: number) {
+    super(408, [`the request body did not arrive within ${timeoutMs} ms`])
+  }
 }
 
 /** A body as sent with `Content-Encoding`, decompressed within the same limit. */
@@ -57,11 +68,19 @@ export function parseJsonBody(body: Buffer): unknown {
 
 const clientClosedEarly = () => new ValidationError('the client closed the connection before the body was complete')
 
-function readIncoming(incoming: IncomingMessage, limitBytes: number): Promise<Buffer> {
+function readIncoming(incoming: IncomingMessage, limitBytes: number, timeoutMs: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let received = 0
+    const timer = Number.isFinite(timeoutMs)
+      ? setTimeout(() => {
+          cleanup()
+          incoming.pause()
+          reject(new BodyTimeoutError(timeoutMs))
+        }, timeoutMs)
+      : undefined
     const cleanup = () => {
+      clearTimeout(timer)
       incoming.off('data', onData)
       incoming.off('end', onEnd)
       incoming.off('error', onError)

@@ -111,13 +111,14 @@ export interface JournalAppender {
  * reached the file, it keeps the segment, so a full disk does not make a file per refusal.
  */
 export async function openJournalAppender(dir: string, segmentBytes = SEGMENT_BYTES): Promise<JournalAppender> {
-  await mkdir(dir, { recursive: true })
+  await mkdir(dir, { recursive: true, mode: 0o700 })
   let segment = ((await listSegments(dir)).at(-1) ?? 0) + 1
   let handle: FileHandle | null = null
   let size = 0
 
   async function startSegment(): Promise<FileHandle> {
-    const next = await open(segmentPath(dir, segment), 'wx')
+    // Raw events (emails, addresses, headers): readable by Errata's user only.
+    const next = await open(segmentPath(dir, segment), 'wx', 0o600)
     // The new file's directory entry must be durable too, or a power loss could drop the
     // whole segment with the events acknowledged from it.
     const directory = await open(dir, 'r')

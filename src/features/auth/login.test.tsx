@@ -46,6 +46,7 @@ describe('login', () => {
     const { requests } = mockApi({
       'POST /api/auth/login': { token: 'fresh-token', user },
       'GET /api/user': user,
+      'GET /api/user/invitations': [],
       'GET /api/user/organizations': [organization()],
     })
     const { router } = renderApp('/login?redirect=%2Forganizations', { token: null })

@@ -29,6 +29,7 @@ describe('invitation accept page', { timeout: 15_000 }, () => {
       'GET /api/invitations/tok-123': invitation,
       'POST /api/invitations/tok-123/accept': json({ token: 'new-session-token', user: carol }, { status: 201 }),
       'GET /api/user': carol,
+      'GET /api/user/invitations': [],
       'GET /api/user/organizations': [organization()],
     })
     const { router } = renderApp('/invitations/tok-123', { token: null })

@@ -19,6 +19,7 @@ const collaborator = (is_admin: boolean): Collaborator => ({
 
 const routes = ({ admin = true } = {}) => ({
   'GET /api/user': me,
+  'GET /api/user/invitations': [],
   'GET /api/user/organizations': [organization()],
   'GET /api/organizations/org1': organization(),
   'GET /api/organizations/org1/collaborators': [collaborator(admin)],
@@ -83,6 +84,7 @@ describe('organization settings page', { timeout: 15_000 }, () => {
     let organizations = [organization()]
     const { requests } = mockApi({
       ...routes(),
+      'GET /api/user/invitations': [],
       'GET /api/user/organizations': () => json(organizations),
       'DELETE /api/organizations/org1': () => {
         organizations = []

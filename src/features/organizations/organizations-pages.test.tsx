@@ -14,6 +14,7 @@ describe('organizations pages', () => {
     const created = organization({ id: 'org2', name: 'Globex', slug: 'globex' })
     mockApi({
       'GET /api/user': user,
+      'GET /api/user/invitations': [],
       'GET /api/user/organizations': () => json(organizations),
       'POST /api/user/organizations': () => {
         organizations = [...organizations, created]
@@ -38,6 +39,7 @@ describe('organizations pages', () => {
   it('shows why an organization could not be created', async () => {
     mockApi({
       'GET /api/user': user,
+      'GET /api/user/invitations': [],
       'GET /api/user/organizations': [],
       'POST /api/user/organizations': json({ errors: ['name: must be at most 200 characters'] }, { status: 400 }),
     })

@@ -80,6 +80,7 @@ function api({ admin = true } = {}) {
   const state = { retrievals: [] as EventDataRequest[], deletions: [] as EventDataDeletion[] }
   const mock = mockApi({
     'GET /api/user': me,
+    'GET /api/user/invitations': [],
     'GET /api/user/organizations': [organization()],
     'GET /api/organizations/org1': organization(),
     'GET /api/organizations/org1/projects': [project()],

@@ -4,6 +4,7 @@ import { organizationsQuery } from '../../api/organizations.ts'
 import { Card, CardContent } from '../../components/ui/card.tsx'
 import { PageHeader } from '../../components/ui/page-header.tsx'
 import { PageSkeleton, RouteError } from '../../features/layout/route-states.tsx'
+import { PendingInvitations } from '../../features/invitations/pending-invitations.tsx'
 import { CreateOrganizationForm } from '../../features/organizations/create-organization-form.tsx'
 import { OrganizationList } from '../../features/organizations/organization-list.tsx'
 
@@ -20,6 +21,7 @@ function OrganizationsPage() {
   return (
     <div className="mx-auto flex max-w-3xl flex-col gap-6">
       <PageHeader title="Organizations" description="Pick an organization to see its projects." className="mb-0" />
+      <PendingInvitations />
       <OrganizationList organizations={organizations} />
       <Card>
         <CardContent className="py-4">

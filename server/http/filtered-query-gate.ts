@@ -1,0 +1,98 @@
+import type { MiddlewareHandler } from 'hono'
+import type { AppDeps, AppEnv } from '../context.ts'
+import { ServiceBusyError } from './errors.ts'
+
+/** A counting semaphore whose waiters give up after a while. */
+export interface Gate {
+  /** Resolves with a release function once a slot is free; rejects after `waitMs` in line. */
+  enter(waitMs: number): Promise<() => void>
+  readonly running: number
+  readonly waiting: number
+}
+
+export function createGate(slots: number): Gate {
+  let running = 0
+  const queue: Array<() => void> = []
+  const release = () => {
+    const next = queue.shift()
+    if (next) next()
+    else running -= 1
+  }
+  return {
+    get running() {
+      return running
+    },
+    get waiting() {
+      return queue.length
+    },
+    enter(waitMs) {
+      if (running < slots) {
+        running += 1
+        return Promise.resolve(once(release))
+      }
+      return new Promise((resolve, reject) => {
+        // Handing over a slot keeps `running` as it is: the releaser's slot becomes this one's.
+        const take = () => {
+          clearTimeout(timer)
+          resolve(once(release))
+        }
+        const timer = setTimeout(() => {
+          queue.splice(queue.indexOf(take), 1)
+          reject(new Error('timed out'))
+        }, waitMs)
+        queue.push(take)
+      })
+    },
+  }
+}
+
+function once(fn: () => void): () => void {
+  let done = false
+  return () => {
+    if (done) return
+    done = true
+    fn()
+  }
+}
+
+// One gate per app's dependencies: both listeners (PORT and API_PORT) share it.
+const gates = new WeakMap<AppDeps, Gate>()
+
+/** The gate of filtered searches of the app built from `deps`. */
+export function filteredQueryGate(deps: AppDeps): Gate {
+  let gate = gates.get(deps)
+  if (!gate) {
+    gate = createGate(deps.config.filteredQueries.concurrency)
+    gates.set(deps, gate)
+  }
+  return gate
+}
+
+/**
+ * Bounds the API requests that carry filters (a "contains" filter scans events; on the embedded
+ * database, which runs one query at a time, a few of them at once would hold the readiness probe
+ * and indexing behind them). Past `filteredQueries.concurrency` running, a request waits its
+ * turn up to `filteredQueries.waitMs`, then answers 503 with Retry-After.
+ */
+export const boundFilteredQueries: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (c.req.method !== 'GET' || !hasFilters(c.req.url)) return next()
+  const { deps } = c.var
+  const gate = filteredQueryGate(deps)
+  let release: () => void
+  try {
+    release = await gate.enter(deps.config.filteredQueries.waitMs)
+  } catch {
+    throw new ServiceBusyError('too many filtered searches are running; retry shortly', 5)
+  }
+  try {
+    await next()
+  } finally {
+    release()
+  }
+}
+
+function hasFilters(url: string): boolean {
+  const query = url.indexOf('?')
+  // filters[...] as written or percent-encoded (filters%5B).
+  return query >= 0 && /(^|&)filters(\[|%5B)/i.test(url.slice(query + 1))
+}
