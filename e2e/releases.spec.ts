@@ -53,7 +53,7 @@ test('the releases page lists versions newest first with their figures, and lead
   await page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: 'Releases' }).click()
   await expect(page.getByRole('heading', { level: 1, name: 'releases-app: releases' })).toBeVisible()
 
-  const items = page.getByRole('list').first().getByRole('listitem')
+  const items = page.getByRole('list', { name: 'Releases' }).getByRole('listitem')
   await expect(items).toHaveCount(3)
   await expect(items.nth(0).getByRole('heading', { level: 3 })).toHaveText(/2\.0\.0\s*production/)
   await expect(items.nth(0)).toContainText('by release-bot')
