@@ -23,6 +23,7 @@ import { Route as AuthedProjectsProjectIdPrivacyRouteImport } from './routes/_au
 import { Route as AuthedProjectsProjectIdReleasesRouteImport } from './routes/_authed/projects.$projectId.releases'
 import { Route as AuthedProjectsProjectIdSettingsRouteImport } from './routes/_authed/projects.$projectId.settings'
 import { Route as AuthedProjectsProjectIdStabilityRouteImport } from './routes/_authed/projects.$projectId.stability'
+import { Route as AuthedOrganizationSlugProjectSlugErrorsErrorIdRouteImport } from './routes/_authed/$organizationSlug.$projectSlug.errors.$errorId'
 import { Route as AuthedProjectsProjectIdErrorsIndexRouteImport } from './routes/_authed/projects.$projectId.errors.index'
 import { Route as AuthedProjectsProjectIdPivotsFieldIdRouteImport } from './routes/_authed/projects.$projectId.pivots.$fieldId'
 import { Route as AuthedProjectsProjectIdErrorsErrorIdIndexRouteImport } from './routes/_authed/projects.$projectId.errors.$errorId.index'
@@ -107,6 +108,12 @@ const AuthedProjectsProjectIdStabilityRoute =
     path: '/projects/$projectId/stability',
     getParentRoute: () => AuthedRoute,
   } as any)
+const AuthedOrganizationSlugProjectSlugErrorsErrorIdRoute =
+  AuthedOrganizationSlugProjectSlugErrorsErrorIdRouteImport.update({
+    id: '/$organizationSlug/$projectSlug/errors/$errorId',
+    path: '/$organizationSlug/$projectSlug/errors/$errorId',
+    getParentRoute: () => AuthedRoute,
+  } as any)
 const AuthedProjectsProjectIdErrorsIndexRoute =
   AuthedProjectsProjectIdErrorsIndexRouteImport.update({
     id: '/projects/$projectId/errors/',
@@ -152,6 +159,7 @@ export interface FileRoutesByFullPath {
   '/projects/$projectId/releases': typeof AuthedProjectsProjectIdReleasesRoute
   '/projects/$projectId/settings': typeof AuthedProjectsProjectIdSettingsRoute
   '/projects/$projectId/stability': typeof AuthedProjectsProjectIdStabilityRoute
+  '/$organizationSlug/$projectSlug/errors/$errorId': typeof AuthedOrganizationSlugProjectSlugErrorsErrorIdRoute
   '/projects/$projectId/pivots/$fieldId': typeof AuthedProjectsProjectIdPivotsFieldIdRoute
   '/projects/$projectId/errors/': typeof AuthedProjectsProjectIdErrorsIndexRoute
   '/projects/$projectId/errors/$errorId/': typeof AuthedProjectsProjectIdErrorsErrorIdIndexRoute
@@ -172,6 +180,7 @@ export interface FileRoutesByTo {
   '/projects/$projectId/releases': typeof AuthedProjectsProjectIdReleasesRoute
   '/projects/$projectId/settings': typeof AuthedProjectsProjectIdSettingsRoute
   '/projects/$projectId/stability': typeof AuthedProjectsProjectIdStabilityRoute
+  '/$organizationSlug/$projectSlug/errors/$errorId': typeof AuthedOrganizationSlugProjectSlugErrorsErrorIdRoute
   '/projects/$projectId/pivots/$fieldId': typeof AuthedProjectsProjectIdPivotsFieldIdRoute
   '/projects/$projectId/errors': typeof AuthedProjectsProjectIdErrorsIndexRoute
   '/projects/$projectId/errors/$errorId': typeof AuthedProjectsProjectIdErrorsErrorIdIndexRoute
@@ -194,6 +203,7 @@ export interface FileRoutesById {
   '/_authed/projects/$projectId/releases': typeof AuthedProjectsProjectIdReleasesRoute
   '/_authed/projects/$projectId/settings': typeof AuthedProjectsProjectIdSettingsRoute
   '/_authed/projects/$projectId/stability': typeof AuthedProjectsProjectIdStabilityRoute
+  '/_authed/$organizationSlug/$projectSlug/errors/$errorId': typeof AuthedOrganizationSlugProjectSlugErrorsErrorIdRoute
   '/_authed/projects/$projectId/pivots/$fieldId': typeof AuthedProjectsProjectIdPivotsFieldIdRoute
   '/_authed/projects/$projectId/errors/': typeof AuthedProjectsProjectIdErrorsIndexRoute
   '/_authed/projects/$projectId/errors/$errorId/': typeof AuthedProjectsProjectIdErrorsErrorIdIndexRoute
@@ -216,6 +226,7 @@ export interface FileRouteTypes {
     | '/projects/$projectId/releases'
     | '/projects/$projectId/settings'
     | '/projects/$projectId/stability'
+    | '/$organizationSlug/$projectSlug/errors/$errorId'
     | '/projects/$projectId/pivots/$fieldId'
     | '/projects/$projectId/errors/'
     | '/projects/$projectId/errors/$errorId/'
@@ -236,6 +247,7 @@ export interface FileRouteTypes {
     | '/projects/$projectId/releases'
     | '/projects/$projectId/settings'
     | '/projects/$projectId/stability'
+    | '/$organizationSlug/$projectSlug/errors/$errorId'
     | '/projects/$projectId/pivots/$fieldId'
     | '/projects/$projectId/errors'
     | '/projects/$projectId/errors/$errorId'
@@ -257,6 +269,7 @@ export interface FileRouteTypes {
     | '/_authed/projects/$projectId/releases'
     | '/_authed/projects/$projectId/settings'
     | '/_authed/projects/$projectId/stability'
+    | '/_authed/$organizationSlug/$projectSlug/errors/$errorId'
     | '/_authed/projects/$projectId/pivots/$fieldId'
     | '/_authed/projects/$projectId/errors/'
     | '/_authed/projects/$projectId/errors/$errorId/'
@@ -371,6 +384,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedProjectsProjectIdStabilityRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/$organizationSlug/$projectSlug/errors/$errorId': {
+      id: '/_authed/$organizationSlug/$projectSlug/errors/$errorId'
+      path: '/$organizationSlug/$projectSlug/errors/$errorId'
+      fullPath: '/$organizationSlug/$projectSlug/errors/$errorId'
+      preLoaderRoute: typeof AuthedOrganizationSlugProjectSlugErrorsErrorIdRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     '/_authed/projects/$projectId/errors/': {
       id: '/_authed/projects/$projectId/errors/'
       path: '/projects/$projectId/errors'
@@ -420,6 +440,7 @@ interface AuthedRouteChildren {
   AuthedProjectsProjectIdReleasesRoute: typeof AuthedProjectsProjectIdReleasesRoute
   AuthedProjectsProjectIdSettingsRoute: typeof AuthedProjectsProjectIdSettingsRoute
   AuthedProjectsProjectIdStabilityRoute: typeof AuthedProjectsProjectIdStabilityRoute
+  AuthedOrganizationSlugProjectSlugErrorsErrorIdRoute: typeof AuthedOrganizationSlugProjectSlugErrorsErrorIdRoute
   AuthedProjectsProjectIdPivotsFieldIdRoute: typeof AuthedProjectsProjectIdPivotsFieldIdRoute
   AuthedProjectsProjectIdErrorsIndexRoute: typeof AuthedProjectsProjectIdErrorsIndexRoute
   AuthedProjectsProjectIdErrorsErrorIdIndexRoute: typeof AuthedProjectsProjectIdErrorsErrorIdIndexRoute
@@ -442,6 +463,8 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedProjectsProjectIdReleasesRoute: AuthedProjectsProjectIdReleasesRoute,
   AuthedProjectsProjectIdSettingsRoute: AuthedProjectsProjectIdSettingsRoute,
   AuthedProjectsProjectIdStabilityRoute: AuthedProjectsProjectIdStabilityRoute,
+  AuthedOrganizationSlugProjectSlugErrorsErrorIdRoute:
+    AuthedOrganizationSlugProjectSlugErrorsErrorIdRoute,
   AuthedProjectsProjectIdPivotsFieldIdRoute:
     AuthedProjectsProjectIdPivotsFieldIdRoute,
   AuthedProjectsProjectIdErrorsIndexRoute:
