@@ -23,7 +23,7 @@ test('the releases page lists versions newest first with their figures, and lead
   await page.setViewportSize(WIDE)
   const watched = watchPage(page)
   const api = await Api.signIn(request)
-  const { projectId, apiKey } = await createProject(api, 'releases-app')
+  const { organizationId, projectId, apiKey } = await createProject(api, 'releases-app')
 
   // 1.0.0 seen first, then 1.1.0, then a reported build of 2.0.0 that its sessions and errors follow.
   await notify(request, apiKey, [simpleEvent({ errorClass: 'LegacyError', appVersion: '1.0.0' })])
@@ -53,7 +53,7 @@ test('the releases page lists versions newest first with their figures, and lead
   await page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: 'Releases' }).click()
   await expect(page.getByRole('heading', { level: 1, name: 'releases-app: releases' })).toBeVisible()
 
-  const items = page.getByRole('list').first().getByRole('listitem')
+  const items = page.getByRole('list', { name: 'Releases' }).getByRole('listitem')
   await expect(items).toHaveCount(3)
   await expect(items.nth(0).getByRole('heading', { level: 3 })).toHaveText(/2\.0\.0\s*production/)
   await expect(items.nth(0)).toContainText('by release-bot')
@@ -77,6 +77,15 @@ test('the releases page lists versions newest first with their figures, and lead
 
   // The error page says which release the error was first seen in.
   await page.getByText('CheckoutError').first().click()
+  await expect(page.getByText(/in\s*2\.0\.0\s*\(production\)/)).toBeVisible()
+
+  // Bugsnag's dashboard address of the error (/{organization slug}/{project slug}/errors/{id}),
+  // which Bugsnag's API clients build, leads to the same page.
+  const errorId = /\/errors\/([^/?#]+)/.exec(new URL(page.url()).pathname)![1]!
+  const organization = await api.get<{ slug: string }>(`/organizations/${organizationId}`)
+  const project = await api.get<{ slug: string }>(`/projects/${projectId}`)
+  await page.goto(`/${organization.slug}/${project.slug}/errors/${errorId}`)
+  await expect(page).toHaveURL(new RegExp(`/projects/${projectId}/errors/${errorId}`))
   await expect(page.getByText(/in\s*2\.0\.0\s*\(production\)/)).toBeVisible()
 
   // A project without releases says how to get one.

@@ -25,6 +25,7 @@ import { Route as AuthedProjectsProjectIdSettingsRouteImport } from './routes/_a
 import { Route as AuthedProjectsProjectIdSourceMapsRouteImport } from './routes/_authed/projects.$projectId.source-maps'
 import { Route as AuthedProjectsProjectIdStabilityRouteImport } from './routes/_authed/projects.$projectId.stability'
 import { Route as AuthedProjectsProjectIdWebhooksRouteImport } from './routes/_authed/projects.$projectId.webhooks'
+import { Route as AuthedOrganizationSlugProjectSlugErrorsErrorIdRouteImport } from './routes/_authed/$organizationSlug.$projectSlug.errors.$errorId'
 import { Route as AuthedProjectsProjectIdErrorsIndexRouteImport } from './routes/_authed/projects.$projectId.errors.index'
 import { Route as AuthedProjectsProjectIdPivotsFieldIdRouteImport } from './routes/_authed/projects.$projectId.pivots.$fieldId'
 import { Route as AuthedProjectsProjectIdErrorsErrorIdIndexRouteImport } from './routes/_authed/projects.$projectId.errors.$errorId.index'
@@ -121,6 +122,12 @@ const AuthedProjectsProjectIdWebhooksRoute =
     path: '/projects/$projectId/webhooks',
     getParentRoute: () => AuthedRoute,
   } as any)
+const AuthedOrganizationSlugProjectSlugErrorsErrorIdRoute =
+  AuthedOrganizationSlugProjectSlugErrorsErrorIdRouteImport.update({
+    id: '/$organizationSlug/$projectSlug/errors/$errorId',
+    path: '/$organizationSlug/$projectSlug/errors/$errorId',
+    getParentRoute: () => AuthedRoute,
+  } as any)
 const AuthedProjectsProjectIdErrorsIndexRoute =
   AuthedProjectsProjectIdErrorsIndexRouteImport.update({
     id: '/projects/$projectId/errors/',
@@ -168,6 +175,7 @@ export interface FileRoutesByFullPath {
   '/projects/$projectId/source-maps': typeof AuthedProjectsProjectIdSourceMapsRoute
   '/projects/$projectId/stability': typeof AuthedProjectsProjectIdStabilityRoute
   '/projects/$projectId/webhooks': typeof AuthedProjectsProjectIdWebhooksRoute
+  '/$organizationSlug/$projectSlug/errors/$errorId': typeof AuthedOrganizationSlugProjectSlugErrorsErrorIdRoute
   '/projects/$projectId/pivots/$fieldId': typeof AuthedProjectsProjectIdPivotsFieldIdRoute
   '/projects/$projectId/errors/': typeof AuthedProjectsProjectIdErrorsIndexRoute
   '/projects/$projectId/errors/$errorId/': typeof AuthedProjectsProjectIdErrorsErrorIdIndexRoute
@@ -190,6 +198,7 @@ export interface FileRoutesByTo {
   '/projects/$projectId/source-maps': typeof AuthedProjectsProjectIdSourceMapsRoute
   '/projects/$projectId/stability': typeof AuthedProjectsProjectIdStabilityRoute
   '/projects/$projectId/webhooks': typeof AuthedProjectsProjectIdWebhooksRoute
+  '/$organizationSlug/$projectSlug/errors/$errorId': typeof AuthedOrganizationSlugProjectSlugErrorsErrorIdRoute
   '/projects/$projectId/pivots/$fieldId': typeof AuthedProjectsProjectIdPivotsFieldIdRoute
   '/projects/$projectId/errors': typeof AuthedProjectsProjectIdErrorsIndexRoute
   '/projects/$projectId/errors/$errorId': typeof AuthedProjectsProjectIdErrorsErrorIdIndexRoute
@@ -214,6 +223,7 @@ export interface FileRoutesById {
   '/_authed/projects/$projectId/source-maps': typeof AuthedProjectsProjectIdSourceMapsRoute
   '/_authed/projects/$projectId/stability': typeof AuthedProjectsProjectIdStabilityRoute
   '/_authed/projects/$projectId/webhooks': typeof AuthedProjectsProjectIdWebhooksRoute
+  '/_authed/$organizationSlug/$projectSlug/errors/$errorId': typeof AuthedOrganizationSlugProjectSlugErrorsErrorIdRoute
   '/_authed/projects/$projectId/pivots/$fieldId': typeof AuthedProjectsProjectIdPivotsFieldIdRoute
   '/_authed/projects/$projectId/errors/': typeof AuthedProjectsProjectIdErrorsIndexRoute
   '/_authed/projects/$projectId/errors/$errorId/': typeof AuthedProjectsProjectIdErrorsErrorIdIndexRoute
@@ -238,6 +248,7 @@ export interface FileRouteTypes {
     | '/projects/$projectId/source-maps'
     | '/projects/$projectId/stability'
     | '/projects/$projectId/webhooks'
+    | '/$organizationSlug/$projectSlug/errors/$errorId'
     | '/projects/$projectId/pivots/$fieldId'
     | '/projects/$projectId/errors/'
     | '/projects/$projectId/errors/$errorId/'
@@ -260,6 +271,7 @@ export interface FileRouteTypes {
     | '/projects/$projectId/source-maps'
     | '/projects/$projectId/stability'
     | '/projects/$projectId/webhooks'
+    | '/$organizationSlug/$projectSlug/errors/$errorId'
     | '/projects/$projectId/pivots/$fieldId'
     | '/projects/$projectId/errors'
     | '/projects/$projectId/errors/$errorId'
@@ -283,6 +295,7 @@ export interface FileRouteTypes {
     | '/_authed/projects/$projectId/source-maps'
     | '/_authed/projects/$projectId/stability'
     | '/_authed/projects/$projectId/webhooks'
+    | '/_authed/$organizationSlug/$projectSlug/errors/$errorId'
     | '/_authed/projects/$projectId/pivots/$fieldId'
     | '/_authed/projects/$projectId/errors/'
     | '/_authed/projects/$projectId/errors/$errorId/'
@@ -411,6 +424,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthedProjectsProjectIdWebhooksRouteImport
       parentRoute: typeof AuthedRoute
     }
+    '/_authed/$organizationSlug/$projectSlug/errors/$errorId': {
+      id: '/_authed/$organizationSlug/$projectSlug/errors/$errorId'
+      path: '/$organizationSlug/$projectSlug/errors/$errorId'
+      fullPath: '/$organizationSlug/$projectSlug/errors/$errorId'
+      preLoaderRoute: typeof AuthedOrganizationSlugProjectSlugErrorsErrorIdRouteImport
+      parentRoute: typeof AuthedRoute
+    }
     '/_authed/projects/$projectId/errors/': {
       id: '/_authed/projects/$projectId/errors/'
       path: '/projects/$projectId/errors'
@@ -462,6 +482,7 @@ interface AuthedRouteChildren {
   AuthedProjectsProjectIdSourceMapsRoute: typeof AuthedProjectsProjectIdSourceMapsRoute
   AuthedProjectsProjectIdStabilityRoute: typeof AuthedProjectsProjectIdStabilityRoute
   AuthedProjectsProjectIdWebhooksRoute: typeof AuthedProjectsProjectIdWebhooksRoute
+  AuthedOrganizationSlugProjectSlugErrorsErrorIdRoute: typeof AuthedOrganizationSlugProjectSlugErrorsErrorIdRoute
   AuthedProjectsProjectIdPivotsFieldIdRoute: typeof AuthedProjectsProjectIdPivotsFieldIdRoute
   AuthedProjectsProjectIdErrorsIndexRoute: typeof AuthedProjectsProjectIdErrorsIndexRoute
   AuthedProjectsProjectIdErrorsErrorIdIndexRoute: typeof AuthedProjectsProjectIdErrorsErrorIdIndexRoute
@@ -487,6 +508,8 @@ const AuthedRouteChildren: AuthedRouteChildren = {
     AuthedProjectsProjectIdSourceMapsRoute,
   AuthedProjectsProjectIdStabilityRoute: AuthedProjectsProjectIdStabilityRoute,
   AuthedProjectsProjectIdWebhooksRoute: AuthedProjectsProjectIdWebhooksRoute,
+  AuthedOrganizationSlugProjectSlugErrorsErrorIdRoute:
+    AuthedOrganizationSlugProjectSlugErrorsErrorIdRoute,
   AuthedProjectsProjectIdPivotsFieldIdRoute:
     AuthedProjectsProjectIdPivotsFieldIdRoute,
   AuthedProjectsProjectIdErrorsIndexRoute:

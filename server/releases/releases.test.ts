@@ -1,6 +1,10 @@
 // Releases: created by events, sessions and POST /build (the real bugsnag-build-reporter 2.0.0),
 // listed and read through the API with their figures (docs/releases.md).
+import { execFile } from 'node:child_process'
 import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Release, ReleaseGroup } from '../../contract/releases.ts'
 import { collaborators } from '../db/schema.ts'
@@ -14,6 +18,7 @@ type ReportBuild = (
 ) => Promise<void>
 const reportBuild = createRequire(import.meta.url)('bugsnag-build-reporter') as ReportBuild
 const quiet = { debug() {}, info() {}, warn() {}, error() {} }
+const execFileAsync = promisify(execFile)
 
 let ctx: TestContext
 let server: { url: string; close(): Promise<void> }
@@ -99,6 +104,20 @@ describe('releases from events, sessions and builds', () => {
     // A later event of the built version keeps the release, and its build details.
     await notify('BuiltError', '1.2.0')
     expect((await releases()).filter((r) => r.app_version === '1.2.0')).toEqual([expect.objectContaining({ builder_name: 'ci-bot', errors_introduced_count: 1 })])
+  })
+
+  it('takes a build from the reporter\'s command line, as the releases page shows it', async () => {
+    const cli = fileURLToPath(new URL('../../node_modules/bugsnag-build-reporter/bin/cli.js', import.meta.url))
+    // Asynchronously: the server answering it runs in this process.
+    const run = await execFileAsync(
+      process.execPath,
+      [cli, '--api-key', main.project.api_key, '--app-version', '1.4.0', '--release-stage', 'beta', '--builder-name', 'cli-user', '--endpoint', server.url],
+      { encoding: 'utf8', cwd: tmpdir(), timeout: 30_000 },
+    )
+    expect(run.stdout + run.stderr).toContain('build info sent')
+    expect(await releases('?release_stage=beta')).toEqual([
+      expect.objectContaining({ app_version: '1.4.0', release_source: 'build_api', builder_name: 'cli-user' }),
+    ])
   })
 
   it('answers POST /build 200, 400 naming the field and 401 for an unknown key; the reporter gives up on those', async () => {

@@ -13,6 +13,9 @@ import { ListErrorEvents } from '@smartbear/mcp/dist/bugsnag/tool/event/list-err
 import { ListProjectEventFilters } from '@smartbear/mcp/dist/bugsnag/tool/project/list-project-event-filters.js'
 import { ListProjects } from '@smartbear/mcp/dist/bugsnag/tool/project/list-projects.js'
 import { ListReleases } from '@smartbear/mcp/dist/bugsnag/tool/release/list-releases.js'
+import { spawn } from 'node:child_process'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { notifierEvent } from '../../server/test-support/ingest.ts'
 import { seedProject, type SeededProject } from '../../server/test-support/seed.ts'
@@ -183,5 +186,65 @@ describe("the MCP server's tools on that client", () => {
     expect(await runTool(new UpdateError(client), { projectId: seeded.project.id, errorId: rangeErrorId, operation: 'link_issue', issue_url: 'https://issues.example.com/CHK-1' })).toEqual({ success: true })
     const releases = await runTool(new ListReleases(client), { projectId: seeded.project.id, releaseStage: 'production' })
     expect(releases).toMatchObject({ data_count: 2, total_count: 2 })
+  })
+})
+
+/** The MCP server's own entry point, as `npx @smartbear/mcp` runs it. */
+const MCP_ENTRY = fileURLToPath(new URL('../../node_modules/@smartbear/mcp/dist/index.js', import.meta.url))
+const NODE_MAJOR = Number(process.versions.node.split('.')[0])
+
+describe('the MCP server over stdio', () => {
+  it('answers its tools over JSON-RPC on Node 22 and later; on older Node it refuses to start, and the tools run in-process above', async () => {
+    const child = spawn(process.execPath, [MCP_ENTRY], {
+      env: { ...process.env, BUGSNAG_AUTH_TOKEN: seeded.user.token, BUGSNAG_ENDPOINT: server.url },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
+    let stderr = ''
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+    try {
+      if (NODE_MAJOR < 22) {
+        console.warn(
+          `MCP server over stdio not driven: @smartbear/mcp 0.41.0 needs Node 22 (node:module enableCompileCache), this is Node ${process.versions.node}; its tools were driven in-process instead`,
+        )
+        expect(await exited).not.toBe(0)
+        expect(stderr).toMatch(/enableCompileCache/)
+        return
+      }
+      const pending = new Map<number, (message: { result?: Record<string, unknown>; error?: unknown }) => void>()
+      createInterface({ input: child.stdout }).on('line', (line) => {
+        const message = JSON.parse(line) as { id?: number; result?: Record<string, unknown>; error?: unknown }
+        if (typeof message.id === 'number') pending.get(message.id)?.(message)
+      })
+      let nextId = 0
+      const call = (method: string, params: Record<string, unknown>) =>
+        new Promise<{ result?: Record<string, unknown>; error?: unknown }>((resolve) => {
+          const id = ++nextId
+          pending.set(id, resolve)
+          child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`)
+        })
+      const init = await call('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'errata-compat', version: '1' } })
+      expect(init.error).toBeUndefined()
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`)
+      const tool = async (name: string, args: Record<string, unknown>) => {
+        const answer = await call('tools/call', { name: `bugsnag_${name}`, arguments: args })
+        expect(answer.error, name).toBeUndefined()
+        expect(answer.result?.isError, `${name}: ${JSON.stringify(answer.result)}`).toBeFalsy()
+        return JSON.parse((answer.result!.content as Array<{ text: string }>)[0]!.text) as Record<string, unknown>
+      }
+      const projectId = seeded.project.id
+      expect(await tool('list_projects', {})).toMatchObject({ count: 1 })
+      expect(await tool('list_project_errors', { projectId })).toMatchObject({ total_count: expect.any(Number) })
+      expect(await tool('get_error', { projectId, errorId: typeErrorId })).toMatchObject({ error_details: { id: typeErrorId } })
+      const events = await tool('get_events_on_an_error', { projectId, errorId: typeErrorId })
+      const eventId = (events.data as Array<{ id: string }>)[0]!.id
+      expect(await tool('get_event', { projectId, eventId })).toMatchObject({ id: eventId })
+      expect(JSON.stringify(await tool('list_project_event_filters', { projectId }))).toContain('"display_id":"error"')
+      expect(await tool('update_error', { projectId, errorId: typeErrorId, operation: 'open' })).toEqual({ success: true })
+      expect(await tool('list_releases', { projectId, releaseStage: 'production' })).toMatchObject({ data_count: 2 })
+    } finally {
+      child.kill()
+      await exited
+    }
   })
 })

@@ -95,7 +95,7 @@ function ReleaseItem({ projectId, release, trend }: { projectId: string; release
         </span>
       </div>
       <dl className="mt-2 grid grid-cols-2 gap-3 sm:grid-cols-5">
-        <Figure label="Sessions (24 h)">
+        <Figure label="Sessions (last 24 h)">
           {formatCount(release.total_sessions_count)}{' '}
           <span className="text-xs font-normal text-muted-foreground">({formatCount(release.sessions_count_in_last_24h)})</span>
         </Figure>
@@ -187,7 +187,7 @@ export function ProjectReleases({
           <h2 id="releases-title" className="sr-only">
             Releases, newest first ({formatCount(total)})
           </h2>
-          <ul>
+          <ul aria-label="Releases">
             {releases.map((release) => (
               <ReleaseItem key={release.id} projectId={projectId} release={release} trend={trends.get(release.id) ?? null} />
             ))}
