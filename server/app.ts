@@ -8,7 +8,7 @@ import type { AppDeps, AppEnv } from './context.ts'
 import { apiVersion } from './http/api-version.ts'
 import { HttpError, PayloadTooLargeError, ServiceBusyError, TooManyRequestsError } from './http/errors.ts'
 import { boundFilteredQueries } from './http/filtered-query-gate.ts'
-import { loggedUrl } from './http/log-redaction.ts'
+import { loggedUrl, shouldLogRequest } from './http/log-redaction.ts'
 import { rejectNulInQuery } from './http/nul-characters.ts'
 import { rejectMalformedPath } from './http/path-ids.ts'
 import { securityHeaders } from './http/security-headers.ts'
@@ -164,6 +164,7 @@ function baseApp(deps: AppDeps): Hono<AppEnv> {
     c.set('deps', deps)
     const started = performance.now()
     await next()
+    if (!shouldLogRequest(deps.config.requestLog, c.res.status)) return
     deps.logger.info(
       {
         reqId: c.var.requestId,

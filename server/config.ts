@@ -37,6 +37,7 @@ const envSchema = z.object({
   ERRATA_MAX_FILTERED_QUERIES: z.coerce.number().int().min(1).max(1000).optional(),
   ERRATA_FILTERED_QUERY_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
   ERRATA_STATIC_DIR: z.string().default('./dist'),
+  ERRATA_REQUEST_LOG: z.enum(['all', 'errors', 'off'], { error: 'must be all, errors or off' }).default('all'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 })
 
@@ -82,6 +83,11 @@ export interface Config {
   /** Events per privacy deletion batch (one short transaction each) and per export read. */
   privacyBatchSize: number
   staticDir: string
+  /**
+   * Which requests get a log line: every one (ingestion acknowledgements as a count every 10 s),
+   * only those answered 4xx or 5xx, or none.
+   */
+  requestLog: 'all' | 'errors' | 'off'
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL']
 }
 
@@ -145,6 +151,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     filteredQueries: { concurrency: e.ERRATA_MAX_FILTERED_QUERIES ?? (e.DATABASE_URL ? 8 : 2), waitMs: e.ERRATA_FILTERED_QUERY_WAIT_MS },
     privacyBatchSize: e.ERRATA_PRIVACY_BATCH_SIZE,
     staticDir: e.ERRATA_STATIC_DIR,
+    requestLog: e.ERRATA_REQUEST_LOG,
     logLevel: e.LOG_LEVEL,
   }
 }

@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openPglite, type Database } from './db/client.ts'
-import { serializeError } from './logger.ts'
+import pino from 'pino'
+import { createLogger, serializeError } from './logger.ts'
 
 let database: Database
 beforeAll(async () => {
@@ -34,5 +35,27 @@ describe('error logging', () => {
   it('serializes any other error as pino does', () => {
     const logged = serializeError(new TypeError('boom'))
     expect(logged).toMatchObject({ type: 'TypeError', message: 'boom' })
+  })
+})
+
+describe('log format', () => {
+  it('is the same on every thread: ISO timestamps, the service, and the thread where not the main one', () => {
+    const lines: string[] = []
+    const capture = (thread?: 'database' | 'pipeline') => {
+      const logger = createLogger('info', thread)
+      // pino writes to its destination; read what it would write.
+      const stream = (logger as unknown as Record<symbol, { write: (line: string) => void }>)[pino.symbols.streamSym]
+      stream!.write = (line: string) => void lines.push(line)
+      return logger
+    }
+    capture().info('main')
+    capture('database').info('database')
+    capture('pipeline').info('pipeline')
+    const records = lines.map((line) => JSON.parse(line) as { time: string; service: string; thread?: string })
+    expect(records.map((r) => r.thread)).toEqual([undefined, 'database', 'pipeline'])
+    for (const record of records) {
+      expect(record.service).toBe('errata')
+      expect(record.time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
+    }
   })
 })

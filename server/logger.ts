@@ -1,11 +1,14 @@
 import pino, { type Logger } from 'pino'
 import { pgErrorCode } from './db/pg-errors.ts'
 
-/** Structured JSON logs on stdout, one line per record. */
-export function createLogger(level: string): Logger {
+/**
+ * Structured JSON logs on stdout, one line per record. Every thread logs through this (`thread`
+ * names the database's and the pipeline's), so all lines share one format and ISO timestamps.
+ */
+export function createLogger(level: string, thread?: 'database' | 'pipeline'): Logger {
   return pino({
     level,
-    base: { service: 'errata' },
+    base: thread ? { service: 'errata', thread } : { service: 'errata' },
     timestamp: pino.stdTimeFunctions.isoTime,
     serializers: { err: serializeError },
     // Nothing logs request headers or bodies today; should a record ever carry them, the

@@ -1,3 +1,4 @@
+import { isDatabaseUnavailable, logDatabaseUnavailable } from './pg-errors.ts'
 import { sql } from 'drizzle-orm'
 import type { Logger } from 'pino'
 import { queryRows, type Database } from './client.ts'
@@ -72,7 +73,7 @@ export function startMaintenance(
     if (running) return
     running = true
     task()
-      .catch((err: unknown) => logger.warn({ err }, 'database maintenance failed'))
+      .catch((err: unknown) => (isDatabaseUnavailable(err) ? logDatabaseUnavailable(logger, err) : logger.warn({ err }, 'database maintenance failed')))
       .finally(() => (running = false))
   }
   const vacuum = setInterval(

@@ -5,8 +5,7 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { PGlite, type Transaction } from '@electric-sql/pglite'
 import { drizzle } from 'drizzle-orm/pglite'
-import pino from 'pino'
-import { serializeError } from '../logger.ts'
+import { createLogger } from '../logger.ts'
 import { describeError } from '../thread.ts'
 import type { Database, Db, ThreadPluginModule } from './client.ts'
 import type { WorkerReply, WorkerRequest } from './pglite-thread.ts'
@@ -15,7 +14,7 @@ import { schema } from './schema.ts'
 const port = parentPort!
 const { dataDir, logLevel } = workerData as { dataDir?: string; logLevel: string }
 const pglite = await PGlite.create(dataDir)
-const logger = pino({ level: logLevel, base: { service: 'errata', thread: 'database' }, serializers: { err: serializeError } })
+const logger = createLogger(logLevel, 'database')
 
 /** The same Database the main thread has for PGlite, over the instance on this thread. */
 const local: Database = {

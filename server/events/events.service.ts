@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/pg-core'
 import type { ErrorEvent, ListEventsQuery } from '../../contract/events.ts'
 import type { Filters } from '../../contract/filters.ts'
 import { collaboratorSeesProject, requireProjectAccess } from '../auth/access.ts'
@@ -97,9 +98,10 @@ export async function loadEvent(db: Db, urls: UrlBuilder, eventId: string): Prom
 
 /** True when the user collaborates on the organization owning the row's project and may see that project. */
 function visibleTo(userId: string): SQL {
-  return sql`EXISTS (SELECT 1 FROM ${projects} p JOIN ${collaborators} c ON c.organization_id = p.organization_id
-    WHERE p.id = ${events.projectId} AND c.user_id = ${userId}
-      AND (c.is_admin OR c.project_ids IS NULL OR p.id = ANY(c.project_ids)))`
+  const c = alias(collaborators, 'c')
+  return sql`EXISTS (SELECT 1 FROM ${projects} p JOIN ${collaborators} c ON ${c.organizationId} = p.organization_id
+    WHERE p.id = ${events.projectId} AND ${c.userId} = ${userId}
+      AND ${collaboratorSeesProject(c, sql`p.id`)})`
 }
 
 /** An event the user may see (optionally also checking its project); 404 otherwise. */

@@ -104,3 +104,19 @@ describe('connection limits', () => {
     expect(client.received).toContain('{"errors":["the request body did not arrive within 500 ms"]}')
   })
 })
+
+describe('ingestion paths on the server listener', () => {
+  it('answers other methods 405 with Allow, with or without a trailing slash', async () => {
+    for (const path of ['/notify', '/notify/', '/sessions', '/sessions/', '/notify?apiKey=x']) {
+      const res = await fetch(`${server.url}${path}`)
+      expect([path, res.status, res.headers.get('Allow')]).toEqual([path, 405, 'OPTIONS, POST'])
+    }
+    const posted = await fetch(`${server.url}/notify/`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Bugsnag-Api-Key': apiKey },
+      body: JSON.stringify({ events: [notifierEvent('TrailingSlash')] }),
+    })
+    expect(posted.status).toBe(200)
+    expect((await ctx.app.request('http://errata.test/notify/')).status).toBe(405)
+  })
+})

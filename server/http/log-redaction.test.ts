@@ -57,6 +57,26 @@ describe('request log', () => {
   })
 })
 
+describe('ERRATA_REQUEST_LOG', () => {
+  it('logs every request, only failures, or none', async () => {
+    const original = ctx.deps.config
+    try {
+      const logged = async (setting: 'all' | 'errors' | 'off') => {
+        ctx.deps.config = { ...original, requestLog: setting }
+        lines.length = 0
+        await ctx.request('/healthz')
+        await ctx.request('/api/user')
+        return lines.map((line) => JSON.parse(line) as { msg: string; status: number }).filter((r) => r.msg === 'request').map((r) => r.status)
+      }
+      expect(await logged('all')).toEqual([200, 401])
+      expect(await logged('errors')).toEqual([401])
+      expect(await logged('off')).toEqual([])
+    } finally {
+      ctx.deps.config = original
+    }
+  })
+})
+
 describe('redaction rules', () => {
   it('redacts the segment after invitations and credential parameters, whatever their case or encoding', () => {
     expect(redactPath('/api/invitations/abc/accept')).toBe('/api/invitations/[redacted]/accept')

@@ -49,3 +49,8 @@ export function loggedUrl(url: string): { path: string; query?: string } {
   const query = q < 0 ? undefined : redactQuery(withoutHash.slice(q + 1))
   return query === undefined ? { path } : { path, query }
 }
+
+/** Whether a request answered `status` gets a log line under ERRATA_REQUEST_LOG. */
+export function shouldLogRequest(setting: 'all' | 'errors' | 'off', status: number): boolean {
+  return setting === 'all' || (setting === 'errors' && status >= 400)
+}

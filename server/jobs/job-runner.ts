@@ -1,5 +1,6 @@
 // The job runner: claims due jobs from the jobs table (jobs.ts) and runs their handlers, in
 // every Errata process at once if there are several on one PostgreSQL database.
+import { isDatabaseUnavailable, logDatabaseUnavailable } from '../db/pg-errors.ts'
 import { randomBytes } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import type { Logger } from 'pino'
@@ -103,7 +104,11 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
           WHERE state = 'running' RETURNING id`,
       )
       if (rows.length > 0) logger.warn({ jobs: rows.map((r) => r.id) }, 'jobs cut off by the last stop are queued again')
-    })()
+    })().catch((err: unknown) => {
+      // The database was away: try again at the next tick rather than fail every tick with this.
+      recovered = null
+      throw err
+    })
     return recovered
   }
 
@@ -248,7 +253,9 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
           }
         } while (again && !stopping)
       } catch (err) {
-        logger.warn({ err }, 'looking for due jobs failed')
+        // Polled every second: an outage is said once per 10 s.
+        if (isDatabaseUnavailable(err)) logDatabaseUnavailable(logger, err)
+        else logger.warn({ err }, 'looking for due jobs failed')
       } finally {
         ticking = null
       }

@@ -1,6 +1,8 @@
 import { and, asc, eq, sql } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/pg-core'
 import type { CreateProject, Project, UpdateProject } from '../../contract/projects.ts'
 import {
+  collaboratorSeesProject,
   requireOrganizationAdmin,
   requireOrganizationMember,
   requireProjectAccess,
@@ -20,12 +22,14 @@ type ProjectRow = typeof projects.$inferSelect
 // Counts come from indexed subqueries in the same statement: one query per list, no N+1.
 // The outer columns are written qualified on purpose: drizzle renders ${projects.id} in a
 // single-table select as a bare "id", which inside the subquery would mean e.id.
+// The one visibility rule (auth/access.ts), over a collaborators alias the subqueries name.
+const c = alias(collaborators, 'c')
 const projectColumns = {
   project: projects,
   openErrorCount: sql<number>`(SELECT count(*) FROM errors e WHERE e.project_id = projects.id AND e.status = 'open')`.mapWith(Number),
   // Those who can see the project: admins, unrestricted members and members listing it.
-  collaboratorsCount: sql<number>`(SELECT count(*) FROM collaborators c WHERE c.organization_id = projects.organization_id
-    AND (c.is_admin OR c.project_ids IS NULL OR projects.id = ANY(c.project_ids)))`.mapWith(Number),
+  collaboratorsCount: sql<number>`(SELECT count(*) FROM ${collaborators} c WHERE ${c.organizationId} = projects.organization_id
+    AND ${collaboratorSeesProject(c, sql`projects.id`)})`.mapWith(Number),
 }
 
 function toProject(
@@ -58,8 +62,8 @@ export async function listProjects(db: Db, urls: UrlBuilder, userId: string, org
     .where(
       and(
         eq(projects.organizationId, organizationId),
-        sql`EXISTS (SELECT 1 FROM collaborators c WHERE c.organization_id = projects.organization_id
-          AND c.user_id = ${userId} AND (c.is_admin OR c.project_ids IS NULL OR projects.id = ANY(c.project_ids)))`,
+        sql`EXISTS (SELECT 1 FROM ${collaborators} c WHERE ${c.organizationId} = projects.organization_id
+          AND ${c.userId} = ${userId} AND ${collaboratorSeesProject(c, sql`projects.id`)})`,
       ),
     )
     .orderBy(asc(projects.createdAt), asc(projects.id))

@@ -21,8 +21,11 @@ function honoIngestRequest(c: Context<AppEnv>, path: IngestPath): IngestRequest 
  */
 export const ingestRoutes = new Hono<AppEnv>()
 for (const path of INGEST_PATHS) {
-  ingestRoutes.all(path, async (c) => {
-    const answer = await answerIngest(c.var.deps, honoIngestRequest(c, path), c.var.requestId)
-    return new Response(answer.status === 204 ? null : answer.body, { status: answer.status, headers: answer.headers })
-  })
+  // With or without a trailing slash, as the server's own listener answers them.
+  for (const route of [path, `${path}/`]) {
+    ingestRoutes.all(route, async (c) => {
+      const answer = await answerIngest(c.var.deps, honoIngestRequest(c, path), c.var.requestId)
+      return new Response(answer.status === 204 ? null : answer.body, { status: answer.status, headers: answer.headers })
+    })
+  }
 }

@@ -8,6 +8,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { getRequestListener } from '@hono/node-server'
 import { Hono } from 'hono'
 import type { AppDeps } from '../../context.ts'
+import { shouldLogRequest } from '../../http/log-redaction.ts'
 import { securityHeaders } from '../../http/security-headers.ts'
 import { answerIngest, INGEST_PATHS, type IngestPath, type IngestRequest } from './accept.ts'
 import { readNodeBody } from './read-body.ts'
@@ -22,7 +23,10 @@ async function prebuiltSecurityHeaders(): Promise<Record<string, string>> {
 function ingestPath(url: string | undefined): IngestPath | null {
   if (!url) return null
   const query = url.indexOf('?')
-  const path = query < 0 ? url : url.slice(0, query)
+  const raw = query < 0 ? url : url.slice(0, query)
+  // /notify/ is /notify: a notifier endpoint configured with a trailing slash is still answered
+  // (405 with Allow for a GET, not 404).
+  const path = raw.length > 1 && raw.endsWith('/') ? raw.slice(0, -1) : raw
   return (INGEST_PATHS as readonly string[]).includes(path) ? (path as IngestPath) : null
 }
 
@@ -60,7 +64,7 @@ export async function createRequestListener(
   const security = await prebuiltSecurityHeaders()
   const accepted = { requests: 0, ms: 0 }
   const flush = () => {
-    if (accepted.requests === 0) return
+    if (accepted.requests === 0 || deps.config.requestLog !== 'all') return
     deps.logger.info({ requests: accepted.requests, avgMs: Math.round((accepted.ms / accepted.requests) * 10) / 10 }, 'ingestion requests acknowledged')
     accepted.requests = 0
     accepted.ms = 0
@@ -79,7 +83,7 @@ export async function createRequestListener(
     if (result.status < 300) {
       accepted.requests += 1
       accepted.ms += ms
-    } else {
+    } else if (shouldLogRequest(deps.config.requestLog, result.status)) {
       deps.logger.info({ reqId: requestId, method: incoming.method, path, status: result.status, ms: Math.round(ms * 10) / 10 }, 'request')
     }
   }

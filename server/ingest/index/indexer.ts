@@ -1,6 +1,6 @@
 import type { Logger } from 'pino'
 import type { Database } from '../../db/client.ts'
-import { isTransientPgError, pgErrorCode } from '../../db/pg-errors.ts'
+import { isDatabaseUnavailable, isTransientPgError, logDatabaseUnavailable, pgErrorCode } from '../../db/pg-errors.ts'
 import type { JournalSource } from '../log/journal-source.ts'
 import { createLegacyQueueSource, type TableSource } from '../log/table-source.ts'
 import { tryLockProjects } from '../../db/project-lock.ts'
@@ -225,7 +225,9 @@ export function createIngestIndexer(
         // The queued events are intact; those waiting on idle() keep waiting for the retry.
         // A deadlock or serialization failure is retried at once; an unreachable database later.
         const delay = code?.startsWith('40') ? 20 : retryMs
-        logger.warn({ err }, `indexing failed; retrying in ${delay} ms`)
+        // An outage retries every second: said once per 10 s, not a stack trace per retry.
+        if (isDatabaseUnavailable(err)) logDatabaseUnavailable(logger, err)
+        else logger.warn({ err }, `indexing failed; retrying in ${delay} ms`)
         scheduleRetry(delay)
       } else {
         logger.error({ err }, `indexing failed; retrying in ${retryMs} ms`)

@@ -2,15 +2,14 @@
 // db/pglite-worker.ts): a connection pool of its own and the pipeline host (host.ts), so
 // normalization, the pg client's work and the index transactions stay off the HTTP thread.
 import { parentPort, workerData } from 'node:worker_threads'
-import pino from 'pino'
 import { openPostgres } from '../../db/client.ts'
-import { serializeError } from '../../logger.ts'
+import { createLogger } from '../../logger.ts'
 import { describeError } from '../../thread.ts'
 import { createPipelineHost, type PipelineRequest } from './host.ts'
 
 const port = parentPort!
 const { databaseUrl, logLevel } = workerData as { databaseUrl: string; logLevel: string }
-const logger = pino({ level: logLevel, base: { service: 'errata', thread: 'pipeline' }, serializers: { err: serializeError } })
+const logger = createLogger(logLevel, 'pipeline')
 const database = await openPostgres(databaseUrl, { maxConnections: 4 })
 const host = createPipelineHost(database, undefined, logger)
 

@@ -1,0 +1,65 @@
+// While the database is down, the background loops (the indexer retrying every second, the job
+// runner polling every second, maintenance) say so once per 10 s, not with a stack trace per
+// retry: an outage of a few minutes would otherwise bury everything else in the log.
+import pino from 'pino'
+import { describe, expect, it } from 'vitest'
+import { createIngestIndexer } from '../ingest/index/indexer.ts'
+import { createLogSource } from '../ingest/log/table-source.ts'
+import { createProcessor } from '../ingest/process/process.ts'
+import { createJobRunner } from '../jobs/job-runner.ts'
+import type { Database } from './client.ts'
+
+/** The database as a client sees it while the server is down: every query and transaction refused. */
+function unreachable(): Database & { attempts: number } {
+  const down = { attempts: 0 }
+  const refused = () => {
+    down.attempts += 1
+    return Promise.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }))
+  }
+  return Object.assign(down, {
+    engine: 'pglite' as const,
+    db: { execute: refused, transaction: refused } as unknown as Database['db'],
+    execScript: refused,
+    startIndexer: () => {
+      throw new Error('not used')
+    },
+    withExclusiveLock: refused,
+    close: async () => {},
+  })
+}
+
+function capture() {
+  const lines: string[] = []
+  return { lines, logger: pino({ level: 'info' }, { write: (line: string) => void lines.push(line) }) }
+}
+
+const until = async (condition: () => boolean) => {
+  for (let waited = 0; !condition(); waited += 10) {
+    if (waited > 10_000) throw new Error('timed out')
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+}
+
+describe('logging while the database is down', () => {
+  it('the indexer, retrying many times, says it once', async () => {
+    const down = unreachable()
+    const { lines, logger } = capture()
+    const indexer = createIngestIndexer(down, { batchSize: 10, lingerMs: 0, retryMs: 5, pollMs: 5, drainMs: 0 }, logger, { log: createLogSource(down, createProcessor(), logger) })
+    indexer.wake()
+    await until(() => down.attempts >= 20)
+    await indexer.close().catch(() => undefined)
+    expect(lines.length).toBeLessThanOrEqual(1)
+    for (const line of lines) expect(line).toContain('the database is unavailable')
+  })
+
+  it('the job runner, polling many times, says it once', async () => {
+    const { lines, logger } = capture()
+    const down = unreachable()
+    const runner = createJobRunner({ database: down, logger, handlers: [], pollMs: 5 })
+    runner.start()
+    await until(() => down.attempts >= 20)
+    await runner.stop().catch(() => undefined)
+    expect(lines.length).toBeLessThanOrEqual(1)
+    for (const line of lines) expect(line).toContain('the database is unavailable')
+  })
+})
