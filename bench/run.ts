@@ -27,6 +27,7 @@ import { buildNotifyPayload } from './payload.ts'
 import { startProfile, type ProfileSummary } from './profile.ts'
 import { markdownReport } from './report.ts'
 import { privacyPhase } from './privacy-phase.ts'
+import { webhooksBench } from './webhooks.ts'
 import { countRows, seedProjectData } from './seed.ts'
 import { seedTriageData } from './seed-triage.ts'
 
@@ -47,8 +48,8 @@ const settings = {
   triageRequests: Number(env.BENCH_TRIAGE_REQUESTS ?? 100),
   privacyErrors: Number(env.BENCH_PRIVACY_ERRORS ?? 50_000),
   privacyEvents: Number(env.BENCH_PRIVACY_EVENTS ?? 1_000_000),
-  /** Comma-separated subset of ingest,visible,errors,event,triage,privacy (default: all). */
-  phases: new Set((env.BENCH_PHASES ?? 'ingest,visible,errors,event,triage,privacy').split(',')),
+  /** Comma-separated subset of ingest,visible,errors,event,triage,privacy,webhooks (default: all). */
+  phases: new Set((env.BENCH_PHASES ?? 'ingest,visible,errors,event,triage,privacy,webhooks').split(',')),
 }
 const targets = { errorsListP95: 30, eventDetailP95: 20, triageP95: 100 }
 
@@ -216,6 +217,12 @@ async function runEngine(engine: Engine) {
   const ingestion = settings.phases.has('ingest') ? await ingestCpuPhase(engine, heading) : undefined
   const inProcess = (['visible', 'errors', 'event', 'triage', 'privacy'] as const).some((phase) => settings.phases.has(phase))
   const { visible, reads, triage, privacy } = inProcess ? await inProcessPhases(engine) : {}
+  // The webhooks phase runs on its own in-memory PGlite (bench/webhooks.ts), once.
+  let webhooks: Awaited<ReturnType<typeof webhooksBench>> | undefined
+  if (engine === 'pglite' && settings.phases.has('webhooks')) {
+    heading('webhooks: pipeline cost with three webhooks, and deliveries per second')
+    webhooks = await webhooksBench(log)
+  }
   return {
     engine,
     settings: { ...settings, phases: [...settings.phases] },
@@ -224,7 +231,9 @@ async function runEngine(engine: Engine) {
     reads,
     triage,
     privacy,
+    webhooks,
     targetsMet: {
+      webhooksThroughputRatio: webhooks && webhooks.throughputRatio.median >= 0.9,
       privacyRatio: privacy && privacy.errorsList.ratio <= 2,
       triageP95: triage && Object.values(triage.queries).every((q) => !q.target || q.stats.p95 < targets.triageP95),
       ingestCpuRatio: ingestion?.met.cpuRatio,
