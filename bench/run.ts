@@ -30,6 +30,7 @@ import { markdownReport } from './report.ts'
 import { privacyPhase } from './privacy-phase.ts'
 import { symbolicationIngestPhase } from './symbolication-ingest.ts'
 import { runSymbolicationBench } from './symbolication.ts'
+import { webhooksBench } from './webhooks.ts'
 import { countRows, seedProjectData } from './seed.ts'
 import { seedTriageData } from './seed-triage.ts'
 
@@ -50,8 +51,8 @@ const settings = {
   triageRequests: Number(env.BENCH_TRIAGE_REQUESTS ?? 100),
   privacyErrors: Number(env.BENCH_PRIVACY_ERRORS ?? 50_000),
   privacyEvents: Number(env.BENCH_PRIVACY_EVENTS ?? 1_000_000),
-  /** Comma-separated subset of ingest,visible,errors,event,triage,privacy,symbolication (default: all). */
-  phases: new Set((env.BENCH_PHASES ?? 'ingest,visible,errors,event,triage,privacy,symbolication').split(',')),
+  /** Comma-separated subset of ingest,visible,errors,event,triage,privacy,symbolication,webhooks (default: all). */
+  phases: new Set((env.BENCH_PHASES ?? 'ingest,visible,errors,event,triage,privacy,symbolication,webhooks').split(',')),
 }
 const targets = { errorsListP95: 30, eventDetailP95: 20, triageP95: 100 }
 
@@ -223,6 +224,12 @@ async function runEngine(engine: Engine) {
   const { visible, reads, triage, privacy } = inProcess ? await inProcessPhases(engine) : {}
   // In-process PGlite of its own: measured once, with the first engine.
   const symbolication = settings.phases.has('symbolication') && engine === 'pglite' ? await symbolicationPhase() : undefined
+  // The webhooks phase runs on its own in-memory PGlite (bench/webhooks.ts), once.
+  let webhooks: Awaited<ReturnType<typeof webhooksBench>> | undefined
+  if (engine === 'pglite' && settings.phases.has('webhooks')) {
+    heading('webhooks: pipeline cost with three webhooks, and deliveries per second')
+    webhooks = await webhooksBench(log)
+  }
   return {
     engine,
     settings: { ...settings, phases: [...settings.phases] },
@@ -232,10 +239,12 @@ async function runEngine(engine: Engine) {
     triage,
     privacy,
     symbolication,
+    webhooks,
     targetsMet: {
       symbolicationRatio: symbolication?.ingest.met,
       symbolicationWarm: symbolication && symbolication.frames.warm.framesPerSecond >= symbolication.frames.warm.target,
       symbolicationCold: symbolication && symbolication.frames.cold.firstLookupMs <= symbolication.frames.cold.target,
+      webhooksThroughputRatio: webhooks && webhooks.throughputRatio.median >= 0.9,
       privacyRatio: privacy && privacy.errorsList.ratio <= 2,
       triageP95: triage && Object.values(triage.queries).every((q) => !q.target || q.stats.p95 < targets.triageP95),
       ingestCpuRatio: ingestion?.met.cpuRatio,

@@ -50,6 +50,8 @@ export function errataProcesses(port: number, dataDir: string, env: Record<strin
         () => output.includes('Errata is running'),
         () => `the server did not start:\n${output}`,
         () => (child.exitCode !== null ? `the server exited early:\n${output}` : null),
+        // A start on a loaded machine (other test files running beside it) can take a minute.
+        120_000,
       )
       return child
     },

@@ -5,7 +5,7 @@
 // thread. A batch whose projects have no enabled webhook costs one indexed query (and the
 // release bookkeeping, one small upsert); the rest is a handful of statements per batch however
 // many events it holds.
-import { and, inArray, sql } from 'drizzle-orm'
+import { and, sql } from 'drizzle-orm'
 import type { Filters } from '../../../contract/filters.ts'
 import type { WebhookSettings, WebhookTrigger } from '../../../contract/webhooks.ts'
 import { queryRows, type Db } from '../../db/client.ts'
@@ -18,7 +18,7 @@ import { eventsMatching, hasFilters } from '../webhook-filters.ts'
 import { frequencyDeliveries } from './frequency.ts'
 import { spikeDeliveries } from './spike.ts'
 
-type WebhookRow = typeof webhooks.$inferSelect
+type WebhookRow = Pick<typeof webhooks.$inferSelect, 'id' | 'projectId' | 'triggers' | 'settings' | 'filters' | 'createdBy'>
 
 /** powerTen fires when an error's count reaches 10, 100, 1000, then every further 1000. */
 export function powerTenThresholds(before: number, after: number): number[] {
@@ -48,10 +48,15 @@ const wants = (w: WebhookRow, trigger: WebhookTrigger) => w.triggers.includes(tr
 /** Run before writeEvents: the batch's webhooks, and what the triggers must know from before it. */
 export async function prepareIngestTriggers(tx: Db, batch: readonly IndexedEvent[]): Promise<IngestTriggers> {
   const projectIds = [...new Set(batch.map((e) => e.projectId))]
-  const hooks = await tx
-    .select()
-    .from(webhooks)
-    .where(and(sql`${webhooks.enabled}`, inArray(webhooks.projectId, projectIds)))
+  // Plain SQL through queryRows, as every statement of the index step: the batch's transaction may be
+  // driven from another thread (server/db/pglite-thread.ts), where only statements travel.
+  const hooks = (
+    await queryRows<{ id: string; project_id: string; triggers: string[]; settings: unknown; filters: unknown; created_by: string | null }>(
+      tx,
+      sql`SELECT id, project_id, triggers, settings, filters, created_by FROM webhooks
+        WHERE enabled AND project_id = ANY(${textArrayLiteral(projectIds)}::text[])`,
+    )
+  ).map((r) => ({ id: r.id, projectId: r.project_id, triggers: r.triggers, settings: r.settings, filters: r.filters, createdBy: r.created_by }))
   if (hooks.length === 0) return { hooks, stagesBefore: new Map() }
   // firstException is per release stage: the stages each existing error had before this batch.
   const stagesBefore = new Map<string, Set<string>>()
@@ -116,10 +121,11 @@ export async function queueIngestTriggers(tx: Db, batch: readonly IndexedEvent[]
     let matching: Set<string> | null = null
     if (hasFilters(filters) && hook.triggers.some((t) => t !== 'powerTen' && t !== 'release')) {
       const ids = projectEvents.map((e) => e.id)
-      const rows = await tx
-        .select({ id: events.id })
-        .from(events)
-        .where(and(sql`${events.id} = ANY(${textArrayLiteral(ids)}::text[])`, eventsMatching(hook.projectId, filters, hook.createdBy, now)))
+      const rows = await queryRows<{ id: string }>(
+        tx,
+        sql`SELECT ${events.id} AS id FROM ${events}
+          WHERE ${and(sql`${events.id} = ANY(${textArrayLiteral(ids)}::text[])`, eventsMatching(hook.projectId, filters, hook.createdBy, now))}`,
+      )
       matching = new Set(rows.map((r) => r.id))
     }
     const matches = (e: IndexedEvent) => matching === null || matching.has(e.id)

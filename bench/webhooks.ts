@@ -1,0 +1,123 @@
+// Webhooks (docs/webhooks.md), on an in-memory PGlite in this process:
+// 1. the pipeline thread's work (process + index, triggers included) per event for a project with
+//    three enabled webhooks (one `exception`, which queues a delivery per event; one
+//    `firstException` + `powerTen`; one `errorEventFrequency`) against a project with none, in
+//    alternating slices of the same run, in CPU time per event: the throughput ratio is
+//    none / with (target ≥ 0.9);
+// 2. deliveries per second: queued deliveries run by the job runner to a local receiver.
+//   node --import tsx bench/webhooks.ts   (or the `webhooks` phase of `npm run bench`)
+import { PGlite } from '@electric-sql/pglite'
+import { sql } from 'drizzle-orm'
+import { drizzle } from 'drizzle-orm/pglite'
+import pino from 'pino'
+import type { Database, Db } from '../server/db/client.ts'
+import { migrate } from '../server/db/migrate.ts'
+import { schema } from '../server/db/schema.ts'
+import { indexEvents } from '../server/ingest/index/index-events.ts'
+import { acceptedRequest } from '../server/ingest/log/record.ts'
+import { createProcessor } from '../server/ingest/process/process.ts'
+import { createJobRunner } from '../server/jobs/job-runner.ts'
+import { parseFetchAllow } from '../server/symbolication/fetch-allow.ts'
+import { startWebhookReceiver } from '../server/test-support/webhook-receiver.ts'
+import { queueDeliveries } from '../server/webhooks/queue-deliveries.ts'
+import { defaultWebhookDeps } from '../server/webhooks/webhook-deps.ts'
+import { webhookJobHandlers } from '../server/webhooks/webhook.jobs.ts'
+import { buildNotifyPayload } from './payload.ts'
+
+export interface WebhooksBenchResult {
+  batchSize: number
+  slices: number
+  cpuUsPerEvent: { none: number[]; withWebhooks: number[] }
+  /** Median of (CPU per event without) / (CPU per event with), per pair of slices. */
+  throughputRatio: { min: number; median: number; max: number }
+  deliveries: { count: number; seconds: number; perSecond: number; cpuMsPerDelivery: number }
+}
+
+const cpuMs = () => {
+  const usage = process.cpuUsage()
+  return (usage.user + usage.system) / 1000
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+
+export async function webhooksBench(log: (line: string) => void = console.log): Promise<WebhooksBenchResult> {
+  const pglite = await PGlite.create()
+  const db = drizzle({ client: pglite, schema }) as unknown as Db
+  const database = {
+    engine: 'pglite',
+    db,
+    execScript: async (text: string) => void (await pglite.exec(text)),
+    withExclusiveLock: async <T>(_key: number, fn: () => Promise<T>) => fn(),
+  } as unknown as Database
+  await migrate(database)
+  await db.execute(sql`INSERT INTO organizations (id, name, slug) VALUES ('o', 'o', 'o')`)
+  await db.execute(sql`INSERT INTO projects (id, organization_id, name, slug, type, api_key) VALUES
+    ('plain', 'o', 'plain', 'plain', 'node', 'k1'), ('hooked', 'o', 'hooked', 'hooked', 'node', 'k2')`)
+  await db.execute(sql`INSERT INTO webhooks (id, project_id, url, triggers, settings, secret) VALUES
+    ('w1', 'hooked', 'http://127.0.0.1:9/a', '{exception}', '{}', 's'),
+    ('w2', 'hooked', 'http://127.0.0.1:9/b', '{firstException,powerTen}', '{}', 's'),
+    ('w3', 'hooked', 'http://127.0.0.1:9/c', '{errorEventFrequency}', '{"errorEventFrequency":{"threshold":100,"unit":"events","hours":1}}', 's')`)
+  const bodies = Array.from({ length: 200 }, (_, i) => Buffer.from(JSON.stringify(buildNotifyPayload('k', i))))
+  const processor = createProcessor([])
+  const batchSize = Number(process.env.BENCH_WEBHOOK_BATCH ?? 500)
+  const slices = Number(process.env.BENCH_WEBHOOK_SLICES ?? 10)
+
+  async function slice(projectId: string, round: number): Promise<number> {
+    const requests = Array.from({ length: batchSize }, (_, i) => acceptedRequest(projectId, new Date(), bodies[(round * batchSize + i) % 200]!, 1, null))
+    const started = cpuMs()
+    const { events } = await processor.process(requests)
+    await db.transaction(async (tx) => indexEvents(tx as unknown as Db, events))
+    return ((cpuMs() - started) * 1000) / batchSize
+  }
+
+  const none: number[] = []
+  const withWebhooks: number[] = []
+  const ratios: number[] = []
+  // Two rounds of warm-up, then alternating slices (which goes first alternates too).
+  for (let round = 0; round < slices + 2; round++) {
+    const order = round % 2 === 0 ? (['plain', 'hooked'] as const) : (['hooked', 'plain'] as const)
+    const spent: Record<string, number> = {}
+    for (const project of order) spent[project] = await slice(project, round)
+    if (round < 2) continue
+    none.push(spent.plain!)
+    withWebhooks.push(spent.hooked!)
+    ratios.push(spent.plain! / spent.hooked!)
+  }
+  const sorted = [...ratios].sort((a, b) => a - b)
+  const throughputRatio = { min: sorted[0]!, median: median(ratios), max: sorted[sorted.length - 1]! }
+  log(`process + index, CPU per event (batches of ${batchSize}, ${slices} slices each):`)
+  log(`  no webhooks     median ${median(none).toFixed(0)} µs (min ${Math.min(...none).toFixed(0)}, max ${Math.max(...none).toFixed(0)})`)
+  log(`  three webhooks  median ${median(withWebhooks).toFixed(0)} µs (min ${Math.min(...withWebhooks).toFixed(0)}, max ${Math.max(...withWebhooks).toFixed(0)})`)
+  log(`  throughput with / without: median ${throughputRatio.median.toFixed(2)} (min ${throughputRatio.min.toFixed(2)}, max ${throughputRatio.max.toFixed(2)}); target ≥ 0.9`)
+
+  // Deliveries per second to a receiver on 127.0.0.1, by the job runner as Errata runs it.
+  await db.execute(sql`DELETE FROM jobs`)
+  await db.execute(sql`DELETE FROM webhook_deliveries`)
+  const receiver = await startWebhookReceiver()
+  await db.execute(sql`UPDATE webhooks SET url = ${receiver.url} WHERE id = 'w1'`)
+  const count = Number(process.env.BENCH_WEBHOOK_DELIVERIES ?? 500)
+  await db.transaction(async (tx) =>
+    queueDeliveries(
+      tx as unknown as Db,
+      Array.from({ length: count }, (_, i) => ({ webhookId: 'w1', projectId: 'hooked', trigger: 'exception' as const, details: { message: `bench ${i}` } })),
+      new Date(),
+    ),
+  )
+  const logger = pino({ level: 'silent' })
+  const deps = defaultWebhookDeps({ publicUrl: 'http://errata.bench', host: '127.0.0.1', port: 8080, webhookAllow: parseFetchAllow('127.0.0.1') })
+  const runner = createJobRunner({ database, logger, handlers: webhookJobHandlers(db, deps, logger) })
+  const started = performance.now()
+  const startedCpu = cpuMs()
+  await runner.drain()
+  const seconds = (performance.now() - started) / 1000
+  const cpu = cpuMs() - startedCpu
+  await runner.stop()
+  await receiver.close()
+  if (receiver.received.length !== count) throw new Error(`the receiver got ${receiver.received.length} of ${count} deliveries`)
+  const deliveries = { count, seconds, perSecond: count / seconds, cpuMsPerDelivery: cpu / count }
+  log(`deliveries: ${count} in ${seconds.toFixed(2)} s = ${deliveries.perSecond.toFixed(0)}/s, ${deliveries.cpuMsPerDelivery.toFixed(2)} ms CPU each (runner concurrency 2)`)
+  await pglite.close()
+  return { batchSize, slices, cpuUsPerEvent: { none, withWebhooks }, throughputRatio, deliveries }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await webhooksBench()
