@@ -440,17 +440,6 @@ export const webhookTriggerState = pgTable(
   (t) => [primaryKey({ columns: [t.webhookId, t.trigger, t.subjectId] })],
 )
 
-export const projectReleases = pgTable(
-  'project_releases',
-  {
-    projectId: text('project_id').notNull(),
-    releaseStage: text('release_stage').notNull(),
-    appVersion: text('app_version').notNull(),
-    firstSeen: tstz('first_seen').notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.projectId, t.releaseStage, t.appVersion] })],
-)
-
 export const comments = pgTable('comments', {
   id: text('id').primaryKey(),
   projectId: text('project_id').notNull(),
@@ -503,7 +492,6 @@ export const schema = {
   webhookDeliveries,
   webhookAttempts,
   webhookTriggerState,
-  projectReleases,
   comments,
   sourceMaps,
   sourceMapFiles,

@@ -19,6 +19,7 @@ import { collaborators, projects, releases } from '../db/schema.ts'
 import { decodeCursor, encodeCursor, NOT_ISSUED_CURSOR } from '../http/cursor.ts'
 import { NotFoundError, ValidationError } from '../http/errors.ts'
 import type { UrlBuilder } from '../http/urls.ts'
+import { queueReleaseTriggers } from '../webhooks/triggers/release-triggers.ts'
 import { DEFAULT_RELEASE_STAGE } from '../ingest/process/normalize.ts'
 
 type ReleaseRow = typeof releases.$inferSelect
@@ -311,12 +312,17 @@ export async function getReleaseGroup(db: Db, urls: UrlBuilder, userId: string, 
 }
 
 /**
- * POST /build: creates the release or fills in its build details (a later report of the same
+ * POST /build: creates the release (and its release notifications) or fills in its build details (a later report of the same
  * version and stage replaces them). The release time is the earliest of first sight and build.
  */
 export async function recordBuild(db: Db, projectId: string, report: BuildReport, now = new Date()): Promise<void> {
   const releaseStage = report.releaseStage ?? DEFAULT_RELEASE_STAGE
-  await db.execute(sql`
+  await db.transaction(async (txn) => {
+    const tx = txn as unknown as Db
+    // xmax is 0 on a row this statement inserted, not on one it updated: whether the build created the release.
+    const [row] = await queryRows<{ created: boolean; release_time: string | Date }>(
+      tx,
+      sql`
     INSERT INTO releases AS r (id, project_id, release_stage, app_version, release_time, release_source, builder_name,
       build_tool, app_version_code, app_bundle_version, source_control, metadata, build_reported_at)
     VALUES (${newId()}, ${projectId}, ${releaseStage}, ${report.appVersion}, ${now.toISOString()}::timestamptz, 'build_api',
@@ -331,5 +337,11 @@ export async function recordBuild(db: Db, projectId: string, report: BuildReport
       app_bundle_version = excluded.app_bundle_version,
       source_control = excluded.source_control,
       metadata = excluded.metadata,
-      build_reported_at = excluded.build_reported_at`)
+      build_reported_at = excluded.build_reported_at
+    RETURNING (r.xmax = 0) AS created, r.release_time`,
+    )
+    if (row?.created) {
+      await queueReleaseTriggers(tx, [{ projectId, releaseStage, appVersion: report.appVersion, releaseTime: new Date(row.release_time) }], now)
+    }
+  })
 }

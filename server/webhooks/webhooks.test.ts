@@ -272,6 +272,33 @@ describe('triggers and payloads', () => {
     expect(byTrigger(got, 'release').map((r) => (r.json.release as { releaseStage: string }).releaseStage)).toEqual(['staging'])
   })
 
+  it('a release created by sessions or by a build report sends release once; one already known, nothing', async () => {
+    const from = receiver.received.length
+    const sessions = await ctx.request('/sessions', {
+      method: 'POST',
+      headers: { 'Bugsnag-Api-Key': seeded.project.api_key, 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        notifier: { name: 'Bugsnag Node', version: '8.0.0', url: 'https://github.com/bugsnag/bugsnag-js' },
+        app: { version: '3.0.0', releaseStage: 'production' },
+        device: {},
+        sessionCounts: [{ startedAt: new Date().toISOString(), sessionsStarted: 2 }],
+      }),
+    })
+    expect(sessions.status).toBe(202)
+    const build = (appVersion: string) =>
+      ctx.request('/build', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ apiKey: seeded.project.api_key, appVersion, releaseStage: 'production', builderName: 'ci' }),
+      })
+    expect((await build('3.1.0')).status).toBe(200)
+    // Known already (from the sessions, then from the build before): no second notification.
+    expect((await build('3.0.0')).status).toBe(200)
+    expect((await build('3.1.0')).status).toBe(200)
+    const got = byTrigger(await deliver(from), 'release').map((r) => r.json.release as { version: string; releaseStage: string })
+    expect(got.map((r) => `${r.releaseStage}@${r.version}`).sort()).toEqual(['production@3.0.0', 'production@3.1.0'])
+  })
+
   it('errorEventFrequency sends once per window; powerTen at 10', async () => {
     const from = receiver.received.length
     // 3 TypeErrors so far; 7 more reach 10 (powerTen), and the frequency window (3 in an hour) was met at the third.

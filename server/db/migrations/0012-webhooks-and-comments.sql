@@ -75,15 +75,6 @@ CREATE TABLE webhook_trigger_state (
   PRIMARY KEY (webhook_id, trigger, subject_id)
 );
 
--- App versions seen per project and release stage, for the release trigger.
-CREATE TABLE project_releases (
-  project_id    text NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
-  release_stage text NOT NULL,
-  app_version   text NOT NULL,
-  first_seen    timestamptz NOT NULL,
-  PRIMARY KEY (project_id, release_stage, app_version)
-);
-
 -- Comments on errors.
 CREATE TABLE comments (
   id         text PRIMARY KEY,

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm'
-import type { Db } from '../../db/client.ts'
-import { newId } from '../../db/ids.ts'
+import { queryRows, type Db } from '../../db/client.ts'
+import { createSeenReleases } from '../../releases/create-release.ts'
 import { DEFAULT_RELEASE_STAGE } from '../process/normalize.ts'
 import { parseNotifierTime } from '../process/notifier-time.ts'
 import type { SessionsPayload } from './payload-schema.ts'
@@ -39,14 +39,17 @@ export async function recordSessions(db: Db, projectId: string, payload: Session
 }
 
 /**
- * The release the sessions belong to, created on first sight (docs/releases.md); the guard
- * keeps the usual case, a release that exists, to one index lookup without a write.
+ * The release the sessions belong to, created on first sight (docs/releases.md) with its release
+ * notifications, in one transaction so neither goes without the other.
  */
 async function recordSessionRelease(db: Db, projectId: string, releaseStage: string, appVersion: string, receivedAt: Date): Promise<void> {
-  await db.execute(sql`
-    INSERT INTO releases (id, project_id, release_stage, app_version, release_time, release_source)
-    SELECT ${newId()}, ${projectId}, ${releaseStage}, ${appVersion}, ${receivedAt.toISOString()}::timestamptz, 'session'
-    WHERE NOT EXISTS (SELECT 1 FROM releases r WHERE r.project_id = ${projectId}
-      AND r.release_stage = ${releaseStage} AND r.app_version = ${appVersion})
-    ON CONFLICT (project_id, release_stage, app_version) DO NOTHING`)
+  // The usual case, a release that exists, stays one index lookup and no transaction.
+  const [known] = await queryRows<{ one: number }>(
+    db,
+    sql`SELECT 1 AS one FROM releases WHERE project_id = ${projectId} AND release_stage = ${releaseStage} AND app_version = ${appVersion}`,
+  )
+  if (known) return
+  await db.transaction(async (tx) => {
+    await createSeenReleases(tx as unknown as Db, [{ projectId, releaseStage, appVersion, at: receivedAt }], 'session')
+  })
 }

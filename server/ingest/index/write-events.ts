@@ -4,6 +4,7 @@
 import { sql, type SQL } from 'drizzle-orm'
 import { queryRows, type Db } from '../../db/client.ts'
 import { newId } from '../../db/ids.ts'
+import { createSeenReleases, type SeenRelease } from '../../releases/create-release.ts'
 import { textArrayLiteral } from '../../db/text-array.ts'
 import { moveErrorsBetweenStatuses } from '../../rollups/rollups.ts'
 import type { CrashedSession, EventColumns, PreparedEvent } from '../process/normalize.ts'
@@ -190,29 +191,21 @@ async function countDiscardedEvents(tx: Db, ordered: readonly ErrorGroupUpdate[]
 
 /**
  * Releases (project, release stage, app version) the batch's events name, created on first
- * sight (docs/releases.md); an existing release is left as it is. Events without an app
- * version belong to no release.
+ * sight (docs/releases.md) with their release notifications; an existing release is left as it
+ * is. Events without an app version belong to no release.
  */
 async function recordReleases(tx: Db, batch: readonly IndexedEvent[]): Promise<void> {
-  const first = new Map<string, { project_id: string; release_stage: string; app_version: string; at: string }>()
+  const first = new Map<string, SeenRelease>()
   for (const event of batch) {
     const version = event.columns.appVersion
     if (!version) continue
     const key = `${event.projectId}\u0000${event.columns.releaseStage}\u0000${version}`
     const seen = first.get(key)
-    if (!seen || event.receivedAt.toISOString() < seen.at) {
-      first.set(key, { project_id: event.projectId, release_stage: event.columns.releaseStage, app_version: version, at: event.receivedAt.toISOString() })
+    if (!seen || event.receivedAt < seen.at) {
+      first.set(key, { projectId: event.projectId, releaseStage: event.columns.releaseStage, appVersion: version, at: event.receivedAt })
     }
   }
-  if (first.size === 0) return
-  const rows = [...first].sort((a, b) => compareKeys(a[0], b[0])).map(([, row]) => ({ id: newId(), ...row }))
-  await tx.execute(sql`
-    INSERT INTO releases (id, project_id, release_stage, app_version, release_time, release_source)
-    SELECT x.id, x.project_id, x.release_stage, x.app_version, x.at, 'event'
-    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(id text, project_id text, release_stage text, app_version text, at timestamptz)
-    WHERE NOT EXISTS (SELECT 1 FROM releases r WHERE r.project_id = x.project_id
-      AND r.release_stage = x.release_stage AND r.app_version = x.app_version)
-    ON CONFLICT (project_id, release_stage, app_version) DO NOTHING`)
+  await createSeenReleases(tx, [...first.values()], 'event')
 }
 
 /** What a batch did to its errors, for what runs after it in the index step (webhook triggers). */

@@ -1,9 +1,9 @@
 // The triggers that received events fire (spec section 6): firstException, exception,
-// powerTen, errorEventFrequency, reopened, projectSpiking and release. Evaluated in the
+// powerTen, errorEventFrequency, reopened and projectSpiking (release: release-triggers.ts, where
+// releases are created). Evaluated in the
 // ingestion index step, inside the batch's transaction (server/ingest/index/index-events.ts), so
 // a notification is queued exactly when its events are committed, and once; never on the HTTP
-// thread. A batch whose projects have no enabled webhook costs one indexed query (and the
-// release bookkeeping, one small upsert); the rest is a handful of statements per batch however
+// thread. A batch whose projects have no enabled webhook costs one indexed query; the rest is a handful of statements per batch however
 // many events it holds.
 import { and, sql } from 'drizzle-orm'
 import type { Filters } from '../../../contract/filters.ts'
@@ -79,29 +79,8 @@ export interface IngestTriggers {
   stagesBefore: Map<string, Set<string>>
 }
 
-/** New (project, release stage, app version) triples of the batch, recorded; the release trigger reports them. */
-async function newReleases(tx: Db, batch: readonly IndexedEvent[]): Promise<Array<{ projectId: string; releaseStage: string; appVersion: string; firstSeen: Date }>> {
-  const seen = new Map<string, { project_id: string; release_stage: string; app_version: string; first_seen: string }>()
-  for (const e of batch) {
-    if (!e.columns.appVersion) continue
-    const key = `${e.projectId}\u0000${e.columns.releaseStage}\u0000${e.columns.appVersion}`
-    if (!seen.has(key)) seen.set(key, { project_id: e.projectId, release_stage: e.columns.releaseStage, app_version: e.columns.appVersion, first_seen: e.receivedAt.toISOString() })
-  }
-  if (seen.size === 0) return []
-  const rows = [...seen].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([, row]) => row)
-  const inserted = await queryRows<{ project_id: string; release_stage: string; app_version: string; first_seen: Date | string }>(
-    tx,
-    sql`INSERT INTO project_releases (project_id, release_stage, app_version, first_seen)
-      SELECT project_id, release_stage, app_version, first_seen
-      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(project_id text, release_stage text, app_version text, first_seen timestamptz)
-      ON CONFLICT DO NOTHING RETURNING project_id, release_stage, app_version, first_seen`,
-  )
-  return inserted.map((r) => ({ projectId: r.project_id, releaseStage: r.release_stage, appVersion: r.app_version, firstSeen: new Date(r.first_seen) }))
-}
-
 /** Run after writeEvents, in the same transaction: queues every notification the batch fires. */
 export async function queueIngestTriggers(tx: Db, batch: readonly IndexedEvent[], outcome: WriteOutcome, triggers: IngestTriggers): Promise<void> {
-  const releases = await newReleases(tx, batch)
   if (triggers.hooks.length === 0) return
   const now = new Date()
   const ordered = [...batch].sort((a, b) => a.receivedAt.getTime() - b.receivedAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
@@ -185,15 +164,6 @@ export async function queueIngestTriggers(tx: Db, batch: readonly IndexedEvent[]
     if (wants(hook, 'projectSpiking')) {
       const settings = (hook.settings as WebhookSettings).projectSpiking ?? { sensitivity: 'medium' as const }
       for (const d of await spikeDeliveries(tx, hook.id, hook.projectId, settings, projectEvents.filter(matches))) add('projectSpiking', d.details, d.event)
-    }
-    if (wants(hook, 'release')) {
-      for (const r of releases) {
-        if (r.projectId !== hook.projectId) continue
-        add('release', {
-          message: `New release ${r.appVersion} in ${r.releaseStage}`,
-          release: { version: r.appVersion, releaseStage: r.releaseStage, releaseTime: r.firstSeen.toISOString() },
-        })
-      }
     }
   }
   await queueDeliveries(tx, deliveries, now)
