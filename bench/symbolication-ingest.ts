@@ -30,6 +30,8 @@ export const symbolicationIngestSettings = {
   /** "On" slices (BENCH_SYMBOLICATION_SLICES); "off" gets one more, so each "on" has one either side. */
   slices: Number(env.BENCH_SYMBOLICATION_SLICES ?? 5),
   framesPerEvent: 15,
+  /** BENCH_SYMBOLICATION_CODE=0: the map without sourcesContent, so mapped frames carry no code context. */
+  codeContext: env.BENCH_SYMBOLICATION_CODE !== '0',
   distinctBodies: 200,
 }
 export const symbolicationIngestTarget = 0.8
@@ -108,7 +110,8 @@ export async function symbolicationIngestPhase(log: (line?: string) => void = co
     const apiKey = newApiKey()
     await db.insert(organizations).values({ id: organizationId, name: 'Bench', slug: `bench-${organizationId}` })
     await db.insert(projects).values({ id: projectId, organizationId, name: 'Bench', slug: 'bench', type: 'browser', apiKey })
-    const map = generateMap(1024 * 1024, 7)
+    const generated = generateMap(1024 * 1024, 7)
+    const map = settings.codeContext ? generated : { ...generated, text: JSON.stringify({ ...JSON.parse(generated.text), sourcesContent: undefined }) }
     const mapId = newId()
     const content = gzipSync(map.text)
     await db.insert(sourceMaps).values({ id: mapId, projectId, kind: 'js', minifiedUrl: SCRIPT_URL, appVersion: APP_VERSION, sizeBytes: map.text.length, storedBytes: content.length, uploadedAt: new Date(0) })
@@ -198,7 +201,10 @@ export async function symbolicationIngestPhase(log: (line?: string) => void = co
     log(`throughput on / off (events/s, slices around)   ${triple(ratio.wall, 2)}  target ≥ ${symbolicationIngestTarget} (median)`)
     log(`throughput on / off (events per CPU second)     ${triple(ratio.cpu, 2)}  → ${result.met ? 'met' : 'MISSED'}`)
     log(`pipeline CPU µs per event: on ${triple(result.cpuUsPerEvent.on, 0)}, off ${triple(result.cpuUsPerEvent.off, 0)}`)
-    log(`every "on" event mapped (${settings.framesPerEvent} frames each into a ${(map.text.length / 1024 / 1024).toFixed(1)} MB map): ${result.mappedOk ? 'yes' : `NO (${unmapped} not)`}`)
+    log(
+      `every "on" event mapped (${settings.framesPerEvent} frames each into a ${(map.text.length / 1024 / 1024).toFixed(1)} MB map, ` +
+        `${settings.codeContext ? 'with' : 'without'} code context): ${result.mappedOk ? 'yes' : `NO (${unmapped} not)`}`,
+    )
     await stages[0]?.close?.()
     return result
   } finally {

@@ -24,7 +24,8 @@ async function expectAccessible(page: Page, name: string) {
 }
 
 test('every page passes axe-core (WCAG 2.1 AA, serious and critical), light and dark', async ({ page, request }) => {
-  test.setTimeout(120_000)
+  // Fifteen pages, each scanned twice (light and dark): minutes on a loaded 2-core machine.
+  test.setTimeout(240_000)
   const watched = watchPage(page)
   const api = await Api.signIn(request)
   const { organizationId, projectId, apiKey } = await createProject(api, 'a11y-web')
