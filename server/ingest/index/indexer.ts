@@ -174,9 +174,7 @@ export function createIngestIndexer(
   /** Waits up to lingerTime(), or less if someone starts waiting on idle() meanwhile. */
   function linger(): Promise<void> {
     const wait = lingerTime()
-    // Nothing appended here to gather (the poll, a retry, shutdown): records left by another
-    // process or an earlier run are taken at once, and the next append starts a full linger.
-    if (appendedSinceLinger === 0 || wait <= 0 || waiters.length > 0 || appendedSinceLinger >= MIN_BATCH_EVENTS) return Promise.resolve()
+    if (wait <= 0 || waiters.length > 0 || appendedSinceLinger >= MIN_BATCH_EVENTS) return Promise.resolve()
     return new Promise<void>((resolve) => {
       wakeLinger = resolve
       lingerTimer = setTimeout(resolve, wait)

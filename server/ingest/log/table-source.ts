@@ -1,10 +1,11 @@
 // The tables as the indexer's sources: ingest_log (the accepted-event log on PostgreSQL: one
 // row per accepted request) and ingest_queue (events an earlier version queued already
 // normalized, drained after an upgrade; PGlite and PostgreSQL alike). Each batch is one
-// project's oldest rows, taken FOR UPDATE SKIP LOCKED under the project's write lock
-// (db/project-lock.ts), processed, indexed and deleted in one transaction: each is indexed
-// exactly once, and processes sharing the database index different projects side by side.
-import { sql } from 'drizzle-orm'
+// project's oldest rows, locked FOR UPDATE SKIP LOCKED under the project's write lock
+// (db/project-lock.ts), indexed and deleted in one transaction (ingest_log's rows are processed
+// just before it): each is indexed exactly once, and processes sharing the database index
+// different projects side by side.
+import { sql, type SQL } from 'drizzle-orm'
 import type { Logger } from 'pino'
 import { queryRows, type Database, type Db } from '../../db/client.ts'
 import { isTransientPgError, pgErrorMessage } from '../../db/pg-errors.ts'
@@ -125,41 +126,95 @@ interface LogRow {
   body: string
 }
 
-/** ingest_log: accepted requests, processed here. */
+const toRequest = (row: LogRow): AcceptedRequest => ({
+  projectId: row.project_id,
+  receivedAt: new Date(row.received_at),
+  eventIds: row.event_ids,
+  userAgent: row.user_agent,
+  body: Buffer.from(row.body, 'utf8'),
+})
+
+/**
+ * ingest_log: accepted requests. A batch is read and processed outside any transaction (the
+ * process stages read the database themselves: inside a transaction they would wait for it on
+ * PGlite's single connection, and hold a pooled connection each on PostgreSQL), then indexed in
+ * a transaction that holds the project's write lock and locks the rows it indexes FOR UPDATE
+ * SKIP LOCKED: rows another process took meanwhile are left to it (their processing wasted).
+ */
 export function createLogSource(database: Database, processor: Processor, logger: Logger): TableSource {
-  return createSource<LogRow>(
-    database,
-    {
-      table: 'ingest_log',
-      take: (tx, limit, only) =>
-        queryRows<LogRow>(
-          tx,
-          sql`SELECT seq, project_id, received_at, event_ids, user_agent, body FROM ingest_log
-            WHERE failed_at IS NULL AND ${'seq' in only ? sql`seq = ${only.seq}::bigint` : sql`project_id = ${only.projectId}`}
-            ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED`,
-        ),
-      async index(tx, rows) {
-        const requests = rows.map((row): AcceptedRequest => ({
-          projectId: row.project_id,
-          receivedAt: new Date(row.received_at),
-          eventIds: row.event_ids,
-          userAgent: row.user_agent,
-          body: Buffer.from(row.body, 'utf8'),
-        }))
-        const processed = await processor.process(requests)
-        await indexEvents(tx, processed.events)
-        const failed = new Set(processed.failed.map((f) => f.request))
-        for (const failure of processed.failed) {
-          logger.error({ reason: failure.reason }, 'an accepted request cannot be processed; it stays in ingest_log with failed_at set')
-          const seq = rows[requests.indexOf(failure.request)]!.seq
-          await tx.execute(sql`UPDATE ingest_log SET failed_at = now(), failure = ${failure.reason} WHERE seq = ${seq}::bigint`)
+  const { db } = database
+  const skipList = (skip: ReadonlySet<string>) => `{${[...skip].map((id) => JSON.stringify(id)).join(',')}}`
+
+  /** Indexes the processed rows this transaction can lock; how many it indexed, or null when the project's lock is busy. */
+  async function commit(rows: readonly LogRow[], projectId: string): Promise<number | null> {
+    const processed = await processor.process(rows.map(toRequest))
+    const seqOfEvent = new Map<string, string>()
+    rows.forEach((row) => row.event_ids.forEach((id) => seqOfEvent.set(id, String(row.seq))))
+    const failedSeqs = new Map(processed.failed.map((f) => [String(rows.find((r) => r.event_ids === f.request.eventIds)!.seq), f.reason]))
+    return db.transaction(async (txn) => {
+      const tx = txn as unknown as Db
+      if ((await tryLockProjects(tx, [projectId])).size === 0) return null
+      const locked = new Set(
+        (
+          await queryRows<{ seq: number | string }>(
+            tx,
+            sql`SELECT seq FROM ingest_log WHERE seq = ANY(${seqArray(rows.map((r) => r.seq))}::bigint[]) AND failed_at IS NULL
+              ORDER BY seq FOR UPDATE SKIP LOCKED`,
+          )
+        ).map((row) => String(row.seq)),
+      )
+      await indexEvents(tx, processed.events.filter((event) => locked.has(seqOfEvent.get(event.id)!)))
+      for (const [seq, reason] of failedSeqs) {
+        if (!locked.has(seq)) continue
+        logger.error({ reason, seq }, 'an accepted request cannot be processed; it stays in ingest_log with failed_at set')
+        await tx.execute(sql`UPDATE ingest_log SET failed_at = now(), failure = ${reason} WHERE seq = ${seq}::bigint`)
+      }
+      const done = [...locked].filter((seq) => !failedSeqs.has(seq))
+      if (done.length > 0) await tx.execute(sql`DELETE FROM ingest_log WHERE seq = ANY(${seqArray(done)}::bigint[])`)
+      return locked.size
+    })
+  }
+
+  const read = (only: SQL) =>
+    queryRows<LogRow>(db, sql`SELECT seq, project_id, received_at, event_ids, user_agent, body FROM ingest_log WHERE failed_at IS NULL AND ${only}`)
+
+  return {
+    async indexBatch(limit, skip) {
+      const [oldest] = await queryRows<{ project_id: string }>(
+        db,
+        sql`SELECT project_id FROM ingest_log WHERE failed_at IS NULL AND NOT (project_id = ANY(${skipList(skip)}::text[]))
+          ORDER BY seq LIMIT 1`,
+      )
+      if (!oldest) return { indexed: 0, projectId: null, others: false }
+      const projectId = oldest.project_id
+      const rows = await read(sql`project_id = ${projectId} ORDER BY seq LIMIT ${limit}`)
+      const [other] = await queryRows<{ one: number }>(
+        db,
+        sql`SELECT 1 AS one FROM ingest_log WHERE failed_at IS NULL AND project_id <> ${projectId} LIMIT 1`,
+      )
+      const others = other !== undefined
+      try {
+        const indexed = await commit(rows, projectId)
+        // The project's lock is busy (another process or a request): leave it to them for now.
+        if (indexed === null) return { indexed: 0, projectId, others }
+        return { indexed, projectId, others }
+      } catch (err) {
+        if (isTransientPgError(err)) throw err
+        logger.warn({ err, rows: rows.length }, 'indexing a batch failed; indexing its requests one by one')
+      }
+      let indexed = 0
+      for (const row of rows) {
+        try {
+          indexed += (await commit([row], projectId)) ?? 0
+        } catch (err) {
+          if (isTransientPgError(err)) throw err
+          logger.error({ err, seq: row.seq }, 'an accepted request cannot be indexed; it stays in ingest_log with failed_at set')
+          await db.execute(sql`UPDATE ingest_log SET failed_at = now(), failure = ${pgErrorMessage(err)} WHERE seq = ${row.seq}::bigint`)
         }
-        const done = rows.filter((_, i) => !failed.has(requests[i]!)).map((row) => row.seq)
-        if (done.length > 0) await tx.execute(sql`DELETE FROM ingest_log WHERE seq = ANY(${seqArray(done)}::bigint[])`)
-      },
+      }
+      return { indexed, projectId, others: true }
     },
-    logger,
-  )
+  }
 }
 
 interface QueueRow {
