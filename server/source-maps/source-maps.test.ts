@@ -29,6 +29,9 @@ async function addCollaborator(user: TestUser, projectIds: string[] | null) {
     json: { email: user.email, is_admin: false, project_ids: projectIds },
   })
   expect(res.status).toBe(201)
+  // An invitation joins nobody until its user accepts it.
+  const [invitation] = (await (await ctx.request('/api/user/invitations', { token: user.token })).json()) as { id: string }[]
+  expect((await ctx.request(`/api/user/invitations/${invitation!.id}/accept`, { method: 'POST', token: user.token })).status).toBe(200)
 }
 
 beforeAll(async () => {
