@@ -2,12 +2,9 @@
 // normalize, serialize), writeEvents, the payload insert and the rollup fold, on an in-memory
 // PGlite in this process, batches of B (500) bench events, R (10) batches after 2 of warm-up.
 //   node --import tsx bench/pipeline-stages.ts   (BENCH_STAGES=1: with the process stages)
-import { PGlite } from '@electric-sql/pglite'
+import { openInProcessPglite } from './in-process-pglite.ts'
 import { sql } from 'drizzle-orm'
-import { drizzle } from 'drizzle-orm/pglite'
-import type { Database, Db } from '../server/db/client.ts'
-import { migrate } from '../server/db/migrate.ts'
-import { schema } from '../server/db/schema.ts'
+import type { Db } from '../server/db/client.ts'
 import { indexEvents } from '../server/ingest/index/index-events.ts'
 import { writeEvents } from '../server/ingest/index/write-events.ts'
 import { acceptedRequest } from '../server/ingest/log/record.ts'
@@ -23,15 +20,7 @@ const cpuMs = () => {
   return (usage.user + usage.system) / 1000
 }
 
-const pglite = await PGlite.create()
-const db = drizzle({ client: pglite, schema }) as unknown as Db
-const database = {
-  engine: 'pglite',
-  db,
-  execScript: async (text: string) => void (await pglite.exec(text)),
-  withExclusiveLock: async <T>(_key: number, fn: () => Promise<T>) => fn(),
-} as unknown as Database
-await migrate(database)
+const { pglite, db, database } = await openInProcessPglite()
 await db.execute(sql`INSERT INTO organizations (id, name, slug) VALUES ('o', 'o', 'o')`)
 await db.execute(sql`INSERT INTO projects (id, organization_id, name, slug, type, api_key) VALUES ('p', 'o', 'p', 'p', 'node', 'k')`)
 const bodies = Array.from({ length: 200 }, (_, i) => Buffer.from(JSON.stringify(buildNotifyPayload('k', i))))

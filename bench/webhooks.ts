@@ -6,13 +6,10 @@
 //    none / with (target ≥ 0.9);
 // 2. deliveries per second: queued deliveries run by the job runner to a local receiver.
 //   node --import tsx bench/webhooks.ts   (or the `webhooks` phase of `npm run bench`)
-import { PGlite } from '@electric-sql/pglite'
+import { openInProcessPglite } from './in-process-pglite.ts'
 import { sql } from 'drizzle-orm'
-import { drizzle } from 'drizzle-orm/pglite'
 import pino from 'pino'
-import type { Database, Db } from '../server/db/client.ts'
-import { migrate } from '../server/db/migrate.ts'
-import { schema } from '../server/db/schema.ts'
+import type { Db } from '../server/db/client.ts'
 import { indexEvents } from '../server/ingest/index/index-events.ts'
 import { acceptedRequest } from '../server/ingest/log/record.ts'
 import { createProcessor } from '../server/ingest/process/process.ts'
@@ -41,15 +38,7 @@ const cpuMs = () => {
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 
 export async function webhooksBench(log: (line: string) => void = console.log): Promise<WebhooksBenchResult> {
-  const pglite = await PGlite.create()
-  const db = drizzle({ client: pglite, schema }) as unknown as Db
-  const database = {
-    engine: 'pglite',
-    db,
-    execScript: async (text: string) => void (await pglite.exec(text)),
-    withExclusiveLock: async <T>(_key: number, fn: () => Promise<T>) => fn(),
-  } as unknown as Database
-  await migrate(database)
+  const { pglite, db, database } = await openInProcessPglite()
   await db.execute(sql`INSERT INTO organizations (id, name, slug) VALUES ('o', 'o', 'o')`)
   await db.execute(sql`INSERT INTO projects (id, organization_id, name, slug, type, api_key) VALUES
     ('plain', 'o', 'plain', 'plain', 'node', 'k1'), ('hooked', 'o', 'hooked', 'hooked', 'node', 'k2')`)

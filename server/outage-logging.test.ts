@@ -3,11 +3,11 @@
 // retry: an outage of a few minutes would otherwise bury everything else in the log.
 import pino from 'pino'
 import { describe, expect, it } from 'vitest'
-import { createIngestIndexer } from '../ingest/index/indexer.ts'
-import { createLogSource } from '../ingest/log/table-source.ts'
-import { createProcessor } from '../ingest/process/process.ts'
-import { createJobRunner } from '../jobs/job-runner.ts'
-import type { Database } from './client.ts'
+import { createIngestIndexer } from './ingest/index/indexer.ts'
+import { createLogSource } from './ingest/log/table-source.ts'
+import { createProcessor } from './ingest/process/process.ts'
+import { createJobRunner } from './jobs/job-runner.ts'
+import type { Database } from './db/client.ts'
 
 /** The database as a client sees it while the server is down: every query and transaction refused. */
 function unreachable(): Database & { attempts: number } {
