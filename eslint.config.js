@@ -46,6 +46,7 @@ const localPlugin = {
 /** no-restricted-imports patterns for one direction of the layering in CONVENTIONS.md. */
 const forbid = (regex, message) => ({ regex, message })
 const restrictImports = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] })
+const NO_DASHBOARD = forbid('^(\\.\\./)+src(/|$)', 'the server never imports the dashboard (src/).')
 
 export default tseslint.config(
   {
@@ -86,7 +87,29 @@ export default tseslint.config(
   },
   {
     files: ['server/**'],
-    rules: restrictImports(forbid('^(\\.\\./)+src(/|$)', 'the server never imports the dashboard (src/).')),
+    rules: restrictImports(NO_DASHBOARD),
+  },
+  // Zones inside server/ (docs/architecture.md): the database layer is a plain adapter, and the
+  // job runner and rollups sit on it alone, so ingestion and features build on them, never the reverse.
+  {
+    files: ['server/db/**'],
+    ignores: ['**/*.test.ts'],
+    rules: restrictImports(NO_DASHBOARD, forbid('^\\.\\./(?!(logger|thread)\\.ts$)', 'server/db is the database adapter: it imports nothing of server/ but logger.ts and thread.ts.')),
+  },
+  {
+    files: ['server/jobs/**', 'server/rollups/**'],
+    ignores: ['**/*.test.ts'],
+    rules: restrictImports(NO_DASHBOARD, forbid('^\\.\\./(?!db/|clock\\.ts$|filters/)', 'the job runner and the rollups build on server/db (and the filters) alone.')),
+  },
+  // Services are called with what the edge resolved (a user, a scope): they never see the request.
+  {
+    files: ['server/**/*.service.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [NO_DASHBOARD, forbid('^hono(/|$)', 'services do not know about HTTP: routes read the request and call them.')] },
+      ],
+    },
   },
   {
     files: ['src/**'],

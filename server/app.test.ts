@@ -106,20 +106,23 @@ describe('app wiring', () => {
   })
 
   it('answers 405 with Allow for a method a path does not take, on both listeners', async () => {
-    const put = await ctx.request('/api/projects/p1/errors/e1', { method: 'PUT', token: user.token })
+    const { project } = await seedProject(ctx, { user })
+    const put = await ctx.request(`/api/projects/${project.id}/errors/e1`, { method: 'PUT', token: user.token })
     expect(put.status).toBe(405)
     expect(put.headers.get('Allow')).toBe('GET, HEAD, PATCH')
-    expect((await put.json()).errors).toEqual(['PUT is not allowed on /api/projects/p1/errors/e1; use GET, HEAD, PATCH'])
+    expect((await put.json()).errors).toEqual([`PUT is not allowed on /api/projects/${project.id}/errors/e1; use GET, HEAD, PATCH`])
     const del = await ctx.request('/api/user', { method: 'DELETE', token: user.token })
     expect([del.status, del.headers.get('Allow')]).toEqual([405, 'GET, HEAD'])
-    const onApiPort = await createApiPortApp(ctx.deps).request('http://errata.test:9090/events/ev1', {
+    const onApiPort = await createApiPortApp(ctx.deps).request('http://errata.test:9090/user/tokens/t1', {
       method: 'POST',
       headers: { Authorization: `token ${user.token}`, 'X-Version': '2' },
     })
-    expect([onApiPort.status, onApiPort.headers.get('Allow')]).toEqual([405, 'DELETE, GET, HEAD'])
-    // Still 401 before anything else without a token, and 404 for paths that do not exist.
+    expect([onApiPort.status, onApiPort.headers.get('Allow')]).toEqual([405, 'DELETE'])
+    // Still 401 before anything else without a token, 404 for paths that do not exist, and 404
+    // before 405 for a project the caller cannot see (which says nothing about what it answers).
     expect((await ctx.request('/api/user', { method: 'DELETE' })).status).toBe(401)
-    expect((await ctx.request('/api/projects/p1/nothing', { method: 'PUT', token: user.token })).status).toBe(404)
+    expect((await ctx.request(`/api/projects/${project.id}/nothing`, { method: 'PUT', token: user.token })).status).toBe(404)
+    expect((await ctx.request('/api/projects/p1/errors/e1', { method: 'PUT', token: user.token })).status).toBe(404)
   })
 
   it('serves the Data Access API at the root of the API port', async () => {

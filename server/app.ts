@@ -30,6 +30,7 @@ import { sourceMapRoutes } from './source-maps/source-maps.routes.ts'
 import { privacyRoutes } from './privacy/privacy.routes.ts'
 import { webhookRoutes } from './webhooks/webhooks.routes.ts'
 import { commentRoutes } from './comments/comments.routes.ts'
+import { authorizeScope } from './auth/scope.ts'
 import { healthRoutes } from './health/health.routes.ts'
 import { buildRoutes } from './releases/build.routes.ts'
 import { releaseRoutes } from './releases/releases.routes.ts'
@@ -64,6 +65,7 @@ function createApiRoutes(mountPath: '' | '/api', limitBytes: number): Hono<AppEn
     .route('/', invitationRoutes)
     .use(authenticate)
     .use(rejectMalformedPath)
+    .use(authorizeScope)
     .use(boundFilteredQueries)
     .route('/', userRoutes)
     .route('/', userInvitationRoutes)

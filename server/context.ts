@@ -2,6 +2,7 @@ import type { Logger } from 'pino'
 import type { Config } from './config.ts'
 import type { Database } from './db/client.ts'
 import type { LoginThrottle } from './auth/login-throttle.ts'
+import type { Scope } from './auth/scope.ts'
 import type { AuthUser } from './auth/tokens.ts'
 import type { IngestWriter } from './ingest/log/group-commit.ts'
 import type { IngestPipeline } from './ingest/pipeline/open.ts'
@@ -31,5 +32,7 @@ export interface AppEnv {
     requestId: string
     /** Where the Data Access API is mounted for this request: '/api' on PORT, '' at the root of API_PORT. */
     apiMount: '' | '/api'
+    /** The caller's access to the organization or project the path names (server/auth/scope.ts); unset for other paths. */
+    scope: Scope | undefined
   }
 }

@@ -1,3 +1,4 @@
+import { requireAdmin } from '../auth/scope.ts'
 import { Hono } from 'hono'
 import { inviteCollaboratorSchema, updateCollaboratorSchema } from '../../contract/collaborators.ts'
 import type { AppEnv } from '../context.ts'
@@ -16,7 +17,7 @@ export const collaboratorRoutes = new Hono<AppEnv>()
   .get('/organizations/:organizationId/collaborators', async (c) =>
     c.json(await listOrganizationCollaborators(c.var.deps.database.db, c.var.user.id, c.req.param('organizationId'))),
   )
-  .post('/organizations/:organizationId/collaborators', async (c) => {
+  .post('/organizations/:organizationId/collaborators', requireAdmin, async (c) => {
     const input = parseInput(inviteCollaboratorSchema, await readJson(c.req.raw))
     return c.json(
       await inviteCollaborator(c.var.deps.database.db, urlBuilder(c), c.var.user.id, c.req.param('organizationId'), input),
@@ -33,7 +34,7 @@ export const collaboratorRoutes = new Hono<AppEnv>()
       ),
     ),
   )
-  .patch('/organizations/:organizationId/collaborators/:collaboratorId', async (c) => {
+  .patch('/organizations/:organizationId/collaborators/:collaboratorId', requireAdmin, async (c) => {
     const input = parseInput(updateCollaboratorSchema, await readJson(c.req.raw))
     return c.json(
       await updateCollaborator(
@@ -45,7 +46,7 @@ export const collaboratorRoutes = new Hono<AppEnv>()
       ),
     )
   })
-  .delete('/organizations/:organizationId/collaborators/:collaboratorId', async (c) => {
+  .delete('/organizations/:organizationId/collaborators/:collaboratorId', requireAdmin, async (c) => {
     await removeCollaborator(
       c.var.deps.database.db,
       c.var.user.id,

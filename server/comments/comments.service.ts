@@ -3,7 +3,7 @@
 // the same transaction.
 import { and, asc, eq } from 'drizzle-orm'
 import type { Comment } from '../../contract/webhooks.ts'
-import { requireProjectAccess } from '../auth/access.ts'
+import type { Scope } from '../auth/scope.ts'
 import type { Db } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
 import { comments, errors, users } from '../db/schema.ts'
@@ -28,20 +28,21 @@ const selectComments = (db: Db) =>
     .from(comments)
     .leftJoin(users, eq(users.id, comments.authorId))
 
-async function requireError(db: Db, userId: string, projectId: string, errorId: string): Promise<void> {
-  await requireProjectAccess(db, userId, projectId)
-  const [row] = await db.select({ id: errors.id }).from(errors).where(and(eq(errors.id, errorId), eq(errors.projectId, projectId))).limit(1)
+/** 404 unless the error is the scope's project's (the caller's access to it was resolved at the edge). */
+async function requireError(db: Db, scope: Scope, errorId: string): Promise<string> {
+  const [row] = await db.select({ id: errors.id }).from(errors).where(and(eq(errors.id, errorId), eq(errors.projectId, scope.projectId!))).limit(1)
   if (!row) throw new NotFoundError('Error')
+  return scope.projectId!
 }
 
-export async function listComments(db: Db, userId: string, projectId: string, errorId: string): Promise<Comment[]> {
-  await requireError(db, userId, projectId, errorId)
+export async function listComments(db: Db, scope: Scope, errorId: string): Promise<Comment[]> {
+  await requireError(db, scope, errorId)
   const rows = await selectComments(db).where(eq(comments.errorId, errorId)).orderBy(asc(comments.createdAt), asc(comments.id))
   return rows.map(toComment)
 }
 
-export async function createComment(db: Db, userId: string, projectId: string, errorId: string, message: string, wakeJobs: () => void): Promise<Comment> {
-  await requireError(db, userId, projectId, errorId)
+export async function createComment(db: Db, scope: Scope, userId: string, errorId: string, message: string, wakeJobs: () => void): Promise<Comment> {
+  const projectId = await requireError(db, scope, errorId)
   const id = newId()
   await db.transaction(async (txn) => {
     const tx = txn as unknown as Db
@@ -58,30 +59,23 @@ async function getCommentRow(db: Db, id: string): Promise<Comment> {
   return toComment(row)
 }
 
-/** The comment, if the caller can see its project (404 otherwise), and whether they may change it. */
-async function commentFor(db: Db, userId: string, id: string, change: boolean): Promise<Comment> {
-  const [row] = await selectComments(db).where(eq(comments.id, id)).limit(1)
+/** The comment (its project's access was resolved at the edge, through the comment). */
+export const getComment = (db: Db, id: string) => getCommentRow(db, id)
+
+/** 403 unless the caller wrote the comment or is an admin of its organization. */
+export async function requireCommentAuthorOrAdmin(db: Db, scope: Scope, userId: string, id: string): Promise<void> {
+  const [row] = await db.select({ authorId: comments.authorId }).from(comments).where(eq(comments.id, id)).limit(1)
   if (!row) throw new NotFoundError('Comment')
-  let access
-  try {
-    access = await requireProjectAccess(db, userId, row.comment.projectId)
-  } catch (err) {
-    if (err instanceof NotFoundError) throw new NotFoundError('Comment')
-    throw err
-  }
-  if (change && row.comment.authorId !== userId && !access.isAdmin) throw new ForbiddenError('only the author or an admin may change a comment')
-  return toComment(row)
+  if (row.authorId !== userId && !scope.isAdmin) throw new ForbiddenError('only the author or an admin may change a comment')
 }
 
-export const getComment = (db: Db, userId: string, id: string) => commentFor(db, userId, id, false)
-
-export async function updateComment(db: Db, userId: string, id: string, message: string): Promise<Comment> {
-  await commentFor(db, userId, id, true)
+/** Call after requireCommentAuthorOrAdmin. */
+export async function updateComment(db: Db, id: string, message: string): Promise<Comment> {
   await db.update(comments).set({ message, updatedAt: new Date() }).where(eq(comments.id, id))
   return getCommentRow(db, id)
 }
 
-export async function deleteComment(db: Db, userId: string, id: string): Promise<void> {
-  await commentFor(db, userId, id, true)
+/** Call after requireCommentAuthorOrAdmin. */
+export async function deleteComment(db: Db, id: string): Promise<void> {
   await db.delete(comments).where(eq(comments.id, id))
 }

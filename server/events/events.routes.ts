@@ -1,3 +1,4 @@
+import { requireAdmin } from '../auth/scope.ts'
 import { Hono, type Context } from 'hono'
 import { listEventsQuerySchema } from '../../contract/events.ts'
 import type { AppEnv } from '../context.ts'
@@ -29,11 +30,11 @@ export const eventRoutes = new Hono<AppEnv>()
   .get('/events/:eventId', async (c) =>
     c.json(await getEvent(c.var.deps.database.db, urlBuilder(c), c.var.user.id, c.req.param('eventId'))),
   )
-  .delete('/projects/:projectId/events/:eventId', async (c) => {
+  .delete('/projects/:projectId/events/:eventId', requireAdmin, async (c) => {
     await deleteEvent(c.var.deps.database.db, c.var.user.id, c.req.param('eventId'), c.req.param('projectId'))
     return c.body(null, 204)
   })
-  .delete('/events/:eventId', async (c) => {
+  .delete('/events/:eventId', requireAdmin, async (c) => {
     await deleteEvent(c.var.deps.database.db, c.var.user.id, c.req.param('eventId'))
     return c.body(null, 204)
   })

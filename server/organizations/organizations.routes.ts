@@ -1,3 +1,4 @@
+import { requireAdmin } from '../auth/scope.ts'
 import { Hono } from 'hono'
 import { createOrganizationSchema, updateOrganizationSchema } from '../../contract/organizations.ts'
 import type { AppEnv } from '../context.ts'
@@ -19,13 +20,13 @@ export const organizationRoutes = new Hono<AppEnv>()
   .get('/organizations/:organizationId', async (c) =>
     c.json(await getOrganization(c.var.deps.database.db, c.var.user.id, c.req.param('organizationId'))),
   )
-  .patch('/organizations/:organizationId', async (c) => {
+  .patch('/organizations/:organizationId', requireAdmin, async (c) => {
     const input = parseInput(updateOrganizationSchema, await readJson(c.req.raw))
     return c.json(
       await updateOrganization(c.var.deps.database.db, c.var.user.id, c.req.param('organizationId'), input),
     )
   })
-  .delete('/organizations/:organizationId', async (c) => {
+  .delete('/organizations/:organizationId', requireAdmin, async (c) => {
     await deleteOrganization(c.var.deps.database.db, c.var.user.id, c.req.param('organizationId'))
     return c.body(null, 204)
   })

@@ -1,3 +1,4 @@
+import { requireAdmin } from '../auth/scope.ts'
 import { Hono, type Context } from 'hono'
 import { Readable } from 'node:stream'
 import { createGunzip } from 'node:zlib'
@@ -23,16 +24,13 @@ import {
   listRetrievals,
   openRetrievalFile,
   previewSelection,
-  requirePrivacyAdmin,
-  type ScopeRef,
 } from './privacy.service.ts'
 import { readSelectionFilters } from './selection.ts'
 
 const db = (c: Context<AppEnv>) => c.var.deps.database.db
 
-/** The scope named by the path: an organization, or one project. */
-const scopeRef = (c: Context<AppEnv>): ScopeRef =>
-  c.req.param('projectId') ? { projectId: c.req.param('projectId')! } : { organizationId: c.req.param('organizationId')! }
+/** The organization or project the path names, resolved for an admin at the edge (server/auth/scope.ts). */
+const scopeOf = (c: Context<AppEnv>) => c.var.scope!
 
 /** A value given in the body or the query string, never both (a body is all or nothing). */
 function eitherPlace<T>(name: string, fromBody: T | undefined, fromQuery: T | undefined): T | undefined {
@@ -45,7 +43,7 @@ function eitherPlace<T>(name: string, fromBody: T | undefined, fromQuery: T | un
 async function createRetrievalRoute(c: Context<AppEnv>) {
   const body = parseInput(createRetrievalBodySchema, await readJson(c.req.raw))
   const query = parseInput(createRetrievalQuerySchema, queryObject(c.req.url))
-  const scope = await requirePrivacyAdmin(db(c), c.var.user.id, scopeRef(c))
+  const scope = scopeOf(c)
   const allEvents = eitherPlace('all_events', body.all_events, query.all_events) ?? false
   const filters = readSelectionFilters(c.req.url, body.filters, allEvents, scope)
   const reportType = eitherPlace('report_type', body.report_type, query.report_type) ?? 'gdpr'
@@ -56,7 +54,7 @@ async function createRetrievalRoute(c: Context<AppEnv>) {
 async function createDeletionRoute(c: Context<AppEnv>) {
   const body = parseInput(createDeletionBodySchema, await readJson(c.req.raw))
   const query = parseInput(createDeletionQuerySchema, queryObject(c.req.url))
-  const scope = await requirePrivacyAdmin(db(c), c.var.user.id, scopeRef(c))
+  const scope = scopeOf(c)
   const allEvents = eitherPlace('all_events', body.all_events, query.all_events) ?? false
   const filters = readSelectionFilters(c.req.url, body.filters, allEvents, scope)
   const skipConfirmation = eitherPlace('skip_confirmation', body.skip_confirmation, query.skip_confirmation) ?? false
@@ -68,7 +66,7 @@ async function createDeletionRoute(c: Context<AppEnv>) {
  * --compressed), decompressed on the way for the others. JSON lines either way.
  */
 async function downloadRoute(c: Context<AppEnv>) {
-  const scope = await requirePrivacyAdmin(db(c), c.var.user.id, scopeRef(c))
+  const scope = scopeOf(c)
   const id = c.req.param('requestId')!
   const file = await openRetrievalFile(db(c), privacyDeps(c.var.deps), scope, id)
   c.header('Content-Type', 'application/x-ndjson; charset=utf-8')
@@ -87,38 +85,40 @@ async function downloadRoute(c: Context<AppEnv>) {
 
 function privacyRoutesAt(base: '/organizations/:organizationId' | '/projects/:projectId') {
   return new Hono<AppEnv>()
+    // Privacy requests are for admins alone: members are refused before their input is read.
+    .use(`${base}/event_data_*`, requireAdmin)
     .post(`${base}/event_data_requests`, createRetrievalRoute)
     .get(`${base}/event_data_requests`, async (c) => {
       const query = parseInput(listPrivacyQuerySchema, queryObject(c.req.url))
-      const scope = await requirePrivacyAdmin(db(c), c.var.user.id, scopeRef(c))
+      const scope = scopeOf(c)
       const page = await listRetrievals(db(c), urlBuilder(c), scope, query)
       setPageHeaders(c, page)
       return c.json(page.items)
     })
     .get(`${base}/event_data_requests/:requestId`, async (c) => {
-      const scope = await requirePrivacyAdmin(db(c), c.var.user.id, scopeRef(c))
+      const scope = scopeOf(c)
       return c.json(await getRetrieval(db(c), urlBuilder(c), scope, c.req.param('requestId')))
     })
     .get(`${base}/event_data_requests/:requestId/download`, downloadRoute)
     .post(`${base}/event_data_deletions`, createDeletionRoute)
     .get(`${base}/event_data_deletions`, async (c) => {
       const query = parseInput(listPrivacyQuerySchema, queryObject(c.req.url))
-      const scope = await requirePrivacyAdmin(db(c), c.var.user.id, scopeRef(c))
+      const scope = scopeOf(c)
       const page = await listDeletions(db(c), scope, query)
       setPageHeaders(c, page)
       return c.json(page.items)
     })
     .get(`${base}/event_data_deletions/:deletionId`, async (c) => {
-      const scope = await requirePrivacyAdmin(db(c), c.var.user.id, scopeRef(c))
+      const scope = scopeOf(c)
       return c.json(await getDeletion(db(c), scope, c.req.param('deletionId')))
     })
     .post(`${base}/event_data_deletions/:deletionId/confirm`, async (c) => {
-      const scope = await requirePrivacyAdmin(db(c), c.var.user.id, scopeRef(c))
+      const scope = scopeOf(c)
       return c.json(await confirmDeletion(db(c), privacyDeps(c.var.deps), c.var.user, scope, c.req.param('deletionId')))
     })
     .get(`${base}/event_data_preview`, async (c) => {
       const query = parseInput(createRetrievalQuerySchema.pick({ all_events: true }), queryObject(c.req.url))
-      const scope = await requirePrivacyAdmin(db(c), c.var.user.id, scopeRef(c))
+      const scope = scopeOf(c)
       const filters = readSelectionFilters(c.req.url, undefined, query.all_events ?? false, scope)
       return c.json(await previewSelection(db(c), privacyDeps(c.var.deps), c.var.user, scope, filters))
     })

@@ -9,7 +9,6 @@ import type {
   PrivacyPreview,
   ReportType,
 } from '../../contract/privacy.ts'
-import { requireOrganizationAdmin, requireProjectAdmin } from '../auth/access.ts'
 import type { AuthUser } from '../auth/tokens.ts'
 import type { Db } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
@@ -21,19 +20,6 @@ import { enqueueJob } from '../jobs/jobs.ts'
 import type { PrivacyDeps } from './privacy-deps.ts'
 import { PRIVACY_JOBS } from './privacy-job-kinds.ts'
 import { compileSelection, projectsInScope, selectedEventsWhere, type Scope } from './selection.ts'
-
-/** An organization's requests, or one project's. */
-export type ScopeRef = { organizationId: string } | { projectId: string }
-
-/** The caller's scope, for an organization admin; 404 for outsiders, 403 for members. */
-export async function requirePrivacyAdmin(db: Db, userId: string, ref: ScopeRef): Promise<Scope> {
-  if ('organizationId' in ref) {
-    await requireOrganizationAdmin(db, userId, ref.organizationId)
-    return { organizationId: ref.organizationId, projectId: null }
-  }
-  const access = await requireProjectAdmin(db, userId, ref.projectId)
-  return { organizationId: access.organizationId, projectId: ref.projectId }
-}
 
 /** Rows of a scope: an organization's (all of them), or one project's. */
 function inScope(table: typeof eventDataRequests | typeof eventDataDeletions, scope: Scope): SQL {

@@ -1,3 +1,4 @@
+import { requireAdmin } from '../auth/scope.ts'
 import { Hono } from 'hono'
 import { listSourceMapsQuerySchema } from '../../contract/source-maps.ts'
 import type { AppEnv } from '../context.ts'
@@ -16,7 +17,7 @@ export const sourceMapRoutes = new Hono<AppEnv>()
   .get('/projects/:projectId/source_maps/:sourceMapId', async (c) =>
     c.json(await getSourceMap(c.var.deps.database.db, urlBuilder(c), c.var.user.id, c.req.param('projectId'), c.req.param('sourceMapId'))),
   )
-  .delete('/projects/:projectId/source_maps/:sourceMapId', async (c) => {
+  .delete('/projects/:projectId/source_maps/:sourceMapId', requireAdmin, async (c) => {
     await deleteSourceMap(c.var.deps.database.db, c.var.user.id, c.req.param('projectId'), c.req.param('sourceMapId'))
     return c.body(null, 204)
   })
