@@ -7,7 +7,7 @@
 // validation message about a request it may not make.
 import { eq } from 'drizzle-orm'
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core'
-import type { MiddlewareHandler } from 'hono'
+import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../context.ts'
 import type { Db } from '../db/client.ts'
 import { comments, errors, events, releases, webhooks } from '../db/schema.ts'
@@ -16,11 +16,16 @@ import { requireOrganizationMember, requireProjectAccess } from './access.ts'
 
 /** The caller's access to the organization or project the request's path names. */
 export interface Scope {
+  /** Who asked (filters such as error.assigned_to=me read it). */
+  userId: string
   organizationId: string
   /** Null for organization routes. */
   projectId: string | null
   isAdmin: boolean
 }
+
+/** A scope that names a project: what services of project resources are handed. */
+export type ProjectScope = Scope & { projectId: string }
 
 /** A resource addressed by its own id, authorized through the project it belongs to. */
 interface OwnedResource {
@@ -51,7 +56,7 @@ async function projectOf(db: Db, resource: OwnedResource, id: string): Promise<s
 async function projectScope(db: Db, userId: string, projectId: string, name: string): Promise<Scope> {
   try {
     const access = await requireProjectAccess(db, userId, projectId)
-    return { organizationId: access.organizationId, projectId, isAdmin: access.isAdmin }
+    return { userId, organizationId: access.organizationId, projectId, isAdmin: access.isAdmin }
   } catch (err) {
     if (err instanceof NotFoundError) throw new NotFoundError(name)
     throw err
@@ -64,7 +69,7 @@ export async function resolveScope(db: Db, userId: string, path: string): Promis
   if (!segment || !id) return null
   if (segment === 'organizations') {
     const membership = await requireOrganizationMember(db, userId, id)
-    return { organizationId: id, projectId: null, isAdmin: membership.isAdmin }
+    return { userId, organizationId: id, projectId: null, isAdmin: membership.isAdmin }
   }
   if (segment === 'projects') return projectScope(db, userId, id, 'Project')
   const resource = RESOURCES.find((r) => r.segment === segment)
@@ -88,4 +93,18 @@ export const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (!scope) throw new Error(`requireAdmin on ${c.req.path}, which names no organization or project`)
   if (!scope.isAdmin) throw new ForbiddenError('only organization admins may do this')
   await next()
+}
+
+/** The scope of a route under /organizations/:id, resolved at the edge. */
+export function organizationScopeOf(c: Context<AppEnv>): Scope {
+  const scope = c.get('scope')
+  if (!scope) throw new Error(`${c.req.path} names no organization`)
+  return scope
+}
+
+/** The scope of a route under /projects/:id, or of a resource of a project, resolved at the edge. */
+export function projectScopeOf(c: Context<AppEnv>): ProjectScope {
+  const scope = c.get('scope')
+  if (!scope?.projectId) throw new Error(`${c.req.path} names no project`)
+  return scope as ProjectScope
 }

@@ -1,6 +1,4 @@
 import { FILTER_FIELDS, type EventField } from '../../contract/filters.ts'
-import { requireProjectAccess } from '../auth/access.ts'
-import type { Db } from '../db/client.ts'
 
 /** The filter registry as the API lists it; every field is built in (custom: false) for now. */
 const EVENT_FIELDS: readonly EventField[] = FILTER_FIELDS.map((field) => ({
@@ -14,8 +12,7 @@ const EVENT_FIELDS: readonly EventField[] = FILTER_FIELDS.map((field) => ({
   pivot: field.pivot,
 }))
 
-/** The filterable fields of a project (the same for every project today); 404 for outsiders. */
-export async function listEventFields(db: Db, userId: string, projectId: string): Promise<readonly EventField[]> {
-  await requireProjectAccess(db, userId, projectId)
+/** The filterable fields of a project (the same for every project today). */
+export function listEventFields(): readonly EventField[] {
   return EVENT_FIELDS
 }

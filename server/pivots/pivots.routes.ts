@@ -1,3 +1,4 @@
+import { projectScopeOf } from '../auth/scope.ts'
 import { Hono, type Context } from 'hono'
 import { listPivotsQuerySchema, listPivotValuesQuerySchema } from '../../contract/pivots.ts'
 import type { AppEnv } from '../context.ts'
@@ -11,7 +12,6 @@ async function pivotValues(c: Context<AppEnv>, scope: PivotScope) {
   const query = parseInput(listPivotValuesQuerySchema, queryObject(c.req.url))
   const page = await listPivotValues(
     c.var.deps.database.db,
-    c.var.user.id,
     scope,
     c.req.param('displayId') ?? '',
     query,
@@ -30,16 +30,14 @@ async function pivotSummaries(c: Context<AppEnv>, scope: PivotScope) {
   )
   const query = parseInput(listPivotsQuerySchema, { summary_size: url.searchParams.get('summary_size') ?? undefined, pivots })
   return c.json(
-    await listPivots(c.var.deps.database.db, urlBuilder(c), c.var.user.id, scope, query.pivots, query.summary_size, filtersFromUrl(c.req.url)),
+    await listPivots(c.var.deps.database.db, urlBuilder(c), scope, query.pivots, query.summary_size, filtersFromUrl(c.req.url)),
   )
 }
 
 export const pivotRoutes = new Hono<AppEnv>()
-  .get('/projects/:projectId/pivots', (c) => pivotSummaries(c, { projectId: c.req.param('projectId') }))
-  .get('/projects/:projectId/errors/:errorId/pivots', (c) =>
-    pivotSummaries(c, { projectId: c.req.param('projectId'), errorId: c.req.param('errorId') }),
-  )
-  .get('/projects/:projectId/pivots/:displayId/values', (c) => pivotValues(c, { projectId: c.req.param('projectId') }))
+  .get('/projects/:projectId/pivots', (c) => pivotSummaries(c, projectScopeOf(c)))
+  .get('/projects/:projectId/errors/:errorId/pivots', (c) => pivotSummaries(c, { ...projectScopeOf(c), errorId: c.req.param('errorId') }))
+  .get('/projects/:projectId/pivots/:displayId/values', (c) => pivotValues(c, projectScopeOf(c)))
   .get('/projects/:projectId/errors/:errorId/pivots/:displayId/values', (c) =>
-    pivotValues(c, { projectId: c.req.param('projectId'), errorId: c.req.param('errorId') }),
+    pivotValues(c, { ...projectScopeOf(c), errorId: c.req.param('errorId') }),
   )

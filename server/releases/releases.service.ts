@@ -12,10 +12,10 @@ import {
   type SourceControl,
 } from '../../contract/releases.ts'
 import { crashFreeRate } from '../../contract/stability.ts'
-import { collaboratorSeesProject, requireProjectAccess } from '../auth/access.ts'
+import type { ProjectScope } from '../auth/scope.ts'
 import { queryRows, type Db } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
-import { collaborators, projects, releases } from '../db/schema.ts'
+import { releases } from '../db/schema.ts'
 import { decodeCursor, encodeCursor, NOT_ISSUED_CURSOR } from '../http/cursor.ts'
 import { NotFoundError, ValidationError } from '../http/errors.ts'
 import type { UrlBuilder } from '../http/urls.ts'
@@ -229,12 +229,10 @@ async function releasePage(
 export async function listReleases(
   db: Db,
   urls: UrlBuilder,
-  userId: string,
-  projectId: string,
+  { projectId }: ProjectScope,
   query: ListReleasesQuery,
   now = new Date(),
 ): Promise<ReleasePage<Release>> {
-  await requireProjectAccess(db, userId, projectId)
   const page = await releasePage(db, projectId, {
     stage: query.release_stage,
     direction: query.direction,
@@ -254,12 +252,10 @@ export async function listReleases(
 export async function listReleaseGroups(
   db: Db,
   urls: UrlBuilder,
-  userId: string,
-  projectId: string,
+  { projectId }: ProjectScope,
   query: ListReleaseGroupsQuery,
   now = new Date(),
 ): Promise<ReleasePage<ReleaseGroup>> {
-  await requireProjectAccess(db, userId, projectId)
   const page = await releasePage(db, projectId, {
     stage: query.release_stage_name,
     direction: 'desc',
@@ -276,37 +272,27 @@ export async function listReleaseGroups(
   }
 }
 
-/** A release the user may see (by id, optionally in a project); 404 otherwise. */
-async function visibleRelease(db: Db, userId: string, releaseId: string, projectId?: string): Promise<ReleaseRow> {
+/** A release of the scope's project; 404 otherwise. */
+async function releaseOf(db: Db, { projectId }: ProjectScope, releaseId: string): Promise<ReleaseRow> {
   const rows = await db
     .select({ release: releases })
     .from(releases)
-    .innerJoin(projects, eq(projects.id, releases.projectId))
-    .innerJoin(
-      collaborators,
-      and(
-        eq(collaborators.organizationId, projects.organizationId),
-        eq(collaborators.userId, userId),
-        collaboratorSeesProject(collaborators, projects.id),
-      ),
-    )
-    .where(and(eq(releases.id, releaseId), projectId !== undefined ? eq(releases.projectId, projectId) : undefined))
+    .where(and(eq(releases.id, releaseId), eq(releases.projectId, projectId)))
     .limit(1)
   if (!rows[0]) throw new NotFoundError('Release')
   return rows[0].release
 }
 
-/** GET /projects/{id}/releases/{release_id} (and a release group's releases). */
-export async function getRelease(db: Db, urls: UrlBuilder, userId: string, releaseId: string, projectId?: string, now = new Date()): Promise<Release> {
-  if (projectId !== undefined) await requireProjectAccess(db, userId, projectId)
-  const row = await visibleRelease(db, userId, releaseId, projectId)
+/** GET /projects/{id}/releases/{release_id} (and a release group's releases: the scope is the group's project). */
+export async function getRelease(db: Db, urls: UrlBuilder, scope: ProjectScope, releaseId: string, now = new Date()): Promise<Release> {
+  const row = await releaseOf(db, scope, releaseId)
   const figures = await figuresOf(db, row.projectId, [row], now)
   return toRelease(urls, row, figures.get(releaseKey(row.releaseStage, row.appVersion))!)
 }
 
 /** GET /release_groups/{id}. */
-export async function getReleaseGroup(db: Db, urls: UrlBuilder, userId: string, releaseGroupId: string, now = new Date()): Promise<ReleaseGroup> {
-  const row = await visibleRelease(db, userId, releaseGroupId)
+export async function getReleaseGroup(db: Db, urls: UrlBuilder, scope: ProjectScope, releaseGroupId: string, now = new Date()): Promise<ReleaseGroup> {
+  const row = await releaseOf(db, scope, releaseGroupId)
   const figures = await figuresOf(db, row.projectId, [row], now)
   return toReleaseGroup(urls, row, figures.get(releaseKey(row.releaseStage, row.appVersion))!)
 }

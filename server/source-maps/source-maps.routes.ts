@@ -1,4 +1,4 @@
-import { requireAdmin } from '../auth/scope.ts'
+import { projectScopeOf, requireAdmin } from '../auth/scope.ts'
 import { Hono } from 'hono'
 import { listSourceMapsQuerySchema } from '../../contract/source-maps.ts'
 import type { AppEnv } from '../context.ts'
@@ -10,14 +10,14 @@ import { deleteSourceMap, getSourceMap, listSourceMaps } from './source-maps.ser
 export const sourceMapRoutes = new Hono<AppEnv>()
   .get('/projects/:projectId/source_maps', async (c) => {
     const query = parseInput(listSourceMapsQuerySchema, queryObject(c.req.url))
-    const page = await listSourceMaps(c.var.deps.database.db, urlBuilder(c), c.var.user.id, c.req.param('projectId'), query)
+    const page = await listSourceMaps(c.var.deps.database.db, urlBuilder(c), projectScopeOf(c), query)
     setPageHeaders(c, page)
     return c.json(page.sourceMaps)
   })
   .get('/projects/:projectId/source_maps/:sourceMapId', async (c) =>
-    c.json(await getSourceMap(c.var.deps.database.db, urlBuilder(c), c.var.user.id, c.req.param('projectId'), c.req.param('sourceMapId'))),
+    c.json(await getSourceMap(c.var.deps.database.db, urlBuilder(c), projectScopeOf(c), c.req.param('sourceMapId'))),
   )
   .delete('/projects/:projectId/source_maps/:sourceMapId', requireAdmin, async (c) => {
-    await deleteSourceMap(c.var.deps.database.db, c.var.user.id, c.req.param('projectId'), c.req.param('sourceMapId'))
+    await deleteSourceMap(c.var.deps.database.db, projectScopeOf(c), c.req.param('sourceMapId'))
     return c.body(null, 204)
   })

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm'
 import type { ListSourceMapsQuery, SourceMap } from '../../contract/source-maps.ts'
-import { requireProjectAccess, requireProjectAdmin } from '../auth/access.ts'
+import type { ProjectScope } from '../auth/scope.ts'
 import type { Db } from '../db/client.ts'
 import { sourceMaps, users } from '../db/schema.ts'
 import { decodeCursor, encodeCursor, type Cursor } from '../http/cursor.ts'
@@ -71,10 +71,9 @@ export interface SourceMapsPage {
 }
 
 /** A page of the project's uploads, newest first (keyset by uploaded_at, then id). Any member of the project. */
-export async function listSourceMaps(db: Db, urls: UrlBuilder, userId: string, projectId: string, query: ListSourceMapsQuery): Promise<SourceMapsPage> {
+export async function listSourceMaps(db: Db, urls: UrlBuilder, { projectId }: ProjectScope, query: ListSourceMapsQuery): Promise<SourceMapsPage> {
   const cursor = query.cursor === undefined ? undefined : readCursor(query.cursor, projectId)
   const search = searchCondition(query.q)
-  await requireProjectAccess(db, userId, projectId)
   const after = cursor && sql`(${sourceMaps.uploadedAt}, ${sourceMaps.id}) < (${cursor.v}::timestamptz, ${cursor.id})`
   const [rows, totals] = await Promise.all([
     db
@@ -95,8 +94,7 @@ export async function listSourceMaps(db: Db, urls: UrlBuilder, userId: string, p
   }
 }
 
-export async function getSourceMap(db: Db, urls: UrlBuilder, userId: string, projectId: string, sourceMapId: string): Promise<SourceMap> {
-  await requireProjectAccess(db, userId, projectId)
+export async function getSourceMap(db: Db, urls: UrlBuilder, { projectId }: ProjectScope, sourceMapId: string): Promise<SourceMap> {
   const rows = await db
     .select(columns)
     .from(sourceMaps)
@@ -106,9 +104,8 @@ export async function getSourceMap(db: Db, urls: UrlBuilder, userId: string, pro
   return toSourceMap(urls, rows[0])
 }
 
-/** Deletes an upload and its files (admins only). Events it mapped keep their mapped frames. */
-export async function deleteSourceMap(db: Db, userId: string, projectId: string, sourceMapId: string): Promise<void> {
-  await requireProjectAdmin(db, userId, projectId)
+/** Deletes an upload and its files (the route is for admins). Events it mapped keep their mapped frames. */
+export async function deleteSourceMap(db: Db, { projectId }: ProjectScope, sourceMapId: string): Promise<void> {
   const deleted = await db
     .delete(sourceMaps)
     .where(and(eq(sourceMaps.projectId, projectId), eq(sourceMaps.id, sourceMapId)))

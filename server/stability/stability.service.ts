@@ -10,7 +10,7 @@ import {
   STABILITY_FILTER_FIELDS,
   type Stability,
 } from '../../contract/stability.ts'
-import { requireProjectAccess } from '../auth/access.ts'
+import type { ProjectScope } from '../auth/scope.ts'
 import { queryRows, type Db } from '../db/client.ts'
 import { compileFilters } from '../filters/filter-sql.ts'
 import { ValidationError } from '../http/errors.ts'
@@ -51,9 +51,9 @@ export function stabilityScope(filters: Filters, userId: string, now: Date): { s
  * the sessions started; the releases seen most recently first (at most MAX_STABILITY_RELEASES),
  * and totals over all of them.
  */
-export async function getStability(db: Db, userId: string, projectId: string, filters: Filters, now = new Date()): Promise<Stability> {
-  const { since, before, stages } = stabilityScope(filters, userId, now)
-  await requireProjectAccess(db, userId, projectId)
+export async function getStability(db: Db, scope: ProjectScope, filters: Filters, now = new Date()): Promise<Stability> {
+  const { since, before, stages } = stabilityScope(filters, scope.userId, now)
+  const { projectId } = scope
   const stageIn = (column: string) =>
     stages.length > 0 ? sql`AND ${sql.raw(column)} IN (${sql.join(stages.map((s) => sql`${s}`), sql`, `)})` : sql``
   const from = since.toISOString()

@@ -1,18 +1,20 @@
+import { projectScopeOf } from '../auth/scope.ts'
 import { Hono, type Context } from 'hono'
 import { bulkErrorsQuerySchema } from '../../contract/errors.ts'
 import { trendQuerySchema } from '../../contract/trends.ts'
 import type { AppEnv } from '../context.ts'
 import { filtersFromUrl } from '../filters/filter-sql.ts'
 import { listParam, parseInput, queryObject } from '../http/validate.ts'
+import type { PivotScope } from '../pivots/pivots.service.ts'
 import { getErrorTrends, getTrend } from './trends.service.ts'
 
-async function trend(c: Context<AppEnv>, scope: { projectId: string; errorId?: string }) {
+async function trend(c: Context<AppEnv>, scope: PivotScope) {
   const query = parseInput(trendQuerySchema, queryObject(c.req.url))
-  return c.json(await getTrend(c.var.deps.database.db, c.var.user.id, scope, query, filtersFromUrl(c.req.url)))
+  return c.json(await getTrend(c.var.deps.database.db, scope, query, filtersFromUrl(c.req.url)))
 }
 
-const projectScope = (c: Context<AppEnv>) => ({ projectId: c.req.param('projectId')! })
-const errorScope = (c: Context<AppEnv>) => ({ projectId: c.req.param('projectId')!, errorId: c.req.param('errorId')! })
+const projectScope = (c: Context<AppEnv>) => projectScopeOf(c)
+const errorScope = (c: Context<AppEnv>) => ({ ...projectScopeOf(c), errorId: c.req.param('errorId')! })
 
 // `…/trends` is the spelling some clients use; both answer the same.
 export const trendRoutes = new Hono<AppEnv>()
@@ -27,8 +29,7 @@ export const trendRoutes = new Hono<AppEnv>()
     return c.json(
       await getErrorTrends(
         c.var.deps.database.db,
-        c.var.user.id,
-        c.req.param('projectId'),
+        projectScopeOf(c),
         error_ids,
         query,
         filtersFromUrl(c.req.url),

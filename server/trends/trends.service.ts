@@ -13,12 +13,12 @@ import {
   type TrendBucket,
   type TrendQuery,
 } from '../../contract/trends.ts'
-import { requireProjectAccess } from '../auth/access.ts'
+import type { ProjectScope } from '../auth/scope.ts'
 import { queryRows, type Db } from '../db/client.ts'
 import { errors, events } from '../db/schema.ts'
 import { compileFilters, projectEventsWhere, type CompiledFilters } from '../filters/filter-sql.ts'
 import { ValidationError } from '../http/errors.ts'
-import { requireScope } from '../pivots/pivots.service.ts'
+import { requireScope, type PivotScope } from '../pivots/pivots.service.ts'
 import { HOUR_MS } from '../rollups/rollups.ts'
 
 const MINUTE_MS = 60_000
@@ -199,15 +199,14 @@ const countsOf = (rows: readonly CountRow[]) => new Map(rows.map((r) => [new Dat
 /** The project's (errorId undefined) or one error's trend. */
 export async function getTrend(
   db: Db,
-  userId: string,
-  scope: { projectId: string; errorId?: string },
+  scope: PivotScope,
   query: TrendQuery,
   filters: Filters,
   now = new Date(),
 ): Promise<TrendBucket[]> {
-  const compiled = compileFilters(filters, { userId, now })
+  const compiled = compileFilters(filters, { userId: scope.userId, now })
   const window = trendWindow(query, compiled, now)
-  await requireScope(db, userId, scope)
+  await requireScope(db, scope)
   const rows = await countBuckets(
     db,
     { projectId: scope.projectId, errorIds: scope.errorId ? [scope.errorId] : undefined, byError: false },
@@ -223,16 +222,15 @@ export async function getTrend(
  */
 export async function getErrorTrends(
   db: Db,
-  userId: string,
-  projectId: string,
+  scope: ProjectScope,
   errorIds: readonly string[],
   query: TrendQuery,
   filters: Filters,
   now = new Date(),
 ): Promise<ErrorTrends> {
-  const compiled = compileFilters(filters, { userId, now })
+  const compiled = compileFilters(filters, { userId: scope.userId, now })
   const window = trendWindow(query, compiled, now)
-  await requireProjectAccess(db, userId, projectId)
+  const { projectId } = scope
   const known = await db
     .select({ id: errors.id })
     .from(errors)
