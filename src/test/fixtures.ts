@@ -2,6 +2,7 @@ import type { ErrorGroup } from '../../contract/errors.ts'
 import type { ErrorEvent, EventThread, StackFrame } from '../../contract/events.ts'
 import type { Organization } from '../../contract/organizations.ts'
 import type { Project } from '../../contract/projects.ts'
+import type { RateLimit } from '../../contract/rate-limits.ts'
 
 const origin = 'http://localhost:3000'
 
@@ -27,6 +28,15 @@ export const project = (overrides: Partial<Project> = {}): Project => ({
   created_at: '2026-01-01T00:00:00.000Z',
   updated_at: '2026-01-01T00:00:00.000Z',
   html_url: `${origin}/projects/p1/errors`,
+  ...overrides,
+})
+
+export const rateLimit = (overrides: Partial<RateLimit> = {}): RateLimit => ({
+  events_per_minute: null,
+  events_per_day: null,
+  events_today: 0,
+  dropped_last_24h: 0,
+  last_dropped_at: null,
   ...overrides,
 })
 

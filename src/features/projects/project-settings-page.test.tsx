@@ -2,7 +2,7 @@ import { configure, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import type { Collaborator } from '../../../contract/collaborators.ts'
-import { organization, project } from '../../test/fixtures.ts'
+import { organization, project, rateLimit } from '../../test/fixtures.ts'
 import { json, mockApi } from '../../test/mock-api.ts'
 import { renderApp } from '../../test/render-app.tsx'
 
@@ -24,6 +24,7 @@ const routes = ({ admin = true } = {}) => ({
   'GET /api/organizations/org1': organization(),
   'GET /api/organizations/org1/collaborators': [collaborator(admin)],
   'GET /api/organizations/org1/projects': [project()],
+  'GET /api/projects/p1/rate_limit': rateLimit(),
 })
 
 /** Types a whole value at once: keystroke-by-keystroke typing is slow on a loaded machine and tests nothing more here. */
