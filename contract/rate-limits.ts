@@ -14,7 +14,7 @@ export const rateLimitSchema = z.object({
   events_per_minute: z.number().int().nullable(),
   /** Events a UTC day before sampling starts; null: no daily quota. */
   events_per_day: z.number().int().nullable(),
-  /** Events counted towards the quotas in the current UTC day (0 while no quota is set). */
+  /** Events counted towards the quotas in the current UTC day, while a quota was set. */
   events_today: z.number().int(),
   /** Events sampling dropped (counted, not stored) in the last 24 hours. */
   dropped_last_24h: z.number().int(),

@@ -173,8 +173,8 @@ async function limitProject(
 }
 
 /**
- * The notices the batch causes, deduplicated through project_rate_limit_state (read and written
- * under the project's write lock, so two processes cannot both send one): projectSamplingStarted
+ * The notices the batch causes, deduplicated through project_rate_limit_state (its row read locked,
+ * in the batch's transaction, so two processes cannot both send one): projectSamplingStarted
  * at the first drop of an episode, projectApproachingRateLimit when a window's count reaches
  * APPROACHING_FRACTION of its quota and it has not fired in the last APPROACHING_INTERVAL_MS.
  */
@@ -186,6 +186,9 @@ async function noticesOf(
   firstDropSpan: Span | null,
   crossings: ReadonlyArray<{ span: Span; at: Date; quota: number; ordinal: number }>,
 ): Promise<RateLimitNotice[]> {
+  // The row exists before it is read locked, so that the lock holds even for a project's first
+  // notice: dedupe does not depend on the project's write lock alone.
+  await tx.execute(sql`INSERT INTO project_rate_limit_state (project_id) VALUES (${projectId}) ON CONFLICT DO NOTHING`)
   const [state] = await queryRows<{ last_dropped_at: Date | string | null; sampling_started_at: Date | string | null; approaching_notified_at: Date | string | null }>(
     tx,
     sql`SELECT last_dropped_at, sampling_started_at, approaching_notified_at FROM project_rate_limit_state

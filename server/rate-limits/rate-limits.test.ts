@@ -158,9 +158,12 @@ describe('sampling above the quota', () => {
       (await processor.process([acceptedPayload(projectId, { payloadVersion: '5', events: Array.from({ length: 20 }, () => notifierEvent('Shared')) }, at)])).events
     const [a, b] = [await batchOf(), await batchOf()]
     const db = ctx.deps.database.db
+    // Without the project write lock the indexer holds: the shared rows alone keep the count and the notices exact.
     const results = await Promise.all([a, b].map((batch) => db.transaction(async (tx) => applyRateLimits(tx as unknown as Db, batch))))
-    // 40 events in one minute, in whichever order the transactions took: 22 kept, 18 counted as dropped.
+    // 40 events in one minute, in whichever order the transactions took: 22 kept, 18 counted as dropped,
+    // and one notice of each kind between them.
     expect(results[0]!.kept.length + results[1]!.kept.length).toBe(22)
+    expect(results.flatMap((r) => r.notices.map((n) => n.trigger)).sort()).toEqual(['projectApproachingRateLimit', 'projectSamplingStarted'])
     const [row] = await queryRows<{ events: number | string; dropped: number | string }>(
       db,
       sql`SELECT events, dropped FROM project_event_windows WHERE project_id = ${projectId} AND span = 'minute'`,

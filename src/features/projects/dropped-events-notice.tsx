@@ -16,13 +16,16 @@ export function DroppedEventsNotice({ projectId, className }: { projectId: strin
   return (
     <div
       role="status"
-      className={cn('flex flex-wrap items-center gap-x-3 gap-y-1 rounded-md border border-warning/40 bg-warning-soft/40 px-3 py-2 text-sm', className)}
+      className={cn('flex items-start gap-2 rounded-md border border-warning/40 bg-warning-soft/40 px-3 py-2 text-sm', className)}
     >
-      <Gauge aria-hidden="true" className="size-4 shrink-0 text-warning" />
-      <span className="tabular-nums">{formatCountOf(data.dropped_last_24h, 'event')} dropped by rate limiting in the last 24 h</span>
-      <Link to="/projects/$projectId/settings" params={{ projectId }} className="font-medium text-accent hover:underline">
-        Rate limit settings
-      </Link>
+      <Gauge aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-warning" />
+      <p className="flex flex-wrap gap-x-3 gap-y-1">
+        {/* "24 h" stays on one line. */}
+        <span className="tabular-nums">{formatCountOf(data.dropped_last_24h, 'event')} dropped by rate limiting in the last 24&nbsp;h</span>
+        <Link to="/projects/$projectId/settings" params={{ projectId }} className="font-medium text-accent hover:underline">
+          Rate limit settings
+        </Link>
+      </p>
     </div>
   )
 }

@@ -80,7 +80,7 @@ function RateLimitUsage({ limit }: { limit: RateLimit }) {
   return (
     <p className="border-t border-border pt-3 text-sm text-muted-foreground tabular-nums">
       {formatCountOf(limit.events_today, 'event')} counted today ·{' '}
-      {formatCountOf(limit.dropped_last_24h, 'event')} dropped by rate limiting in the last 24 h
+      {formatCountOf(limit.dropped_last_24h, 'event')} dropped by rate limiting in the last 24&nbsp;h
     </p>
   )
 }
