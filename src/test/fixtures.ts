@@ -1,3 +1,4 @@
+import type { Collaborator } from '../../contract/collaborators.ts'
 import type { ErrorGroup } from '../../contract/errors.ts'
 import type { ErrorEvent, EventThread, StackFrame } from '../../contract/events.ts'
 import type { Organization } from '../../contract/organizations.ts'
@@ -5,6 +6,20 @@ import type { Project } from '../../contract/projects.ts'
 import type { RateLimit } from '../../contract/rate-limits.ts'
 
 const origin = 'http://localhost:3000'
+
+/** The signed-in user of page tests (GET /api/user). */
+export const signedInUser = { id: 'u1', name: 'Ada', email: 'ada@example.com', created_at: '2026-01-01T00:00:00Z' }
+
+/** The signed-in user as a collaborator of org1: an admin or a member. */
+export const signedInCollaborator = (is_admin: boolean): Collaborator => ({
+  id: 'u1',
+  name: 'Ada',
+  email: 'ada@example.com',
+  is_admin,
+  project_ids: null,
+  pending_invitation: false,
+  created_at: '2026-01-01T00:00:00.000Z',
+})
 
 export const organization = (overrides: Partial<Organization> = {}): Organization => ({
   id: 'org1',
