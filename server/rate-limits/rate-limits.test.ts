@@ -1,13 +1,16 @@
 // Per-project rate limiting: the quota API and its refusals, the sampling rule through the real
 // ingestion path (what is kept, what is counted), counting shared by concurrent transactions (as
-// several processes on one PostgreSQL), and the two rate-limit webhook triggers as a real HTTP
+// several processes on one PostgreSQL, and several indexers sharing ingest_log), and the two
+// rate-limit webhook triggers as a real HTTP
 // receiver on 127.0.0.1 gets them: one of each for a burst, not a flood.
 import { sql } from 'drizzle-orm'
+import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RateLimit } from '../../contract/rate-limits.ts'
 import type { Webhook } from '../../contract/webhooks.ts'
 import { queryRows, type Db } from '../db/client.ts'
 import { collaborators } from '../db/schema.ts'
+import { appendToIngestLog, createIngestWriter } from '../ingest/log/group-commit.ts'
 import { createProcessor } from '../ingest/process/process.ts'
 import { acceptedPayload, ingestAt, notifierEvent } from '../test-support/ingest.ts'
 import { seedProject, type SeededProject } from '../test-support/seed.ts'
@@ -169,6 +172,37 @@ describe('sampling above the quota', () => {
       sql`SELECT events, dropped FROM project_event_windows WHERE project_id = ${projectId} AND span = 'minute'`,
     )
     expect({ events: Number(row!.events), dropped: Number(row!.dropped) }).toEqual({ events: 40, dropped: 18 })
+  })
+})
+
+describe('several indexers on one database', () => {
+  it('three indexers taking one project’s requests in small batches keep the rule, count every drop once and send one of each trigger', async () => {
+    const projectId = await newProject('Three indexers')
+    await ctx.request(`/api/projects/${projectId}/webhooks`, {
+      method: 'POST',
+      token: main.user.token,
+      json: { url: receiver.url, triggers: ['projectSamplingStarted', 'projectApproachingRateLimit'] },
+    })
+    await setLimit(projectId, { events_per_minute: 10 })
+    const at = lastMinute()
+    // 60 requests of one event each, received in one minute, waiting in ingest_log as several processes share it.
+    await appendToIngestLog(
+      ctx.deps.database.db,
+      Array.from({ length: 60 }, () => acceptedPayload(projectId, { payloadVersion: '5', events: [notifierEvent('Shared log')] }, at)),
+    )
+    const silent = pino({ level: 'silent' })
+    const indexers = [0, 1, 2].map(() =>
+      createIngestWriter(ctx.deps.database, ctx.deps.pipeline, { batchSize: 10, flushMs: 0, indexBatchSize: 7, indexLingerMs: 0 }, silent),
+    )
+    await Promise.all(indexers.map((w) => w.indexed()))
+    await Promise.all(indexers.map((w) => w.close()))
+    await ctx.deps.ingestWriter.indexed()
+    expect(await storedEvents(projectId)).toBe(keptBetween(0, 60, 10))
+    expect((await readLimit(projectId)).dropped_last_24h).toBe(60 - keptBetween(0, 60, 10))
+    const from = receiver.received.length
+    await ctx.jobs.drain()
+    const got = receiver.received.slice(from).filter((r) => (r.json.project as { id: string }).id === projectId)
+    expect(got.map((r) => (r.json.trigger as { type: string }).type).sort()).toEqual(['projectApproachingRateLimit', 'projectSamplingStarted'])
   })
 })
 
