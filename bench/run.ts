@@ -31,6 +31,7 @@ import { privacyPhase } from './privacy-phase.ts'
 import { symbolicationIngestPhase } from './symbolication-ingest.ts'
 import { runSymbolicationBench } from './symbolication.ts'
 import { webhooksBench } from './webhooks.ts'
+import { rateLimitsBench } from './rate-limits.ts'
 import { countRows, seedProjectData } from './seed.ts'
 import { seedTriageData } from './seed-triage.ts'
 
@@ -51,8 +52,8 @@ const settings = {
   triageRequests: Number(env.BENCH_TRIAGE_REQUESTS ?? 100),
   privacyErrors: Number(env.BENCH_PRIVACY_ERRORS ?? 50_000),
   privacyEvents: Number(env.BENCH_PRIVACY_EVENTS ?? 1_000_000),
-  /** Comma-separated subset of ingest,visible,errors,event,triage,privacy,symbolication,webhooks (default: all). */
-  phases: new Set((env.BENCH_PHASES ?? 'ingest,visible,errors,event,triage,privacy,symbolication,webhooks').split(',')),
+  /** Comma-separated subset of ingest,visible,errors,event,triage,privacy,symbolication,webhooks,ratelimits (default: all). */
+  phases: new Set((env.BENCH_PHASES ?? 'ingest,visible,errors,event,triage,privacy,symbolication,webhooks,ratelimits').split(',')),
 }
 const targets = { errorsListP95: 30, eventDetailP95: 20, triageP95: 100 }
 
@@ -230,6 +231,12 @@ async function runEngine(engine: Engine) {
     heading('webhooks: pipeline cost with three webhooks, and deliveries per second')
     webhooks = await webhooksBench(log)
   }
+  // So does the rate limiting phase (bench/rate-limits.ts).
+  let rateLimits: Awaited<ReturnType<typeof rateLimitsBench>> | undefined
+  if (engine === 'pglite' && settings.phases.has('ratelimits')) {
+    heading('rate limits: pipeline cost without a quota, under one, and sampling above one')
+    rateLimits = await rateLimitsBench(log)
+  }
   return {
     engine,
     settings: { ...settings, phases: [...settings.phases] },
@@ -240,6 +247,7 @@ async function runEngine(engine: Engine) {
     privacy,
     symbolication,
     webhooks,
+    rateLimits,
     targetsMet: {
       symbolicationRatio: symbolication?.ingest.met,
       symbolicationWarm: symbolication && symbolication.frames.warm.framesPerCpuSecond >= symbolication.frames.warm.target,

@@ -1,9 +1,10 @@
 // Project and organization settings on the real server: rename, regenerate the API key (the old
-// key is refused by /notify at once, the new one accepted), delete with the name typed; what a
+// key is refused by /notify at once, the new one accepted), delete with the name typed; the rate
+// limit (set, events sampled above it, the dropped count on the errors page, removed); what a
 // member sees.
 import { expect, test, type APIRequestContext } from '@playwright/test'
 import { notifyBody, simpleEvent } from './bugsnag-payload.ts'
-import { Api, createProject, notify, shoot, shootNarrow, signIn, watchPage, WIDE } from './support.ts'
+import { Api, createProject, notify, shoot, shootNarrow, signIn, waitForEvents, watchPage, WIDE } from './support.ts'
 
 test.use({ viewport: WIDE })
 
@@ -88,6 +89,52 @@ test('rename a project, regenerate its API key, delete it', async ({ page, reque
   expect(watched.pageErrors).toEqual([])
 })
 
+test('set a rate limit; events above it are sampled and the errors page says how many were dropped', async ({ page, request }) => {
+  const watched = watchPage(page)
+  const api = await Api.signIn(request)
+  const { projectId, apiKey } = await createProject(api, 'rate-limited-web')
+  await notify(request, apiKey, [simpleEvent({ errorClass: 'BeforeLimitError' })])
+
+  await signIn(page)
+  await page.goto(`/projects/${projectId}/settings`)
+  const section = page.getByRole('region', { name: 'Rate limit' })
+  const perMinute = section.getByLabel('Events per minute')
+  await expect(perMinute).toHaveValue('')
+  // Not a whole number: said under the field, nothing sent.
+  await perMinute.fill('five')
+  await section.getByRole('button', { name: 'Save rate limit' }).click()
+  await expect(perMinute).toHaveAttribute('aria-invalid', 'true')
+  await expect(section.getByText('Events per minute must be a whole number of events, or empty for no limit.')).toBeVisible()
+  await shoot(page, 'project-settings-rate-limit-invalid')
+  await perMinute.fill('5')
+  await perMinute.press('Enter')
+  await expect(section.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible()
+  expect((await api.get<{ events_per_minute: number | null }>(`/projects/${projectId}/rate_limit`)).events_per_minute).toBe(5)
+
+  // 20 events in one request, so in one minute: 5 kept, then 6, 8, 10, 12, 15, 16, 20 (docs/ingestion.md): 12 kept, 8 dropped.
+  await notify(request, apiKey, Array.from({ length: 20 }, () => simpleEvent({ errorClass: 'FloodError' })))
+  await waitForEvents(api, projectId, 13)
+  await page.goto(`/projects/${projectId}/errors`)
+  const notice = page.getByRole('status').filter({ hasText: 'dropped by rate limiting' })
+  await expect(notice).toHaveText(/8 events dropped by rate limiting in the last 24\sh/)
+  await shoot(page, 'project-errors-rate-limited')
+  await shootNarrow(page, 'project-errors-rate-limited')
+  await notice.getByRole('link', { name: 'Rate limit settings' }).click()
+  await expect(section.getByText(/8 events dropped by rate limiting in the last 24\sh/)).toBeVisible()
+  await shoot(page, 'project-settings-rate-limit')
+  await shootNarrow(page, 'project-settings-rate-limit')
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await shoot(page, 'project-settings-rate-limit-dark')
+  await page.emulateMedia({ colorScheme: 'light' })
+
+  // Removing it: no limit again.
+  await section.getByRole('button', { name: 'Remove rate limit' }).click()
+  await expect(perMinute).toHaveValue('')
+  await expect(section.getByRole('button', { name: 'Remove rate limit' })).toHaveCount(0)
+  expect((await api.get<{ events_per_minute: number | null }>(`/projects/${projectId}/rate_limit`)).events_per_minute).toBeNull()
+  expect(watched.pageErrors).toEqual([])
+})
+
 test('rename and delete an organization; members only read the settings', async ({ page, browser, request }) => {
   const watched = watchPage(page)
   const api = await Api.signIn(request)
@@ -101,7 +148,7 @@ test('rename and delete an organization; members only read the settings', async 
   const memberPage = await memberContext.newPage()
   await signIn(memberPage, member.email, member.password)
   await memberPage.goto(`/projects/${projectId}/settings`)
-  await expect(memberPage.getByText('Only organization admins can rename or delete this project or regenerate its API key.')).toBeVisible()
+  await expect(memberPage.getByText('Only organization admins can rename or delete this project, regenerate its API key or change its rate limit.')).toBeVisible()
   await expect(memberPage.getByRole('button', { name: /Regenerate|Delete|Save/ })).toHaveCount(0)
   await shoot(memberPage, 'project-settings-member')
   await memberPage.goto(`/organizations/${organizationId}/settings`)

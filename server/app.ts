@@ -34,6 +34,7 @@ import { authorizeScope } from './auth/scope.ts'
 import { healthRoutes } from './health/health.routes.ts'
 import { buildRoutes } from './releases/build.routes.ts'
 import { releaseRoutes } from './releases/releases.routes.ts'
+import { rateLimitRoutes } from './rate-limits/rate-limits.routes.ts'
 import { SERVICE_PATHS, staticDashboard } from './web/static-dashboard.ts'
 import { isDatabaseUnavailable, isTransactionConflict, logDatabaseUnavailable } from './db/pg-errors.ts'
 
@@ -83,6 +84,7 @@ function createApiRoutes(mountPath: '' | '/api', limitBytes: number): Hono<AppEn
     .route('/', sourceMapRoutes)
     .route('/', privacyRoutes)
     .route('/', webhookRoutes)
+    .route('/', rateLimitRoutes)
     .route('/', commentRoutes)
   const allowedMethods = routeMethods(api.routes)
   return api.all('*', (c) => {

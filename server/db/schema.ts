@@ -73,6 +73,9 @@ export const projects = pgTable('projects', {
   releaseStages: text('release_stages').array().notNull().default(sql`'{}'`),
   createdAt: tstz('created_at').notNull().default(sql`now()`),
   updatedAt: tstz('updated_at').notNull().default(sql`now()`),
+  /** Rate limiting (docs/ingestion.md): the event quotas, NULL when not limited. */
+  eventsPerMinute: integer('events_per_minute'),
+  eventsPerDay: integer('events_per_day'),
 })
 
 export const errors = pgTable('errors', {
@@ -467,6 +470,26 @@ export const releases = pgTable('releases', {
   createdAt: tstz('created_at').notNull().default(sql`now()`),
 })
 
+/** Each window's counted and dropped events of a rate-limited project (server/rate-limits/). */
+export const projectEventWindows = pgTable(
+  'project_event_windows',
+  {
+    projectId: text('project_id').notNull(),
+    span: text('span').notNull(),
+    startsAt: tstz('starts_at').notNull(),
+    events: count('events').notNull().default(0),
+    dropped: count('dropped').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.span, t.startsAt] })],
+)
+
+export const projectRateLimitState = pgTable('project_rate_limit_state', {
+  projectId: text('project_id').primaryKey(),
+  lastDroppedAt: tstz('last_dropped_at'),
+  samplingStartedAt: tstz('sampling_started_at'),
+  approachingNotifiedAt: tstz('approaching_notified_at'),
+})
+
 export const schema = {
   users,
   authTokens,
@@ -501,4 +524,6 @@ export const schema = {
   eventDataDeletions,
   eventDataDeletionWork,
   releases,
+  projectEventWindows,
+  projectRateLimitState,
 }

@@ -1,9 +1,25 @@
+import type { Collaborator } from '../../contract/collaborators.ts'
 import type { ErrorGroup } from '../../contract/errors.ts'
 import type { ErrorEvent, EventThread, StackFrame } from '../../contract/events.ts'
 import type { Organization } from '../../contract/organizations.ts'
 import type { Project } from '../../contract/projects.ts'
+import type { RateLimit } from '../../contract/rate-limits.ts'
 
 const origin = 'http://localhost:3000'
+
+/** The signed-in user of page tests (GET /api/user). */
+export const signedInUser = { id: 'u1', name: 'Ada', email: 'ada@example.com', created_at: '2026-01-01T00:00:00Z' }
+
+/** The signed-in user as a collaborator of org1: an admin or a member. */
+export const signedInCollaborator = (is_admin: boolean): Collaborator => ({
+  id: 'u1',
+  name: 'Ada',
+  email: 'ada@example.com',
+  is_admin,
+  project_ids: null,
+  pending_invitation: false,
+  created_at: '2026-01-01T00:00:00.000Z',
+})
 
 export const organization = (overrides: Partial<Organization> = {}): Organization => ({
   id: 'org1',
@@ -27,6 +43,15 @@ export const project = (overrides: Partial<Project> = {}): Project => ({
   created_at: '2026-01-01T00:00:00.000Z',
   updated_at: '2026-01-01T00:00:00.000Z',
   html_url: `${origin}/projects/p1/errors`,
+  ...overrides,
+})
+
+export const rateLimit = (overrides: Partial<RateLimit> = {}): RateLimit => ({
+  events_per_minute: null,
+  events_per_day: null,
+  events_today: 0,
+  dropped_last_24h: 0,
+  last_dropped_at: null,
   ...overrides,
 })
 

@@ -1,7 +1,9 @@
 import { sql } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
 import type { IndexableEvent } from '../log/record.ts'
+import { applyRateLimits } from '../../rate-limits/rate-limit-step.ts'
 import { prepareIngestTriggers, queueIngestTriggers } from '../../webhooks/triggers/ingest-triggers.ts'
+import { queueRateLimitTriggers } from '../../webhooks/triggers/rate-limit-triggers.ts'
 import { writeEvents } from './write-events.ts'
 
 // The payloads travel as they were serialized, joined by U+0001, which JSON text never holds
@@ -10,11 +12,20 @@ const SEPARATOR = '\u0001'
 
 /**
  * The index stage for one batch, inside the caller's transaction (which holds the batch's
- * project write locks): errors, events, users, counters and rollups (write-events.ts), then
- * each event's normalized payload, written once, into event_payloads; then the webhook
- * triggers the batch fires, queued in the same transaction (server/webhooks/triggers/).
+ * project write locks): rate limiting first (server/rate-limits/: events above a project's quota
+ * are sampled, the dropped ones counted and not indexed), then errors, events, users, counters
+ * and rollups (write-events.ts), then each event's normalized payload, written once, into
+ * event_payloads; then the webhook triggers the batch fires (the rate-limit ones last), queued
+ * in the same transaction (server/webhooks/triggers/).
  */
-export async function indexEvents(tx: Db, events: readonly IndexableEvent[]): Promise<void> {
+export async function indexEvents(tx: Db, batch: readonly IndexableEvent[]): Promise<void> {
+  if (batch.length === 0) return
+  const limited = await applyRateLimits(tx, batch)
+  await writeKept(tx, limited.kept)
+  await queueRateLimitTriggers(tx, limited.notices)
+}
+
+async function writeKept(tx: Db, events: readonly IndexableEvent[]): Promise<void> {
   if (events.length === 0) return
   const triggers = await prepareIngestTriggers(tx, events)
   const outcome = await writeEvents(tx, events)

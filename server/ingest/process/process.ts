@@ -1,7 +1,7 @@
 // The process stage: accepted requests in, events ready for the index stage out. Runs on the
 // pipeline's thread (never the HTTP thread), after the request is durable in the accepted-event
-// log: normalize, then each ProcessStage in order (source-map and native symbolication, discard
-// rules and sampling plug in here), then grouping, which must see what the stages changed.
+// log: normalize, then each ProcessStage in order (source-map and native symbolication and discard
+// rules plug in here), then grouping, which must see what the stages changed.
 import type { AcceptedRequest, IndexableEvent } from '../log/record.ts'
 import { notifyPayloadSchema } from '../accept/payload-schema.ts'
 import { computeGrouping } from './grouping.ts'
@@ -13,7 +13,7 @@ export interface StageEvent {
   readonly event: PreparedEvent
   /** Set by a stage that changed the exceptions or frames: the event is grouped again. */
   changed: boolean
-  /** Set by a stage that drops the event (discard rules, sampling): it is not indexed. */
+  /** Set by a stage that drops the event (discard rules): it is not indexed. */
   dropped: boolean
 }
 

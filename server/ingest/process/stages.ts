@@ -1,6 +1,8 @@
 // The process stages, in order: the one place a step between normalizing and grouping plugs in
-// (source-map and native symbolication, discard rules, sampling). Each runs on the pipeline's
-// thread on batches of normalized events (process.ts).
+// (source-map and native symbolication, discard rules). Each runs on the pipeline's thread on
+// batches of normalized events (process.ts), before the index transaction: per-project rate
+// limiting, whose count must advance exactly once with the batch, is in the index step instead
+// (server/rate-limits/rate-limit-step.ts).
 import type { Logger } from 'pino'
 import type { Config } from '../../config.ts'
 import type { Database } from '../../db/client.ts'

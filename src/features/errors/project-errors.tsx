@@ -19,6 +19,7 @@ import { EmptyState, ErrorState } from '../../components/ui/states.tsx'
 import { formatCount, formatCountOf } from '../../lib/relative-time.ts'
 import { FilterBar } from '../filters/filter-bar.tsx'
 import { DEFAULT_FILTERS, isDefaultFilters, toFilterSearch, withTimeRange } from '../filters/to-filter-search.ts'
+import { DroppedEventsNotice } from '../projects/dropped-events-notice.tsx'
 import { ProjectNav } from '../projects/project-nav.tsx'
 import { ProjectTrendChart } from '../trends/project-trend-chart.tsx'
 import type { ResolutionChoice } from '../trends/to-trend-series.ts'
@@ -182,6 +183,7 @@ export function ProjectErrors({
       <>
         <ProjectNav projectId={projectId} />
         <PageHeader title={`${project.name}: errors`} actions={<ProjectSettingsLink projectId={projectId} />} />
+        <DroppedEventsNotice projectId={projectId} className="mb-4" />
         <SendFirstError project={project} origin={window.location.origin} />
       </>
     )
@@ -219,6 +221,7 @@ export function ProjectErrors({
         }
       />
       <div className="flex flex-col gap-4">
+        <DroppedEventsNotice projectId={projectId} />
         <FilterBar projectId={projectId} filters={params.filters} onChange={onFiltersChange} offerValuesPage />
         <ProjectTrendChart
           projectId={projectId}

@@ -1,29 +1,19 @@
 import { configure, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
-import type { Collaborator } from '../../../contract/collaborators.ts'
-import { organization, project } from '../../test/fixtures.ts'
+import { organization, project, rateLimit, signedInCollaborator, signedInUser } from '../../test/fixtures.ts'
 import { json, mockApi } from '../../test/mock-api.ts'
 import { renderApp } from '../../test/render-app.tsx'
 
-const me = { id: 'u1', name: 'Ada', email: 'ada@example.com', created_at: '2026-01-01T00:00:00Z' }
-const collaborator = (is_admin: boolean): Collaborator => ({
-  id: 'u1',
-  name: 'Ada',
-  email: 'ada@example.com',
-  is_admin,
-  project_ids: null,
-  pending_invitation: false,
-  created_at: '2026-01-01T00:00:00.000Z',
-})
 const NEW_KEY = 'fedcba9876543210fedcba9876543210'
 
 const routes = ({ admin = true } = {}) => ({
-  'GET /api/user': me,
+  'GET /api/user': signedInUser,
   'GET /api/projects/p1': project(),
   'GET /api/organizations/org1': organization(),
-  'GET /api/organizations/org1/collaborators': [collaborator(admin)],
+  'GET /api/organizations/org1/collaborators': [signedInCollaborator(admin)],
   'GET /api/organizations/org1/projects': [project()],
+  'GET /api/projects/p1/rate_limit': rateLimit(),
 })
 
 /** Types a whole value at once: keystroke-by-keystroke typing is slow on a loaded machine and tests nothing more here. */

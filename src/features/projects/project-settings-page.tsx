@@ -13,9 +13,10 @@ import { useIsOrganizationAdmin } from '../collaborators/use-is-admin.ts'
 import { DeleteByNameDialog } from '../settings/delete-by-name-dialog.tsx'
 import { RenameForm } from '../settings/rename-form.tsx'
 import { ApiKeyField } from './api-key-field.tsx'
+import { RateLimitSection } from './rate-limit-section.tsx'
 
 /**
- * A project's name, API key and deletion. Admins change them; members see the name and key and
+ * A project's name, API key, rate limit and deletion. Admins change them; members see the name and key and
  * are told who can change them (the server refuses them anyway). Loaded by the route
  * (projects.$projectId.settings.tsx), including what decides whether the user is an admin.
  */
@@ -35,7 +36,7 @@ export function ProjectSettingsPage({ projectId }: { projectId: string }) {
       <PageHeader
         className="mb-0"
         title={`${project.name}: settings`}
-        description={isAdmin ? `A ${project.type} project.` : 'Only organization admins can rename or delete this project or regenerate its API key.'}
+        description={isAdmin ? `A ${project.type} project.` : 'Only organization admins can rename or delete this project, regenerate its API key or change its rate limit.'}
       />
 
       <Card aria-labelledby="project-name-title">
@@ -76,6 +77,8 @@ export function ProjectSettingsPage({ projectId }: { projectId: string }) {
           ) : null}
         </CardContent>
       </Card>
+
+      <RateLimitSection projectId={projectId} isAdmin={isAdmin} />
 
       {isAdmin ? (
         <Card aria-labelledby="project-delete-title" className="border-danger/40">
