@@ -91,6 +91,8 @@ const RULES: Record<string, Rule> = {
   'GET /api/projects/:projectId/stability': 'member',
   'GET /api/projects/:projectId/trend': 'member',
   'GET /api/projects/:projectId/trends': 'member',
+  'GET /api/projects/:projectId/rate_limit': 'member',
+  'PATCH /api/projects/:projectId/rate_limit': 'admin',
   'GET /api/projects/:projectId/webhooks': 'member',
   'POST /api/projects/:projectId/webhooks': 'admin',
   'GET /api/projects/:projectId/event_data_preview': 'admin',

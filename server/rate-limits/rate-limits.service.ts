@@ -1,18 +1,17 @@
 // A project's rate limit: its quotas (admins set them, members read them) and what sampling did.
 import { eq, sql } from 'drizzle-orm'
 import type { RateLimit, UpdateRateLimit } from '../../contract/rate-limits.ts'
-import { requireProjectAccess, requireProjectAdmin } from '../auth/access.ts'
+import type { ProjectScope } from '../auth/scope.ts'
 import { queryRows, type Db } from '../db/client.ts'
 import { projects } from '../db/schema.ts'
 
-export async function getRateLimit(db: Db, userId: string, projectId: string): Promise<RateLimit> {
-  await requireProjectAccess(db, userId, projectId)
+export async function getRateLimit(db: Db, { projectId }: ProjectScope): Promise<RateLimit> {
   return loadRateLimit(db, projectId)
 }
 
 /** Sets or clears either quota (admins only); the other is left as it is. */
-export async function updateRateLimit(db: Db, userId: string, projectId: string, input: UpdateRateLimit): Promise<RateLimit> {
-  await requireProjectAdmin(db, userId, projectId)
+/** For admins (the route says so). */
+export async function updateRateLimit(db: Db, { projectId }: ProjectScope, input: UpdateRateLimit): Promise<RateLimit> {
   await db
     .update(projects)
     .set({
