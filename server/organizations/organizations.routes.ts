@@ -1,4 +1,4 @@
-import { requireAdmin } from '../auth/scope.ts'
+import { organizationScopeOf, requireAdmin } from '../auth/scope.ts'
 import { Hono } from 'hono'
 import { createOrganizationSchema, updateOrganizationSchema } from '../../contract/organizations.ts'
 import type { AppEnv } from '../context.ts'
@@ -18,15 +18,15 @@ export const organizationRoutes = new Hono<AppEnv>()
     return c.json(await createOrganization(c.var.deps.database.db, c.var.user.id, input), 201)
   })
   .get('/organizations/:organizationId', async (c) =>
-    c.json(await getOrganization(c.var.deps.database.db, c.var.user.id, c.req.param('organizationId'))),
+    c.json(await getOrganization(c.var.deps.database.db, organizationScopeOf(c))),
   )
   .patch('/organizations/:organizationId', requireAdmin, async (c) => {
     const input = parseInput(updateOrganizationSchema, await readJson(c.req.raw))
     return c.json(
-      await updateOrganization(c.var.deps.database.db, c.var.user.id, c.req.param('organizationId'), input),
+      await updateOrganization(c.var.deps.database.db, organizationScopeOf(c), input),
     )
   })
   .delete('/organizations/:organizationId', requireAdmin, async (c) => {
-    await deleteOrganization(c.var.deps.database.db, c.var.user.id, c.req.param('organizationId'))
+    await deleteOrganization(c.var.deps.database.db, organizationScopeOf(c))
     return c.body(null, 204)
   })

@@ -1,6 +1,6 @@
 import { asc, eq, sql } from 'drizzle-orm'
 import type { CreateOrganization, Organization, UpdateOrganization } from '../../contract/organizations.ts'
-import { requireOrganizationAdmin, requireOrganizationMember } from '../auth/access.ts'
+import type { Scope } from '../auth/scope.ts'
 import type { Db } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
 import { lockProjects } from '../db/project-lock.ts'
@@ -47,20 +47,14 @@ export async function createOrganization(db: Db, userId: string, input: CreateOr
   })
 }
 
-export async function getOrganization(db: Db, userId: string, organizationId: string): Promise<Organization> {
-  await requireOrganizationMember(db, userId, organizationId)
+export async function getOrganization(db: Db, { organizationId }: Scope): Promise<Organization> {
   const rows = await db.select().from(organizations).where(eq(organizations.id, organizationId)).limit(1)
   if (!rows[0]) throw new NotFoundError('Organization')
   return toOrganization(rows[0])
 }
 
-export async function updateOrganization(
-  db: Db,
-  userId: string,
-  organizationId: string,
-  input: UpdateOrganization,
-): Promise<Organization> {
-  await requireOrganizationAdmin(db, userId, organizationId)
+/** For admins (the route says so). */
+export async function updateOrganization(db: Db, { organizationId }: Scope, input: UpdateOrganization): Promise<Organization> {
   const [row] = await db
     .update(organizations)
     .set({ name: input.name, updatedAt: sql`now()` })
@@ -70,9 +64,8 @@ export async function updateOrganization(
   return toOrganization(row)
 }
 
-/** Deletes the organization with its projects, errors and events (admins only). */
-export async function deleteOrganization(db: Db, userId: string, organizationId: string): Promise<void> {
-  await requireOrganizationAdmin(db, userId, organizationId)
+/** Deletes the organization with its projects, errors and events (admins only: the route says so). */
+export async function deleteOrganization(db: Db, { organizationId }: Scope): Promise<void> {
   const deleted = await db.transaction(async (tx) => {
     // Its projects' write locks first, as for deleting one project: after any indexing in progress.
     const owned = await tx.select({ id: projects.id }).from(projects).where(eq(projects.organizationId, organizationId))

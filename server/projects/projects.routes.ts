@@ -1,4 +1,4 @@
-import { requireAdmin } from '../auth/scope.ts'
+import { organizationScopeOf, projectScopeOf, requireAdmin } from '../auth/scope.ts'
 import { Hono } from 'hono'
 import { createProjectSchema, updateProjectSchema } from '../../contract/projects.ts'
 import type { AppEnv } from '../context.ts'
@@ -15,33 +15,27 @@ import {
 
 export const projectRoutes = new Hono<AppEnv>()
   .get('/organizations/:organizationId/projects', async (c) =>
-    c.json(await listProjects(c.var.deps.database.db, urlBuilder(c), c.var.user.id, c.req.param('organizationId'))),
+    c.json(await listProjects(c.var.deps.database.db, urlBuilder(c), organizationScopeOf(c))),
   )
   .post('/organizations/:organizationId/projects', requireAdmin, async (c) => {
     const input = parseInput(createProjectSchema, await readJson(c.req.raw))
-    const project = await createProject(
-      c.var.deps.database.db,
-      urlBuilder(c),
-      c.var.user.id,
-      c.req.param('organizationId'),
-      input,
-    )
+    const project = await createProject(c.var.deps.database.db, urlBuilder(c), organizationScopeOf(c), input)
     return c.json(project, 201)
   })
   .get('/projects/:projectId', async (c) =>
-    c.json(await getProject(c.var.deps.database.db, urlBuilder(c), c.var.user.id, c.req.param('projectId'))),
+    c.json(await getProject(c.var.deps.database.db, urlBuilder(c), projectScopeOf(c))),
   )
   .patch('/projects/:projectId', requireAdmin, async (c) => {
     const input = parseInput(updateProjectSchema, await readJson(c.req.raw))
     return c.json(
-      await updateProject(c.var.deps.database.db, urlBuilder(c), c.var.user.id, c.req.param('projectId'), input),
+      await updateProject(c.var.deps.database.db, urlBuilder(c), projectScopeOf(c), input),
     )
   })
   .delete('/projects/:projectId', requireAdmin, async (c) => {
-    await deleteProject(c.var.deps.database.db, c.var.user.id, c.req.param('projectId'))
+    await deleteProject(c.var.deps.database.db, projectScopeOf(c))
     return c.body(null, 204)
   })
   // Bugsnag's Data Access API regenerates a key by deleting it: the answer is the project with its new key.
   .delete('/projects/:projectId/api_key', requireAdmin, async (c) =>
-    c.json(await regenerateProjectApiKey(c.var.deps.database.db, urlBuilder(c), c.var.user.id, c.req.param('projectId'))),
+    c.json(await regenerateProjectApiKey(c.var.deps.database.db, urlBuilder(c), projectScopeOf(c))),
   )
