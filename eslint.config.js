@@ -107,7 +107,13 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [NO_DASHBOARD, forbid('^hono(/|$)', 'services do not know about HTTP: routes read the request and call them.')] },
+        {
+          patterns: [
+            NO_DASHBOARD,
+            forbid('^hono(/|$)', 'services do not know about HTTP: routes read the request and call them.'),
+            forbid('/http/errors\\.ts$', 'services throw the failures of server/failures.ts; only the HTTP layer maps them to statuses.'),
+          ],
+        },
       ],
     },
   },

@@ -6,7 +6,8 @@ import { apiErrorSchema, type ApiErrorBody } from '../contract/api-error.ts'
 import { authenticate } from './auth/authenticate.ts'
 import type { AppDeps, AppEnv } from './context.ts'
 import { apiVersion } from './http/api-version.ts'
-import { HttpError, PayloadTooLargeError, ServiceBusyError, TooManyRequestsError } from './http/errors.ts'
+import { Failure, PayloadTooLargeError, ServiceBusyError, TooManyRequestsError } from './failures.ts'
+import { statusOf } from './http/errors.ts'
 import { boundFilteredQueries } from './http/filtered-query-gate.ts'
 import { loggedUrl, shouldLogRequest } from './http/log-redaction.ts'
 import { rejectNulInQuery } from './http/nul-characters.ts'
@@ -122,7 +123,7 @@ function routeMethods(routes: readonly { method: string; path: string }[]): (pat
 function failureResponse(deps: AppDeps): ErrorHandler<AppEnv> {
   return (err, c) => {
     if (err instanceof TooManyRequestsError || err instanceof ServiceBusyError) c.header('Retry-After', String(err.retryAfterSeconds))
-    if (err instanceof HttpError) return c.json(errorBody(err.messages), err.status)
+    if (err instanceof Failure) return c.json(errorBody(err.messages), statusOf(err))
     if (isDatabaseUnavailable(err) || isTransactionConflict(err)) {
       // Retrying will work; a conflict is logged as an error all the same, since it points at lock order.
       if (isTransactionConflict(err)) deps.logger.error({ err, reqId: c.var.requestId, ...loggedUrl(c.req.url) }, 'transaction conflict')

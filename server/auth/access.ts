@@ -2,7 +2,7 @@ import { and, eq, sql, type SQL } from 'drizzle-orm'
 import type { AnyPgColumn } from 'drizzle-orm/pg-core'
 import type { Db } from '../db/client.ts'
 import { collaborators, projects } from '../db/schema.ts'
-import { ForbiddenError, NotFoundError } from '../http/errors.ts'
+import { ForbiddenError, NotFoundError } from '../failures.ts'
 
 export interface Membership {
   organizationId: string

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../context.ts'
-import { UnauthorizedError } from '../http/errors.ts'
+import { UnauthorizedError } from '../failures.ts'
 import { findUserByToken } from './tokens.ts'
 
 /** `Authorization: token <TOKEN>` (Bugsnag's form); `Bearer <TOKEN>` is accepted too. */

@@ -1,5 +1,5 @@
 import { isLocalNetworkAddress } from '../http/client-address.ts'
-import { TooManyRequestsError } from '../http/errors.ts'
+import { TooManyRequestsError } from '../failures.ts'
 
 export interface LoginThrottleLimits {
   /** Failed sign-ins for one email from one client address within `windowMs` before that pair must wait. */

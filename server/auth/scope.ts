@@ -11,7 +11,7 @@ import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../context.ts'
 import type { Db } from '../db/client.ts'
 import { comments, errors, events, releases, webhooks } from '../db/schema.ts'
-import { ForbiddenError, NotFoundError } from '../http/errors.ts'
+import { ForbiddenError, NotFoundError } from '../failures.ts'
 import { requireOrganizationMember, requireProjectAccess } from './access.ts'
 
 /** The caller's access to the organization or project the request's path names. */

@@ -7,7 +7,7 @@ import type { Scope } from '../auth/scope.ts'
 import type { Db } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
 import { comments, errors, users } from '../db/schema.ts'
-import { ForbiddenError, NotFoundError } from '../http/errors.ts'
+import { ForbiddenError, NotFoundError } from '../failures.ts'
 import { queueCommentTriggers } from '../webhooks/triggers/collaborator-triggers.ts'
 
 type Row = { comment: typeof comments.$inferSelect; author: { id: string; name: string; email: string } | null }

@@ -14,7 +14,7 @@ import { collaboratorSeesProject, requireProjectAccess, requireProjectAdmin } fr
 import type { Db } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
 import { collaborators, errors, errorStatusChanges, projects, users } from '../db/schema.ts'
-import { NotFoundError, ValidationError } from '../http/errors.ts'
+import { NotFoundError, ValidationError } from '../failures.ts'
 import type { UrlBuilder } from '../http/urls.ts'
 import { moveErrorsBetweenStatuses, removeErrorsFromRollups } from '../rollups/rollups.ts'
 import { toErrorGroup } from './errors.service.ts'

@@ -15,7 +15,7 @@ import { errors, events } from '../db/schema.ts'
 import { loadEvent } from '../events/events.service.ts'
 import { compileFilters, errorsWhere, eventTimeConditions, rollupField, type CompiledFilters } from '../filters/filter-sql.ts'
 import { decodeCursor, encodeCursor, type Cursor } from '../http/cursor.ts'
-import { NotFoundError, ValidationError } from '../http/errors.ts'
+import { NotFoundError, ValidationError } from '../failures.ts'
 import { HOUR_MS } from '../rollups/rollups.ts'
 import type { UrlBuilder } from '../http/urls.ts'
 

@@ -6,7 +6,7 @@ import { collaboratorSeesProject, requireProjectAccess } from '../auth/access.ts
 import type { Db } from '../db/client.ts'
 import { collaborators, errors, eventPayloads, events, projects } from '../db/schema.ts'
 import { decodeCursor, encodeCursor, NOT_ISSUED_CURSOR } from '../http/cursor.ts'
-import { ForbiddenError, NotFoundError, ValidationError } from '../http/errors.ts'
+import { ForbiddenError, NotFoundError, ValidationError } from '../failures.ts'
 import type { UrlBuilder } from '../http/urls.ts'
 import { compileFilters, projectEventsWhere } from '../filters/filter-sql.ts'
 import { removeEventsFromRollups } from '../rollups/rollups.ts'

@@ -13,7 +13,7 @@ import {
 } from '../../contract/filters.ts'
 import { PgColumn } from 'drizzle-orm/pg-core'
 import { errors, events } from '../db/schema.ts'
-import { ValidationError } from '../http/errors.ts'
+import { ValidationError } from '../failures.ts'
 
 /** Filters from a request URL; 400 naming every malformed field. */
 export function filtersFromUrl(url: string): Filters {

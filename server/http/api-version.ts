@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../context.ts'
-import { HttpError, ValidationError } from './errors.ts'
+import { Failure, ValidationError } from '../failures.ts'
 
 /**
  * The Events API paths, which answer whatever X-Version says (the spec serves the
@@ -21,7 +21,7 @@ export function apiVersion(mountPath: string): MiddlewareHandler<AppEnv> {
     c.header('X-Version', version)
     const path = c.req.path.slice(mountPath.length) || '/'
     if (version === '1' && !EVENTS_API_PATH.test(path) && !path.startsWith('/auth/')) {
-      throw new HttpError(410, [
+      throw new Failure('gone', [
         'The legacy v1 API is not available on this server yet. Send the header "X-Version: 2" to use the Data Access API v2.',
       ])
     }

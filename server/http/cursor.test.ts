@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { decodeCursor, encodeCursor, openCursor, sealCursor } from './cursor.ts'
-import { ValidationError } from './errors.ts'
+import { ValidationError } from '../failures.ts'
 
 const LIST = 'errors|p1|last_seen|desc'
 
@@ -9,7 +9,7 @@ function rejection(fn: () => unknown): string {
     fn()
   } catch (err) {
     expect(err).toBeInstanceOf(ValidationError)
-    expect((err as ValidationError).status).toBe(400)
+    expect((err as ValidationError).kind).toBe('invalid')
     return (err as ValidationError).messages[0]!
   }
   throw new Error('expected a 400')

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { ValidationError } from './errors.ts'
+import { ValidationError } from '../failures.ts'
 import { isWellFormedId } from './path-ids.ts'
 
 /**

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono'
 import type { AppDeps, AppEnv } from '../context.ts'
-import { ServiceBusyError } from './errors.ts'
+import { ServiceBusyError } from '../failures.ts'
 
 /** A counting semaphore whose waiters give up after a while. */
 export interface Gate {

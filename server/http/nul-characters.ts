@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../context.ts'
-import { ValidationError } from './errors.ts'
+import { ValidationError } from '../failures.ts'
 
 // PostgreSQL text cannot hold U+0000: a NUL that reached a query would fail there as a 500.
 // Ingestion strips NULs from event data (it must keep every event); the API refuses them,

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../context.ts'
-import { NotFoundError } from './errors.ts'
+import { NotFoundError } from '../failures.ts'
 
 // Ids are server-made (24 hex characters) and path words are plain (`latest_event`,
 // `user.id`); this looser shape only keeps out what cannot be either. A NUL character

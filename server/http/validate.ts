@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import { formatIssues } from '../../contract/api-error.ts'
-import { HttpError, ValidationError } from './errors.ts'
+import { Failure, ValidationError } from '../failures.ts'
 import { rejectNulInJson } from './nul-characters.ts'
 
 /** Parses input with a contract schema, or throws a 400 that names each bad field. */
@@ -17,7 +17,7 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown, prefi
 export async function readJson(request: Request): Promise<unknown> {
   const encoding = request.headers.get('content-encoding')?.trim().toLowerCase()
   if (encoding && encoding !== 'identity') {
-    throw new HttpError(415, [`Content-Encoding: ${encoding} is not supported by the API (send the JSON uncompressed)`])
+    throw new Failure('unsupported media type', [`Content-Encoding: ${encoding} is not supported by the API (send the JSON uncompressed)`])
   }
   const text = await request.text()
   if (text.trim() === '') return {}

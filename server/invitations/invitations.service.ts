@@ -7,7 +7,7 @@ import { createSignInToken, generateToken, hashToken } from '../auth/tokens.ts'
 import type { Db } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
 import { collaborators, invitations, organizations, users } from '../db/schema.ts'
-import { ConflictError, HttpError, NotFoundError } from '../http/errors.ts'
+import { ConflictError, Failure, NotFoundError } from '../failures.ts'
 import type { UrlBuilder } from '../http/urls.ts'
 import { toOrganization } from '../organizations/organizations.service.ts'
 import { toCurrentUser } from '../users/users.service.ts'
@@ -71,7 +71,7 @@ export async function createInvitation(
 
 // Unknown, expired and already used links answer alike: the link is simply no good.
 const notFound = () =>
-  new HttpError(404, ['Invitation not found: the link is wrong, has expired or was already used'])
+  new Failure('not found', ['Invitation not found: the link is wrong, has expired or was already used'])
 
 async function findOpenInvitation(db: Db, token: string) {
   const rows = await db

@@ -6,7 +6,7 @@ import { newId } from '../db/ids.ts'
 import { lockProjects } from '../db/project-lock.ts'
 import { collaborators, organizations, projects } from '../db/schema.ts'
 import { forgetProjectApiKeys } from '../ingest/accept/project-keys.ts'
-import { NotFoundError } from '../http/errors.ts'
+import { NotFoundError } from '../failures.ts'
 import { insertWithFreeSlug } from '../http/slug.ts'
 
 type OrganizationRow = typeof organizations.$inferSelect

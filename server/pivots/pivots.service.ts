@@ -10,7 +10,7 @@ import { queryRows, type Db } from '../db/client.ts'
 import { errors, events } from '../db/schema.ts'
 import { compileFilters, eventColumn, projectEventsWhere } from '../filters/filter-sql.ts'
 import { NOT_ISSUED_CURSOR, openCursor, sealCursor } from '../http/cursor.ts'
-import { NotFoundError, ValidationError } from '../http/errors.ts'
+import { NotFoundError, ValidationError } from '../failures.ts'
 
 /** A project (the caller's access to it resolved at the edge), or one error of it. */
 export type PivotScope = ProjectScope & { errorId?: string }

@@ -10,7 +10,7 @@ import {
   listPrivacyQuerySchema,
 } from '../../contract/privacy.ts'
 import type { AppEnv } from '../context.ts'
-import { ValidationError } from '../http/errors.ts'
+import { ValidationError } from '../failures.ts'
 import { setPageHeaders, urlBuilder } from '../http/urls.ts'
 import { parseInput, queryObject, readJson } from '../http/validate.ts'
 import { privacyDeps } from './privacy-deps.ts'

@@ -14,7 +14,7 @@ import type { Db } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
 import { eventDataDeletions, eventDataRequests, events, jobs } from '../db/schema.ts'
 import { decodeCursor, encodeCursor } from '../http/cursor.ts'
-import { ConflictError, HttpError, NotFoundError } from '../http/errors.ts'
+import { ConflictError, Failure, NotFoundError } from '../failures.ts'
 import type { UrlBuilder } from '../http/urls.ts'
 import { enqueueJob } from '../jobs/jobs.ts'
 import type { PrivacyDeps } from './privacy-deps.ts'
@@ -344,7 +344,7 @@ export async function openRetrievalFile(
   if (row.status !== 'COMPLETED') {
     throw new ConflictError(`event data request ${id} is ${row.status}; its file can be downloaded once it is COMPLETED`)
   }
-  const gone = (why: string) => new HttpError(410, [`the file of event data request ${id} ${why}; make a new request`])
+  const gone = (why: string) => new Failure('gone', [`the file of event data request ${id} ${why}; make a new request`])
   if (row.fileRemovedReason === 'deleted') throw gone('was removed when a later event data deletion in its scope completed')
   if (!row.fileKey || !row.expiresAt || row.expiresAt <= privacy.clock()) {
     throw gone(`expired at ${row.expiresAt?.toISOString() ?? 'its expiry'}`)

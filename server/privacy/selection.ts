@@ -5,7 +5,7 @@ import { filtersToParams, parseFilterParams, type Filters } from '../../contract
 import type { Db } from '../db/client.ts'
 import { events, projects } from '../db/schema.ts'
 import { compileFilters, filtersFromUrl, projectEventsWhere, type CompiledFilters } from '../filters/filter-sql.ts'
-import { ValidationError } from '../http/errors.ts'
+import { ValidationError } from '../failures.ts'
 
 export interface Scope {
   organizationId: string

@@ -2,7 +2,7 @@ import { Hono, type Context } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { buildReportSchema } from '../../contract/releases.ts'
 import type { AppEnv } from '../context.ts'
-import { HttpError, PayloadTooLargeError, UnauthorizedError } from '../http/errors.ts'
+import { Failure, PayloadTooLargeError, UnauthorizedError } from '../failures.ts'
 import { parseInput, readJson } from '../http/validate.ts'
 import { projectIdForApiKey } from '../ingest/accept/project-keys.ts'
 import { recordBuild } from './releases.service.ts'
@@ -18,12 +18,12 @@ const MAX_BUILD_BODY_BYTES = 64 * 1024
 async function reportBuild(c: Context<AppEnv>) {
   const report = parseInput(buildReportSchema, await readJson(c.req.raw))
   const apiKey = report.apiKey.trim()
-  if (!/^[0-9a-f]{32}$/.test(apiKey)) throw new HttpError(401, ['apiKey: is not an API key (32 lowercase hexadecimal characters)'])
+  if (!/^[0-9a-f]{32}$/.test(apiKey)) throw new Failure('unauthenticated', ['apiKey: is not an API key (32 lowercase hexadecimal characters)'])
   let projectId: string
   try {
     projectId = await projectIdForApiKey(c.var.deps.database, apiKey)
   } catch (err) {
-    if (err instanceof UnauthorizedError) throw new HttpError(401, ['apiKey: no project has this API key'])
+    if (err instanceof UnauthorizedError) throw new Failure('unauthenticated', ['apiKey: no project has this API key'])
     throw err
   }
   await recordBuild(c.var.deps.database.db, projectId, report)

@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
-import { ValidationError } from '../http/errors.ts'
+import { ValidationError } from '../failures.ts'
 import { readJsApp } from '../test-support/source-map-uploads.ts'
 import { inspectSourceMap } from './inspect-source-map.ts'
 

@@ -1,7 +1,7 @@
 import { promisify } from 'node:util'
 import { Worker } from 'node:worker_threads'
 import { gunzip } from 'node:zlib'
-import { ValidationError } from '../http/errors.ts'
+import { ValidationError } from '../failures.ts'
 import { parseSourceMap, SourceMapError } from '../symbolication/parse-source-map.ts'
 
 const gunzipAsync = promisify(gunzip)

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream'
 import { createGzip, gzipSync } from 'node:zlib'
 import busboy from 'busboy'
-import { HttpError, ValidationError } from '../http/errors.ts'
+import { Failure, ValidationError } from '../failures.ts'
 
 /** A file of an upload, gzip'd as it arrived (the only copy held). */
 export interface ReceivedFile {
@@ -48,9 +48,9 @@ export const MAX_SCALAR_CHARS = 4096
 const DRAIN_BYTES = 64 * 1024 * 1024
 const PREVIEW_CHARS = 200
 
-export class PayloadTooLargeUploadError extends HttpError {
+export class PayloadTooLargeUploadError extends Failure {
   constructor(message: string) {
-    super(413, [message])
+    super('too large', [message])
   }
 }
 
@@ -76,7 +76,7 @@ export function readMultipartUpload(
         defParamCharset: 'utf8',
       })
     } catch (err) {
-      reject(new HttpError(415, [`Content-Type: expected multipart/form-data with a boundary (${(err as Error).message})`]))
+      reject(new Failure('unsupported media type', [`Content-Type: expected multipart/form-data with a boundary (${(err as Error).message})`]))
       return
     }
     const fields = new Map<string, string>()

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream'
 import type { ReadableStream as WebReadableStream } from 'node:stream/web'
 import { Hono, type Context } from 'hono'
 import type { AppEnv } from '../context.ts'
-import { HttpError, UnauthorizedError } from '../http/errors.ts'
+import { Failure, UnauthorizedError } from '../failures.ts'
 import { projectIdForApiKey } from '../ingest/accept/project-keys.ts'
 import { readMultipartUpload, type ReceivedUpload } from './multipart-upload.ts'
 import { inspectSourceMap } from './inspect-source-map.ts'
@@ -15,9 +15,9 @@ export const TOTAL_FILES_FACTOR = 4
 const MAX_PARTS = 2000
 const API_KEY_FORMAT = /^[0-9a-f]{32}$/
 
-class ApiKeyError extends HttpError {
+class ApiKeyError extends Failure {
   constructor(message: string) {
-    super(401, [`apiKey: ${message}`])
+    super('unauthenticated', [`apiKey: ${message}`])
   }
 }
 
@@ -45,7 +45,7 @@ function bodyStream(c: Context<AppEnv>): Readable {
 async function receiveUpload(c: Context<AppEnv>, kind: UploadKind): Promise<{ projectId: string; upload: ReceivedUpload }> {
   const contentType = c.req.header('Content-Type') ?? ''
   if (!/^multipart\/form-data\b/i.test(contentType)) {
-    throw new HttpError(415, [`Content-Type: expected multipart/form-data, not "${contentType.slice(0, 80) || 'none'}"`])
+    throw new Failure('unsupported media type', [`Content-Type: expected multipart/form-data, not "${contentType.slice(0, 80) || 'none'}"`])
   }
   const maxFileBytes = c.var.deps.config.sourceMaps.maxFileBytes
   let projectId: Promise<string> | null = null
@@ -65,7 +65,7 @@ async function receiveUpload(c: Context<AppEnv>, kind: UploadKind): Promise<{ pr
     return { projectId: await (projectId ?? projectForApiKey(c, '')), upload }
   } catch (err) {
     // The client may still be sending what was not read: it reconnects for anything else.
-    if (err instanceof HttpError && err.status === 413) c.header('Connection', 'close')
+    if (err instanceof Failure && err.kind === 'too large') c.header('Connection', 'close')
     throw err
   }
 }

@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
 import { sourceMapFiles, sourceMaps } from '../db/schema.ts'
-import { ConflictError } from '../http/errors.ts'
+import { ConflictError } from '../failures.ts'
 import type { SourceMapSummary } from './inspect-source-map.ts'
 import type { UploadIdentity, UploadRequest } from './upload-form.ts'
 

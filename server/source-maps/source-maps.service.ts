@@ -4,7 +4,7 @@ import type { ProjectScope } from '../auth/scope.ts'
 import type { Db } from '../db/client.ts'
 import { sourceMaps, users } from '../db/schema.ts'
 import { decodeCursor, encodeCursor, type Cursor } from '../http/cursor.ts'
-import { NotFoundError, ValidationError } from '../http/errors.ts'
+import { NotFoundError, ValidationError } from '../failures.ts'
 import type { UrlBuilder } from '../http/urls.ts'
 
 const columns = {

@@ -1,4 +1,4 @@
-import { HttpError, ValidationError } from '../http/errors.ts'
+import { Failure, ValidationError } from '../failures.ts'
 import type { ReceivedFile, ReceivedUpload } from './multipart-upload.ts'
 
 export type UploadKind = 'js' | 'react_native'
@@ -35,9 +35,9 @@ const MAX_VERSION_CHARS = 1024
 // A path as curl sends it for `-F field=path` (no `@`): one line, no spaces or code punctuation.
 const LOOKS_LIKE_A_PATH = /^[^\s{}();=<>"'`]+$/
 
-export class NothingToUploadError extends HttpError {
+export class NothingToUploadError extends Failure {
   constructor(messages: string[]) {
-    super(422, ['Nothing to upload', ...messages])
+    super('unprocessable', ['Nothing to upload', ...messages])
   }
 }
 

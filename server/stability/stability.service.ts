@@ -13,7 +13,7 @@ import {
 import type { ProjectScope } from '../auth/scope.ts'
 import { queryRows, type Db } from '../db/client.ts'
 import { compileFilters } from '../filters/filter-sql.ts'
-import { ValidationError } from '../http/errors.ts'
+import { ValidationError } from '../failures.ts'
 
 interface ReleaseRow {
   release_stage: string

@@ -3,7 +3,7 @@ import type { AuthToken, CreatedToken } from '../../contract/tokens.ts'
 import { createToken, revokeToken, tokenWorks } from '../auth/tokens.ts'
 import type { Db } from '../db/client.ts'
 import { authTokens } from '../db/schema.ts'
-import { NotFoundError } from '../http/errors.ts'
+import { NotFoundError } from '../failures.ts'
 
 type TokenRow = Pick<typeof authTokens.$inferSelect, 'id' | 'description' | 'createdAt' | 'lastUsedAt'>
 

@@ -17,7 +17,7 @@ import type { ProjectScope } from '../auth/scope.ts'
 import { queryRows, type Db } from '../db/client.ts'
 import { errors, events } from '../db/schema.ts'
 import { compileFilters, projectEventsWhere, type CompiledFilters } from '../filters/filter-sql.ts'
-import { ValidationError } from '../http/errors.ts'
+import { ValidationError } from '../failures.ts'
 import { requireScope, type PivotScope } from '../pivots/pivots.service.ts'
 import { HOUR_MS } from '../rollups/rollups.ts'
 

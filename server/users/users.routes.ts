@@ -3,7 +3,7 @@ import { loginRequestSchema } from '../../contract/users.ts'
 import { revokeToken } from '../auth/tokens.ts'
 import type { AppEnv } from '../context.ts'
 import { clientAddress } from '../http/client-address.ts'
-import { UnauthorizedError } from '../http/errors.ts'
+import { UnauthorizedError } from '../failures.ts'
 import { parseInput, readJson } from '../http/validate.ts'
 import { getUser, login } from './users.service.ts'
 

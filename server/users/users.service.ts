@@ -4,7 +4,7 @@ import { verifyPassword } from '../auth/passwords.ts'
 import { createSignInToken } from '../auth/tokens.ts'
 import type { Db } from '../db/client.ts'
 import { users } from '../db/schema.ts'
-import { NotFoundError, UnauthorizedError } from '../http/errors.ts'
+import { NotFoundError, UnauthorizedError } from '../failures.ts'
 
 type UserRow = typeof users.$inferSelect
 

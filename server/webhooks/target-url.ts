@@ -4,7 +4,7 @@
 // resolves elsewhere cannot reach a private address either.
 import { lookup } from 'node:dns/promises'
 import { isIP } from 'node:net'
-import { ValidationError } from '../http/errors.ts'
+import { ValidationError } from '../failures.ts'
 import { mayConnect, type FetchAllowEntry } from '../symbolication/fetch-allow.ts'
 import { WEBHOOK_ALLOW_SETTING } from './send.ts'
 

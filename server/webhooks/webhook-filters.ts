@@ -2,7 +2,7 @@
 // error. Time fields (event.since, event.before) make no sense for notifications and are refused.
 import { and, sql, type SQL } from 'drizzle-orm'
 import { filterField, type Filters } from '../../contract/filters.ts'
-import { ValidationError } from '../http/errors.ts'
+import { ValidationError } from '../failures.ts'
 import { compileFilters, errorsWhere, projectEventsWhere } from '../filters/filter-sql.ts'
 import { errors } from '../db/schema.ts'
 

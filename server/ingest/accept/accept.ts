@@ -10,7 +10,8 @@ import type { Logger } from 'pino'
 import { apiErrorSchema } from '../../../contract/api-error.ts'
 import type { AppDeps } from '../../context.ts'
 import { isDatabaseUnavailable, logDatabaseUnavailable, pgErrorCode } from '../../db/pg-errors.ts'
-import { HttpError, PayloadTooLargeError, UnauthorizedError } from '../../http/errors.ts'
+import { Failure, PayloadTooLargeError, UnauthorizedError } from '../../failures.ts'
+import { statusOf } from '../../http/errors.ts'
 import { parseInput } from '../../http/validate.ts'
 import { acceptedRequest } from '../log/record.ts'
 import { notifyPayloadSchema, sessionsPayloadSchema } from './payload-schema.ts'
@@ -105,9 +106,9 @@ async function acceptSessions(deps: AppDeps, request: IngestRequest): Promise<In
 
 /** A failure as the answer notifiers get: the typed ones keep their status; the database away is a 503 they retry. */
 function failureAnswer(err: unknown, logger: Logger, requestId: string): { status: number; headers: Record<string, string>; messages: string[] } {
-  if (err instanceof HttpError) {
+  if (err instanceof Failure) {
     // The client may still be sending; say the connection ends rather than read the rest.
-    return { status: err.status, headers: err instanceof PayloadTooLargeError || err instanceof BodyTimeoutError ? { Connection: 'close' } : {}, messages: err.messages }
+    return { status: statusOf(err), headers: err instanceof PayloadTooLargeError || err instanceof BodyTimeoutError ? { Connection: 'close' } : {}, messages: err.messages }
   }
   if (isDatabaseUnavailable(err)) {
     logDatabaseUnavailable(logger, err)
@@ -133,11 +134,11 @@ export async function answerIngest(deps: AppDeps, request: IngestRequest, reques
     }
   }
   try {
-    if (request.method !== 'POST') throw new HttpError405(request)
+    if (request.method !== 'POST') throw new Failure405(request)
     const answer = request.path === '/notify' ? await acceptNotify(deps, request) : await acceptSessions(deps, request)
     return { ...answer, headers: { ...cors, ...answer.headers } }
   } catch (err) {
-    if (err instanceof HttpError405) {
+    if (err instanceof Failure405) {
       return { status: 405, headers: { ...cors, Allow: 'OPTIONS, POST', 'Content-Type': JSON_TYPE }, body: errorJson([err.message]) }
     }
     const failure = failureAnswer(err, deps.logger, requestId)
@@ -145,7 +146,7 @@ export async function answerIngest(deps: AppDeps, request: IngestRequest, reques
   }
 }
 
-class HttpError405 extends Error {
+class Failure405 extends Error {
   constructor(request: IngestRequest) {
     super(`${request.method} is not allowed on ${request.path}; use POST`)
   }

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import type { Database, Db } from '../../db/client.ts'
 import { projects } from '../../db/schema.ts'
-import { UnauthorizedError } from '../../http/errors.ts'
+import { UnauthorizedError } from '../../failures.ts'
 
 const TTL_MS = 30_000
 // Unknown keys are remembered briefly too, so a misconfigured client cannot hammer the database.

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http'
 import { Readable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
-import { HttpError } from '../../http/errors.ts'
+import { Failure } from '../../failures.ts'
 import { readNodeBody } from './read-body.ts'
 
 describe('readNodeBody', () => {
@@ -11,9 +11,9 @@ describe('readNodeBody', () => {
     incoming.push(Buffer.from('{"events":['))
     setTimeout(() => incoming.destroy(Object.assign(new Error('aborted'), { code: 'ECONNRESET' })), 5)
     const failure = await readNodeBody(Object.assign(incoming, { headers: {} }) as unknown as IncomingMessage, 1024).catch((err: unknown) => err)
-    expect(failure).toBeInstanceOf(HttpError)
-    expect(failure).toMatchObject({ status: 400 })
-    expect((failure as HttpError).message).toContain('the client closed the connection before the body was complete')
+    expect(failure).toBeInstanceOf(Failure)
+    expect(failure).toMatchObject({ kind: 'invalid' })
+    expect((failure as Failure).message).toContain('the client closed the connection before the body was complete')
   })
 
   it('passes other stream errors on unchanged', async () => {

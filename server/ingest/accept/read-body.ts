@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http'
 import { promisify } from 'node:util'
 import { gunzip, inflate } from 'node:zlib'
-import { HttpError, PayloadTooLargeError, ValidationError } from '../../http/errors.ts'
+import { Failure, PayloadTooLargeError, ValidationError } from '../../failures.ts'
 
 const gunzipAsync = promisify(gunzip)
 const inflateAsync = promisify(inflate)
@@ -30,9 +30,9 @@ export async function readNodeBody(incoming: IncomingMessage, limitBytes: number
 }
 
 /** 408: the body did not arrive in time. The answer closes the connection (the rest is never read). */
-export class BodyTimeoutError extends HttpError {
+export class BodyTimeoutError extends Failure {
   constructor(timeoutMs: number) {
-    super(408, [`the request body did not arrive within ${timeoutMs} ms`])
+    super('timeout', [`the request body did not arrive within ${timeoutMs} ms`])
   }
 }
 
@@ -41,7 +41,7 @@ async function decodeBody(body: Buffer, contentEncoding: string | null, limitByt
   const encoding = (contentEncoding ?? 'identity').trim().toLowerCase()
   if (encoding === 'identity' || encoding === '') return body
   if (encoding !== 'gzip' && encoding !== 'x-gzip' && encoding !== 'deflate') {
-    throw new HttpError(415, [`Content-Encoding: ${encoding} is not supported (use gzip, deflate or none)`])
+    throw new Failure('unsupported media type', [`Content-Encoding: ${encoding} is not supported (use gzip, deflate or none)`])
   }
   try {
     const options = { maxOutputLength: limitBytes }

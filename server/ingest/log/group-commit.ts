@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm'
 import type { Logger } from 'pino'
 import type { Database, Db } from '../../db/client.ts'
 import { isDatabaseUnavailable, logDatabaseUnavailable, pgErrorCode, pgErrorMessage } from '../../db/pg-errors.ts'
-import { HttpError, UnauthorizedError, ValidationError } from '../../http/errors.ts'
+import { Failure, UnauthorizedError, ValidationError } from '../../failures.ts'
 import type { IngestIndexer } from '../index/indexer.ts'
 import type { IngestPipeline } from '../pipeline/open.ts'
 import { journalLines } from './journal.ts'
@@ -137,7 +137,7 @@ export function createIngestWriter(database: Database, pipeline: IngestPipeline,
 
   return {
     write(request) {
-      if (closed) return Promise.reject(new HttpError(503, ['the server is shutting down; retry shortly']))
+      if (closed) return Promise.reject(new Failure('unavailable', ['the server is shutting down; retry shortly']))
       if (request.eventIds.length === 0) return Promise.resolve()
       return new Promise<void>((resolve, reject) => {
         queue.push({ request, resolve, reject })
@@ -180,9 +180,9 @@ export async function appendToIngestLog(db: Db, requests: readonly AcceptedReque
 }
 
 /** The 503 for notifiers while the database cannot be reached (logged at most once per 10 s). */
-function unavailable(err: unknown, logger: Logger): HttpError {
+function unavailable(err: unknown, logger: Logger): Failure {
   logDatabaseUnavailable(logger, err)
-  return new HttpError(503, ['the event could not be stored; retry shortly'])
+  return new Failure('unavailable', ['the event could not be stored; retry shortly'])
 }
 
 /** The journal's file system refused a write (full disk, I/O error): a system call's error. */
@@ -205,7 +205,7 @@ function toIngestError(err: unknown, logger: Logger): unknown {
   // Refused whole (a part that reached the journal stays behind a finished segment's end; docs/ingestion.md).
   if (isJournalFailure(err)) {
     logJournalFailure(logger, err)
-    return new HttpError(503, ['the event could not be stored; retry shortly'])
+    return new Failure('unavailable', ['the event could not be stored; retry shortly'])
   }
   const code = pgErrorCode(err)
   // The project was deleted while its API key was still cached.
