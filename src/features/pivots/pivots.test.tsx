@@ -29,15 +29,15 @@ const value = (event_field_value: string, events: number, proportion: number, fi
   proportion,
 })
 
-/** The panel alone on a page, in a router that also knows the pages its links open. */
-function renderPanel(filters: Filters) {
+/** The panel alone on an error's page, in a router that also knows the pages its links open. */
+function renderPanel(filters: Filters, initialEntry = '/projects/p1/errors/e1') {
   writeToken('test-token')
   const queryClient = createQueryClient()
   queryClient.setDefaultOptions({ queries: { retry: false } })
   const rootRoute = createRootRoute({ component: Outlet })
   const panelRoute = createRoute({
     getParentRoute: () => rootRoute,
-    path: '/',
+    path: '/projects/$projectId/errors/$errorId',
     component: () => <ErrorPivotsPanel projectId="p1" errorId="e1" filters={filters} />,
   })
   const errorsRoute = createRoute({ getParentRoute: () => rootRoute, path: '/projects/$projectId/errors', component: () => <p>errors list</p> })
@@ -49,7 +49,7 @@ function renderPanel(filters: Filters) {
   })
   const router = createRouter({
     routeTree: rootRoute.addChildren([panelRoute, errorsRoute, pivotRoute, errorPivotRoute]),
-    history: createMemoryHistory({ initialEntries: ['/'] }),
+    history: createMemoryHistory({ initialEntries: [initialEntry] }),
     parseSearch,
     stringifySearch,
   })
@@ -62,11 +62,14 @@ function renderPanel(filters: Filters) {
 }
 
 describe('error pivots panel', { timeout: 20_000 }, () => {
-  it('shows the top values with their share; clicking one opens the errors list with it as a filter', async () => {
+  it('shows the top values with their share; clicking one narrows this error’s page to it, keeping its filters and tab', async () => {
     const { requests } = mockApi({
       'GET /api/projects/p1/errors/e1/pivots/app.release_stage/values': [value('production', 90, 0.9), value('staging', 10, 0.1)],
     })
-    const { router } = renderPanel({ 'event.since': [{ type: 'eq', value: '7d' }] })
+    const { router } = renderPanel(
+      { 'event.since': [{ type: 'eq', value: '7d' }] },
+      '/projects/p1/errors/e1?f=event.since:eq:7d&resolution=1h&cursor=older',
+    )
     const list = await screen.findByRole('list', { name: 'Top Release stage values' }, { timeout: 10_000 })
     const rows = within(list).getAllByRole('listitem')
     expect(rows).toHaveLength(2)
@@ -83,10 +86,11 @@ describe('error pivots panel', { timeout: 20_000 }, () => {
       'href',
       '/projects/p1/errors/e1/pivots/app.release_stage?f=event.since:eq:7d',
     )
-    await userEvent.click(within(rows[0]!).getByRole('link', { name: 'Show errors where Release stage is production' }))
-    await waitFor(() => expect(screen.getByText('errors list')).toBeInTheDocument())
-    expect(router.state.location.pathname).toBe('/projects/p1/errors')
-    expect(router.state.location.search).toEqual({ f: ['event.since:eq:7d', 'app.release_stage:eq:production'] })
+    await userEvent.click(within(rows[0]!).getByRole('link', { name: 'Show this error’s events where Release stage is production' }))
+    // Still on the error: its time range kept, the value added, its other view settings kept, events from the first page.
+    await waitFor(() => expect(router.state.location.search).toEqual({ f: ['event.since:eq:7d', 'app.release_stage:eq:production'], resolution: '1h' }))
+    expect(router.state.location.pathname).toBe('/projects/p1/errors/e1')
+    expect(screen.queryByText('errors list')).not.toBeInTheDocument()
   })
 
   it('shows users by name and email, and a failed tab with a retry', async () => {
@@ -109,9 +113,9 @@ describe('error pivots panel', { timeout: 20_000 }, () => {
     expect(list).toHaveTextContent('Ada Lovelace · ada@example.com')
     expect(list).toHaveTextContent('u-42')
     expect(list).toHaveTextContent('75%')
-    expect(within(list).getByRole('link', { name: 'Show errors where User id is u-42' })).toHaveAttribute(
+    expect(within(list).getByRole('link', { name: 'Show this error’s events where User id is u-42' })).toHaveAttribute(
       'href',
-      '/projects/p1/errors?f=user.id:eq:u-42',
+      '/projects/p1/errors/e1?f=user.id:eq:u-42',
     )
   })
 })
