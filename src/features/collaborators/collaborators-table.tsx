@@ -100,7 +100,7 @@ export function CollaboratorsTable({
                         </Button>
                       ) : null}
                       {lastAdmin ? (
-                        <span className="px-2 py-1 text-xs text-muted-foreground">
+                        <span className="px-2 py-1 text-xs text-muted-foreground @max-3xl:text-left">
                           The only admin: make someone else an admin to step down or leave
                         </span>
                       ) : (

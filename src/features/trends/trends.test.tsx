@@ -153,7 +153,7 @@ describe('error trend chart', { timeout: 20_000 }, () => {
     expect(trends).toHaveLength(1)
     expect(trends[0]!.url.searchParams.get('resolution')).toBe('1m')
     expect(trends[0]!.url.searchParams.getAll('filters[event.since][][value]')).toEqual([firstSeen])
-    expect(screen.getByText(/all time, since the first event on .*, per minute/)).toBeInTheDocument()
+    expect(screen.getByText(/all time \(first event .*\), per minute/)).toBeInTheDocument()
     // The control still says what the person chose.
     expect(screen.getByRole('combobox', { name: 'Time range' })).toHaveDisplayValue('All time')
   })
@@ -221,7 +221,7 @@ describe('error trend chart', { timeout: 20_000 }, () => {
     expect(trends[0]!.url.searchParams.get('resolution')).toBe('1h')
     expect(trends[0]!.url.searchParams.getAll('filters[event.since][][value]')).toEqual([firstSeen])
     expect(trends[0]!.url.searchParams.getAll('filters[app.release_stage][][value]')).toEqual(['production'])
-    expect(screen.getByText(/last 30 days, since the first event on .*, per hour/)).toBeInTheDocument()
+    expect(screen.getByText(/last 30 days \(first event .*\), per hour/)).toBeInTheDocument()
   })
 
   it('advises a longer range or fewer filters only when a range or a filter hides the events', async () => {

@@ -6,7 +6,7 @@ import { timeRangeOf, timeWindowOf, withTimeRange, type TimeRange } from '../fil
 import { autoResolution, bucketCount, formatFirstEvent, resolveResolution, type ResolutionChoice } from './to-trend-series.ts'
 
 /** The shortest window a chart fitted to its data draws: a first event seconds old still gets a few bars. */
-export const MIN_FITTED_WINDOW_MS = 30 * 60_000
+export const MIN_FITTED_WINDOW_MS = 10 * 60_000
 /** A range whose data starts within this share of its beginning is drawn whole: trimming would gain little. */
 const FIT_THRESHOLD = 0.1
 
@@ -15,7 +15,7 @@ export interface FittedWindow {
   to: number
   /** The filters to ask the trend with: event.since moved to the first event when the window was fitted. */
   filters: Filters
-  /** What the chart shows, for its title: "last 7 days", "all time, since the first event on Nov 20, 10:04". */
+  /** What the chart shows, for its title: "last 7 days", "all time (first event Nov 20, 10:04)". */
   label: string
 }
 
@@ -45,7 +45,7 @@ export function fitTrendWindow(filters: Filters, now: number, dataStart: DataSta
     from,
     to: nominal.to,
     filters: withTimeRange(filters, fitted),
-    label: `${rangeName}, since the first event on ${formatFirstEvent(dataStart)}`,
+    label: `${rangeName} (first event ${formatFirstEvent(dataStart)})`,
   }
 }
 
