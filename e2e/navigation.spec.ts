@@ -79,6 +79,8 @@ test('charts say the range they draw and fit a young project’s data; errors an
   expect(url.searchParams.getAll('f')).toEqual(['event.since:eq:7d', 'app.release_stage:eq:production'])
   await expect(pivots.getByRole('list', { name: 'Top Release stage values' }).getByRole('listitem')).toHaveCount(1)
   await expect(errorTrend.getByRole('figure')).toHaveAccessibleName(/: 2 events/)
+  // The error's events list only the matching two (of three).
+  await expect(page.getByRole('region', { name: /^Events \(2\) · matching the filters/ }).getByRole('row')).toHaveCount(3)
   await shootAll(page, 'error-pivot-narrowed')
   await expectAccessible(page)
   expect(watched.pageErrors).toEqual([])
