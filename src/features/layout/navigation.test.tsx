@@ -23,6 +23,11 @@ const routes = {
   'GET /api/organizations/org2/projects': [project({ id: 'p3', organization_id: 'org2', name: 'Café mobile' })],
   'GET /api/projects/p1': project(),
   'GET /api/projects/p1/stability': stability,
+  // The errors page sign-in lands on.
+  'GET /api/projects/p1/errors': [],
+  'GET /api/projects/p1/trend': [],
+  'GET /api/projects/p1/event_fields': [],
+  'GET /api/projects/p1/collaborators': [],
 }
 
 describe('toProjectChoices', () => {
@@ -143,5 +148,13 @@ describe('project pages navigation', { timeout: 20_000 }, () => {
     await userEvent.keyboard('{Escape}')
     expect(more).toHaveAttribute('aria-expanded', 'false')
     expect(more).toHaveFocus()
+    // Tabbing through and past the list closes it too.
+    await userEvent.keyboard('{Enter}')
+    expect(more).toHaveAttribute('aria-expanded', 'true')
+    await userEvent.tab()
+    expect(within(list).getByRole('link', { name: 'Source maps & symbols' })).toHaveFocus()
+    await userEvent.tab()
+    await userEvent.tab()
+    expect(more).toHaveAttribute('aria-expanded', 'false')
   })
 })

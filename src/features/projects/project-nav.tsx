@@ -22,7 +22,8 @@ type Page = (typeof PAGES)[number]
 
 /**
  * Phones: the pages that do not fit beside the first three, behind a disclosure button (marked
- * as current when one of them is the page on screen). Escape or a click outside closes it.
+ * as current when one of them is the page on screen). Escape, a click outside or moving the focus
+ * away closes it.
  */
 function MorePages({ projectId, pages, current }: { projectId: string; pages: readonly Page[]; current: Page | undefined }) {
   const [open, setOpen] = useState(false)
@@ -45,6 +46,10 @@ function MorePages({ projectId, pages, current }: { projectId: string; pages: re
         if (event.key !== 'Escape' || !open) return
         setOpen(false)
         button.current?.focus()
+      }}
+      // Tabbing past the last page closes the list, as a click outside does.
+      onBlur={(event) => {
+        if (open && event.relatedTarget instanceof Node && !event.currentTarget.contains(event.relatedTarget)) setOpen(false)
       }}
     >
       <button
