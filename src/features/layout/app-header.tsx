@@ -101,7 +101,8 @@ function Breadcrumbs() {
               aria-current={current ? 'page' : undefined}
               // Each level keeps a few characters and one long name cannot squeeze the others to nothing. A level that gives way
               // first only takes the room the others leave (no basis, grows up to its own width), so they stay whole while it can:
-              // the error class, and on phones the level above the current one.
+              // the error class, or the organization under a project. On phones, with a row to themselves, the two levels shown
+              // wrap instead (the chevron between them hidden), so both names stay whole.
               className={cn(
                 'min-w-crumb flex shrink items-center gap-1 max-sm:min-w-0',
                 item.shrinksFirst && 'sm:max-w-fit sm:grow sm:basis-0',
