@@ -22,6 +22,8 @@ interface CrumbItem {
   node: React.ReactNode
   /** Gives up its width before the other levels do: its full text is the page's own heading. */
   shrinksFirst?: boolean
+  /** On phones shown whole, wrapping: a name people chose, at most 200 characters (not event data). */
+  wholeOnPhones?: boolean
 }
 
 /** Organization › project › error breadcrumbs, read from the current route's parameters. */
@@ -45,6 +47,7 @@ function Breadcrumbs() {
       key: 'organization',
       // Under a project, the project's name is the one to keep whole: the organization gives way first.
       shrinksFirst: Boolean(params.projectId),
+      wholeOnPhones: true,
       node: (
         <Link to="/organizations/$organizationId" params={{ organizationId }} className={crumbLink}>
           {organization.data?.name ?? 'Organization'}
@@ -55,6 +58,7 @@ function Breadcrumbs() {
   if (params.projectId) {
     items.push({
       key: 'project',
+      wholeOnPhones: true,
       node: (
         <Link
           to="/projects/$projectId/errors"
@@ -101,10 +105,12 @@ function Breadcrumbs() {
               aria-current={current ? 'page' : undefined}
               // Each level keeps a few characters and one long name cannot squeeze the others to nothing. A level that gives way
               // first only takes the room the others leave (no basis, grows up to its own width), so they stay whole while it can:
-              // the error class, or the organization under a project. On phones, with a row to themselves, the two levels shown
-              // wrap instead (the chevron between them hidden), so both names stay whole.
+              // the error class, or the organization under a project. On phones, with a row to themselves, the organization and
+              // project names shown wrap instead, so they stay whole; an error class (event data, any length) is still cut.
               className={cn(
                 'min-w-crumb flex shrink items-center gap-1 max-sm:min-w-0',
+                // An error class above the event takes only the room "Event" leaves.
+                parent && !item.wholeOnPhones && 'max-sm:max-w-fit max-sm:grow max-sm:basis-0',
                 item.shrinksFirst && 'sm:max-w-fit sm:grow sm:basis-0',
                 narrowHidden && 'max-sm:hidden',
                 current && 'font-medium text-foreground [&_a]:text-foreground',
@@ -116,7 +122,12 @@ function Breadcrumbs() {
                   className={cn('size-3.5 shrink-0 text-muted-foreground', parent && 'max-sm:hidden')}
                 />
               ) : null}
-              <span className="max-w-64 truncate max-sm:max-w-full max-sm:whitespace-normal max-sm:[overflow-wrap:anywhere]">
+              <span
+                className={cn(
+                  'max-w-64 truncate',
+                  item.wholeOnPhones ? 'max-sm:max-w-full max-sm:whitespace-normal max-sm:[overflow-wrap:anywhere]' : 'max-sm:max-w-full',
+                )}
+              >
                 {item.node}
               </span>
             </li>

@@ -177,10 +177,12 @@ export function ProjectSwitcher({ currentProjectId }: { currentProjectId: string
         aria-expanded={open}
         aria-controls={open ? id : undefined}
         aria-haspopup="dialog"
+        title="Switch project"
         onClick={() => setOpen((value) => !value)}
       >
         <ChevronsUpDown aria-hidden="true" />
-        Projects
+        {/* Between phone and laptop widths the breadcrumbs share the row: the word gives them its room. */}
+        <span className="sm:max-lg:sr-only">Projects</span>
       </Button>
       {open ? <SwitcherPanel id={id} currentProjectId={currentProjectId} onClose={() => setOpen(false)} /> : null}
     </div>
