@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { idSchema, timestampSchema } from './common.ts'
+import { passwordSchema } from './users.ts'
 
 export const collaboratorSchema = z.object({
   /** The user's id; for a pending invitation, the invitation's id. */
@@ -29,7 +30,7 @@ export const inviteCollaboratorSchema = z
     is_admin: z.boolean().default(false),
     project_ids: z.array(idSchema).max(1000).nullable().default(null),
     name: z.string().trim().min(1, 'must not be empty').max(200).optional(),
-    password: z.string().min(10, 'must be at least 10 characters').max(1000).optional(),
+    password: passwordSchema.optional(),
   })
   .refine((v) => (v.name === undefined) === (v.password === undefined), {
     message: 'give name and password together (to create the account directly), or neither (to invite)',
@@ -81,6 +82,6 @@ export type UserInvitation = z.infer<typeof userInvitationSchema>
 /** POST /invitations/{token}/accept (no auth): creates the account; answers like POST /auth/login. */
 export const acceptInvitationSchema = z.object({
   name: z.string().trim().min(1, 'must not be empty').max(200),
-  password: z.string().min(10, 'must be at least 10 characters').max(1000),
+  password: passwordSchema,
 })
 export type AcceptInvitation = z.infer<typeof acceptInvitationSchema>

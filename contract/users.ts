@@ -9,6 +9,17 @@ export const currentUserSchema = z.object({
 })
 export type CurrentUser = z.infer<typeof currentUserSchema>
 
+/** The one password rule: every way an account gets a password (first admin, invitation, direct add) keeps it. */
+export const MIN_PASSWORD_LENGTH = 10
+export const MAX_PASSWORD_LENGTH = 1000
+/** The rule as forms state it beside a password field. */
+export const PASSWORD_RULE = `At least ${MIN_PASSWORD_LENGTH} characters.`
+export const passwordSchema = z
+  .string()
+  .min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`)
+  .max(MAX_PASSWORD_LENGTH, `must be at most ${MAX_PASSWORD_LENGTH} characters`)
+
+// Signing in checks only that a password was given: an account keeps working whatever rule held when its password was set.
 export const loginRequestSchema = z.object({
   email: z.string().trim().min(1, 'is required'),
   password: z.string().min(1, 'is required'),

@@ -24,8 +24,8 @@ async function expectAccessible(page: Page, name: string) {
 }
 
 test('every page passes axe-core (WCAG 2.1 AA, serious and critical), light and dark', async ({ page, request }) => {
-  // Fifteen pages, each scanned twice (light and dark): minutes on a loaded 2-core machine.
-  test.setTimeout(240_000)
+  // Nineteen pages, each scanned twice (light and dark): minutes on a loaded 2-core machine.
+  test.setTimeout(300_000)
   const watched = watchPage(page)
   const api = await Api.signIn(request)
   const { organizationId, projectId, apiKey } = await createProject(api, 'a11y-web')
@@ -53,9 +53,13 @@ test('every page passes axe-core (WCAG 2.1 AA, serious and critical), light and 
     ['error', `/projects/${projectId}/errors/${checkout.id}`, 'CheckoutError'],
     ['event', `/projects/${projectId}/errors/${checkout.id}/events/${event!.id}`, 'CheckoutError'],
     ['pivot values', `/projects/${projectId}/pivots/app.release_stage`, 'Release stage values'],
+    ['error pivot values', `/projects/${projectId}/errors/${checkout.id}/pivots/app.release_stage`, /Release stage values of CheckoutError/],
+    ['releases', `/projects/${projectId}/releases`, 'a11y-web: releases'],
+    ['stability', `/projects/${projectId}/stability`, 'a11y-web: stability'],
     ['privacy requests', `/organizations/${organizationId}/privacy?f=user.id:eq:someone`, /: privacy requests$/],
     ['personal tokens', '/settings/tokens', 'Personal tokens'],
     ['not found', `/projects/${projectId}/errors/no-such-error`, /not found/i],
+    ['page not found', '/no/such/page', 'Page not found'],
   ]
   for (const [name, path, heading] of pages) {
     await page.goto(path)

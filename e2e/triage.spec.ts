@@ -257,7 +257,7 @@ test('snooze with a rule; new events meet it and reopen the error', async ({ pag
   expect(watched.pageErrors).toEqual([])
 })
 
-test('read a pivot and narrow the list by one of its values', async ({ page, request }) => {
+test('read a pivot and narrow the error by one of its values', async ({ page, request }) => {
   const watched = watchPage(page)
   const api = await Api.signIn(request)
   const { projectId, apiKey } = await createProject(api, 'pivots-web')
@@ -309,13 +309,13 @@ test('read a pivot and narrow the list by one of its values', async ({ page, req
   await shootNarrow(page, 'pivot-page')
   await page.goBack()
 
-  // Clicking a value opens the errors list narrowed to it.
-  await pivots.getByRole('tab', { name: 'Release stage' }).click()
-  await page.getByRole('link', { name: 'Show errors where Release stage is production' }).click()
-  await expect(page).toHaveURL(new RegExp(`/projects/${projectId}/errors\\?`))
-  await expect(page.getByRole('list', { name: 'Active filters' })).toContainText('Release stage is production')
-  await expect(errorsList(page).getByRole('listitem')).toHaveCount(1)
-  await expect(rowOf(page, 'PaymentDeclined')).toBeVisible()
+  // Clicking a value narrows this error's page to it: its events, trend and pivots.
+  await pivots.getByRole('tab', { name: 'Stage' }).click()
+  await page.getByRole('link', { name: 'Show this error’s events where Release stage is production' }).click()
+  await expect(page).toHaveURL(new RegExp(`/projects/${projectId}/errors/${errorId}\\?f=app\\.release_stage(:|%3A)eq(:|%3A)production`))
+  await expect(stages.getByRole('listitem')).toHaveCount(1)
+  await expect(stages.getByRole('listitem').nth(0)).toContainText('100%')
+  await expect(page.getByRole('region', { name: /^Events \(3\) · matching the filters/ })).toBeVisible()
   expect(watched.pageErrors).toEqual([])
 })
 
@@ -331,8 +331,8 @@ test('the project trend chart shows the events; the resolution can change', asyn
 
   await signIn(page)
   await page.goto(`/projects/${projectId}/errors`)
-  // Auto resolution: 6 hours over the default 30 days.
-  const chart = page.getByRole('figure', { name: /^Events per 6 hours, last 30 days: 5 events$/ })
+  // All time from the first event, a few minutes ago: auto resolution in minutes.
+  const chart = page.getByRole('figure', { name: /^Events per minute, all time \(first event .*\): 5 events$/ })
   await expect(chart).toBeVisible()
   // Bars are drawn (recharts paths), one bucket with events at least.
   await expect(chart.locator('.recharts-bar-rectangle path').first()).toBeVisible()

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { passwordSchema } from '../contract/users.ts'
 import type { IngestOptions } from './ingest/log/group-commit.ts'
 import { parseFetchAllow, type FetchAllowEntry } from './symbolication/fetch-allow.ts'
 
@@ -14,7 +15,7 @@ const envSchema = z.object({
   DATABASE_URL: z.string().optional(),
   ERRATA_PUBLIC_URL: z.string().url().optional(),
   ERRATA_ADMIN_EMAIL: z.string().email().optional(),
-  ERRATA_ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
+  ERRATA_ADMIN_PASSWORD: passwordSchema.optional(),
   ERRATA_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   ERRATA_MAX_NOTIFY_BYTES: bytes.default(2 * 1024 * 1024),
   ERRATA_MAX_SESSIONS_BYTES: bytes.default(512 * 1024),

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm'
 import { queryRows, type Database } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
 import { users } from '../db/schema.ts'
+import { passwordSchema } from '../../contract/users.ts'
 import { hashPassword } from './passwords.ts'
 import { createToken, generateToken } from './tokens.ts'
 
@@ -27,6 +28,11 @@ export async function bootstrapFirstAdmin(
   admin: { email?: string; password?: string; token?: string },
 ): Promise<BootstrapResult | null> {
   const email = admin.email ?? 'admin@errata.local'
+  // The one password rule (contract/users.ts) holds for the first admin too, however it is started.
+  if (admin.password !== undefined) {
+    const checked = passwordSchema.safeParse(admin.password)
+    if (!checked.success) throw new Error(`ERRATA_ADMIN_PASSWORD: ${checked.error.issues[0]?.message ?? 'is not allowed'}`)
+  }
   const password = admin.password ?? randomBytes(12).toString('base64url')
   const token = admin.token ?? generateToken()
   const passwordHash = await hashPassword(password)

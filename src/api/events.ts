@@ -1,5 +1,7 @@
 import { hashKey, queryOptions } from '@tanstack/react-query'
 import { eventSchema, type ErrorEvent } from '../../contract/events.ts'
+import type { Filters } from '../../contract/filters.ts'
+import { withFilters } from './event-fields.ts'
 import { apiUrl, getJson, getPage } from './http.ts'
 
 export const EVENTS_PAGE_SIZE = 20
@@ -10,8 +12,8 @@ export const eventKeys = {
   all: ['events'] as const,
   lists: () => [...eventKeys.all, 'list'] as const,
   errorEventPages: (projectId: string, errorId: string) => [...eventKeys.lists(), projectId, errorId] as const,
-  errorEvents: (projectId: string, errorId: string, cursor: string | undefined) =>
-    [...eventKeys.errorEventPages(projectId, errorId), { cursor: cursor ?? null }] as const,
+  errorEvents: (projectId: string, errorId: string, cursor: string | undefined, filters: Filters) =>
+    [...eventKeys.errorEventPages(projectId, errorId), { cursor: cursor ?? null, filters }] as const,
   neighbours: (projectId: string, errorId: string, eventId: string, receivedAt: string) =>
     [...eventKeys.all, 'neighbours', projectId, errorId, eventId, receivedAt] as const,
   detail: (projectId: string, eventId: string) => [...eventKeys.all, 'detail', projectId, eventId] as const,
@@ -21,12 +23,15 @@ export const eventKeys = {
 const errorEventsUrl = (projectId: string, errorId: string, query: Record<string, string | number | undefined>) =>
   apiUrl(`${projectPath(projectId)}/errors/${encodeURIComponent(errorId)}/events`, query)
 
-/** One page of an error's events, newest first; `cursor` comes from the URL bar. */
-export const errorEventsQuery = (projectId: string, errorId: string, cursor: string | undefined) =>
+/**
+ * One page of an error's events, newest first, of those the filters match (the error page's time
+ * range and pivot values); `cursor` comes from the URL bar.
+ */
+export const errorEventsQuery = (projectId: string, errorId: string, cursor: string | undefined, filters: Filters = {}) =>
   queryOptions({
-    queryKey: eventKeys.errorEvents(projectId, errorId, cursor),
+    queryKey: eventKeys.errorEvents(projectId, errorId, cursor, filters),
     queryFn: ({ signal }) =>
-      getPage(errorEventsUrl(projectId, errorId, { per_page: EVENTS_PAGE_SIZE, cursor }), eventSchema, signal),
+      getPage(withFilters(errorEventsUrl(projectId, errorId, { per_page: EVENTS_PAGE_SIZE, cursor }), filters), eventSchema, signal),
     staleTime: 15_000,
     // Paging keeps the last page of the same error on screen while the next loads: the page keeps
     // its height and scroll. Another error's events are never shown in its place.

@@ -1,17 +1,27 @@
 import type { QueryClient } from '@tanstack/react-query'
-import { createRootRouteWithContext, Link, Outlet, useLocation } from '@tanstack/react-router'
+import { createRootRouteWithContext, Outlet } from '@tanstack/react-router'
+import { lazy, Suspense } from 'react'
 import { Announcer } from '../components/ui/announcer.tsx'
-import { buttonVariants } from '../components/ui/button.tsx'
-import { NotFoundState } from '../components/ui/states.tsx'
 import { Toaster } from '../components/ui/toaster.tsx'
+import { loadChunk } from '../lib/route-chunks.ts'
 
 export interface RouterContext {
   queryClient: QueryClient
 }
 
+// The not-found page wears the app's header: loaded when needed, so the header's code stays out of
+// the sign-in page's first load (the root route's code is in every page's).
+const PageNotFound = lazy(() =>
+  loadChunk(() => import('../features/layout/page-not-found.tsx')).then((module) => ({ default: module.PageNotFound })),
+)
+
 export const Route = createRootRouteWithContext<RouterContext>()({
   component: RootLayout,
-  notFoundComponent: PageNotFound,
+  notFoundComponent: () => (
+    <Suspense fallback={null}>
+      <PageNotFound />
+    </Suspense>
+  ),
 })
 
 function RootLayout() {
@@ -21,23 +31,5 @@ function RootLayout() {
       <Toaster />
       <Announcer />
     </>
-  )
-}
-
-function PageNotFound() {
-  const location = useLocation()
-  return (
-    <main className="px-4">
-      <NotFoundState
-        title="Page not found"
-        action={
-          <Link to="/" className={buttonVariants()}>
-            Go to Errata
-          </Link>
-        }
-      >
-        There is no page at <code className="font-mono break-all">{location.pathname}</code>.
-      </NotFoundState>
-    </main>
   )
 }

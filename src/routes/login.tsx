@@ -2,6 +2,7 @@ import { createFileRoute, redirect, useRouter } from '@tanstack/react-router'
 import { z } from 'zod'
 import { userKeys } from '../api/auth.ts'
 import { Card, CardContent } from '../components/ui/card.tsx'
+import { landingAfterSignIn, ORGANIZATION_PICKER } from '../features/auth/landing-after-sign-in.ts'
 import { LoginForm } from '../features/auth/login-form.tsx'
 import { readToken } from '../lib/token-store.ts'
 import { useDocumentTitle } from '../lib/use-document-title.ts'
@@ -12,7 +13,7 @@ import { useDocumentTitle } from '../lib/use-document-title.ts'
  * character is refused, and what is left must resolve to this origin.
  */
 function safeRedirect(value: string | undefined): string {
-  const fallback = '/organizations'
+  const fallback = ORGANIZATION_PICKER
   if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return fallback
   const hidden = [...value].some((char) => /\s/.test(char) || char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f)
   if (hidden) return fallback
@@ -46,9 +47,10 @@ function LoginPage() {
         <Card>
           <CardContent className="py-5">
             <LoginForm
-              onSignedIn={({ user }) => {
+              onSignedIn={async ({ user }) => {
                 queryClient.setQueryData(userKeys.current(), user)
-                router.history.push(safeRedirect(target))
+                // The page the user came for, or else the project they last opened.
+                router.history.push(target ? safeRedirect(target) : await landingAfterSignIn(queryClient, user.id))
               }}
             />
           </CardContent>

@@ -7,7 +7,7 @@ import { isApiError } from '../../api/http.ts'
 import { Button } from '../../components/ui/button.tsx'
 import { Input, Label } from '../../components/ui/input.tsx'
 
-export function LoginForm({ onSignedIn }: { onSignedIn: (response: LoginResponse) => void }) {
+export function LoginForm({ onSignedIn }: { onSignedIn: (response: LoginResponse) => void | Promise<void> }) {
   const [email, setEmail] = useState('')
   const [password, setPassword] = useState('')
   const errorId = useId()

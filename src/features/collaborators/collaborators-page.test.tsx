@@ -2,6 +2,7 @@ import { configure, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import type { Collaborator } from '../../../contract/collaborators.ts'
+import { MIN_PASSWORD_LENGTH, PASSWORD_RULE } from '../../../contract/users.ts'
 import { organization, project } from '../../test/fixtures.ts'
 import { json, mockApi } from '../../test/mock-api.ts'
 import { renderApp } from '../../test/render-app.tsx'
@@ -119,7 +120,11 @@ describe('collaborators page', { timeout: 15_000 }, () => {
     expect(within(form).getByLabelText('All projects')).toBeDisabled()
     await userEvent.click(within(form).getByLabelText('Create the account directly'))
     await fill(within(form).getByLabelText('Name'), 'Dan')
-    await fill(within(form).getByLabelText('Password'), 'correct horse battery')
+    // The one password rule (contract/users.ts), stated beside the field and checked before sending.
+    const password = within(form).getByLabelText('Password')
+    expect(password).toHaveAccessibleDescription(PASSWORD_RULE)
+    expect(password).toHaveAttribute('minlength', String(MIN_PASSWORD_LENGTH))
+    await fill(password, 'correct horse battery')
     await userEvent.click(within(form).getByRole('button', { name: 'Create account' }))
 
     expect(await screen.findByText('Dan was added to the organization.')).toBeInTheDocument()
@@ -186,17 +191,40 @@ describe('collaborators page', { timeout: 15_000 }, () => {
     expect(within(await rowOf('dan@example.com')).getByText('No projects')).toBeInTheDocument()
   })
 
-  it('refuses to demote the last admin with the server message, after confirming', async () => {
-    const { requests } = mockApi({
-      ...baseRoutes([admin, bob]),
-      'PATCH /api/organizations/org1/collaborators/u1': json({ errors: ['is_admin: the last admin of an organization cannot be demoted'] }, { status: 409 }),
-    })
+  it('offers the last admin neither "Make member" nor "Remove" (the server refuses both), and says why', async () => {
+    const admin2 = collaborator({ id: 'u4', name: 'Dee', email: 'dee@example.com', is_admin: true })
+    // A pending admin invitation is not an admin yet: it does not make the admin's row safe to demote.
+    const pendingAdmin = collaborator({ id: 'inv2', name: '', email: 'eve@example.com', is_admin: true, pending_invitation: true })
+    mockApi(baseRoutes([admin, bob, pendingAdmin]))
+    const { unmount } = renderApp('/organizations/org1/collaborators')
+    const row = await rowOf('admin@example.com')
+    expect(within(row).queryByRole('button', { name: /^Make member/ })).not.toBeInTheDocument()
+    expect(within(row).queryByRole('button', { name: /^Remove/ })).not.toBeInTheDocument()
+    expect(within(row).getByText(/The only admin: make someone else an admin/)).toBeInTheDocument()
+    // Other rows keep their actions; the pending admin invitation can be withdrawn.
+    expect(within(await rowOf('bob@example.com')).getByRole('button', { name: 'Remove Bob' })).toBeInTheDocument()
+    expect(within(await rowOf('eve@example.com')).getByRole('button', { name: 'Withdraw invitation for eve@example.com' })).toBeInTheDocument()
+    unmount()
+
+    // With a second admin, either may step down or be removed.
+    mockApi(baseRoutes([admin, admin2]))
     renderApp('/organizations/org1/collaborators')
-    await userEvent.click(within(await rowOf('admin@example.com')).getByRole('button', { name: 'Make member: Admin' }))
-    const dialog = await screen.findByRole('dialog', { name: 'Make Admin a member?' })
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Make member' }))
-    expect(await within(dialog).findByRole('alert')).toHaveTextContent('the last admin of an organization cannot be demoted')
-    expect(requests.find((r) => r.method === 'PATCH')?.body).toEqual({ is_admin: false, project_ids: null })
+    for (const [email, name] of [['admin@example.com', 'Admin'], ['dee@example.com', 'Dee']]) {
+      const adminRow = await rowOf(email!)
+      expect(within(adminRow).getByRole('button', { name: `Make member: ${name}` })).toBeInTheDocument()
+      expect(within(adminRow).getByRole('button', { name: `Remove ${name}` })).toBeInTheDocument()
+    }
+  })
+
+  it('names every action button starting with its visible words (WCAG 2.5.3)', async () => {
+    mockApi(baseRoutes([admin, collaborator({ id: 'u4', name: 'Dee', email: 'dee@example.com', is_admin: true }), bob, pending]))
+    renderApp('/organizations/org1/collaborators')
+    const buttons = within(await table()).getAllByRole('button')
+    expect(buttons.length).toBeGreaterThan(5)
+    for (const button of buttons) {
+      const visible = (button.textContent ?? '').trim()
+      expect(button.getAttribute('aria-label') ?? visible).toMatch(new RegExp(`^${visible}`))
+    }
   })
 
   it('chooses the projects of an admin made a member, in the same dialog', async () => {
@@ -251,7 +279,7 @@ describe('collaborators page', { timeout: 15_000 }, () => {
       'PATCH /api/organizations/org1/collaborators/u2': json({ ...bob, project_ids: ['p1', 'p2'] }),
     })
     renderApp('/organizations/org1/collaborators')
-    await userEvent.click(within(await rowOf('bob@example.com')).getByRole('button', { name: 'Edit projects of Bob' }))
+    await userEvent.click(within(await rowOf('bob@example.com')).getByRole('button', { name: 'Projects of Bob' }))
     const dialog = await screen.findByRole('dialog', { name: 'Projects of Bob' })
     expect(within(dialog).getByLabelText('web-app')).toBeChecked()
     await userEvent.click(within(dialog).getByLabelText('checkout-api'))
@@ -293,7 +321,7 @@ describe('collaborators page', { timeout: 15_000 }, () => {
       'POST /api/organizations/org1/collaborators': json({ ...pending, invitation_url: 'http://localhost:3000/invitations/new-token' }, { status: 201 }),
     })
     renderApp('/organizations/org1/collaborators')
-    await userEvent.click(within(await rowOf('carol@example.com')).getByRole('button', { name: 'New invitation link for carol@example.com' }))
+    await userEvent.click(within(await rowOf('carol@example.com')).getByRole('button', { name: 'New link for carol@example.com' }))
     const dialog = await screen.findByRole('dialog')
     await userEvent.click(within(dialog).getByRole('button', { name: 'Create link' }))
     expect(await screen.findByLabelText('Invitation link for carol@example.com')).toHaveValue('http://localhost:3000/invitations/new-token')

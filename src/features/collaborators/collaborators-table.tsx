@@ -32,6 +32,8 @@ export function CollaboratorsTable({
   // A member limited to some projects sees other people's projects only as far as their own go.
   const viewer = collaborators.find((collaborator) => collaborator.id === currentUserId && !collaborator.pending_invitation)
   const viewerLimited = viewer !== undefined && !viewer.is_admin && viewer.project_ids !== null
+  // The server refuses to demote or remove the last admin (pending invitations do not count): not offered.
+  const adminCount = collaborators.filter((collaborator) => collaborator.is_admin && !collaborator.pending_invitation).length
   return (
     // The table follows the width it is given, not the viewport's: beside the invite form on a
     // laptop it may be narrower than on a phone in landscape. Below 48rem each row is a stacked
@@ -57,6 +59,7 @@ export function CollaboratorsTable({
             const label = displayName(collaborator)
             const pending = collaborator.pending_invitation
             const partial = viewerLimited && collaborator !== viewer && collaborator.project_ids !== null
+            const lastAdmin = collaborator.is_admin && !pending && adminCount <= 1
             return (
               <tr
                 key={collaborator.id}
@@ -88,44 +91,53 @@ export function CollaboratorsTable({
                         <Button
                           size="sm"
                           variant="ghost"
-                          aria-label={`New invitation link for ${collaborator.email}`}
+                          // The visible words first (WCAG 2.5.3), so voice control ("click New link") finds it.
+                          aria-label={`New link for ${collaborator.email}`}
                           onClick={() => onAction('relink', collaborator)}
                         >
                           <Link2 aria-hidden="true" />
                           New link
                         </Button>
                       ) : null}
-                      <Button
-                        size="sm"
-                        variant="ghost"
-                        // The visible words first, so voice control ("click Make admin") finds it.
-                        aria-label={collaborator.is_admin ? `Make member: ${label}` : `Make admin: ${label}`}
-                        onClick={() => onAction('role', collaborator)}
-                      >
-                        {collaborator.is_admin ? <ShieldOff aria-hidden="true" /> : <ShieldCheck aria-hidden="true" />}
-                        {collaborator.is_admin ? 'Make member' : 'Make admin'}
-                      </Button>
+                      {lastAdmin ? (
+                        <span className="px-2 py-1 text-xs text-muted-foreground @max-3xl:text-left">
+                          The only admin: make someone else an admin to step down or leave
+                        </span>
+                      ) : (
+                        <Button
+                          size="sm"
+                          variant="ghost"
+                          // The visible words first, so voice control ("click Make admin") finds it.
+                          aria-label={collaborator.is_admin ? `Make member: ${label}` : `Make admin: ${label}`}
+                          onClick={() => onAction('role', collaborator)}
+                        >
+                          {collaborator.is_admin ? <ShieldOff aria-hidden="true" /> : <ShieldCheck aria-hidden="true" />}
+                          {collaborator.is_admin ? 'Make member' : 'Make admin'}
+                        </Button>
+                      )}
                       {collaborator.is_admin ? null : (
                         <Button
                           size="sm"
                           variant="ghost"
-                          aria-label={`Edit projects of ${label}`}
+                          aria-label={`Projects of ${label}`}
                           onClick={() => onAction('projects', collaborator)}
                         >
                           <SlidersHorizontal aria-hidden="true" />
                           Projects
                         </Button>
                       )}
-                      <Button
-                        size="sm"
-                        variant="ghost"
-                        className="text-danger"
-                        aria-label={pending ? `Withdraw invitation for ${collaborator.email}` : `Remove ${label}`}
-                        onClick={() => onAction('remove', collaborator)}
-                      >
-                        <Trash2 aria-hidden="true" />
-                        {pending ? 'Withdraw' : 'Remove'}
-                      </Button>
+                      {lastAdmin ? null : (
+                        <Button
+                          size="sm"
+                          variant="ghost"
+                          className="text-danger"
+                          aria-label={pending ? `Withdraw invitation for ${collaborator.email}` : `Remove ${label}`}
+                          onClick={() => onAction('remove', collaborator)}
+                        >
+                          <Trash2 aria-hidden="true" />
+                          {pending ? 'Withdraw' : 'Remove'}
+                        </Button>
+                      )}
                     </div>
                   </td>
                 ) : null}

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { UserPlus } from 'lucide-react'
 import { useId, useState } from 'react'
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, PASSWORD_RULE } from '../../../contract/users.ts'
 import type { InvitedCollaborator } from '../../../contract/collaborators.ts'
 import type { Project } from '../../../contract/projects.ts'
 import { collaboratorKeys, inviteCollaborator } from '../../api/collaborators.ts'
@@ -111,12 +112,16 @@ export function InviteCollaboratorForm({
                 id={`${id}-password`}
                 type="password"
                 required
-                minLength={10}
+                minLength={MIN_PASSWORD_LENGTH}
+                maxLength={MAX_PASSWORD_LENGTH}
                 autoComplete="new-password"
+                aria-describedby={`${id}-password-rule`}
                 value={password}
                 onChange={(event) => setPassword(event.target.value)}
               />
-              <p className="text-xs text-muted-foreground">At least 10 characters.</p>
+              <p id={`${id}-password-rule`} className="text-xs text-muted-foreground">
+                {PASSWORD_RULE}
+              </p>
             </div>
           </>
         ) : null}

@@ -3,6 +3,7 @@ import { Link } from '@tanstack/react-router'
 import { ChevronLeft, ChevronRight, ChevronsLeft } from 'lucide-react'
 import { useEffect, useRef } from 'react'
 import type { ErrorEvent } from '../../../contract/events.ts'
+import type { Filters } from '../../../contract/filters.ts'
 import { errorEventsQuery } from '../../api/events.ts'
 import { buttonVariants } from '../../components/ui/button.tsx'
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx'
@@ -26,8 +27,20 @@ type PageLink = 'newest' | 'newer' | 'older'
  * only the cursor: the page's other search parameters (filters, pivot tab, resolution), its scroll
  * position and the focus stay where they were.
  */
-export function ErrorEventsTable({ projectId, errorId, cursor }: { projectId: string; errorId: string; cursor: string | undefined }) {
-  const query = useQuery(errorEventsQuery(projectId, errorId, cursor))
+export function ErrorEventsTable({
+  projectId,
+  errorId,
+  cursor,
+  filters = {},
+}: {
+  projectId: string
+  errorId: string
+  cursor: string | undefined
+  /** The page's time range and pivot values: only the events they match are listed. */
+  filters?: Filters
+}) {
+  const query = useQuery(errorEventsQuery(projectId, errorId, cursor, filters))
+  const filtered = Object.keys(filters).length > 0
   const total = query.data?.totalCount
   const trail = usePageTrail(cursor)
   // While the next page loads the last one stays on screen, but its cursor is not this page's next.
@@ -57,6 +70,7 @@ export function ErrorEventsTable({ projectId, errorId, cursor }: { projectId: st
       <CardHeader>
         <CardTitle id="error-events-title">
           Events{total != null ? <span className="font-normal text-muted-foreground tabular-nums"> ({formatCount(total)})</span> : null}
+          {filtered ? <span className="font-normal text-muted-foreground"> · matching the filters</span> : null}
         </CardTitle>
         <nav aria-label="Events pages" className="flex items-center gap-2">
           {cursor && (trail.previous === null || trail.previous.cursor !== undefined) ? (
@@ -115,7 +129,7 @@ export function ErrorEventsTable({ projectId, errorId, cursor }: { projectId: st
         ) : query.isError ? (
           <ErrorState className="m-4" title="Could not load events" error={query.error} onRetry={() => void query.refetch()} />
         ) : query.data.items.length === 0 ? (
-          <p className="p-4 text-sm text-muted-foreground">No events on this page.</p>
+          <p className="p-4 text-sm text-muted-foreground">{filtered && !cursor ? 'No events of this error match the filters.' : 'No events on this page.'}</p>
         ) : (
           // Fixed column widths: the time, the release and the severity get what they need, and the
           // context and the user share the rest, cut with an ellipsis (the full text on hover). In a

@@ -32,7 +32,9 @@ function growingListApi() {
       return json(ids.map((id) => ({ id, status: 'updated', error: current.find((e) => e.id === id), errors: [] })))
     },
   })
-  const listRequests = () => api.requests.filter((r) => r.method === 'GET' && r.url.pathname === '/api/projects/p1/errors')
+  // Not the chart's request for the oldest error (sort=first_seen): the list's pages and poll.
+  const listRequests = () =>
+    api.requests.filter((r) => r.method === 'GET' && r.url.pathname === '/api/projects/p1/errors' && r.url.searchParams.get('sort') !== 'first_seen')
   return {
     ...api,
     /** New errors arrive, newest first as the default sort lists them. */

@@ -111,7 +111,8 @@ describe('errors list page', () => {
     })
     renderApp('/projects/p1/errors')
     expect(await screen.findByRole('link', { name: 'SecondPageError' })).toBeInTheDocument()
-    const secondRequest = requests.filter((r) => r.url.pathname === '/api/projects/p1/errors')[1]
+    // The list's pages (not the chart's request for the oldest error, sorted by first_seen).
+    const secondRequest = requests.filter((r) => r.url.pathname === '/api/projects/p1/errors' && r.url.searchParams.get('sort') === 'last_seen')[1]
     expect(secondRequest?.url.origin).toBe(window.location.origin)
     expect(secondRequest?.url.searchParams.get('cursor')).toBe('page2')
   })

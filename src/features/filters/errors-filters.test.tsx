@@ -60,7 +60,9 @@ function filtersOf(request: MockRequest | undefined): Record<string, string[]> {
 /** The first screen of a test waits longer: cold imports in jsdom on a busy machine. */
 const firstScreen = { timeout: 10_000 }
 
-const lastRequest = (requests: MockRequest[], path: string) => requests.filter((r) => r.url.pathname === path).at(-1)
+// Not the chart's request for the oldest error (sort=first_seen), which carries the same filters.
+const lastRequest = (requests: MockRequest[], path: string) =>
+  requests.filter((r) => r.url.pathname === path && r.url.searchParams.get('sort') !== 'first_seen').at(-1)
 
 // The first render of the whole dashboard (router, recharts) is slow in jsdom on a busy 2-core machine.
 describe('errors list filters', { timeout: 20_000 }, () => {
@@ -94,7 +96,8 @@ describe('errors list filters', { timeout: 20_000 }, () => {
       'user.email': ['empty:true'],
       'event.since': ['eq:7d'],
     })
-    expect(filtersOf(lastRequest(requests, '/api/projects/p1/trend'))).toEqual(filtersOf(list))
+    // The chart asks once it knows where its data starts (here before the range: the range as it is).
+    await waitFor(() => expect(filtersOf(lastRequest(requests, '/api/projects/p1/trend'))).toEqual(filtersOf(list)))
   })
 
   it('offers every value of a pivot field, on the project\'s values page, after its suggestions', async () => {

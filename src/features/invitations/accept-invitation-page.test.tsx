@@ -1,6 +1,7 @@
 import { configure, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
+import { PASSWORD_RULE } from '../../../contract/users.ts'
 import { organization } from '../../test/fixtures.ts'
 import { json, mockApi } from '../../test/mock-api.ts'
 import { renderApp } from '../../test/render-app.tsx'
@@ -37,6 +38,7 @@ describe('invitation accept page', { timeout: 15_000 }, () => {
     expect(screen.getByLabelText('Email')).toHaveValue('carol@example.com')
 
     await fill(screen.getByLabelText('Name'), 'Carol')
+    expect(screen.getByLabelText('Password')).toHaveAccessibleDescription(PASSWORD_RULE)
     await fill(screen.getByLabelText('Password'), 'a long password')
     await fill(screen.getByLabelText('Confirm password'), 'a long password')
     await userEvent.click(screen.getByRole('button', { name: 'Create account and join' }))

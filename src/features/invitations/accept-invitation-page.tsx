@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link, useNavigate } from '@tanstack/react-router'
 import { UserCheck } from 'lucide-react'
 import { useId, useState } from 'react'
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, PASSWORD_RULE } from '../../../contract/users.ts'
 import type { Invitation } from '../../../contract/collaborators.ts'
 import { currentUserQuery, userKeys } from '../../api/auth.ts'
 import { acceptInvitation, invitationQuery } from '../../api/collaborators.ts'
@@ -14,7 +15,6 @@ import { LoadingRegion, Skeleton } from '../../components/ui/skeleton.tsx'
 import { ErrorState, NotFoundState } from '../../components/ui/states.tsx'
 import { readToken } from '../../lib/token-store.ts'
 
-const MIN_PASSWORD = 10
 
 /** /invitations/$token: no login needed; the token in the URL is the invitee's credential. */
 export function AcceptInvitationPage({ token }: { token: string }) {
@@ -91,8 +91,8 @@ function AcceptInvitationForm({ token, invitation }: { token: string; invitation
       className="flex flex-col gap-4"
       onSubmit={(event) => {
         event.preventDefault()
-        if (password.length < MIN_PASSWORD) {
-          setLocalError(new Error(`password: must be at least ${MIN_PASSWORD} characters`))
+        if (password.length < MIN_PASSWORD_LENGTH) {
+          setLocalError(new Error(`password: must be at least ${MIN_PASSWORD_LENGTH} characters`))
         } else if (password !== confirm) {
           setLocalError(new Error('The two passwords do not match.'))
         } else {
@@ -129,11 +129,15 @@ function AcceptInvitationForm({ token, invitation }: { token: string; invitation
           id={`${id}-password`}
           type="password"
           required
+          maxLength={MAX_PASSWORD_LENGTH}
           autoComplete="new-password"
+          aria-describedby={`${id}-password-rule`}
           value={password}
           onChange={(event) => setPassword(event.target.value)}
         />
-        <p className="text-xs text-muted-foreground">At least {MIN_PASSWORD} characters.</p>
+        <p id={`${id}-password-rule`} className="text-xs text-muted-foreground">
+          {PASSWORD_RULE}
+        </p>
       </div>
       <div className="flex flex-col gap-1.5">
         <Label htmlFor={`${id}-confirm`}>Confirm password</Label>

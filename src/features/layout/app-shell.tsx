@@ -1,10 +1,14 @@
 import { Outlet } from '@tanstack/react-router'
+import type * as React from 'react'
 import { AppHeader } from './app-header.tsx'
 import { NavigationProgress } from './navigation-progress.tsx'
 import { useFocusRescue } from './use-focus-rescue.ts'
 
-/** Signed-in pages: the header with breadcrumbs, then the page in the main landmark. */
-export function AppShell() {
+/**
+ * Signed-in pages: the header with breadcrumbs, then the page in the main landmark (the route's
+ * child, or `children` for a page outside the signed-in routes such as "Page not found").
+ */
+export function AppShell({ children }: { children?: React.ReactNode }) {
   useFocusRescue('main')
   return (
     <div className="flex min-h-dvh flex-col">
@@ -17,7 +21,7 @@ export function AppShell() {
       <NavigationProgress />
       <AppHeader />
       <main id="main" tabIndex={-1} className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 outline-none">
-        <Outlet />
+        {children ?? <Outlet />}
       </main>
     </div>
   )

@@ -11,10 +11,18 @@ import { PivotValueRow } from './pivot-value-row.tsx'
 import { ERROR_PIVOT_FIELDS, type ErrorPivotField } from './pivot-fields.ts'
 import { errorFilterSearch, pivotFieldName } from './to-pivot-filter.ts'
 
-
 const TOP_VALUES = 5
 
-const TAB_LABELS: Partial<Record<PivotFieldId, string>> = { 'user.id': 'Users' }
+// Short names keep the six tabs on one row in the side panel and on a phone; each list of values
+// is labelled with the field's full name.
+const TAB_LABELS: Partial<Record<PivotFieldId, string>> = {
+  'app.release_stage': 'Stage',
+  'app.version': 'Version',
+  'user.id': 'Users',
+  'device.os_name': 'OS',
+  'device.browser_name': 'Browser',
+  context: 'Context',
+}
 const tabLabel = (pivotId: PivotFieldId) => TAB_LABELS[pivotId] ?? pivotFieldName(pivotId)
 const LABELS = ERROR_PIVOT_FIELDS.map(tabLabel)
 
@@ -53,7 +61,7 @@ function PivotTopValues({
       <ul aria-label={`Top ${name} values`} className="divide-y divide-border">
         {items.map((value) => (
           <li key={value.event_field_value}>
-            <PivotValueRow projectId={projectId} pivotId={pivotId} value={value} filters={filters} />
+            <PivotValueRow projectId={projectId} errorId={errorId} pivotId={pivotId} value={value} filters={filters} />
           </li>
         ))}
       </ul>
@@ -62,7 +70,7 @@ function PivotTopValues({
         to="/projects/$projectId/errors/$errorId/pivots/$fieldId"
         params={{ projectId, errorId, fieldId: pivotId }}
         search={{ f: errorFilterSearch(filters) }}
-        className="mt-2 inline-block rounded text-xs text-accent hover:underline"
+        className="mt-2 inline-block rounded text-xs text-accent underline underline-offset-2"
       >
         See all values of {name} for this error
       </Link>
@@ -72,7 +80,7 @@ function PivotTopValues({
 
 /**
  * Who and what an error affects: the top values of a few fields among its events, each with its
- * share. Clicking a value opens the errors list narrowed to it; "See all" opens the pivot page.
+ * share. Clicking a value narrows this error's page to it; "See all" opens the pivot page.
  */
 export function ErrorPivotsPanel({
   projectId,
@@ -101,7 +109,8 @@ export function ErrorPivotsPanel({
         <CardTitle>Pivots</CardTitle>
       </CardHeader>
       <CardContent>
-        <Tabs label="Pivot fields" tabs={LABELS} selected={selected} onSelect={setSelected} listClassName="flex-wrap">
+        <Tabs label="Pivot fields" tabs={LABELS} selected={selected} onSelect={setSelected} // On phones a little smaller and sharing the width: six tabs in about 20rem.
+          listClassName="gap-0 [&>[role=tab]]:px-2 max-sm:[&>[role=tab]]:flex-auto max-sm:[&>[role=tab]]:px-1 max-sm:[&>[role=tab]]:text-[0.8125rem]">
           {(tab) => {
             const pivotId = ERROR_PIVOT_FIELDS[LABELS.indexOf(tab)] ?? ERROR_PIVOT_FIELDS[0]!
             return <PivotTopValues projectId={projectId} errorId={errorId} pivotId={pivotId} filters={filters} />

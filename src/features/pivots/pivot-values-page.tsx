@@ -76,7 +76,7 @@ function ErrorScopeHeader({
         <span className="flex min-w-0 flex-col gap-1">
           <span className="[overflow-wrap:anywhere]">
             Only the events of the error{' '}
-            <Link {...back} className="font-mono text-accent hover:underline">
+            <Link {...back} className="font-mono text-accent underline underline-offset-2">
               {errorClass}
             </Link>
             {error.message ? (
@@ -88,7 +88,7 @@ function ErrorScopeHeader({
               </>
             ) : null}{' '}
             in{' '}
-            <Link to="/projects/$projectId/errors" params={{ projectId }} className="text-accent hover:underline">
+            <Link to="/projects/$projectId/errors" params={{ projectId }} className="text-accent underline underline-offset-2">
               {project.name}
             </Link>
             {count ? <span className="tabular-nums"> · {count}</span> : null}
@@ -150,7 +150,7 @@ export function PivotValuesPage({
             {page.items.map((value) => (
               <li key={value.event_field_value} className="flex flex-col gap-0.5 py-1 sm:flex-row sm:items-center sm:gap-6">
                 <div className="min-w-0 flex-1">
-                  <PivotValueRow projectId={projectId} pivotId={pivotId} value={value} filters={filters} />
+                  <PivotValueRow projectId={projectId} errorId={errorId} pivotId={pivotId} value={value} filters={filters} />
                 </div>
                 <p className="flex shrink-0 flex-wrap gap-3 text-xs text-muted-foreground">
                   <span>

@@ -15,7 +15,7 @@ import type { PivotValue } from '../../../contract/pivots.ts'
 import { createQueryClient } from '../../api/query-client.ts'
 import { parseSearch, stringifySearch } from '../../lib/search-params.ts'
 import { writeToken } from '../../lib/token-store.ts'
-import { errorGroup, project } from '../../test/fixtures.ts'
+import { errorGroup, event, organization, project } from '../../test/fixtures.ts'
 import { json, mockApi, type MockRequest } from '../../test/mock-api.ts'
 import { renderApp } from '../../test/render-app.tsx'
 import { ErrorPivotsPanel } from './error-pivots-panel.tsx'
@@ -29,15 +29,15 @@ const value = (event_field_value: string, events: number, proportion: number, fi
   proportion,
 })
 
-/** The panel alone on a page, in a router that also knows the pages its links open. */
-function renderPanel(filters: Filters) {
+/** The panel alone on an error's page, in a router that also knows the pages its links open. */
+function renderPanel(filters: Filters, initialEntry = '/projects/p1/errors/e1') {
   writeToken('test-token')
   const queryClient = createQueryClient()
   queryClient.setDefaultOptions({ queries: { retry: false } })
   const rootRoute = createRootRoute({ component: Outlet })
   const panelRoute = createRoute({
     getParentRoute: () => rootRoute,
-    path: '/',
+    path: '/projects/$projectId/errors/$errorId',
     component: () => <ErrorPivotsPanel projectId="p1" errorId="e1" filters={filters} />,
   })
   const errorsRoute = createRoute({ getParentRoute: () => rootRoute, path: '/projects/$projectId/errors', component: () => <p>errors list</p> })
@@ -49,7 +49,7 @@ function renderPanel(filters: Filters) {
   })
   const router = createRouter({
     routeTree: rootRoute.addChildren([panelRoute, errorsRoute, pivotRoute, errorPivotRoute]),
-    history: createMemoryHistory({ initialEntries: ['/'] }),
+    history: createMemoryHistory({ initialEntries: [initialEntry] }),
     parseSearch,
     stringifySearch,
   })
@@ -62,11 +62,14 @@ function renderPanel(filters: Filters) {
 }
 
 describe('error pivots panel', { timeout: 20_000 }, () => {
-  it('shows the top values with their share; clicking one opens the errors list with it as a filter', async () => {
+  it('shows the top values with their share; clicking one narrows this error’s page to it, keeping its filters and tab', async () => {
     const { requests } = mockApi({
       'GET /api/projects/p1/errors/e1/pivots/app.release_stage/values': [value('production', 90, 0.9), value('staging', 10, 0.1)],
     })
-    const { router } = renderPanel({ 'event.since': [{ type: 'eq', value: '7d' }] })
+    const { router } = renderPanel(
+      { 'event.since': [{ type: 'eq', value: '7d' }] },
+      '/projects/p1/errors/e1?f=event.since:eq:7d&resolution=1h&cursor=older',
+    )
     const list = await screen.findByRole('list', { name: 'Top Release stage values' }, { timeout: 10_000 })
     const rows = within(list).getAllByRole('listitem')
     expect(rows).toHaveLength(2)
@@ -83,10 +86,11 @@ describe('error pivots panel', { timeout: 20_000 }, () => {
       'href',
       '/projects/p1/errors/e1/pivots/app.release_stage?f=event.since:eq:7d',
     )
-    await userEvent.click(within(rows[0]!).getByRole('link', { name: 'Show errors where Release stage is production' }))
-    await waitFor(() => expect(screen.getByText('errors list')).toBeInTheDocument())
-    expect(router.state.location.pathname).toBe('/projects/p1/errors')
-    expect(router.state.location.search).toEqual({ f: ['event.since:eq:7d', 'app.release_stage:eq:production'] })
+    await userEvent.click(within(rows[0]!).getByRole('link', { name: 'Show this error’s events where Release stage is production' }))
+    // Still on the error: its time range kept, the value added, its other view settings kept, events from the first page.
+    await waitFor(() => expect(router.state.location.search).toEqual({ f: ['event.since:eq:7d', 'app.release_stage:eq:production'], resolution: '1h' }))
+    expect(router.state.location.pathname).toBe('/projects/p1/errors/e1')
+    expect(screen.queryByText('errors list')).not.toBeInTheDocument()
   })
 
   it('shows users by name and email, and a failed tab with a retry', async () => {
@@ -109,10 +113,37 @@ describe('error pivots panel', { timeout: 20_000 }, () => {
     expect(list).toHaveTextContent('Ada Lovelace · ada@example.com')
     expect(list).toHaveTextContent('u-42')
     expect(list).toHaveTextContent('75%')
-    expect(within(list).getByRole('link', { name: 'Show errors where User id is u-42' })).toHaveAttribute(
+    expect(within(list).getByRole('link', { name: 'Show this error’s events where User id is u-42' })).toHaveAttribute(
       'href',
-      '/projects/p1/errors?f=user.id:eq:u-42',
+      '/projects/p1/errors/e1?f=user.id:eq:u-42',
     )
+  })
+})
+
+describe('a pivot value on the error page', { timeout: 20_000 }, () => {
+  it('narrows the error’s events, its trend and its pivots to it, on the error’s own page', async () => {
+    const { requests } = mockApi({
+      'GET /api/user': { id: 'u1', name: 'Admin', email: 'admin@example.com', created_at: '2026-01-01T00:00:00Z' },
+      'GET /api/projects/p1': project(),
+      'GET /api/organizations/org1': organization(),
+      'GET /api/organizations/org1/collaborators': [],
+      'GET /api/projects/p1/collaborators': [],
+      'GET /api/projects/p1/errors/e1': errorGroup(),
+      'GET /api/projects/p1/errors/e1/latest_event': event(),
+      'GET /api/projects/p1/errors/e1/status_changes': [],
+      'GET /api/projects/p1/errors/e1/trend': [],
+      'GET /api/projects/p1/errors/e1/pivots/app.release_stage/values': [value('production', 2, 1)],
+      'GET /api/projects/p1/errors/e1/events': (request) =>
+        json(request.url.searchParams.has('filters[app.release_stage][][value]') ? [event({ id: 'ev-prod', context: 'production-only' })] : []),
+    })
+    renderApp('/projects/p1/errors/e1?f=app.release_stage:eq:production')
+    expect(await screen.findByRole('cell', { name: 'production-only' }, { timeout: 10_000 })).toBeInTheDocument()
+    expect(screen.getByRole('region', { name: /^Events/ })).toHaveTextContent('matching the filters')
+    for (const path of ['/events', '/trend', '/pivots/app.release_stage/values']) {
+      const asked = requests.filter((request) => request.url.pathname === `/api/projects/p1/errors/e1${path}`)
+      expect(asked.length, path).toBeGreaterThan(0)
+      expect(asked.every((request) => request.url.searchParams.getAll('filters[app.release_stage][][value]').includes('production')), path).toBe(true)
+    }
   })
 })
 

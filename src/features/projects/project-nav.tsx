@@ -1,46 +1,120 @@
-import { Link } from '@tanstack/react-router'
+import { Link, useMatchRoute } from '@tanstack/react-router'
+import { ChevronDown } from 'lucide-react'
+import { useEffect, useId, useRef, useState } from 'react'
 import { cn } from '../../lib/cn.ts'
 import { useIsProjectAdmin } from '../collaborators/use-is-admin.ts'
 
 const tab =
   'shrink-0 whitespace-nowrap -mb-px rounded-t-md border-b-2 px-3 py-1.5 text-sm font-medium text-muted-foreground hover:text-foreground focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent'
+const activeTab = 'border-accent text-foreground'
 
-/** A project's pages: its errors, its releases, its stability (crash-free sessions over a period), its source maps and symbols, its webhooks and, for admins, its privacy requests. The current one is marked. */
+/** A project's pages. The first three are what triage needs; on phones the others sit under "More". */
+const PAGES = [
+  { to: '/projects/$projectId/errors', label: 'Errors', primary: true },
+  { to: '/projects/$projectId/releases', label: 'Releases', primary: true },
+  { to: '/projects/$projectId/stability', label: 'Stability', primary: true },
+  { to: '/projects/$projectId/source-maps', label: 'Source maps & symbols', primary: false },
+  { to: '/projects/$projectId/webhooks', label: 'Webhooks', primary: false },
+  { to: '/projects/$projectId/privacy', label: 'Privacy', primary: false, adminOnly: true },
+] as const
+
+type Page = (typeof PAGES)[number]
+
+/**
+ * Phones: the pages that do not fit beside the first three, behind a disclosure button (marked
+ * as current when one of them is the page on screen). Escape, a click outside or moving the focus
+ * away closes it.
+ */
+function MorePages({ projectId, pages, current }: { projectId: string; pages: readonly Page[]; current: Page | undefined }) {
+  const [open, setOpen] = useState(false)
+  const id = useId()
+  const root = useRef<HTMLDivElement>(null)
+  const button = useRef<HTMLButtonElement>(null)
+  useEffect(() => {
+    if (!open) return
+    const closeOutside = (event: PointerEvent) => {
+      if (!root.current?.contains(event.target as Node)) setOpen(false)
+    }
+    document.addEventListener('pointerdown', closeOutside)
+    return () => document.removeEventListener('pointerdown', closeOutside)
+  }, [open])
+  return (
+    <div
+      ref={root}
+      className="relative sm:hidden"
+      onKeyDown={(event) => {
+        if (event.key !== 'Escape' || !open) return
+        setOpen(false)
+        button.current?.focus()
+      }}
+      // Tabbing past the last page closes the list, as a click outside does.
+      onBlur={(event) => {
+        if (open && event.relatedTarget instanceof Node && !event.currentTarget.contains(event.relatedTarget)) setOpen(false)
+      }}
+    >
+      <button
+        ref={button}
+        type="button"
+        aria-expanded={open}
+        aria-controls={id}
+        onClick={() => setOpen((value) => !value)}
+        className={cn(tab, 'flex items-center gap-1', current ? activeTab : 'border-transparent')}
+      >
+        More
+        {current ? <span className="sr-only">(current page: {current.label})</span> : null}
+        <ChevronDown aria-hidden="true" className={cn('size-4 transition-transform', open && 'rotate-180')} />
+      </button>
+      <ul
+        id={id}
+        hidden={!open}
+        className="absolute top-full right-0 z-30 mt-1 w-56 rounded-lg border border-border bg-surface p-1 shadow-lg"
+      >
+        {pages.map((page) => (
+          <li key={page.to}>
+            <Link
+              to={page.to}
+              params={{ projectId }}
+              onClick={() => setOpen(false)}
+              className="block rounded-md px-3 py-2 text-sm hover:bg-surface-muted focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-accent"
+              activeProps={{ className: 'font-medium text-foreground', 'aria-current': 'page' }}
+              inactiveProps={{ className: 'text-muted-foreground' }}
+            >
+              {page.label}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </div>
+  )
+}
+
+/**
+ * A project's pages: its errors, its releases, its stability (crash-free sessions over a period),
+ * its source maps and symbols, its webhooks and, for admins, its privacy requests. The current
+ * one is marked. Nothing scrolls sideways: on phones the last ones are under "More".
+ */
 export function ProjectNav({ projectId, className }: { projectId: string; className?: string }) {
   const isAdmin = useIsProjectAdmin(projectId)
-  const active = { className: 'border-accent text-foreground', 'aria-current': 'page' as const }
-  const inactive = { className: 'border-transparent' }
+  const matchRoute = useMatchRoute()
+  const pages = PAGES.filter((page) => !('adminOnly' in page) || isAdmin)
+  const secondary = pages.filter((page) => !page.primary)
+  const currentSecondary = secondary.find((page) => matchRoute({ to: page.to, params: { projectId }, fuzzy: true }))
   return (
-    <nav aria-label="Project" className={cn('mb-4 flex gap-1 overflow-x-auto border-b border-border [scrollbar-width:none]', className)}>
-      <Link to="/projects/$projectId/errors" params={{ projectId }} className={tab} activeProps={active} inactiveProps={inactive}>
-        Errors
-      </Link>
-      <Link to="/projects/$projectId/releases" params={{ projectId }} className={tab} activeProps={active} inactiveProps={inactive}>
-        Releases
-      </Link>
-      <Link to="/projects/$projectId/stability" params={{ projectId }} className={tab} activeProps={active} inactiveProps={inactive}>
-        Stability
-      </Link>
-      <Link
-        to="/projects/$projectId/source-maps"
-        params={{ projectId }}
-        // At phone width the short name keeps the tabs on one line; the link's name stays whole.
-        aria-label="Source maps & symbols"
-        className={tab}
-        activeProps={active}
-        inactiveProps={inactive}
-      >
-        <span className="sm:hidden">Source maps</span>
-        <span className="hidden sm:inline">Source maps & symbols</span>
-      </Link>
-      <Link to="/projects/$projectId/webhooks" params={{ projectId }} className={tab} activeProps={active} inactiveProps={inactive}>
-        Webhooks
-      </Link>
-      {isAdmin ? (
-        <Link to="/projects/$projectId/privacy" params={{ projectId }} className={tab} activeProps={active} inactiveProps={inactive}>
-          Privacy
+    <nav aria-label="Project" className={cn('mb-4 flex gap-1 border-b border-border', className)}>
+      {pages.map((page) => (
+        <Link
+          key={page.to}
+          to={page.to}
+          params={{ projectId }}
+          // On phones the secondary pages are in "More" instead (one link each in the tab order there).
+          className={cn(tab, !page.primary && 'max-sm:hidden')}
+          activeProps={{ className: activeTab, 'aria-current': 'page' }}
+          inactiveProps={{ className: 'border-transparent' }}
+        >
+          {page.label}
         </Link>
-      ) : null}
+      ))}
+      <MorePages projectId={projectId} pages={secondary} current={currentSecondary} />
     </nav>
   )
 }

@@ -1,14 +1,15 @@
 import { useSuspenseQuery } from '@tanstack/react-query'
-import { Activity } from 'lucide-react'
+import { Link } from '@tanstack/react-router'
+import { Activity, ArrowRight } from 'lucide-react'
 import type { Filters } from '../../../contract/filters.ts'
-import { MAX_STABILITY_RELEASES, type Stability, type StabilityRelease } from '../../../contract/stability.ts'
+import type { Stability } from '../../../contract/stability.ts'
 import { projectQuery } from '../../api/projects.ts'
 import { stabilityQuery } from '../../api/stability.ts'
 import { Badge } from '../../components/ui/badge.tsx'
-import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx'
+import { buttonVariants } from '../../components/ui/button.tsx'
+import { Card, CardContent } from '../../components/ui/card.tsx'
 import { CopyButton } from '../../components/ui/copy-button.tsx'
 import { PageHeader } from '../../components/ui/page-header.tsx'
-import { RelativeTime } from '../../components/ui/relative-time.tsx'
 import { cn } from '../../lib/cn.ts'
 import { formatCount, formatCountOf } from '../../lib/relative-time.ts'
 import { TimeRangeSelect, describeTimeRange } from '../filters/time-range-select.tsx'
@@ -90,94 +91,31 @@ function StabilitySummary({ total, period }: { total: Stability['total']; period
   )
 }
 
-const releaseKey = (release: StabilityRelease) => `${release.release_stage}\u0000${release.app_version}`
-
-/** Per release, the most recently seen first. */
-function ReleasesTable({ releases }: { releases: StabilityRelease[] }) {
+/** Per release numbers live on the Releases page (one table of releases, not two). */
+function ReleasesLink({ projectId, count }: { projectId: string; count: number }) {
   return (
     <Card aria-labelledby="stability-releases-title">
-      <CardHeader>
-        <CardTitle id="stability-releases-title">Releases</CardTitle>
-        {releases.length >= MAX_STABILITY_RELEASES ? (
-          <span className="text-xs text-muted-foreground">
-            The {MAX_STABILITY_RELEASES} most recently seen; the total above counts all
-          </span>
-        ) : null}
-      </CardHeader>
-      {/* The table follows the width it is given: below 48rem each release is a stacked card
-          without a header row (the crash-free rate first with the last seen time beside it, then
-          stage and version, then the counts, each named): nothing scrolls sideways on a phone. */}
-      <div className="@container overflow-x-auto">
-        <table className="w-full text-left text-sm">
-          <thead className="bg-surface-muted text-xs text-muted-foreground @max-3xl:hidden">
-            <tr>
-              <th scope="col" className="px-4 py-2 font-medium">Stage</th>
-              <th scope="col" className="px-4 py-2 font-medium">Version</th>
-              <th scope="col" className="px-4 py-2 text-right font-medium">Sessions</th>
-              <th scope="col" className="px-4 py-2 text-right font-medium">Crashed</th>
-              <th scope="col" className="px-4 py-2 text-right font-medium">Crash-free</th>
-              <th scope="col" className="px-4 py-2 font-medium">Last seen</th>
-            </tr>
-          </thead>
-          <tbody>
-            {releases.map((release) => {
-              const { tone, label } = stabilityTone(release.crash_free_rate)
-              return (
-                <tr
-                  key={releaseKey(release)}
-                  className="border-t border-border @max-3xl:grid @max-3xl:grid-cols-[auto_auto_minmax(0,1fr)] @max-3xl:items-baseline @max-3xl:gap-x-4 @max-3xl:gap-y-0.5 @max-3xl:px-4 @max-3xl:py-3 @max-3xl:first:border-t-0"
-                >
-                  <td className="px-4 py-2 whitespace-nowrap @max-3xl:col-start-1 @max-3xl:p-0 @max-3xl:font-medium">
-                    {release.release_stage}
-                  </td>
-                  <td
-                    className="max-w-48 truncate px-4 py-2 font-mono text-xs @max-3xl:col-span-2 @max-3xl:max-w-none @max-3xl:p-0 @max-3xl:whitespace-normal @max-3xl:[overflow-wrap:anywhere]"
-                    title={release.app_version || undefined}
-                  >
-                    {release.app_version || <span className="font-sans text-muted-foreground">(no version)</span>}
-                  </td>
-                  {/* Stacked, the counts lose their column headers: each says what it counts. */}
-                  <td className="px-4 py-2 text-right tabular-nums @max-3xl:p-0 @max-3xl:text-left @max-3xl:text-muted-foreground">
-                    {formatCount(release.sessions)}
-                    <span className="@3xl:hidden"> {release.sessions === 1 ? 'session' : 'sessions'}</span>
-                  </td>
-                  <td className="px-4 py-2 text-right tabular-nums @max-3xl:p-0 @max-3xl:text-left @max-3xl:text-muted-foreground">
-                    {formatCount(release.crashed_sessions)}
-                    <span className="@3xl:hidden"> crashed</span>
-                  </td>
-                  <td
-                    // relative: the sr-only label is positioned inside the scrolling table, not against the page.
-                    className={cn(
-                      'relative px-4 py-2 text-right font-medium whitespace-nowrap tabular-nums',
-                      '@max-3xl:order-first @max-3xl:col-span-2 @max-3xl:p-0 @max-3xl:text-left @max-3xl:text-lg @max-3xl:font-semibold',
-                      toneText[tone],
-                    )}
-                    title={release.crash_free_rate === null ? 'No sessions counted for this release: is session tracking on?' : label}
-                  >
-                    {formatCrashFreeRate(release.crash_free_rate)}
-                    {/* The band is read out in the table; on a card it is shown too, beside the rate. */}
-                    <span className="sr-only @max-3xl:not-sr-only @max-3xl:ml-2 @max-3xl:text-sm @max-3xl:font-medium">
-                      {' '}
-                      <span className="@max-3xl:hidden">(</span>
-                      {label}
-                      <span className="@max-3xl:hidden">)</span>
-                    </span>
-                  </td>
-                  <td className="px-4 py-2 text-muted-foreground @max-3xl:col-start-3 @max-3xl:row-start-1 @max-3xl:p-0 @max-3xl:text-right @max-3xl:text-xs">
-                    <span className="@3xl:hidden @max-3xl:block">last seen </span>
-                    <RelativeTime value={release.last_seen} />
-                  </td>
-                </tr>
-              )
-            })}
-          </tbody>
-        </table>
-      </div>
+      <CardContent className="flex flex-wrap items-center justify-between gap-3 py-4">
+        <div className="min-w-0">
+          <h2 id="stability-releases-title" className="text-sm font-medium">
+            By release
+          </h2>
+          <p className="mt-0.5 text-sm text-muted-foreground">
+            {count === 0
+              ? 'No release named its app version in this period.'
+              : `${formatCountOf(count, 'release')} in this period. Each one’s crash-free rate, adoption and new errors are on the Releases page.`}
+          </p>
+        </div>
+        <Link to="/projects/$projectId/releases" params={{ projectId }} className={buttonVariants({ variant: 'secondary', size: 'sm' })}>
+          See releases
+          <ArrowRight aria-hidden="true" />
+        </Link>
+      </CardContent>
     </Card>
   )
 }
 
-/** A project's stability page: crash-free sessions over the period in the URL, and per release. */
+/** A project's stability page: crash-free sessions over the period in the URL; per release on the Releases page. */
 export function ProjectStability({
   projectId,
   filters,
@@ -196,7 +134,7 @@ export function ProjectStability({
       <ProjectNav projectId={projectId} />
       <PageHeader
         title={`${project.name}: stability`}
-        description="Sessions without an unhandled error, by release"
+        description="Sessions without an unhandled error"
         actions={<TimeRangeSelect id="stability-time-range" filters={filters} onChange={onFiltersChange} />}
       />
       <div className="flex flex-col gap-4">
@@ -205,7 +143,7 @@ export function ProjectStability({
         ) : (
           <>
             <StabilitySummary total={data.total} period={period} />
-            <ReleasesTable releases={data.releases} />
+            <ReleasesLink projectId={projectId} count={data.releases.length} />
           </>
         )}
       </div>

@@ -46,7 +46,7 @@ const stability: Stability = {
 }
 
 describe('stability page', () => {
-  it('shows the crash-free sessions of the period and a row per release, the band named beside the colour', async () => {
+  it('shows the crash-free sessions of the period, the band named beside the colour, and leads to the releases', async () => {
     const { requests } = mockApi({ ...baseRoutes, 'GET /api/projects/p1/stability': stability })
     renderApp('/projects/p1/stability')
 
@@ -55,21 +55,20 @@ describe('stability page', () => {
     expect(within(summary).getByText('99.2%')).toBeInTheDocument()
     expect(within(summary).getByText('Fair')).toBeInTheDocument()
     expect(within(summary).getByText('10 of 1,250 sessions crashed')).toBeInTheDocument()
-    expect(within(summary).getByRole('heading', { name: 'Crash-free sessions · Last 30 days' })).toBeInTheDocument()
+    expect(within(summary).getByRole('heading', { name: 'Crash-free sessions · All time' })).toBeInTheDocument()
+    expect(screen.getByLabelText('Time range')).toHaveValue('all')
 
-    const rows = within(screen.getByRole('table')).getAllByRole('row').slice(1)
-    // The counts carry their own words for the stacked cards of narrow screens (hidden beside the column headers).
-    expect(rows.map((row) => within(row).getAllByRole('cell').slice(0, 5).map((cell) => cell.textContent))).toEqual([
-      ['production', '2.0.0', '1,000 sessions', '2 crashed', '99.8% (Healthy)'],
-      ['staging', '(no version)', '250 sessions', '8 crashed', '96.8% (Poor)'],
-      ['production', '1.9.0', '0 sessions', '3 crashed', '— (No sessions)'],
-    ])
-    // The default period is the API's: the last 30 days.
+    // Per release numbers are the Releases page's: one table of releases, not two.
+    expect(screen.queryByRole('table')).not.toBeInTheDocument()
+    const byRelease = screen.getByRole('region', { name: 'By release' })
+    expect(byRelease).toHaveTextContent('3 releases in this period')
+    expect(within(byRelease).getByRole('link', { name: 'See releases' })).toHaveAttribute('href', '/projects/p1/releases')
+    // The default period is the errors page's: all time, said outright to the API (whose own default is 30 days).
     const asked = requests.find((r) => r.url.pathname === '/api/projects/p1/stability')!
-    expect(asked.url.searchParams.get('filters[event.since][][value]')).toBe('30d')
+    expect(asked.url.searchParams.get('filters[event.since][][value]')).toBe('0001-01-01T00:00:00Z')
   })
 
-  it('keeps the time range in the URL and sends "All time" as a period from the earliest date', async () => {
+  it('keeps the time range in the URL, and all time as no range at all', async () => {
     const { requests } = mockApi({ ...baseRoutes, 'GET /api/projects/p1/stability': stability })
     const { router } = renderApp('/projects/p1/stability?f=event.since:eq:7d')
     const select = await screen.findByLabelText('Time range')
@@ -78,9 +77,8 @@ describe('stability page', () => {
 
     await userEvent.selectOptions(select, 'all')
     expect(await screen.findByRole('heading', { name: 'Crash-free sessions · All time' })).toBeInTheDocument()
-    // An empty `f` in the URL: no time range, which is not the default (the last 30 days).
-    expect(router.state.location.href).toMatch(/[?&]f=(&|$)/)
-    expect(router.state.location.href).not.toContain('event.since')
+    // All time is the default: no `f` in the URL at all.
+    expect(router.state.location.href).toBe('/projects/p1/stability')
     const last = requests.filter((r) => r.url.pathname === '/api/projects/p1/stability').at(-1)!
     expect(last.url.searchParams.get('filters[event.since][][value]')).toBe('0001-01-01T00:00:00Z')
   })

@@ -23,8 +23,8 @@ describe('stabilityTone', () => {
 })
 
 describe('the period in the URL', () => {
-  it('defaults to the last 30 days, keeps only the time range, and sends all time explicitly', () => {
-    expect(stabilityViewFilters(undefined)).toEqual({ 'event.since': [{ type: 'eq', value: '30d' }] })
+  it('defaults to all time (as the errors page), keeps only the time range, and sends all time explicitly', () => {
+    expect(stabilityViewFilters(undefined)).toEqual({})
     expect(stabilityViewFilters(['event.since:eq:7d', 'error.status:eq:open'])).toEqual({ 'event.since': [{ type: 'eq', value: '7d' }] })
     expect(stabilityViewFilters([])).toEqual({})
     expect(toStabilityFilters({})).toEqual({ 'event.since': [{ type: 'eq', value: '0001-01-01T00:00:00Z' }] })

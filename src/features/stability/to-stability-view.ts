@@ -2,8 +2,8 @@
 import type { Filters } from '../../../contract/filters.ts'
 import { fromFilterSearch, TIME_FIELDS, withoutFields } from '../filters/to-filter-search.ts'
 
-/** With no `f` in the URL the page shows the last 30 days, like the API's default. */
-export const DEFAULT_STABILITY_FILTERS: Filters = { 'event.since': [{ type: 'eq', value: '30d' }] }
+/** With no `f` in the URL the page shows all time, as the errors page and its chart do: one default range. */
+export const DEFAULT_STABILITY_FILTERS: Filters = {}
 
 /** The earliest time the API reads: "All time" is sent as a period starting there. */
 const ALL_TIME_SINCE = '0001-01-01T00:00:00Z'

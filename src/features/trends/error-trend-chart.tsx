@@ -1,13 +1,14 @@
 import { useQuery } from '@tanstack/react-query'
 import { useId, useState } from 'react'
 import type { Filters } from '../../../contract/filters.ts'
+import { errorQuery } from '../../api/errors.ts'
 import { errorTrendQuery } from '../../api/trends.ts'
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx'
 import { TimeRangeSelect } from '../filters/time-range-select.tsx'
 import { withTimeRange } from '../filters/to-filter-search.ts'
 import { TrendBody, ResolutionSelect, describeEmptyTrend, describeResolution } from './trend-panel.tsx'
 import type { ResolutionChoice } from './to-trend-series.ts'
-import { useTrendWindow } from './use-trend-window.ts'
+import { toDataStart, useTrendWindow } from './use-trend-window.ts'
 
 /**
  * One error's events over time, on the error page. Same range semantics as the project chart:
@@ -37,8 +38,13 @@ export function ErrorTrendChart({
   const setChoice = onResolutionChange ?? setLocalChoice
   const current = onFiltersChange ? filters : (localFilters ?? filters)
   const change = onFiltersChange ?? setLocalFilters
-  const trend = useTrendWindow(current, choice)
-  const query = useQuery(errorTrendQuery(projectId, errorId, { resolution: trend.resolution, filters: current }))
+  // The error's first event is where its chart can start (already loaded by the error page).
+  const error = useQuery(errorQuery(projectId, errorId))
+  const trend = useTrendWindow(current, choice, toDataStart({ data: error.data?.first_seen, isError: error.isError }))
+  const query = useQuery({
+    ...errorTrendQuery(projectId, errorId, { resolution: trend.resolution, filters: trend.filters }),
+    enabled: trend.ready,
+  })
   return (
     <Card aria-labelledby={`${id}-title`}>
       <CardHeader className="py-2">

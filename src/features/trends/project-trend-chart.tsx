@@ -2,11 +2,11 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query'
 import { useId } from 'react'
 import type { Filters } from '../../../contract/filters.ts'
 import { errorsInfiniteQuery, type ErrorListParams } from '../../api/errors.ts'
-import { projectTrendQuery } from '../../api/trends.ts'
+import { projectTrendQuery, trendExtentQuery } from '../../api/trends.ts'
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx'
 import { TrendBody, ResolutionSelect, describeEmptyTrend, describeResolution } from './trend-panel.tsx'
 import { totalEvents, type ResolutionChoice } from './to-trend-series.ts'
-import { useTrendWindow } from './use-trend-window.ts'
+import { toDataStart, useTrendWindow } from './use-trend-window.ts'
 
 // The errors list's default order without filters: the same request the errors page makes to
 // decide whether to show "Send your first error".
@@ -30,8 +30,13 @@ export function ProjectTrendChart({
   onSelectRange: (range: { since: string; before: string }) => void
 }) {
   const id = useId()
-  const trend = useTrendWindow(filters, choice)
-  const query = useQuery(projectTrendQuery(projectId, { resolution: trend.resolution, filters }))
+  // The chart starts where the data does (the oldest matching error's first event), not 30 days back by default.
+  const extent = useQuery(trendExtentQuery(projectId, filters))
+  const trend = useTrendWindow(filters, choice, toDataStart(extent))
+  const query = useQuery({
+    ...projectTrendQuery(projectId, { resolution: trend.resolution, filters: trend.filters }),
+    enabled: trend.ready,
+  })
   // Only for an empty chart: has the project ever received an event, or do the range and filters hide them?
   const chartEmpty = query.data !== undefined && totalEvents(query.data) === 0
   const anyErrors = useInfiniteQuery({ ...errorsInfiniteQuery(projectId, ALL_ERRORS), enabled: chartEmpty })

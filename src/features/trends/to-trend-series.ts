@@ -61,6 +61,9 @@ const timeOnly = new Intl.DateTimeFormat('en', { hour: '2-digit', minute: '2-dig
 const dayOnly = new Intl.DateTimeFormat('en', { month: 'short', day: 'numeric' })
 const dayAndTime = new Intl.DateTimeFormat('en', { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
 
+/** "Nov 20, 10:04": when a chart fitted to its data starts. */
+export const formatFirstEvent = (time: number): string => dayAndTime.format(time)
+
 /** Axis tick text for a bucket start: times for sub-day resolutions over a day, dates otherwise. */
 export function formatTick(time: number, resolutionMs: number, windowMs: number): string {
   if (resolutionMs >= DAY) return dayOnly.format(time)

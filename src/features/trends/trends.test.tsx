@@ -120,11 +120,14 @@ describe('error trend chart', { timeout: 20_000 }, () => {
     const { unmount } = render(<ErrorTrendChart projectId="p1" errorId="e1" filters={{}} />, { wrapper: Wrapper })
     const chart = await screen.findByRole('figure', { name: /Events of this error .*: 10 events/ }, { timeout: 10_000 })
     expect(within(chart).getAllByRole('row')).toHaveLength(4)
-    expect(requests[0]!.url.searchParams.get('resolution')).toBe('6h')
+    const trendRequests = () => requests.filter((request) => request.url.pathname.endsWith('/trend'))
+    // The error's first event could not be read: the 30 days the server charts, and said so.
+    expect(trendRequests()[0]!.url.searchParams.get('resolution')).toBe('6h')
+    expect(screen.getByText(/last 30 days, per 6 hours/)).toBeInTheDocument()
 
     await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Time range' }), '7d')
-    await waitFor(() => expect(requests.at(-1)!.url.searchParams.getAll('filters[event.since][][value]')).toEqual(['7d']))
-    expect(requests.at(-1)!.url.searchParams.get('resolution')).toBe('1h')
+    await waitFor(() => expect(trendRequests().at(-1)!.url.searchParams.getAll('filters[event.since][][value]')).toEqual(['7d']))
+    expect(trendRequests().at(-1)!.url.searchParams.get('resolution')).toBe('1h')
     unmount()
 
     const onFiltersChange = vi.fn()
@@ -135,6 +138,24 @@ describe('error trend chart', { timeout: 20_000 }, () => {
       'event.since': [{ type: 'eq', value: '2026-11-20T00:00:00.000Z' }],
       'event.before': [{ type: 'eq', value: '2026-11-21T00:00:00.000Z' }],
     })
+  })
+
+  it('starts all time at the error’s first event, so a young error fills the chart', async () => {
+    const firstSeen = new Date(Date.now() - 2 * 3_600_000).toISOString()
+    const { requests } = mockApi({
+      'GET /api/projects/p1/errors/e1': errorGroup({ first_seen: firstSeen }),
+      'GET /api/projects/p1/errors/e1/trend': [day('2026-11-20', 4)],
+    })
+    render(<ErrorTrendChart projectId="p1" errorId="e1" filters={{}} />, { wrapper: wrapper() })
+    await screen.findByRole('figure', { name: /: 4 events/ }, { timeout: 10_000 })
+    const trends = requests.filter((request) => request.url.pathname.endsWith('/trend'))
+    // One request, for the window the chart draws: from the first event, in minutes (two hours of 30-day buckets would be one bar).
+    expect(trends).toHaveLength(1)
+    expect(trends[0]!.url.searchParams.get('resolution')).toBe('1m')
+    expect(trends[0]!.url.searchParams.getAll('filters[event.since][][value]')).toEqual([firstSeen])
+    expect(screen.getByText(/all time \(first event .*\), per minute/)).toBeInTheDocument()
+    // The control still says what the person chose.
+    expect(screen.getByRole('combobox', { name: 'Time range' })).toHaveDisplayValue('All time')
   })
 
   it('says when there are no events in the range', async () => {
@@ -168,10 +189,39 @@ describe('error trend chart', { timeout: 20_000 }, () => {
     expect(await screen.findByText('No events yet')).toBeInTheDocument()
     expect(screen.queryByText(/longer time range|remove a filter/)).not.toBeInTheDocument()
     // Asked without filters: the view's filters must not make a project look new.
-    const errorsRequest = requests.find((request) => request.url.pathname === '/api/projects/p1/errors')
+    const errorsRequest = requests.find(
+      (request) => request.url.pathname === '/api/projects/p1/errors' && request.url.searchParams.get('sort') === 'last_seen',
+    )
     expect([...errorsRequest!.url.searchParams.keys()].filter((key) => key.startsWith('filters'))).toEqual([])
     arrived = true
     expect(await screen.findByRole('figure', { name: /: 5 events/ }, { timeout: 10_000 })).toBeInTheDocument()
+  })
+
+  it('starts at the oldest matching error’s first event, asked with the chart’s filters', async () => {
+    const firstSeen = new Date(Date.now() - 3 * 86_400_000).toISOString()
+    const { requests } = mockApi({
+      'GET /api/projects/p1/errors': [errorGroup({ first_seen: firstSeen })],
+      'GET /api/projects/p1/trend': [day('2026-11-20', 7)],
+    })
+    const filters: Filters = { 'event.since': [{ type: 'eq', value: '30d' }], 'app.release_stage': [{ type: 'eq', value: 'production' }] }
+    render(<ProjectTrendChart projectId="p1" filters={filters} resolution="auto" onResolutionChange={() => {}} onSelectRange={() => {}} />, {
+      wrapper: wrapper(),
+    })
+    await screen.findByRole('figure', { name: /: 7 events/ }, { timeout: 10_000 })
+    const extent = requests.find((request) => request.url.pathname === '/api/projects/p1/errors')!
+    expect(Object.fromEntries(['sort', 'direction', 'per_page'].map((key) => [key, extent.url.searchParams.get(key)]))).toEqual({
+      sort: 'first_seen',
+      direction: 'asc',
+      per_page: '1',
+    })
+    expect(extent.url.searchParams.getAll('filters[app.release_stage][][value]')).toEqual(['production'])
+    const trends = requests.filter((request) => request.url.pathname.endsWith('/trend'))
+    expect(trends).toHaveLength(1)
+    // Three days of a 30-day range: hourly, from the first event, the release stage kept.
+    expect(trends[0]!.url.searchParams.get('resolution')).toBe('1h')
+    expect(trends[0]!.url.searchParams.getAll('filters[event.since][][value]')).toEqual([firstSeen])
+    expect(trends[0]!.url.searchParams.getAll('filters[app.release_stage][][value]')).toEqual(['production'])
+    expect(screen.getByText(/last 30 days \(first event .*\), per hour/)).toBeInTheDocument()
   })
 
   it('advises a longer range or fewer filters only when a range or a filter hides the events', async () => {

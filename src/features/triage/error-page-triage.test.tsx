@@ -364,7 +364,7 @@ describe('error page triage', { timeout: 20_000 }, () => {
     await heading()
     const resolution = await screen.findByRole('combobox', { name: 'Resolution' })
     expect(resolution).toHaveValue('1h')
-    expect(screen.getByRole('tab', { name: 'App version' })).toHaveAttribute('aria-selected', 'true')
+    expect(screen.getByRole('tab', { name: 'Version' })).toHaveAttribute('aria-selected', 'true')
     await waitFor(() => expect(requests.some((r) => r.url.pathname.endsWith('/pivots/app.version/values'))).toBe(true))
 
     await userEvent.selectOptions(resolution, '1d')
@@ -372,7 +372,7 @@ describe('error page triage', { timeout: 20_000 }, () => {
     await waitFor(() => expect(router.state.location.search).toMatchObject({ resolution: '1d', pivot: 'user.id' }))
     // The defaults leave the URL.
     await userEvent.selectOptions(resolution, 'auto')
-    await userEvent.click(screen.getByRole('tab', { name: 'Release stage' }))
+    await userEvent.click(screen.getByRole('tab', { name: 'Stage' }))
     await waitFor(() => expect(router.state.location.search).not.toHaveProperty('resolution'))
     expect(router.state.location.search).not.toHaveProperty('pivot')
   })

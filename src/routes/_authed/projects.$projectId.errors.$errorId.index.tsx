@@ -27,11 +27,11 @@ export const Route = createFileRoute('/_authed/projects/$projectId/errors/$error
     /** The open pivot tab; the first by default. */
     pivot: z.enum(ERROR_PIVOT_FIELDS).optional().catch(undefined),
   }),
-  loaderDeps: ({ search: { cursor } }) => ({ cursor }),
+  loaderDeps: ({ search: { cursor, f } }) => ({ cursor, filters: fromErrorFilterSearch(f) }),
   loader: ({ context: { queryClient }, params: { projectId, errorId }, deps }) => {
     // The side panels load on their own; start them now so they arrive with the page.
     void queryClient.prefetchQuery(latestEventQuery(projectId, errorId))
-    void queryClient.prefetchQuery(errorEventsQuery(projectId, errorId, deps.cursor))
+    void queryClient.prefetchQuery(errorEventsQuery(projectId, errorId, deps.cursor, deps.filters))
     void queryClient.prefetchQuery(errorStatusChangesQuery(projectId, errorId))
     return orNotFound(queryClient.ensureQueryData(errorQuery(projectId, errorId)))
   },
@@ -58,7 +58,8 @@ function ErrorPage() {
         filters={filters}
         onFiltersChange={(next) => {
           const entries = toFilterSearch(next)
-          void navigate({ search: (prev) => ({ ...prev, f: entries.length > 0 ? entries : undefined }), replace: true })
+          // Other filters, other events: their list starts again from the newest.
+          void navigate({ search: (prev) => ({ ...prev, f: entries.length > 0 ? entries : undefined, cursor: undefined }), replace: true })
         }}
         resolution={resolution}
         onResolutionChange={(next) =>
@@ -68,7 +69,7 @@ function ErrorPage() {
       <div className="grid grid-cols-1 gap-4 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
         <div className="flex min-w-0 flex-col gap-4">
           <LatestEventPanel projectId={projectId} errorId={errorId} />
-          <ErrorEventsTable projectId={projectId} errorId={errorId} cursor={cursor} />
+          <ErrorEventsTable projectId={projectId} errorId={errorId} cursor={cursor} filters={filters} />
         </div>
         <div className="flex min-w-0 flex-col gap-4">
           <ErrorPivotsPanel

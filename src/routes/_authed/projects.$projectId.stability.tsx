@@ -7,7 +7,7 @@ import { orNotFound, PageSkeleton, ProjectNotFound, RouteError } from '../../fea
 import { ProjectStability } from '../../features/stability/project-stability.tsx'
 import { stabilityViewFilters, toStabilityFilters } from '../../features/stability/to-stability-view.ts'
 
-// The period is `f=event.since:eq:7d` as on the errors page; no `f` is the last 30 days.
+// The period is `f=event.since:eq:7d` as on the errors page; no `f` is all time, as there.
 export const Route = createFileRoute('/_authed/projects/$projectId/stability')({
   validateSearch: z.object({ f: filterSearchSchema }),
   loaderDeps: ({ search: { f } }) => ({ filters: stabilityViewFilters(f) }),
@@ -32,7 +32,10 @@ function StabilityPage() {
     <ProjectStability
       projectId={projectId}
       filters={stabilityViewFilters(f)}
-      onFiltersChange={(next) => void navigate({ search: { f: toFilterSearch(next) } })}
+      onFiltersChange={(next) => {
+        const entries = toFilterSearch(next)
+        void navigate({ search: { f: entries.length > 0 ? entries : undefined } })
+      }}
     />
   )
 }
