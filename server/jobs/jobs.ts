@@ -1,6 +1,6 @@
 // Durable jobs in the database: what a handler sees, and how work is queued. The runner that
 // claims and runs them is job-runner.ts; docs/architecture.md ("Background jobs") explains both.
-import { sql } from 'drizzle-orm'
+import { sql, type SQL } from 'drizzle-orm'
 import { queryRows, type Db } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
 
@@ -42,21 +42,14 @@ export async function enqueueJob(
 }
 
 /**
- * Queues one job per payload in one statement (the ingestion index step queues a batch's
- * webhook deliveries this way), in the caller's transaction like enqueueJob. No keys.
+ * Queues one job per row a query yields as `(id, payload)` (ids from newId()): the statement to
+ * end a data-modifying WITH that writes the rows the jobs act on, so a batch's rows and their jobs
+ * are one statement in the caller's transaction (queue-deliveries.ts). No keys.
  */
-export async function enqueueJobs(
-  db: Db,
-  kind: string,
-  payloads: readonly Record<string, unknown>[],
-  now: Date,
-  options: Omit<EnqueueOptions, 'key'> = {},
-): Promise<void> {
-  if (payloads.length === 0) return
-  const rows = payloads.map((payload) => ({ id: newId(), payload }))
-  await db.execute(sql`INSERT INTO jobs (id, kind, payload, run_at, max_attempts)
-    SELECT id, ${kind}, payload, ${(options.runAt ?? now).toISOString()}::timestamptz, ${options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS}
-    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(id text, payload jsonb)`)
+export function insertJobsFrom(source: SQL, kind: string, now: Date, options: Omit<EnqueueOptions, 'key'> = {}): SQL {
+  return sql`INSERT INTO jobs (id, kind, payload, run_at, max_attempts)
+    SELECT j.id, ${kind}, j.payload, ${(options.runAt ?? now).toISOString()}::timestamptz, ${options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS}
+    FROM (${source}) AS j(id, payload)`
 }
 
 /** One claim of a job, as its handler sees it. */
