@@ -237,6 +237,8 @@ export function applyOperation(error: ErrorGroup, operation: ErrorOperation, now
       return { ...error, linked_issues: [{ type: 'url', url: operation.issue_url }] }
     case 'unlink_issue':
       return { ...error, linked_issues: [] }
+    // What it restores is the server's record (the status change); its answer is written when it comes.
+    case 'revert_status':
     case 'delete':
       return error
   }
@@ -364,6 +366,7 @@ const OPERATION_VERBS: Record<ErrorOperation['operation'], string> = {
   undiscard: 'stop discarding',
   link_issue: 'link an issue to',
   unlink_issue: 'unlink the issue of',
+  revert_status: 'undo the status change of',
   delete: 'delete',
 }
 
@@ -470,5 +473,6 @@ const PAST: Record<ErrorOperation['operation'], string> = {
   undiscard: 'undiscarded',
   link_issue: 'linked to an issue',
   unlink_issue: 'unlinked from their issue',
+  revert_status: 'restored',
   delete: 'deleted',
 }
