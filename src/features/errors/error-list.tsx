@@ -1,11 +1,9 @@
-import { useMutation, useQueryClient, useSuspenseInfiniteQuery } from '@tanstack/react-query'
+import { useQueryClient, useSuspenseInfiniteQuery } from '@tanstack/react-query'
 import { Link, useNavigate } from '@tanstack/react-router'
 import { useWindowVirtualizer } from '@tanstack/react-virtual'
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import type { ErrorGroup, ErrorOperation } from '../../../contract/errors.ts'
 import {
-  bulkErrorOperationMutation,
-  errorOperationMutation,
   errorsInfiniteQuery,
   refreshErrorsList,
   type ErrorListParams,
@@ -21,6 +19,7 @@ import { BulkToolbar } from '../triage/bulk-toolbar.tsx'
 import { focusFilterInput, useShortcuts } from '../triage/keyboard-shortcuts.ts'
 import { ShortcutsHelp, ShortcutsHelpButton } from '../triage/shortcuts-help.tsx'
 import { SnoozeDialog } from '../triage/snooze-dialog.tsx'
+import { useTriageOperations } from '../triage/use-triage-operations.ts'
 import { Sparkline, useErrorSparklines } from '../trends/error-sparklines.tsx'
 import { ErrorStatusBadge, SeverityIndicator } from './error-badges.tsx'
 import { useListUpdates } from './use-list-updates.ts'
@@ -233,8 +232,7 @@ export function ErrorList({ projectId, params }: { projectId: string; params: Er
   const allSelected = errorIds.length > 0 && selectedIds.length === errorIds.length
   const focused = focusedIndex !== null ? errors[focusedIndex] : undefined
 
-  const single = useMutation(errorOperationMutation(projectId))
-  const bulk = useMutation(bulkErrorOperationMutation(projectId))
+  const triage = useTriageOperations(projectId)
 
   const toggle = useCallback((id: string) => {
     setSelection((current) => {
@@ -250,15 +248,8 @@ export function ErrorList({ projectId, params }: { projectId: string; params: Er
     // A bulk action clears the selection, and with it the toolbar (or the menu or dialog that
     // started it) where the focus may be: send the focus back to the rows first.
     if (fromSelection) returnToRows(ids)
-    if (!fromSelection && ids.length === 1) {
-      single.mutate({ errorId: ids[0]!, operation })
-      return
-    }
-    bulk.mutate(
-      { errorIds: ids, operation },
-      // Failed errors stay selected so they can be retried.
-      { onSuccess: ({ failed }) => setSelection(new Set(failed.map((result) => result.id))) },
-    )
+    // Failed errors stay selected so they can be retried.
+    triage.run(ids, operation, fromSelection ? { asSelection: true, onDone: ({ failedIds }) => setSelection(new Set(failedIds)) } : {})
   }
 
   /** What the triage keys act on: the selection, else the focused row. */
@@ -423,7 +414,7 @@ export function ErrorList({ projectId, params }: { projectId: string; params: Er
               <BulkToolbar
                 projectId={projectId}
                 count={selectedIds.length}
-                pending={bulk.isPending}
+                pending={triage.bulkPending}
                 onRun={(operation) => runOn(selectedIds, operation, true)}
                 onSnooze={() => setSnoozeTargets(selectedIds)}
                 assignOpen={bulkAssignOpen}
