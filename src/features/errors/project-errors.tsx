@@ -6,8 +6,8 @@ import {
   useSuspenseQuery,
 } from '@tanstack/react-query'
 import { CatchBoundary, Link } from '@tanstack/react-router'
-import { Settings } from 'lucide-react'
-import { Suspense, useEffect, useRef } from 'react'
+import { ChartColumn, Settings } from 'lucide-react'
+import { Suspense, useEffect, useId, useRef } from 'react'
 import type { Direction } from '../../../contract/common.ts'
 import type { ErrorSort } from '../../../contract/errors.ts'
 import type { Filters } from '../../../contract/filters.ts'
@@ -27,6 +27,11 @@ import { ErrorListSkeleton } from './error-list-skeleton.tsx'
 import { ErrorSortControls } from './error-sort-controls.tsx'
 import { rememberErrorsList, toErrorsListSearch } from './errors-list-return.ts'
 import { SendFirstError } from './send-first-error.tsx'
+import { StatusTabs } from './status-tabs.tsx'
+import { useTrendCollapsed } from './use-trend-collapsed.ts'
+
+/** The trend's bars on the errors page: short, so the list starts within the first screen's top 300 px. */
+const TREND_HEIGHT = 64
 
 /** What the page writes to the URL. */
 export interface ErrorsSearchChange {
@@ -91,12 +96,14 @@ function ErrorsListArea({
   projectId,
   params,
   onFiltersChange,
+  onSortChange,
   isEmpty,
   loadedAt,
 }: {
   projectId: string
   params: ErrorListParams
   onFiltersChange: (next: Filters) => void
+  onSortChange: (next: { sort: ErrorSort; direction: Direction }) => void
   isEmpty: boolean
   /** When the list's data last arrived: a list that loads after all (a refetch) replaces the failure. */
   loadedAt: number
@@ -121,7 +128,7 @@ function ErrorsListArea({
         {isEmpty ? (
           <NoMatchingErrors projectId={projectId} params={params} onFiltersChange={onFiltersChange} />
         ) : (
-          <ErrorList projectId={projectId} params={params} />
+          <ErrorList projectId={projectId} params={params} onSortChange={onSortChange} />
         )}
       </Suspense>
     </CatchBoundary>
@@ -171,6 +178,8 @@ export function ProjectErrors({
     void queryClient.invalidateQueries({ queryKey: projectKeys.detail(projectId) })
   }, [queryClient, projectId, total])
   const onFiltersChange = (next: Filters) => onSearchChange({ f: toFilterSearch(next) })
+  const [trendCollapsed, setTrendCollapsed] = useTrendCollapsed()
+  const trendId = useId()
 
   // The way back from an error opened here (its breadcrumb) leads to this list as it is shown.
   const listSearch = JSON.stringify(toErrorsListSearch(params))
@@ -207,30 +216,52 @@ export function ProjectErrors({
         }
         actions={
           <>
+            {/* From md the list's column headers sort; phones have no columns, so the controls stay there. */}
             {isEmpty ? null : (
-              <ErrorSortControls
-                sort={params.sort}
-                direction={params.direction}
-                onChange={(next) => onSearchChange(next)}
-              />
+              <span className="md:hidden">
+                <ErrorSortControls
+                  sort={params.sort}
+                  direction={params.direction}
+                  onChange={(next) => onSearchChange(next)}
+                />
+              </span>
             )}
             <ProjectSettingsLink projectId={projectId} />
           </>
         }
       />
-      <div className="flex flex-col gap-4">
+      <div className="flex flex-col gap-3">
         <FilterBar projectId={projectId} filters={params.filters} onChange={onFiltersChange} offerValuesPage />
-        <ProjectTrendChart
-          projectId={projectId}
-          filters={params.filters}
-          resolution={resolution}
-          onResolutionChange={(next) => onSearchChange({ resolution: next === 'auto' ? undefined : next })}
-          onSelectRange={(range) => onFiltersChange(withTimeRange(params.filters, { kind: 'absolute', ...range }))}
-        />
+        <div className="flex items-center gap-2">
+          <StatusTabs projectId={projectId} filters={params.filters} className="flex-1" />
+          <Button
+            size="sm"
+            variant="ghost"
+            aria-expanded={!trendCollapsed}
+            aria-controls={trendId}
+            onClick={() => setTrendCollapsed(!trendCollapsed)}
+          >
+            <ChartColumn aria-hidden="true" />
+            {trendCollapsed ? 'Show trend' : 'Hide trend'}
+          </Button>
+        </div>
+        <div id={trendId} hidden={trendCollapsed}>
+          {trendCollapsed ? null : (
+            <ProjectTrendChart
+              projectId={projectId}
+              filters={params.filters}
+              height={TREND_HEIGHT}
+              resolution={resolution}
+              onResolutionChange={(next) => onSearchChange({ resolution: next === 'auto' ? undefined : next })}
+              onSelectRange={(range) => onFiltersChange(withTimeRange(params.filters, { kind: 'absolute', ...range }))}
+            />
+          )}
+        </div>
         <ErrorsListArea
           projectId={projectId}
           params={params}
           onFiltersChange={onFiltersChange}
+          onSortChange={(next) => onSearchChange(next)}
           isEmpty={isEmpty}
           loadedAt={list.dataUpdatedAt}
         />

@@ -123,7 +123,11 @@ describe('errors list filters', { timeout: 20_000 }, () => {
     const fields = await screen.findByRole('listbox', { name: 'Fields' })
     expect(within(fields).getByRole('option', { name: /Release stage/ })).toBeInTheDocument()
     await userEvent.type(input, 'release')
-    expect(within(fields).getAllByRole('option')).toHaveLength(1)
+    // The field, then the typed text as a free-text search.
+    expect(within(fields).getAllByRole('option').map((option) => option.textContent)).toEqual([
+      'Release stageapp.release_stage',
+      'Search “release”in error class, message, context',
+    ])
     await userEvent.keyboard('{Enter}')
 
     const values = await screen.findByRole('listbox', { name: 'Values of Release stage' })
@@ -147,6 +151,23 @@ describe('errors list filters', { timeout: 20_000 }, () => {
     )
     expect(within(screen.getByRole('list', { name: 'Active filters' })).getByText('Release stage is staging')).toBeInTheDocument()
     expect(input).toHaveFocus()
+  })
+
+  it('searches free text: typed words no field matches become a search of class, message and context', async () => {
+    const { requests } = mockApi(routes)
+    const { router } = renderApp('/projects/p1/errors')
+    const input = await screen.findByRole('combobox', { name: 'Filter errors' }, firstScreen)
+    await userEvent.click(input)
+    await userEvent.type(input, 'jwt expired')
+    const fields = await screen.findByRole('listbox', { name: 'Fields' })
+    expect(within(fields).getAllByRole('option')[0]).toHaveTextContent('Search “jwt expired”in error class, message, context')
+    await userEvent.keyboard('{Enter}')
+    await waitFor(() => expect(router.state.location.search).toMatchObject({ f: ['error.status:eq:open', 'search:eq:jwt expired'] }))
+    await waitFor(() =>
+      expect(filtersOf(lastRequest(requests, '/api/projects/p1/errors'))).toEqual({ 'error.status': ['eq:open'], search: ['eq:jwt expired'] }),
+    )
+    expect(within(screen.getByRole('list', { name: 'Active filters' })).getByText('Search contains jwt expired')).toBeInTheDocument()
+    expect(screen.getByText('Search looked in error class, message and context.')).toBeInTheDocument()
   })
 
   it('on an exact-match field, Enter picks the value that matches what was typed, not the fragment', async () => {
