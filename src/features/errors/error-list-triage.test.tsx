@@ -65,6 +65,9 @@ function listApi({
   return { ...api, patches: () => api.requests.filter((r) => r.method === 'PATCH') }
 }
 
+/** The trend above the list starts folded; these cases are about what it shows. */
+const showTrend = () => window.localStorage.setItem('errata.errors-trend-collapsed', 'false')
+
 const rowOf = async (errorClass: string) => {
   // The first render of a test file is slow (module loading), hence the generous timeout.
   const list = await screen.findByRole('list', { name: 'Errors' }, { timeout: 5000 })
@@ -124,6 +127,7 @@ describe('errors list triage', { timeout: 20_000 }, () => {
   })
 
   it('reads the trend again after a bulk status change moves errors out of its status filter', async () => {
+    showTrend()
     const { patches } = listApi()
     renderApp('/projects/p1/errors')
     await rowOf('FirstError')
@@ -138,6 +142,7 @@ describe('errors list triage', { timeout: 20_000 }, () => {
   })
 
   it('reads the trend again after a single error is fixed with f', async () => {
+    showTrend()
     const { patches } = listApi()
     renderApp('/projects/p1/errors')
     await rowOf('FirstError')
@@ -151,6 +156,7 @@ describe('errors list triage', { timeout: 20_000 }, () => {
   })
 
   it('leaves a trend that no status, assignee or severity filter narrows alone after a triage change', async () => {
+    showTrend()
     const { patches, requests } = listApi()
     renderApp('/projects/p1/errors?f=event.since:eq:7d')
     await rowOf('FirstError')

@@ -24,6 +24,7 @@ import { useTriageOperations } from '../triage/use-triage-operations.ts'
 import { Sparkline, useErrorSparklines } from '../trends/error-sparklines.tsx'
 import { ErrorStatusBadge, HandledLabel, ReleaseLabel, SeverityIndicator } from './error-badges.tsx'
 import { SortHeader } from './sort-header.tsx'
+import { StatusTabs } from './status-tabs.tsx'
 import { useListUpdates } from './use-list-updates.ts'
 import { errorClassLabel } from '../../lib/error-class.ts'
 import { eventScopedFilters } from '../filters/to-filter-search.ts'
@@ -417,7 +418,7 @@ export function ErrorList({
           border), so the bulk actions stay in reach and the numbers keep their labels far down the
           list, however many lines the toolbar wraps to. */}
       <div className="sticky top-[calc(3rem+1px)] z-[15] bg-surface">
-        <div className="flex min-h-11 flex-wrap items-center gap-x-3 gap-y-1 border-b border-border bg-surface px-4 py-1.5">
+        <div className="flex min-h-10 flex-wrap items-center gap-x-3 gap-y-1 border-b border-border bg-surface px-4 py-1">
           <input
             ref={selectAllRef}
             type="checkbox"
@@ -449,9 +450,8 @@ export function ErrorList({
               ) : null}
             </>
           ) : (
-            <span className="text-xs font-medium text-muted-foreground">
-              Errors <span className="font-normal tabular-nums">({formatCount(total)})</span>
-            </span>
+            // The status tabs live in the list's bar: they stay in reach (sticky) and take no row of their own.
+            <StatusTabs projectId={projectId} filters={params.filters} className="min-w-0 flex-1" />
           )}
           <span role="status" className="ml-auto flex items-center gap-1.5 text-xs text-muted-foreground">
             {updates.newErrors > 0 ? (
@@ -468,7 +468,7 @@ export function ErrorList({
             <ShortcutsHelpButton onClick={() => setHelpOpen(true)} />
           </span>
         </div>
-        <div className="hidden border-b border-border bg-surface-muted py-1 pr-4 pl-11 text-xs font-medium text-muted-foreground md:block">
+        <div className="hidden border-b border-border bg-surface-muted py-0.5 pr-4 pl-11 text-xs font-medium text-muted-foreground md:block">
           <div className={columns}>
             <span />
             <span className="hidden text-right lg:block" aria-hidden="true">{sparklines.label.replace(/^Events per /, 'Per ')}</span>

@@ -66,7 +66,7 @@ export function EventTools({ projectId, errorId, event }: { projectId: string; e
 
       <Dialog open={rawOpen} onClose={() => setRawOpen(false)} title="Raw event JSON" description="As the Events API serves it." className="max-w-3xl">
         {/* Untrusted text, shown as text. */}
-        <pre className="max-h-[60vh] overflow-auto rounded-md border border-border bg-surface-muted p-3 font-mono text-xs whitespace-pre-wrap break-all">
+        <pre role="region" tabIndex={0} aria-label="Event JSON" className="max-h-[60vh] overflow-auto rounded-md border border-border bg-surface-muted p-3 font-mono text-xs whitespace-pre-wrap break-all">
           {toJson(event)}
         </pre>
         <div className="mt-3 flex justify-end gap-2">
