@@ -105,7 +105,8 @@ function ProjectSettingsLink({ projectId }: { projectId: string }) {
       })}
     >
       <Settings aria-hidden="true" />
-      Project settings
+      {/* A phone keeps the icon: the sort controls beside it fit on the same line. */}
+      <span className="max-sm:sr-only">Project settings</span>
     </Link>
   );
 }

@@ -40,7 +40,7 @@ export function EventNavigation({
   useRefocusFollowedLink(event.id, { newer: newerRef, older: olderRef }, neighbours.data)
 
   return (
-    <nav aria-label="Event navigation" className="flex shrink-0 items-center gap-2">
+    <nav aria-label="Event navigation" className="flex shrink-0 flex-wrap items-center gap-2">
       {newer ? (
         <Link
           to="/projects/$projectId/errors/$errorId/events/$eventId"
@@ -60,7 +60,7 @@ export function EventNavigation({
         </span>
       )}
       {/* Newest first, as the events list pages: event 1 is the newest. */}
-      <span className="min-w-[7.5rem] text-center text-xs text-muted-foreground tabular-nums" aria-live="polite">
+      <span className="text-center text-xs sm:min-w-[7.5rem] text-muted-foreground tabular-nums" aria-live="polite">
         {position.data !== undefined && total !== undefined ? `Event ${formatCount(position.data)} of ${formatCount(total)}` : ''}
       </span>
       {older ? (

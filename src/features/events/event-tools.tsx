@@ -38,6 +38,8 @@ export function EventTools({ projectId, errorId, event }: { projectId: string; e
   const navigate = useNavigate()
 
   const afterDelete = () => {
+    // The page stays mounted for the next event: the dialog must not stay open over it.
+    setDeleteOpen(false)
     announce('Event deleted')
     const next = neighbours.data?.older ?? neighbours.data?.newer
     if (next) {
