@@ -233,6 +233,8 @@ test('error page: buttons stay put, n opens the next error; event page: N of M, 
   // On to the older one; the error counts two events now.
   await expect(page).toHaveURL(new RegExp(`/events/${events[2]!.id}$`))
   await expect(nav.getByText('Event 2 of 2')).toBeVisible()
+  await expect(page.getByRole('dialog', { name: 'Delete this event?' })).toHaveCount(0)
+  await expect(page.getByText('Could not refresh data')).toHaveCount(0)
   expect((await errorsByClass(api, projectId)).get('InboxError12')!.events).toBe(2)
   await shootAll(page, 'event-page-tools')
   expect(watched.pageErrors).toEqual([])

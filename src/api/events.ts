@@ -117,7 +117,11 @@ export const deleteEventMutation = (projectId: string, errorId: string) =>
     mutationFn: ({ eventId }) => sendEmpty('DELETE', apiUrl(`${projectPath(projectId)}/events/${encodeURIComponent(eventId)}`)),
     meta: { inlineErrors: true },
     onSuccess: (_data, { eventId }, _context, { client }) => {
+      // What was read about the deleted event itself: asked again, its neighbours would be a 400
+      // (after_event names no event of the list) while the page moves on.
       client.removeQueries({ queryKey: eventKeys.detail(projectId, eventId) })
+      client.removeQueries({ queryKey: [...eventKeys.all, 'neighbours', projectId, errorId, eventId] })
+      client.removeQueries({ queryKey: [...eventKeys.all, 'position', projectId, errorId, eventId] })
       return Promise.all([
         client.invalidateQueries({ queryKey: eventKeys.lists() }),
         client.invalidateQueries({ queryKey: [...eventKeys.all, 'neighbours', projectId, errorId] }),
