@@ -87,11 +87,11 @@ function ErrorRow({
               search={errorSearch}
               data-row-index={index}
               aria-describedby={messageId}
-              className="max-w-[60%] shrink-0 truncate rounded font-semibold text-foreground after:absolute after:inset-0 hover:underline focus-visible:-outline-offset-2"
+              className="max-w-full shrink-0 truncate rounded font-semibold text-foreground after:absolute after:inset-0 hover:underline focus-visible:-outline-offset-2"
             >
               {errorClassLabel(error.error_class)}
             </Link>
-            <p id={messageId} className="min-w-0 truncate text-sm text-foreground/90" title={error.message}>
+            <p id={messageId} className="min-w-0 flex-1 truncate text-sm text-foreground/90" title={error.message}>
               {error.message || <span className="text-muted-foreground italic">(no message)</span>}
             </p>
           </div>

@@ -4,55 +4,46 @@ import {
   useQueryErrorResetBoundary,
   useSuspenseInfiniteQuery,
   useSuspenseQuery,
-} from "@tanstack/react-query";
-import { CatchBoundary, Link } from "@tanstack/react-router";
-import { ChartColumn, Settings } from "lucide-react";
-import { Suspense, useEffect, useId, useRef } from "react";
-import type { Direction } from "../../../contract/common.ts";
-import type { ErrorSort } from "../../../contract/errors.ts";
-import type { Filters } from "../../../contract/filters.ts";
-import { errorsInfiniteQuery, type ErrorListParams } from "../../api/errors.ts";
-import { projectKeys, projectQuery } from "../../api/projects.ts";
-import { Button, buttonVariants } from "../../components/ui/button.tsx";
-import { PageHeader } from "../../components/ui/page-header.tsx";
-import { EmptyState, ErrorState } from "../../components/ui/states.tsx";
-import { formatCount, formatCountOf } from "../../lib/relative-time.ts";
-import { FilterBar } from "../filters/filter-bar.tsx";
-import {
-  DEFAULT_FILTERS,
-  isDefaultFilters,
-  toFilterSearch,
-  withTimeRange,
-} from "../filters/to-filter-search.ts";
-import { ProjectNav } from "../projects/project-nav.tsx";
-import { ProjectTrendChart } from "../trends/project-trend-chart.tsx";
-import type { ResolutionChoice } from "../trends/to-trend-series.ts";
-import { ErrorList } from "./error-list.tsx";
-import { ErrorListSkeleton } from "./error-list-skeleton.tsx";
-import { ErrorSortControls } from "./error-sort-controls.tsx";
-import {
-  rememberErrorsList,
-  toErrorsListSearch,
-} from "./errors-list-return.ts";
-import { SendFirstError } from "./send-first-error.tsx";
-import { StatusTabs } from "./status-tabs.tsx";
-import { useTrendCollapsed } from "./use-trend-collapsed.ts";
+} from '@tanstack/react-query'
+import { CatchBoundary, Link } from '@tanstack/react-router'
+import { ChartColumn, Settings } from 'lucide-react'
+import { Suspense, useEffect, useId, useRef } from 'react'
+import type { Direction } from '../../../contract/common.ts'
+import type { ErrorSort } from '../../../contract/errors.ts'
+import type { Filters } from '../../../contract/filters.ts'
+import { errorsInfiniteQuery, type ErrorListParams } from '../../api/errors.ts'
+import { projectKeys, projectQuery } from '../../api/projects.ts'
+import { Button, buttonVariants } from '../../components/ui/button.tsx'
+import { PageHeader } from '../../components/ui/page-header.tsx'
+import { EmptyState, ErrorState } from '../../components/ui/states.tsx'
+import { formatCount, formatCountOf } from '../../lib/relative-time.ts'
+import { FilterBar } from '../filters/filter-bar.tsx'
+import { DEFAULT_FILTERS, isDefaultFilters, toFilterSearch, withTimeRange } from '../filters/to-filter-search.ts'
+import { ProjectNav } from '../projects/project-nav.tsx'
+import { ProjectTrendChart } from '../trends/project-trend-chart.tsx'
+import type { ResolutionChoice } from '../trends/to-trend-series.ts'
+import { ErrorList } from './error-list.tsx'
+import { ErrorListSkeleton } from './error-list-skeleton.tsx'
+import { ErrorSortControls } from './error-sort-controls.tsx'
+import { rememberErrorsList, toErrorsListSearch } from './errors-list-return.ts'
+import { SendFirstError } from './send-first-error.tsx'
+import { StatusTabs } from './status-tabs.tsx'
+import { useTrendCollapsed } from './use-trend-collapsed.ts'
 
 /** The trend's bars on the errors page, when shown: short, so the list stays high. */
-const TREND_HEIGHT = 64;
+const TREND_HEIGHT = 64
 
 /** What the page writes to the URL. */
 export interface ErrorsSearchChange {
-  sort?: ErrorSort;
-  direction?: Direction;
+  sort?: ErrorSort
+  direction?: Direction
   /** Filters in the URL form (`field:type:value`). */
-  f?: string[];
-  resolution?: ResolutionChoice;
+  f?: string[]
+  resolution?: ResolutionChoice
 }
 
 const hasErrors = (pages: { items: unknown[]; nextUrl: string | null }[]) =>
-  pages[0] !== undefined &&
-  (pages[0].items.length > 0 || pages[0].nextUrl !== null);
+  pages[0] !== undefined && (pages[0].items.length > 0 || pages[0].nextUrl !== null)
 
 /** Nothing matches the filters: an empty project gets the setup help, otherwise a way out of the filters. */
 function NoMatchingErrors({
@@ -60,16 +51,13 @@ function NoMatchingErrors({
   params,
   onFiltersChange,
 }: {
-  projectId: string;
-  params: ErrorListParams;
-  onFiltersChange: (next: Filters) => void;
+  projectId: string
+  params: ErrorListParams
+  onFiltersChange: (next: Filters) => void
 }) {
-  const { data: project } = useSuspenseQuery(projectQuery(projectId));
-  const { data: unfiltered } = useSuspenseInfiniteQuery(
-    errorsInfiniteQuery(projectId, { ...params, filters: {} }),
-  );
-  if (!hasErrors(unfiltered.pages))
-    return <SendFirstError project={project} origin={window.location.origin} />;
+  const { data: project } = useSuspenseQuery(projectQuery(projectId))
+  const { data: unfiltered } = useSuspenseInfiniteQuery(errorsInfiniteQuery(projectId, { ...params, filters: {} }))
+  if (!hasErrors(unfiltered.pages)) return <SendFirstError project={project} origin={window.location.origin} />
   return (
     <div className="flex flex-col gap-2">
       <StatusTabs projectId={projectId} filters={params.filters} />
@@ -79,17 +67,13 @@ function NoMatchingErrors({
           <Button size="sm" onClick={() => onFiltersChange({})}>
             Show all errors
           </Button>
-          <Button
-            size="sm"
-            variant="ghost"
-            onClick={() => onFiltersChange(DEFAULT_FILTERS)}
-          >
+          <Button size="sm" variant="ghost" onClick={() => onFiltersChange(DEFAULT_FILTERS)}>
             Reset to open errors
           </Button>
         </div>
       </EmptyState>
     </div>
-  );
+  )
 }
 
 function ProjectSettingsLink({ projectId }: { projectId: string }) {
@@ -99,16 +83,16 @@ function ProjectSettingsLink({ projectId }: { projectId: string }) {
       params={{ projectId }}
       // As tall as the sort controls beside it.
       className={buttonVariants({
-        variant: "secondary",
-        size: "sm",
-        className: "h-8",
+        variant: 'secondary',
+        size: 'sm',
+        className: 'h-8',
       })}
     >
       <Settings aria-hidden="true" />
       {/* A phone keeps the icon: the sort controls beside it fit on the same line. */}
       <span className="max-sm:sr-only">Project settings</span>
     </Link>
-  );
+  )
 }
 
 /**
@@ -124,15 +108,15 @@ function ErrorsListArea({
   isEmpty,
   loadedAt,
 }: {
-  projectId: string;
-  params: ErrorListParams;
-  onFiltersChange: (next: Filters) => void;
-  onSortChange: (next: { sort: ErrorSort; direction: Direction }) => void;
-  isEmpty: boolean;
+  projectId: string
+  params: ErrorListParams
+  onFiltersChange: (next: Filters) => void
+  onSortChange: (next: { sort: ErrorSort; direction: Direction }) => void
+  isEmpty: boolean
   /** When the list's data last arrived: a list that loads after all (a refetch) replaces the failure. */
-  loadedAt: number;
+  loadedAt: number
 }) {
-  const queryErrorResetBoundary = useQueryErrorResetBoundary();
+  const queryErrorResetBoundary = useQueryErrorResetBoundary()
   return (
     <CatchBoundary
       getResetKey={() => JSON.stringify([projectId, params, loadedAt])}
@@ -142,29 +126,21 @@ function ErrorsListArea({
           error={error}
           onRetry={() => {
             // The list's queries fetch again when mounted instead of throwing the cached error.
-            queryErrorResetBoundary.reset();
-            reset();
+            queryErrorResetBoundary.reset()
+            reset()
           }}
         />
       )}
     >
       <Suspense fallback={<ErrorListSkeleton />}>
         {isEmpty ? (
-          <NoMatchingErrors
-            projectId={projectId}
-            params={params}
-            onFiltersChange={onFiltersChange}
-          />
+          <NoMatchingErrors projectId={projectId} params={params} onFiltersChange={onFiltersChange} />
         ) : (
-          <ErrorList
-            projectId={projectId}
-            params={params}
-            onSortChange={onSortChange}
-          />
+          <ErrorList projectId={projectId} params={params} onSortChange={onSortChange} />
         )}
       </Suspense>
     </CatchBoundary>
-  );
+  )
 }
 
 /**
@@ -177,12 +153,12 @@ export function ProjectErrors({
   resolution,
   onSearchChange,
 }: {
-  projectId: string;
-  params: ErrorListParams;
-  resolution: ResolutionChoice;
-  onSearchChange: (next: ErrorsSearchChange) => void;
+  projectId: string
+  params: ErrorListParams
+  resolution: ResolutionChoice
+  onSearchChange: (next: ErrorsSearchChange) => void
 }) {
-  const { data: project } = useSuspenseQuery(projectQuery(projectId));
+  const { data: project } = useSuspenseQuery(projectQuery(projectId))
   // Not a suspense query: a list the loader could not load must not take the page's controls
   // with it (ErrorsListArea shows the failure). The loader has already tried (with retries), so
   // this reader never fetches a list that failed with nothing loaded, on mount or when the sort
@@ -190,52 +166,44 @@ export function ProjectErrors({
   // behind it and vanish on its own, under the user's Retry.
   const list = useInfiniteQuery({
     ...errorsInfiniteQuery(projectId, params),
-    enabled: (query) =>
-      query.state.data !== undefined || query.state.status !== "error",
-  });
-  const pages = list.data?.pages;
+    enabled: (query) => query.state.data !== undefined || query.state.status !== 'error',
+  })
+  const pages = list.data?.pages
   // Unknown (failed, or loading) is not empty: the sort controls stay.
-  const isEmpty = pages !== undefined && !hasErrors(pages);
-  const total = pages?.[0]?.totalCount ?? null;
-  const filtered = Object.keys(params.filters).length > 0;
-  const isDefaultView = isDefaultFilters(params.filters);
+  const isEmpty = pages !== undefined && !hasErrors(pages)
+  const total = pages?.[0]?.totalCount ?? null
+  const filtered = Object.keys(params.filters).length > 0
+  const isDefaultView = isDefaultFilters(params.filters)
 
   // The header's open count comes with the project; when the list's total moves (the first error
   // arrived while the page polled, or a refetch found new ones), the project is read again.
-  const queryClient = useQueryClient();
-  const shownTotal = useRef(total);
+  const queryClient = useQueryClient()
+  const shownTotal = useRef(total)
   useEffect(() => {
     // No total (the list failed): nothing to compare, and the server may well be unreachable.
-    if (total === null || shownTotal.current === total) return;
-    shownTotal.current = total;
+    if (total === null || shownTotal.current === total) return
+    shownTotal.current = total
     void queryClient.invalidateQueries({
       queryKey: projectKeys.detail(projectId),
-    });
-  }, [queryClient, projectId, total]);
-  const onFiltersChange = (next: Filters) =>
-    onSearchChange({ f: toFilterSearch(next) });
-  const [trendCollapsed, setTrendCollapsed] = useTrendCollapsed();
-  const trendId = useId();
+    })
+  }, [queryClient, projectId, total])
+  const onFiltersChange = (next: Filters) => onSearchChange({ f: toFilterSearch(next) })
+  const [trendCollapsed, setTrendCollapsed] = useTrendCollapsed()
+  const trendId = useId()
 
   // The way back from an error opened here (its breadcrumb) leads to this list as it is shown.
-  const listSearch = JSON.stringify(toErrorsListSearch(params));
-  useEffect(
-    () => rememberErrorsList(projectId, JSON.parse(listSearch)),
-    [projectId, listSearch],
-  );
+  const listSearch = JSON.stringify(toErrorsListSearch(params))
+  useEffect(() => rememberErrorsList(projectId, JSON.parse(listSearch)), [projectId, listSearch])
 
   // A project with no errors at all and the default view: only the setup help.
   if (isEmpty && !filtered) {
     return (
       <>
         <ProjectNav projectId={projectId} />
-        <PageHeader
-          title={`${project.name}: errors`}
-          actions={<ProjectSettingsLink projectId={projectId} />}
-        />
+        <PageHeader title={`${project.name}: errors`} actions={<ProjectSettingsLink projectId={projectId} />} />
         <SendFirstError project={project} origin={window.location.origin} />
       </>
-    );
+    )
   }
 
   const count =
@@ -244,12 +212,12 @@ export function ProjectErrors({
         {/* Under filters the list's count is not the project's: say which is which. The
             default view (status is open) counts the open errors: one number says it. */}
         {isDefaultView
-          ? formatCountOf(total, "open error")
+          ? formatCountOf(total, 'open error')
           : filtered
             ? `${formatCount(total)} matching · ${formatCount(project.open_error_count)} open in project`
-            : `${formatCountOf(total, "error")} · ${formatCount(project.open_error_count)} open`}
+            : `${formatCountOf(total, 'error')} · ${formatCount(project.open_error_count)} open`}
       </span>
-    ) : null;
+    ) : null
 
   // Compact on purpose: the title and its controls on one line, so the list (its status tabs in
   // its sticky bar) starts within the first 300 px of a laptop screen.
@@ -270,29 +238,22 @@ export function ProjectErrors({
               onClick={() => setTrendCollapsed(!trendCollapsed)}
             >
               <ChartColumn aria-hidden="true" />
-              {trendCollapsed ? "Show trend" : "Hide trend"}
+              {trendCollapsed ? 'Show trend' : 'Hide trend'}
             </Button>
-            {/* From md the list's column headers sort; phones have no columns, so the controls stay here. */}
+            {/* The column headers sort too (from md); the control also says the order in words. */}
             {isEmpty ? null : (
-              <span className="md:hidden">
-                <ErrorSortControls
-                  sort={params.sort}
-                  direction={params.direction}
-                  onChange={(next) => onSearchChange(next)}
-                />
-              </span>
+              <ErrorSortControls
+                sort={params.sort}
+                direction={params.direction}
+                onChange={(next) => onSearchChange(next)}
+              />
             )}
             <ProjectSettingsLink projectId={projectId} />
           </>
         }
       />
       <div className="flex flex-col gap-3">
-        <FilterBar
-          projectId={projectId}
-          filters={params.filters}
-          onChange={onFiltersChange}
-          offerValuesPage
-        />
+        <FilterBar projectId={projectId} filters={params.filters} onChange={onFiltersChange} offerValuesPage />
         <div id={trendId} hidden={trendCollapsed}>
           {trendCollapsed ? null : (
             <ProjectTrendChart
@@ -302,14 +263,10 @@ export function ProjectErrors({
               resolution={resolution}
               onResolutionChange={(next) =>
                 onSearchChange({
-                  resolution: next === "auto" ? undefined : next,
+                  resolution: next === 'auto' ? undefined : next,
                 })
               }
-              onSelectRange={(range) =>
-                onFiltersChange(
-                  withTimeRange(params.filters, { kind: "absolute", ...range }),
-                )
-              }
+              onSelectRange={(range) => onFiltersChange(withTimeRange(params.filters, { kind: 'absolute', ...range }))}
             />
           )}
         </div>
@@ -323,5 +280,5 @@ export function ProjectErrors({
         />
       </div>
     </>
-  );
+  )
 }
