@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { FILTER_FIELDS, type EventField } from '../../../contract/filters.ts'
 import type { PivotValue } from '../../../contract/pivots.ts'
 import { errorGroup, project } from '../../test/fixtures.ts'
@@ -64,6 +64,9 @@ const lastRequest = (requests: MockRequest[], path: string) => requests.filter((
 
 // The first render of the whole dashboard (router, recharts) is slow in jsdom on a busy 2-core machine.
 describe('errors list filters', { timeout: 20_000 }, () => {
+  // The trend above the list starts folded; these cases read what it asks for and shows.
+  beforeEach(() => window.localStorage.setItem('errata.errors-trend-collapsed', 'false'))
+
   it('opens on the default view (status open) as a removable chip and asks the API for it', async () => {
     const { requests } = mockApi(routes)
     const { router } = renderApp('/projects/p1/errors')
