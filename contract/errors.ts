@@ -67,6 +67,16 @@ export const listErrorsQuerySchema = z.object({
 })
 export type ListErrorsQuery = z.infer<typeof listErrorsQuerySchema>
 
+/**
+ * GET /projects/{id}/error_status_counts: how many errors match the filters in each status
+ * (a filter on error.status is left out, so every tab of the errors list gets its count).
+ */
+export const errorStatusCountsSchema = z.object({
+  counts: z.object({ open: z.number().int(), fixed: z.number().int(), snoozed: z.number().int(), ignored: z.number().int() }),
+  total: z.number().int(),
+})
+export type ErrorStatusCounts = z.infer<typeof errorStatusCountsSchema>
+
 // ---------------------------------------------------------------------------------------------
 // Status workflow: PATCH /projects/{id}/errors/{error_id} and the bulk PATCH /projects/{id}/errors?error_ids=…
 
@@ -123,6 +133,7 @@ export const ERROR_OPERATIONS = [
   'undiscard',
   'link_issue',
   'unlink_issue',
+  'revert_status',
   'delete',
 ] as const
 
@@ -169,6 +180,11 @@ const errorOperationVariants = z.discriminatedUnion(
       verify_issue_url: z.boolean({ error: 'must be true or false' }).optional(),
     }),
     z.object({ operation: z.literal('unlink_issue') }),
+    /**
+     * Undo: takes back the error's newest status change when the caller made it with an
+     * operation, restoring the status and reopen_rules (a snooze's rule and bookkeeping) it had.
+     */
+    z.object({ operation: z.literal('revert_status') }),
     z.object({ operation: z.literal('delete') }),
   ],
   {

@@ -45,8 +45,15 @@ const field = (
   pivot: options.pivot ?? false,
 })
 
+/** The free-text field: what the filter bar's search box sends. */
+export const SEARCH_FIELD_ID = 'search'
+/** What the search field looks in, as the dashboard names it ("searched error class, message and context"). */
+export const SEARCHED_FIELDS = ['error class', 'message', 'context'] as const
+
 /** Every filterable field, in the order the dashboard offers them. */
 export const FILTER_FIELDS: readonly FilterFieldDefinition[] = [
+  // Free text: a case-insensitive substring of an event's error class, message or context.
+  field(SEARCH_FIELD_ID, 'Search', 'event', { types: ['eq', 'ne'], match: 'substring' }),
   field('error.status', 'Status', 'error', { types: ['eq', 'ne'], values: ERROR_STATUSES }),
   field('error.assigned_to', 'Assigned to', 'error'),
   field('error.severity', 'Severity', 'error', { types: ['eq', 'ne'], values: SEVERITIES }),

@@ -76,6 +76,7 @@ const RULES: Record<string, Rule> = {
   'GET /api/projects/:projectId/errors/:errorId/trend': 'member',
   'GET /api/projects/:projectId/errors/:errorId/trends': 'member',
   'GET /api/projects/:projectId/error_trends': 'member',
+  'GET /api/projects/:projectId/error_status_counts': 'member',
   'GET /api/projects/:projectId/event_fields': 'member',
   'GET /api/projects/:projectId/events': 'member',
   'GET /api/projects/:projectId/events/:eventId': 'member',

@@ -208,6 +208,8 @@ export const errorStatusChanges = pgTable('error_status_changes', {
   toStatus: text('to_status').notNull(),
   reason: text('reason').notNull(),
   reopenRules: jsonb('reopen_rules'),
+  /** The error's reopen_rules before the change (what revert_status puts back); null before migration 0014. */
+  fromReopenRules: jsonb('from_reopen_rules'),
   createdAt: tstz('created_at').notNull().default(sql`now()`),
   releaseStage: text('release_stage'),
   appVersion: text('app_version'),

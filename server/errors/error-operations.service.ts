@@ -14,7 +14,7 @@ import { collaboratorSeesProject, requireProjectAccess, requireProjectAdmin } fr
 import type { Db } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
 import { collaborators, errors, errorStatusChanges, projects, users } from '../db/schema.ts'
-import { NotFoundError, ValidationError } from '../failures.ts'
+import { ConflictError, NotFoundError, ValidationError } from '../failures.ts'
 import type { UrlBuilder } from '../http/urls.ts'
 import { moveErrorsBetweenStatuses, removeErrorsFromRollups } from '../rollups/rollups.ts'
 import { toErrorGroup } from './errors.service.ts'
@@ -88,7 +88,11 @@ async function changeStatus(
 ): Promise<ErrorRow[]> {
   const to = TARGET_STATUS[operation.operation]
   const old = tx
-    .select({ id: errors.id, fromStatus: sql<string>`${errors.status}`.as('from_status') })
+    .select({
+      id: errors.id,
+      fromStatus: sql<string>`${errors.status}`.as('from_status'),
+      fromReopenRules: sql<unknown>`${errors.reopenRules}`.as('from_reopen_rules'),
+    })
     .from(errors)
     .where(inProject(projectId, errorIds))
     // The order ingestion locks error rows in, so the two cannot deadlock on PostgreSQL.
@@ -104,7 +108,7 @@ async function changeStatus(
     })
     .from(old)
     .where(eq(errors.id, old.id))
-    .returning({ ...getTableColumns(errors), fromStatus: old.fromStatus })
+    .returning({ ...getTableColumns(errors), fromStatus: old.fromStatus, fromReopenRules: old.fromReopenRules })
 
   // The project trend's rollup is kept by status: the errors' counts follow them.
   await moveErrorsBetweenStatuses(
@@ -123,6 +127,7 @@ async function changeStatus(
         toStatus: to,
         reason: 'operation',
         reopenRules: row.reopenRules,
+        fromReopenRules: row.fromReopenRules,
       })),
     )
     // errorStateManualChange webhooks, queued with the change.
@@ -134,7 +139,86 @@ async function changeStatus(
       operation.operation === 'snooze' ? snoozeRuleOf(operation.reopen_rules as Record<string, unknown>) : undefined,
     )
   }
-  return rows.map(({ fromStatus: _, ...row }) => row)
+  return rows.map(({ fromStatus: _, fromReopenRules: __, ...row }) => row)
+}
+
+/**
+ * revert_status: each error's newest status change, taken back when the caller made it with an
+ * operation and the error still has the status it set. The status and reopen_rules go back to
+ * what the change recorded as before (a snooze keeps its original snoozed_at and counters), and
+ * the revert is itself recorded, so the history stays complete. Errors whose newest change
+ * cannot be reverted are refused, each with why.
+ */
+async function revertStatus(
+  tx: Db,
+  actorId: string,
+  projectId: string,
+  errorIds: readonly string[],
+): Promise<{ rows: ErrorRow[]; refused: Map<string, string> }> {
+  const current = await tx
+    .select({ id: errors.id, status: errors.status, reopenRules: errors.reopenRules })
+    .from(errors)
+    .where(inProject(projectId, errorIds))
+    // The order ingestion locks error rows in, so the two cannot deadlock on PostgreSQL.
+    .orderBy(errors.projectId, errors.groupingHash)
+    .for('update')
+  if (current.length === 0) return { rows: [], refused: new Map() }
+  const newest = await tx
+    .selectDistinctOn([errorStatusChanges.errorId])
+    .from(errorStatusChanges)
+    .where(inArray(errorStatusChanges.errorId, current.map((row) => row.id)))
+    .orderBy(errorStatusChanges.errorId, desc(errorStatusChanges.createdAt), desc(errorStatusChanges.id))
+  const changeOf = new Map(newest.map((change) => [change.errorId, change]))
+  const refused = new Map<string, string>()
+  const reverts: { id: string; from: string; to: string; rules: unknown; rulesBefore: unknown }[] = []
+  for (const row of current) {
+    const change = changeOf.get(row.id)
+    if (!change) refused.set(row.id, 'the error has no status change to revert')
+    else if (change.reason !== 'operation' || change.actorId !== actorId) {
+      refused.set(row.id, 'its newest status change was not made by you, so it is not reverted')
+    } else if (change.toStatus !== row.status) refused.set(row.id, `its status changed since (it is ${row.status} now)`)
+    else if (change.fromStatus === 'snoozed' && change.fromReopenRules === null) {
+      refused.set(row.id, 'the snooze rule before that change was not recorded, so it cannot be restored')
+    } else {
+      const rules = change.fromStatus === 'snoozed' ? change.fromReopenRules : null
+      reverts.push({ id: row.id, from: row.status, to: change.fromStatus, rules, rulesBefore: row.reopenRules })
+    }
+  }
+  const rows: ErrorRow[] = []
+  for (const revert of reverts) {
+    const [row] = await tx
+      .update(errors)
+      .set({ status: revert.to, reopenRules: revert.rules, updatedAt: sql`now()` })
+      .where(eq(errors.id, revert.id))
+      .returning()
+    if (row) rows.push(row)
+  }
+  if (reverts.length > 0) {
+    await moveErrorsBetweenStatuses(tx, projectId, reverts.map((r) => ({ errorId: r.id, from: r.from, to: r.to })))
+    await tx.insert(errorStatusChanges).values(
+      reverts.map((r) => ({
+        id: newId(),
+        errorId: r.id,
+        actorId,
+        fromStatus: r.from,
+        toStatus: r.to,
+        reason: 'operation',
+        reopenRules: r.rules,
+        fromReopenRules: r.rulesBefore,
+      })),
+    )
+    // A revert is a manual change like any other: errorStateManualChange webhooks (each with its own snooze rule).
+    for (const r of reverts) {
+      await queueStatusChangeTriggers(
+        tx,
+        projectId,
+        actorId,
+        [{ errorId: r.id, from: r.from, to: r.to }],
+        r.to === 'snoozed' ? snoozeRuleOf(r.rules as Record<string, unknown>) : undefined,
+      )
+    }
+  }
+  return { rows, refused }
 }
 
 /**
@@ -180,7 +264,8 @@ async function deleteErrors(tx: Db, projectId: string, errorIds: readonly string
   return new Set(deleted.map((row) => row.id))
 }
 
-type Outcome = { kind: 'updated'; rows: ErrorRow[] } | { kind: 'deleted'; ids: Set<string> }
+/** What an operation did: rows updated (and, for revert_status, errors refused with why), or ids deleted. */
+type Outcome = { kind: 'updated'; rows: ErrorRow[]; refused?: Map<string, string> } | { kind: 'deleted'; ids: Set<string> }
 
 /** Runs one operation on the listed errors of a project, all in one transaction. */
 async function runOperation(
@@ -204,6 +289,8 @@ async function runOperation(
         kind: 'updated',
         rows: await writingProject(db, projectId, (tx) => changeStatus(tx, userId, projectId, errorIds, operation)),
       }
+    case 'revert_status':
+      return { kind: 'updated', ...(await writingProject(db, projectId, (tx) => revertStatus(tx, userId, projectId, errorIds))) }
     case 'assign': {
       const assignee = await assigneeFor(db, projectId, operation.assigned_collaborator_id)
       const rows = await writingProject(db, projectId, (tx) =>
@@ -268,6 +355,8 @@ export async function operateOnError(
     if (!outcome.ids.has(errorId)) throw new NotFoundError('Error')
     return null
   }
+  const refusal = outcome.refused?.get(errorId)
+  if (refusal) throw new ConflictError(`Cannot revert the status: ${refusal}`)
   const row = outcome.rows[0]
   if (!row) throw new NotFoundError('Error')
   return toErrorGroup(urls, row)
@@ -297,6 +386,8 @@ export async function operateOnErrors(
   const byId = new Map(outcome.rows.map((row) => [row.id, row]))
   return errorIds.map((id) => {
     const row = byId.get(id)
+    const refusal = outcome.refused?.get(id)
+    if (refusal) return { id, status: 'failed', error: null, errors: [`Cannot revert the status: ${refusal}`] }
     return row
       ? { id, status: 'updated', error: toErrorGroup(urls, row), errors: [] }
       : { id, status: 'not_found', error: null, errors: ['Error not found'] }

@@ -287,8 +287,8 @@ describe('PATCH /projects/:projectId/errors/:errorId — access', () => {
 
 describe('PATCH /projects/:projectId/errors/:errorId — validation', () => {
   const cases: [string, unknown, string][] = [
-    ['no operation', {}, 'operation: must be one of fix, open, ignore, snooze, assign, override_severity, discard, undiscard, link_issue, unlink_issue, delete'],
-    ['unknown operation', { operation: 'resolve' }, 'operation: must be one of fix, open, ignore, snooze, assign, override_severity, discard, undiscard, link_issue, unlink_issue, delete'],
+    ['no operation', {}, 'operation: must be one of fix, open, ignore, snooze, assign, override_severity, discard, undiscard, link_issue, unlink_issue, revert_status, delete'],
+    ['unknown operation', { operation: 'resolve' }, 'operation: must be one of fix, open, ignore, snooze, assign, override_severity, discard, undiscard, link_issue, unlink_issue, revert_status, delete'],
     ['a body that is not an object', [{ operation: 'fix' }], 'request body: expected a JSON object'],
     ['snooze without a rule', { operation: 'snooze' }, 'reopen_rules: required for snooze: {"reopen_if": …} with its numbers'],
     [
@@ -610,5 +610,73 @@ describe('status changes through ingestion', () => {
       .where(eq(errors.id, id))
     await notify(oneEvent('SnoozedUntil'))
     expect((await reload(id)).status).toBe('open')
+  })
+})
+
+describe('revert_status: undoing a status change', () => {
+  it('puts a snooze back exactly as it was: rule, snoozed_at and counters, so the rule still counts from the first snooze', async () => {
+    const id = await ingestedError('UndoSnooze', 2)
+    const snoozed = (await (
+      await patch(id, { operation: 'snooze', reopen_rules: { reopen_if: 'n_additional_occurrences', additional_occurrences: 2 } })
+    ).json()) as ErrorGroup
+    await notify(oneEvent('UndoSnooze'))
+    expect(((await (await patch(id, { operation: 'fix' })).json()) as ErrorGroup).status).toBe('fixed')
+    const reverted = await patch(id, { operation: 'revert_status' })
+    expect(reverted.status).toBe(200)
+    const body = (await reverted.json()) as ErrorGroup
+    expect(body).toMatchObject({ status: 'snoozed', reopen_rules: snoozed.reopen_rules })
+    expect((await history(id)).slice(0, 2).map((c) => [c.from_status, c.to_status, c.reopen_rules])).toEqual([
+      ['fixed', 'snoozed', snoozed.reopen_rules],
+      ['snoozed', 'fixed', null],
+    ])
+    // One event came while snoozed before the fix; the second meets the rule of the original snooze.
+    await notify(oneEvent('UndoSnooze'))
+    expect((await row(id))!.status).toBe('open')
+  })
+
+  it('takes back fix, ignore and open; a revert of a revert redoes it; the trend rollup follows', async () => {
+    const id = await ingestedError('UndoFix', 1)
+    const trendByStatus = async () =>
+      (
+        await queryRows<{ status: string; n: number }>(
+          db(),
+          sql`SELECT status, sum(events)::int AS n FROM project_hourly_counts WHERE project_id = ${main.project.id} GROUP BY status ORDER BY status`,
+        )
+      ).map((r) => `${r.status}:${r.n}`)
+    const before = await trendByStatus()
+    await patch(id, { operation: 'fix' })
+    expect((await (await patch(id, { operation: 'revert_status' })).json()) as ErrorGroup).toMatchObject({ status: 'open', reopen_rules: null })
+    expect(await trendByStatus()).toEqual(before)
+    expect(((await (await patch(id, { operation: 'revert_status' })).json()) as ErrorGroup).status).toBe('fixed')
+    await patch(id, { operation: 'ignore' })
+    expect(((await (await patch(id, { operation: 'revert_status' })).json()) as ErrorGroup).status).toBe('fixed')
+  })
+
+  it('refuses with 409 when there is nothing of the caller’s to revert: no change, another’s change, a reopening by an event', async () => {
+    const id = await ingestedError('UndoRefused', 1)
+    await expectError(await patch(id, { operation: 'revert_status' }), 409, 'Cannot revert the status: the error has no status change to revert')
+    await patch(id, { operation: 'fix' }, member.token)
+    await expectError(await patch(id, { operation: 'revert_status' }), 409, /not made by you/)
+    expect((await row(id))!.status).toBe('fixed')
+    await patch(id, { operation: 'fix' })
+    await notify(oneEvent('UndoRefused'))
+    expect((await row(id))!.status).toBe('open')
+    await expectError(await patch(id, { operation: 'revert_status' }, member.token), 409, /not made by you/)
+    expect((await row(id))!.status).toBe('open')
+  })
+
+  it('reverts many errors in one bulk request, refusing each one it cannot with why; outsiders get 404', async () => {
+    const [a, b, c] = [await ingestedError('UndoBulkA', 1), await ingestedError('UndoBulkB', 1), await ingestedError('UndoBulkC', 1)]
+    await bulk(`?error_ids=${a},${b}`, { operation: 'ignore' })
+    const res = await bulk(`?error_ids=${a},${b},${c}`, { operation: 'revert_status' })
+    expect(res.status).toBe(200)
+    const results = (await res.json()) as BulkErrorResult[]
+    expect(results.map((r) => [r.id, r.status, r.error?.status ?? null])).toEqual([
+      [a, 'updated', 'open'],
+      [b, 'updated', 'open'],
+      [c, 'failed', null],
+    ])
+    expect(results[2]!.errors).toEqual(['Cannot revert the status: the error has no status change to revert'])
+    expect((await patch(a, { operation: 'revert_status' }, outsider.token)).status).toBe(404)
   })
 })

@@ -6,7 +6,7 @@ import { setPageHeaders, urlBuilder } from '../http/urls.ts'
 import { listParam, parseInput, queryObject, readJson } from '../http/validate.ts'
 import { listStatusChanges, operateOnError, operateOnErrors } from './error-operations.service.ts'
 import { webhookDeps } from '../webhooks/webhook-deps.ts'
-import { getError, getLatestEvent, listErrors } from './errors.service.ts'
+import { countErrorsByStatus, getError, getLatestEvent, listErrors } from './errors.service.ts'
 
 export const errorRoutes = new Hono<AppEnv>()
   .get('/projects/:projectId/errors', async (c) => {
@@ -23,6 +23,9 @@ export const errorRoutes = new Hono<AppEnv>()
     setPageHeaders(c, page)
     return c.json(page.errors)
   })
+  .get('/projects/:projectId/error_status_counts', async (c) =>
+    c.json(await countErrorsByStatus(c.var.deps.database.db, c.var.user.id, c.req.param('projectId'), filtersFromUrl(c.req.url))),
+  )
   .get('/projects/:projectId/errors/:errorId', async (c) =>
     c.json(
       await getError(

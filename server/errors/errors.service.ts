@@ -5,6 +5,7 @@ import type {
   ErrorGroup,
   ErrorSort,
   ErrorStatus,
+  ErrorStatusCounts,
   GroupingReason,
   ListErrorsQuery,
   Severity,
@@ -222,6 +223,25 @@ export async function listErrors(
     for (const group of groups) group.matching_events = matching.get(group.id) ?? 0
   }
   return { errors: groups, nextCursor, totalCount: totals[0]?.n ?? 0 }
+}
+
+/**
+ * How many of a project's errors match the filters, per status: the filters without their
+ * error.status conditions (the status is what is counted), through the same errorsWhere as the list.
+ */
+export async function countErrorsByStatus(db: Db, userId: string, projectId: string, filters: Filters = {}): Promise<ErrorStatusCounts> {
+  const { 'error.status': _status, ...others } = filters
+  const compiled = compileFilters(others, { userId, now: new Date() })
+  const filtered = errorsWhere(projectId, others, compiled)
+  await requireProjectAccess(db, userId, projectId)
+  const rows = await db
+    .select({ status: errors.status, n: count() })
+    .from(errors)
+    .where(and(eq(errors.projectId, projectId), filtered))
+    .groupBy(errors.status)
+  const counts: ErrorStatusCounts['counts'] = { open: 0, fixed: 0, snoozed: 0, ignored: 0 }
+  for (const row of rows) if (row.status in counts) counts[row.status as ErrorStatus] = Number(row.n)
+  return { counts, total: Object.values(counts).reduce((sum, n) => sum + n, 0) }
 }
 
 /** The error row, when it belongs to the project and the caller can see that project; 404 otherwise. */

@@ -47,6 +47,8 @@ const PROBES: Record<string, string[]> = {
   'device.browser_name': ['Chrome', 'Safari', 'Lynx'],
   'device.model': ['ThinkPad', 'Pixel 8', 'Nokia'],
   'request.url': ['https://shop.test/checkout', 'https://shop.test/cart', 'https://elsewhere'],
+  // Free text over class, message and context.
+  search: ['alpha', 'HAPPENED', 'checkout', 'zzz'],
 }
 
 const EVENT_FIELDS = FILTER_FIELDS.filter((f) => f.scope === 'event')
@@ -70,9 +72,12 @@ function eventMeets(errorClass: string, values: EventValues, fieldId: string, co
   // A blank class or message is a missing one.
   const all: EventValues = { ...values, 'event.class': errorClass || undefined, 'event.message': errorClass ? `${errorClass} happened` : undefined }
   const value = all[fieldId] ?? null
+  const holds = (text: string | undefined, wanted: string) => text !== undefined && text.toLowerCase().includes(wanted.toLowerCase())
   const matches = (wanted: string) =>
-    value !== null &&
-    (definition.match === 'substring' ? value.toLowerCase().includes(wanted.toLowerCase()) : value === wanted)
+    fieldId === 'search'
+      ? ['event.class', 'event.message', 'event.context'].some((searched) => holds(all[searched], wanted))
+      : value !== null &&
+        (definition.match === 'substring' ? value.toLowerCase().includes(wanted.toLowerCase()) : value === wanted)
   const eq = conditions.filter((c) => c.type === 'eq')
   const ne = conditions.filter((c) => c.type === 'ne')
   const empty = conditions.filter((c) => c.type === 'empty')

@@ -7,6 +7,7 @@ import {
   parseFilterTime,
   pivotFilterField,
   PIVOT_FIELD_IDS,
+  SEARCH_FIELD_ID,
   type FilterCondition,
   type FilterFieldDefinition,
   type Filters,
@@ -97,6 +98,22 @@ function columnConditions(
   return and(...parts)
 }
 
+/** The event columns the free-text `search` field looks in (SEARCHED_FIELDS in the contract). */
+const SEARCH_COLUMNS = [events.errorClass, events.message, events.context] as const
+
+/**
+ * `search`: eq values match when any of the searched columns holds the value as a
+ * case-insensitive substring (several values OR-ed); ne values when none of them does.
+ */
+function searchCondition(conditions: readonly FilterCondition[]): SQL | undefined {
+  const matches = (value: string) => or(...SEARCH_COLUMNS.map((column) => sql`${column} ILIKE ${likePattern(value)}`))!
+  const equal = byType(conditions, 'eq')
+  return and(
+    equal.length > 0 ? or(...equal.map(matches)) : undefined,
+    ...byType(conditions, 'ne').map((value) => sql`NOT coalesce(${matches(value)}, false)`),
+  )
+}
+
 function assignedToCondition(conditions: readonly FilterCondition[], context: FilterContext): SQL | undefined {
   const column = errors.assignedCollaboratorId
   const target = (value: string) => (value === 'me' ? context.userId : value)
@@ -183,7 +200,9 @@ export function compileFilters(filters: Filters, context: FilterContext): Compil
         break
       case 'event':
         eventFields.push(fieldId)
-        eventParts.push(columnConditions(eventColumn(fieldId), definition, conditions))
+        eventParts.push(
+          fieldId === SEARCH_FIELD_ID ? searchCondition(conditions) : columnConditions(eventColumn(fieldId), definition, conditions),
+        )
         break
     }
   }

@@ -239,6 +239,44 @@ describe('GET /projects/{id}/errors with filters', () => {
     expect((await errorsFor({ 'device.browser_name': [empty(true)] })).classes).toEqual(['Alpha', 'Beta', 'Gamma'])
   })
 
+  it('searches free text in error class, message and context (case-insensitive substrings)', async () => {
+    expect((await errorsFor({ search: [eq('alph')] })).classes).toEqual(['Alpha'])
+    expect((await errorsFor({ search: [eq('BETA HAPP')] })).classes).toEqual(['Beta'])
+    expect((await errorsFor({ search: [eq('checkout')] })).classes).toEqual(['Alpha'])
+    // Several values OR-ed; ne keeps errors with an event matching in none of the fields.
+    expect((await errorsFor({ search: [eq('checkout'), eq('gamma')] })).classes).toEqual(['Alpha', 'Gamma'])
+    expect((await errorsFor({ search: [ne('alpha')] })).classes).toEqual(['Beta', 'Gamma'])
+    // LIKE's wildcards are taken literally.
+    expect((await errorsFor({ search: [eq('%')] })).classes).toEqual([])
+    // Combined with other fields, within one event.
+    expect((await errorsFor({ search: [eq('alpha')], 'app.release_stage': [eq('staging')] })).classes).toEqual(['Alpha'])
+    expect((await errorsFor({ search: [eq('checkout')], 'app.release_stage': [eq('staging')] })).classes).toEqual([])
+    // The events API takes it too.
+    const events = await get(`/projects/${projectId}/events?${filtersToParams({ search: [eq('/cart')] })}`)
+    expect(events.headers.get('X-Total-Count')).toBe('1')
+    const fields = (await (await get(`/projects/${projectId}/event_fields`)).json()) as { display_id: string; match: string; filter_types: string[] }[]
+    expect(fields.find((f) => f.display_id === 'search')).toMatchObject({ match: 'substring', filter_types: ['eq', 'ne'] })
+    const tooLong = await get(`/projects/${projectId}/errors?${filtersToParams({ search: [eq('x'.repeat(1025))] })}`)
+    expect(tooLong.status).toBe(400)
+    expect(((await tooLong.json()) as { errors: string[] }).errors[0]).toMatch(/^filters\[search\]: value is longer than 1024/)
+  })
+
+  it('counts the matching errors per status for the status tabs, leaving out a status filter', async () => {
+    const countsFor = async (filters: Filters) => {
+      const res = await get(`/projects/${projectId}/error_status_counts?${filtersToParams(filters)}`)
+      expect(res.status, await res.clone().text()).toBe(200)
+      return res.json()
+    }
+    expect(await countsFor({})).toEqual({ counts: { open: 2, fixed: 1, snoozed: 0, ignored: 0 }, total: 3 })
+    expect(await countsFor({ 'error.status': [eq('fixed')] })).toEqual({ counts: { open: 2, fixed: 1, snoozed: 0, ignored: 0 }, total: 3 })
+    expect(await countsFor({ search: [eq('alpha')] })).toEqual({ counts: { open: 1, fixed: 0, snoozed: 0, ignored: 0 }, total: 1 })
+    expect(await countsFor({ 'event.since': [eq('7d')] })).toEqual({ counts: { open: 1, fixed: 0, snoozed: 0, ignored: 0 }, total: 1 })
+    const bad = await get(`/projects/${projectId}/error_status_counts?filters[nope][][type]=eq&filters[nope][][value]=1`)
+    expect(bad.status).toBe(400)
+    const stranger = await ctx.createUser('Stranger')
+    expect((await ctx.request(`/api/projects/${projectId}/error_status_counts`, { token: stranger.token })).status).toBe(404)
+  })
+
   it('combines error and event fields, counts the filtered errors and keeps filters in the next link', async () => {
     expect(
       (await errorsFor({ 'error.status': [eq('open')], 'app.release_stage': [eq('production')] })).classes,

@@ -12,6 +12,7 @@ import {
   bulkErrorResultSchema,
   errorSchema,
   errorStatusChangeSchema,
+  errorStatusCountsSchema,
   MAX_BULK_ERROR_IDS,
   type BulkErrorResult,
   type ErrorGroup,
@@ -27,7 +28,6 @@ import { pivotKeys } from './pivots.ts'
 import { EMPTY_POLL_MS, LIST_POLL_MS } from './polling.ts'
 import { projectKeys } from './projects.ts'
 import { trendKeys } from './trends.ts'
-import { announce } from '../lib/announce.ts'
 
 export interface ErrorListParams {
   sort: ErrorSort
@@ -46,6 +46,8 @@ export const errorKeys = {
   lists: () => [...errorKeys.all, 'list'] as const,
   list: (projectId: string, params: ErrorListParams) => [...errorKeys.lists(), projectId, params] as const,
   head: (projectId: string, params: ErrorListParams) => [...errorKeys.all, 'head', projectId, params] as const,
+  projectStatusCounts: (projectId: string) => [...errorKeys.all, 'status-counts', projectId] as const,
+  statusCounts: (projectId: string, filters: Filters) => [...errorKeys.projectStatusCounts(projectId), { filters }] as const,
   details: () => [...errorKeys.all, 'detail'] as const,
   detail: (projectId: string, errorId: string) => [...errorKeys.details(), projectId, errorId] as const,
   latestEvent: (projectId: string, errorId: string) => [...errorKeys.detail(projectId, errorId), 'latest-event'] as const,
@@ -134,6 +136,20 @@ export async function refreshErrorsList(client: QueryClient, projectId: string, 
     data ? { pages: data.pages.slice(0, 1), pageParams: data.pageParams.slice(0, 1) } : data,
   )
   await client.invalidateQueries({ queryKey: key, exact: true })
+}
+
+/**
+ * How many errors match the filters in each status (the status tabs' counts). The key leaves out
+ * the status filter, which the server ignores too: switching tabs reads nothing again.
+ */
+export const errorStatusCountsQuery = (projectId: string, filters: Filters) => {
+  const { 'error.status': _status, ...others } = filters
+  return queryOptions({
+    queryKey: errorKeys.statusCounts(projectId, others),
+    queryFn: ({ signal }) =>
+      getJson(withFilters(apiUrl(`${projectPath(projectId)}/error_status_counts`), others), errorStatusCountsSchema, signal),
+    staleTime: 5_000,
+  })
 }
 
 export const errorQuery = (projectId: string, errorId: string) =>
@@ -237,6 +253,8 @@ export function applyOperation(error: ErrorGroup, operation: ErrorOperation, now
       return { ...error, linked_issues: [{ type: 'url', url: operation.issue_url }] }
     case 'unlink_issue':
       return { ...error, linked_issues: [] }
+    // What it restores is the server's record (the status change); its answer is written when it comes.
+    case 'revert_status':
     case 'delete':
       return error
   }
@@ -343,6 +361,7 @@ function invalidateAfter(client: QueryClient, projectId: string, ids: readonly s
   const counts = operation.operation === 'delete' ? {} : { predicate: countsByErrorState }
   return Promise.all([
     client.invalidateQueries({ queryKey: projectLists(projectId) }),
+    client.invalidateQueries({ queryKey: errorKeys.projectStatusCounts(projectId) }),
     client.invalidateQueries({ queryKey: projectKeys.detail(projectId) }),
     client.invalidateQueries({ queryKey: trendKeys.inProject(projectId), ...counts }),
     client.invalidateQueries({ queryKey: pivotKeys.project(projectId), ...counts }),
@@ -364,6 +383,7 @@ const OPERATION_VERBS: Record<ErrorOperation['operation'], string> = {
   undiscard: 'stop discarding',
   link_issue: 'link an issue to',
   unlink_issue: 'unlink the issue of',
+  revert_status: 'undo the status change of',
   delete: 'delete',
 }
 
@@ -396,8 +416,6 @@ export const errorOperationMutation = (projectId: string) =>
     onSuccess: (updated, { errorId, operation }, _context, { client }) => {
       writeErrors(client, projectId, new Map([[errorId, operation.operation === 'delete' ? null : updated]]))
       if (operation.operation === 'delete') client.removeQueries({ queryKey: errorKeys.detail(projectId, errorId) })
-      // On screen only a badge changes; say it for screen readers.
-      announce(`Error ${PAST[operation.operation]}`)
     },
     onSettled: (_data, _error, { errorId, operation }, _context, { client }) =>
       invalidateAfter(client, projectId, operation.operation === 'delete' ? [] : [errorId], operation),
@@ -445,8 +463,6 @@ export const bulkErrorOperationMutation = (projectId: string) =>
         }
       }
       writeErrors(client, projectId, next)
-      const changed = results.length - failed.length
-      if (changed > 0) announce(`${changed === 1 ? '1 error' : `${changed} errors`} ${PAST[operation.operation]}`)
       if (failed.length > 0) {
         const reasons = [...new Set(failed.flatMap((r) => (r.errors.length > 0 ? r.errors : [r.status === 'not_found' ? 'not found' : 'failed'])))]
         showToast({
@@ -459,7 +475,8 @@ export const bulkErrorOperationMutation = (projectId: string) =>
       invalidateAfter(client, projectId, errorIds, operation),
   })
 
-const PAST: Record<ErrorOperation['operation'], string> = {
+/** An operation's past participle, for what it did ("3 errors fixed"). */
+export const PAST: Record<ErrorOperation['operation'], string> = {
   fix: 'fixed',
   open: 'reopened',
   ignore: 'ignored',
@@ -470,5 +487,6 @@ const PAST: Record<ErrorOperation['operation'], string> = {
   undiscard: 'undiscarded',
   link_issue: 'linked to an issue',
   unlink_issue: 'unlinked from their issue',
+  revert_status: 'restored',
   delete: 'deleted',
 }

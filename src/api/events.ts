@@ -1,8 +1,12 @@
-import { hashKey, queryOptions } from '@tanstack/react-query'
+import { hashKey, mutationOptions, queryOptions } from '@tanstack/react-query'
 import { eventSchema, type ErrorEvent } from '../../contract/events.ts'
 import type { Filters } from '../../contract/filters.ts'
 import { withFilters } from './event-fields.ts'
-import { apiUrl, getJson, getPage } from './http.ts'
+import { apiUrl, getJson, getPage, sendEmpty } from './http.ts'
+import { errorKeys } from './errors.ts'
+import { pivotKeys } from './pivots.ts'
+import { projectKeys } from './projects.ts'
+import { trendKeys } from './trends.ts'
 
 export const EVENTS_PAGE_SIZE = 20
 
@@ -17,6 +21,8 @@ export const eventKeys = {
   neighbours: (projectId: string, errorId: string, eventId: string, receivedAt: string) =>
     [...eventKeys.all, 'neighbours', projectId, errorId, eventId, receivedAt] as const,
   detail: (projectId: string, eventId: string) => [...eventKeys.all, 'detail', projectId, eventId] as const,
+  position: (projectId: string, errorId: string, eventId: string, receivedAt: string) =>
+    [...eventKeys.all, 'position', projectId, errorId, eventId, receivedAt] as const,
   projectNewest: (projectId: string) => [...eventKeys.all, 'newest', projectId] as const,
 }
 
@@ -83,4 +89,53 @@ export const eventNeighboursQuery = (projectId: string, errorId: string, event: 
       return { older: slim(older!.items[0]), newer: slim(newer!.items[0]) }
     },
     staleTime: 15_000,
+  })
+
+/**
+ * Where an event stands among its error's events, newest first: 1 is the newest. The events
+ * received in a later millisecond (a time window from the next one) plus those of the same
+ * millisecond that sort before it (by id, as the server orders ties), plus one.
+ */
+export const eventPositionQuery = (projectId: string, errorId: string, event: Pick<ErrorEvent, 'id' | 'received_at'>) =>
+  queryOptions({
+    queryKey: eventKeys.position(projectId, errorId, event.id, event.received_at),
+    queryFn: async ({ signal }) => {
+      const at = Date.parse(event.received_at)
+      const iso = (ms: number) => new Date(ms).toISOString()
+      const [later, sameTime] = await Promise.all([
+        getPage(errorEventsUrl(projectId, errorId, { start_time: iso(at + 1), per_page: 1 }), eventSchema, signal),
+        getPage(errorEventsUrl(projectId, errorId, { start_time: iso(at), end_time: iso(at + 1), per_page: 100 }), eventSchema, signal),
+      ])
+      const tiedBefore = sameTime.items.filter((tied) => tied.id > event.id).length
+      return (later.totalCount ?? 0) + tiedBefore + 1
+    },
+    staleTime: 15_000,
+  })
+
+/**
+ * Deletes one event (admins; the server answers 403 to others). Its error's counts, the rollups
+ * behind trends and pivots, and the lists it was in are read again.
+ */
+export const deleteEventMutation = (projectId: string, errorId: string) =>
+  mutationOptions<void, Error, { eventId: string }>({
+    mutationKey: ['events', 'delete', projectId],
+    mutationFn: ({ eventId }) => sendEmpty('DELETE', apiUrl(`${projectPath(projectId)}/events/${encodeURIComponent(eventId)}`)),
+    meta: { inlineErrors: true },
+    onSuccess: (_data, { eventId }, _context, { client }) => {
+      // What was read about the deleted event itself: asked again, its neighbours would be a 400
+      // (after_event names no event of the list) while the page moves on.
+      client.removeQueries({ queryKey: eventKeys.detail(projectId, eventId) })
+      client.removeQueries({ queryKey: [...eventKeys.all, 'neighbours', projectId, errorId, eventId] })
+      client.removeQueries({ queryKey: [...eventKeys.all, 'position', projectId, errorId, eventId] })
+      return Promise.all([
+        client.invalidateQueries({ queryKey: eventKeys.lists() }),
+        client.invalidateQueries({ queryKey: [...eventKeys.all, 'neighbours', projectId, errorId] }),
+        client.invalidateQueries({ queryKey: [...eventKeys.all, 'position', projectId, errorId] }),
+        client.invalidateQueries({ queryKey: errorKeys.detail(projectId, errorId) }),
+        client.invalidateQueries({ queryKey: [...errorKeys.lists(), projectId] }),
+        client.invalidateQueries({ queryKey: projectKeys.detail(projectId) }),
+        client.invalidateQueries({ queryKey: trendKeys.inProject(projectId) }),
+        client.invalidateQueries({ queryKey: pivotKeys.project(projectId) }),
+      ]).then(() => undefined)
+    },
   })

@@ -3,6 +3,8 @@ export interface Toast {
   id: number
   title: string
   description?: string
+  /** One button beside the text, such as Undo; the toast closes when it is pressed. */
+  action?: { label: string; onClick: () => void }
 }
 
 type Listener = () => void
@@ -17,8 +19,8 @@ function emit(): void {
 
 export function showToast(toast: Omit<Toast, 'id'>, timeoutMs = 6000): number {
   const id = nextId++
-  // The same failure repeated (several queries, one outage) shows once.
-  if (toasts.some((t) => t.title === toast.title && t.description === toast.description)) return id
+  // The same failure repeated (several queries, one outage) shows once; each action is its own.
+  if (!toast.action && toasts.some((t) => t.title === toast.title && t.description === toast.description)) return id
   toasts = [...toasts, { ...toast, id }].slice(-3)
   emit()
   if (timeoutMs > 0) setTimeout(() => dismissToast(id), timeoutMs)
@@ -36,3 +38,9 @@ export function subscribeToasts(listener: Listener): () => void {
 }
 
 export const getToasts = (): readonly Toast[] => toasts
+
+/** Closes every toast (tests start each case with none). */
+export function dismissAllToasts(): void {
+  toasts = []
+  emit()
+}

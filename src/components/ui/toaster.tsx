@@ -19,6 +19,18 @@ export function Toaster() {
                 <p className="mt-0.5 break-words whitespace-pre-line text-muted-foreground">{toast.description}</p>
               ) : null}
             </div>
+            {toast.action ? (
+              <button
+                type="button"
+                className="shrink-0 rounded px-1.5 py-0.5 text-sm font-medium text-accent underline-offset-4 hover:underline"
+                onClick={() => {
+                  dismissToast(toast.id)
+                  toast.action?.onClick()
+                }}
+              >
+                {toast.action.label}
+              </button>
+            ) : null}
             <button
               type="button"
               aria-label="Dismiss notification"

@@ -34,3 +34,41 @@ export function SeverityIndicator({ severity, className }: { severity: Severity;
     </span>
   )
 }
+
+/** Handled or unhandled, in words: an unhandled error crashed something, so it stands out (not by colour alone). */
+export function HandledLabel({ unhandled }: { unhandled: boolean }) {
+  return unhandled ? (
+    <span className="shrink-0 font-medium text-danger">unhandled</span>
+  ) : (
+    <span className="shrink-0">handled</span>
+  )
+}
+
+/** A list of values as a row shows it: the first one or two, and how many more. */
+const firstOf = (values: readonly string[], shown: number) =>
+  values.length <= shown ? values.join(', ') : `${values.slice(0, shown).join(', ')} +${values.length - shown}`
+
+/**
+ * Where the error was seen: its release stages and app versions (the newest last, as the server
+ * lists them by first seen), each labelled for screen readers.
+ */
+export function ReleaseLabel({ error }: { error: Pick<ErrorGroup, 'release_stages' | 'app_versions'> }) {
+  const versions = error.app_versions
+  const newest = versions.at(-1)
+  return (
+    <>
+      {error.release_stages.length > 0 ? (
+        <span className="min-w-0 shrink-0 truncate" title={error.release_stages.join(', ')}>
+          <span className="sr-only">release stages </span>
+          {firstOf(error.release_stages, 2)}
+        </span>
+      ) : null}
+      {newest !== undefined ? (
+        <span className="shrink-0 font-mono" title={versions.join(', ')}>
+          <span className="sr-only">app versions </span>
+          {versions.length > 1 ? `${versions[0]}…${newest}` : newest}
+        </span>
+      ) : null}
+    </>
+  )
+}

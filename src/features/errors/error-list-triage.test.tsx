@@ -65,6 +65,9 @@ function listApi({
   return { ...api, patches: () => api.requests.filter((r) => r.method === 'PATCH') }
 }
 
+/** The trend above the list starts folded; these cases are about what it shows. */
+const showTrend = () => window.localStorage.setItem('errata.errors-trend-collapsed', 'false')
+
 const rowOf = async (errorClass: string) => {
   // The first render of a test file is slow (module loading), hence the generous timeout.
   const list = await screen.findByRole('list', { name: 'Errors' }, { timeout: 5000 })
@@ -124,6 +127,7 @@ describe('errors list triage', { timeout: 20_000 }, () => {
   })
 
   it('reads the trend again after a bulk status change moves errors out of its status filter', async () => {
+    showTrend()
     const { patches } = listApi()
     renderApp('/projects/p1/errors')
     await rowOf('FirstError')
@@ -138,6 +142,7 @@ describe('errors list triage', { timeout: 20_000 }, () => {
   })
 
   it('reads the trend again after a single error is fixed with f', async () => {
+    showTrend()
     const { patches } = listApi()
     renderApp('/projects/p1/errors')
     await rowOf('FirstError')
@@ -151,6 +156,7 @@ describe('errors list triage', { timeout: 20_000 }, () => {
   })
 
   it('leaves a trend that no status, assignee or severity filter narrows alone after a triage change', async () => {
+    showTrend()
     const { patches, requests } = listApi()
     renderApp('/projects/p1/errors?f=event.since:eq:7d')
     await rowOf('FirstError')
@@ -347,3 +353,35 @@ describe('errors list triage', { timeout: 20_000 }, () => {
 function rowIn(errorClass: string): HTMLElement {
   return screen.getByRole('link', { name: errorClass }).closest<HTMLElement>('[role="listitem"]')!
 }
+
+describe('errors list undo', { timeout: 20_000 }, () => {
+  it('a bulk ignore shows a toast whose Undo asks the server to revert exactly the errors it changed', async () => {
+    const { patches } = listApi({
+      errors: [
+        errorGroup({ id: 'e1', error_class: 'FirstError' }),
+        errorGroup({ id: 'e2', error_class: 'SecondError', status: 'ignored' }),
+        errorGroup({ id: 'e3', error_class: 'ThirdError' }),
+      ],
+      bulk: (request, current) => {
+        const { operation } = request.body as { operation: string }
+        const ids = (request.url.searchParams.get('error_ids') ?? '').split(',')
+        return ids.map((id) => {
+          const error = current.find((e) => e.id === id)!
+          const status = operation === 'revert_status' ? 'open' : 'ignored'
+          return { id, status: 'updated', error: { ...error, status }, errors: [] }
+        })
+      },
+    })
+    renderApp('/projects/p1/errors')
+    await rowOf('FirstError')
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Select all loaded errors' }))
+    await userEvent.click(within(screen.getByRole('toolbar', { name: 'Bulk actions' })).getByRole('button', { name: 'Ignore' }))
+    const toast = (await screen.findByText('3 errors ignored')).closest<HTMLElement>('[role="status"]')!
+    await userEvent.click(within(toast).getByRole('button', { name: 'Undo' }))
+    await waitFor(() => expect(patches()).toHaveLength(2))
+    // SecondError was ignored already: the ignore changed nothing there, so nothing is reverted.
+    expect(patches()[1]!.url.searchParams.get('error_ids')).toBe('e1,e3')
+    expect(patches()[1]!.body).toEqual({ operation: 'revert_status' })
+    await waitFor(() => expect(within(rowIn('FirstError')).getByText('open')).toBeInTheDocument())
+  })
+})

@@ -1,11 +1,10 @@
-import { useMutation, useQueryClient, useSuspenseInfiniteQuery } from '@tanstack/react-query'
+import { useQueryClient, useSuspenseInfiniteQuery } from '@tanstack/react-query'
 import { Link, useNavigate } from '@tanstack/react-router'
 import { useWindowVirtualizer } from '@tanstack/react-virtual'
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
-import type { ErrorGroup, ErrorOperation } from '../../../contract/errors.ts'
+import type { Direction } from '../../../contract/common.ts'
+import type { ErrorGroup, ErrorOperation, ErrorSort } from '../../../contract/errors.ts'
 import {
-  bulkErrorOperationMutation,
-  errorOperationMutation,
   errorsInfiniteQuery,
   refreshErrorsList,
   type ErrorListParams,
@@ -21,14 +20,17 @@ import { BulkToolbar } from '../triage/bulk-toolbar.tsx'
 import { focusFilterInput, useShortcuts } from '../triage/keyboard-shortcuts.ts'
 import { ShortcutsHelp, ShortcutsHelpButton } from '../triage/shortcuts-help.tsx'
 import { SnoozeDialog } from '../triage/snooze-dialog.tsx'
+import { useTriageOperations } from '../triage/use-triage-operations.ts'
 import { Sparkline, useErrorSparklines } from '../trends/error-sparklines.tsx'
-import { ErrorStatusBadge, SeverityIndicator } from './error-badges.tsx'
+import { ErrorStatusBadge, HandledLabel, ReleaseLabel, SeverityIndicator } from './error-badges.tsx'
+import { SortHeader } from './sort-header.tsx'
+import { StatusTabs } from './status-tabs.tsx'
 import { useListUpdates } from './use-list-updates.ts'
 import { errorClassLabel } from '../../lib/error-class.ts'
 import { eventScopedFilters } from '../filters/to-filter-search.ts'
 import { errorFilterSearch } from '../pivots/to-pivot-filter.ts'
 
-const ROW_ESTIMATE = 76
+const ROW_ESTIMATE = 58
 /** "Select all matching" loads at most this many rows: bulk actions send them 100 ids a request. */
 const MAX_SELECT_ALL = 2000
 /** Start loading the next page this many rows before the end, so scrolling rarely waits. */
@@ -64,7 +66,7 @@ function ErrorRow({
   // Many rows can share a class ("Error"): the message tells their checkbox and link apart.
   const messageId = `error-message-${error.id}`
   return (
-    <div className="relative flex items-start gap-3 px-4 py-3 hover:bg-surface-muted">
+    <div className="relative flex items-start gap-3 px-4 py-2 hover:bg-surface-muted">
       {/* Above the row-wide link overlay so it can be clicked. */}
       <input
         type="checkbox"
@@ -76,33 +78,39 @@ function ErrorRow({
       />
       <div className={`min-w-0 flex-1 ${columns}`}>
         <div className="min-w-0">
-          {/* Badges wrap under the class rather than cut it: the class is what a row is read by. */}
-          <div className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-0.5">
+          {/* Class and message on one line (the class is what a row is read by; the message cut
+              first), then one line of what tells errors apart: status, handled, where, who. */}
+          <div className="flex min-w-0 items-baseline gap-2">
             <Link
               to="/projects/$projectId/errors/$errorId"
               params={{ projectId, errorId: error.id }}
               search={errorSearch}
               data-row-index={index}
               aria-describedby={messageId}
-              className="min-w-0 truncate rounded font-semibold text-foreground after:absolute after:inset-0 hover:underline focus-visible:-outline-offset-2"
+              className="max-w-full shrink-0 truncate rounded font-semibold text-foreground after:absolute after:inset-0 hover:underline focus-visible:-outline-offset-2"
             >
               {errorClassLabel(error.error_class)}
             </Link>
-            <ErrorStatusBadge error={error} className="shrink" />
-            <SeverityIndicator severity={error.severity} className="hidden md:inline-flex" />
-            <AssigneeLabel name={assignee} />
-          </div>
-          <p id={messageId} className="truncate text-sm text-foreground/90" title={error.message}>
-            {error.message || <span className="text-muted-foreground italic">(no message)</span>}
-          </p>
-          {error.context ? (
-            <p className="truncate font-mono text-xs text-muted-foreground" title={error.context}>
-              {error.context}
+            <p id={messageId} className="min-w-0 flex-1 truncate text-sm text-foreground/90" title={error.message}>
+              {error.message || <span className="text-muted-foreground italic">(no message)</span>}
             </p>
-          ) : null}
+          </div>
+          <div className="mt-0.5 flex min-w-0 flex-wrap items-center gap-x-2.5 gap-y-0.5 text-xs text-muted-foreground md:flex-nowrap">
+            <ErrorStatusBadge error={error} className="shrink py-0" />
+            <SeverityIndicator severity={error.severity} className="hidden shrink-0 md:inline-flex" />
+            <HandledLabel unhandled={error.unhandled} />
+            <ReleaseLabel error={error} />
+            <AssigneeLabel name={assignee} />
+            {error.context ? (
+              <span className="min-w-0 truncate font-mono" title={error.context}>
+                <span className="sr-only">context </span>
+                {error.context}
+              </span>
+            ) : null}
+          </div>
         </div>
         {/* Narrow screens: one meta line instead of columns. */}
-        <p className="mt-1 flex flex-wrap gap-x-3 text-xs text-muted-foreground tabular-nums md:hidden">
+        <p className="mt-0.5 flex flex-wrap gap-x-3 text-xs text-muted-foreground tabular-nums md:hidden">
           <SeverityIndicator severity={error.severity} />
           <span>
             {error.matching_events === undefined
@@ -185,7 +193,16 @@ const isInteractive = (element: Element | null) =>
  * Rows can be selected for bulk actions; `j` / `k` move the focused row, Enter opens it, and the
  * triage keys act on the selection (or the focused row when nothing is selected).
  */
-export function ErrorList({ projectId, params }: { projectId: string; params: ErrorListParams }) {
+export function ErrorList({
+  projectId,
+  params,
+  onSortChange,
+}: {
+  projectId: string
+  params: ErrorListParams
+  /** A column header was clicked: the sort (and direction) to show, into the URL. */
+  onSortChange: (next: { sort: ErrorSort; direction: Direction }) => void
+}) {
   const query = useSuspenseInfiniteQuery(errorsInfiniteQuery(projectId, params))
   const { hasNextPage, isFetchingNextPage, fetchNextPage, isFetchNextPageError } = query
   const errors = useMemo(() => query.data.pages.flatMap((page) => page.items), [query.data.pages])
@@ -233,8 +250,7 @@ export function ErrorList({ projectId, params }: { projectId: string; params: Er
   const allSelected = errorIds.length > 0 && selectedIds.length === errorIds.length
   const focused = focusedIndex !== null ? errors[focusedIndex] : undefined
 
-  const single = useMutation(errorOperationMutation(projectId))
-  const bulk = useMutation(bulkErrorOperationMutation(projectId))
+  const triage = useTriageOperations(projectId)
 
   const toggle = useCallback((id: string) => {
     setSelection((current) => {
@@ -250,15 +266,8 @@ export function ErrorList({ projectId, params }: { projectId: string; params: Er
     // A bulk action clears the selection, and with it the toolbar (or the menu or dialog that
     // started it) where the focus may be: send the focus back to the rows first.
     if (fromSelection) returnToRows(ids)
-    if (!fromSelection && ids.length === 1) {
-      single.mutate({ errorId: ids[0]!, operation })
-      return
-    }
-    bulk.mutate(
-      { errorIds: ids, operation },
-      // Failed errors stay selected so they can be retried.
-      { onSuccess: ({ failed }) => setSelection(new Set(failed.map((result) => result.id))) },
-    )
+    // Failed errors stay selected so they can be retried.
+    triage.run(ids, operation, fromSelection ? { asSelection: true, onDone: ({ failedIds }) => setSelection(new Set(failedIds)) } : {})
   }
 
   /** What the triage keys act on: the selection, else the focused row. */
@@ -409,7 +418,7 @@ export function ErrorList({ projectId, params }: { projectId: string; params: Er
           border), so the bulk actions stay in reach and the numbers keep their labels far down the
           list, however many lines the toolbar wraps to. */}
       <div className="sticky top-[calc(3rem+1px)] z-[15] bg-surface">
-        <div className="flex min-h-11 flex-wrap items-center gap-x-3 gap-y-1 border-b border-border bg-surface px-4 py-1.5">
+        <div className="flex min-h-10 flex-wrap items-center gap-x-3 gap-y-1 border-b border-border bg-surface px-4 py-1">
           <input
             ref={selectAllRef}
             type="checkbox"
@@ -423,7 +432,7 @@ export function ErrorList({ projectId, params }: { projectId: string; params: Er
               <BulkToolbar
                 projectId={projectId}
                 count={selectedIds.length}
-                pending={bulk.isPending}
+                pending={triage.bulkPending}
                 onRun={(operation) => runOn(selectedIds, operation, true)}
                 onSnooze={() => setSnoozeTargets(selectedIds)}
                 assignOpen={bulkAssignOpen}
@@ -441,9 +450,8 @@ export function ErrorList({ projectId, params }: { projectId: string; params: Er
               ) : null}
             </>
           ) : (
-            <span className="text-xs font-medium text-muted-foreground">
-              Errors <span className="font-normal tabular-nums">({formatCount(total)})</span>
-            </span>
+            // The status tabs live in the list's bar: they stay in reach (sticky) and take no row of their own.
+            <StatusTabs projectId={projectId} filters={params.filters} className="min-w-0 flex-1" />
           )}
           <span role="status" className="ml-auto flex items-center gap-1.5 text-xs text-muted-foreground">
             {updates.newErrors > 0 ? (
@@ -460,18 +468,22 @@ export function ErrorList({ projectId, params }: { projectId: string; params: Er
             <ShortcutsHelpButton onClick={() => setHelpOpen(true)} />
           </span>
         </div>
-        <div aria-hidden="true" className="hidden border-b border-border bg-surface-muted py-2 pr-4 pl-11 text-xs font-medium text-muted-foreground md:block">
+        <div className="hidden border-b border-border bg-surface-muted py-0.5 pr-4 pl-11 text-xs font-medium text-muted-foreground md:block">
           <div className={columns}>
             <span />
-            <span className="hidden text-right lg:block">{sparklines.label.replace(/^Events per /, 'Per ')}</span>
-            <span className="text-right" title={scoped ? 'Events matching the filters, of all the error’s events' : undefined}>
+            <span className="hidden text-right lg:block" aria-hidden="true">{sparklines.label.replace(/^Events per /, 'Per ')}</span>
+            <SortHeader sort="events" params={params} onSortChange={onSortChange} title={scoped ? 'Events matching the filters, of all the error’s events' : undefined}>
               {scoped ? 'Matching' : 'Events'}
-            </span>
-            <span className="text-right" title={scoped ? 'Users affected over the error’s whole life, not only by the matching events' : undefined}>
+            </SortHeader>
+            <SortHeader sort="users" params={params} onSortChange={onSortChange} title={scoped ? 'Users affected over the error’s whole life, not only by the matching events' : undefined}>
               Users
-            </span>
-            <span className="hidden text-right lg:block">First seen</span>
-            <span className="text-right">Last seen</span>
+            </SortHeader>
+            <SortHeader sort="first_seen" params={params} onSortChange={onSortChange} className="hidden lg:flex">
+              First seen
+            </SortHeader>
+            <SortHeader sort="last_seen" params={params} onSortChange={onSortChange}>
+              Last seen
+            </SortHeader>
           </div>
         </div>
       </div>

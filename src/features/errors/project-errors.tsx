@@ -6,8 +6,8 @@ import {
   useSuspenseQuery,
 } from '@tanstack/react-query'
 import { CatchBoundary, Link } from '@tanstack/react-router'
-import { Settings } from 'lucide-react'
-import { Suspense, useEffect, useRef } from 'react'
+import { ChartColumn, Settings } from 'lucide-react'
+import { Suspense, useEffect, useId, useRef } from 'react'
 import type { Direction } from '../../../contract/common.ts'
 import type { ErrorSort } from '../../../contract/errors.ts'
 import type { Filters } from '../../../contract/filters.ts'
@@ -28,6 +28,11 @@ import { ErrorListSkeleton } from './error-list-skeleton.tsx'
 import { ErrorSortControls } from './error-sort-controls.tsx'
 import { rememberErrorsList, toErrorsListSearch } from './errors-list-return.ts'
 import { SendFirstError } from './send-first-error.tsx'
+import { StatusTabs } from './status-tabs.tsx'
+import { useTrendCollapsed } from './use-trend-collapsed.ts'
+
+/** The trend's bars on the errors page, when shown: short, so the list stays high. */
+const TREND_HEIGHT = 64
 
 /** What the page writes to the URL. */
 export interface ErrorsSearchChange {
@@ -55,17 +60,20 @@ function NoMatchingErrors({
   const { data: unfiltered } = useSuspenseInfiniteQuery(errorsInfiniteQuery(projectId, { ...params, filters: {} }))
   if (!hasErrors(unfiltered.pages)) return <SendFirstError project={project} origin={window.location.origin} />
   return (
-    <EmptyState title="No errors match these filters">
-      <p>Widen the time range, remove a filter, or start over.</p>
-      <div className="mt-3 flex justify-center gap-2">
-        <Button size="sm" onClick={() => onFiltersChange({})}>
-          Show all errors
-        </Button>
-        <Button size="sm" variant="ghost" onClick={() => onFiltersChange(DEFAULT_FILTERS)}>
-          Reset to open errors
-        </Button>
-      </div>
-    </EmptyState>
+    <div className="flex flex-col gap-2">
+      <StatusTabs projectId={projectId} filters={params.filters} />
+      <EmptyState title="No errors match these filters">
+        <p>Widen the time range, remove a filter, or start over.</p>
+        <div className="mt-3 flex justify-center gap-2">
+          <Button size="sm" onClick={() => onFiltersChange({})}>
+            Show all errors
+          </Button>
+          <Button size="sm" variant="ghost" onClick={() => onFiltersChange(DEFAULT_FILTERS)}>
+            Reset to open errors
+          </Button>
+        </div>
+      </EmptyState>
+    </div>
   )
 }
 
@@ -75,10 +83,15 @@ function ProjectSettingsLink({ projectId }: { projectId: string }) {
       to="/projects/$projectId/settings"
       params={{ projectId }}
       // As tall as the sort controls beside it.
-      className={buttonVariants({ variant: 'secondary', size: 'sm', className: 'h-8' })}
+      className={buttonVariants({
+        variant: 'secondary',
+        size: 'sm',
+        className: 'h-8',
+      })}
     >
       <Settings aria-hidden="true" />
-      Project settings
+      {/* A phone keeps the icon: the sort controls beside it fit on the same line. */}
+      <span className="max-sm:sr-only">Project settings</span>
     </Link>
   )
 }
@@ -92,12 +105,14 @@ function ErrorsListArea({
   projectId,
   params,
   onFiltersChange,
+  onSortChange,
   isEmpty,
   loadedAt,
 }: {
   projectId: string
   params: ErrorListParams
   onFiltersChange: (next: Filters) => void
+  onSortChange: (next: { sort: ErrorSort; direction: Direction }) => void
   isEmpty: boolean
   /** When the list's data last arrived: a list that loads after all (a refetch) replaces the failure. */
   loadedAt: number
@@ -122,7 +137,7 @@ function ErrorsListArea({
         {isEmpty ? (
           <NoMatchingErrors projectId={projectId} params={params} onFiltersChange={onFiltersChange} />
         ) : (
-          <ErrorList projectId={projectId} params={params} />
+          <ErrorList projectId={projectId} params={params} onSortChange={onSortChange} />
         )}
       </Suspense>
     </CatchBoundary>
@@ -169,9 +184,13 @@ export function ProjectErrors({
     // No total (the list failed): nothing to compare, and the server may well be unreachable.
     if (total === null || shownTotal.current === total) return
     shownTotal.current = total
-    void queryClient.invalidateQueries({ queryKey: projectKeys.detail(projectId) })
+    void queryClient.invalidateQueries({
+      queryKey: projectKeys.detail(projectId),
+    })
   }, [queryClient, projectId, total])
   const onFiltersChange = (next: Filters) => onSearchChange({ f: toFilterSearch(next) })
+  const [trendCollapsed, setTrendCollapsed] = useTrendCollapsed()
+  const trendId = useId()
 
   // The way back from an error opened here (its breadcrumb) leads to this list as it is shown.
   const listSearch = JSON.stringify(toErrorsListSearch(params))
@@ -189,26 +208,41 @@ export function ProjectErrors({
     )
   }
 
+  const count =
+    total !== null ? (
+      <span className="text-sm text-muted-foreground tabular-nums">
+        {/* Under filters the list's count is not the project's: say which is which. The
+            default view (status is open) counts the open errors: one number says it. */}
+        {isDefaultView
+          ? formatCountOf(total, 'open error')
+          : filtered
+            ? `${formatCount(total)} matching · ${formatCount(project.open_error_count)} open in project`
+            : `${formatCountOf(total, 'error')} · ${formatCount(project.open_error_count)} open`}
+      </span>
+    ) : null
+
+  // Compact on purpose: the title and its controls on one line, so the list (its status tabs in
+  // its sticky bar) starts within the first 300 px of a laptop screen.
   return (
     <>
-      <ProjectNav projectId={projectId} />
+      <ProjectNav projectId={projectId} className="mb-3" />
       <PageHeader
         title={`${project.name}: errors`}
-        description={
-          total !== null ? (
-            <span className="tabular-nums">
-              {/* Under filters the list's count is not the project's: say which is which. The
-                  default view (status is open) counts the open errors: one number says it. */}
-              {isDefaultView
-                ? formatCountOf(total, 'open error')
-                : filtered
-                  ? `${formatCount(total)} matching · ${formatCount(project.open_error_count)} open in project`
-                  : `${formatCountOf(total, 'error')} · ${formatCount(project.open_error_count)} open`}
-            </span>
-          ) : null
-        }
+        className="mb-3 items-center"
         actions={
           <>
+            {count}
+            <Button
+              size="sm"
+              className="h-8"
+              aria-expanded={!trendCollapsed}
+              aria-controls={trendId}
+              onClick={() => setTrendCollapsed(!trendCollapsed)}
+            >
+              <ChartColumn aria-hidden="true" />
+              {trendCollapsed ? 'Show trend' : 'Hide trend'}
+            </Button>
+            {/* The column headers sort too (from md); the control also says the order in words. */}
             {isEmpty ? null : (
               <ErrorSortControls
                 sort={params.sort}
@@ -220,20 +254,30 @@ export function ProjectErrors({
           </>
         }
       />
-      <div className="flex flex-col gap-4">
+      <div className="flex flex-col gap-3">
         <DroppedEventsNotice projectId={projectId} />
         <FilterBar projectId={projectId} filters={params.filters} onChange={onFiltersChange} offerValuesPage />
-        <ProjectTrendChart
-          projectId={projectId}
-          filters={params.filters}
-          resolution={resolution}
-          onResolutionChange={(next) => onSearchChange({ resolution: next === 'auto' ? undefined : next })}
-          onSelectRange={(range) => onFiltersChange(withTimeRange(params.filters, { kind: 'absolute', ...range }))}
-        />
+        <div id={trendId} hidden={trendCollapsed}>
+          {trendCollapsed ? null : (
+            <ProjectTrendChart
+              projectId={projectId}
+              filters={params.filters}
+              height={TREND_HEIGHT}
+              resolution={resolution}
+              onResolutionChange={(next) =>
+                onSearchChange({
+                  resolution: next === 'auto' ? undefined : next,
+                })
+              }
+              onSelectRange={(range) => onFiltersChange(withTimeRange(params.filters, { kind: 'absolute', ...range }))}
+            />
+          )}
+        </div>
         <ErrorsListArea
           projectId={projectId}
           params={params}
           onFiltersChange={onFiltersChange}
+          onSortChange={(next) => onSearchChange(next)}
           isEmpty={isEmpty}
           loadedAt={list.dataUpdatedAt}
         />

@@ -1,6 +1,8 @@
 import type * as React from 'react'
 import type { ErrorEvent } from '../../../contract/events.ts'
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx'
+import { CopyButton } from '../../components/ui/copy-button.tsx'
+import { toStackTraceText } from './to-stack-trace-text.ts'
 import { BreadcrumbsTimeline } from './breadcrumbs-timeline.tsx'
 import { ContextPanels } from './context-panels.tsx'
 import { EventSummary } from './event-summary.tsx'
@@ -31,7 +33,10 @@ export function EventDetail({
   userAction,
   showMinified = false,
   onShowMinifiedChange,
+  tools,
 }: {
+  /** Beside the navigation: what can be done with the event (raw JSON, delete). */
+  tools?: React.ReactNode
   event: ErrorEvent
   /** Frames mapped by source maps shown as the notifier sent them (the toggle shows when some were). */
   showMinified?: boolean
@@ -48,15 +53,21 @@ export function EventDetail({
     <div className="flex flex-col gap-4">
       <div className="flex flex-col-reverse gap-3 md:flex-row md:items-start md:justify-between">
         <EventSummary event={event} />
-        {navigation}
+        <div className="flex flex-col items-start gap-2 md:items-end">
+          {navigation}
+          {tools}
+        </div>
       </div>
       <Section
         id="section-exceptions"
         title={event.exceptions.length > 1 ? `Exceptions (${event.exceptions.length})` : 'Exception'}
         aside={
-          onShowMinifiedChange && hasMappedFrames(event.exceptions) ? (
-            <MinifiedFramesToggle pressed={showMinified} onChange={onShowMinifiedChange} />
-          ) : undefined
+          <div className="flex items-center gap-2">
+            {onShowMinifiedChange && hasMappedFrames(event.exceptions) ? (
+              <MinifiedFramesToggle pressed={showMinified} onChange={onShowMinifiedChange} />
+            ) : null}
+            <CopyButton value={toStackTraceText(event.exceptions)} label="Copy stack trace" />
+          </div>
         }
       >
         <div className="flex flex-col gap-3">

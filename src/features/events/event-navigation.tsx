@@ -3,7 +3,9 @@ import { Link, useRouterState } from '@tanstack/react-router'
 import { ChevronLeft, ChevronRight } from 'lucide-react'
 import { useEffect, useRef } from 'react'
 import type { ErrorEvent } from '../../../contract/events.ts'
-import { eventNeighboursQuery } from '../../api/events.ts'
+import { errorQuery } from '../../api/errors.ts'
+import { eventNeighboursQuery, eventPositionQuery } from '../../api/events.ts'
+import { formatCount } from '../../lib/relative-time.ts'
 import { buttonVariants } from '../../components/ui/button.tsx'
 import { cn } from '../../lib/cn.ts'
 
@@ -28,6 +30,8 @@ export function EventNavigation({
   event: Pick<ErrorEvent, 'id' | 'received_at'>
 }) {
   const neighbours = useQuery(eventNeighboursQuery(projectId, errorId, event))
+  const position = useQuery(eventPositionQuery(projectId, errorId, event))
+  const total = useQuery(errorQuery(projectId, errorId)).data?.events
   const newer = neighbours.data?.newer
   const older = neighbours.data?.older
   const pending = neighbours.isPending
@@ -36,7 +40,7 @@ export function EventNavigation({
   useRefocusFollowedLink(event.id, { newer: newerRef, older: olderRef }, neighbours.data)
 
   return (
-    <nav aria-label="Event navigation" className="flex shrink-0 items-center gap-2">
+    <nav aria-label="Event navigation" className="flex shrink-0 flex-wrap items-center gap-2">
       {newer ? (
         <Link
           to="/projects/$projectId/errors/$errorId/events/$eventId"
@@ -55,6 +59,10 @@ export function EventNavigation({
           {pending ? 'Newer event' : 'No newer event'}
         </span>
       )}
+      {/* Newest first, as the events list pages: event 1 is the newest. */}
+      <span className="text-center text-xs sm:min-w-[7.5rem] text-muted-foreground tabular-nums" aria-live="polite">
+        {position.data !== undefined && total !== undefined ? `Event ${formatCount(position.data)} of ${formatCount(total)}` : ''}
+      </span>
       {older ? (
         <Link
           to="/projects/$projectId/errors/$errorId/events/$eventId"

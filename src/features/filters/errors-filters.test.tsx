@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { FILTER_FIELDS, type EventField } from '../../../contract/filters.ts'
 import type { PivotValue } from '../../../contract/pivots.ts'
 import { errorGroup, project } from '../../test/fixtures.ts'
@@ -66,6 +66,9 @@ const lastRequest = (requests: MockRequest[], path: string) =>
 
 // The first render of the whole dashboard (router, recharts) is slow in jsdom on a busy 2-core machine.
 describe('errors list filters', { timeout: 20_000 }, () => {
+  // The trend above the list starts folded; these cases read what it asks for and shows.
+  beforeEach(() => window.localStorage.setItem('errata.errors-trend-collapsed', 'false'))
+
   it('opens on the default view (status open) as a removable chip and asks the API for it', async () => {
     const { requests } = mockApi(routes)
     const { router } = renderApp('/projects/p1/errors')
@@ -126,7 +129,11 @@ describe('errors list filters', { timeout: 20_000 }, () => {
     const fields = await screen.findByRole('listbox', { name: 'Fields' })
     expect(within(fields).getByRole('option', { name: /Release stage/ })).toBeInTheDocument()
     await userEvent.type(input, 'release')
-    expect(within(fields).getAllByRole('option')).toHaveLength(1)
+    // The field, then the typed text as a free-text search.
+    expect(within(fields).getAllByRole('option').map((option) => option.textContent)).toEqual([
+      'Release stageapp.release_stage',
+      'Search “release”in error class, message, context',
+    ])
     await userEvent.keyboard('{Enter}')
 
     const values = await screen.findByRole('listbox', { name: 'Values of Release stage' })
@@ -150,6 +157,23 @@ describe('errors list filters', { timeout: 20_000 }, () => {
     )
     expect(within(screen.getByRole('list', { name: 'Active filters' })).getByText('Release stage is staging')).toBeInTheDocument()
     expect(input).toHaveFocus()
+  })
+
+  it('searches free text: typed words no field matches become a search of class, message and context', async () => {
+    const { requests } = mockApi(routes)
+    const { router } = renderApp('/projects/p1/errors')
+    const input = await screen.findByRole('combobox', { name: 'Filter errors' }, firstScreen)
+    await userEvent.click(input)
+    await userEvent.type(input, 'jwt expired')
+    const fields = await screen.findByRole('listbox', { name: 'Fields' })
+    expect(within(fields).getAllByRole('option')[0]).toHaveTextContent('Search “jwt expired”in error class, message, context')
+    await userEvent.keyboard('{Enter}')
+    await waitFor(() => expect(router.state.location.search).toMatchObject({ f: ['error.status:eq:open', 'search:eq:jwt expired'] }))
+    await waitFor(() =>
+      expect(filtersOf(lastRequest(requests, '/api/projects/p1/errors'))).toEqual({ 'error.status': ['eq:open'], search: ['eq:jwt expired'] }),
+    )
+    expect(within(screen.getByRole('list', { name: 'Active filters' })).getByText('Search contains jwt expired')).toBeInTheDocument()
+    expect(screen.getByText('Search looked in error class, message and context.')).toBeInTheDocument()
   })
 
   it('on an exact-match field, Enter picks the value that matches what was typed, not the fragment', async () => {

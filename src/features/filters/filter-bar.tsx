@@ -2,7 +2,15 @@ import { useQuery } from '@tanstack/react-query'
 import { X } from 'lucide-react'
 import { useState } from 'react'
 import type { Collaborator } from '../../../contract/collaborators.ts'
-import { FILTER_FIELDS, filterField, type EventField, type FilterCondition, type Filters } from '../../../contract/filters.ts'
+import {
+  FILTER_FIELDS,
+  filterField,
+  SEARCH_FIELD_ID,
+  SEARCHED_FIELDS,
+  type EventField,
+  type FilterCondition,
+  type Filters,
+} from '../../../contract/filters.ts'
 import { collaboratorsQuery } from '../../api/collaborators.ts'
 import { eventFieldsQuery } from '../../api/event-fields.ts'
 import { projectQuery } from '../../api/projects.ts'
@@ -121,6 +129,9 @@ export function FilterBar({
         </div>
         <TimeRangeSelect id="error-time-range" filters={filters} onChange={onChange} />
       </div>
+      {SEARCH_FIELD_ID in filters ? (
+        <p className="text-xs text-muted-foreground">Search looked in {SEARCHED_FIELDS.join(', ').replace(/, ([^,]+)$/, ' and $1')}.</p>
+      ) : null}
     </div>
   )
 }

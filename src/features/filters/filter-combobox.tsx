@@ -3,7 +3,15 @@ import { useNavigate } from '@tanstack/react-router'
 import { X } from 'lucide-react'
 import { useId, useRef, useState } from 'react'
 import type { Collaborator } from '../../../contract/collaborators.ts'
-import type { EventField, FilterCondition, Filters, FilterType, PivotFieldId } from '../../../contract/filters.ts'
+import {
+  SEARCH_FIELD_ID,
+  SEARCHED_FIELDS,
+  type EventField,
+  type FilterCondition,
+  type Filters,
+  type FilterType,
+  type PivotFieldId,
+} from '../../../contract/filters.ts'
 import { pivotValuesQuery } from '../../api/pivots.ts'
 import { Button } from '../../components/ui/button.tsx'
 import { Label, Select } from '../../components/ui/input.tsx'
@@ -34,7 +42,11 @@ interface Option {
   /** Not a value but a link to the field's values page: set apart too, in the link colour. */
   page?: boolean
   /** Choosing a field moves on to its values; choosing a value adds the condition; the last opens the field's values page. */
-  action: { kind: 'field'; field: EventField } | { kind: 'add'; condition: FilterCondition } | { kind: 'page'; pivotId: PivotFieldId }
+  action:
+    | { kind: 'field'; field: EventField }
+    | { kind: 'add'; condition: FilterCondition }
+    | { kind: 'search'; condition: FilterCondition }
+    | { kind: 'page'; pivotId: PivotFieldId }
 }
 
 const PIVOT_SUGGESTIONS = 20
@@ -116,6 +128,12 @@ export function FilterCombobox({
   const select = (option: Option) => {
     if (option.action.kind === 'field') chooseField(option.action.field)
     else if (option.action.kind === 'add') add(option.action.condition)
+    else if (option.action.kind === 'search') {
+      onAdd(SEARCH_FIELD_ID, option.action.condition)
+      reset()
+      setOpen(false)
+      inputRef.current?.focus()
+    }
     else
       void navigate({
         to: '/projects/$projectId/pivots/$fieldId',
@@ -132,8 +150,21 @@ export function FilterCombobox({
   let options: Option[] = []
   if (!field) {
     options = fields
-      .filter((f) => f.scope !== 'time' && matches(f.name, f.display_id))
+      .filter((f) => f.scope !== 'time' && f.display_id !== SEARCH_FIELD_ID && matches(f.name, f.display_id))
       .map((f): Option => ({ key: f.display_id, label: f.name, hint: f.display_id, action: { kind: 'field', field: f } }))
+    // Free text: searched in error class, message and context. First when no field's name matches
+    // what was typed ("TypeError", "jwt"), after the fields otherwise ("user" is most likely a field).
+    const typed = text.trim()
+    if (typed) {
+      const search: Option = {
+        key: `search:${typed}`,
+        label: `Search “${typed}”`,
+        hint: `in ${SEARCHED_FIELDS.join(', ')}`,
+        typed: true,
+        action: { kind: 'search', condition: { type: 'eq', value: typed } },
+      }
+      options = options.length === 0 ? [search] : [...options, search]
+    }
   } else if (operator === 'empty' || operator === 'present') {
     const value = operator === 'empty' ? 'true' : 'false'
     options = [
@@ -306,7 +337,7 @@ export function FilterCombobox({
         aria-controls={listboxId}
         aria-autocomplete="list"
         aria-activedescendant={showPanel && activeOption ? `${baseId}-option-${activeIndex}` : undefined}
-        placeholder={field ? `Value of ${field.name}…` : 'Filter by a field…'}
+        placeholder={field ? `Value of ${field.name}…` : 'Search, or filter by a field…'}
         className="h-8 min-w-40 flex-1 bg-transparent px-1 text-sm text-foreground placeholder:text-muted-foreground focus:outline-none"
         value={text}
         onChange={(event) => {

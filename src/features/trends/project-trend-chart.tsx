@@ -22,9 +22,12 @@ export function ProjectTrendChart({
   resolution: choice,
   onResolutionChange,
   onSelectRange,
+  height = 140,
 }: {
   projectId: string
   filters: Filters
+  /** The bars' height in pixels: the errors page keeps it short so the list starts high. */
+  height?: number
   resolution: ResolutionChoice
   onResolutionChange: (next: ResolutionChoice) => void
   onSelectRange: (range: { since: string; before: string }) => void
@@ -66,7 +69,7 @@ export function ProjectTrendChart({
           resolutionMs={trend.resolutionMs}
           windowMs={trend.windowMs}
           label={`Events ${describeResolution(trend.resolution)}, ${trend.rangeLabel}`}
-          height={140}
+          height={height}
           empty={empty}
           onSelectRange={onSelectRange}
         />

@@ -1,10 +1,16 @@
 import { useMutation } from '@tanstack/react-query'
-import { useNavigate } from '@tanstack/react-router'
-import { BellOff, Check, EyeOff, RotateCcw, Trash2 } from 'lucide-react'
+import { Link, useNavigate } from '@tanstack/react-router'
+import { ArrowRight, BellOff, Check, EyeOff, RotateCcw, Trash2 } from 'lucide-react'
+import type * as React from 'react'
 import { useState } from 'react'
 import type { ErrorGroup, ErrorOperation } from '../../../contract/errors.ts'
+import type { Filters } from '../../../contract/filters.ts'
 import { errorOperationMutation } from '../../api/errors.ts'
-import { Button } from '../../components/ui/button.tsx'
+import { Button, buttonVariants } from '../../components/ui/button.tsx'
+import { announce } from '../../lib/announce.ts'
+import { eventScopedFilters } from '../filters/to-filter-search.ts'
+import { errorFilterSearch } from '../pivots/to-pivot-filter.ts'
+import { useNextError } from './use-next-error.ts'
 import { ConfirmDialog } from '../../components/ui/dialog.tsx'
 import { FormErrors } from '../../components/ui/form-errors.tsx'
 import { AssignMenu, assigneeName, useAssignableCollaborators } from './assign-menu.tsx'
@@ -13,13 +19,14 @@ import { SeverityMenu } from './severity-menu.tsx'
 import { ShortcutsHelp, ShortcutsHelpButton } from './shortcuts-help.tsx'
 import { SnoozeDialog } from './snooze-dialog.tsx'
 import { useIsProjectAdmin } from '../collaborators/use-is-admin.ts'
+import { useTriageOperations } from './use-triage-operations.ts'
 
 /**
  * The error page's triage bar: fix, snooze, ignore, reopen, assign, severity and (admins) delete,
  * with their keyboard shortcuts. Status changes show at once and roll back if the server refuses.
  */
-export function ErrorActions({ projectId, error }: { projectId: string; error: ErrorGroup }) {
-  const operation = useMutation(errorOperationMutation(projectId))
+export function ErrorActions({ projectId, error, filters = {} }: { projectId: string; error: ErrorGroup; filters?: Filters }) {
+  const triage = useTriageOperations(projectId)
   const deletion = useMutation(errorOperationMutation(projectId))
   const navigate = useNavigate()
   const isAdmin = useIsProjectAdmin(projectId)
@@ -29,9 +36,15 @@ export function ErrorActions({ projectId, error }: { projectId: string; error: E
   const [helpOpen, setHelpOpen] = useState(false)
   const [deleteOpen, setDeleteOpen] = useState(false)
 
-  const run = (op: ErrorOperation) => operation.mutate({ errorId: error.id, operation: op })
+  const run = (op: ErrorOperation) => triage.run([error.id], op)
 
+  const next = useNextError(projectId, error.id, filters)
+  // The next error opens with the same event filters, as the list's rows open errors.
+  const nextSearch = errorFilterSearch(eventScopedFilters(filters))
   useShortcuts({
+    n: () => {
+      if (next) void navigate({ to: '/projects/$projectId/errors/$errorId', params: { projectId, errorId: next.id }, search: { f: nextSearch } })
+    },
     f: () => run({ operation: 'fix' }),
     s: () => setSnoozeOpen(true),
     i: () => run({ operation: 'ignore' }),
@@ -41,30 +54,36 @@ export function ErrorActions({ projectId, error }: { projectId: string; error: E
 
   const assignee = assigneeName(error.assigned_collaborator_id, byId)
 
+  // Every status button keeps its place whatever the status: the one for the current status is
+  // disabled rather than hidden, so a click or a key never lands on a button that moved under it.
+  const statusButton = (
+    target: ErrorGroup['status'],
+    label: string,
+    icon: React.ReactNode,
+    op: ErrorOperation,
+    extra: { variant?: 'primary'; shortcut?: string } = {},
+  ) => (
+    <Button
+      variant={extra.variant}
+      disabled={error.status === target}
+      title={error.status === target ? `The error is ${target}` : undefined}
+      onClick={() => run(op)}
+      aria-keyshortcuts={extra.shortcut}
+    >
+      {icon}
+      {label}
+    </Button>
+  )
+
   return (
     <div role="toolbar" aria-label="Error actions" className="flex flex-wrap items-center gap-2">
-      {error.status !== 'fixed' ? (
-        <Button variant="primary" onClick={() => run({ operation: 'fix' })} aria-keyshortcuts="f">
-          <Check aria-hidden="true" />
-          Fix
-        </Button>
-      ) : null}
+      {statusButton('fixed', 'Fix', <Check aria-hidden="true" />, { operation: 'fix' }, { variant: 'primary', shortcut: 'f' })}
       <Button onClick={() => setSnoozeOpen(true)} aria-keyshortcuts="s">
         <BellOff aria-hidden="true" />
         Snooze…
       </Button>
-      {error.status !== 'ignored' ? (
-        <Button onClick={() => run({ operation: 'ignore' })} aria-keyshortcuts="i">
-          <EyeOff aria-hidden="true" />
-          Ignore
-        </Button>
-      ) : null}
-      {error.status !== 'open' ? (
-        <Button onClick={() => run({ operation: 'open' })}>
-          <RotateCcw aria-hidden="true" />
-          Reopen
-        </Button>
-      ) : null}
+      {statusButton('ignored', 'Ignore', <EyeOff aria-hidden="true" />, { operation: 'ignore' }, { shortcut: 'i' })}
+      {statusButton('open', 'Reopen', <RotateCcw aria-hidden="true" />, { operation: 'open' })}
       <AssignMenu
         projectId={projectId}
         assignedId={error.assigned_collaborator_id}
@@ -81,7 +100,19 @@ export function ErrorActions({ projectId, error }: { projectId: string; error: E
           Delete
         </Button>
       ) : null}
-      <span className="ml-auto">
+      <span className="ml-auto flex items-center gap-2">
+        {next ? (
+          <Link
+            to="/projects/$projectId/errors/$errorId"
+            params={{ projectId, errorId: next.id }}
+            search={{ f: nextSearch }}
+            className={buttonVariants({ variant: error.status === 'open' ? 'ghost' : 'secondary' })}
+            aria-keyshortcuts="n"
+          >
+            Next error
+            <ArrowRight aria-hidden="true" />
+          </Link>
+        ) : null}
         <ShortcutsHelpButton onClick={() => setHelpOpen(true)} />
       </span>
 
@@ -109,7 +140,12 @@ export function ErrorActions({ projectId, error }: { projectId: string; error: E
           deletion.mutate(
             { errorId: error.id, operation: { operation: 'delete' } },
             // Replace: Back must not return to the deleted error's page.
-            { onSuccess: () => void navigate({ to: '/projects/$projectId/errors', params: { projectId }, replace: true }) },
+            {
+              onSuccess: () => {
+                announce('Error deleted')
+                void navigate({ to: '/projects/$projectId/errors', params: { projectId }, replace: true })
+              },
+            },
           )
         }
       >

@@ -26,13 +26,17 @@ function errorPageApi({
   admin = true,
   patch,
   statusChanges = [],
+  routes = {},
 }: {
   error?: ErrorGroup
   admin?: boolean
   patch?: (request: MockRequest, current: ErrorGroup) => Response | Promise<Response>
   statusChanges?: ErrorStatusChange[]
+  routes?: Parameters<typeof mockApi>[0]
 } = {}) {
   let current = error
+  // The states before each change, for revert_status (the server keeps them in its history).
+  const before: ErrorGroup[] = []
   const api = mockApi({
     'GET /api/user': me,
     'GET /api/projects/p1': project(),
@@ -54,10 +58,20 @@ function errorPageApi({
     // Where a delete lands.
     'GET /api/projects/p1/errors': [],
     'PATCH /api/projects/p1/errors/e1': async (request) => {
+      if ((request.body as { operation: string }).operation === 'revert_status') {
+        const restored = before.pop()
+        if (!restored) return json({ errors: ['Cannot revert the status: the error has no status change to revert'] }, { status: 409 })
+        current = { ...current, status: restored.status, reopen_rules: restored.reopen_rules }
+        return json(current)
+      }
       const response = await (patch ?? defaultPatch)(request, current)
-      if (response.ok && response.status === 200) current = (await response.clone().json()) as ErrorGroup
+      if (response.ok && response.status === 200) {
+        before.push(current)
+        current = (await response.clone().json()) as ErrorGroup
+      }
       return response
     },
+    ...routes,
   })
   return { ...api, patches: () => api.requests.filter((r) => r.method === 'PATCH') }
 }
@@ -103,7 +117,9 @@ describe('error page triage', { timeout: 20_000 }, () => {
     await userEvent.click(within(actions()).getByRole('button', { name: 'Fix' }))
     // Shown as fixed before the server has answered.
     expect(await within(summary()).findByText('fixed')).toBeInTheDocument()
-    expect(within(actions()).getByRole('button', { name: 'Reopen' })).toBeInTheDocument()
+    // The buttons keep their places: the one for the current status is disabled, not removed.
+    expect(within(actions()).getByRole('button', { name: 'Reopen' })).toBeEnabled()
+    expect(within(actions()).getByRole('button', { name: 'Fix' })).toBeDisabled()
     expect(patches()).toHaveLength(1)
     expect(patches()[0]!.body).toEqual({ operation: 'fix' })
 
@@ -111,8 +127,8 @@ describe('error page triage', { timeout: 20_000 }, () => {
     expect(await screen.findByText('Could not fix the error')).toBeInTheDocument()
     expect(screen.getByText('database unavailable')).toBeInTheDocument()
     expect(await within(summary()).findByText('open')).toBeInTheDocument()
-    expect(within(actions()).getByRole('button', { name: 'Fix' })).toBeInTheDocument()
-    expect(within(actions()).queryByRole('button', { name: 'Reopen' })).not.toBeInTheDocument()
+    expect(within(actions()).getByRole('button', { name: 'Fix' })).toBeEnabled()
+    expect(within(actions()).getByRole('button', { name: 'Reopen' })).toBeDisabled()
   })
 
   it('keeps a successful fix after the refetch and can reopen', async () => {
@@ -121,13 +137,43 @@ describe('error page triage', { timeout: 20_000 }, () => {
     await heading()
     await userEvent.click(within(actions()).getByRole('button', { name: 'Fix' }))
     await waitFor(() => expect(patches()).toHaveLength(1))
-    // Screen readers hear what the badge shows.
-    const announcer = () => screen.getAllByRole('status').find((region) => region.classList.contains('sr-only') && region.getAttribute('aria-live'))
-    await waitFor(() => expect(announcer()).toHaveTextContent('Error fixed'))
+    // A toast (a live region) says what happened, with Undo.
+    expect(await screen.findByText('Error fixed')).toBeInTheDocument()
     await userEvent.click(await within(actions()).findByRole('button', { name: 'Reopen' }))
     await waitFor(() => expect(patches()[1]?.body).toEqual({ operation: 'open' }))
     expect(await within(summary()).findByText('open')).toBeInTheDocument()
-    await waitFor(() => expect(announcer()).toHaveTextContent('Error reopened'))
+    expect(await screen.findByText('Error reopened')).toBeInTheDocument()
+  })
+
+  it('Undo in the toast asks the server to revert the change (revert_status) and shows the restored status', async () => {
+    const { patches } = errorPageApi({ error: errorGroup({ status: 'ignored' }) })
+    renderApp('/projects/p1/errors/e1')
+    await heading()
+    await userEvent.click(within(actions()).getByRole('button', { name: 'Fix' }))
+    const toast = (await screen.findByText('Error fixed')).closest<HTMLElement>('[role="status"]')!
+    await userEvent.click(within(toast).getByRole('button', { name: 'Undo' }))
+    await waitFor(() => expect(patches()[1]?.body).toEqual({ operation: 'revert_status' }))
+    expect(await within(summary()).findByText('ignored')).toBeInTheDocument()
+    expect(within(actions()).getByRole('button', { name: 'Ignore' })).toBeDisabled()
+  })
+
+  it('after a fix the next error of the list is one key away (n), and a link', async () => {
+    errorPageApi({
+      routes: {
+        'GET /api/projects/p1/errors': [errorGroup(), errorGroup({ id: 'e2', error_class: 'RangeError' })],
+        'GET /api/projects/p1/errors/e2': errorGroup({ id: 'e2', error_class: 'RangeError' }),
+        'GET /api/projects/p1/errors/e2/latest_event': event(),
+        'GET /api/projects/p1/errors/e2/events': [event()],
+        'GET /api/projects/p1/errors/e2/status_changes': [],
+        'GET /api/projects/p1/errors/e2/trend': [],
+      },
+    })
+    renderApp('/projects/p1/errors/e1')
+    await heading()
+    await userEvent.click(within(actions()).getByRole('button', { name: 'Fix' }))
+    expect(await within(actions()).findByRole('link', { name: 'Next error' })).toHaveAttribute('href', '/projects/p1/errors/e2')
+    await userEvent.keyboard('n')
+    expect(await screen.findByRole('heading', { level: 1, name: 'RangeError' })).toBeInTheDocument()
   })
 
   it('snooze dialog sends each rule shape and the badge says when the error comes back', async () => {

@@ -1,12 +1,12 @@
 import { useEffect, useRef } from 'react'
 
-export type ShortcutKey = 'j' | 'k' | 'Enter' | 'x' | 'f' | 's' | 'i' | 'a' | '/' | '?'
+export type ShortcutKey = 'j' | 'k' | 'Enter' | 'x' | 'f' | 's' | 'i' | 'a' | 'n' | '/' | '?'
 
 export interface ShortcutDefinition {
   key: ShortcutKey
   description: string
   /** Where it works; the help panel groups by this. */
-  where: 'Errors list' | 'Errors list and error page'
+  where: 'Errors list' | 'Errors list and error page' | 'Error page'
 }
 
 /** Every shortcut, in the order the help panel lists them. */
@@ -20,6 +20,7 @@ export const SHORTCUTS: readonly ShortcutDefinition[] = [
   { key: 'i', description: 'Ignore', where: 'Errors list and error page' },
   { key: 'a', description: 'Assign…', where: 'Errors list and error page' },
   { key: '/', description: 'Filter the errors list', where: 'Errors list' },
+  { key: 'n', description: 'Open the next error of the list (after a fix, say)', where: 'Error page' },
   { key: '?', description: 'Show these keyboard shortcuts', where: 'Errors list and error page' },
 ]
 

@@ -3,7 +3,7 @@ import { Button } from '../../components/ui/button.tsx'
 import { Dialog } from '../../components/ui/dialog.tsx'
 import { SHORTCUTS, type ShortcutDefinition } from './keyboard-shortcuts.ts'
 
-const GROUPS: ShortcutDefinition['where'][] = ['Errors list', 'Errors list and error page']
+const GROUPS: ShortcutDefinition['where'][] = ['Errors list', 'Errors list and error page', 'Error page']
 
 /** The `?` panel: every shortcut and where it works. */
 export function ShortcutsHelp({ open, onClose }: { open: boolean; onClose: () => void }) {

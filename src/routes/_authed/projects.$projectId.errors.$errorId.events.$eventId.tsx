@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { eventQuery } from '../../api/events.ts'
 import { EventDetail } from '../../features/events/event-detail.tsx'
 import { EventNavigation } from '../../features/events/event-navigation.tsx'
+import { EventTools } from '../../features/events/event-tools.tsx'
 import { orNotFound, PageSkeleton, ResourceNotFound, RouteError } from '../../features/layout/route-states.tsx'
 import { UserPrivacyLink } from '../../features/privacy/user-privacy-link.tsx'
 
@@ -43,6 +44,7 @@ function EventPage() {
       showMinified={frames === 'minified'}
       onShowMinifiedChange={(minified) => void navigate({ search: (prev) => ({ ...prev, frames: minified ? 'minified' : undefined }), replace: true })}
       navigation={<EventNavigation projectId={projectId} errorId={errorId} event={event} />}
+      tools={<EventTools projectId={projectId} errorId={errorId} event={event} />}
       userAction={<UserPrivacyLink projectId={projectId} user={event.user} />}
     />
   )

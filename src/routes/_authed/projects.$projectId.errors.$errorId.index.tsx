@@ -51,7 +51,7 @@ function ErrorPage() {
   return (
     <div className="flex flex-col gap-4">
       <ErrorSummary error={error} />
-      <ErrorActions projectId={projectId} error={error} />
+      <ErrorActions projectId={projectId} error={error} filters={filters} />
       <ErrorTrendChart
         projectId={projectId}
         errorId={errorId}

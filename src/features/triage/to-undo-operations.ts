@@ -1,0 +1,52 @@
+import type { ErrorGroup, ErrorOperation, ErrorStatus } from '../../../contract/errors.ts'
+
+/** One request that takes back part of a triage change. */
+export interface UndoStep {
+  errorIds: string[]
+  operation: ErrorOperation
+}
+
+const STATUS_OF: Partial<Record<ErrorOperation['operation'], ErrorStatus>> = {
+  fix: 'fixed',
+  open: 'open',
+  ignore: 'ignored',
+  snooze: 'snoozed',
+}
+
+/**
+ * What takes a change back, given the errors as they were before it. A status change is reverted
+ * by the server from its history (revert_status), only on the errors whose status it changed: a
+ * fix of a fixed error recorded nothing, and reverting it would take back an older change. A
+ * re-snooze is a change (the rule was replaced). An assignment is assigned back, one request per
+ * previous assignee. Errors not known before (not in any cache) are left alone.
+ */
+export function toUndoOperations(
+  operation: ErrorOperation,
+  before: ReadonlyMap<string, ErrorGroup>,
+  changedIds: readonly string[],
+): UndoStep[] {
+  const target = STATUS_OF[operation.operation]
+  if (target) {
+    const ids = changedIds.filter((id) => {
+      const previous = before.get(id)
+      return previous !== undefined && (previous.status !== target || target === 'snoozed')
+    })
+    return ids.length > 0 ? [{ errorIds: ids, operation: { operation: 'revert_status' } }] : []
+  }
+  if (operation.operation === 'assign') {
+    const next = operation.assigned_collaborator_id || null
+    const byAssignee = new Map<string | null, string[]>()
+    for (const id of changedIds) {
+      const previous = before.get(id)
+      if (!previous || previous.assigned_collaborator_id === next) continue
+      const ids = byAssignee.get(previous.assigned_collaborator_id) ?? []
+      ids.push(id)
+      byAssignee.set(previous.assigned_collaborator_id, ids)
+    }
+    return [...byAssignee].map(([assignee, errorIds]) => ({
+      errorIds,
+      operation: { operation: 'assign', assigned_collaborator_id: assignee },
+    }))
+  }
+  return []
+}
