@@ -10,11 +10,12 @@ import {
   type ErrorStatusChange,
   type ReopenRules,
 } from '../../contract/errors.ts'
-import { collaboratorSeesProject, requireProjectAccess, requireProjectAdmin } from '../auth/access.ts'
+import { collaboratorSeesProject } from '../auth/access.ts'
+import type { ProjectScope } from '../auth/scope.ts'
 import type { Db } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
 import { collaborators, errors, errorStatusChanges, projects, users } from '../db/schema.ts'
-import { ConflictError, NotFoundError, ValidationError } from '../failures.ts'
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../failures.ts'
 import type { UrlBuilder } from '../http/urls.ts'
 import { moveErrorsBetweenStatuses, removeErrorsFromRollups } from '../rollups/rollups.ts'
 import { toErrorGroup } from './errors.service.ts'
@@ -270,16 +271,14 @@ type Outcome = { kind: 'updated'; rows: ErrorRow[]; refused?: Map<string, string
 /** Runs one operation on the listed errors of a project, all in one transaction. */
 async function runOperation(
   db: Db,
-  userId: string,
-  projectId: string,
+  { userId, projectId, isAdmin }: ProjectScope,
   errorIds: readonly string[],
   operation: ErrorOperation,
 ): Promise<Outcome> {
   if (operation.operation === 'delete') {
-    await requireProjectAdmin(db, userId, projectId)
+    if (!isAdmin) throw new ForbiddenError('only organization admins may do this')
     return { kind: 'deleted', ids: await writingProject(db, projectId, (tx) => deleteErrors(tx, projectId, errorIds)) }
   }
-  await requireProjectAccess(db, userId, projectId)
   switch (operation.operation) {
     case 'fix':
     case 'open':
@@ -345,12 +344,11 @@ function updateErrors(
 export async function operateOnError(
   db: Db,
   urls: UrlBuilder,
-  userId: string,
-  projectId: string,
+  scope: ProjectScope,
   errorId: string,
   operation: ErrorOperation,
 ): Promise<ErrorGroup | null> {
-  const outcome = await runOperation(db, userId, projectId, [errorId], operation)
+  const outcome = await runOperation(db, scope, [errorId], operation)
   if (outcome.kind === 'deleted') {
     if (!outcome.ids.has(errorId)) throw new NotFoundError('Error')
     return null
@@ -369,12 +367,11 @@ export async function operateOnError(
 export async function operateOnErrors(
   db: Db,
   urls: UrlBuilder,
-  userId: string,
-  projectId: string,
+  scope: ProjectScope,
   errorIds: readonly string[],
   operation: ErrorOperation,
 ): Promise<BulkErrorResult[]> {
-  const outcome = await runOperation(db, userId, projectId, errorIds, operation)
+  const outcome = await runOperation(db, scope, errorIds, operation)
   if (outcome.kind === 'deleted') {
     return errorIds.map((id) => ({
       id,
@@ -395,13 +392,7 @@ export async function operateOnErrors(
 }
 
 /** GET /projects/{id}/errors/{error_id}/status_changes: the newest MAX_STATUS_CHANGES, newest first. */
-export async function listStatusChanges(
-  db: Db,
-  userId: string,
-  projectId: string,
-  errorId: string,
-): Promise<ErrorStatusChange[]> {
-  await requireProjectAccess(db, userId, projectId)
+export async function listStatusChanges(db: Db, { projectId }: ProjectScope, errorId: string): Promise<ErrorStatusChange[]> {
   const found = await db
     .select({ id: errors.id })
     .from(errors)

@@ -1,3 +1,4 @@
+import { projectScopeOf } from '../auth/scope.ts'
 import { Hono } from 'hono'
 import { bulkErrorsQuerySchema, errorOperationSchema, listErrorsQuerySchema } from '../../contract/errors.ts'
 import type { AppEnv } from '../context.ts'
@@ -15,8 +16,7 @@ export const errorRoutes = new Hono<AppEnv>()
     const page = await listErrors(
       c.var.deps.database.db,
       urlBuilder(c),
-      c.var.user.id,
-      c.req.param('projectId'),
+      projectScopeOf(c),
       query,
       filters,
     )
@@ -24,15 +24,14 @@ export const errorRoutes = new Hono<AppEnv>()
     return c.json(page.errors)
   })
   .get('/projects/:projectId/error_status_counts', async (c) =>
-    c.json(await countErrorsByStatus(c.var.deps.database.db, c.var.user.id, c.req.param('projectId'), filtersFromUrl(c.req.url))),
+    c.json(await countErrorsByStatus(c.var.deps.database.db, projectScopeOf(c), filtersFromUrl(c.req.url))),
   )
   .get('/projects/:projectId/errors/:errorId', async (c) =>
     c.json(
       await getError(
         c.var.deps.database.db,
         urlBuilder(c),
-        c.var.user.id,
-        c.req.param('projectId'),
+        projectScopeOf(c),
         c.req.param('errorId'),
       ),
     ),
@@ -42,8 +41,7 @@ export const errorRoutes = new Hono<AppEnv>()
       await getLatestEvent(
         c.var.deps.database.db,
         urlBuilder(c),
-        c.var.user.id,
-        c.req.param('projectId'),
+        projectScopeOf(c),
         c.req.param('errorId'),
       ),
     ),
@@ -54,8 +52,7 @@ export const errorRoutes = new Hono<AppEnv>()
     const error = await operateOnError(
       c.var.deps.database.db,
       urlBuilder(c),
-      c.var.user.id,
-      c.req.param('projectId'),
+      projectScopeOf(c),
       c.req.param('errorId'),
       operation,
     )
@@ -66,12 +63,12 @@ export const errorRoutes = new Hono<AppEnv>()
   .patch('/projects/:projectId/errors', async (c) => {
     const { error_ids } = parseInput(bulkErrorsQuerySchema, { error_ids: listParam(c.req.url, 'error_ids') })
     const operation = parseInput(errorOperationSchema, await readJson(c.req.raw))
-    const results = await operateOnErrors(c.var.deps.database.db, urlBuilder(c), c.var.user.id, c.req.param('projectId'), error_ids, operation)
+    const results = await operateOnErrors(c.var.deps.database.db, urlBuilder(c), projectScopeOf(c), error_ids, operation)
     webhookDeps(c.var.deps).wakeJobs()
     return c.json(results)
   })
   .get('/projects/:projectId/errors/:errorId/status_changes', async (c) =>
     c.json(
-      await listStatusChanges(c.var.deps.database.db, c.var.user.id, c.req.param('projectId'), c.req.param('errorId')),
+      await listStatusChanges(c.var.deps.database.db, projectScopeOf(c), c.req.param('errorId')),
     ),
   )

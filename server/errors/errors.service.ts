@@ -10,7 +10,7 @@ import type {
   ListErrorsQuery,
   Severity,
 } from '../../contract/errors.ts'
-import { requireProjectAccess } from '../auth/access.ts'
+import type { ProjectScope } from '../auth/scope.ts'
 import { queryRows, type Db } from '../db/client.ts'
 import { errors, events } from '../db/schema.ts'
 import { loadEvent } from '../events/events.service.ts'
@@ -199,8 +199,7 @@ export interface ErrorsPage {
 export async function listErrors(
   db: Db,
   urls: UrlBuilder,
-  userId: string,
-  projectId: string,
+  { userId, projectId }: ProjectScope,
   query: ListErrorsQuery,
   filters: Filters = {},
 ): Promise<ErrorsPage> {
@@ -208,7 +207,6 @@ export async function listErrors(
   const filtered = errorsWhere(projectId, filters, compiled)
   // Building the query decodes the cursor: a bad one is a 400 before any database work.
   const pageQuery = errorsPageQuery(db, projectId, query, filtered)
-  await requireProjectAccess(db, userId, projectId)
   const [rows, totals] = await Promise.all([
     pageQuery,
     db.select({ n: count() }).from(errors).where(and(eq(errors.projectId, projectId), filtered)),
@@ -229,11 +227,10 @@ export async function listErrors(
  * How many of a project's errors match the filters, per status: the filters without their
  * error.status conditions (the status is what is counted), through the same errorsWhere as the list.
  */
-export async function countErrorsByStatus(db: Db, userId: string, projectId: string, filters: Filters = {}): Promise<ErrorStatusCounts> {
+export async function countErrorsByStatus(db: Db, { userId, projectId }: ProjectScope, filters: Filters = {}): Promise<ErrorStatusCounts> {
   const { 'error.status': _status, ...others } = filters
   const compiled = compileFilters(others, { userId, now: new Date() })
   const filtered = errorsWhere(projectId, others, compiled)
-  await requireProjectAccess(db, userId, projectId)
   const rows = await db
     .select({ status: errors.status, n: count() })
     .from(errors)
@@ -244,9 +241,8 @@ export async function countErrorsByStatus(db: Db, userId: string, projectId: str
   return { counts, total: Object.values(counts).reduce((sum, n) => sum + n, 0) }
 }
 
-/** The error row, when it belongs to the project and the caller can see that project; 404 otherwise. */
-async function loadErrorRow(db: Db, userId: string, projectId: string, errorId: string): Promise<ErrorRow> {
-  await requireProjectAccess(db, userId, projectId)
+/** The error row, when it belongs to the scope's project; 404 otherwise. */
+async function loadErrorRow(db: Db, { projectId }: ProjectScope, errorId: string): Promise<ErrorRow> {
   const rows = await db
     .select()
     .from(errors)
@@ -259,22 +255,20 @@ async function loadErrorRow(db: Db, userId: string, projectId: string, errorId: 
 export async function getError(
   db: Db,
   urls: UrlBuilder,
-  userId: string,
-  projectId: string,
+  scope: ProjectScope,
   errorId: string,
 ): Promise<ErrorGroup> {
-  return toErrorGroup(urls, await loadErrorRow(db, userId, projectId, errorId))
+  return toErrorGroup(urls, await loadErrorRow(db, scope, errorId))
 }
 
 /** The newest event of the error (errors.last_event_id, kept current at ingest) as an Events API resource. */
 export async function getLatestEvent(
   db: Db,
   urls: UrlBuilder,
-  userId: string,
-  projectId: string,
+  scope: ProjectScope,
   errorId: string,
 ): Promise<ErrorEvent> {
-  const row = await loadErrorRow(db, userId, projectId, errorId)
+  const row = await loadErrorRow(db, scope, errorId)
   // Deleting an event moves last_event_id to the newest remaining one, so null means no events.
   const event = row.lastEventId ? await loadEvent(db, urls, row.lastEventId) : null
   if (!event) throw new NotFoundError('Event')

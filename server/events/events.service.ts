@@ -1,12 +1,11 @@
 import { and, asc, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm'
-import { alias } from 'drizzle-orm/pg-core'
 import type { ErrorEvent, ListEventsQuery } from '../../contract/events.ts'
 import type { Filters } from '../../contract/filters.ts'
-import { collaboratorSeesProject, requireProjectAccess } from '../auth/access.ts'
+import type { ProjectScope } from '../auth/scope.ts'
 import type { Db } from '../db/client.ts'
-import { collaborators, errors, eventPayloads, events, projects } from '../db/schema.ts'
+import { errors, eventPayloads, events } from '../db/schema.ts'
 import { decodeCursor, encodeCursor, NOT_ISSUED_CURSOR } from '../http/cursor.ts'
-import { ForbiddenError, NotFoundError, ValidationError } from '../failures.ts'
+import { NotFoundError, ValidationError } from '../failures.ts'
 import type { UrlBuilder } from '../http/urls.ts'
 import { compileFilters, projectEventsWhere } from '../filters/filter-sql.ts'
 import { removeEventsFromRollups } from '../rollups/rollups.ts'
@@ -96,34 +95,21 @@ export async function loadEvent(db: Db, urls: UrlBuilder, eventId: string): Prom
   return row ? toEvent(urls, row.event, row.payload) : null
 }
 
-/** True when the user collaborates on the organization owning the row's project and may see that project. */
-function visibleTo(userId: string): SQL {
-  const c = alias(collaborators, 'c')
-  return sql`EXISTS (SELECT 1 FROM ${projects} p JOIN ${collaborators} c ON ${c.organizationId} = p.organization_id
-    WHERE p.id = ${events.projectId} AND ${c.userId} = ${userId}
-      AND ${collaboratorSeesProject(c, sql`p.id`)})`
-}
-
-/** An event the user may see (optionally also checking its project); 404 otherwise. */
-export async function getEvent(
-  db: Db,
-  urls: UrlBuilder,
-  userId: string,
-  eventId: string,
-  projectId?: string,
-): Promise<ErrorEvent> {
+/** An event of the scope's project (for /events/{id}, the edge resolved the project through it); 404 otherwise. */
+export async function getEvent(db: Db, urls: UrlBuilder, { projectId }: ProjectScope, eventId: string): Promise<ErrorEvent> {
   const rows = await db
     .select(eventWithPayload)
     .from(events)
     .leftJoin(eventPayloads, eq(eventPayloads.eventId, events.id))
-    .where(and(eq(events.id, eventId), projectId ? eq(events.projectId, projectId) : undefined, visibleTo(userId)))
+    .where(and(eq(events.id, eventId), eq(events.projectId, projectId)))
     .limit(1)
   const row = rows[0]
   if (!row) throw new NotFoundError('Event')
   return toEvent(urls, row.event, row.payload)
 }
 
-export type EventScope = { projectId: string; errorId?: undefined } | { errorId: string; projectId?: string }
+/** A project's events, or one error's (of that project). */
+export type EventScope = ProjectScope & { errorId?: string }
 
 export interface EventPage {
   events: ErrorEvent[]
@@ -131,21 +117,12 @@ export interface EventPage {
   totalCount: number
 }
 
-/** The error (when listing an error's events) after checking the user may see it. */
-async function requireErrorAccess(db: Db, userId: string, errorId: string, projectId?: string) {
+/** The error whose events are listed, when it is the scope's project's; 404 otherwise. */
+async function errorOfScope(db: Db, errorId: string, projectId: string) {
   const rows = await db
     .select({ projectId: errors.projectId, eventsCount: errors.eventsCount })
     .from(errors)
-    .innerJoin(projects, eq(projects.id, errors.projectId))
-    .innerJoin(
-      collaborators,
-      and(
-        eq(collaborators.organizationId, projects.organizationId),
-        eq(collaborators.userId, userId),
-        collaboratorSeesProject(collaborators, projects.id),
-      ),
-    )
-    .where(and(eq(errors.id, errorId), projectId ? eq(errors.projectId, projectId) : undefined))
+    .where(and(eq(errors.id, errorId), eq(errors.projectId, projectId)))
     .limit(1)
   if (!rows[0]) throw new NotFoundError('Error')
   return rows[0]
@@ -160,28 +137,26 @@ async function requireErrorAccess(db: Db, userId: string, errorId: string, proje
 export async function listEvents(
   db: Db,
   urls: UrlBuilder,
-  userId: string,
   scope: EventScope,
   query: ListEventsQuery,
   filters: Filters = {},
 ): Promise<EventPage> {
-  // Checked before any access query: a bad parameter is a 400 whatever the scope.
+  // Parameters first: a bad one is a 400 before any database work.
   const window = timeWindow(query)
   // One list per project or error and direction (filters and the time window narrow it).
   const list = `events|${scope.errorId !== undefined ? `error|${scope.errorId}` : `project|${scope.projectId}`}|${query.direction}`
   if (query.cursor && query.after_event) throw new ValidationError('after_event: cannot be combined with cursor; give one of them')
   let cursor = query.cursor ? eventsCursor(query.cursor, list) : null
-  const compiled = compileFilters(filters, { userId, now: new Date() })
+  const compiled = compileFilters(filters, { userId: scope.userId, now: new Date() })
   const unfiltered = Object.keys(filters).length === 0 && !query.start_time && !query.end_time
   let knownTotal: number | null = null
   let scopeCondition: SQL
   if (scope.errorId !== undefined) {
-    const error = await requireErrorAccess(db, userId, scope.errorId, scope.projectId)
+    const error = await errorOfScope(db, scope.errorId, scope.projectId)
     scopeCondition = projectEventsWhere(error.projectId, compiled, scope.errorId)
     // The error's counter is kept current at ingest and on delete: no count(*) needed.
     if (unfiltered) knownTotal = error.eventsCount
   } else {
-    await requireProjectAccess(db, userId, scope.projectId)
     scopeCondition = projectEventsWhere(scope.projectId, compiled)
   }
 
@@ -241,21 +216,18 @@ export async function listEvents(
   }
 }
 
-/** Deletes one event, and in the same transaction brings its error's summary up to date (summarizeAfterDelete). */
-export async function deleteEvent(db: Db, userId: string, eventId: string, projectId?: string): Promise<void> {
+/**
+ * Deletes one event of the scope's project (deleting evidence is for admins, as deleting an error
+ * is: the routes say so; docs/events-api.md), and in the same transaction brings its error's
+ * summary up to date (summarizeAfterDelete).
+ */
+export async function deleteEvent(db: Db, { projectId }: ProjectScope, eventId: string): Promise<void> {
   const visible = await db
-    .select({
-      id: events.id,
-      projectId: events.projectId,
-      // Deleting evidence is for admins, as deleting an error is (docs/events-api.md).
-      byAdmin: sql<boolean>`EXISTS (SELECT 1 FROM ${projects} p JOIN ${collaborators} c ON c.organization_id = p.organization_id
-        WHERE p.id = ${events.projectId} AND c.user_id = ${userId} AND c.is_admin)`,
-    })
+    .select({ id: events.id, projectId: events.projectId })
     .from(events)
-    .where(and(eq(events.id, eventId), projectId ? eq(events.projectId, projectId) : undefined, visibleTo(userId)))
+    .where(and(eq(events.id, eventId), eq(events.projectId, projectId)))
     .limit(1)
   if (!visible[0]) throw new NotFoundError('Event')
-  if (!visible[0].byAdmin) throw new ForbiddenError('only organization admins may do this')
   await writingProject(db, visible[0].projectId, async (tx) => {
     // Deleted by a concurrent request meanwhile: that one took its counts off.
     const [current] = await tx.select({ id: events.id }).from(events).where(eq(events.id, eventId))
