@@ -1,7 +1,7 @@
 import { useQueries, useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { Check, ChevronsUpDown, Search } from 'lucide-react'
-import { useEffect, useId, useRef, useState } from 'react'
+import { useState } from 'react'
 import type * as React from 'react'
 import { organizationsQuery } from '../../api/organizations.ts'
 import { projectsQuery } from '../../api/projects.ts'
@@ -10,6 +10,7 @@ import { Input } from '../../components/ui/input.tsx'
 import { Skeleton } from '../../components/ui/skeleton.tsx'
 import { ErrorState } from '../../components/ui/states.tsx'
 import { cn } from '../../lib/cn.ts'
+import { usePopover } from '../../lib/use-popover.ts'
 import { toProjectChoices } from './to-project-choices.ts'
 
 /** Moves focus among the panel's search field and project links with the arrow keys, Home and End. */
@@ -142,36 +143,12 @@ function SwitcherPanel({ id, currentProjectId, onClose }: { id: string; currentP
  * the focus back to the button; a click outside or moving the focus away closes it too.
  */
 export function ProjectSwitcher({ currentProjectId }: { currentProjectId: string | undefined }) {
-  const [open, setOpen] = useState(false)
-  const id = useId()
-  const root = useRef<HTMLDivElement>(null)
-  const button = useRef<HTMLButtonElement>(null)
-
-  useEffect(() => {
-    if (!open) return
-    const closeOutside = (event: PointerEvent) => {
-      if (!root.current?.contains(event.target as Node)) setOpen(false)
-    }
-    document.addEventListener('pointerdown', closeOutside)
-    return () => document.removeEventListener('pointerdown', closeOutside)
-  }, [open])
+  const { open, setOpen, id, buttonRef, rootProps } = usePopover()
 
   return (
-    <div
-      ref={root}
-      className="relative"
-      onKeyDown={(event) => {
-        if (event.key !== 'Escape' || !open) return
-        event.stopPropagation()
-        setOpen(false)
-        button.current?.focus()
-      }}
-      onBlur={(event) => {
-        if (open && event.relatedTarget instanceof Node && !event.currentTarget.contains(event.relatedTarget)) setOpen(false)
-      }}
-    >
+    <div {...rootProps} className="relative">
       <Button
-        ref={button}
+        ref={buttonRef}
         variant="ghost"
         size="sm"
         aria-expanded={open}

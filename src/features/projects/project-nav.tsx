@@ -1,7 +1,7 @@
 import { Link, useMatchRoute } from '@tanstack/react-router'
 import { ChevronDown } from 'lucide-react'
-import { useEffect, useId, useRef, useState } from 'react'
 import { cn } from '../../lib/cn.ts'
+import { usePopover } from '../../lib/use-popover.ts'
 import { useIsProjectAdmin } from '../collaborators/use-is-admin.ts'
 
 const tab =
@@ -26,34 +26,11 @@ type Page = (typeof PAGES)[number]
  * away closes it.
  */
 function MorePages({ projectId, pages, current }: { projectId: string; pages: readonly Page[]; current: Page | undefined }) {
-  const [open, setOpen] = useState(false)
-  const id = useId()
-  const root = useRef<HTMLDivElement>(null)
-  const button = useRef<HTMLButtonElement>(null)
-  useEffect(() => {
-    if (!open) return
-    const closeOutside = (event: PointerEvent) => {
-      if (!root.current?.contains(event.target as Node)) setOpen(false)
-    }
-    document.addEventListener('pointerdown', closeOutside)
-    return () => document.removeEventListener('pointerdown', closeOutside)
-  }, [open])
+  const { open, setOpen, id, buttonRef, rootProps } = usePopover()
   return (
-    <div
-      ref={root}
-      className="relative sm:hidden"
-      onKeyDown={(event) => {
-        if (event.key !== 'Escape' || !open) return
-        setOpen(false)
-        button.current?.focus()
-      }}
-      // Tabbing past the last page closes the list, as a click outside does.
-      onBlur={(event) => {
-        if (open && event.relatedTarget instanceof Node && !event.currentTarget.contains(event.relatedTarget)) setOpen(false)
-      }}
-    >
+    <div {...rootProps} className="relative sm:hidden">
       <button
-        ref={button}
+        ref={buttonRef}
         type="button"
         aria-expanded={open}
         aria-controls={id}
