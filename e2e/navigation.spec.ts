@@ -40,6 +40,8 @@ test('charts say the range they draw and fit a young project’s data; errors an
   await signIn(page)
   await page.goto(`/projects/${projectId}/errors`)
   await expect(page.getByLabel('Time range')).toHaveValue('all')
+  // The trend starts folded above the list.
+  await page.getByRole('button', { name: 'Show trend' }).click()
   // "All time", drawn from the first event: minutes, not 30 days of 6-hour bars.
   const trend = page.getByRole('region', { name: /^Events/ })
   await expect(trend).toContainText(/Events · all time \(first event .*\), per minute/)
