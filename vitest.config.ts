@@ -1,5 +1,22 @@
-import { defineConfig } from 'vitest/config'
+import { configDefaults, defineConfig } from 'vitest/config'
 import react from '@vitejs/plugin-react'
+
+/**
+ * Server test files that always run on the embedded database, whatever TEST_DATABASE_URL says: the
+ * ingest journal (PostgreSQL has none), data-directory handling, and the process tests that start
+ * `server/main.ts` on a DATA_DIR. The PostgreSQL run (`.ci/run`) leaves them out instead of repeating
+ * them unchanged; `npm test` runs them.
+ */
+const embeddedDatabaseOnly = [
+  'server/ingest/log/journal.test.ts',
+  'server/data-dir-permissions.test.ts',
+  'server/db/data-dir-lock.test.ts',
+  'server/logger.test.ts',
+  'test/process/server-process.test.ts',
+  'test/process/privacy-crash.test.ts',
+  'test/process/webhook-crash.test.ts',
+]
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL)
 
 export default defineConfig({
   test: {
@@ -11,6 +28,7 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['server/**/*.test.ts', 'contract/**/*.test.ts', 'test/**/*.test.ts', 'bench/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...(onPostgres ? embeddedDatabaseOnly : [])],
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

@@ -26,6 +26,11 @@ export interface Database {
    * server/ingest/pipeline/). Closed with the database at the latest.
    */
   loadThreadPlugin?(module: URL, data: unknown): Promise<ThreadPlugin>
+  /**
+   * PGlite only: writes the whole database to `path` as a tarball that `openPglite` can start from
+   * (test fixtures start from a migrated snapshot rather than from initdb and every migration).
+   */
+  saveSnapshot?(path: string): Promise<void>
   /** PostgreSQL only: the connection string, for threads that open a pool of their own. */
   readonly url?: string
   /** Runs `fn` holding a database-wide advisory lock (one migrator at a time across processes). */
@@ -58,14 +63,14 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value))
  * work overlaps with the HTTP thread's (server/db/pglite-thread.ts). Callers may run their
  * own modules on that thread too (`loadThreadPlugin`).
  */
-export async function openPglite(dataDir?: string, logLevel = 'silent'): Promise<Database> {
+export async function openPglite(dataDir?: string, logLevel = 'silent', snapshotPath?: string): Promise<Database> {
   // Owner-only, and refused when another user owns it (data-dir-permissions.ts).
   if (dataDir) secureDataDir(dataDir)
   // Before anything in the directory is touched: one process per DATA_DIR (data-dir-lock.ts).
   const lock = dataDir ? lockDataDir(dataDir) : null
   let client: Awaited<ReturnType<typeof startPgliteThread>>
   try {
-    client = await startPgliteThread(dataDir, logLevel)
+    client = await startPgliteThread(dataDir, logLevel, snapshotPath)
     // PGlite sets its catalog files' modes itself (0666) when it creates a cluster.
     if (dataDir) makePrivate(dataDir, true)
   } catch (err) {
@@ -82,6 +87,7 @@ export async function openPglite(dataDir?: string, logLevel = 'silent'): Promise
     // PGlite is a single connection: its thread already serializes.
     withExclusiveLock: async (_key, fn) => fn(),
     loadThreadPlugin: (module, data) => client.loadPlugin(module, data),
+    saveSnapshot: (path) => client.saveSnapshot(path),
     async close() {
       await client.close()
       lock?.release()

@@ -9,6 +9,7 @@ export type WorkerRequest =
   | { id: number; op: 'plugin.load'; pluginId: number; module: string; data: unknown }
   | { id: number; op: 'plugin.call'; pluginId: number; request: unknown }
   | { id: number; op: 'plugin.close'; pluginId: number }
+  | { id: number; op: 'snapshot'; path: string }
   | { id: number; op: 'close' }
 
 export type { ThreadReply as WorkerReply } from '../thread.ts'
@@ -24,6 +25,8 @@ export interface PgliteThread {
   transaction<T>(fn: (tx: Pick<PgliteThread, 'query' | 'exec'>) => Promise<T>): Promise<T>
   /** Runs `module` on the database's thread (see ThreadPlugin in client.ts). */
   loadPlugin(module: URL, data: unknown): Promise<ThreadPlugin>
+  /** Writes the whole cluster to `path` as a tarball that `startPgliteThread` can start from. */
+  saveSnapshot(path: string): Promise<void>
   close(): Promise<void>
 }
 
@@ -34,8 +37,8 @@ export interface PgliteThread {
  * with PGlite in-process. Parsers must be identity functions (drizzle's are): functions
  * cannot cross threads.
  */
-export async function startPgliteThread(dataDir: string | undefined, logLevel: string): Promise<PgliteThread> {
-  const thread = await startThread(new URL('./pglite-worker.ts', import.meta.url), { dataDir, logLevel }, 'database')
+export async function startPgliteThread(dataDir: string | undefined, logLevel: string, snapshotPath?: string): Promise<PgliteThread> {
+  const thread = await startThread(new URL('./pglite-worker.ts', import.meta.url), { dataDir, logLevel, snapshotPath }, 'database')
   const send = <T>(request: DistributiveOmitId<WorkerRequest>) => thread.send<T>(request)
   let nextPluginId = 1
 
@@ -71,6 +74,9 @@ export async function startPgliteThread(dataDir: string | undefined, logLevel: s
         call: <T>(request: unknown) => send<T>({ op: 'plugin.call', pluginId, request }),
         close: () => send<void>({ op: 'plugin.close', pluginId }),
       }
+    },
+    async saveSnapshot(path) {
+      await send({ op: 'snapshot', path })
     },
     async close() {
       await send({ op: 'close' })

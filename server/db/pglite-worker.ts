@@ -2,6 +2,7 @@
 // callers load beside it (the ingest pipeline's indexer): WASM execution no longer competes
 // with HTTP parsing on the main thread, and a plug-in's transactions run without waiting for
 // the main thread between statements (they hold PGlite's only connection while they run).
+import { readFile, writeFile } from 'node:fs/promises'
 import { parentPort, workerData } from 'node:worker_threads'
 import { PGlite, type Transaction } from '@electric-sql/pglite'
 import { drizzle } from 'drizzle-orm/pglite'
@@ -12,8 +13,11 @@ import type { WorkerReply, WorkerRequest } from './pglite-thread.ts'
 import { schema } from './schema.ts'
 
 const port = parentPort!
-const { dataDir, logLevel } = workerData as { dataDir?: string; logLevel: string }
-const pglite = await PGlite.create(dataDir)
+const { dataDir, logLevel, snapshotPath } = workerData as { dataDir?: string; logLevel: string; snapshotPath?: string }
+// A snapshot (saveSnapshot) is unpacked in place of initdb, which takes seconds of WebAssembly.
+const pglite = snapshotPath
+  ? await PGlite.create(dataDir, { loadDataDir: new Blob([await readFile(snapshotPath)]) })
+  : await PGlite.create(dataDir)
 const logger = createLogger(logLevel, 'database')
 
 /** The same Database the main thread has for PGlite, over the instance on this thread. */
@@ -97,6 +101,9 @@ async function handle(request: WorkerRequest): Promise<unknown> {
     case 'plugin.close':
       await plugin(request.pluginId).close()
       plugins.delete(request.pluginId)
+      return null
+    case 'snapshot':
+      await writeFile(request.path, Buffer.from(await (await pglite.dumpDataDir('none')).arrayBuffer()))
       return null
     case 'close':
       await Promise.all([...plugins.values()].map((loaded) => loaded.close()))

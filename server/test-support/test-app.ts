@@ -12,6 +12,7 @@ import { loadConfig, type Config } from '../config.ts'
 import type { AppDeps } from '../context.ts'
 import { openPglite, type Database } from '../db/client.ts'
 import { openScratchPostgres } from '../db/scratch-database.ts'
+import { migratedPgliteSnapshot } from '../db/migrated-template.ts'
 import { newId } from '../db/ids.ts'
 import { migrate } from '../db/migrate.ts'
 import { users } from '../db/schema.ts'
@@ -34,8 +35,8 @@ import { webhookJobHandlers } from '../webhooks/webhook.jobs.ts'
 export async function createTestDatabase(): Promise<Database> {
   const serverUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL
   if (!serverUrl) {
-    const database = await openPglite()
-    await migrate(database)
+    const database = await openPglite(undefined, 'silent', await migratedPgliteSnapshot())
+    await migrate(database) // nothing left to apply: it checks that
     return database
   }
   return openScratchPostgres(serverUrl, 'errata_test', 5)

@@ -9,6 +9,7 @@ import pino from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
 import { openPglite, queryRows, type Database } from '../../db/client.ts'
 import { migrate } from '../../db/migrate.ts'
+import { migratedPgliteSnapshot } from '../../db/migrated-template.ts'
 import {
   createJournalReader,
   journalLines,
@@ -235,7 +236,9 @@ describe('ingest journal files', () => {
 describe('indexing from the journal', { timeout: 180_000 }, () => {
   /** The database with the pipeline beside it, as the server opens them; close() closes both. */
   async function openMigrated(dataDir: string): Promise<Database & { pipeline: IngestPipeline }> {
-    const database = await openPglite(dataDir)
+    // A new directory starts from the migrated snapshot (what initdb and the migrations would make).
+    const created = existsSync(join(dataDir, 'PG_VERSION'))
+    const database = await openPglite(dataDir, 'silent', created ? undefined : await migratedPgliteSnapshot())
     await migrate(database)
     const pipeline = await openPipeline(database, { journalDir: join(dataDir, 'ingest-journal') })
     return {
