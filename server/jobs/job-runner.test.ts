@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { queryRows, type Database, type Db } from '../db/client.ts'
 import { createTestDatabase } from '../test-support/test-app.ts'
 import { createJobRunner, type JobRunnerOptions } from './job-runner.ts'
-import { enqueueJob, LeaseLostError, type JobHandler } from './jobs.ts'
+import { enqueueJob, JobDeferredError, LeaseLostError, wakeJobsWhere, type JobHandler } from './jobs.ts'
 
 let database: Database
 const logger = pino({ level: 'silent' })
@@ -73,6 +73,35 @@ describe('the job runner', () => {
     now = new Date(now.getTime() + 145_000)
     await jobs.drain()
     expect(await jobRow(id)).toMatchObject({ state: 'completed', attempts: 3, last_error: 'boom 2' })
+    expect(calls).toBe(3)
+  })
+
+  it('puts a deferred job back for later without counting the attempt; waking it makes it due at once', async () => {
+    let calls = 0
+    const handler: JobHandler<{ n: number }> = {
+      kind: 'test.deferred',
+      run: async () => {
+        calls += 1
+        if (calls < 3) throw new JobDeferredError(600_000, 'not yet')
+      },
+    }
+    const now = new Date('2030-01-01T00:00:00Z')
+    const jobs = runner([handler as JobHandler<never>], { clock: () => now })
+    const id = (await enqueueJob(database.db, 'test.deferred', { n: 7 }, now, { maxAttempts: 2 }))!
+    await jobs.drain()
+    const row = await jobRow(id)
+    expect(row).toMatchObject({ state: 'queued', attempts: 0, last_error: null })
+    expect(row.run_at.getTime() - now.getTime()).toBe(600_000)
+    // Deferred again: still no attempt counted, so two deferrals do not use up its two attempts.
+    await wakeJobsWhere(database.db, 'test.deferred', sql`payload->>'n' = '7'`, now)
+    await jobs.drain()
+    expect(await jobRow(id)).toMatchObject({ state: 'queued', attempts: 0 })
+    await wakeJobsWhere(database.db, 'test.deferred', sql`payload->>'n' = '8'`, now)
+    await jobs.drain()
+    expect(calls).toBe(2) // another payload's wake-up leaves it waiting
+    await wakeJobsWhere(database.db, 'test.deferred', sql`payload->>'n' = '7'`, now)
+    await jobs.drain()
+    expect(await jobRow(id)).toMatchObject({ state: 'completed', attempts: 1, last_error: null })
     expect(calls).toBe(3)
   })
 
@@ -160,7 +189,9 @@ describe('the job runner', () => {
         job.signal.throwIfAborted()
       },
     }
-    const jobs = runner([handler as JobHandler<never>], { leaseMs: 90 })
+    // Renewed every 500 ms: the next renewal finds the job taken. A lease much shorter than that
+    // could run out on a loaded machine before a renewal, and this runner would claim it again.
+    const jobs = runner([handler as JobHandler<never>], { leaseMs: 1500 })
     const drained = jobs.drain()
     await started
     // Another process takes the job (as if this one had been presumed dead).

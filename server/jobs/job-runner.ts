@@ -7,7 +7,7 @@ import type { Logger } from 'pino'
 import { systemClock, type Clock } from '../clock.ts'
 import { queryRows, type Database, type Db } from '../db/client.ts'
 import { textArrayLiteral } from '../db/text-array.ts'
-import { LeaseLostError, type JobContext, type JobHandler } from './jobs.ts'
+import { JobDeferredError, LeaseLostError, type JobContext, type JobHandler } from './jobs.ts'
 
 export interface JobRunnerOptions {
   database: Database
@@ -162,6 +162,13 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     }
     if (err instanceof LeaseLostError) {
       logger.warn({ job: row.id, kind: row.kind }, err.message)
+      return
+    }
+    if (err instanceof JobDeferredError) {
+      const runAt = new Date(clock().getTime() + err.delayMs)
+      logger.debug({ job: row.id, kind: row.kind, runAt: runAt.toISOString(), reason: err.message }, 'job deferred')
+      await db.execute(sql`UPDATE jobs SET state = 'queued', attempts = greatest(attempts - 1, 0), run_at = ${runAt.toISOString()}::timestamptz,
+        lock_token = NULL, locked_until = NULL, updated_at = now() WHERE ${owned}`)
       return
     }
     if (err instanceof StopRequestedError || (stopping && err instanceof Error && err.name === 'AbortError')) {

@@ -86,6 +86,27 @@ export interface JobHandler<P = Record<string, unknown>> {
   retryDelayMs?(attempt: number): number
 }
 
+/**
+ * Thrown by a handler that cannot run yet (something it must not overlap with is under way): the
+ * job goes back to the queue, due in `delayMs`, with this run not counted as an attempt and its
+ * last error unchanged. Whatever ends the wait may make it due sooner (`wakeJobsWhere`).
+ */
+export class JobDeferredError extends Error {
+  constructor(
+    readonly delayMs: number,
+    reason: string,
+  ) {
+    super(reason)
+    this.name = 'JobDeferredError'
+  }
+}
+
+/** Makes the queued jobs of `kind` whose payload matches `payloadWhere` (over `jobs.payload`) due now. */
+export async function wakeJobsWhere(db: Db, kind: string, payloadWhere: SQL, now: Date): Promise<void> {
+  await db.execute(sql`UPDATE jobs SET run_at = ${now.toISOString()}::timestamptz, updated_at = now()
+    WHERE kind = ${kind} AND state = 'queued' AND run_at > ${now.toISOString()}::timestamptz AND ${payloadWhere}`)
+}
+
 /** Thrown by fence() (and reported by the runner) when another claim holds the job now. */
 export class LeaseLostError extends Error {
   constructor(jobId: string) {

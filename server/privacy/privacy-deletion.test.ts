@@ -299,14 +299,58 @@ describe('two job runners on one database', () => {
     const r = eventDataRequestSchema.parse(await json(`${org}/event_data_requests/${((await retrieval.json()) as { id: string }).id}`, seeded.user.token))
     const d = eventDataDeletionSchema.parse(await json(`${org}/event_data_deletions/${((await deletion.json()) as { id: string }).id}`, seeded.user.token))
     expect(d).toMatchObject({ status: 'COMPLETED', total: 8, deleted_events: 8 })
-    // The retrieval ran before or after the deletion: all of Alice's events, or (exported again)
-    // none. Or it finished while the deletion's batches were running, with what was left then:
-    // its file was removed when the deletion completed, and its download answers 410.
+    // The retrieval ran before the deletion began deleting (all of Alice's events, a file the
+    // deletion then removed) or after it completed (none): never while it was deleting.
     expect(r.status).toBe('COMPLETED')
-    if (r.total !== 0 && r.total !== 8) expect(r).toMatchObject({ file_removed: 'deleted' })
+    if (r.total === 8) expect(r).toMatchObject({ file_removed: 'deleted' })
+    else expect(r).toMatchObject({ total: 0, file_removed: null })
     const { stored, rebuilt } = await rollupsAgainstRebuild(seeded.project.id)
     expect(stored).toEqual(rebuilt)
     const counters = await countersAgainstEvents(seeded.project.id)
     expect(counters.stored).toEqual(counters.expected)
+  })
+})
+
+describe('a retrieval made while a deletion is deleting in its scope', () => {
+  it('waits for the deletion to complete, then exports what is left; waiting costs it no attempt', async () => {
+    const seeded = await seedProject(ctx, { user: 'Officer 3', organization: 'Waiting Org', project: 'Waits' })
+    const items = Array.from({ length: 6 }, (_, i) => ({ at: at(i / 4), event: event(`Wait${i % 2}`, { user: i % 2 ? alice : bob }) }))
+    await ingestAt(ctx, seeded.project.id, items)
+    const org = `/organizations/${seeded.organization.id}`
+    const q = filtersToParams(ALICE, new URLSearchParams({ skip_confirmation: 'true' }))
+    const everyone = filtersToParams({ 'user.id': [{ type: 'eq', value: alice.id }, { type: 'eq', value: bob.id }] })
+    const made = await ctx.request(api(`${org}/event_data_deletions?${q}`), { method: 'POST', token: seeded.user.token })
+    const deletionId = ((await made.json()) as { id: string }).id
+    let retrievalId = ''
+    // Between the deletion's passes (it is ACCEPTED and has deleted Alice's events; counting it
+    // waits for ingestion too, before that): a retrieval of everyone's events, run by another
+    // process's runner.
+    duringWait = async function whileDeleting() {
+      const deletion = eventDataDeletionSchema.parse(await json(`${org}/event_data_deletions/${deletionId}`, seeded.user.token))
+      if (deletion.status !== 'ACCEPTED') {
+        duringWait = whileDeleting
+        return
+      }
+      const requested = await ctx.request(api(`${org}/event_data_requests?${everyone}`), { method: 'POST', token: seeded.user.token })
+      retrievalId = ((await requested.json()) as { id: string }).id
+      const other = createJobRunner({
+        database: ctx.deps.database,
+        logger: pino({ level: 'silent' }),
+        handlers: privacyJobHandlers(ctx.deps.database.db, ctx.deps.privacy!, pino({ level: 'silent' })),
+      })
+      await other.drain()
+      await other.stop()
+    }
+    await ctx.jobs.drain()
+    expect(retrievalId).not.toBe('')
+
+    const r = eventDataRequestSchema.parse(await json(`${org}/event_data_requests/${retrievalId}`, seeded.user.token))
+    // Bob's three events; none of Alice's, and a file the deletion did not have to remove.
+    expect(r).toMatchObject({ status: 'COMPLETED', total: 3, file_removed: null })
+    const [job] = await queryRows<{ attempts: number; last_error: string | null }>(
+      ctx.deps.database.db,
+      sql`SELECT j.attempts, j.last_error FROM jobs j JOIN event_data_requests r ON r.job_id = j.id WHERE r.id = ${retrievalId}`,
+    )
+    expect(job).toEqual({ attempts: 1, last_error: null })
   })
 })

@@ -10,9 +10,10 @@ import type { Logger } from 'pino'
 import type { Filters } from '../../contract/filters.ts'
 import { RETRIEVAL_FILE_DAYS } from '../../contract/privacy.ts'
 import type { Db } from '../db/client.ts'
+import { textArrayLiteral } from '../db/text-array.ts'
 import { eventDataDeletions, eventDataRequests, eventPayloads, events } from '../db/schema.ts'
 import { decodeEventPayload, type StoredEventPayload } from '../events/event-payload.ts'
-import { enqueueJob, type JobHandler } from '../jobs/jobs.ts'
+import { enqueueJob, JobDeferredError, wakeJobsWhere, type JobHandler } from '../jobs/jobs.ts'
 import { deleteEventBatch, finishDeletedEvents } from './delete-events.ts'
 import type { PrivacyDeps } from './privacy-deps.ts'
 import { PRIVACY_JOBS } from './privacy-job-kinds.ts'
@@ -56,8 +57,14 @@ const scopeOf = (row: { organizationId: string; projectId: string | null }): Sco
   projectId: row.projectId,
 })
 
+/**
+ * How long a retrieval waits for a deletion running in its scope before it looks again; the
+ * deletion's completion makes it due at once (wakeJobsWhere), so this is only a safety net.
+ */
+const WAIT_FOR_DELETION_MS = 30_000
+
 /** Requests of one scope touch those of another when one covers the other's project. */
-const overlaps = (table: typeof eventDataRequests, scope: Scope) =>
+const overlaps = (table: typeof eventDataRequests | typeof eventDataDeletions, scope: Scope) =>
   and(
     eq(table.organizationId, scope.organizationId),
     scope.projectId ? sql`(${table.projectId} IS NULL OR ${table.projectId} = ${scope.projectId})` : undefined,
@@ -136,6 +143,20 @@ export function privacyJobHandlers(db: Db, privacy: PrivacyDeps, logger: Logger)
     }
   }
 
+  /**
+   * A retrieval does not export while a deletion is deleting in its scope: its file would hold
+   * part of what the deletion removes (and lose it when the deletion completes). It waits, off
+   * the runner, and runs once the deletion has completed.
+   */
+  async function waitForDeletionsInScope(tx: Db, row: typeof eventDataRequests.$inferSelect): Promise<void> {
+    const [running] = await tx
+      .select({ id: eventDataDeletions.id })
+      .from(eventDataDeletions)
+      .where(and(overlaps(eventDataDeletions, scopeOf(row)), eq(eventDataDeletions.status, 'ACCEPTED')))
+      .limit(1)
+    if (running) throw new JobDeferredError(WAIT_FOR_DELETION_MS, `waiting for event data deletion ${running.id} to complete`)
+  }
+
   const retrieve: JobHandler<{ requestId: string }> = {
     kind: PRIVACY_JOBS.retrieve,
     async run(job) {
@@ -143,6 +164,7 @@ export function privacyJobHandlers(db: Db, privacy: PrivacyDeps, logger: Logger)
       if (!row || row.status !== 'PREPARING') return
       // Events acknowledged before the request are part of it, indexed or not yet.
       await privacy.waitForIngestedBefore(row.createdAt, job.signal)
+      await waitForDeletionsInScope(db, row)
       for (let round = 1; ; round++) {
         // Files of runs that were cut off (or lost the job) are of no use.
         await privacy.files.removeOthers(row.id, null)
@@ -154,6 +176,8 @@ export function privacyJobHandlers(db: Db, privacy: PrivacyDeps, logger: Logger)
         const completed = await db.transaction(async (txn) => {
           const tx = txn as unknown as Db
           await job.fence(tx)
+          // A deletion accepted while this export ran: export again once it has completed.
+          await waitForDeletionsInScope(tx, row)
           const [current] = await tx
             .select({ status: eventDataRequests.status, exportStartedAt: eventDataRequests.exportStartedAt })
             .from(eventDataRequests)
@@ -169,6 +193,9 @@ export function privacyJobHandlers(db: Db, privacy: PrivacyDeps, logger: Logger)
             .where(eq(eventDataRequests.id, row.id))
           await enqueueJob(tx, PRIVACY_JOBS.expireFile, { requestId: row.id }, completedAt, { runAt: expiresAt, key: row.id })
           return true
+        }).catch(async (err: unknown) => {
+          if (err instanceof JobDeferredError) await privacy.files.remove(row.id, key)
+          throw err
         })
         if (completed) {
           await privacy.files.removeOthers(row.id, key)
@@ -271,10 +298,16 @@ export function privacyJobHandlers(db: Db, privacy: PrivacyDeps, logger: Logger)
         await job.fence(tx)
         const now = privacy.clock()
         // Exports under way may hold deleted events: they start again (privacy.retrieve checks this mark).
-        await tx
+        // Those that waited for this deletion are due now.
+        const waiting = await tx
           .update(eventDataRequests)
           .set({ exportStartedAt: null })
           .where(and(overlaps(eventDataRequests, scope), eq(eventDataRequests.status, 'PREPARING')))
+          .returning({ id: eventDataRequests.id })
+        if (waiting.length > 0) {
+          const ids = textArrayLiteral(waiting.map((w) => w.id))
+          await wakeJobsWhere(tx, PRIVACY_JOBS.retrieve, sql`payload->>'requestId' = ANY(${ids}::text[])`, now)
+        }
         // Files made before: removed, and their downloads answer 410.
         const files = await tx
           .update(eventDataRequests)
