@@ -102,6 +102,44 @@ export interface SelectionInput {
   allEvents: boolean
 }
 
+/**
+ * A new request or deletion in PREPARING, with its first job queued in the same transaction:
+ * the columns both share (scope, selection, who and when), plus `fields` of its own kind.
+ */
+async function createPreparing(
+  db: Db,
+  privacy: PrivacyDeps,
+  user: AuthUser,
+  scope: Scope,
+  input: SelectionInput,
+  kind: { table: typeof eventDataRequests | typeof eventDataDeletions; job: string; payloadKey: 'requestId' | 'deletionId' },
+  fields: Record<string, unknown>,
+): Promise<string> {
+  const now = privacy.clock()
+  // A contradiction in the filters is a 400 now, not a failed job later.
+  compileSelection({ filters: input.filters, userId: user.id, now })
+  const id = newId(now.getTime())
+  await db.transaction(async (tx) => {
+    const jobId = await enqueueJob(tx as unknown as Db, kind.job, { [kind.payloadKey]: id }, now)
+    await tx.insert(kind.table).values({
+      id,
+      organizationId: scope.organizationId,
+      projectId: scope.projectId,
+      status: 'PREPARING',
+      filters: input.filters,
+      allEvents: input.allEvents,
+      createdBy: user.id,
+      createdByEmail: user.email,
+      createdByName: user.name,
+      createdAt: now,
+      jobId,
+      ...fields,
+    } as typeof eventDataRequests.$inferInsert & typeof eventDataDeletions.$inferInsert)
+  })
+  privacy.wakeJobs()
+  return id
+}
+
 /** POST …/event_data_requests: PREPARING, with its export queued. */
 export async function createRetrieval(
   db: Db,
@@ -111,28 +149,8 @@ export async function createRetrieval(
   scope: Scope,
   input: SelectionInput & { reportType: ReportType },
 ): Promise<EventDataRequest> {
-  const now = privacy.clock()
-  // A contradiction in the filters is a 400 now, not a failed job later.
-  compileSelection({ filters: input.filters, userId: user.id, now })
-  const id = newId(now.getTime())
-  await db.transaction(async (tx) => {
-    const jobId = await enqueueJob(tx as unknown as Db, PRIVACY_JOBS.retrieve, { requestId: id }, now)
-    await tx.insert(eventDataRequests).values({
-      id,
-      organizationId: scope.organizationId,
-      projectId: scope.projectId,
-      status: 'PREPARING',
-      reportType: input.reportType,
-      filters: input.filters,
-      allEvents: input.allEvents,
-      createdBy: user.id,
-      createdByEmail: user.email,
-      createdByName: user.name,
-      createdAt: now,
-      jobId,
-    })
-  })
-  privacy.wakeJobs()
+  const retrieval = { table: eventDataRequests, job: PRIVACY_JOBS.retrieve, payloadKey: 'requestId' } as const
+  const id = await createPreparing(db, privacy, user, scope, input, retrieval, { reportType: input.reportType })
   return getRetrieval(db, urls, scope, id)
 }
 
@@ -144,27 +162,8 @@ export async function createDeletion(
   scope: Scope,
   input: SelectionInput & { skipConfirmation: boolean },
 ): Promise<EventDataDeletion> {
-  const now = privacy.clock()
-  compileSelection({ filters: input.filters, userId: user.id, now })
-  const id = newId(now.getTime())
-  await db.transaction(async (tx) => {
-    const jobId = await enqueueJob(tx as unknown as Db, PRIVACY_JOBS.countDeletion, { deletionId: id }, now)
-    await tx.insert(eventDataDeletions).values({
-      id,
-      organizationId: scope.organizationId,
-      projectId: scope.projectId,
-      status: 'PREPARING',
-      filters: input.filters,
-      allEvents: input.allEvents,
-      skipConfirmation: input.skipConfirmation,
-      createdBy: user.id,
-      createdByEmail: user.email,
-      createdByName: user.name,
-      createdAt: now,
-      jobId,
-    })
-  })
-  privacy.wakeJobs()
+  const deletion = { table: eventDataDeletions, job: PRIVACY_JOBS.countDeletion, payloadKey: 'deletionId' } as const
+  const id = await createPreparing(db, privacy, user, scope, input, deletion, { skipConfirmation: input.skipConfirmation })
   return getDeletion(db, scope, id)
 }
 
