@@ -52,6 +52,8 @@ const settings = {
   triageRequests: Number(env.BENCH_TRIAGE_REQUESTS ?? 100),
   privacyErrors: Number(env.BENCH_PRIVACY_ERRORS ?? 50_000),
   privacyEvents: Number(env.BENCH_PRIVACY_EVENTS ?? 1_000_000),
+  /** Each alternating slice of the errors list during the deletion: running, then paused. */
+  privacySliceMs: Number(env.BENCH_PRIVACY_SLICE_MS ?? 3_000),
   /** Comma-separated subset of ingest,visible,errors,event,triage,privacy,symbolication,webhooks,ratelimits (default: all). */
   phases: new Set((env.BENCH_PHASES ?? 'ingest,visible,errors,event,triage,privacy,symbolication,webhooks,ratelimits').split(',')),
 }
@@ -316,6 +318,7 @@ async function inProcessPhases(engine: Engine) {
           events: settings.privacyEvents,
           errors: settings.privacyErrors,
           baselineRequests: settings.readRequests,
+          sliceMs: settings.privacySliceMs,
         })
       })()
     : undefined

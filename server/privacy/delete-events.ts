@@ -15,6 +15,7 @@ import { textArrayLiteral } from '../db/text-array.ts'
 import { decodeEventPayload } from '../events/event-payload.ts'
 import { eventColumn, ROLLUP_FIELDS } from '../filters/filter-sql.ts'
 import { removeErrorsFromRollups, removeEventsFromRollups } from '../rollups/rollups.ts'
+import { nextBatchSize } from './batch-size.ts'
 import { afterKey, type EventKey } from './selection.ts'
 
 interface BatchRow {
@@ -137,14 +138,17 @@ export async function deleteEventBatch(
   })
 }
 
-/** Pivot values or sessions per finishing transaction. */
+/**
+ * At most this many errors, pivot values or sessions per finishing transaction; fewer when they
+ * take longer than BATCH_TARGET_MS (a transaction holds the embedded database's only connection,
+ * so it must stay short, and a value such as a common release stage spans every error).
+ */
 const FINISH_CHUNK = 200
 /**
- * Errors per finishing transaction are taken until their events add up to this: the users
- * affected are checked with one pass over those events (a transaction holds the embedded
- * database's only connection, so it must stay short).
+ * Errors per finishing transaction are taken until their events add up to this much per error
+ * of the chunk: the users affected are checked with one pass over those events.
  */
-const FINISH_EVENTS_BUDGET = 5_000
+const FINISH_EVENTS_PER_ERROR = 25
 
 /**
  * A remaining event of error `errorId` still counts under the device id `key` (events without
@@ -166,18 +170,21 @@ const takeWork = (tx: Db, deletionId: string, projectId: string, kind: WorkRow['
       ORDER BY error_id, field, value LIMIT ${limit}`,
   )
 
-/** Recomputes the errors a deletion touched, a few at a time; false when none is left. */
-async function finishErrors(db: Db, deletionId: string, projectId: string): Promise<boolean> {
-  return writingProject(db, projectId, async (tx) => {
+/** One finishing step: recomputes up to `limit` items of its kind; how many it did (0: none left). */
+type FinishStep = (db: Db, deletionId: string, projectId: string, limit: number) => Promise<number>
+
+/** Recomputes the errors a deletion touched, a few at a time. */
+const finishErrors: FinishStep = (db, deletionId, projectId, limit) =>
+  writingProject(db, projectId, async (tx) => {
     const candidates = await queryRows<{ error_id: string; events: number | null }>(
       tx,
       sql`SELECT w.error_id, e.events_count::int AS events FROM event_data_deletion_work w LEFT JOIN errors e ON e.id = w.error_id
         WHERE w.deletion_id = ${deletionId} AND w.project_id = ${projectId} AND w.kind = 'error'
-        ORDER BY w.error_id LIMIT ${FINISH_CHUNK}`,
+        ORDER BY w.error_id LIMIT ${limit}`,
     )
-    if (candidates.length === 0) return false
+    if (candidates.length === 0) return 0
     const chunk: string[] = []
-    let budget = FINISH_EVENTS_BUDGET
+    let budget = FINISH_EVENTS_PER_ERROR * limit
     for (const candidate of candidates) {
       if (chunk.length > 0 && (candidate.events ?? 0) > budget) break
       chunk.push(candidate.error_id)
@@ -232,19 +239,18 @@ async function finishErrors(db: Db, deletionId: string, projectId: string): Prom
     await tx.execute(sql`
       DELETE FROM event_data_deletion_work
       WHERE deletion_id = ${deletionId} AND project_id = ${projectId} AND kind IN ('error', 'user') AND error_id = ANY(${ids}::text[])`)
-    return true
+    return chunk.length
   })
-}
 
 /**
  * The errors' pivot rows of the values the deletion touched: a row keeps its first or last seen
  * while an event with that value is still at that time (looked up by index), and is recomputed
  * from the error's events otherwise; user details likewise. False when none is left.
  */
-async function finishPivots(db: Db, deletionId: string, projectId: string): Promise<boolean> {
-  return writingProject(db, projectId, async (tx) => {
-    const chunk = await takeWork(tx, deletionId, projectId, 'pivot', FINISH_CHUNK, sql`AND error_id <> ''`)
-    if (chunk.length === 0) return false
+const finishPivots: FinishStep = (db, deletionId, projectId, limit) =>
+  writingProject(db, projectId, async (tx) => {
+    const chunk = await takeWork(tx, deletionId, projectId, 'pivot', limit, sql`AND error_id <> ''`)
+    if (chunk.length === 0) return 0
     for (const field of new Set(chunk.map((w) => w.field))) {
       const column = sql.raw(`g.${eventColumn(field).name}`)
       const rows = JSON.stringify(chunk.filter((w) => w.field === field).map((w) => ({ error_id: w.error_id, value: w.value })))
@@ -283,15 +289,14 @@ async function finishPivots(db: Db, deletionId: string, projectId: string): Prom
       DELETE FROM event_data_deletion_work w USING jsonb_to_recordset(${done}::jsonb) AS c(error_id text, field text, value text)
       WHERE w.deletion_id = ${deletionId} AND w.project_id = ${projectId} AND w.kind = 'pivot'
         AND w.error_id = c.error_id AND w.field = c.field AND w.value = c.value`)
-    return true
+    return chunk.length
   })
-}
 
 /** The project-wide pivot rows of the values touched, from the errors' rows (one aggregate per value); false when none is left. */
-async function finishProjectPivots(db: Db, deletionId: string, projectId: string): Promise<boolean> {
-  return writingProject(db, projectId, async (tx) => {
-    const chunk = await takeWork(tx, deletionId, projectId, 'pivot', FINISH_CHUNK, sql`AND error_id = ''`)
-    if (chunk.length === 0) return false
+const finishProjectPivots: FinishStep = (db, deletionId, projectId, limit) =>
+  writingProject(db, projectId, async (tx) => {
+    const chunk = await takeWork(tx, deletionId, projectId, 'pivot', limit, sql`AND error_id = ''`)
+    if (chunk.length === 0) return 0
     const pairs = JSON.stringify(chunk.map((w) => ({ field: w.field, value: w.value })))
     await tx.execute(sql`
       UPDATE pivot_counts p SET first_seen = d.first_seen, last_seen = d.last_seen, details = d.details
@@ -307,18 +312,17 @@ async function finishProjectPivots(db: Db, deletionId: string, projectId: string
       DELETE FROM event_data_deletion_work w USING jsonb_to_recordset(${pairs}::jsonb) AS c(field text, value text)
       WHERE w.deletion_id = ${deletionId} AND w.project_id = ${projectId} AND w.kind = 'pivot'
         AND w.error_id = '' AND w.field = c.field AND w.value = c.value`)
-    return true
+    return chunk.length
   })
-}
 
 /**
  * Crashed sessions named only by deleted events: gone too (the stability score then counts as if
  * those events had never arrived). A session another remaining unhandled event names stays.
  */
-async function finishSessions(db: Db, deletionId: string, projectId: string): Promise<boolean> {
-  return writingProject(db, projectId, async (tx) => {
-    const chunk = await takeWork(tx, deletionId, projectId, 'session', FINISH_CHUNK)
-    if (chunk.length === 0) return false
+const finishSessions: FinishStep = (db, deletionId, projectId, limit) =>
+  writingProject(db, projectId, async (tx) => {
+    const chunk = await takeWork(tx, deletionId, projectId, 'session', limit)
+    if (chunk.length === 0) return 0
     const sessions = textArrayLiteral(chunk.map((w) => w.value))
     await tx.execute(sql`
       DELETE FROM crashed_sessions cs
@@ -332,9 +336,8 @@ async function finishSessions(db: Db, deletionId: string, projectId: string): Pr
     await tx.execute(sql`
       DELETE FROM event_data_deletion_work
       WHERE deletion_id = ${deletionId} AND project_id = ${projectId} AND kind = 'session' AND value = ANY(${sessions}::text[])`)
-    return true
+    return chunk.length
   })
-}
 
 /**
  * Recomputes what a deletion's batches left to recompute in a project (see the top of this
@@ -348,10 +351,14 @@ export async function finishDeletedEvents(
   checkpoint: (lastStepMs: number) => Promise<void>,
 ): Promise<void> {
   for (const step of [finishErrors, finishPivots, finishProjectPivots, finishSessions]) {
+    let limit = FINISH_CHUNK
     for (;;) {
       const started = performance.now()
-      if (!(await step(db, deletionId, projectId))) break
-      await checkpoint(performance.now() - started)
+      const done = await step(db, deletionId, projectId, limit)
+      if (done === 0) break
+      const tookMs = performance.now() - started
+      limit = nextBatchSize(limit, done, tookMs, FINISH_CHUNK, 1)
+      await checkpoint(tookMs)
     }
   }
 }

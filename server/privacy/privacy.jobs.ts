@@ -14,6 +14,7 @@ import { textArrayLiteral } from '../db/text-array.ts'
 import { eventDataDeletions, eventDataRequests, eventPayloads, events } from '../db/schema.ts'
 import { decodeEventPayload, type StoredEventPayload } from '../events/event-payload.ts'
 import { enqueueJob, JobDeferredError, wakeJobsWhere, type JobHandler } from '../jobs/jobs.ts'
+import { nextBatchSize } from './batch-size.ts'
 import { deleteEventBatch, finishDeletedEvents } from './delete-events.ts'
 import type { PrivacyDeps } from './privacy-deps.ts'
 import { PRIVACY_JOBS } from './privacy-job-kinds.ts'
@@ -42,15 +43,6 @@ async function checkpoint(signal: AbortSignal, lastBatchMs = 0): Promise<void> {
   signal.throwIfAborted()
 }
 
-/** How long one deletion batch should hold its project's lock (and, on the embedded database, the database). */
-const BATCH_TARGET_MS = 100
-
-/** The next batch's size: as many events as took about BATCH_TARGET_MS in the last one, from 10 up to `max`. */
-export function nextBatchSize(size: number, deleted: number, tookMs: number, max: number): number {
-  if (deleted < size) return size
-  const perEvent = tookMs / Math.max(1, deleted)
-  return Math.max(10, Math.min(max, Math.round(BATCH_TARGET_MS / Math.max(perEvent, 0.001))))
-}
 
 const scopeOf = (row: { organizationId: string; projectId: string | null }): Scope => ({
   organizationId: row.organizationId,
