@@ -57,6 +57,24 @@ function precompress(): Plugin {
   }
 }
 
+/**
+ * The dev server's answer to a page load of /login: the sign-in entry (login.html), as the
+ * server sends it in production (server/web/static-dashboard.ts); every other page is index.html.
+ */
+function signInEntryInDev(): Plugin {
+  return {
+    name: 'errata:sign-in-entry',
+    apply: 'serve',
+    configureServer(server) {
+      server.middlewares.use((req, _res, next) => {
+        const [path, query] = (req.url ?? '').split('?', 2)
+        if (path === '/login') req.url = `/login.html${query === undefined ? '' : `?${query}`}`
+        next()
+      })
+    },
+  }
+}
+
 export default defineConfig({
   // The router plugin must come before react() so generated routes are transformed.
   plugins: [
@@ -71,6 +89,7 @@ export default defineConfig({
     react(),
     tailwindcss(),
     precompress(),
+    signInEntryInDev(),
   ],
   server: {
     host: '127.0.0.1',
@@ -82,5 +101,11 @@ export default defineConfig({
     ),
   },
   // The manifest tells the bundle-budget check (scripts/check-bundle-budget.ts) what each page loads.
-  build: { outDir: 'dist', sourcemap: true, manifest: true },
+  // Two pages: the app (index.html) and the sign-in page on its own (login.html, see src/sign-in-main.tsx).
+  build: {
+    outDir: 'dist',
+    sourcemap: true,
+    manifest: true,
+    rolldownOptions: { input: { index: 'index.html', login: 'login.html' } },
+  },
 })
