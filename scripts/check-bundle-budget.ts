@@ -17,11 +17,13 @@ interface ManifestChunk {
 type Manifest = Record<string, ManifestChunk>
 
 /**
- * KB of gzip. The targets are 150 KB for any first page and 80 KB for /login. The code every page
- * shares (React DOM, the router, TanStack Query, zod: about 170 KB) is above both today (see
- * BENCHMARKS.md), so these limits hold what was reached, with a little room, and fail any growth.
+ * KB of gzip. The targets are 150 KB for any first page and 80 KB for /login. /login is the sign-in
+ * entry (login.html: React and the form, about 75 KB, most of it React DOM). The app's code every
+ * signed-in page shares (React DOM, the router, TanStack Query, zod: about 170 KB) is above 150 KB
+ * today (see BENCHMARKS.md), so those limits hold what was reached, with a little room, and fail
+ * any growth.
  */
-export const BUDGETS_KB = { login: 185, errorsList: 236, errorPage: 222, heaviestPage: 236 }
+export const BUDGETS_KB = { login: 78, errorsList: 236, errorPage: 223, heaviestPage: 236 }
 
 /** The app's pages: the route modules a page renders, as the router plugin names their split components. */
 const APP_PAGES: Record<'errorsList' | 'errorPage', string[]> = {
