@@ -23,7 +23,7 @@ type Manifest = Record<string, ManifestChunk>
  * today (see BENCHMARKS.md), so those limits hold what was reached, with a little room, and fail
  * any growth.
  */
-export const BUDGETS_KB = { login: 78, errorsList: 236, errorPage: 223, heaviestPage: 236 }
+export const BUDGETS_KB = { login: 78, errorsList: 228, errorPage: 215, heaviestPage: 228 }
 
 /** The app's pages: the route modules a page renders, as the router plugin names their split components. */
 const APP_PAGES: Record<'errorsList' | 'errorPage', string[]> = {
