@@ -88,7 +88,16 @@ export function describeEmptyTrend({ hasEvents, filters }: { hasEvents: boolean;
 // recharts is most of the dashboard's code: the chart is fetched once a page that shows one has
 // painted (its skeleton meanwhile), so no first page waits for it. A chunk that cannot be fetched
 // becomes the route's error, with Retry (lib/route-chunks.ts).
-const importTrendChart = () => loadChunk(() => import('./trend-chart.tsx'))
+let trendChartModule: ReturnType<typeof loadTrendChart> | undefined
+const loadTrendChart = () => loadChunk(() => import('./trend-chart.tsx'))
+/** One request for the chart's code, shared by the preload and the chart; a failed one is asked again next time. */
+function importTrendChart(): ReturnType<typeof loadTrendChart> {
+  trendChartModule ??= loadTrendChart().catch((error: unknown) => {
+    trendChartModule = undefined
+    throw error
+  })
+  return trendChartModule
+}
 const TrendChart = lazy(() => importTrendChart().then((module) => ({ default: module.TrendChart })))
 
 /**
