@@ -17,18 +17,23 @@ interface ManifestChunk {
 type Manifest = Record<string, ManifestChunk>
 
 /**
- * KB of gzip. The targets are 150 KB for any first page and 80 KB for /login. The code every page
- * shares (React DOM, the router, TanStack Query, zod: about 170 KB) is above both today (see
- * BENCHMARKS.md), so these limits hold what was reached, with a little room, and fail any growth.
+ * KB of gzip. The targets are 150 KB for any first page and 80 KB for /login. /login is the sign-in
+ * entry (login.html: React and the form, about 75 KB, most of it React DOM). The app's code every
+ * signed-in page shares (React DOM, the router, TanStack Query, zod: about 170 KB) is above 150 KB
+ * today (see BENCHMARKS.md), so those limits hold what was reached, with a little room, and fail
+ * any growth.
  */
-export const BUDGETS_KB = { login: 185, errorsList: 236, errorPage: 222, heaviestPage: 236 }
+export const BUDGETS_KB = { login: 78, errorsList: 228, errorPage: 215, heaviestPage: 228 }
 
-/** The route modules a page renders, as the router plugin names their split components. */
-const PAGES: Record<Exclude<keyof typeof BUDGETS_KB, 'heaviestPage'>, string[]> = {
-  login: ['src/routes/login.tsx'],
+/** The app's pages: the route modules a page renders, as the router plugin names their split components. */
+const APP_PAGES: Record<'errorsList' | 'errorPage', string[]> = {
   errorsList: ['src/routes/_authed.tsx', 'src/routes/_authed/projects.$projectId.errors.index.tsx'],
   errorPage: ['src/routes/_authed.tsx', 'src/routes/_authed/projects.$projectId.errors.$errorId.index.tsx'],
 }
+
+/** The app's entry; a page load of /login gets the sign-in entry instead (src/sign-in-main.tsx). */
+const APP_ENTRY = 'index.html'
+const SIGN_IN_ENTRY = 'login.html'
 
 /** Every file a set of manifest entries loads at once: themselves, their static imports, their CSS. */
 function filesOf(manifest: Manifest, keys: string[]): Set<string> {
@@ -56,19 +61,21 @@ function componentChunk(manifest: Manifest, routeFile: string): string {
 
 export function measure(dist: string): { page: string; kb: number; budget: number }[] {
   const manifest = JSON.parse(readFileSync(join(dist, '.vite', 'manifest.json'), 'utf8')) as Manifest
-  const entries = Object.keys(manifest).filter((key) => manifest[key]!.isEntry)
   const gzipKb = (files: Set<string>) =>
     [...files].reduce((sum, file) => sum + gzipSync(readFileSync(join(dist, file)), { level: 9 }).length, 0) / 1024
-  const results = Object.entries(PAGES).map(([page, routes]) => ({
-    page,
-    kb: gzipKb(filesOf(manifest, [...entries, ...routes.map((route) => componentChunk(manifest, route))])),
-    budget: BUDGETS_KB[page as keyof typeof PAGES],
-  }))
+  const results = [{ page: 'login', kb: gzipKb(filesOf(manifest, [SIGN_IN_ENTRY])), budget: BUDGETS_KB.login }]
+  for (const [page, routes] of Object.entries(APP_PAGES)) {
+    results.push({
+      page,
+      kb: gzipKb(filesOf(manifest, [APP_ENTRY, ...routes.map((route) => componentChunk(manifest, route))])),
+      budget: BUDGETS_KB[page as keyof typeof APP_PAGES],
+    })
+  }
   // The heaviest page: the entry with any route's component (and the signed-in shell's, for the routes under it).
   const shell = componentChunk(manifest, 'src/routes/_authed.tsx')
   const routeKeys = Object.keys(manifest).filter((key) => key.includes('tsr-split=component') && key !== shell)
   const heaviest = Math.max(
-    ...routeKeys.map((key) => gzipKb(filesOf(manifest, [...entries, ...(key.startsWith('src/routes/_authed/') ? [shell] : []), key]))),
+    ...routeKeys.map((key) => gzipKb(filesOf(manifest, [APP_ENTRY, ...(key.startsWith('src/routes/_authed/') ? [shell] : []), key]))),
   )
   results.push({ page: 'heaviestPage', kb: heaviest, budget: BUDGETS_KB.heaviestPage })
   return results

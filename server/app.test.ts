@@ -16,6 +16,7 @@ const staticDir = mkdtempSync(join(tmpdir(), 'errata-static-'))
 
 beforeAll(async () => {
   writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>Errata</title><div id="root"></div>')
+  writeFileSync(join(staticDir, 'login.html'), '<!doctype html><title>Sign in · Errata</title><div id="root"></div>')
   mkdirSync(join(staticDir, 'assets'))
   writeFileSync(join(staticDir, 'assets', 'index-abc123.js'), 'export {}')
   // A chunk with its precompressed copy, as the build writes them (vite.config.ts), and the build's manifest.
@@ -68,6 +69,16 @@ describe('app wiring', () => {
     const plain = await ctx.request('/assets/big-def456.js')
     expect(plain.headers.get('Content-Encoding')).toBeNull()
     expect(await plain.text()).toContain('chunk chunk')
+  })
+
+  it('serves the sign-in entry (login.html) for a page load of /login, revalidated like index.html', async () => {
+    for (const path of ['/login', '/login/', '/login?redirect=%2Fprojects%2Fabc%2Ferrors']) {
+      const res = await ctx.request(path)
+      expect([res.status, res.headers.get('Cache-Control')], path).toEqual([200, 'no-cache'])
+      expect(await res.text(), path).toContain('<title>Sign in · Errata</title>')
+    }
+    // Only /login: a path under it is a client-side route like any other.
+    expect(await (await ctx.request('/login-help')).text()).toContain('<title>Errata</title>')
   })
 
   it('has index.html revalidated on every load, at / as for a client-side route', async () => {

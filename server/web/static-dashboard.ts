@@ -8,13 +8,18 @@ import type { AppEnv } from '../context.ts'
 /** Paths that belong to the service, never to the dashboard's client-side routes. */
 export const SERVICE_PATHS = /^\/(api|notify|sessions|healthz|readyz|sourcemap|minidump-symbol|ndk-symbol|minidump|build)(\/|$)/
 
+/** Page loads that get the sign-in entry (login.html: the sign-in page without the app's code). */
+const SIGN_IN_PATH = /^\/login\/?$/
+
 /**
  * Serves the built dashboard; any other GET that is not a service path falls back to
- * index.html so client-side routes survive a reload.
+ * index.html so client-side routes survive a reload. /login gets login.html, the sign-in page on
+ * its own (src/sign-in-main.tsx), when the build has it.
  */
 export function staticDashboard(staticDir: string): Hono<AppEnv> {
   const root = resolve(staticDir)
   const indexPath = join(root, 'index.html')
+  const signInPath = join(root, 'login.html')
   const app = new Hono<AppEnv>()
   // Without a build (tests, API-only use) only the fallback below answers.
   if (existsSync(root)) serveBuiltFiles(app, root)
@@ -25,7 +30,8 @@ export function staticDashboard(staticDir: string): Hono<AppEnv> {
       return c.text('The dashboard is not built. Run `npm run build` (npm start does this for you).', 503)
     }
     c.header('Cache-Control', 'no-cache')
-    return c.html(readFileSync(indexPath, 'utf8'))
+    const page = SIGN_IN_PATH.test(c.req.path) && existsSync(signInPath) ? signInPath : indexPath
+    return c.html(readFileSync(page, 'utf8'))
   })
   app.all('*', (c) => c.json({ errors: [`no endpoint ${c.req.method} ${c.req.path}`] }, 404))
   return app

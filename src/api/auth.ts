@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query'
-import { currentUserSchema, loginResponseSchema, type LoginRequest, type LoginResponse } from '../../contract/users.ts'
-import { clearToken, writeToken } from '../lib/token-store.ts'
-import { apiUrl, getJson, sendEmpty, sendJson } from './http.ts'
+import { currentUserSchema } from '../../contract/users.ts'
+import { clearToken } from '../lib/token-store.ts'
+import { apiUrl, getJson, sendEmpty } from './http.ts'
 
 export const userKeys = {
   all: ['user'] as const,
@@ -14,13 +14,6 @@ export const currentUserQuery = () =>
     queryFn: ({ signal }) => getJson(apiUrl('/user'), currentUserSchema, signal),
     staleTime: 5 * 60_000,
   })
-
-/** Signs in and keeps the token for every later request. */
-export async function login(input: LoginRequest): Promise<LoginResponse> {
-  const response = await sendJson('POST', apiUrl('/auth/login'), input, loginResponseSchema)
-  writeToken(response.token)
-  return response
-}
 
 /** Revokes the token on the server (best effort) and forgets it locally either way. */
 export async function logout(): Promise<void> {

@@ -1,8 +1,9 @@
 import type * as React from 'react'
 import { cn } from '../../lib/cn.ts'
+import { cardClass } from './classes.ts'
 
 export function Card({ className, ...props }: React.ComponentProps<'section'>) {
-  return <section className={cn('rounded-lg border border-border bg-surface shadow-xs', className)} {...props} />
+  return <section className={cn(cardClass, className)} {...props} />
 }
 
 export function CardHeader({ className, ...props }: React.ComponentProps<'div'>) {

@@ -1,71 +1,79 @@
-import { useMutation } from '@tanstack/react-query'
 import { LogIn } from 'lucide-react'
 import { useId, useState } from 'react'
 import type { LoginResponse } from '../../../contract/users.ts'
-import { login } from '../../api/auth.ts'
-import { isApiError } from '../../api/http.ts'
-import { Button } from '../../components/ui/button.tsx'
-import { Input, Label } from '../../components/ui/input.tsx'
+// Plain elements with the components' classes: the components join classes with tailwind-merge,
+// which this page (the first one a user loads) can do without.
+import { buttonVariants, fieldClass, labelClass } from '../../components/ui/classes.ts'
+import { signIn, SignInError } from './sign-in.ts'
 
 export function LoginForm({ onSignedIn }: { onSignedIn: (response: LoginResponse) => void | Promise<void> }) {
   const [email, setEmail] = useState('')
   const [password, setPassword] = useState('')
+  const [pending, setPending] = useState(false)
+  const [messages, setMessages] = useState<string[]>([])
   const errorId = useId()
-  const mutation = useMutation({ mutationFn: login, onSuccess: onSignedIn, meta: { inlineErrors: true } })
-  const error = mutation.error
-  const messages = error
-    ? isApiError(error, 401)
-      ? ['Wrong email or password.']
-      : isApiError(error)
-        ? error.messages
-        : [error.message]
-    : []
+  const failed = messages.length > 0
 
   return (
     <form
       className="flex flex-col gap-4"
-      aria-describedby={error ? errorId : undefined}
-      onSubmit={(event) => {
+      aria-describedby={failed ? errorId : undefined}
+      onSubmit={async (event) => {
         event.preventDefault()
-        mutation.mutate({ email, password })
+        setPending(true)
+        try {
+          const response = await signIn({ email, password })
+          setMessages([])
+          await onSignedIn(response)
+        } catch (error) {
+          setMessages(error instanceof SignInError ? error.messages : [error instanceof Error ? error.message : String(error)])
+        } finally {
+          setPending(false)
+        }
       }}
     >
       <div className="flex flex-col gap-1.5">
-        <Label htmlFor="login-email">Email</Label>
-        <Input
+        <label htmlFor="login-email" className={labelClass}>
+          Email
+        </label>
+        <input
           id="login-email"
+          className={fieldClass}
           type="email"
           autoComplete="username"
           required
           autoFocus
           value={email}
-          aria-invalid={error ? true : undefined}
+          aria-invalid={failed ? true : undefined}
           onChange={(event) => setEmail(event.target.value)}
         />
       </div>
       <div className="flex flex-col gap-1.5">
-        <Label htmlFor="login-password">Password</Label>
-        <Input
+        <label htmlFor="login-password" className={labelClass}>
+          Password
+        </label>
+        <input
           id="login-password"
+          className={fieldClass}
           type="password"
           autoComplete="current-password"
           required
           value={password}
-          aria-invalid={error ? true : undefined}
+          aria-invalid={failed ? true : undefined}
           onChange={(event) => setPassword(event.target.value)}
         />
       </div>
-      {messages.length > 0 ? (
+      {failed ? (
         <div id={errorId} role="alert" className="rounded-md bg-danger-soft px-3 py-2 text-sm text-danger">
           {messages.map((message, index) => (
             <p key={index}>{message}</p>
           ))}
         </div>
       ) : null}
-      <Button type="submit" variant="primary" disabled={mutation.isPending}>
+      <button type="submit" className={buttonVariants({ variant: 'primary' })} disabled={pending}>
         <LogIn aria-hidden="true" />
-        {mutation.isPending ? 'Signing in…' : 'Sign in'}
-      </Button>
+        {pending ? 'Signing in…' : 'Sign in'}
+      </button>
     </form>
   )
 }

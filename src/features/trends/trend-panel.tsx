@@ -1,5 +1,5 @@
 import type { UseQueryResult } from '@tanstack/react-query'
-import { lazy, Suspense } from 'react'
+import { lazy, Suspense, useEffect } from 'react'
 import type { Filters } from '../../../contract/filters.ts'
 import type { TrendBucket } from '../../../contract/trends.ts'
 import { Label, Select } from '../../components/ui/input.tsx'
@@ -88,7 +88,29 @@ export function describeEmptyTrend({ hasEvents, filters }: { hasEvents: boolean;
 // recharts is most of the dashboard's code: the chart is fetched once a page that shows one has
 // painted (its skeleton meanwhile), so no first page waits for it. A chunk that cannot be fetched
 // becomes the route's error, with Retry (lib/route-chunks.ts).
-const TrendChart = lazy(() => loadChunk(() => import('./trend-chart.tsx')).then((module) => ({ default: module.TrendChart })))
+let trendChartModule: ReturnType<typeof loadTrendChart> | undefined
+const loadTrendChart = () => loadChunk(() => import('./trend-chart.tsx'))
+/** One request for the chart's code, shared by the preload and the chart; a failed one is asked again next time. */
+function importTrendChart(): ReturnType<typeof loadTrendChart> {
+  trendChartModule ??= loadTrendChart().catch((error: unknown) => {
+    trendChartModule = undefined
+    throw error
+  })
+  return trendChartModule
+}
+const TrendChart = lazy(() => importTrendChart().then((module) => ({ default: module.TrendChart })))
+
+/**
+ * Starts fetching the chart's code as soon as a trend's panel is on screen, while its data is
+ * still being asked for (a chart's window waits for the extent request, then the trend's own):
+ * otherwise the code's download would only start once the buckets had arrived. A failure here
+ * is left to the chart's own import, which reports it.
+ */
+function usePreloadedTrendChart(): void {
+  useEffect(() => {
+    importTrendChart().catch(() => undefined)
+  }, [])
+}
 
 /** A trend query's states around the chart: skeleton, error with retry, "No events", the bars. */
 export function TrendBody({
@@ -109,6 +131,7 @@ export function TrendBody({
   height: number
   onSelectRange?: (range: { since: string; before: string }) => void
 }) {
+  usePreloadedTrendChart()
   const loading = (
     <div role="status" aria-live="polite">
       <span className="sr-only">Loading the trend</span>
