@@ -1,0 +1,120 @@
+// How mapped JavaScript frames are stored in event_payloads, and put back into the API's shape
+// when an event is read (docs/source-maps.md, "How mapped frames are stored").
+//
+// A mapped frame would otherwise carry up to 7 lines of code context and a full copy of the
+// frame as sent, tripling a stored payload. Stored, its code is a reference to a row of
+// source_code_snippets (`code: null, code_ref: <hash>`), written once per project and line window
+// by the symbolicator, and its minified original keeps only what differs from the mapped frame, as
+// a tuple: [file, line, column, method], then in_project when it differs, then code when the
+// notifier sent some. Events stored before (code and minified inline) read as they are.
+import { sql } from 'drizzle-orm'
+import type { MinifiedFrame, StackFrame } from '../../contract/events.ts'
+import { queryRows, type Db } from '../db/client.ts'
+import { textArrayLiteral } from '../db/text-array.ts'
+
+export type CodeLines = Readonly<Record<string, string>>
+
+/** The minified original as stored: file, line, column, method[, in_project[, code]]. */
+type StoredMinified = [string | null, number | null, number | null, string | null, boolean?, CodeLines?]
+
+/** A frame as event_payloads holds it: the API's frame, or a mapped one with its code by reference. */
+type StoredFrame = Omit<StackFrame, 'minified'> & { code_ref?: string; minified?: MinifiedFrame | StoredMinified }
+
+interface WithStacktraces {
+  exceptions: { stacktrace: StackFrame[] }[]
+  threads?: { stacktrace: StackFrame[] }[]
+}
+
+/** Mapped frames whose code context is stored as a snippet of their event's project: its hash. */
+const storedCode = new WeakMap<StackFrame, string>()
+
+/**
+ * Marks a mapped frame's code context as stored in source_code_snippets under `hash` for the
+ * project of its event (the symbolicator calls this once the row exists): the payload then
+ * keeps the reference instead of the lines.
+ */
+export function markCodeStored(frame: StackFrame, hash: string): void {
+  storedCode.set(frame, hash)
+}
+
+function storedFrame(frame: StackFrame): StoredFrame {
+  const { minified, ...rest } = frame
+  if (!minified) return frame
+  const out: StoredFrame = { ...rest }
+  const hash = storedCode.get(frame)
+  if (hash !== undefined && frame.code !== null) {
+    out.code = null
+    out.code_ref = hash
+  }
+  const tuple: StoredMinified = [minified.file, minified.line, minified.column, minified.method]
+  if (minified.code !== null) tuple.push(minified.in_project, minified.code)
+  else if (minified.in_project !== frame.in_project) tuple.push(minified.in_project)
+  out.minified = tuple
+  if (frame.source_map_id !== undefined) {
+    // Same key order as the API's frame: source_map_id last.
+    delete out.source_map_id
+    out.source_map_id = frame.source_map_id
+  }
+  return out
+}
+
+const hasMinified = (frames: readonly StackFrame[]) => frames.some((frame) => frame.minified !== undefined)
+
+/** The payload's JSON text as event_payloads stores it: mapped frames compact (see above). */
+export function storedPayloadJson<P extends WithStacktraces>(payload: P): string {
+  if (!payload.exceptions.some((exception) => hasMinified(exception.stacktrace))) return JSON.stringify(payload)
+  return JSON.stringify({
+    ...payload,
+    exceptions: payload.exceptions.map((exception) =>
+      hasMinified(exception.stacktrace) ? { ...exception, stacktrace: exception.stacktrace.map(storedFrame) } : exception,
+    ),
+  })
+}
+
+/** Writes snippets of one project, skipping those that exist (another event or process wrote them). */
+export async function insertCodeSnippets(db: Db, projectId: string, snippets: ReadonlyMap<string, CodeLines>): Promise<void> {
+  if (snippets.size === 0) return
+  const hashes = textArrayLiteral(snippets.keys())
+  const lines = textArrayLiteral([...snippets.values()].map((code) => JSON.stringify(code)))
+  await db.execute(sql`INSERT INTO source_code_snippets (project_id, hash, lines)
+    SELECT ${projectId}, snippet.hash, snippet.lines::jsonb FROM unnest(${hashes}::text[], ${lines}::text[]) AS snippet (hash, lines)
+    ON CONFLICT DO NOTHING`)
+}
+
+function expandMinified(frame: StoredFrame): void {
+  const stored = frame.minified
+  if (!Array.isArray(stored)) return
+  const [file, line, column, method, inProject, code] = stored
+  frame.minified = { line, column, file, method, in_project: inProject ?? frame.in_project, code: code ?? null }
+}
+
+/**
+ * Puts stored events' mapped frames back into the API's shape, in place: code context read from
+ * source_code_snippets in one query for all of them (one project's), minified originals expanded.
+ * A snippet that is gone (never expected: only deleting the project removes them) reads as no code.
+ */
+export async function resolveStoredFrames(db: Db, projectId: string, payloads: readonly WithStacktraces[]): Promise<void> {
+  const referring: StoredFrame[] = []
+  for (const payload of payloads) {
+    for (const exception of payload.exceptions) {
+      for (const frame of exception.stacktrace as StoredFrame[]) {
+        if (frame.minified === undefined) continue
+        expandMinified(frame)
+        if (frame.code_ref !== undefined) referring.push(frame)
+      }
+    }
+  }
+  if (referring.length === 0) return
+  const hashes = new Set(referring.map((frame) => frame.code_ref!))
+  const rows = await queryRows<{ hash: string; lines: CodeLines | string }>(
+    db,
+    sql`SELECT hash, lines FROM source_code_snippets WHERE project_id = ${projectId} AND hash = ANY(${textArrayLiteral(hashes)}::text[])`,
+  )
+  const byHash = new Map(rows.map((row) => [row.hash, typeof row.lines === 'string' ? (JSON.parse(row.lines) as CodeLines) : row.lines]))
+  for (const frame of referring) {
+    // Each frame its own copy: callers may change what they return.
+    const code = byHash.get(frame.code_ref!)
+    frame.code = code ? { ...code } : null
+    delete frame.code_ref
+  }
+}
