@@ -303,7 +303,7 @@ export const sourceMapFiles = pgTable(
   'source_map_files',
   {
     sourceMapId: text('source_map_id').notNull(),
-    role: text('role').$type<'map' | 'minified' | 'source'>().notNull(),
+    role: text('role').$type<'map' | 'minified' | 'source' | 'source_content'>().notNull(),
     name: text('name').notNull().default(''),
     sizeBytes: count('size_bytes').notNull(),
     /** gzip */

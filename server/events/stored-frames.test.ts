@@ -105,6 +105,11 @@ describe('mapped frames, stored by reference', () => {
     expect(stored.code_ref).toMatch(/^[A-Za-z0-9_-]{22}$/)
     // in_project kept as it differs from the mapped frame's.
     expect(stored.minified).toEqual([SCRIPT_URL, 1, event!.exceptions[0]!.stacktrace[0]!.minified!.column, null, false])
+    // What repeats from the mapped frame before (the minified file, the upload) is 0.
+    const next = payload.exceptions[0]!.stacktrace[1] as unknown as Record<string, unknown>
+    expect(next.minified).toEqual([0, 1, event!.exceptions[0]!.stacktrace[1]!.minified!.column, 'u', false])
+    expect(next.source_map_id).toBe(0)
+    expect(event!.exceptions[0]!.stacktrace[1]!.source_map_id).toBe(event!.exceptions[0]!.stacktrace[0]!.source_map_id)
     const mappedFrames = event!.exceptions[0]!.stacktrace.filter((frame) => frame.minified)
     expect(await snippetCount()).toBe(new Set(mappedFrames.map((frame) => JSON.stringify(frame.code))).size)
   })

@@ -6,7 +6,9 @@
 // source_code_snippets (`code: null, code_ref: <hash>`), written once per project and line window
 // by the symbolicator, and its minified original keeps only what differs from the mapped frame, as
 // a tuple: [file, line, column, method], then in_project when it differs, then code when the
-// notifier sent some. Events stored before (code and minified inline) read as they are.
+// notifier sent some. What repeats from the mapped frame before it in the same stack trace (the
+// minified file, the upload) is written as 0. Events stored before (code and minified inline)
+// read as they are.
 import { sql } from 'drizzle-orm'
 import type { MinifiedFrame, StackFrame } from '../../contract/events.ts'
 import { queryRows, type Db } from '../db/client.ts'
@@ -14,11 +16,22 @@ import { textArrayLiteral } from '../db/text-array.ts'
 
 export type CodeLines = Readonly<Record<string, string>>
 
-/** The minified original as stored: file, line, column, method[, in_project[, code]]. */
-type StoredMinified = [string | null, number | null, number | null, string | null, boolean?, CodeLines?]
+/** The minified original as stored: file (0: the previous mapped frame's), line, column, method[, in_project[, code]]. */
+type StoredMinified = [string | null | 0, number | null, number | null, string | null, boolean?, CodeLines?]
 
 /** A frame as event_payloads holds it: the API's frame, or a mapped one with its code by reference. */
-type StoredFrame = Omit<StackFrame, 'minified'> & { code_ref?: string; minified?: MinifiedFrame | StoredMinified }
+type StoredFrame = Omit<StackFrame, 'minified' | 'source_map_id'> & {
+  code_ref?: string
+  minified?: MinifiedFrame | StoredMinified
+  /** 0: the previous mapped frame's. */
+  source_map_id?: string | 0
+}
+
+/** What the mapped frame before in the same stack trace had, for what repeats. */
+interface Previous {
+  file: string | null | undefined
+  sourceMapId: string | undefined
+}
 
 interface WithStacktraces {
   exceptions: { stacktrace: StackFrame[] }[]
@@ -37,7 +50,7 @@ export function markCodeStored(frame: StackFrame, hash: string): void {
   storedCode.set(frame, hash)
 }
 
-function storedFrame(frame: StackFrame): StoredFrame {
+function storedFrame(frame: StackFrame, previous: Previous): StoredFrame {
   const { minified, ...rest } = frame
   if (!minified) return frame
   const out: StoredFrame = { ...rest }
@@ -46,16 +59,23 @@ function storedFrame(frame: StackFrame): StoredFrame {
     out.code = null
     out.code_ref = hash
   }
-  const tuple: StoredMinified = [minified.file, minified.line, minified.column, minified.method]
+  const tuple: StoredMinified = [minified.file === previous.file ? 0 : minified.file, minified.line, minified.column, minified.method]
   if (minified.code !== null) tuple.push(minified.in_project, minified.code)
   else if (minified.in_project !== frame.in_project) tuple.push(minified.in_project)
   out.minified = tuple
   if (frame.source_map_id !== undefined) {
     // Same key order as the API's frame: source_map_id last.
     delete out.source_map_id
-    out.source_map_id = frame.source_map_id
+    out.source_map_id = frame.source_map_id === previous.sourceMapId ? 0 : frame.source_map_id
   }
+  previous.file = minified.file
+  previous.sourceMapId = frame.source_map_id
   return out
+}
+
+function storedStacktrace(frames: readonly StackFrame[]): StoredFrame[] {
+  const previous: Previous = { file: undefined, sourceMapId: undefined }
+  return frames.map((frame) => storedFrame(frame, previous))
 }
 
 const hasMinified = (frames: readonly StackFrame[]) => frames.some((frame) => frame.minified !== undefined)
@@ -66,7 +86,7 @@ export function storedPayloadJson<P extends WithStacktraces>(payload: P): string
   return JSON.stringify({
     ...payload,
     exceptions: payload.exceptions.map((exception) =>
-      hasMinified(exception.stacktrace) ? { ...exception, stacktrace: exception.stacktrace.map(storedFrame) } : exception,
+      hasMinified(exception.stacktrace) ? { ...exception, stacktrace: storedStacktrace(exception.stacktrace) } : exception,
     ),
   })
 }
@@ -81,11 +101,15 @@ export async function insertCodeSnippets(db: Db, projectId: string, snippets: Re
     ON CONFLICT DO NOTHING`)
 }
 
-function expandMinified(frame: StoredFrame): void {
+function expandMinified(frame: StoredFrame, previous: Previous): void {
   const stored = frame.minified
   if (!Array.isArray(stored)) return
-  const [file, line, column, method, inProject, code] = stored
+  const [storedFile, line, column, method, inProject, code] = stored
+  const file = storedFile === 0 ? (previous.file ?? null) : storedFile
   frame.minified = { line, column, file, method, in_project: inProject ?? frame.in_project, code: code ?? null }
+  if (frame.source_map_id === 0) frame.source_map_id = previous.sourceMapId
+  previous.file = file
+  previous.sourceMapId = frame.source_map_id
 }
 
 /**
@@ -97,9 +121,10 @@ export async function resolveStoredFrames(db: Db, projectId: string, payloads: r
   const referring: StoredFrame[] = []
   for (const payload of payloads) {
     for (const exception of payload.exceptions) {
+      const previous: Previous = { file: undefined, sourceMapId: undefined }
       for (const frame of exception.stacktrace as StoredFrame[]) {
         if (frame.minified === undefined) continue
-        expandMinified(frame)
+        expandMinified(frame, previous)
         if (frame.code_ref !== undefined) referring.push(frame)
       }
     }

@@ -10,7 +10,7 @@ import { targetUrl, TargetReader, type EventWork, type FrameTarget } from './fra
 import { LoadedSourceMap } from './loaded-source-map.ts'
 import { chooseJsUpload, chooseReactNativeUpload, type UploadCandidate } from './match-uploads.ts'
 import { parseSourceMap, SourceMapError } from './parse-source-map.ts'
-import { addEventsMapped, findCandidates, loadUploadFiles } from './source-map-store.ts'
+import { addEventsMapped, findCandidates, loadStoredSources, loadUploadFiles } from './source-map-store.ts'
 import { variantStrings } from './url-pattern.ts'
 import { createCodeSnippetStore, snippetHash } from './code-snippets.ts'
 import { markCodeStored, type CodeLines } from '../events/stored-frames.ts'
@@ -123,6 +123,7 @@ export function createJavaScriptSymbolicator(options: JavaScriptSymbolicatorOpti
           projectRoot: upload.projectRoot,
           minified: files.minified,
           sourceFiles: files.sources,
+          storedSources: files.storedSources,
         })
       } catch (err) {
         const message = err instanceof SourceMapError ? `the source map ${err.message}` : `the source map could not be read: ${(err as Error).message}`
@@ -134,6 +135,23 @@ export function createJavaScriptSymbolicator(options: JavaScriptSymbolicatorOpti
 
   function loadFetched(url: string): Promise<MapOutcome> {
     return cached(`url:${url}`, () => fetchSourceMapForUrl(fetcher!, url))
+  }
+
+  /** Reads the embedded sources the frames need that were stored apart from their maps: one query per map. */
+  async function loadSourcesStoredApart(targets: readonly FrameTarget[]): Promise<void> {
+    const wanted = new Map<LoadedSourceMap, Set<number>>()
+    for (const { map, position } of targets) {
+      if (!map || !position || !map.needsStoredSource(position.sourceIndex)) continue
+      const indexes = wanted.get(map) ?? new Set()
+      indexes.add(position.sourceIndex)
+      wanted.set(map, indexes)
+    }
+    await Promise.all(
+      [...wanted].map(async ([map, indexes]) => {
+        const texts = await loadStoredSources(db, map.key, indexes)
+        for (const index of indexes) map.setStoredSource(index, texts.get(index) ?? null)
+      }),
+    )
   }
 
   /** Fills in sources the maps name but neither embed nor had uploaded, fetched by URL for code context. */
@@ -225,6 +243,7 @@ export function createJavaScriptSymbolicator(options: JavaScriptSymbolicatorOpti
         }
       }
     }
+    await loadSourcesStoredApart(found)
     await fetchMissingSources(found)
   }
 

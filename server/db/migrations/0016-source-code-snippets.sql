@@ -13,3 +13,9 @@ CREATE TABLE source_code_snippets (
   created_at timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (project_id, hash)
 );
+
+-- source_map_files gains a role (no change of schema): 'source_content', one row per source a map
+-- embeds in sourcesContent, named by its index in the map's sources. Uploads from now on store
+-- the map without sourcesContent (role 'map') and each embedded source apart, so a cold lookup
+-- reads only mappings, names and sources; maps stored whole before keep working as they are.
+COMMENT ON COLUMN source_map_files.role IS 'map, minified, source (an uploaded source file named by its URL), or source_content (a source the map embeds, named by its index)';
