@@ -38,6 +38,7 @@ function browserEvent(): Record<string, unknown> {
   return {
     exceptions: [{ errorClass: 'TypeError', message: 'item hat has no price', type: 'browserjs', stacktrace }],
     app: { releaseStage: 'production', version: '1.2.3', type: 'browser' },
+    user: { id: 'shopper-1' },
   }
 }
 
@@ -128,6 +129,22 @@ describe('mapped frames, stored by reference', () => {
     const deleted = await ctx.request(`/api/projects/${seeded.project.id}/source_maps/${upload!.id}`, { method: 'DELETE', token: seeded.user.token })
     expect(deleted.status).toBe(204)
     expectThrowFrame((await api<ErrorEvent>(`/events/${eventId}`)).exceptions[0]!.stacktrace[0])
+  })
+
+  it("puts the code back in a privacy retrieval's file", async () => {
+    const created = await ctx.request(`/api/projects/${seeded.project.id}/event_data_requests`, {
+      method: 'POST',
+      token: seeded.user.token,
+      json: { filters: { 'user.id': [{ type: 'eq', value: 'shopper-1' }] }, report_type: 'gdpr' },
+    })
+    expect(created.status).toBe(201)
+    await ctx.jobs.drain()
+    const done = await api<{ status: string; url: string }>(`/projects/${seeded.project.id}/event_data_requests/${((await created.json()) as { id: string }).id}`)
+    expect(done.status).toBe('COMPLETED')
+    const file = await ctx.request(new URL(done.url).pathname, { token: seeded.user.token })
+    const rows = (await file.text()).split('\n').filter(Boolean).map((line) => JSON.parse(line) as ErrorEvent)
+    expect(rows).toHaveLength(3)
+    for (const row of rows) expectThrowFrame(row.exceptions[0]!.stacktrace[0])
   })
 
   it('reads events stored before, with code context and minified frames inline, as they were', async () => {
