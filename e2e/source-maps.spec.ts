@@ -127,6 +127,9 @@ test('drop a source map on the project page, then a crash in the minified bundle
   const upload = uploads.getByRole('listitem', { name: `${SCRIPT_URL}, version ${APP_VERSION}` })
   await expect(upload).toContainText('2 sources, minified file')
   await expect(upload).toContainText('0 events mapped')
+  // Uploaded from the dashboard: recorded as the signed-in user's, not the API key's.
+  const me = await api.get<{ name: string | null; email: string }>('/user')
+  await expect(upload).toContainText(`by ${me.name ?? me.email}`)
 
   // The same upload again is refused by the server, its message shown as it is.
   await dropFiles(page, [{ name: 'app.min.js.map', text: MAP }])

@@ -27,7 +27,7 @@ import { invitationRoutes, userInvitationRoutes } from './invitations/invitation
 import { tokenRoutes } from './tokens/tokens.routes.ts'
 import { ingestRoutes } from './ingest/accept/ingest.routes.ts'
 import { sourceMapUploadRoutes } from './source-maps/source-maps-upload.routes.ts'
-import { sourceMapRoutes } from './source-maps/source-maps.routes.ts'
+import { isSourceMapUpload, sourceMapRoutes } from './source-maps/source-maps.routes.ts'
 import { privacyRoutes } from './privacy/privacy.routes.ts'
 import { webhookRoutes } from './webhooks/webhooks.routes.ts'
 import { commentRoutes } from './comments/comments.routes.ts'
@@ -41,6 +41,20 @@ import { isDatabaseUnavailable, isTransactionConflict, logDatabaseUnavailable } 
 
 const errorBody = (messages: string[]): ApiErrorBody => apiErrorSchema.parse({ errors: messages })
 
+/** The API's body limit; the dashboard's source map upload streams under its own, larger limits instead. */
+function jsonBodyLimit(mountPath: string, limitBytes: number): MiddlewareHandler<AppEnv> {
+  const limit = bodyLimit({
+    maxSize: limitBytes,
+    onError: (c) => {
+      // The client may still be sending, and the server stops reading: say the connection
+      // ends, or a keep-alive client reuses it and fails on its next request.
+      c.header('Connection', 'close')
+      throw new PayloadTooLargeError(limitBytes)
+    },
+  })
+  return (c, next) => (isSourceMapUpload(c.req.method, c.req.path.slice(mountPath.length)) ? next() : limit(c, next))
+}
+
 /** The Data Access API (v2 and the Events API); mounted at /api, and at / on API_PORT. */
 function createApiRoutes(mountPath: '' | '/api', limitBytes: number): Hono<AppEnv> {
   const api = new Hono<AppEnv>()
@@ -50,17 +64,7 @@ function createApiRoutes(mountPath: '' | '/api', limitBytes: number): Hono<AppEn
     })
     // JSON answers of 1 KB and more go gzip'd to clients that take it (http/compress-json.ts).
     .use(compressJson())
-    .use(
-      bodyLimit({
-        maxSize: limitBytes,
-        onError: (c) => {
-          // The client may still be sending, and the server stops reading: say the connection
-          // ends, or a keep-alive client reuses it and fails on its next request.
-          c.header('Connection', 'close')
-          throw new PayloadTooLargeError(limitBytes)
-        },
-      }),
-    )
+    .use(jsonBodyLimit(mountPath, limitBytes))
     .use(apiVersion(mountPath))
     .use(rejectNulInQuery)
     .route('/', authRoutes)

@@ -87,6 +87,7 @@ const RULES: Record<string, Rule> = {
   'GET /api/projects/:projectId/releases': 'member',
   'GET /api/projects/:projectId/releases/:releaseId': 'member',
   'GET /api/projects/:projectId/source_maps': 'member',
+  'POST /api/projects/:projectId/source_maps': 'member',
   'GET /api/projects/:projectId/source_maps/:sourceMapId': 'member',
   'DELETE /api/projects/:projectId/source_maps/:sourceMapId': 'admin',
   'GET /api/projects/:projectId/stability': 'member',

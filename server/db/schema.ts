@@ -287,11 +287,23 @@ export const sourceMaps = pgTable('source_maps', {
   eventsMapped: count('events_mapped').notNull().default(0),
 })
 
+/** Code context of mapped frames, once per project and line window (0016-source-code-snippets.sql). */
+export const sourceCodeSnippets = pgTable(
+  'source_code_snippets',
+  {
+    projectId: text('project_id').notNull(),
+    hash: text('hash').notNull(),
+    lines: jsonb('lines').$type<Record<string, string>>().notNull(),
+    createdAt: tstz('created_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.hash] })],
+)
+
 export const sourceMapFiles = pgTable(
   'source_map_files',
   {
     sourceMapId: text('source_map_id').notNull(),
-    role: text('role').$type<'map' | 'minified' | 'source'>().notNull(),
+    role: text('role').$type<'map' | 'minified' | 'source' | 'source_content'>().notNull(),
     name: text('name').notNull().default(''),
     sizeBytes: count('size_bytes').notNull(),
     /** gzip */
@@ -520,6 +532,7 @@ export const schema = {
   comments,
   sourceMaps,
   sourceMapFiles,
+  sourceCodeSnippets,
   jobs,
   eventDataRequests,
   eventDataFiles,

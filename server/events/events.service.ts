@@ -10,6 +10,7 @@ import type { UrlBuilder } from '../http/urls.ts'
 import { compileFilters, projectEventsWhere } from '../filters/filter-sql.ts'
 import { removeEventsFromRollups } from '../rollups/rollups.ts'
 import { decodeEventPayload, type StoredEventPayload } from './event-payload.ts'
+import { resolveStoredFrames } from './stored-frames.ts'
 import { writingProject } from '../db/project-lock.ts'
 
 type EventRow = typeof events.$inferSelect
@@ -92,7 +93,10 @@ export async function loadEvent(db: Db, urls: UrlBuilder, eventId: string): Prom
     .where(eq(events.id, eventId))
     .limit(1)
   const row = rows[0]
-  return row ? toEvent(urls, row.event, row.payload) : null
+  if (!row) return null
+  const event = toEvent(urls, row.event, row.payload)
+  await resolveStoredFrames(db, row.event.projectId, [event])
+  return event
 }
 
 /** An event of the scope's project (for /events/{id}, the edge resolved the project through it); 404 otherwise. */
@@ -105,7 +109,9 @@ export async function getEvent(db: Db, urls: UrlBuilder, { projectId }: ProjectS
     .limit(1)
   const row = rows[0]
   if (!row) throw new NotFoundError('Event')
-  return toEvent(urls, row.event, row.payload)
+  const event = toEvent(urls, row.event, row.payload)
+  await resolveStoredFrames(db, projectId, [event])
+  return event
 }
 
 /** A project's events, or one error's (of that project). */
@@ -209,8 +215,10 @@ export async function listEvents(
 
   const page = rows.slice(0, query.per_page)
   const last = page[page.length - 1]
+  const pageEvents = page.map((row) => toEvent(urls, row.event, row.payload))
+  await resolveStoredFrames(db, scope.projectId, pageEvents)
   return {
-    events: page.map((row) => toEvent(urls, row.event, row.payload)),
+    events: pageEvents,
     nextCursor: rows.length > query.per_page && last ? encodeCursor({ v: last.event.receivedAt.toISOString(), id: last.event.id }, list) : null,
     totalCount: total,
   }

@@ -13,6 +13,7 @@ import type { Db } from '../db/client.ts'
 import { textArrayLiteral } from '../db/text-array.ts'
 import { eventDataDeletions, eventDataRequests, eventPayloads, events } from '../db/schema.ts'
 import { decodeEventPayload, type StoredEventPayload } from '../events/event-payload.ts'
+import { resolveStoredFrames } from '../events/stored-frames.ts'
 import { enqueueJob, JobDeferredError, wakeJobsWhere, type JobHandler } from '../jobs/jobs.ts'
 import { nextBatchSize } from './batch-size.ts'
 import { deleteEventBatch, finishDeletedEvents } from './delete-events.ts'
@@ -80,9 +81,8 @@ function payloadFromRow(row: EventRow): Partial<StoredEventPayload> {
   }
 }
 
-/** One line of the output file: the event's identity, then everything stored about it. */
-function retrievalLine(project: ScopeProject, row: EventRow, payload: Uint8Array | null): string {
-  const stored = payload ? decodeEventPayload(payload) : payloadFromRow(row)
+/** One line of the output file: the event's identity, then everything stored about it (mapped frames as the API shows them). */
+function retrievalLine(project: ScopeProject, row: EventRow, stored: Partial<StoredEventPayload>): string {
   return (
     JSON.stringify({
       event_id: row.id,
@@ -121,7 +121,9 @@ export function privacyJobHandlers(db: Db, privacy: PrivacyDeps, logger: Logger)
             .orderBy(asc(events.receivedAt), asc(events.id))
             .limit(privacy.batchSize)
           if (rows.length === 0) break
-          await writer.write(rows.map((r) => retrievalLine(project, r.event, r.payload)).join(''))
+          const payloads = rows.map((r) => (r.payload ? decodeEventPayload(r.payload) : payloadFromRow(r.event)))
+          await resolveStoredFrames(db, project.id, payloads.filter((p): p is StoredEventPayload => p.exceptions !== undefined))
+          await writer.write(rows.map((r, i) => retrievalLine(project, r.event, payloads[i]!)).join(''))
           total += rows.length
           const last = rows[rows.length - 1]!
           after = { at: last.at, id: last.event.id }

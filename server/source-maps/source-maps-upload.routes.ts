@@ -3,7 +3,7 @@ import { Readable } from 'node:stream'
 import type { ReadableStream as WebReadableStream } from 'node:stream/web'
 import { Hono, type Context } from 'hono'
 import type { AppEnv } from '../context.ts'
-import { Failure, UnauthorizedError } from '../failures.ts'
+import { Failure, UnauthorizedError, ValidationError } from '../failures.ts'
 import { projectIdForApiKey } from '../ingest/accept/project-keys.ts'
 import { readMultipartUpload, type ReceivedUpload } from './multipart-upload.ts'
 import { inspectSourceMap } from './inspect-source-map.ts'
@@ -42,7 +42,13 @@ function bodyStream(c: Context<AppEnv>): Readable {
   return body ? Readable.fromWeb(body as WebReadableStream<Uint8Array>) : Readable.from([])
 }
 
-async function receiveUpload(c: Context<AppEnv>, kind: UploadKind): Promise<{ projectId: string; upload: ReceivedUpload }> {
+/**
+ * Who an upload is for: the project its apiKey field names (the upload tools), or the project
+ * the API's edge resolved for a signed-in user, who must not send an apiKey.
+ */
+type UploadAuthority = { by: 'api_key' } | { by: 'user'; projectId: string; userId: string }
+
+async function receiveUpload(c: Context<AppEnv>, kind: UploadKind, authority: UploadAuthority): Promise<{ projectId: string; upload: ReceivedUpload }> {
   const contentType = c.req.header('Content-Type') ?? ''
   if (!/^multipart\/form-data\b/i.test(contentType)) {
     throw new Failure('unsupported media type', [`Content-Type: expected multipart/form-data, not "${contentType.slice(0, 80) || 'none'}"`])
@@ -58,10 +64,12 @@ async function receiveUpload(c: Context<AppEnv>, kind: UploadKind): Promise<{ pr
       // The key comes first from the upload tools: an unknown one is refused before any file is kept.
       checkField: async (name, value) => {
         if (name !== 'apiKey') return
+        if (authority.by === 'user') throw new ValidationError("apiKey: not used on this endpoint; the signed-in user's token authorizes the upload")
         projectId = projectForApiKey(c, value)
         await projectId
       },
     })
+    if (authority.by === 'user') return { projectId: authority.projectId, upload }
     return { projectId: await (projectId ?? projectForApiKey(c, '')), upload }
   } catch (err) {
     // The client may still be sending what was not read: it reconnects for anything else.
@@ -70,12 +78,27 @@ async function receiveUpload(c: Context<AppEnv>, kind: UploadKind): Promise<{ pr
   }
 }
 
-async function handleUpload(c: Context<AppEnv>, kind: UploadKind) {
-  const { projectId, upload } = await receiveUpload(c, kind)
+/** Receives, checks and stores one upload; its id. */
+async function acceptUpload(c: Context<AppEnv>, kind: UploadKind, authority: UploadAuthority): Promise<string> {
+  const { projectId, upload } = await receiveUpload(c, kind, authority)
   const request = readUploadForm(kind, upload)
   const summary = await inspectSourceMap(request.map.gzipped, request.map.size)
-  await storeUpload(c.var.deps.database.db, projectId, request, summary)
+  return storeUpload(c.var.deps.database.db, projectId, request, summary, authority.by === 'user' ? authority.userId : null)
+}
+
+async function handleUpload(c: Context<AppEnv>, kind: UploadKind) {
+  await acceptUpload(c, kind, { by: 'api_key' })
   return c.text('OK', 200)
+}
+
+/**
+ * A browser or Node source map uploaded by a signed-in user through the Data Access API (the
+ * dashboard's form): the same fields, checks and answers as POST /sourcemap, without apiKey; the
+ * project is the one the API's edge authorized, and the upload is recorded as the user's.
+ * Returns the new upload's id.
+ */
+export function uploadSourceMapAsUser(c: Context<AppEnv>, projectId: string): Promise<string> {
+  return acceptUpload(c, 'js', { by: 'user', projectId, userId: c.var.user.id })
 }
 
 /**

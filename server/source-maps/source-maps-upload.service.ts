@@ -44,11 +44,19 @@ export async function storeUpload(
 ): Promise<string> {
   const { identity } = request
   const id = newId()
+  const { split } = summary
   const files = [
-    { role: 'map' as const, name: '', file: request.map },
+    // With its sourcesContent split off, the map row holds the rest: its size stays the map's as sent.
+    { role: 'map' as const, name: '', file: split ? { size: request.map.size, gzipped: split.map } : request.map },
     ...(request.minified ? [{ role: 'minified' as const, name: '', file: request.minified }] : []),
     ...request.sources.map((file) => ({ role: 'source' as const, name: file.field, file })),
   ]
+  // Each embedded source on its own (name: its index in the map's sources), read only for code context.
+  const contents = (split?.sources ?? []).map((source) => ({
+    role: 'source_content' as const,
+    name: String(source.index),
+    file: { size: source.size, gzipped: source.gzipped },
+  }))
   const row = {
     id,
     projectId,
@@ -58,7 +66,7 @@ export async function storeUpload(
     sourcesCount: summary.sourcesCount,
     hasMinified: request.minified !== null,
     sizeBytes: files.reduce((sum, entry) => sum + entry.file.size, 0),
-    storedBytes: files.reduce((sum, entry) => sum + entry.file.gzipped.length, 0),
+    storedBytes: [...files, ...contents].reduce((sum, entry) => sum + entry.file.gzipped.length, 0),
     uploadedBy,
     uploadedAt: new Date(),
   }
@@ -72,7 +80,7 @@ export async function storeUpload(
     }
     if (inserted.length === 0) throw new ConflictError(`${describe(identity)} (send overwrite=true to replace it)`)
     // Distinct names only: a source field sent twice keeps its last copy.
-    const byName = new Map(files.map((entry) => [`${entry.role}\n${entry.name}`, entry]))
+    const byName = new Map([...files, ...contents].map((entry) => [`${entry.role}\n${entry.name}`, entry]))
     // Sent as base64 and decoded by the database: a bytea parameter is written out as hex by the
     // drivers, which took PGlite 2 s on the HTTP thread for a 3 MB file (base64: 0.3 s).
     for (const entry of byName.values()) {

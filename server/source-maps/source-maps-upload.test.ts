@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http'
+import { gunzipSync } from 'node:zlib'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApp } from '../app.ts'
@@ -57,9 +58,18 @@ describe('the real @bugsnag/source-maps 2.3.3 CLI', () => {
     expect(result.code).toBe(0)
     const [row] = (await uploadsOf()).filter((upload) => upload.minifiedUrl === 'https://cdn.example.com/assets/app.min.js')
     expect(row).toMatchObject({ kind: 'js', appVersion: '1.2.3', hasMinified: true, sourcesCount: 2, uploadedBy: null })
-    const files = await ctx.deps.database.db.select({ role: sourceMapFiles.role, size: sourceMapFiles.sizeBytes }).from(sourceMapFiles).where(eq(sourceMapFiles.sourceMapId, row!.id))
-    expect(files.map((file) => file.role).sort()).toEqual(['map', 'minified'])
+    const files = await ctx.deps.database.db
+      .select({ role: sourceMapFiles.role, name: sourceMapFiles.name, size: sourceMapFiles.sizeBytes, content: sourceMapFiles.content })
+      .from(sourceMapFiles)
+      .where(eq(sourceMapFiles.sourceMapId, row!.id))
+    // The map's two embedded sources are stored apart from it, by index; the map keeps the rest.
+    expect(files.map((file) => `${file.role} ${file.name}`).sort()).toEqual(['map ', 'minified ', 'source_content 0', 'source_content 1'])
     expect(files.find((file) => file.role === 'minified')?.size).toBe(Buffer.byteLength(MINIFIED))
+    const sent = JSON.parse(readJsApp('dist/app.min.js.map')) as { sourcesContent: string[] }
+    const storedMap = JSON.parse(gunzipSync(files.find((file) => file.role === 'map')!.content).toString('utf8')) as Record<string, unknown>
+    expect(storedMap.sourcesContent).toBeUndefined()
+    expect(storedMap.mappings).toBe((sent as unknown as Record<string, unknown>).mappings)
+    expect(gunzipSync(files.find((file) => file.name === '1')!.content).toString('utf8')).toBe(sent.sourcesContent[1])
   })
 
   it('uploads a Node map named by its path from the project root (upload-node)', async () => {

@@ -168,6 +168,55 @@ describe('GET and DELETE /projects/{id}/source_maps/{source_map_id}', () => {
   it('answers 405 for other methods on the list', async () => {
     const res = await ctx.request(base, { method: 'PUT', token: admin.token })
     expect(res.status).toBe(405)
-    expect(res.headers.get('Allow')).toBe('GET, HEAD')
+    expect(res.headers.get('Allow')).toBe('GET, HEAD, POST')
+  })
+})
+
+describe("POST /projects/{id}/source_maps (the dashboard's upload)", () => {
+  const dashboardUpload = (token: string | undefined, fields: Record<string, string>, map = MAP, projectId = seeded.project.id) =>
+    ctx.request(`/api/projects/${projectId}/source_maps`, { method: 'POST', token, body: uploadForm(fields, { sourceMap: map }) })
+
+  it("records the signed-in member as the uploader, and the list shows their name and email", async () => {
+    const res = await dashboardUpload(member.token, { minifiedUrl: 'https://cdn.example.com/assets/dashboard.min.js', appVersion: '3.0.0' })
+    expect(res.status).toBe(201)
+    const created = (await res.json()) as SourceMap
+    const uploader = { type: 'user', id: member.id, name: 'Map Member', email: member.email }
+    expect(created).toMatchObject({ minified_url: 'https://cdn.example.com/assets/dashboard.min.js', app_version: '3.0.0', uploaded_by: uploader })
+    const listed = ((await (await list('?q=dashboard')).json()) as SourceMap[])[0]
+    expect(listed).toEqual(created)
+    // The upload tools' key names no person.
+    const byTool = ((await (await list('?q=app.min.js')).json()) as SourceMap[])[0]
+    expect(byTool!.uploaded_by).toEqual({ type: 'api_key' })
+  })
+
+  it("takes maps larger than the API's JSON body limit (the upload's own limits apply)", async () => {
+    const json = JSON.parse(MAP) as { sources: string[]; sourcesContent?: string[] }
+    json.sourcesContent = json.sources.map(() => '// padding\n'.repeat(40_000))
+    const big = JSON.stringify(json)
+    expect(big.length).toBeGreaterThan(ctx.deps.config.limits.apiBodyBytes)
+    const res = await dashboardUpload(admin.token, { minifiedUrl: 'https://cdn.example.com/assets/big.min.js' }, big)
+    expect(res.status).toBe(201)
+    expect(((await res.json()) as SourceMap).size_bytes).toBe(Buffer.byteLength(big))
+  })
+
+  it('refuses an apiKey field and checks the fields as POST /sourcemap does', async () => {
+    const withKey = await dashboardUpload(member.token, { apiKey: seeded.project.api_key, minifiedUrl: 'https://cdn.example.com/k.js' })
+    expect(withKey.status).toBe(400)
+    expect((await withKey.json()).errors).toEqual(["apiKey: not used on this endpoint; the signed-in user's token authorizes the upload"])
+    const noUrl = await dashboardUpload(member.token, { appVersion: '3.0.1' })
+    expect(noUrl.status).toBe(400)
+    expect((await noUrl.json()).errors).toEqual(['minifiedUrl: missing; send the URL (or, for Node, the path) of the minified file, * wildcards allowed'])
+    const again = await dashboardUpload(member.token, { minifiedUrl: 'https://cdn.example.com/assets/dashboard.min.js', appVersion: '3.0.0' })
+    expect(again.status).toBe(409)
+    const notJson = await dashboardUpload(member.token, { minifiedUrl: 'https://cdn.example.com/x.js' }, '{"version": 2')
+    expect(notJson.status).toBe(400)
+  })
+
+  it('answers 404 to anyone who cannot see the project and 401 without a token, storing nothing', async () => {
+    const before = (await list()).headers.get('X-Total-Count')
+    expect((await dashboardUpload(restricted.token, { minifiedUrl: 'https://cdn.example.com/r.js' })).status).toBe(404)
+    expect((await dashboardUpload(outsider.token, { minifiedUrl: 'https://cdn.example.com/o.js' })).status).toBe(404)
+    expect((await dashboardUpload(undefined, { minifiedUrl: 'https://cdn.example.com/a.js' })).status).toBe(401)
+    expect((await list()).headers.get('X-Total-Count')).toBe(before)
   })
 })

@@ -261,6 +261,39 @@ describe('matching rules against stored uploads', () => {
     expect(fine.payload.symbolication?.status).toBe('mapped')
   })
 
+  it('maps through a map stored whole, its sourcesContent inline, as uploads were stored before it was split off', async () => {
+    const id = newId()
+    const map = readJsApp('dist/app.min.js.map')
+    await ctx.deps.database.db.insert(sourceMaps).values({
+      id,
+      projectId: seeded.project.id,
+      kind: 'js',
+      minifiedUrl: BROWSER_URL,
+      appVersion: '5.0.0',
+      sizeBytes: map.length,
+      storedBytes: map.length,
+      uploadedAt: new Date('2024-01-01T00:00:00Z'),
+    })
+    await ctx.deps.database.db.insert(sourceMapFiles).values([
+      { sourceMapId: id, role: 'map', sizeBytes: map.length, content: gzipSync(map) },
+      { sourceMapId: id, role: 'minified', sizeBytes: 1, content: gzipSync(readJsApp('dist/app.min.js')) },
+    ])
+    const event = browserEvent('5.0.0')
+    await symbolicator.symbolicate([batchItem(event)])
+    expectUtilFrames(event.payload.exceptions[0]!.stacktrace, BROWSER_URL)
+  })
+
+  it('reads a source stored apart from its map when a frame needs it', async () => {
+    // Uploaded by the CLI in beforeAll: its map's sourcesContent was split off (role source_content).
+    const event = browserEvent('1.2.3')
+    const fresh = createJavaScriptSymbolicator({ database: ctx.deps.database, logger: ctx.deps.logger })
+    await fresh.symbolicate([batchItem(event)])
+    expectUtilFrames(event.payload.exceptions[0]!.stacktrace, BROWSER_URL)
+    const again = browserEvent('1.2.3')
+    await fresh.symbolicate([batchItem(again)])
+    expect(again.payload.exceptions[0]!.stacktrace[0]!.code).toEqual(event.payload.exceptions[0]!.stacktrace[0]!.code)
+  })
+
   it('maps through an uploaded index map, with projectRoot stripped and sources from upload fields', async () => {
     const terser = JSON.parse(readTerser().map)
     const rooted = { ...terser, sources: terser.sources.map((source: string) => `/builds/shop/${source}`), sourcesContent: undefined }

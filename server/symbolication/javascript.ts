@@ -10,8 +10,10 @@ import { targetUrl, TargetReader, type EventWork, type FrameTarget } from './fra
 import { LoadedSourceMap } from './loaded-source-map.ts'
 import { chooseJsUpload, chooseReactNativeUpload, type UploadCandidate } from './match-uploads.ts'
 import { parseSourceMap, SourceMapError } from './parse-source-map.ts'
-import { addEventsMapped, findCandidates, loadUploadFiles } from './source-map-store.ts'
+import { addEventsMapped, findCandidates, loadStoredSources, loadUploadFiles } from './source-map-store.ts'
 import { variantStrings } from './url-pattern.ts'
+import { createCodeSnippetStore, snippetHash } from './code-snippets.ts'
+import { markCodeStored, type CodeLines } from '../events/stored-frames.ts'
 
 /** One event of a batch, as the ingestion pipeline holds it before grouping. */
 export interface SymbolicationEvent {
@@ -77,6 +79,7 @@ export function createJavaScriptSymbolicator(options: JavaScriptSymbolicatorOpti
   // Maps that could not be read are not parsed again for every event for a while.
   const failedMaps = new LRUCache<string, { error: string }>({ max: 1000, ttl: FAILED_MAP_TTL_MS })
   const loading = new Map<string, Promise<MapOutcome>>()
+  const snippetStore = createCodeSnippetStore(db)
   const countsIntervalMs = options.countsIntervalMs ?? 1_000
   let pendingCounts = new Map<string, number>()
   let countsWrittenAt = 0
@@ -120,6 +123,7 @@ export function createJavaScriptSymbolicator(options: JavaScriptSymbolicatorOpti
           projectRoot: upload.projectRoot,
           minified: files.minified,
           sourceFiles: files.sources,
+          storedSources: files.storedSources,
         })
       } catch (err) {
         const message = err instanceof SourceMapError ? `the source map ${err.message}` : `the source map could not be read: ${(err as Error).message}`
@@ -131,6 +135,23 @@ export function createJavaScriptSymbolicator(options: JavaScriptSymbolicatorOpti
 
   function loadFetched(url: string): Promise<MapOutcome> {
     return cached(`url:${url}`, () => fetchSourceMapForUrl(fetcher!, url))
+  }
+
+  /** Reads the embedded sources the frames need that were stored apart from their maps: one query per map. */
+  async function loadSourcesStoredApart(targets: readonly FrameTarget[]): Promise<void> {
+    const wanted = new Map<LoadedSourceMap, Set<number>>()
+    for (const { map, position } of targets) {
+      if (!map || !position || !map.needsStoredSource(position.sourceIndex)) continue
+      const indexes = wanted.get(map) ?? new Set()
+      indexes.add(position.sourceIndex)
+      wanted.set(map, indexes)
+    }
+    await Promise.all(
+      [...wanted].map(async ([map, indexes]) => {
+        const texts = await loadStoredSources(db, map.key, indexes)
+        for (const index of indexes) map.setStoredSource(index, texts.get(index) ?? null)
+      }),
+    )
   }
 
   /** Fills in sources the maps name but neither embed nor had uploaded, fetched by URL for code context. */
@@ -222,6 +243,7 @@ export function createJavaScriptSymbolicator(options: JavaScriptSymbolicatorOpti
         }
       }
     }
+    await loadSourcesStoredApart(found)
     await fetchMissingSources(found)
   }
 
@@ -237,7 +259,22 @@ export function createJavaScriptSymbolicator(options: JavaScriptSymbolicatorOpti
         else byProject.set(input.projectId, [work])
       }
       for (const [projectId, works] of byProject) await prepareProject(projectId, works, reader)
-      for (const works of byProject.values()) for (const work of works) applyWork(work, pendingCounts)
+      const built = new Map<EventWork, (StackFrame | null)[]>()
+      for (const [projectId, works] of byProject) {
+        // The code context each mapped frame refers to is stored (once per project and line
+        // window) before any event is changed: a stored event never refers to a missing snippet.
+        const snippets = new Map<string, CodeLines>()
+        for (const work of works) {
+          const frames = buildFrames(work)
+          built.set(work, frames)
+          for (const frame of frames) if (frame?.code) snippets.set(snippetHash(frame.code), frame.code)
+        }
+        await snippetStore.save(projectId, snippets)
+      }
+      for (const [work, frames] of built) {
+        for (const frame of frames) if (frame?.code) markCodeStored(frame, snippetHash(frame.code))
+        applyWork(work, frames, pendingCounts)
+      }
       if (Date.now() - countsWrittenAt >= countsIntervalMs) await flushCounts()
     },
     flushCounts,
@@ -249,13 +286,17 @@ export function createJavaScriptSymbolicator(options: JavaScriptSymbolicatorOpti
  * Writes the mapped frames and `symbolication` into one event, and counts it once for each
  * upload that mapped a frame of it.
  */
-function applyWork(work: EventWork, counts: Map<string, number>): void {
+/** The mapped frame of each of the event's targets (null where none was found), changing nothing yet. */
+function buildFrames(work: EventWork): (StackFrame | null)[] {
+  // Frames are replaced only after every name is read: a frame's name can come from its caller's position.
+  return work.targets.map((target) => (target.position ? mappedFrame(target) : null))
+}
+
+function applyWork(work: EventWork, frames: readonly (StackFrame | null)[], counts: Map<string, number>): void {
   const missing = new Map<string, Symbolication['missing'][number]>()
   const usedUploads = new Set<string>()
   let mapped = 0
   let unmapped = 0
-  // Frames are replaced only after every name is read: a frame's name can come from its caller's position.
-  const frames = work.targets.map((target) => (target.position ? mappedFrame(target) : null))
   work.targets.forEach((target, i) => {
     const frame = frames[i]
     if (frame) {
@@ -308,7 +349,9 @@ function mappedFrame(target: FrameTarget): StackFrame {
     column: position.column + 1,
     method: map.definitionName(original.line!, original.column, original.method) ?? target.caller?.position?.name ?? original.method,
     in_project: map.inProject(position.sourceIndex),
-    code: code && { ...code },
+    // The object the map caches for this line window, shared by every frame on it: stored by
+    // reference (server/events/stored-frames.ts), never changed.
+    code: code as Record<string, string> | null,
     minified: original,
   }
   if (target.upload) frame.source_map_id = target.upload.id

@@ -23,6 +23,11 @@ export interface LoadedSourceMapInit {
   minified: string | null
   /** Source files uploaded in fields named by their URL ('*' wildcards allowed), by that name. */
   sourceFiles: ReadonlyMap<string, string>
+  /**
+   * Sources the map embeds but which were stored apart from it (its sourcesContent split off at
+   * upload): index → size in bytes. Loaded when a frame needs one (setStoredSource).
+   */
+  storedSources?: ReadonlyMap<number, number>
 }
 
 const URL_WITH_SCHEME = /^[a-z][a-z0-9+.-]*:/i
@@ -121,6 +126,8 @@ export class LoadedSourceMap {
   private readonly displayPaths: (string | undefined)[] = []
   private readonly inProjectSources: (boolean | undefined)[] = []
   private readonly fetchedSources = new Map<number, string | null>()
+  private readonly storedSources: ReadonlyMap<number, number>
+  private readonly storedSourceTexts = new Map<number, string | null>()
   private definitions: Map<string, number[]> | null = null
   private minifiedLineStarts: number[] | null = null
 
@@ -130,8 +137,11 @@ export class LoadedSourceMap {
     this.projectRoot = init.projectRoot
     this.minified = init.minified
     this.sourceFiles = init.sourceFiles
+    this.storedSources = init.storedSources ?? new Map()
     let files = 0
     for (const text of init.sourceFiles.values()) files += text.length
+    // Counted as if loaded: the cache's bound holds however many get loaded.
+    for (const size of this.storedSources.values()) files += size
     // Decoded mappings take about 16 bytes per character of the VLQ string (measured in bench/symbolication.ts).
     this.bytes = init.textBytes + encodedMappings(init.trace).length * 16 + (init.minified?.length ?? 0) * 2 + files
   }
@@ -191,9 +201,12 @@ export class LoadedSourceMap {
     return displayPath(written, this.projectRoot)
   }
 
-  /** The source's text: sourcesContent, else an uploaded source file whose field names it (rule 5: any one), else a fetched copy. */
+  /**
+   * The source's text: sourcesContent (in the map, or stored apart and loaded), else an uploaded
+   * source file whose field names it (rule 5: any one), else a fetched copy.
+   */
   sourceText(index: number): string | null {
-    const embedded = this.trace.sourcesContent?.[index]
+    const embedded = this.trace.sourcesContent?.[index] ?? this.storedSourceTexts.get(index)
     if (typeof embedded === 'string') return embedded
     const uploaded = this.uploadedSource(index)
     if (uploaded !== null) return uploaded
@@ -209,6 +222,18 @@ export class LoadedSourceMap {
     }
     for (const [pattern, text] of this.sourceFiles) if (names.some((name) => wildcardMatch(pattern, name))) return text
     return null
+  }
+
+  /** Whether the map embeds this source, stored apart and not loaded yet (setStoredSource). */
+  needsStoredSource(index: number): boolean {
+    return this.storedSources.has(index) && !this.storedSourceTexts.has(index)
+  }
+
+  /** Records an embedded source read from where it was stored apart (null: it is gone). */
+  setStoredSource(index: number, text: string | null): void {
+    this.storedSourceTexts.set(index, text)
+    this.lines.delete(index)
+    this.contexts.delete(index)
   }
 
   /** Whether the source's text is known, or would have to be fetched. */

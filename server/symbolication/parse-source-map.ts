@@ -1,5 +1,8 @@
 import { AnyMap, TraceMap } from '@jridgewell/trace-mapping'
 
+/** The map's JSON text without a byte order mark and the XSSI guard `)]}'` (allowed by the source map spec). */
+export const stripPrefix = (text: string) => text.replace(/^\uFEFF/, '').replace(/^\)\]\}'[^\n]*\n/, '')
+
 /** A source map Errata cannot use; the message says why (upload refusals quote it). */
 export class SourceMapError extends Error {}
 
@@ -38,8 +41,7 @@ function checkRegularMap(map: Json, where: string) {
 export function parseSourceMap(text: string, mapUrl?: string): TraceMap {
   let json: unknown
   try {
-    // A byte order mark and the XSSI guard `)]}'` (allowed by the source map spec) come off first.
-    json = JSON.parse(text.replace(/^\uFEFF/, '').replace(/^\)\]\}'[^\n]*\n/, ''))
+    json = JSON.parse(stripPrefix(text))
   } catch (err) {
     throw new SourceMapError(`is not JSON (${(err as Error).message})`)
   }

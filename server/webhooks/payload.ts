@@ -8,6 +8,7 @@ import type { StateChange, WebhookTrigger } from '../../contract/webhooks.ts'
 import type { Db } from '../db/client.ts'
 import { errors, eventPayloads, events, organizations, projects, users } from '../db/schema.ts'
 import { decodeEventPayload, type StoredEventPayload } from '../events/event-payload.ts'
+import { resolveStoredFrames } from '../events/stored-frames.ts'
 
 /** Lines of code context kept on each side of a frame's line (spec section 8). */
 export const CODE_CONTEXT_LINES = 3
@@ -140,6 +141,7 @@ async function errorMember(db: Db, urls: PayloadUrls, error: ErrorRowForPayload,
     : []
   const row = eventRows[0]
   const payload: StoredEventPayload | null = row?.payload ? decodeEventPayload(row.payload) : null
+  if (payload) await resolveStoredFrames(db, error.projectId, [payload])
   const outer = payload?.exceptions[0]
   const out: Json = {
     id: row?.event.id ?? error.lastEventId ?? error.id,

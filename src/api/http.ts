@@ -90,10 +90,24 @@ interface SendOptions {
   signal?: AbortSignal
 }
 
-async function send(url: string, { method = 'GET', body, signal }: SendOptions = {}): Promise<Response> {
-  const token = readToken()
+/** What every API request sends: the API version and the session's token (when signed in). */
+export function apiRequestHeaders(token: string | null = readToken()): Record<string, string> {
   const headers: Record<string, string> = { Accept: 'application/json', 'X-Version': '2' }
   if (token) headers.Authorization = `token ${token}`
+  return headers
+}
+
+/** A rejected token means the session is over; a 401 without a token (wrong password) is just an answer. */
+export function endSessionOnRejectedToken(status: number, token: string | null): void {
+  if (status === 401 && token) {
+    clearToken()
+    unauthorizedHandler?.()
+  }
+}
+
+async function send(url: string, { method = 'GET', body, signal }: SendOptions = {}): Promise<Response> {
+  const token = readToken()
+  const headers = apiRequestHeaders(token)
   if (body !== undefined) headers['Content-Type'] = 'application/json'
 
   let response: Response
@@ -106,11 +120,7 @@ async function send(url: string, { method = 'GET', body, signal }: SendOptions =
   if (response.ok) return response
 
   const messages = await readErrorMessages(response)
-  // A rejected token means the session is over; a 401 without a token (wrong password) is just an answer.
-  if (response.status === 401 && token) {
-    clearToken()
-    unauthorizedHandler?.()
-  }
+  endSessionOnRejectedToken(response.status, token)
   throw new ApiError(response.status, messages)
 }
 

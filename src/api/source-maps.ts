@@ -2,7 +2,8 @@ import { keepPreviousData, queryOptions } from '@tanstack/react-query'
 import { apiErrorSchema } from '../../contract/api-error.ts'
 import { sourceMapSchema } from '../../contract/source-maps.ts'
 import { SERVER_UNREACHABLE_MESSAGE } from '../lib/route-chunks.ts'
-import { ApiError, apiUrl, getPage, sendEmpty } from './http.ts'
+import { readToken } from '../lib/token-store.ts'
+import { ApiError, apiRequestHeaders, apiUrl, endSessionOnRejectedToken, getPage, sendEmpty } from './http.ts'
 
 const sourceMapsPath = (projectId: string) => `/projects/${encodeURIComponent(projectId)}/source_maps`
 
@@ -31,9 +32,8 @@ export const sourceMapsQuery = (projectId: string, search: string) =>
 export const deleteSourceMap = (projectId: string, sourceMapId: string) =>
   sendEmpty('DELETE', apiUrl(`${sourceMapsPath(projectId)}/${encodeURIComponent(sourceMapId)}`))
 
-/** The fields of POST /sourcemap a dashboard upload sends (docs/source-maps.md). */
+/** The fields a dashboard upload sends: those of POST /sourcemap without apiKey (docs/source-maps.md). */
 export interface SourceMapUpload {
-  apiKey: string
   minifiedUrl: string
   /** '' sends none: the map then applies to events without an app version. */
   appVersion: string
@@ -44,10 +44,9 @@ export interface SourceMapUpload {
   sources: readonly { field: string; file: File }[]
 }
 
-/** The body in the order the upload tools send it: the API key first, so a wrong one is refused before the files. */
+/** The body in the order the upload tools send it: the text fields first, so a bad one is refused before the files. */
 export function toUploadForm(upload: SourceMapUpload): FormData {
   const form = new FormData()
-  form.append('apiKey', upload.apiKey)
   form.append('minifiedUrl', upload.minifiedUrl)
   if (upload.appVersion.trim() !== '') form.append('appVersion', upload.appVersion.trim())
   if (upload.overwrite) form.append('overwrite', 'true')
@@ -68,23 +67,27 @@ function refusalMessages(status: number, body: string): string[] {
 }
 
 /**
- * Uploads through the same endpoint as the upload tools (POST /sourcemap with the project's API
- * key), so the dashboard gets exactly their checks and answers. XMLHttpRequest, not fetch: only
- * it reports upload progress. Rejects with an ApiError carrying the server's messages.
+ * Uploads as the signed-in user (POST /api/projects/{id}/source_maps, recorded as theirs), with
+ * the same checks and answers as the upload tools' POST /sourcemap. XMLHttpRequest, not fetch:
+ * only it reports upload progress. Rejects with an ApiError carrying the server's messages.
  */
 export function uploadSourceMap(
+  projectId: string,
   upload: SourceMapUpload,
   { onProgress, signal }: { onProgress?: (sent: number, total: number) => void; signal?: AbortSignal } = {},
 ): Promise<void> {
   return new Promise((resolve, reject) => {
+    const token = readToken()
     const request = new XMLHttpRequest()
-    request.open('POST', '/sourcemap')
+    request.open('POST', apiUrl(sourceMapsPath(projectId)))
+    for (const [name, value] of Object.entries(apiRequestHeaders(token))) request.setRequestHeader(name, value)
     request.upload.addEventListener('progress', (event) => {
       if (event.lengthComputable) onProgress?.(event.loaded, event.total)
     })
     request.addEventListener('load', () => {
-      if (request.status >= 200 && request.status < 300) resolve()
-      else reject(new ApiError(request.status, refusalMessages(request.status, request.responseText)))
+      if (request.status >= 200 && request.status < 300) return resolve()
+      endSessionOnRejectedToken(request.status, token)
+      reject(new ApiError(request.status, refusalMessages(request.status, request.responseText)))
     })
     request.addEventListener('error', () => reject(new ApiError(0, [SERVER_UNREACHABLE_MESSAGE])))
     request.addEventListener('abort', () => reject(new DOMException('The upload was cancelled', 'AbortError')))

@@ -46,6 +46,8 @@ export function mockApi(routes: Record<string, Handler | Response | object>) {
 export interface MockUpload {
   method: string
   url: URL
+  /** The request headers set with setRequestHeader. */
+  headers: Record<string, string>
   body: FormData
 }
 
@@ -61,15 +63,19 @@ export function mockUploads(handler: (request: MockUpload) => Response | Promise
     responseText = ''
     private method = 'GET'
     private url = ''
+    private headers: Record<string, string> = {}
     open(method: string, url: string) {
       this.method = method.toUpperCase()
       this.url = url
+    }
+    setRequestHeader(name: string, value: string) {
+      this.headers[name] = value
     }
     abort() {
       this.dispatchEvent(new Event('abort'))
     }
     send(body: FormData) {
-      const request = { method: this.method, url: new URL(this.url, window.location.origin), body }
+      const request = { method: this.method, url: new URL(this.url, window.location.origin), headers: this.headers, body }
       requests.push(request)
       const total = [...body.values()].reduce((sum, value) => sum + (typeof value === 'string' ? value.length : value.size), 0)
       const progress = (loaded: number) => {

@@ -4,6 +4,7 @@
 // rules plug in here), then grouping, which must see what the stages changed.
 import type { AcceptedRequest, IndexableEvent } from '../log/record.ts'
 import { notifyPayloadSchema } from '../accept/payload-schema.ts'
+import { storedPayloadJson } from '../../events/stored-frames.ts'
 import { computeGrouping } from './grouping.ts'
 import { crashedSessionOf, prepareEvents, type PreparedEvent } from './normalize.ts'
 
@@ -75,7 +76,7 @@ export function createProcessor(stages: readonly ProcessStage[] = []) {
           const crashed = crashedSessionOf({ columns: row.columns, payload, grouping: row.grouping, userKey: row.userKey }, row.receivedAt)
           row.crashedSession = crashed
         }
-        events.push({ ...row, payloadJson: JSON.stringify(payload) })
+        events.push({ ...row, payloadJson: storedPayloadJson(payload) })
       }
       return { events, failed }
     },

@@ -5,17 +5,17 @@ import { describe, expect, it } from 'vitest'
 import minifiedText from '../../../test/fixtures/source-maps/terser/app.min.js?raw'
 import mapText from '../../../test/fixtures/source-maps/terser/app.min.js.map?raw'
 import { createQueryClient } from '../../api/query-client.ts'
+import { writeToken } from '../../lib/token-store.ts'
 import { json, mockUploads } from '../../test/mock-api.ts'
 import { SourceMapUploadForm } from './source-map-upload-form.tsx'
 
-const API_KEY = '0123456789abcdef0123456789abcdef'
-
 function renderForm(props: { defaultAppVersion?: string; defaultMinifiedUrl?: string } = {}) {
+  writeToken('test-token')
   const queryClient = createQueryClient()
   const user = userEvent.setup()
   const utils = render(
     <QueryClientProvider client={queryClient}>
-      <SourceMapUploadForm projectId="p1" apiKey={API_KEY} defaultAppVersion={props.defaultAppVersion ?? '1.2.3'} defaultMinifiedUrl={props.defaultMinifiedUrl} />
+      <SourceMapUploadForm projectId="p1" defaultAppVersion={props.defaultAppVersion ?? '1.2.3'} defaultMinifiedUrl={props.defaultMinifiedUrl} />
     </QueryClientProvider>,
   )
   // react-dropzone's own file input: what a drop and the file picker both feed.
@@ -91,10 +91,11 @@ describe('SourceMapUploadForm', () => {
     expect(requests).toHaveLength(1)
     const [request] = requests
     expect(request!.method).toBe('POST')
-    expect(request!.url.pathname).toBe('/sourcemap')
+    // As the signed-in user (recorded as the uploader), not with the project's API key.
+    expect(request!.url.pathname).toBe('/api/projects/p1/source_maps')
+    expect(request!.headers).toMatchObject({ Authorization: 'token test-token', 'X-Version': '2' })
     const body = request!.body
-    expect([...body.keys()]).toEqual(['apiKey', 'minifiedUrl', 'appVersion', 'sourceMap', 'minifiedFile'])
-    expect(body.get('apiKey')).toBe(API_KEY)
+    expect([...body.keys()]).toEqual(['minifiedUrl', 'appVersion', 'sourceMap', 'minifiedFile'])
     expect(body.get('minifiedUrl')).toBe('https://example.com/static/app.min.js')
     expect(body.get('appVersion')).toBe('4.5.6')
     expect(await (body.get('sourceMap') as File).text()).toBe(mapText)

@@ -74,20 +74,18 @@ function UploadProgress({ sent, total }: { sent: number; total: number }) {
 }
 
 /**
- * Uploads a JavaScript source map the way the upload tools do (POST /sourcemap with the
- * project's API key): drop the .map with its minified file and any sources it does not embed;
+ * Uploads a JavaScript source map as the signed-in user, with the upload tools' fields and
+ * checks (docs/source-maps.md, "From the dashboard"): drop the .map with its minified file and any sources it does not embed;
  * the URL pattern comes from the map's `file` and the app version from the newest event, both
  * editable. The map is checked here first (JSON, version 3); the server's refusal is shown as it
  * says it.
  */
 export function SourceMapUploadForm({
   projectId,
-  apiKey,
   defaultAppVersion,
   defaultMinifiedUrl,
 }: {
   projectId: string
-  apiKey: string
   /** The app version to suggest (the newest event's, or the one a "missing source map" link names). */
   defaultAppVersion: string
   /** A URL to suggest over the map's own `file` (from a "missing source map" link). */
@@ -124,8 +122,8 @@ export function SourceMapUploadForm({
       if (!mapFile) throw new Error('Drop a source map first')
       setProgress({ sent: 0, total: files.reduce((sum, file) => sum + file.size, 0) })
       return uploadSourceMap(
+        projectId,
         {
-          apiKey,
           minifiedUrl: minifiedUrl.trim(),
           appVersion,
           overwrite,

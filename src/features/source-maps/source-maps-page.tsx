@@ -102,7 +102,6 @@ export function SourceMapsPage({
                 <CardContent className="flex flex-col gap-4">
                   <SourceMapUploadForm
                     projectId={projectId}
-                    apiKey={apiKey}
                     defaultAppVersion={defaultAppVersion}
                     defaultMinifiedUrl={defaultMinifiedUrl}
                   />
