@@ -11,6 +11,7 @@ import { ingestAt } from '../test-support/ingest.ts'
 import { seedProject, type SeededProject } from '../test-support/seed.ts'
 import { readJsApp, uploadForm } from '../test-support/source-map-uploads.ts'
 import { createTestContext, type TestContext } from '../test-support/test-app.ts'
+import { buildPayload } from '../webhooks/payload.ts'
 import { decodeEventPayload, encodeEventPayload } from './event-payload.ts'
 
 const SCRIPT_URL = 'https://cdn.example.com/assets/app.min.js'
@@ -145,6 +146,20 @@ describe('mapped frames, stored by reference', () => {
     const rows = (await file.text()).split('\n').filter(Boolean).map((line) => JSON.parse(line) as ErrorEvent)
     expect(rows).toHaveLength(3)
     for (const row of rows) expectThrowFrame(row.exceptions[0]!.stacktrace[0])
+  })
+
+  it("puts the code back in a webhook's error member", async () => {
+    const document = (await buildPayload(ctx.deps.database.db, ctx.deps.webhooks!.urls, {
+      projectId: seeded.project.id,
+      trigger: 'exception',
+      errorId,
+      eventId,
+      details: { message: 'New exception' },
+    })) as { error: { exceptions: { stacktrace: { file: string; lineNumber: string; code?: Record<string, string> }[] }[] } }
+    const [frame] = document.error.exceptions[0]!.stacktrace
+    expect(frame).toMatchObject({ file: 'src/util.js', lineNumber: '5' })
+    // Three lines either side in a webhook (spec section 8), from the stored snippet.
+    expect(frame!.code).toEqual(Object.fromEntries([2, 3, 4, 5, 6, 7, 8].map((n) => [String(n), UTIL_SOURCE[n - 1]])))
   })
 
   it('reads events stored before, with code context and minified frames inline, as they were', async () => {
