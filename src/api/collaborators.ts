@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query'
+import { mutationOptions, queryOptions } from '@tanstack/react-query'
 import {
   collaboratorSchema,
   invitationSchema,
@@ -86,3 +86,46 @@ export const acceptUserInvitation = (invitationId: string) =>
 /** Declines: the invitation is withdrawn (204). */
 export const declineUserInvitation = (invitationId: string) =>
   sendEmpty('DELETE', apiUrl(`/user/invitations/${encodeURIComponent(invitationId)}`))
+
+// Mutations: their cache consequences live in mutation-policy.ts, by mutationKey.
+
+export const collaboratorMutationKeys = {
+  invite: (organizationId: string) => ['collaborators', 'invite', organizationId] as const,
+  update: (organizationId: string) => ['collaborators', 'update', organizationId] as const,
+  remove: (organizationId: string) => ['collaborators', 'remove', organizationId] as const,
+}
+
+export const inviteCollaboratorMutation = (organizationId: string) =>
+  mutationOptions({
+    mutationKey: collaboratorMutationKeys.invite(organizationId),
+    mutationFn: (input: InviteCollaborator) => inviteCollaborator(organizationId, input),
+    meta: { inlineErrors: true },
+  })
+
+export const updateCollaboratorMutation = (organizationId: string) =>
+  mutationOptions({
+    mutationKey: collaboratorMutationKeys.update(organizationId),
+    mutationFn: ({ collaboratorId, input }: { collaboratorId: string; input: UpdateCollaborator }) =>
+      updateCollaborator(organizationId, collaboratorId, input),
+    meta: { inlineErrors: true },
+  })
+
+/** Removes a collaborator; `leaving` says it is the signed-in user (the organization goes out of reach). */
+export const removeCollaboratorMutation = (organizationId: string) =>
+  mutationOptions({
+    mutationKey: collaboratorMutationKeys.remove(organizationId),
+    mutationFn: ({ collaboratorId }: { collaboratorId: string; leaving: boolean }) => removeCollaborator(organizationId, collaboratorId),
+    meta: { inlineErrors: true },
+  })
+
+export const invitationMutationKeys = {
+  answer: () => ['invitations', 'answer'] as const,
+}
+
+/** Accepts (answering the organization joined) or declines an invitation to the signed-in user. */
+export const answerInvitationMutation = () =>
+  mutationOptions({
+    mutationKey: invitationMutationKeys.answer(),
+    mutationFn: async ({ invitationId, accept }: { invitationId: string; accept: boolean }) =>
+      accept ? acceptUserInvitation(invitationId) : (await declineUserInvitation(invitationId), null),
+  })

@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query'
+import { mutationOptions, queryOptions } from '@tanstack/react-query'
 import { organizationSchema, type CreateOrganization, type UpdateOrganization } from '../../contract/organizations.ts'
 import { apiUrl, getJson, sendEmpty, sendJson } from './http.ts'
 
@@ -33,3 +33,25 @@ export const updateOrganization = (organizationId: string, input: UpdateOrganiza
 
 /** Deletes the organization with all its projects, errors and events (204). */
 export const deleteOrganization = (organizationId: string) => sendEmpty('DELETE', apiUrl(organizationPath(organizationId)))
+
+// Mutations: their cache consequences live in mutation-policy.ts, by mutationKey.
+
+export const organizationMutationKeys = {
+  create: () => ['organizations', 'create'] as const,
+  update: (organizationId: string) => ['organizations', 'update', organizationId] as const,
+}
+
+export const createOrganizationMutation = () =>
+  mutationOptions({
+    mutationKey: organizationMutationKeys.create(),
+    mutationFn: (input: CreateOrganization) => createOrganization(input),
+    meta: { inlineErrors: true },
+  })
+
+/** A rename: the variables are the new name (settings/rename-form.tsx). */
+export const renameOrganizationMutation = (organizationId: string) =>
+  mutationOptions({
+    mutationKey: organizationMutationKeys.update(organizationId),
+    mutationFn: (name: string) => updateOrganization(organizationId, { name }),
+    meta: { inlineErrors: true },
+  })

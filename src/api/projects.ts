@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query'
+import { mutationOptions, queryOptions } from '@tanstack/react-query'
 import { projectSchema, type CreateProject, type UpdateProject } from '../../contract/projects.ts'
 import { apiUrl, getJson, sendEmpty, sendJson } from './http.ts'
 
@@ -40,3 +40,25 @@ export const deleteProject = (projectId: string) => sendEmpty('DELETE', apiUrl(p
 /** Answers the project with a new API key; notifiers sending the old one are refused from then on. */
 export const regenerateProjectApiKey = (projectId: string) =>
   sendJson('DELETE', apiUrl(`${projectPath(projectId)}/api_key`), undefined, projectSchema)
+
+// Mutations: their cache consequences live in mutation-policy.ts, by mutationKey.
+
+export const projectMutationKeys = {
+  create: (organizationId: string) => ['projects', 'create', organizationId] as const,
+  update: (projectId: string) => ['projects', 'update', projectId] as const,
+}
+
+export const createProjectMutation = (organizationId: string) =>
+  mutationOptions({
+    mutationKey: projectMutationKeys.create(organizationId),
+    mutationFn: (input: CreateProject) => createProject(organizationId, input),
+    meta: { inlineErrors: true },
+  })
+
+/** A rename: the variables are the new name (settings/rename-form.tsx). */
+export const renameProjectMutation = (projectId: string) =>
+  mutationOptions({
+    mutationKey: projectMutationKeys.update(projectId),
+    mutationFn: (name: string) => updateProject(projectId, { name }),
+    meta: { inlineErrors: true },
+  })

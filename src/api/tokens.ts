@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query'
+import { mutationOptions, queryOptions } from '@tanstack/react-query'
 import { authTokenSchema, createdTokenSchema, type CreateTokenRequest } from '../../contract/tokens.ts'
 import { apiUrl, getJson, sendEmpty, sendJson } from './http.ts'
 
@@ -19,3 +19,21 @@ export const tokensQuery = () =>
 export const createToken = (input: CreateTokenRequest) => sendJson('POST', apiUrl('/user/tokens'), input, createdTokenSchema)
 
 export const revokeToken = (tokenId: string) => sendEmpty('DELETE', apiUrl(`/user/tokens/${encodeURIComponent(tokenId)}`))
+
+// Mutations: their cache consequences live in mutation-policy.ts, by mutationKey.
+
+export const tokenMutationKeys = {
+  create: () => ['tokens', 'create'] as const,
+  revoke: () => ['tokens', 'revoke'] as const,
+}
+
+export const createTokenMutation = () =>
+  mutationOptions({ mutationKey: tokenMutationKeys.create(), mutationFn: createToken, meta: { inlineErrors: true } })
+
+/** Revokes a token; `current` says it is this browser's own (the session ends with it). */
+export const revokeTokenMutation = () =>
+  mutationOptions({
+    mutationKey: tokenMutationKeys.revoke(),
+    mutationFn: (token: { id: string; current: boolean }) => revokeToken(token.id),
+    meta: { inlineErrors: true },
+  })

@@ -85,7 +85,12 @@ describe('errors list triage', { timeout: 20_000 }, () => {
           error_class: 'SecondError',
           status: 'snoozed',
           events: 12,
-          reopen_rules: { reopen_if: 'n_additional_occurrences', additional_occurrences: 5, events_at_snooze: 10 },
+          reopen_rules: {
+            reopen_if: 'n_additional_occurrences',
+            additional_occurrences: 5,
+            events_at_snooze: 10,
+            snoozed_at: '2026-11-20T10:00:00.000Z',
+          },
         }),
       ],
     })
