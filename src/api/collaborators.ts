@@ -129,3 +129,11 @@ export const answerInvitationMutation = () =>
     mutationFn: async ({ invitationId, accept }: { invitationId: string; accept: boolean }) =>
       accept ? acceptUserInvitation(invitationId) : (await declineUserInvitation(invitationId), null),
   })
+
+/** Accepting an invitation by its link signs in as the invited user (the caller starts a clean cache). */
+export const acceptInvitationMutation = (token: string) =>
+  mutationOptions({
+    mutationKey: ['invitations', 'accept-link'] as const,
+    mutationFn: (input: AcceptInvitation) => acceptInvitation(token, input),
+    meta: { inlineErrors: true },
+  })

@@ -14,6 +14,7 @@ import { organizationKeys } from './organizations.ts'
 import { pivotKeys } from './pivots.ts'
 import { privacyKeys, type PrivacyScope } from './privacy.ts'
 import { projectKeys } from './projects.ts'
+import { rateLimitKeys } from './rate-limits.ts'
 import { sourceMapKeys } from './source-maps.ts'
 import { tokenKeys } from './tokens.ts'
 import { trendKeys } from './trends.ts'
@@ -140,6 +141,9 @@ const RULES: Record<string, Rule> = {
       write: [[organizationKeys.detail((data as Organization).id), data]],
       ...invalidate(organizationKeys.list()),
     }),
+  },
+  'rate-limit/update': {
+    effects: ({ scope: [projectId], data }) => ({ write: [[rateLimitKeys.project(projectId as string), data]] }),
   },
   'tokens/create': { effects: () => invalidate(tokenKeys.list()) },
   // Revoking this browser's own token ends the session: there is nothing left to read.

@@ -48,6 +48,17 @@ export const createOrganizationMutation = () =>
     meta: { inlineErrors: true },
   })
 
+/**
+ * Deletes the organization. What was read about it is dropped by the dialog, around its
+ * navigation away (dropped before, the page still showing it would read it again and find a 404).
+ */
+export const deleteOrganizationMutation = (organizationId: string) =>
+  mutationOptions({
+    mutationKey: ['organizations', 'delete', organizationId] as const,
+    mutationFn: () => deleteOrganization(organizationId),
+    meta: { inlineErrors: true },
+  })
+
 /** A rename: the variables are the new name (settings/rename-form.tsx). */
 export const renameOrganizationMutation = (organizationId: string) =>
   mutationOptions({

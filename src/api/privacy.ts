@@ -129,3 +129,11 @@ export const confirmDeletionMutation = (scope: PrivacyScope) =>
     mutationFn: (deletionId: string) => confirmDeletion(scope, deletionId),
     meta: { inlineErrors: true },
   })
+
+/** Downloads a finished retrieval's file (nothing cached changes). */
+export const downloadRetrievalMutation = () =>
+  mutationOptions({
+    mutationKey: ['privacy', 'download'] as const,
+    mutationFn: (request: EventDataRequest) => downloadRetrieval(request),
+    meta: { inlineErrors: true },
+  })

@@ -1,4 +1,4 @@
-import { mutationOptions, queryOptions } from '@tanstack/react-query'
+import { mutationOptions, queryOptions, type QueryClient } from '@tanstack/react-query'
 import { projectSchema, type CreateProject, type UpdateProject } from '../../contract/projects.ts'
 import { apiUrl, getJson, sendEmpty, sendJson } from './http.ts'
 
@@ -41,6 +41,13 @@ export const deleteProject = (projectId: string) => sendEmpty('DELETE', apiUrl(p
 export const regenerateProjectApiKey = (projectId: string) =>
   sendJson('DELETE', apiUrl(`${projectPath(projectId)}/api_key`), undefined, projectSchema)
 
+/**
+ * Reads the project again when something it counts moved outside a mutation (its open-errors
+ * count, when the errors list's total changed while it polled).
+ */
+export const refreshProject = (client: QueryClient, projectId: string) =>
+  client.invalidateQueries({ queryKey: projectKeys.detail(projectId) })
+
 // Mutations: their cache consequences live in mutation-policy.ts, by mutationKey.
 
 export const projectMutationKeys = {
@@ -52,6 +59,25 @@ export const createProjectMutation = (organizationId: string) =>
   mutationOptions({
     mutationKey: projectMutationKeys.create(organizationId),
     mutationFn: (input: CreateProject) => createProject(organizationId, input),
+    meta: { inlineErrors: true },
+  })
+
+/** A new API key: the project comes back with it (and is written to the cache as any update). */
+export const regenerateApiKeyMutation = (projectId: string) =>
+  mutationOptions({
+    mutationKey: projectMutationKeys.update(projectId),
+    mutationFn: () => regenerateProjectApiKey(projectId),
+    meta: { inlineErrors: true },
+  })
+
+/**
+ * Deletes the project. What was read about it is dropped by the dialog, around its navigation
+ * away (dropped before, the page still showing it would read it again and find a 404).
+ */
+export const deleteProjectMutation = (projectId: string) =>
+  mutationOptions({
+    mutationKey: ['projects', 'delete', projectId] as const,
+    mutationFn: () => deleteProject(projectId),
     meta: { inlineErrors: true },
   })
 

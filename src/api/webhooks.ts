@@ -78,8 +78,8 @@ export type WebhookInput = Partial<CreateWebhook> & Pick<CreateWebhook, 'url' | 
 export const saveWebhookMutation = (projectId: string) =>
   mutationOptions({
     mutationKey: webhookMutationKeys.save(projectId),
-    mutationFn: ({ webhookId, input }: { webhookId?: string; input: WebhookInput }) =>
-      webhookId ? updateWebhook(webhookId, input) : createWebhook(projectId, input),
+    mutationFn: (variables: { webhookId: string; input: UpdateWebhook } | { webhookId?: undefined; input: WebhookInput }) =>
+      variables.webhookId === undefined ? createWebhook(projectId, variables.input) : updateWebhook(variables.webhookId, variables.input),
     meta: { inlineErrors: true },
   })
 
