@@ -20,7 +20,7 @@ import {
   type ErrorOperation,
   type ErrorSort,
 } from '../../contract/errors.ts'
-import { eventSchema } from '../../contract/events.ts'
+import { eventSchema, type ErrorEvent } from '../../contract/events.ts'
 import type { Filters } from '../../contract/filters.ts'
 import { apiUrl, getJson, getPage, sendEmpty, sendJson, type Page } from './http.ts'
 import { withFilters } from './event-fields.ts'
@@ -47,7 +47,8 @@ export const errorKeys = {
   statusCounts: (projectId: string, filters: Filters) => [...errorKeys.projectStatusCounts(projectId), { filters }] as const,
   details: () => [...errorKeys.all, 'detail'] as const,
   detail: (projectId: string, errorId: string) => [...errorKeys.details(), projectId, errorId] as const,
-  latestEvent: (projectId: string, errorId: string) => [...errorKeys.detail(projectId, errorId), 'latest-event'] as const,
+  latestEvent: (projectId: string, errorId: string, filters: Filters = {}) =>
+    [...errorKeys.detail(projectId, errorId), 'latest-event', { filters }] as const,
   statusChanges: (projectId: string, errorId: string) =>
     [...errorKeys.detail(projectId, errorId), 'status-changes'] as const,
 }
@@ -157,15 +158,20 @@ export const errorQuery = (projectId: string, errorId: string) =>
     staleTime: 15_000,
   })
 
-export const latestEventQuery = (projectId: string, errorId: string) =>
+/**
+ * The error's newest event of those the filters match (the error page's time range and pivot
+ * values): without filters the latest_event endpoint; with them the first row of the error's
+ * events (newest first) under the same filters, or null when none matches.
+ */
+export const latestEventQuery = (projectId: string, errorId: string, filters: Filters = {}) =>
   queryOptions({
-    queryKey: errorKeys.latestEvent(projectId, errorId),
-    queryFn: ({ signal }) =>
-      getJson(
-        apiUrl(`${projectPath(projectId)}/errors/${encodeURIComponent(errorId)}/latest_event`),
-        eventSchema,
-        signal,
-      ),
+    queryKey: errorKeys.latestEvent(projectId, errorId, filters),
+    queryFn: async ({ signal }): Promise<ErrorEvent | null> => {
+      const errorPath = `${projectPath(projectId)}/errors/${encodeURIComponent(errorId)}`
+      if (Object.keys(filters).length === 0) return getJson(apiUrl(`${errorPath}/latest_event`), eventSchema, signal)
+      const page = await getPage(withFilters(apiUrl(`${errorPath}/events`, { per_page: 1 }), filters), eventSchema, signal)
+      return page.items[0] ?? null
+    },
     staleTime: 15_000,
   })
 

@@ -121,7 +121,7 @@ describe('error pivots panel', { timeout: 20_000 }, () => {
 })
 
 describe('a pivot value on the error page', { timeout: 20_000 }, () => {
-  it('narrows the error’s events, its trend and its pivots to it, on the error’s own page', async () => {
+  it('narrows the error’s events, its latest event, its trend and its pivots to it, on the error’s own page', async () => {
     const { requests } = mockApi({
       'GET /api/user': { id: 'u1', name: 'Admin', email: 'admin@example.com', created_at: '2026-01-01T00:00:00Z' },
       'GET /api/projects/p1': project(),
@@ -144,6 +144,11 @@ describe('a pivot value on the error page', { timeout: 20_000 }, () => {
       expect(asked.length, path).toBeGreaterThan(0)
       expect(asked.every((request) => request.url.searchParams.getAll('filters[app.release_stage][][value]').includes('production')), path).toBe(true)
     }
+    // The latest-event panel shows the newest event the filters match, not the error's latest.
+    const latest = await screen.findByRole('link', { name: /Open latest event/ })
+    expect(latest).toHaveAttribute('href', expect.stringContaining('/events/ev-prod'))
+    expect(screen.getByRole('heading', { name: /^Latest matching event/ })).toBeInTheDocument()
+    expect(requests.some((request) => request.url.pathname.endsWith('/latest_event'))).toBe(false)
   })
 })
 
