@@ -1,24 +1,22 @@
 import { waitFor } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { readLastProject, rememberLastProject } from '../../lib/last-project.ts'
-import { organization, project } from '../../test/fixtures.ts'
+import { organization, project, signedInUser } from '../../test/fixtures.ts'
 import { json, mockApi } from '../../test/mock-api.ts'
 import { renderApp } from '../../test/render-app.tsx'
-
-const user = { id: 'u1', name: 'Admin', email: 'admin@example.com', created_at: '2026-01-01T00:00:00Z' }
 
 // `/` for a signed-in user lands where sign-in does (features/auth/landing-after-sign-in.ts).
 describe('the root page', () => {
   it('opens the last project used', async () => {
     rememberLastProject('u1', 'p1')
-    mockApi({ 'GET /api/user': user, 'GET /api/projects/p1': project(), 'GET /api/projects/p1/errors': [] })
+    mockApi({ 'GET /api/user': signedInUser, 'GET /api/projects/p1': project(), 'GET /api/projects/p1/errors': [] })
     const { router } = renderApp('/')
     await waitFor(() => expect(router.state.location.pathname).toBe('/projects/p1/errors'))
   })
 
   it('falls back to the organization picker without a last project, or when it is no longer accessible', async () => {
     mockApi({
-      'GET /api/user': user,
+      'GET /api/user': signedInUser,
       'GET /api/user/invitations': [],
       'GET /api/user/organizations': [organization()],
       'GET /api/projects/gone': json({ errors: ['project not found'] }, { status: 404 }),

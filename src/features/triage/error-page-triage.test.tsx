@@ -1,22 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
-import type { Collaborator } from '../../../contract/collaborators.ts'
 import { snoozeBookkeeping, type ErrorGroup, type ErrorStatusChange, type ReopenRules } from '../../../contract/errors.ts'
-import { errorGroup, event, project } from '../../test/fixtures.ts'
+import { collaborator, errorGroup, event, project } from '../../test/fixtures.ts'
 import { json, mockApi, type MockRequest } from '../../test/mock-api.ts'
 import { renderApp } from '../../test/render-app.tsx'
 
-const collaborator = (overrides: Partial<Collaborator> = {}): Collaborator => ({
-  id: 'u2',
-  name: 'Ada Lovelace',
-  email: 'ada@example.com',
-  is_admin: false,
-  project_ids: null,
-  pending_invitation: false,
-  created_at: '2026-01-01T00:00:00.000Z',
-  ...overrides,
-})
 
 const me = { id: 'u1', name: 'Admin', email: 'admin@example.com', created_at: '2026-01-01T00:00:00Z' }
 
