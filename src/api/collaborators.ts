@@ -12,6 +12,9 @@ import { organizationSchema } from '../../contract/organizations.ts'
 import { loginResponseSchema, type LoginResponse } from '../../contract/users.ts'
 import { writeToken } from '../lib/token-store.ts'
 import { apiUrl, getJson, sendEmpty, sendJson } from './http.ts'
+import { cachePolicy, invalidate } from './mutation-policy.ts'
+import { organizationKeys } from './organizations.ts'
+import { projectKeys } from './projects.ts'
 
 export const collaboratorKeys = {
   all: ['collaborators'] as const,
@@ -137,3 +140,17 @@ export const acceptInvitationMutation = (token: string) =>
     mutationFn: (input: AcceptInvitation) => acceptInvitation(token, input),
     meta: { inlineErrors: true },
   })
+
+// The list, and collaborators_count of each project, change with the collaborators.
+const collaboratorsChanged = ({ scope: [organizationId] }: { scope: readonly unknown[] }) =>
+  invalidate(collaboratorKeys.list(organizationId as string), projectKeys.list(organizationId as string))
+cachePolicy('collaborators/invite', { effects: collaboratorsChanged })
+cachePolicy('collaborators/update', { effects: collaboratorsChanged })
+cachePolicy<{ leaving: boolean }>('collaborators/remove', {
+  effects: (mutation) =>
+    mutation.variables.leaving
+      ? // The signed-in user left: the organization is no longer theirs to see.
+        { remove: [collaboratorKeys.list(mutation.scope[0] as string)], ...invalidate(organizationKeys.all) }
+      : collaboratorsChanged(mutation),
+})
+cachePolicy('invitations/answer', { effects: () => invalidate(invitationKeys.mine(), organizationKeys.all) })

@@ -3,6 +3,7 @@ import {
   mutationOptions,
   queryOptions,
   type InfiniteData,
+  type Query,
   type QueryClient,
   type QueryKey,
 } from '@tanstack/react-query'
@@ -21,9 +22,13 @@ import {
   type ErrorSort,
 } from '../../contract/errors.ts'
 import { eventSchema, type ErrorEvent } from '../../contract/events.ts'
-import type { Filters } from '../../contract/filters.ts'
+import { filterField, type Filters } from '../../contract/filters.ts'
 import { apiUrl, getJson, getPage, sendEmpty, sendJson, type Page } from './http.ts'
 import { withFilters } from './event-fields.ts'
+import { cachePolicy, type CacheEffects } from './mutation-policy.ts'
+import { pivotKeys } from './pivots.ts'
+import { projectKeys } from './projects.ts'
+import { trendKeys } from './trends.ts'
 import { EMPTY_POLL_MS, LIST_POLL_MS } from './polling.ts'
 
 export interface ErrorListParams {
@@ -409,3 +414,47 @@ export const bulkErrorOperationMutation = (projectId: string) =>
       writeErrors(client, projectId, next)
     },
   })
+
+/**
+ * Whether a trend's, sparklines' or pivot's counts depend on the errors' own state: filters on
+ * status, assignee or severity, which triage moves errors in and out of. Their keys end with
+ * their params.
+ */
+function countsByErrorState(query: Query): boolean {
+  const params = query.queryKey.at(-1) as { filters?: Filters } | undefined
+  return Object.keys(params?.filters ?? {}).some((fieldId) => filterField(fieldId)?.scope === 'error')
+}
+
+/**
+ * After an error operation, single or bulk (also after a failure, once rolled back): the lists,
+ * the status counts, the project's open count, the errors themselves and their history; the
+ * charts and pivots that count events by the errors' state (the errors list's trend and
+ * sparklines under its default "status is open"); after a delete, every one of them, as the
+ * errors' events are gone.
+ */
+function afterErrorOperation(projectId: string, errorIds: readonly string[], operation: ErrorOperation): CacheEffects {
+  const counts = operation.operation === 'delete' ? {} : { predicate: countsByErrorState }
+  const ids = operation.operation === 'delete' ? [] : errorIds
+  return {
+    invalidate: [
+      { queryKey: projectLists(projectId) },
+      { queryKey: errorKeys.projectStatusCounts(projectId) },
+      { queryKey: projectKeys.detail(projectId) },
+      { queryKey: trendKeys.inProject(projectId), ...counts },
+      { queryKey: pivotKeys.project(projectId), ...counts },
+      ...ids.flatMap((id) => [
+        { queryKey: errorKeys.detail(projectId, id), exact: true },
+        { queryKey: errorKeys.statusChanges(projectId, id) },
+      ]),
+    ],
+  }
+}
+
+cachePolicy<ErrorOperationInput>('errors/operation', {
+  afterFailure: true,
+  effects: ({ scope: [projectId], variables: { errorId, operation } }) => afterErrorOperation(projectId as string, [errorId], operation),
+})
+cachePolicy<BulkOperationInput>('errors/bulk-operation', {
+  afterFailure: true,
+  effects: ({ scope: [projectId], variables: { errorIds, operation } }) => afterErrorOperation(projectId as string, errorIds, operation),
+})

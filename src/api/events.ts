@@ -2,7 +2,12 @@ import { hashKey, mutationOptions, queryOptions } from '@tanstack/react-query'
 import { eventSchema, type ErrorEvent } from '../../contract/events.ts'
 import type { Filters } from '../../contract/filters.ts'
 import { withFilters } from './event-fields.ts'
+import { errorKeys, projectLists } from './errors.ts'
 import { apiUrl, getJson, getPage, sendEmpty } from './http.ts'
+import { cachePolicy, invalidate } from './mutation-policy.ts'
+import { pivotKeys } from './pivots.ts'
+import { projectKeys } from './projects.ts'
+import { trendKeys } from './trends.ts'
 
 export const EVENTS_PAGE_SIZE = 20
 
@@ -122,3 +127,25 @@ export const deleteEventMutation = (projectId: string, errorId: string) =>
     mutationFn: ({ eventId }) => sendEmpty('DELETE', apiUrl(`${projectPath(projectId)}/events/${encodeURIComponent(eventId)}`)),
     meta: { inlineErrors: true },
   })
+
+cachePolicy<{ eventId: string }>('events/delete', {
+  effects: ({ scope: [projectId, errorId], variables: { eventId } }) => {
+    const p = projectId as string
+    const e = errorId as string
+    return {
+      // Asked again, the deleted event's neighbours would be a 400 (after_event names no event
+      // of the list) while the page moves on: dropped before anything is read again.
+      remove: [eventKeys.detail(p, eventId), [...eventKeys.all, 'neighbours', p, e, eventId], [...eventKeys.all, 'position', p, e, eventId]],
+      ...invalidate(
+        eventKeys.lists(),
+        [...eventKeys.all, 'neighbours', p, e],
+        [...eventKeys.all, 'position', p, e],
+        errorKeys.detail(p, e),
+        projectLists(p),
+        projectKeys.detail(p),
+        trendKeys.inProject(p),
+        pivotKeys.project(p),
+      ),
+    }
+  },
+})

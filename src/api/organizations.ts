@@ -1,6 +1,7 @@
 import { mutationOptions, queryOptions } from '@tanstack/react-query'
-import { organizationSchema, type CreateOrganization, type UpdateOrganization } from '../../contract/organizations.ts'
+import { organizationSchema, type CreateOrganization, type Organization, type UpdateOrganization } from '../../contract/organizations.ts'
 import { apiUrl, getJson, sendEmpty, sendJson } from './http.ts'
+import { cachePolicy, invalidate } from './mutation-policy.ts'
 
 export const organizationKeys = {
   all: ['organizations'] as const,
@@ -66,3 +67,8 @@ export const renameOrganizationMutation = (organizationId: string) =>
     mutationFn: (name: string) => updateOrganization(organizationId, { name }),
     meta: { inlineErrors: true },
   })
+
+const writeOrganization = ({ data }: { data: Organization | undefined }) =>
+  data ? { write: [[organizationKeys.detail(data.id), data]] as [readonly unknown[], unknown][], ...invalidate(organizationKeys.list()) } : {}
+cachePolicy<unknown, Organization>('organizations/create', { effects: writeOrganization })
+cachePolicy<unknown, Organization>('organizations/update', { effects: writeOrganization })

@@ -11,6 +11,7 @@ import {
 } from '../../contract/privacy.ts'
 import { withFilters } from './event-fields.ts'
 import { apiUrl, getBlob, getJson, getPage, sendJson } from './http.ts'
+import { cachePolicy, invalidate } from './mutation-policy.ts'
 
 /** Whose requests: an organization's (all its projects) or one project's. */
 export type PrivacyScope = { kind: 'organization'; organizationId: string } | { kind: 'project'; projectId: string }
@@ -137,3 +138,6 @@ export const downloadRetrievalMutation = () =>
     mutationFn: (request: EventDataRequest) => downloadRetrieval(request),
     meta: { inlineErrors: true },
   })
+
+cachePolicy('privacy/create', { effects: ({ scope: [scope] }) => invalidate(privacyKeys.scope(scope as PrivacyScope)) })
+cachePolicy('privacy/confirm-deletion', { effects: () => invalidate(privacyKeys.all) })

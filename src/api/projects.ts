@@ -1,6 +1,7 @@
 import { mutationOptions, queryOptions, type QueryClient } from '@tanstack/react-query'
-import { projectSchema, type CreateProject, type UpdateProject } from '../../contract/projects.ts'
+import { projectSchema, type CreateProject, type Project, type UpdateProject } from '../../contract/projects.ts'
 import { apiUrl, getJson, sendEmpty, sendJson } from './http.ts'
+import { cachePolicy, invalidate } from './mutation-policy.ts'
 
 export const projectKeys = {
   all: ['projects'] as const,
@@ -88,3 +89,14 @@ export const renameProjectMutation = (projectId: string) =>
     mutationFn: (name: string) => updateProject(projectId, { name }),
     meta: { inlineErrors: true },
   })
+
+cachePolicy<CreateProject, Project>('projects/create', {
+  effects: ({ scope: [organizationId], data }) => ({
+    write: data ? [[projectKeys.detail(data.id), data]] : [],
+    ...invalidate(projectKeys.list(organizationId as string)),
+  }),
+})
+// A rename or a new API key: the project as the server answered it.
+cachePolicy<unknown, Project>('projects/update', {
+  effects: ({ data }) => (data ? { write: [[projectKeys.detail(data.id), data]], ...invalidate(projectKeys.list(data.organization_id)) } : {}),
+})

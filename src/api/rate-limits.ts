@@ -1,6 +1,7 @@
 import { mutationOptions, queryOptions } from '@tanstack/react-query'
 import { rateLimitSchema, type UpdateRateLimit } from '../../contract/rate-limits.ts'
 import { apiUrl, getJson, sendJson } from './http.ts'
+import { cachePolicy } from './mutation-policy.ts'
 
 export const rateLimitKeys = {
   all: ['rate-limit'] as const,
@@ -30,3 +31,5 @@ export const updateRateLimitMutation = (projectId: string) =>
     mutationFn: (input: UpdateRateLimit) => updateRateLimit(projectId, input),
     meta: { inlineErrors: true },
   })
+
+cachePolicy('rate-limit/update', { effects: ({ scope: [projectId], data }) => ({ write: [[rateLimitKeys.project(projectId as string), data]] }) })

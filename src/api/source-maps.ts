@@ -3,6 +3,7 @@ import { apiErrorSchema } from '../../contract/api-error.ts'
 import { sourceMapSchema } from '../../contract/source-maps.ts'
 import { SERVER_UNREACHABLE_MESSAGE } from '../lib/route-chunks.ts'
 import { ApiError, apiUrl, getPage, sendEmpty } from './http.ts'
+import { cachePolicy, invalidate } from './mutation-policy.ts'
 
 const sourceMapsPath = (projectId: string) => `/projects/${encodeURIComponent(projectId)}/source_maps`
 
@@ -114,3 +115,6 @@ export const deleteSourceMapMutation = (projectId: string) =>
     mutationFn: (sourceMapId: string) => deleteSourceMap(projectId, sourceMapId),
     meta: { inlineErrors: true },
   })
+
+cachePolicy('source-maps/upload', { effects: ({ scope: [projectId] }) => invalidate(sourceMapKeys.project(projectId as string)) })
+cachePolicy('source-maps/delete', { effects: ({ scope: [projectId] }) => invalidate(sourceMapKeys.project(projectId as string)) })

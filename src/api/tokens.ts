@@ -1,6 +1,7 @@
 import { mutationOptions, queryOptions } from '@tanstack/react-query'
 import { authTokenSchema, createdTokenSchema, type CreateTokenRequest } from '../../contract/tokens.ts'
 import { apiUrl, getJson, sendEmpty, sendJson } from './http.ts'
+import { cachePolicy, invalidate } from './mutation-policy.ts'
 
 export const tokenKeys = {
   all: ['user', 'tokens'] as const,
@@ -37,3 +38,7 @@ export const revokeTokenMutation = () =>
     mutationFn: (token: { id: string; current: boolean }) => revokeToken(token.id),
     meta: { inlineErrors: true },
   })
+
+cachePolicy('tokens/create', { effects: () => invalidate(tokenKeys.list()) })
+// Revoking this browser's own token ends the session: there is nothing left to read.
+cachePolicy<{ current: boolean }>('tokens/revoke', { effects: ({ variables }) => (variables.current ? {} : invalidate(tokenKeys.list())) })

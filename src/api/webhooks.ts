@@ -8,6 +8,7 @@ import {
   type WebhookDelivery,
 } from '../../contract/webhooks.ts'
 import { apiUrl, getJson, sendEmpty, sendJson } from './http.ts'
+import { cachePolicy, invalidate } from './mutation-policy.ts'
 
 export const webhookKeys = {
   all: ['webhooks'] as const,
@@ -117,3 +118,9 @@ export const deleteCommentMutation = (projectId: string, errorId: string) =>
     mutationFn: (commentId: string) => deleteComment(commentId),
     meta: { inlineErrors: true },
   })
+
+cachePolicy('webhooks/save', { effects: ({ scope: [projectId] }) => invalidate(webhookKeys.list(projectId as string)) })
+cachePolicy('webhooks/delete', { effects: ({ scope: [projectId] }) => invalidate(webhookKeys.list(projectId as string)) })
+cachePolicy('webhooks/deliver', { effects: ({ scope: [webhookId] }) => invalidate(webhookKeys.deliveries(webhookId as string)) })
+cachePolicy('comments/create', { effects: ({ scope: [projectId, errorId] }) => invalidate(commentKeys.list(projectId as string, errorId as string)) })
+cachePolicy('comments/delete', { effects: ({ scope: [projectId, errorId] }) => invalidate(commentKeys.list(projectId as string, errorId as string)) })
