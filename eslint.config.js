@@ -1,5 +1,6 @@
 // ESLint flat config. Syntax-level rules only (no type-aware rules), so `npx eslint .` stays fast;
 // `npm run typecheck` does the type checking.
+import { readdirSync } from 'node:fs'
 import { basename } from 'node:path'
 import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
@@ -41,6 +42,27 @@ const localPlugin = {
       },
     },
   },
+}
+
+/** Features every feature may import: the app's frame and the filter bar. */
+const SHARED_FEATURES = ['layout', 'filters']
+/** Single modules of other features that any feature may import (each a small shared piece). */
+const SHARED_MODULES = [
+  'collaborators/use-is-admin\\.ts',
+  'settings/rename-form\\.tsx',
+  'settings/delete-by-name-dialog\\.tsx',
+  'projects/project-nav\\.tsx',
+  'pivots/to-pivot-filter\\.ts',
+  // Where the errors list was left: the header's link and the error page's "next error" return to it.
+  'errors/errors-list-return\\.ts',
+]
+/** Pages that compose other features, and what they compose. */
+const FEATURE_COMPOSES = {
+  errors: ['events', 'projects', 'trends', 'triage'],
+  // The event page shows its error's badges.
+  events: ['errors'],
+  pivots: ['privacy'],
+  releases: ['stability'],
 }
 
 /** no-restricted-imports patterns for one direction of the layering in CONVENTIONS.md. */
@@ -129,11 +151,20 @@ export default tseslint.config(
       forbid('^(\\.\\./)+(features|routes)(/|$)', 'src/api is below features and routes: it may not import them.'),
     ),
   },
-  {
-    files: ['src/features/**'],
-    rules: restrictImports(
-      forbid('^(\\.\\./)+server(/|$)', 'the dashboard never imports server/; share types through contract/.'),
-      forbid('^(\\.\\./)+routes(/|$)', 'features may not import routes; routes compose features.'),
-    ),
-  },
+  // Between feature folders (docs/architecture.md, "Dashboard data layer"): a feature imports
+  // src/api, src/lib, src/components, contract/, the shared features, the shared modules, and the
+  // features it composes as declared here; nothing else of another feature.
+  ...readdirSync(new URL('./src/features/', import.meta.url), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map(({ name }) => ({
+      files: [`src/features/${name}/**`],
+      rules: restrictImports(
+        forbid('^(\\.\\./)+server(/|$)', 'the dashboard never imports server/; share types through contract/.'),
+        forbid('^(\\.\\./)+routes(/|$)', 'features may not import routes; routes compose features.'),
+        forbid(
+          `^\\.\\./(?!(?:${[...SHARED_FEATURES, ...(FEATURE_COMPOSES[name] ?? [])].join('|')})/|(?:${SHARED_MODULES.join('|')})$)[a-z0-9-]+/`,
+          `features/${name} may import of other features only ${[...SHARED_FEATURES, ...(FEATURE_COMPOSES[name] ?? [])].join(', ')} and the shared modules (eslint.config.js, SHARED_MODULES): move shared code to src/lib, src/components or src/api, or declare the composition in FEATURE_COMPOSES.`,
+        ),
+      ),
+    })),
 )

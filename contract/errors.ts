@@ -13,6 +13,100 @@ export const GROUPING_REASONS = ['grouping_hash', 'in_project_frame', 'top_frame
 export const groupingReasonSchema = z.enum(GROUPING_REASONS)
 export type GroupingReason = z.infer<typeof groupingReasonSchema>
 
+// Snooze rules: what a snooze operation takes, and what an error stores while snoozed.
+
+/** Snooze rules, as Bugsnag's API takes them (webhook kinds: occurrences, occurrence_per_hour, occurs_after). */
+const count = (max: number) =>
+  z
+    .number({ error: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(max, `must be at most ${max}`)
+
+export const REOPEN_IFS = ['n_additional_occurrences', 'n_additional_users', 'n_occurrences_in_m_hours', 'occurs_after'] as const
+
+export const reopenRulesSchema = z.discriminatedUnion(
+  'reopen_if',
+  [
+    z.object({
+      reopen_if: z.literal('n_additional_occurrences'),
+      additional_occurrences: count(1_000_000_000),
+    }),
+    z.object({
+      reopen_if: z.literal('n_additional_users'),
+      additional_users: count(1_000_000_000),
+    }),
+    z.object({
+      reopen_if: z.literal('n_occurrences_in_m_hours'),
+      occurrences: count(1_000_000_000),
+      hours: count(8_760),
+    }),
+    z.object({
+      reopen_if: z.literal('occurs_after'),
+      seconds: count(315_360_000),
+    }),
+  ],
+  {
+    error: (issue) =>
+      issue.code === 'invalid_union'
+        ? `must be one of ${REOPEN_IFS.join(', ')}`
+        : issue.input === undefined
+          ? 'required for snooze: {"reopen_if": …} with its numbers'
+          : 'must be an object {"reopen_if": …} with its numbers',
+  },
+)
+export type ReopenRules = z.infer<typeof reopenRulesSchema>
+
+/**
+ * The reopen_rules an error stores (and every response shows) while snoozed: the rule as given
+ * plus the bookkeeping the server adds when it snoozes, which ingestion reads to decide when the
+ * rule is met: when (snoozed_at), the counter it counts from (events_at_snooze, users_at_snooze)
+ * or the time it ends (reopen_after). Written by the server alone (one UPDATE, database clock);
+ * the dashboard's optimistic snooze writes the same shape with snoozeBookkeeping below.
+ */
+const snoozedAt = { snoozed_at: timestampSchema }
+export const storedReopenRulesSchema = z.discriminatedUnion('reopen_if', [
+  z.object({
+    reopen_if: z.literal('n_additional_occurrences'),
+    additional_occurrences: z.number().int(),
+    ...snoozedAt,
+    /** The error's event count at the snooze (raised by events received late, see docs/errors-workflow.md). */
+    events_at_snooze: z.number().int(),
+  }),
+  z.object({
+    reopen_if: z.literal('n_additional_users'),
+    additional_users: z.number().int(),
+    ...snoozedAt,
+    users_at_snooze: z.number().int(),
+  }),
+  z.object({ reopen_if: z.literal('n_occurrences_in_m_hours'), occurrences: z.number().int(), hours: z.number().int(), ...snoozedAt }),
+  z.object({ reopen_if: z.literal('occurs_after'), seconds: z.number().int(), ...snoozedAt, reopen_after: timestampSchema }),
+])
+export type StoredReopenRules = z.infer<typeof storedReopenRulesSchema>
+
+/**
+ * The rule a snooze stores for an error with these counters at `now`: the shape of
+ * storedReopenRulesSchema. The server computes the same inside its UPDATE (per row, database
+ * clock); this is the dashboard's copy of the result for an optimistic update.
+ */
+export function snoozeBookkeeping(
+  rules: ReopenRules,
+  counters: { events: number; users: number },
+  now: Date,
+): StoredReopenRules {
+  const snoozed_at = now.toISOString()
+  switch (rules.reopen_if) {
+    case 'n_additional_occurrences':
+      return { ...rules, snoozed_at, events_at_snooze: counters.events }
+    case 'n_additional_users':
+      return { ...rules, snoozed_at, users_at_snooze: counters.users }
+    case 'n_occurrences_in_m_hours':
+      return { ...rules, snoozed_at }
+    case 'occurs_after':
+      return { ...rules, snoozed_at, reopen_after: new Date(now.getTime() + rules.seconds * 1000).toISOString() }
+  }
+}
+
 export const errorSchema = z.object({
   id: idSchema,
   project_id: idSchema,
@@ -26,7 +120,8 @@ export const errorSchema = z.object({
   unhandled: z.boolean(),
   status: errorStatusSchema,
   assigned_collaborator_id: idSchema.nullable(),
-  reopen_rules: z.record(z.string(), z.unknown()).nullable(),
+  /** Set while snoozed: the rule and its bookkeeping; null in every other status. */
+  reopen_rules: storedReopenRulesSchema.nullable(),
   first_seen: timestampSchema,
   last_seen: timestampSchema,
   events: z.number().int(),
@@ -79,48 +174,6 @@ export type ErrorStatusCounts = z.infer<typeof errorStatusCountsSchema>
 
 // ---------------------------------------------------------------------------------------------
 // Status workflow: PATCH /projects/{id}/errors/{error_id} and the bulk PATCH /projects/{id}/errors?error_ids=…
-
-/** Snooze rules, as Bugsnag's API takes them (webhook kinds: occurrences, occurrence_per_hour, occurs_after). */
-const count = (max: number) =>
-  z
-    .number({ error: 'must be a whole number' })
-    .int('must be a whole number')
-    .min(1, 'must be at least 1')
-    .max(max, `must be at most ${max}`)
-
-export const REOPEN_IFS = ['n_additional_occurrences', 'n_additional_users', 'n_occurrences_in_m_hours', 'occurs_after'] as const
-
-export const reopenRulesSchema = z.discriminatedUnion(
-  'reopen_if',
-  [
-    z.object({
-      reopen_if: z.literal('n_additional_occurrences'),
-      additional_occurrences: count(1_000_000_000),
-    }),
-    z.object({
-      reopen_if: z.literal('n_additional_users'),
-      additional_users: count(1_000_000_000),
-    }),
-    z.object({
-      reopen_if: z.literal('n_occurrences_in_m_hours'),
-      occurrences: count(1_000_000_000),
-      hours: count(8_760),
-    }),
-    z.object({
-      reopen_if: z.literal('occurs_after'),
-      seconds: count(315_360_000),
-    }),
-  ],
-  {
-    error: (issue) =>
-      issue.code === 'invalid_union'
-        ? `must be one of ${REOPEN_IFS.join(', ')}`
-        : issue.input === undefined
-          ? 'required for snooze: {"reopen_if": …} with its numbers'
-          : 'must be an object {"reopen_if": …} with its numbers',
-  },
-)
-export type ReopenRules = z.infer<typeof reopenRulesSchema>
 
 export const ERROR_OPERATIONS = [
   'fix',
@@ -254,7 +307,8 @@ export const errorStatusChangeSchema = z.object({
   reason: z.enum(['operation', 'event', 'snooze_rule']),
   /** Who changed it; null for automatic changes. */
   actor: z.object({ id: idSchema, name: z.string(), email: z.string() }).nullable(),
-  reopen_rules: z.record(z.string(), z.unknown()).nullable(),
+  /** The rule the change set (to_status snoozed); null otherwise. */
+  reopen_rules: storedReopenRulesSchema.nullable(),
   created_at: timestampSchema,
 })
 export type ErrorStatusChange = z.infer<typeof errorStatusChangeSchema>

@@ -1,6 +1,7 @@
 // The error status workflow: PATCH operations on one error or many, and their history.
 // docs/errors-workflow.md describes the status machine and the snooze bookkeeping.
 import { and, desc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm'
+import { changesStatus, isStatusOperation, statusAfter, type StatusOperation } from '../../contract/error-status.ts'
 import {
   MAX_STATUS_CHANGES,
   type BulkErrorResult,
@@ -9,6 +10,7 @@ import {
   type ErrorStatus,
   type ErrorStatusChange,
   type ReopenRules,
+  type StoredReopenRules,
 } from '../../contract/errors.ts'
 import { collaboratorSeesProject } from '../auth/access.ts'
 import type { ProjectScope } from '../auth/scope.ts'
@@ -24,21 +26,12 @@ import { queueStatusChangeTriggers } from '../webhooks/triggers/collaborator-tri
 import { snoozeRuleOf } from '../webhooks/triggers/ingest-triggers.ts'
 
 type ErrorRow = typeof errors.$inferSelect
-type StatusOperation = Extract<ErrorOperation, { operation: 'fix' | 'open' | 'ignore' | 'snooze' }>
-
-const TARGET_STATUS: Record<StatusOperation['operation'], ErrorStatus> = {
-  fix: 'fixed',
-  open: 'open',
-  ignore: 'ignored',
-  snooze: 'snoozed',
-}
-
 /** The database clock as an ISO 8601 string, so every process stamps rules with one clock. */
 const isoNow = sql`to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
 
 /**
- * The reopen_rules a snooze stores: the rule as given plus the bookkeeping the ingest writer
- * reads to decide when it is met. Evaluated per row inside the UPDATE, so events_at_snooze is
+ * The reopen_rules a snooze stores (contract storedReopenRulesSchema): the rule as given plus the
+ * bookkeeping the ingest writer reads to decide when it is met. Evaluated per row inside the UPDATE, so events_at_snooze is
  * each error's own counter at the moment its row is locked.
  */
 function snoozeRules(rules: ReopenRules): SQL {
@@ -87,7 +80,7 @@ async function changeStatus(
   errorIds: readonly string[],
   operation: StatusOperation,
 ): Promise<ErrorRow[]> {
-  const to = TARGET_STATUS[operation.operation]
+  const to = statusAfter(operation.operation)
   const old = tx
     .select({
       id: errors.id,
@@ -117,7 +110,7 @@ async function changeStatus(
     projectId,
     rows.map((row) => ({ errorId: row.id, from: row.fromStatus, to })),
   )
-  const changed = rows.filter((row) => row.fromStatus !== to || to === 'snoozed')
+  const changed = rows.filter((row) => changesStatus(row.fromStatus as ErrorStatus, operation.operation))
   if (changed.length > 0) {
     await tx.insert(errorStatusChanges).values(
       changed.map((row) => ({
@@ -279,15 +272,13 @@ async function runOperation(
     if (!isAdmin) throw new ForbiddenError('only organization admins may do this')
     return { kind: 'deleted', ids: await writingProject(db, projectId, (tx) => deleteErrors(tx, projectId, errorIds)) }
   }
+  if (isStatusOperation(operation)) {
+    return {
+      kind: 'updated',
+      rows: await writingProject(db, projectId, (tx) => changeStatus(tx, userId, projectId, errorIds, operation)),
+    }
+  }
   switch (operation.operation) {
-    case 'fix':
-    case 'open':
-    case 'ignore':
-    case 'snooze':
-      return {
-        kind: 'updated',
-        rows: await writingProject(db, projectId, (tx) => changeStatus(tx, userId, projectId, errorIds, operation)),
-      }
     case 'revert_status':
       return { kind: 'updated', ...(await writingProject(db, projectId, (tx) => revertStatus(tx, userId, projectId, errorIds))) }
     case 'assign': {
@@ -421,7 +412,7 @@ export async function listStatusChanges(db: Db, { projectId }: ProjectScope, err
       change.actorId !== null && actorName !== null && actorEmail !== null
         ? { id: change.actorId, name: actorName, email: actorEmail }
         : null,
-    reopen_rules: (change.reopenRules as Record<string, unknown> | null) ?? null,
+    reopen_rules: (change.reopenRules as StoredReopenRules | null) ?? null,
     created_at: change.createdAt.toISOString(),
   }))
 }

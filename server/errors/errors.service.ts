@@ -9,6 +9,7 @@ import type {
   GroupingReason,
   ListErrorsQuery,
   Severity,
+  StoredReopenRules,
 } from '../../contract/errors.ts'
 import type { ProjectScope } from '../auth/scope.ts'
 import { queryRows, type Db } from '../db/client.ts'
@@ -36,7 +37,8 @@ export function toErrorGroup(urls: UrlBuilder, row: ErrorRow): ErrorGroup {
     unhandled: row.unhandled,
     status: row.status as ErrorStatus,
     assigned_collaborator_id: row.assignedCollaboratorId,
-    reopen_rules: (row.reopenRules as Record<string, unknown> | null) ?? null,
+    // Written only by the snooze UPDATE (and a revert, which restores one of its values).
+    reopen_rules: (row.reopenRules as StoredReopenRules | null) ?? null,
     first_seen: row.firstSeen.toISOString(),
     last_seen: row.lastSeen.toISOString(),
     events: row.eventsCount,

@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query'
+import { mutationOptions, queryOptions } from '@tanstack/react-query'
 import {
   collaboratorSchema,
   invitationSchema,
@@ -12,6 +12,9 @@ import { organizationSchema } from '../../contract/organizations.ts'
 import { loginResponseSchema, type LoginResponse } from '../../contract/users.ts'
 import { writeToken } from '../lib/token-store.ts'
 import { apiUrl, getJson, sendEmpty, sendJson } from './http.ts'
+import { cachePolicy, invalidate } from './mutation-policy.ts'
+import { organizationKeys } from './organizations.ts'
+import { projectKeys } from './projects.ts'
 
 export const collaboratorKeys = {
   all: ['collaborators'] as const,
@@ -86,3 +89,68 @@ export const acceptUserInvitation = (invitationId: string) =>
 /** Declines: the invitation is withdrawn (204). */
 export const declineUserInvitation = (invitationId: string) =>
   sendEmpty('DELETE', apiUrl(`/user/invitations/${encodeURIComponent(invitationId)}`))
+
+// Mutations: their cache consequences live in mutation-policy.ts, by mutationKey.
+
+export const collaboratorMutationKeys = {
+  invite: (organizationId: string) => ['collaborators', 'invite', organizationId] as const,
+  update: (organizationId: string) => ['collaborators', 'update', organizationId] as const,
+  remove: (organizationId: string) => ['collaborators', 'remove', organizationId] as const,
+}
+
+export const inviteCollaboratorMutation = (organizationId: string) =>
+  mutationOptions({
+    mutationKey: collaboratorMutationKeys.invite(organizationId),
+    mutationFn: (input: InviteCollaborator) => inviteCollaborator(organizationId, input),
+    meta: { inlineErrors: true },
+  })
+
+export const updateCollaboratorMutation = (organizationId: string) =>
+  mutationOptions({
+    mutationKey: collaboratorMutationKeys.update(organizationId),
+    mutationFn: ({ collaboratorId, input }: { collaboratorId: string; input: UpdateCollaborator }) =>
+      updateCollaborator(organizationId, collaboratorId, input),
+    meta: { inlineErrors: true },
+  })
+
+/** Removes a collaborator; `leaving` says it is the signed-in user (the organization goes out of reach). */
+export const removeCollaboratorMutation = (organizationId: string) =>
+  mutationOptions({
+    mutationKey: collaboratorMutationKeys.remove(organizationId),
+    mutationFn: ({ collaboratorId }: { collaboratorId: string; leaving: boolean }) => removeCollaborator(organizationId, collaboratorId),
+    meta: { inlineErrors: true },
+  })
+
+export const invitationMutationKeys = {
+  answer: () => ['invitations', 'answer'] as const,
+}
+
+/** Accepts (answering the organization joined) or declines an invitation to the signed-in user. */
+export const answerInvitationMutation = () =>
+  mutationOptions({
+    mutationKey: invitationMutationKeys.answer(),
+    mutationFn: async ({ invitationId, accept }: { invitationId: string; accept: boolean }) =>
+      accept ? acceptUserInvitation(invitationId) : (await declineUserInvitation(invitationId), null),
+  })
+
+/** Accepting an invitation by its link signs in as the invited user (the caller starts a clean cache). */
+export const acceptInvitationMutation = (token: string) =>
+  mutationOptions({
+    mutationKey: ['invitations', 'accept-link'] as const,
+    mutationFn: (input: AcceptInvitation) => acceptInvitation(token, input),
+    meta: { inlineErrors: true },
+  })
+
+// The list, and collaborators_count of each project, change with the collaborators.
+const collaboratorsChanged = ({ scope: [organizationId] }: { scope: readonly unknown[] }) =>
+  invalidate(collaboratorKeys.list(organizationId as string), projectKeys.list(organizationId as string))
+cachePolicy('collaborators/invite', { effects: collaboratorsChanged })
+cachePolicy('collaborators/update', { effects: collaboratorsChanged })
+cachePolicy<{ leaving: boolean }>('collaborators/remove', {
+  effects: (mutation) =>
+    mutation.variables.leaving
+      ? // The signed-in user left: the organization is no longer theirs to see.
+        { remove: [collaboratorKeys.list(mutation.scope[0] as string)], ...invalidate(organizationKeys.all) }
+      : collaboratorsChanged(mutation),
+})
+cachePolicy('invitations/answer', { effects: () => invalidate(invitationKeys.mine(), organizationKeys.all) })

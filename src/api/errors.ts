@@ -8,26 +8,28 @@ import {
   type QueryKey,
 } from '@tanstack/react-query'
 import type { Direction } from '../../contract/common.ts'
+import { isStatusOperation, statusAfter } from '../../contract/error-status.ts'
 import {
   bulkErrorResultSchema,
   errorSchema,
   errorStatusChangeSchema,
   errorStatusCountsSchema,
   MAX_BULK_ERROR_IDS,
+  snoozeBookkeeping,
   type BulkErrorResult,
   type ErrorGroup,
   type ErrorOperation,
   type ErrorSort,
 } from '../../contract/errors.ts'
-import { eventSchema } from '../../contract/events.ts'
+import { eventSchema, type ErrorEvent } from '../../contract/events.ts'
 import { filterField, type Filters } from '../../contract/filters.ts'
-import { showToast } from '../lib/toast.ts'
-import { ApiError, apiUrl, getJson, getPage, sendEmpty, sendJson, type Page } from './http.ts'
+import { apiUrl, getJson, getPage, sendEmpty, sendJson, type Page } from './http.ts'
 import { withFilters } from './event-fields.ts'
+import { cachePolicy, type CacheEffects } from './mutation-policy.ts'
 import { pivotKeys } from './pivots.ts'
-import { EMPTY_POLL_MS, LIST_POLL_MS } from './polling.ts'
 import { projectKeys } from './projects.ts'
 import { trendKeys } from './trends.ts'
+import { EMPTY_POLL_MS, LIST_POLL_MS } from './polling.ts'
 
 export interface ErrorListParams {
   sort: ErrorSort
@@ -50,7 +52,8 @@ export const errorKeys = {
   statusCounts: (projectId: string, filters: Filters) => [...errorKeys.projectStatusCounts(projectId), { filters }] as const,
   details: () => [...errorKeys.all, 'detail'] as const,
   detail: (projectId: string, errorId: string) => [...errorKeys.details(), projectId, errorId] as const,
-  latestEvent: (projectId: string, errorId: string) => [...errorKeys.detail(projectId, errorId), 'latest-event'] as const,
+  latestEvent: (projectId: string, errorId: string, filters: Filters = {}) =>
+    [...errorKeys.detail(projectId, errorId), 'latest-event', { filters }] as const,
   statusChanges: (projectId: string, errorId: string) =>
     [...errorKeys.detail(projectId, errorId), 'status-changes'] as const,
 }
@@ -160,15 +163,20 @@ export const errorQuery = (projectId: string, errorId: string) =>
     staleTime: 15_000,
   })
 
-export const latestEventQuery = (projectId: string, errorId: string) =>
+/**
+ * The error's newest event of those the filters match (the error page's time range and pivot
+ * values): without filters the latest_event endpoint; with them the first row of the error's
+ * events (newest first) under the same filters, or null when none matches.
+ */
+export const latestEventQuery = (projectId: string, errorId: string, filters: Filters = {}) =>
   queryOptions({
-    queryKey: errorKeys.latestEvent(projectId, errorId),
-    queryFn: ({ signal }) =>
-      getJson(
-        apiUrl(`${projectPath(projectId)}/errors/${encodeURIComponent(errorId)}/latest_event`),
-        eventSchema,
-        signal,
-      ),
+    queryKey: errorKeys.latestEvent(projectId, errorId, filters),
+    queryFn: async ({ signal }): Promise<ErrorEvent | null> => {
+      const errorPath = `${projectPath(projectId)}/errors/${encodeURIComponent(errorId)}`
+      if (Object.keys(filters).length === 0) return getJson(apiUrl(`${errorPath}/latest_event`), eventSchema, signal)
+      const page = await getPage(withFilters(apiUrl(`${errorPath}/events`, { per_page: 1 }), filters), eventSchema, signal)
+      return page.items[0] ?? null
+    },
     staleTime: 15_000,
   })
 
@@ -221,26 +229,18 @@ export async function patchErrors(projectId: string, errorIds: readonly string[]
 }
 
 /**
- * What the error will look like once the server applies `operation`, for the optimistic update.
- * Snooze bookkeeping mirrors the server's so the "until N more events" summary is right at once.
+ * What the error will look like once the server applies `operation`, for the optimistic update:
+ * the status from the contract's status rule, a snooze's rule with the bookkeeping the server adds.
  */
 export function applyOperation(error: ErrorGroup, operation: ErrorOperation, now = new Date()): ErrorGroup {
-  switch (operation.operation) {
-    case 'fix':
-      return { ...error, status: 'fixed', reopen_rules: null }
-    case 'open':
-      return { ...error, status: 'open', reopen_rules: null }
-    case 'ignore':
-      return { ...error, status: 'ignored', reopen_rules: null }
-    case 'snooze': {
-      const rules: Record<string, unknown> = { ...operation.reopen_rules, snoozed_at: now.toISOString() }
-      if (operation.reopen_rules.reopen_if === 'n_additional_occurrences') rules.events_at_snooze = error.events
-      if (operation.reopen_rules.reopen_if === 'n_additional_users') rules.users_at_snooze = error.users
-      if (operation.reopen_rules.reopen_if === 'occurs_after') {
-        rules.reopen_after = new Date(now.getTime() + operation.reopen_rules.seconds * 1000).toISOString()
-      }
-      return { ...error, status: 'snoozed', reopen_rules: rules }
+  if (isStatusOperation(operation)) {
+    return {
+      ...error,
+      status: statusAfter(operation.operation),
+      reopen_rules: operation.operation === 'snooze' ? snoozeBookkeeping(operation.reopen_rules, error, now) : null,
     }
+  }
+  switch (operation.operation) {
     case 'assign':
       return { ...error, assigned_collaborator_id: operation.assigned_collaborator_id || null }
     case 'override_severity':
@@ -263,7 +263,7 @@ export function applyOperation(error: ErrorGroup, operation: ErrorOperation, now
 type ErrorPages = InfiniteData<ErrorsPage, string | null>
 type Snapshot = [QueryKey, unknown][]
 
-const projectLists = (projectId: string) => [...errorKeys.lists(), projectId] as const
+export const projectLists = (projectId: string) => [...errorKeys.lists(), projectId] as const
 
 /** Replaces (or with null removes) errors in every cached list of the project and in their detail caches. */
 function writeErrors(client: QueryClient, projectId: string, next: ReadonlyMap<string, ErrorGroup | null>): void {
@@ -341,84 +341,37 @@ function restore(client: QueryClient, snapshot: Snapshot): void {
   for (const [key, data] of snapshot) client.setQueryData(key, data)
 }
 
-/**
- * Whether a trend's, sparklines' or pivot's counts depend on the errors' own state: filters on
- * status, assignee or severity, which triage moves errors in and out of. Their keys end with
- * their params.
- */
-function countsByErrorState(query: Query): boolean {
-  const params = query.queryKey.at(-1) as { filters?: Filters } | undefined
-  return Object.keys(params?.filters ?? {}).some((fieldId) => filterField(fieldId)?.scope === 'error')
-}
-
-/**
- * What an error operation changes, read again: the one place for both the single and the bulk
- * mutation. Besides the lists and the errors themselves, the charts and pivots that count events
- * by the errors' state (the errors list's trend and sparklines under its default "status is open");
- * after a delete, every one of them, as the errors' events are gone.
- */
-function invalidateAfter(client: QueryClient, projectId: string, ids: readonly string[], operation: ErrorOperation): Promise<unknown> {
-  const counts = operation.operation === 'delete' ? {} : { predicate: countsByErrorState }
-  return Promise.all([
-    client.invalidateQueries({ queryKey: projectLists(projectId) }),
-    client.invalidateQueries({ queryKey: errorKeys.projectStatusCounts(projectId) }),
-    client.invalidateQueries({ queryKey: projectKeys.detail(projectId) }),
-    client.invalidateQueries({ queryKey: trendKeys.inProject(projectId), ...counts }),
-    client.invalidateQueries({ queryKey: pivotKeys.project(projectId), ...counts }),
-    ...ids.flatMap((id) => [
-      client.invalidateQueries({ queryKey: errorKeys.detail(projectId, id), exact: true }),
-      client.invalidateQueries({ queryKey: errorKeys.statusChanges(projectId, id) }),
-    ]),
-  ])
-}
-
-const OPERATION_VERBS: Record<ErrorOperation['operation'], string> = {
-  fix: 'fix',
-  open: 'reopen',
-  ignore: 'ignore',
-  snooze: 'snooze',
-  assign: 'assign',
-  override_severity: 'change the severity of',
-  discard: 'discard',
-  undiscard: 'stop discarding',
-  link_issue: 'link an issue to',
-  unlink_issue: 'unlink the issue of',
-  revert_status: 'undo the status change of',
-  delete: 'delete',
-}
-
-const messageOf = (error: Error) => (error instanceof ApiError ? error.messages.join('\n') : error.message)
-
 export interface ErrorOperationInput {
   errorId: string
   operation: ErrorOperation
 }
 
+/** The mutation keys of error operations: the invalidation policy (mutation-policy.ts) reads them. */
+export const errorMutationKeys = {
+  operation: (projectId: string) => ['errors', 'operation', projectId] as const,
+  bulkOperation: (projectId: string) => ['errors', 'bulk-operation', projectId] as const,
+}
+
 /**
  * One error's operation. Status changes show at once everywhere the error is cached and roll back
- * (with the server's message in a toast) if the server refuses. Delete is not optimistic: it waits
- * for the server, and its caller shows the failure next to the confirmation.
+ * if the server refuses (the caller says so: the triage toast, or the delete confirmation). Delete
+ * is not optimistic: it waits for the server.
  */
 export const errorOperationMutation = (projectId: string) =>
   mutationOptions<ErrorGroup | null, Error, ErrorOperationInput, OptimisticContext | undefined>({
-    mutationKey: ['errors', 'operation', projectId],
+    mutationKey: errorMutationKeys.operation(projectId),
     mutationFn: ({ errorId, operation }) => patchError(projectId, errorId, operation),
-    // The toast below names the operation; the global one would repeat it.
+    // The caller shows the failure, naming the operation; the global toast would repeat it.
     meta: { inlineErrors: true },
     onMutate: ({ errorId, operation }, { client }) =>
       operation.operation === 'delete' ? undefined : applyOptimistically(client, projectId, [errorId], operation),
-    onError: (error, { operation }, context, { client }) => {
+    onError: (_error, _variables, context, { client }) => {
       if (context) restore(client, context.snapshot)
-      if (operation.operation !== 'delete') {
-        showToast({ title: `Could not ${OPERATION_VERBS[operation.operation]} the error`, description: messageOf(error) })
-      }
     },
     onSuccess: (updated, { errorId, operation }, _context, { client }) => {
       writeErrors(client, projectId, new Map([[errorId, operation.operation === 'delete' ? null : updated]]))
       if (operation.operation === 'delete') client.removeQueries({ queryKey: errorKeys.detail(projectId, errorId) })
     },
-    onSettled: (_data, _error, { errorId, operation }, _context, { client }) =>
-      invalidateAfter(client, projectId, operation.operation === 'delete' ? [] : [errorId], operation),
   })
 
 export interface BulkOperationInput {
@@ -434,25 +387,21 @@ export interface BulkOutcome {
 
 /**
  * The same operation on many errors. Optimistic for all of them; afterwards each error that the
- * server did not change is put back as it was, and a toast says how many failed and why.
+ * server did not change is put back as it was (the caller says how many failed and why).
  */
 export const bulkErrorOperationMutation = (projectId: string) =>
   mutationOptions<BulkOutcome, Error, BulkOperationInput, OptimisticContext>({
-    mutationKey: ['errors', 'bulk-operation', projectId],
+    mutationKey: errorMutationKeys.bulkOperation(projectId),
     mutationFn: async ({ errorIds, operation }) => {
       const results = await patchErrors(projectId, errorIds, operation)
       return { results, failed: results.filter((r) => r.status === 'failed' || r.status === 'not_found') }
     },
     meta: { inlineErrors: true },
     onMutate: ({ errorIds, operation }, { client }) => applyOptimistically(client, projectId, errorIds, operation),
-    onError: (error, { errorIds, operation }, context, { client }) => {
+    onError: (_error, _variables, context, { client }) => {
       if (context) restore(client, context.snapshot)
-      showToast({
-        title: `Could not ${OPERATION_VERBS[operation.operation]} ${errorIds.length === 1 ? 'the error' : `${errorIds.length} errors`}`,
-        description: messageOf(error),
-      })
     },
-    onSuccess: ({ results, failed }, { operation }, context, { client }) => {
+    onSuccess: ({ results }, _variables, context, { client }) => {
       const next = new Map<string, ErrorGroup | null>()
       for (const result of results) {
         if (result.status === 'updated' && result.error) next.set(result.id, result.error)
@@ -463,30 +412,49 @@ export const bulkErrorOperationMutation = (projectId: string) =>
         }
       }
       writeErrors(client, projectId, next)
-      if (failed.length > 0) {
-        const reasons = [...new Set(failed.flatMap((r) => (r.errors.length > 0 ? r.errors : [r.status === 'not_found' ? 'not found' : 'failed'])))]
-        showToast({
-          title: `${failed.length} of ${results.length} errors were not ${PAST[operation.operation]}`,
-          description: reasons.join('\n'),
-        })
-      }
     },
-    onSettled: (_data, _error, { errorIds, operation }, _context, { client }) =>
-      invalidateAfter(client, projectId, errorIds, operation),
   })
 
-/** An operation's past participle, for what it did ("3 errors fixed"). */
-export const PAST: Record<ErrorOperation['operation'], string> = {
-  fix: 'fixed',
-  open: 'reopened',
-  ignore: 'ignored',
-  snooze: 'snoozed',
-  assign: 'assigned',
-  override_severity: 'changed in severity',
-  discard: 'discarded',
-  undiscard: 'undiscarded',
-  link_issue: 'linked to an issue',
-  unlink_issue: 'unlinked from their issue',
-  revert_status: 'restored',
-  delete: 'deleted',
+/**
+ * Whether a trend's, sparklines' or pivot's counts depend on the errors' own state: filters on
+ * status, assignee or severity, which triage moves errors in and out of. Their keys end with
+ * their params.
+ */
+function countsByErrorState(query: Query): boolean {
+  const params = query.queryKey.at(-1) as { filters?: Filters } | undefined
+  return Object.keys(params?.filters ?? {}).some((fieldId) => filterField(fieldId)?.scope === 'error')
 }
+
+/**
+ * After an error operation, single or bulk (also after a failure, once rolled back): the lists,
+ * the status counts, the project's open count, the errors themselves and their history; the
+ * charts and pivots that count events by the errors' state (the errors list's trend and
+ * sparklines under its default "status is open"); after a delete, every one of them, as the
+ * errors' events are gone.
+ */
+function afterErrorOperation(projectId: string, errorIds: readonly string[], operation: ErrorOperation): CacheEffects {
+  const counts = operation.operation === 'delete' ? {} : { predicate: countsByErrorState }
+  const ids = operation.operation === 'delete' ? [] : errorIds
+  return {
+    invalidate: [
+      { queryKey: projectLists(projectId) },
+      { queryKey: errorKeys.projectStatusCounts(projectId) },
+      { queryKey: projectKeys.detail(projectId) },
+      { queryKey: trendKeys.inProject(projectId), ...counts },
+      { queryKey: pivotKeys.project(projectId), ...counts },
+      ...ids.flatMap((id) => [
+        { queryKey: errorKeys.detail(projectId, id), exact: true },
+        { queryKey: errorKeys.statusChanges(projectId, id) },
+      ]),
+    ],
+  }
+}
+
+cachePolicy<ErrorOperationInput>('errors/operation', {
+  afterFailure: true,
+  effects: ({ scope: [projectId], variables: { errorId, operation } }) => afterErrorOperation(projectId as string, [errorId], operation),
+})
+cachePolicy<BulkOperationInput>('errors/bulk-operation', {
+  afterFailure: true,
+  effects: ({ scope: [projectId], variables: { errorIds, operation } }) => afterErrorOperation(projectId as string, errorIds, operation),
+})

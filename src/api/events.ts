@@ -2,8 +2,9 @@ import { hashKey, mutationOptions, queryOptions } from '@tanstack/react-query'
 import { eventSchema, type ErrorEvent } from '../../contract/events.ts'
 import type { Filters } from '../../contract/filters.ts'
 import { withFilters } from './event-fields.ts'
+import { errorKeys, projectLists } from './errors.ts'
 import { apiUrl, getJson, getPage, sendEmpty } from './http.ts'
-import { errorKeys } from './errors.ts'
+import { cachePolicy, invalidate } from './mutation-policy.ts'
 import { pivotKeys } from './pivots.ts'
 import { projectKeys } from './projects.ts'
 import { trendKeys } from './trends.ts'
@@ -112,30 +113,39 @@ export const eventPositionQuery = (projectId: string, errorId: string, event: Pi
     staleTime: 15_000,
   })
 
+export const eventMutationKeys = {
+  delete: (projectId: string, errorId: string) => ['events', 'delete', projectId, errorId] as const,
+}
+
 /**
- * Deletes one event (admins; the server answers 403 to others). Its error's counts, the rollups
- * behind trends and pivots, and the lists it was in are read again.
+ * Deletes one event (admins; the server answers 403 to others). mutation-policy.ts drops what was
+ * read about the event itself and reads again what it counted in.
  */
 export const deleteEventMutation = (projectId: string, errorId: string) =>
   mutationOptions<void, Error, { eventId: string }>({
-    mutationKey: ['events', 'delete', projectId],
+    mutationKey: eventMutationKeys.delete(projectId, errorId),
     mutationFn: ({ eventId }) => sendEmpty('DELETE', apiUrl(`${projectPath(projectId)}/events/${encodeURIComponent(eventId)}`)),
     meta: { inlineErrors: true },
-    onSuccess: (_data, { eventId }, _context, { client }) => {
-      // What was read about the deleted event itself: asked again, its neighbours would be a 400
-      // (after_event names no event of the list) while the page moves on.
-      client.removeQueries({ queryKey: eventKeys.detail(projectId, eventId) })
-      client.removeQueries({ queryKey: [...eventKeys.all, 'neighbours', projectId, errorId, eventId] })
-      client.removeQueries({ queryKey: [...eventKeys.all, 'position', projectId, errorId, eventId] })
-      return Promise.all([
-        client.invalidateQueries({ queryKey: eventKeys.lists() }),
-        client.invalidateQueries({ queryKey: [...eventKeys.all, 'neighbours', projectId, errorId] }),
-        client.invalidateQueries({ queryKey: [...eventKeys.all, 'position', projectId, errorId] }),
-        client.invalidateQueries({ queryKey: errorKeys.detail(projectId, errorId) }),
-        client.invalidateQueries({ queryKey: [...errorKeys.lists(), projectId] }),
-        client.invalidateQueries({ queryKey: projectKeys.detail(projectId) }),
-        client.invalidateQueries({ queryKey: trendKeys.inProject(projectId) }),
-        client.invalidateQueries({ queryKey: pivotKeys.project(projectId) }),
-      ]).then(() => undefined)
-    },
   })
+
+cachePolicy<{ eventId: string }>('events/delete', {
+  effects: ({ scope: [projectId, errorId], variables: { eventId } }) => {
+    const p = projectId as string
+    const e = errorId as string
+    return {
+      // Asked again, the deleted event's neighbours would be a 400 (after_event names no event
+      // of the list) while the page moves on: dropped before anything is read again.
+      remove: [eventKeys.detail(p, eventId), [...eventKeys.all, 'neighbours', p, e, eventId], [...eventKeys.all, 'position', p, e, eventId]],
+      ...invalidate(
+        eventKeys.lists(),
+        [...eventKeys.all, 'neighbours', p, e],
+        [...eventKeys.all, 'position', p, e],
+        errorKeys.detail(p, e),
+        projectLists(p),
+        projectKeys.detail(p),
+        trendKeys.inProject(p),
+        pivotKeys.project(p),
+      ),
+    }
+  },
+})

@@ -1,6 +1,7 @@
-import { queryOptions } from '@tanstack/react-query'
-import { organizationSchema, type CreateOrganization, type UpdateOrganization } from '../../contract/organizations.ts'
+import { mutationOptions, queryOptions } from '@tanstack/react-query'
+import { organizationSchema, type CreateOrganization, type Organization, type UpdateOrganization } from '../../contract/organizations.ts'
 import { apiUrl, getJson, sendEmpty, sendJson } from './http.ts'
+import { cachePolicy, invalidate } from './mutation-policy.ts'
 
 export const organizationKeys = {
   all: ['organizations'] as const,
@@ -33,3 +34,41 @@ export const updateOrganization = (organizationId: string, input: UpdateOrganiza
 
 /** Deletes the organization with all its projects, errors and events (204). */
 export const deleteOrganization = (organizationId: string) => sendEmpty('DELETE', apiUrl(organizationPath(organizationId)))
+
+// Mutations: their cache consequences live in mutation-policy.ts, by mutationKey.
+
+export const organizationMutationKeys = {
+  create: () => ['organizations', 'create'] as const,
+  update: (organizationId: string) => ['organizations', 'update', organizationId] as const,
+}
+
+export const createOrganizationMutation = () =>
+  mutationOptions({
+    mutationKey: organizationMutationKeys.create(),
+    mutationFn: (input: CreateOrganization) => createOrganization(input),
+    meta: { inlineErrors: true },
+  })
+
+/**
+ * Deletes the organization. What was read about it is dropped by the dialog, around its
+ * navigation away (dropped before, the page still showing it would read it again and find a 404).
+ */
+export const deleteOrganizationMutation = (organizationId: string) =>
+  mutationOptions({
+    mutationKey: ['organizations', 'delete', organizationId] as const,
+    mutationFn: () => deleteOrganization(organizationId),
+    meta: { inlineErrors: true },
+  })
+
+/** A rename: the variables are the new name (settings/rename-form.tsx). */
+export const renameOrganizationMutation = (organizationId: string) =>
+  mutationOptions({
+    mutationKey: organizationMutationKeys.update(organizationId),
+    mutationFn: (name: string) => updateOrganization(organizationId, { name }),
+    meta: { inlineErrors: true },
+  })
+
+const writeOrganization = ({ data }: { data: Organization | undefined }) =>
+  data ? { write: [[organizationKeys.detail(data.id), data]] as [readonly unknown[], unknown][], ...invalidate(organizationKeys.list()) } : {}
+cachePolicy<unknown, Organization>('organizations/create', { effects: writeOrganization })
+cachePolicy<unknown, Organization>('organizations/update', { effects: writeOrganization })

@@ -1,4 +1,4 @@
-import { keepPreviousData, queryOptions } from '@tanstack/react-query'
+import { keepPreviousData, mutationOptions, queryOptions } from '@tanstack/react-query'
 import type { Filters } from '../../contract/filters.ts'
 import {
   eventDataDeletionSchema,
@@ -11,6 +11,7 @@ import {
 } from '../../contract/privacy.ts'
 import { withFilters } from './event-fields.ts'
 import { apiUrl, getBlob, getJson, getPage, sendJson } from './http.ts'
+import { cachePolicy, invalidate } from './mutation-policy.ts'
 
 /** Whose requests: an organization's (all its projects) or one project's. */
 export type PrivacyScope = { kind: 'organization'; organizationId: string } | { kind: 'project'; projectId: string }
@@ -106,3 +107,37 @@ export async function downloadRetrieval(request: EventDataRequest): Promise<void
   // The download has its own copy once started.
   setTimeout(() => URL.revokeObjectURL(href), 10_000)
 }
+
+// Mutations: their cache consequences live in mutation-policy.ts, by mutationKey.
+
+export const privacyMutationKeys = {
+  create: (scope: PrivacyScope) => ['privacy', 'create', scope] as const,
+  confirmDeletion: (scope: PrivacyScope) => ['privacy', 'confirm-deletion', scope] as const,
+}
+
+/** A retrieval (an export) or a deletion of the events matching the filters. */
+export const createPrivacyRequestMutation = (scope: PrivacyScope) =>
+  mutationOptions({
+    mutationKey: privacyMutationKeys.create(scope),
+    mutationFn: ({ kind, filters }: { kind: 'retrieval' | 'deletion'; filters: Filters }): Promise<unknown> =>
+      kind === 'retrieval' ? createRetrieval(scope, filters) : createDeletion(scope, filters),
+    meta: { inlineErrors: true },
+  })
+
+export const confirmDeletionMutation = (scope: PrivacyScope) =>
+  mutationOptions({
+    mutationKey: privacyMutationKeys.confirmDeletion(scope),
+    mutationFn: (deletionId: string) => confirmDeletion(scope, deletionId),
+    meta: { inlineErrors: true },
+  })
+
+/** Downloads a finished retrieval's file (nothing cached changes). */
+export const downloadRetrievalMutation = () =>
+  mutationOptions({
+    mutationKey: ['privacy', 'download'] as const,
+    mutationFn: (request: EventDataRequest) => downloadRetrieval(request),
+    meta: { inlineErrors: true },
+  })
+
+cachePolicy('privacy/create', { effects: ({ scope: [scope] }) => invalidate(privacyKeys.scope(scope as PrivacyScope)) })
+cachePolicy('privacy/confirm-deletion', { effects: () => invalidate(privacyKeys.all) })

@@ -1,6 +1,7 @@
-import { queryOptions } from '@tanstack/react-query'
-import { projectSchema, type CreateProject, type UpdateProject } from '../../contract/projects.ts'
+import { mutationOptions, queryOptions, type QueryClient } from '@tanstack/react-query'
+import { projectSchema, type CreateProject, type Project, type UpdateProject } from '../../contract/projects.ts'
 import { apiUrl, getJson, sendEmpty, sendJson } from './http.ts'
+import { cachePolicy, invalidate } from './mutation-policy.ts'
 
 export const projectKeys = {
   all: ['projects'] as const,
@@ -40,3 +41,62 @@ export const deleteProject = (projectId: string) => sendEmpty('DELETE', apiUrl(p
 /** Answers the project with a new API key; notifiers sending the old one are refused from then on. */
 export const regenerateProjectApiKey = (projectId: string) =>
   sendJson('DELETE', apiUrl(`${projectPath(projectId)}/api_key`), undefined, projectSchema)
+
+/**
+ * Reads the project again when something it counts moved outside a mutation (its open-errors
+ * count, when the errors list's total changed while it polled).
+ */
+export const refreshProject = (client: QueryClient, projectId: string) =>
+  client.invalidateQueries({ queryKey: projectKeys.detail(projectId) })
+
+// Mutations: their cache consequences live in mutation-policy.ts, by mutationKey.
+
+export const projectMutationKeys = {
+  create: (organizationId: string) => ['projects', 'create', organizationId] as const,
+  update: (projectId: string) => ['projects', 'update', projectId] as const,
+}
+
+export const createProjectMutation = (organizationId: string) =>
+  mutationOptions({
+    mutationKey: projectMutationKeys.create(organizationId),
+    mutationFn: (input: CreateProject) => createProject(organizationId, input),
+    meta: { inlineErrors: true },
+  })
+
+/** A new API key: the project comes back with it (and is written to the cache as any update). */
+export const regenerateApiKeyMutation = (projectId: string) =>
+  mutationOptions({
+    mutationKey: projectMutationKeys.update(projectId),
+    mutationFn: () => regenerateProjectApiKey(projectId),
+    meta: { inlineErrors: true },
+  })
+
+/**
+ * Deletes the project. What was read about it is dropped by the dialog, around its navigation
+ * away (dropped before, the page still showing it would read it again and find a 404).
+ */
+export const deleteProjectMutation = (projectId: string) =>
+  mutationOptions({
+    mutationKey: ['projects', 'delete', projectId] as const,
+    mutationFn: () => deleteProject(projectId),
+    meta: { inlineErrors: true },
+  })
+
+/** A rename: the variables are the new name (settings/rename-form.tsx). */
+export const renameProjectMutation = (projectId: string) =>
+  mutationOptions({
+    mutationKey: projectMutationKeys.update(projectId),
+    mutationFn: (name: string) => updateProject(projectId, { name }),
+    meta: { inlineErrors: true },
+  })
+
+cachePolicy<CreateProject, Project>('projects/create', {
+  effects: ({ scope: [organizationId], data }) => ({
+    write: data ? [[projectKeys.detail(data.id), data]] : [],
+    ...invalidate(projectKeys.list(organizationId as string)),
+  }),
+})
+// A rename or a new API key: the project as the server answered it.
+cachePolicy<unknown, Project>('projects/update', {
+  effects: ({ data }) => (data ? { write: [[projectKeys.detail(data.id), data]], ...invalidate(projectKeys.list(data.organization_id)) } : {}),
+})

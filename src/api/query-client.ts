@@ -1,6 +1,7 @@
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query'
 import { showToast } from '../lib/toast.ts'
 import { ApiError } from './http.ts'
+import { applyCachePolicy } from './mutation-policy.ts'
 
 declare module '@tanstack/react-query' {
   interface Register {
@@ -21,12 +22,13 @@ export function shouldRetry(failureCount: number, error: Error): boolean {
 }
 
 /**
- * The one error policy: pages show their own errors (route error components, inline retries),
- * so a toast appears only when a background refetch of data already on screen fails, or a
- * mutation fails that no form is displaying.
+ * The one error and invalidation policy. Errors: pages show their own (route error components,
+ * inline retries), so a toast appears only when a background refetch of data already on screen
+ * fails, or a mutation fails that no form is displaying. Invalidation: by mutationKey, in
+ * mutation-policy.ts; features never invalidate queries themselves.
  */
 export function createQueryClient(): QueryClient {
-  return new QueryClient({
+  const client: QueryClient = new QueryClient({
     queryCache: new QueryCache({
       onError: (error, query) => {
         // A 404 for data on screen becomes the page's "not found" (router.tsx), not a toast.
@@ -36,10 +38,15 @@ export function createQueryClient(): QueryClient {
       },
     }),
     mutationCache: new MutationCache({
+      // Awaited before the mutation's own onSuccess: what it changed is fresh when the caller moves on.
+      onSuccess: (data, _variables, _context, mutation) => applyCachePolicy(client, mutation, { data, failed: false }),
       onError: (error, _variables, _context, mutation) => {
         if (mutation.meta?.inlineErrors) return
         showToast({ title: 'Something went wrong', description: messageOf(error) })
       },
+      // After a failure: once the mutation's own onError has rolled its optimistic change back.
+      onSettled: (_data, error, _variables, _context, mutation) =>
+        error ? applyCachePolicy(client, mutation, { data: undefined, failed: true }) : undefined,
     }),
     defaultOptions: {
       queries: {
@@ -49,4 +56,5 @@ export function createQueryClient(): QueryClient {
       },
     },
   })
+  return client
 }

@@ -1,6 +1,7 @@
-import { queryOptions } from '@tanstack/react-query'
+import { mutationOptions, queryOptions } from '@tanstack/react-query'
 import { rateLimitSchema, type UpdateRateLimit } from '../../contract/rate-limits.ts'
 import { apiUrl, getJson, sendJson } from './http.ts'
+import { cachePolicy } from './mutation-policy.ts'
 
 export const rateLimitKeys = {
   all: ['rate-limit'] as const,
@@ -21,3 +22,14 @@ export const rateLimitQuery = (projectId: string) =>
 /** Sets or clears the quotas (admins); null clears one. */
 export const updateRateLimit = (projectId: string, input: UpdateRateLimit) =>
   sendJson('PATCH', apiUrl(rateLimitPath(projectId)), input, rateLimitSchema)
+
+export const rateLimitMutationKeys = { update: (projectId: string) => ['rate-limit', 'update', projectId] as const }
+
+export const updateRateLimitMutation = (projectId: string) =>
+  mutationOptions({
+    mutationKey: rateLimitMutationKeys.update(projectId),
+    mutationFn: (input: UpdateRateLimit) => updateRateLimit(projectId, input),
+    meta: { inlineErrors: true },
+  })
+
+cachePolicy('rate-limit/update', { effects: ({ scope: [projectId], data }) => ({ write: [[rateLimitKeys.project(projectId as string), data]] }) })

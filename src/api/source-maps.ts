@@ -1,9 +1,10 @@
-import { keepPreviousData, queryOptions } from '@tanstack/react-query'
+import { keepPreviousData, mutationOptions, queryOptions } from '@tanstack/react-query'
 import { apiErrorSchema } from '../../contract/api-error.ts'
 import { sourceMapSchema } from '../../contract/source-maps.ts'
 import { SERVER_UNREACHABLE_MESSAGE } from '../lib/route-chunks.ts'
 import { readToken } from '../lib/token-store.ts'
 import { ApiError, apiRequestHeaders, apiUrl, endSessionOnRejectedToken, getPage, sendEmpty } from './http.ts'
+import { cachePolicy, invalidate } from './mutation-policy.ts'
 
 const sourceMapsPath = (projectId: string) => `/projects/${encodeURIComponent(projectId)}/source_maps`
 
@@ -95,3 +96,28 @@ export function uploadSourceMap(
     request.send(toUploadForm(upload))
   })
 }
+
+// Mutations: their cache consequences live in mutation-policy.ts, by mutationKey.
+
+export const sourceMapMutationKeys = {
+  upload: (projectId: string) => ['source-maps', 'upload', projectId] as const,
+  delete: (projectId: string) => ['source-maps', 'delete', projectId] as const,
+}
+
+export const uploadSourceMapMutation = (projectId: string) =>
+  mutationOptions({
+    mutationKey: sourceMapMutationKeys.upload(projectId),
+    mutationFn: ({ upload, onProgress }: { upload: SourceMapUpload; onProgress?: (sent: number, total: number) => void }) =>
+      uploadSourceMap(projectId, upload, { onProgress }),
+    meta: { inlineErrors: true },
+  })
+
+export const deleteSourceMapMutation = (projectId: string) =>
+  mutationOptions({
+    mutationKey: sourceMapMutationKeys.delete(projectId),
+    mutationFn: (sourceMapId: string) => deleteSourceMap(projectId, sourceMapId),
+    meta: { inlineErrors: true },
+  })
+
+cachePolicy('source-maps/upload', { effects: ({ scope: [projectId] }) => invalidate(sourceMapKeys.project(projectId as string)) })
+cachePolicy('source-maps/delete', { effects: ({ scope: [projectId] }) => invalidate(sourceMapKeys.project(projectId as string)) })

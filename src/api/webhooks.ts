@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query'
+import { mutationOptions, queryOptions } from '@tanstack/react-query'
 import {
   commentSchema,
   webhookDeliverySchema,
@@ -8,6 +8,7 @@ import {
   type WebhookDelivery,
 } from '../../contract/webhooks.ts'
 import { apiUrl, getJson, sendEmpty, sendJson } from './http.ts'
+import { cachePolicy, invalidate } from './mutation-policy.ts'
 
 export const webhookKeys = {
   all: ['webhooks'] as const,
@@ -63,3 +64,63 @@ export const createComment = (projectId: string, errorId: string, message: strin
   sendJson('POST', apiUrl(`${project(projectId)}/errors/${encodeURIComponent(errorId)}/comments`), { message }, commentSchema)
 
 export const deleteComment = (commentId: string) => sendEmpty('DELETE', apiUrl(`/comments/${encodeURIComponent(commentId)}`))
+
+// Mutations: their cache consequences live in mutation-policy.ts, by mutationKey.
+
+export const webhookMutationKeys = {
+  save: (projectId: string) => ['webhooks', 'save', projectId] as const,
+  delete: (projectId: string) => ['webhooks', 'delete', projectId] as const,
+  deliver: (webhookId: string) => ['webhooks', 'deliver', webhookId] as const,
+}
+
+export type WebhookInput = Partial<CreateWebhook> & Pick<CreateWebhook, 'url' | 'triggers'>
+
+/** Creates a webhook, or with `webhookId` updates that one. */
+export const saveWebhookMutation = (projectId: string) =>
+  mutationOptions({
+    mutationKey: webhookMutationKeys.save(projectId),
+    mutationFn: (variables: { webhookId: string; input: UpdateWebhook } | { webhookId?: undefined; input: WebhookInput }) =>
+      variables.webhookId === undefined ? createWebhook(projectId, variables.input) : updateWebhook(variables.webhookId, variables.input),
+    meta: { inlineErrors: true },
+  })
+
+export const deleteWebhookMutation = (projectId: string) =>
+  mutationOptions({
+    mutationKey: webhookMutationKeys.delete(projectId),
+    mutationFn: (webhookId: string) => deleteWebhook(webhookId),
+    meta: { inlineErrors: true },
+  })
+
+/** A test delivery (no deliveryId) or the redelivery of one. */
+export const deliverWebhookMutation = (webhookId: string) =>
+  mutationOptions({
+    mutationKey: webhookMutationKeys.deliver(webhookId),
+    mutationFn: ({ deliveryId }: { deliveryId?: string }) =>
+      deliveryId ? redeliver(webhookId, deliveryId) : testWebhook(webhookId),
+    meta: { inlineErrors: true },
+  })
+
+export const commentMutationKeys = {
+  create: (projectId: string, errorId: string) => ['comments', 'create', projectId, errorId] as const,
+  delete: (projectId: string, errorId: string) => ['comments', 'delete', projectId, errorId] as const,
+}
+
+export const createCommentMutation = (projectId: string, errorId: string) =>
+  mutationOptions({
+    mutationKey: commentMutationKeys.create(projectId, errorId),
+    mutationFn: (message: string) => createComment(projectId, errorId, message),
+    meta: { inlineErrors: true },
+  })
+
+export const deleteCommentMutation = (projectId: string, errorId: string) =>
+  mutationOptions({
+    mutationKey: commentMutationKeys.delete(projectId, errorId),
+    mutationFn: (commentId: string) => deleteComment(commentId),
+    meta: { inlineErrors: true },
+  })
+
+cachePolicy('webhooks/save', { effects: ({ scope: [projectId] }) => invalidate(webhookKeys.list(projectId as string)) })
+cachePolicy('webhooks/delete', { effects: ({ scope: [projectId] }) => invalidate(webhookKeys.list(projectId as string)) })
+cachePolicy('webhooks/deliver', { effects: ({ scope: [webhookId] }) => invalidate(webhookKeys.deliveries(webhookId as string)) })
+cachePolicy('comments/create', { effects: ({ scope: [projectId, errorId] }) => invalidate(commentKeys.list(projectId as string, errorId as string)) })
+cachePolicy('comments/delete', { effects: ({ scope: [projectId, errorId] }) => invalidate(commentKeys.list(projectId as string, errorId as string)) })

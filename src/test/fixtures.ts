@@ -10,6 +10,34 @@ const origin = 'http://localhost:3000'
 /** The signed-in user of page tests (GET /api/user). */
 export const signedInUser = { id: 'u1', name: 'Ada', email: 'ada@example.com', created_at: '2026-01-01T00:00:00Z' }
 
+/** Another collaborator of org1 (u2), e.g. someone to assign errors to. */
+export const collaborator = (overrides: Partial<Collaborator> = {}): Collaborator => ({
+  id: 'u2',
+  name: 'Ada Lovelace',
+  email: 'ada@example.com',
+  is_admin: false,
+  project_ids: null,
+  pending_invitation: false,
+  created_at: '2026-01-01T00:00:00.000Z',
+  ...overrides,
+})
+
+/**
+ * What the page of error e1 of project p1 reads, for mockApi: add (or replace) the events, pivots
+ * and whatever the test is about.
+ */
+export const errorPageRoutes = () => ({
+  'GET /api/user': signedInUser,
+  'GET /api/projects/p1': project(),
+  'GET /api/organizations/org1': organization(),
+  'GET /api/organizations/org1/collaborators': [],
+  'GET /api/projects/p1/collaborators': [],
+  'GET /api/projects/p1/errors/e1': errorGroup(),
+  'GET /api/projects/p1/errors/e1/latest_event': event(),
+  'GET /api/projects/p1/errors/e1/status_changes': [],
+  'GET /api/projects/p1/errors/e1/trend': [],
+})
+
 /** The signed-in user as a collaborator of org1: an admin or a member. */
 export const signedInCollaborator = (is_admin: boolean): Collaborator => ({
   id: 'u1',

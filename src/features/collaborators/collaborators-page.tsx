@@ -1,18 +1,17 @@
-import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
+import { useMutation, useSuspenseQuery } from '@tanstack/react-query'
 import { useNavigate } from '@tanstack/react-router'
 import { CheckCircle2, X } from 'lucide-react'
 import { useState } from 'react'
 import type { Collaborator, InvitedCollaborator } from '../../../contract/collaborators.ts'
 import { currentUserQuery } from '../../api/auth.ts'
 import {
-  collaboratorKeys,
   collaboratorsQuery,
-  inviteCollaborator,
-  removeCollaborator,
-  updateCollaborator,
+  inviteCollaboratorMutation,
+  removeCollaboratorMutation,
+  updateCollaboratorMutation,
 } from '../../api/collaborators.ts'
-import { organizationKeys, organizationQuery } from '../../api/organizations.ts'
-import { projectKeys, projectsQuery } from '../../api/projects.ts'
+import { organizationQuery } from '../../api/organizations.ts'
+import { projectsQuery } from '../../api/projects.ts'
 import { Button } from '../../components/ui/button.tsx'
 import { Card, CardContent } from '../../components/ui/card.tsx'
 import { ConfirmDialog, Dialog } from '../../components/ui/dialog.tsx'
@@ -123,54 +122,21 @@ function ActionDialog({
   currentUserId: string
   onClose: () => void
 }) {
-  const queryClient = useQueryClient()
   const navigate = useNavigate()
   const label = displayName(collaborator)
   const isMe = collaborator.id === currentUserId && !collaborator.pending_invitation
   const [projectIds, setProjectIds] = useState<string[] | null>(collaborator.project_ids)
-  const refresh = async () => {
-    await Promise.all([
-      queryClient.invalidateQueries({ queryKey: collaboratorKeys.list(organizationId) }),
-      // collaborators_count of each project.
-      queryClient.invalidateQueries({ queryKey: projectKeys.list(organizationId) }),
-    ])
-  }
-
-  const update = useMutation({
-    mutationFn: (input: { is_admin?: boolean; project_ids?: string[] | null }) =>
-      updateCollaborator(organizationId, collaborator.id, input),
-    meta: { inlineErrors: true },
-    onSuccess: async () => {
-      await refresh()
-      onClose()
-    },
-  })
+  // What each changes in the cache (the list, the projects' collaborator counts) is mutation-policy.ts's.
+  const update = useMutation({ ...updateCollaboratorMutation(organizationId), onSuccess: onClose })
   const remove = useMutation({
-    mutationFn: () => removeCollaborator(organizationId, collaborator.id),
-    meta: { inlineErrors: true },
+    ...removeCollaboratorMutation(organizationId),
     onSuccess: async () => {
-      if (isMe) {
-        // We just left: this organization is no longer ours to see.
-        onClose()
-        queryClient.removeQueries({ queryKey: collaboratorKeys.list(organizationId) })
-        await queryClient.invalidateQueries({ queryKey: organizationKeys.all })
-        await navigate({ to: '/organizations' })
-        return
-      }
-      await refresh()
       onClose()
+      // We just left: this organization is no longer ours to see.
+      if (isMe) await navigate({ to: '/organizations' })
     },
   })
-  const relink = useMutation({
-    mutationFn: () =>
-      inviteCollaborator(organizationId, {
-        email: collaborator.email,
-        is_admin: collaborator.is_admin,
-        project_ids: collaborator.is_admin ? null : collaborator.project_ids,
-      }),
-    meta: { inlineErrors: true },
-    onSuccess: refresh,
-  })
+  const relink = useMutation(inviteCollaboratorMutation(organizationId))
 
   if (action === 'role') {
     const promote = !collaborator.is_admin
@@ -193,7 +159,9 @@ function ActionDialog({
         pending={update.isPending}
         confirmDisabled={!promote && projectIds !== null && projectIds.length === 0}
         error={update.error}
-        onConfirm={() => update.mutate(promote ? { is_admin: true } : { is_admin: false, project_ids: projectIds })}
+        onConfirm={() =>
+          update.mutate({ collaboratorId: collaborator.id, input: promote ? { is_admin: true } : { is_admin: false, project_ids: projectIds } })
+        }
         onCancel={onClose}
       >
         {promote ? null : <ProjectPicker projects={projects} value={projectIds} onChange={setProjectIds} />}
@@ -216,7 +184,7 @@ function ActionDialog({
         confirmLabel={invitation ? 'Withdraw invitation' : 'Remove'}
         pending={remove.isPending}
         error={remove.error}
-        onConfirm={() => remove.mutate()}
+        onConfirm={() => remove.mutate({ collaboratorId: collaborator.id, leaving: isMe })}
         onCancel={onClose}
       />
     )
@@ -229,7 +197,7 @@ function ActionDialog({
           className="flex flex-col gap-3"
           onSubmit={(event) => {
             event.preventDefault()
-            update.mutate({ project_ids: projectIds })
+            update.mutate({ collaboratorId: collaborator.id, input: { project_ids: projectIds } })
           }}
         >
           <ProjectPicker projects={projects} value={projectIds} onChange={setProjectIds} />
@@ -278,7 +246,13 @@ function ActionDialog({
       confirmLabel="Create link"
       pending={relink.isPending}
       error={relink.error}
-      onConfirm={() => relink.mutate()}
+      onConfirm={() =>
+        relink.mutate({
+          email: collaborator.email,
+          is_admin: collaborator.is_admin,
+          project_ids: collaborator.is_admin ? null : collaborator.project_ids,
+        })
+      }
       onCancel={onClose}
     />
   )

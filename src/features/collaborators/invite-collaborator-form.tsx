@@ -1,10 +1,10 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useMutation } from '@tanstack/react-query'
 import { UserPlus } from 'lucide-react'
 import { useId, useState } from 'react'
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, PASSWORD_RULE } from '../../../contract/users.ts'
 import type { InvitedCollaborator } from '../../../contract/collaborators.ts'
 import type { Project } from '../../../contract/projects.ts'
-import { collaboratorKeys, inviteCollaborator } from '../../api/collaborators.ts'
+import { inviteCollaboratorMutation } from '../../api/collaborators.ts'
 import { Button } from '../../components/ui/button.tsx'
 import { FormErrors } from '../../components/ui/form-errors.tsx'
 import { Input, Label } from '../../components/ui/input.tsx'
@@ -21,7 +21,6 @@ export function InviteCollaboratorForm({
   onInvited: (collaborator: InvitedCollaborator) => void
 }) {
   const id = useId()
-  const queryClient = useQueryClient()
   const [email, setEmail] = useState('')
   const [isAdmin, setIsAdmin] = useState(false)
   const [projectIds, setProjectIds] = useState<string[] | null>(null)
@@ -31,15 +30,8 @@ export function InviteCollaboratorForm({
   const [localError, setLocalError] = useState<Error | null>(null)
 
   const mutation = useMutation({
-    mutationFn: () =>
-      inviteCollaborator(organizationId, {
-        email,
-        is_admin: isAdmin,
-        project_ids: isAdmin ? null : projectIds,
-        ...(createAccount ? { name, password } : {}),
-      }),
-    meta: { inlineErrors: true },
-    onSuccess: async (collaborator) => {
+    ...inviteCollaboratorMutation(organizationId),
+    onSuccess: (collaborator) => {
       setEmail('')
       setIsAdmin(false)
       setProjectIds(null)
@@ -47,7 +39,6 @@ export function InviteCollaboratorForm({
       setName('')
       setPassword('')
       onInvited(collaborator)
-      await queryClient.invalidateQueries({ queryKey: collaboratorKeys.list(organizationId) })
     },
   })
 
@@ -62,7 +53,12 @@ export function InviteCollaboratorForm({
           return
         }
         setLocalError(null)
-        mutation.mutate()
+        mutation.mutate({
+          email,
+          is_admin: isAdmin,
+          project_ids: isAdmin ? null : projectIds,
+          ...(createAccount ? { name, password } : {}),
+        })
       }}
     >
       <h2 id={`${id}-title`} className="text-sm font-semibold">

@@ -1,9 +1,9 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQuery } from '@tanstack/react-query'
 import { MessageSquare, Trash2 } from 'lucide-react'
 import { useId, useState } from 'react'
 import { MAX_COMMENT_LENGTH } from '../../../contract/webhooks.ts'
 import { currentUserQuery } from '../../api/auth.ts'
-import { commentKeys, commentsQuery, createComment, deleteComment } from '../../api/webhooks.ts'
+import { commentsQuery, createCommentMutation, deleteCommentMutation } from '../../api/webhooks.ts'
 import { Button } from '../../components/ui/button.tsx'
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx'
 import { FormErrors } from '../../components/ui/form-errors.tsx'
@@ -16,21 +16,12 @@ import { useIsProjectAdmin } from '../collaborators/use-is-admin.ts'
 /** The comments on an error, oldest first, and a box to add one (comment webhooks fire on it). Text only. */
 export function CommentThread({ projectId, errorId }: { projectId: string; errorId: string }) {
   const id = useId()
-  const queryClient = useQueryClient()
   const query = useQuery(commentsQuery(projectId, errorId))
   const user = useQuery(currentUserQuery()).data
   const isAdmin = useIsProjectAdmin(projectId)
   const [message, setMessage] = useState('')
-  const refresh = () => queryClient.invalidateQueries({ queryKey: commentKeys.list(projectId, errorId) })
-  const add = useMutation({
-    mutationFn: () => createComment(projectId, errorId, message),
-    meta: { inlineErrors: true },
-    onSuccess: async () => {
-      setMessage('')
-      await refresh()
-    },
-  })
-  const remove = useMutation({ mutationFn: deleteComment, meta: { inlineErrors: true }, onSuccess: refresh })
+  const add = useMutation({ ...createCommentMutation(projectId, errorId), onSuccess: () => setMessage('') })
+  const remove = useMutation(deleteCommentMutation(projectId, errorId))
 
   return (
     <Card aria-labelledby={`${id}-title`}>
@@ -80,7 +71,7 @@ export function CommentThread({ projectId, errorId }: { projectId: string; error
           className="flex flex-col gap-2 border-t border-border pt-3"
           onSubmit={(event) => {
             event.preventDefault()
-            add.mutate()
+            add.mutate(message)
           }}
         >
           <Label htmlFor={`${id}-message`}>Add a comment</Label>

@@ -1,7 +1,7 @@
 import { configure, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it, vi } from 'vitest'
-import { errorGroup, event, organization, project } from '../../test/fixtures.ts'
+import { errorPageRoutes, event } from '../../test/fixtures.ts'
 import { json, mockApi, type MockRequest } from '../../test/mock-api.ts'
 import { renderApp } from '../../test/render-app.tsx'
 
@@ -17,15 +17,7 @@ const page = (context: string, next?: string) =>
  */
 function pagedEventsApi({ delayMs = 0 }: { delayMs?: number } = {}) {
   return mockApi({
-    'GET /api/user': { id: 'u1', name: 'Admin', email: 'admin@example.com', created_at: '2026-01-01T00:00:00Z' },
-    'GET /api/projects/p1': project(),
-    'GET /api/organizations/org1': organization(),
-    'GET /api/organizations/org1/collaborators': [],
-    'GET /api/projects/p1/collaborators': [],
-    'GET /api/projects/p1/errors/e1': errorGroup(),
-    'GET /api/projects/p1/errors/e1/latest_event': event(),
-    'GET /api/projects/p1/errors/e1/status_changes': [],
-    'GET /api/projects/p1/errors/e1/trend': [],
+    ...errorPageRoutes(),
     'GET /api/projects/p1/errors/e1/pivots/app.version/values': [],
     'GET /api/projects/p1/errors/e1/events': async (request: MockRequest) => {
       const cursor = request.url.searchParams.get('cursor')

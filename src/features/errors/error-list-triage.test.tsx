@@ -2,21 +2,11 @@ import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import type { BulkErrorResult, ErrorGroup } from '../../../contract/errors.ts'
-import { errorGroup, project } from '../../test/fixtures.ts'
+import { collaborator, errorGroup, project } from '../../test/fixtures.ts'
 import { json, mockApi, type MockRequest } from '../../test/mock-api.ts'
 import { renderApp } from '../../test/render-app.tsx'
 
-const collaborators = [
-  {
-    id: 'u2',
-    name: 'Ada Lovelace',
-    email: 'ada@example.com',
-    is_admin: false,
-    project_ids: null,
-    pending_invitation: false,
-    created_at: '2026-01-01T00:00:00.000Z',
-  },
-]
+const collaborators = [collaborator()]
 
 /** A list server that remembers what PATCHes did, so the refetch after a mutation agrees. */
 function listApi({
@@ -85,7 +75,12 @@ describe('errors list triage', { timeout: 20_000 }, () => {
           error_class: 'SecondError',
           status: 'snoozed',
           events: 12,
-          reopen_rules: { reopen_if: 'n_additional_occurrences', additional_occurrences: 5, events_at_snooze: 10 },
+          reopen_rules: {
+            reopen_if: 'n_additional_occurrences',
+            additional_occurrences: 5,
+            events_at_snooze: 10,
+            snoozed_at: '2026-11-20T10:00:00.000Z',
+          },
         }),
       ],
     })

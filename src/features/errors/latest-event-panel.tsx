@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import { Link } from '@tanstack/react-router'
 import { ChevronRight } from 'lucide-react'
+import type { Filters } from '../../../contract/filters.ts'
 import { latestEventQuery } from '../../api/errors.ts'
 import { isApiError } from '../../api/http.ts'
 import { buttonVariants } from '../../components/ui/button.tsx'
@@ -12,15 +13,20 @@ import { ErrorState } from '../../components/ui/states.tsx'
 import { ExceptionChain } from '../events/exception-chain.tsx'
 import { hasMappedFrames, MinifiedFramesToggle, SourceMapNotice } from '../events/source-map-notice.tsx'
 
-/** The latest event's stack trace, loaded beside the summary (a failure here keeps the page). */
-export function LatestEventPanel({ projectId, errorId }: { projectId: string; errorId: string }) {
-  const query = useQuery(latestEventQuery(projectId, errorId))
+/**
+ * The latest event's stack trace, loaded beside the summary (a failure here keeps the page): the
+ * newest of the events the page's filters match (a pivot value clicked, a time range), as the
+ * events table and the trend beside it show.
+ */
+export function LatestEventPanel({ projectId, errorId, filters = {} }: { projectId: string; errorId: string; filters?: Filters }) {
+  const query = useQuery(latestEventQuery(projectId, errorId, filters))
+  const filtered = Object.keys(filters).length > 0
   const [showMinified, setShowMinified] = useState(false)
   return (
     <Card aria-labelledby="latest-event-title">
       <CardHeader>
         <CardTitle id="latest-event-title">
-          Latest event
+          {filtered ? 'Latest matching event' : 'Latest event'}
           {query.data ? (
             <span className="font-normal text-muted-foreground">
               {' '}
@@ -57,6 +63,8 @@ export function LatestEventPanel({ projectId, errorId }: { projectId: string; er
           ) : (
             <ErrorState title="Could not load the latest event" error={query.error} onRetry={() => void query.refetch()} />
           )
+        ) : query.data === null ? (
+          <p className="text-sm text-muted-foreground">No event of this error matches the filters.</p>
         ) : (
           <div className="flex flex-col gap-3">
             <SourceMapNotice projectId={projectId} symbolication={query.data.symbolication} />

@@ -12,7 +12,7 @@ import type { Direction } from '../../../contract/common.ts'
 import type { ErrorSort } from '../../../contract/errors.ts'
 import type { Filters } from '../../../contract/filters.ts'
 import { errorsInfiniteQuery, type ErrorListParams } from '../../api/errors.ts'
-import { projectKeys, projectQuery } from '../../api/projects.ts'
+import { projectQuery, refreshProject } from '../../api/projects.ts'
 import { Button, buttonVariants } from '../../components/ui/button.tsx'
 import { PageHeader } from '../../components/ui/page-header.tsx'
 import { EmptyState, ErrorState } from '../../components/ui/states.tsx'
@@ -184,9 +184,7 @@ export function ProjectErrors({
     // No total (the list failed): nothing to compare, and the server may well be unreachable.
     if (total === null || shownTotal.current === total) return
     shownTotal.current = total
-    void queryClient.invalidateQueries({
-      queryKey: projectKeys.detail(projectId),
-    })
+    void refreshProject(queryClient, projectId)
   }, [queryClient, projectId, total])
   const onFiltersChange = (next: Filters) => onSearchChange({ f: toFilterSearch(next) })
   const [trendCollapsed, setTrendCollapsed] = useTrendCollapsed()

@@ -41,7 +41,9 @@ export function StatusTabs({ projectId, filters, className }: { projectId: strin
   const current = statusTabOf(filters)
   return (
     <nav aria-label="Error status" className={cn('min-w-0', className)}>
-      <ul className="flex gap-1 overflow-x-auto">
+      {/* Wrapped, never scrolled sideways: on a phone every tab stays in sight and in Tab order
+          (a second line rather than "Ignored" and "All" hidden past the edge). */}
+      <ul className="flex flex-wrap gap-x-0.5 gap-y-0.5 sm:gap-x-1">
         {STATUS_TABS.map(({ tab, label }) => {
           const count = counts.data ? (tab === 'all' ? counts.data.total : counts.data.counts[tab]) : undefined
           const selected = tab === current
@@ -53,7 +55,7 @@ export function StatusTabs({ projectId, filters, className }: { projectId: strin
                 search={(prev) => ({ ...prev, f: toFilterSearch(withStatusTab(filters, tab)) })}
                 aria-current={selected ? 'page' : undefined}
                 className={cn(
-                  'inline-flex h-8 items-center gap-1.5 rounded-md px-2.5 text-sm whitespace-nowrap text-muted-foreground hover:bg-surface-muted hover:text-foreground',
+                  'inline-flex h-7 items-center gap-1 rounded-md px-2 text-sm whitespace-nowrap sm:h-8 sm:gap-1.5 sm:px-2.5 text-muted-foreground hover:bg-surface-muted hover:text-foreground',
                   selected && 'bg-accent-soft font-medium text-accent hover:bg-accent-soft hover:text-accent',
                 )}
               >

@@ -5,7 +5,7 @@ import { useId, useState } from 'react'
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, PASSWORD_RULE } from '../../../contract/users.ts'
 import type { Invitation } from '../../../contract/collaborators.ts'
 import { currentUserQuery, userKeys } from '../../api/auth.ts'
-import { acceptInvitation, invitationQuery } from '../../api/collaborators.ts'
+import { acceptInvitationMutation, invitationQuery } from '../../api/collaborators.ts'
 import { isApiError } from '../../api/http.ts'
 import { Button, buttonVariants } from '../../components/ui/button.tsx'
 import { Card, CardContent } from '../../components/ui/card.tsx'
@@ -76,8 +76,7 @@ function AcceptInvitationForm({ token, invitation }: { token: string; invitation
   const [confirm, setConfirm] = useState('')
   const [localError, setLocalError] = useState<Error | null>(null)
   const mutation = useMutation({
-    mutationFn: () => acceptInvitation(token, { name, password }),
-    meta: { inlineErrors: true },
+    ...acceptInvitationMutation(token),
     onSuccess: async ({ user }) => {
       // Whoever was signed in before in this browser is not who we are now.
       queryClient.clear()
@@ -97,7 +96,7 @@ function AcceptInvitationForm({ token, invitation }: { token: string; invitation
           setLocalError(new Error('The two passwords do not match.'))
         } else {
           setLocalError(null)
-          mutation.mutate()
+          mutation.mutate({ name, password })
         }
       }}
     >

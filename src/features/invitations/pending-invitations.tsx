@@ -1,9 +1,8 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQuery } from '@tanstack/react-query'
 import { useNavigate } from '@tanstack/react-router'
 import { MailOpen } from 'lucide-react'
 import type { UserInvitation } from '../../../contract/collaborators.ts'
-import { acceptUserInvitation, declineUserInvitation, invitationKeys, userInvitationsQuery } from '../../api/collaborators.ts'
-import { organizationKeys } from '../../api/organizations.ts'
+import { answerInvitationMutation, userInvitationsQuery } from '../../api/collaborators.ts'
 import { Badge } from '../../components/ui/badge.tsx'
 import { Button } from '../../components/ui/button.tsx'
 import { FormErrors } from '../../components/ui/form-errors.tsx'
@@ -36,22 +35,14 @@ export function PendingInvitations() {
 }
 
 function PendingInvitation({ invitation }: { invitation: UserInvitation }) {
-  const queryClient = useQueryClient()
   const navigate = useNavigate()
-  const settled = async () => {
-    await Promise.all([
-      queryClient.invalidateQueries({ queryKey: invitationKeys.mine() }),
-      queryClient.invalidateQueries({ queryKey: organizationKeys.all }),
-    ])
-  }
   const accept = useMutation({
-    mutationFn: () => acceptUserInvitation(invitation.id),
+    ...answerInvitationMutation(),
     onSuccess: async (organization) => {
-      await settled()
-      await navigate({ to: '/organizations/$organizationId', params: { organizationId: organization.id } })
+      if (organization) await navigate({ to: '/organizations/$organizationId', params: { organizationId: organization.id } })
     },
   })
-  const decline = useMutation({ mutationFn: () => declineUserInvitation(invitation.id), onSuccess: settled })
+  const decline = useMutation(answerInvitationMutation())
   const busy = accept.isPending || decline.isPending
   return (
     <li className="flex flex-col gap-2 px-4 py-3">
@@ -70,12 +61,12 @@ function PendingInvitation({ invitation }: { invitation: UserInvitation }) {
             variant="primary"
             size="sm"
             disabled={busy}
-            onClick={() => accept.mutate()}
+            onClick={() => accept.mutate({ invitationId: invitation.id, accept: true })}
             aria-label={`Accept the invitation to ${invitation.organization_name}`}
           >
             Accept
           </Button>
-          <Button size="sm" disabled={busy} onClick={() => decline.mutate()} aria-label={`Decline the invitation to ${invitation.organization_name}`}>
+          <Button size="sm" disabled={busy} onClick={() => decline.mutate({ invitationId: invitation.id, accept: false })} aria-label={`Decline the invitation to ${invitation.organization_name}`}>
             Decline
           </Button>
         </span>

@@ -1,21 +1,17 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useMutation } from '@tanstack/react-query'
 import { Plus } from 'lucide-react'
 import { useState } from 'react'
 import type { Organization } from '../../../contract/organizations.ts'
-import { organizationKeys, createOrganization } from '../../api/organizations.ts'
+import { createOrganizationMutation } from '../../api/organizations.ts'
 import { Button } from '../../components/ui/button.tsx'
 import { Input, Label } from '../../components/ui/input.tsx'
 import { FormErrors } from '../../components/ui/form-errors.tsx'
 
 export function CreateOrganizationForm({ onCreated }: { onCreated: (organization: Organization) => void }) {
-  const queryClient = useQueryClient()
   const [name, setName] = useState('')
   const mutation = useMutation({
-    mutationFn: createOrganization,
-    meta: { inlineErrors: true },
-    onSuccess: async (organization) => {
-      queryClient.setQueryData(organizationKeys.detail(organization.id), organization)
-      await queryClient.invalidateQueries({ queryKey: organizationKeys.list() })
+    ...createOrganizationMutation(),
+    onSuccess: (organization) => {
       setName('')
       onCreated(organization)
     },

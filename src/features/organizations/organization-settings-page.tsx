@@ -4,7 +4,7 @@ import { Trash2 } from 'lucide-react'
 import { useState } from 'react'
 import type { Organization } from '../../../contract/organizations.ts'
 import { collaboratorKeys } from '../../api/collaborators.ts'
-import { deleteOrganization, organizationKeys, organizationQuery, updateOrganization } from '../../api/organizations.ts'
+import { deleteOrganizationMutation, organizationKeys, organizationQuery, renameOrganizationMutation } from '../../api/organizations.ts'
 import { projectKeys } from '../../api/projects.ts'
 import { Button } from '../../components/ui/button.tsx'
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx'
@@ -18,7 +18,6 @@ import { RenameForm } from '../settings/rename-form.tsx'
  * who can change it. Loaded by the route (organizations.$organizationId_.settings.tsx).
  */
 export function OrganizationSettingsPage({ organizationId }: { organizationId: string }) {
-  const queryClient = useQueryClient()
   const { data: organization } = useSuspenseQuery(organizationQuery(organizationId))
   const isAdmin = useIsOrganizationAdmin(organizationId)
   const [deleting, setDeleting] = useState(false)
@@ -40,11 +39,7 @@ export function OrganizationSettingsPage({ organizationId }: { organizationId: s
             <RenameForm
               label="Organization name"
               name={organization.name}
-              save={(name) => updateOrganization(organizationId, { name })}
-              onSaved={async (updated) => {
-                queryClient.setQueryData(organizationKeys.detail(organizationId), updated)
-                await queryClient.invalidateQueries({ queryKey: organizationKeys.list() })
-              }}
+              rename={renameOrganizationMutation(organizationId)}
             />
           ) : (
             <p className="text-sm [overflow-wrap:anywhere]">{organization.name}</p>
@@ -79,8 +74,7 @@ function DeleteOrganizationDialog({ organization, onClose }: { organization: Org
   const queryClient = useQueryClient()
   const navigate = useNavigate()
   const mutation = useMutation({
-    mutationFn: () => deleteOrganization(organization.id),
-    meta: { inlineErrors: true },
+    ...deleteOrganizationMutation(organization.id),
     onSuccess: async () => {
       // The organizations page reads its list afresh, without the deleted one.
       queryClient.removeQueries({ queryKey: organizationKeys.list() })

@@ -15,7 +15,7 @@ import type { PivotValue } from '../../../contract/pivots.ts'
 import { createQueryClient } from '../../api/query-client.ts'
 import { parseSearch, stringifySearch } from '../../lib/search-params.ts'
 import { writeToken } from '../../lib/token-store.ts'
-import { errorGroup, event, organization, project } from '../../test/fixtures.ts'
+import { errorGroup, errorPageRoutes, event, project } from '../../test/fixtures.ts'
 import { json, mockApi, type MockRequest } from '../../test/mock-api.ts'
 import { renderApp } from '../../test/render-app.tsx'
 import { ErrorPivotsPanel } from './error-pivots-panel.tsx'
@@ -121,17 +121,9 @@ describe('error pivots panel', { timeout: 20_000 }, () => {
 })
 
 describe('a pivot value on the error page', { timeout: 20_000 }, () => {
-  it('narrows the error’s events, its trend and its pivots to it, on the error’s own page', async () => {
+  it('narrows the error’s events, its latest event, its trend and its pivots to it, on the error’s own page', async () => {
     const { requests } = mockApi({
-      'GET /api/user': { id: 'u1', name: 'Admin', email: 'admin@example.com', created_at: '2026-01-01T00:00:00Z' },
-      'GET /api/projects/p1': project(),
-      'GET /api/organizations/org1': organization(),
-      'GET /api/organizations/org1/collaborators': [],
-      'GET /api/projects/p1/collaborators': [],
-      'GET /api/projects/p1/errors/e1': errorGroup(),
-      'GET /api/projects/p1/errors/e1/latest_event': event(),
-      'GET /api/projects/p1/errors/e1/status_changes': [],
-      'GET /api/projects/p1/errors/e1/trend': [],
+      ...errorPageRoutes(),
       'GET /api/projects/p1/errors/e1/pivots/app.release_stage/values': [value('production', 2, 1)],
       'GET /api/projects/p1/errors/e1/events': (request) =>
         json(request.url.searchParams.has('filters[app.release_stage][][value]') ? [event({ id: 'ev-prod', context: 'production-only' })] : []),
@@ -144,6 +136,11 @@ describe('a pivot value on the error page', { timeout: 20_000 }, () => {
       expect(asked.length, path).toBeGreaterThan(0)
       expect(asked.every((request) => request.url.searchParams.getAll('filters[app.release_stage][][value]').includes('production')), path).toBe(true)
     }
+    // The latest-event panel shows the newest event the filters match, not the error's latest.
+    const latest = await screen.findByRole('link', { name: /Open latest event/ })
+    expect(latest).toHaveAttribute('href', expect.stringContaining('/events/ev-prod'))
+    expect(screen.getByRole('heading', { name: /^Latest matching event/ })).toBeInTheDocument()
+    expect(requests.some((request) => request.url.pathname.endsWith('/latest_event'))).toBe(false)
   })
 })
 

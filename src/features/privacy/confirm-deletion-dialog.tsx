@@ -1,6 +1,6 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useMutation } from '@tanstack/react-query'
 import type { EventDataDeletion } from '../../../contract/privacy.ts'
-import { confirmDeletion, privacyKeys, type PrivacyScope } from '../../api/privacy.ts'
+import { confirmDeletionMutation, type PrivacyScope } from '../../api/privacy.ts'
 import { announce } from '../../lib/announce.ts'
 import { formatCountOf } from '../../lib/relative-time.ts'
 import { DeleteByNameDialog } from '../settings/delete-by-name-dialog.tsx'
@@ -19,14 +19,11 @@ export function ConfirmDeletionDialog({
   deletion: EventDataDeletion
   onClose: () => void
 }) {
-  const queryClient = useQueryClient()
   const total = deletion.total ?? 0
   const confirm = useMutation({
-    mutationFn: () => confirmDeletion(scope, deletion.id),
-    meta: { inlineErrors: true },
-    onSuccess: async () => {
+    ...confirmDeletionMutation(scope),
+    onSuccess: () => {
       announce(`Deletion confirmed: deleting ${formatCountOf(total, 'event')}`)
-      await queryClient.invalidateQueries({ queryKey: privacyKeys.all })
       onClose()
     },
   })
@@ -45,7 +42,7 @@ export function ConfirmDeletionDialog({
       confirmLabel="Delete events"
       pending={confirm.isPending}
       error={confirm.error}
-      onConfirm={() => confirm.mutate()}
+      onConfirm={() => confirm.mutate(deletion.id)}
       onCancel={onClose}
     />
   )

@@ -1,10 +1,10 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQuery } from '@tanstack/react-query'
 import { FileDown, ShieldCheck, Trash2 } from 'lucide-react'
 import { useMemo, useState } from 'react'
 import type * as React from 'react'
 import type { Filters } from '../../../contract/filters.ts'
 import type { EventDataDeletion } from '../../../contract/privacy.ts'
-import { completedDeletions, createDeletion, createRetrieval, deletionsQuery, privacyKeys, PRIVACY_LIST_SIZE, retrievalsQuery, type PrivacyScope } from '../../api/privacy.ts'
+import { completedDeletions, createPrivacyRequestMutation, deletionsQuery, PRIVACY_LIST_SIZE, retrievalsQuery, type PrivacyScope } from '../../api/privacy.ts'
 import { Button } from '../../components/ui/button.tsx'
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx'
 import { FormErrors } from '../../components/ui/form-errors.tsx'
@@ -96,23 +96,16 @@ export function PrivacyPage({
   filters: Filters
   onFiltersChange: (next: Filters) => void
 }) {
-  const queryClient = useQueryClient()
   const [confirming, setConfirming] = useState<EventDataDeletion | null>(null)
   const previewFilters = useDebouncedValue(filters, PREVIEW_DEBOUNCE_MS)
   const selected = hasSelection(filters)
-  const afterCreate = async (what: string) => {
-    announce(what)
-    await queryClient.invalidateQueries({ queryKey: privacyKeys.scope(scope) })
-  }
   const exportData = useMutation({
-    mutationFn: () => createRetrieval(scope, filters),
-    meta: { inlineErrors: true },
-    onSuccess: () => afterCreate('Export requested; its file will be listed under Requests when ready'),
+    ...createPrivacyRequestMutation(scope),
+    onSuccess: () => announce('Export requested; its file will be listed under Requests when ready'),
   })
   const prepareDeletion = useMutation({
-    mutationFn: () => createDeletion(scope, filters),
-    meta: { inlineErrors: true },
-    onSuccess: () => afterCreate('Deletion requested; its events are being counted'),
+    ...createPrivacyRequestMutation(scope),
+    onSuccess: () => announce('Deletion requested; its events are being counted'),
   })
   const where = scope.kind === 'organization' ? `every project of ${scopeName}` : scopeName
 
@@ -146,14 +139,14 @@ export function PrivacyPage({
               )}
               <div className="flex flex-col gap-2 border-t border-border pt-4">
                 <div className="flex flex-wrap gap-2">
-                  <Button variant="primary" disabled={!selected || exportData.isPending} onClick={() => exportData.mutate()}>
+                  <Button variant="primary" disabled={!selected || exportData.isPending} onClick={() => exportData.mutate({ kind: 'retrieval', filters })}>
                     <FileDown aria-hidden="true" />
                     {exportData.isPending ? 'Requesting export…' : 'Export their data'}
                   </Button>
                   <Button
                     className="border-danger/40 text-danger hover:bg-danger-soft"
                     disabled={!selected || prepareDeletion.isPending}
-                    onClick={() => prepareDeletion.mutate()}
+                    onClick={() => prepareDeletion.mutate({ kind: 'deletion', filters })}
                   >
                     <Trash2 aria-hidden="true" />
                     {prepareDeletion.isPending ? 'Requesting deletion…' : 'Delete their events…'}

@@ -2,7 +2,7 @@ import { useMutation } from '@tanstack/react-query'
 import { Download, FileDown, Trash2 } from 'lucide-react'
 import type * as React from 'react'
 import type { EventDataDeletion, EventDataRequest, PrivacyActor } from '../../../contract/privacy.ts'
-import { downloadRetrieval } from '../../api/privacy.ts'
+import { downloadRetrievalMutation } from '../../api/privacy.ts'
 import { Button } from '../../components/ui/button.tsx'
 import { FormErrors } from '../../components/ui/form-errors.tsx'
 import { RelativeTime } from '../../components/ui/relative-time.tsx'
@@ -86,10 +86,10 @@ function FileState({ request, now }: { request: EventDataRequest; now: number })
 }
 
 function DownloadButton({ request }: { request: EventDataRequest }) {
-  const download = useMutation({ mutationFn: () => downloadRetrieval(request), meta: { inlineErrors: true } })
+  const download = useMutation(downloadRetrievalMutation())
   return (
     <div className="flex flex-col items-start gap-2 sm:items-end">
-      <Button size="sm" variant="primary" onClick={() => download.mutate()} disabled={download.isPending} aria-busy={download.isPending || undefined}>
+      <Button size="sm" variant="primary" onClick={() => download.mutate(request)} disabled={download.isPending} aria-busy={download.isPending || undefined}>
         <Download aria-hidden="true" />
         {download.isPending ? 'Downloading…' : 'Download file'}
       </Button>

@@ -1,8 +1,8 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useMutation } from '@tanstack/react-query'
 import { Plus } from 'lucide-react'
 import { useState } from 'react'
 import { PROJECT_TYPES, type Project, type ProjectType } from '../../../contract/projects.ts'
-import { createProject, projectKeys } from '../../api/projects.ts'
+import { createProjectMutation } from '../../api/projects.ts'
 import { Button } from '../../components/ui/button.tsx'
 import { FormErrors } from '../../components/ui/form-errors.tsx'
 import { Input, Label, Select } from '../../components/ui/input.tsx'
@@ -16,15 +16,11 @@ export function CreateProjectForm({
   organizationId: string
   onCreated: (project: Project) => void
 }) {
-  const queryClient = useQueryClient()
   const [name, setName] = useState('')
   const [type, setType] = useState<ProjectType>('node')
   const mutation = useMutation({
-    mutationFn: (input: { name: string; type: ProjectType }) => createProject(organizationId, input),
-    meta: { inlineErrors: true },
-    onSuccess: async (project) => {
-      queryClient.setQueryData(projectKeys.detail(project.id), project)
-      await queryClient.invalidateQueries({ queryKey: projectKeys.list(organizationId) })
+    ...createProjectMutation(organizationId),
+    onSuccess: (project) => {
       setName('')
       onCreated(project)
     },

@@ -4,7 +4,7 @@ import { KeyRound, Trash2 } from 'lucide-react'
 import { useState } from 'react'
 import type { Project } from '../../../contract/projects.ts'
 import { errorKeys } from '../../api/errors.ts'
-import { deleteProject, projectKeys, projectQuery, regenerateProjectApiKey, updateProject } from '../../api/projects.ts'
+import { deleteProjectMutation, projectKeys, projectQuery, regenerateApiKeyMutation, renameProjectMutation } from '../../api/projects.ts'
 import { Button } from '../../components/ui/button.tsx'
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx'
 import { ConfirmDialog, Dialog } from '../../components/ui/dialog.tsx'
@@ -21,15 +21,9 @@ import { RateLimitSection } from './rate-limit-section.tsx'
  * (projects.$projectId.settings.tsx), including what decides whether the user is an admin.
  */
 export function ProjectSettingsPage({ projectId }: { projectId: string }) {
-  const queryClient = useQueryClient()
   const { data: project } = useSuspenseQuery(projectQuery(projectId))
   const isAdmin = useIsOrganizationAdmin(project.organization_id)
   const [dialog, setDialog] = useState<'regenerate' | 'delete' | null>(null)
-
-  const showUpdated = async (updated: Project) => {
-    queryClient.setQueryData(projectKeys.detail(updated.id), updated)
-    await queryClient.invalidateQueries({ queryKey: projectKeys.list(updated.organization_id) })
-  }
 
   return (
     <div className="mx-auto flex max-w-3xl flex-col gap-6">
@@ -48,8 +42,7 @@ export function ProjectSettingsPage({ projectId }: { projectId: string }) {
             <RenameForm
               label="Project name"
               name={project.name}
-              save={(name) => updateProject(projectId, { name })}
-              onSaved={showUpdated}
+              rename={renameProjectMutation(projectId)}
             />
           ) : (
             <p className="text-sm [overflow-wrap:anywhere]">{project.name}</p>
@@ -98,7 +91,7 @@ export function ProjectSettingsPage({ projectId }: { projectId: string }) {
       ) : null}
 
       {dialog === 'regenerate' ? (
-        <RegenerateKeyDialog project={project} onRegenerated={showUpdated} onClose={() => setDialog(null)} />
+        <RegenerateKeyDialog project={project} onClose={() => setDialog(null)} />
       ) : null}
       {dialog === 'delete' ? <DeleteProjectDialog project={project} onClose={() => setDialog(null)} /> : null}
     </div>
@@ -108,18 +101,12 @@ export function ProjectSettingsPage({ projectId }: { projectId: string }) {
 /** Asks first (old notifiers will be refused), then shows the new key to copy. */
 function RegenerateKeyDialog({
   project,
-  onRegenerated,
   onClose,
 }: {
   project: Project
-  onRegenerated: (project: Project) => Promise<void>
   onClose: () => void
 }) {
-  const mutation = useMutation({
-    mutationFn: () => regenerateProjectApiKey(project.id),
-    meta: { inlineErrors: true },
-    onSuccess: onRegenerated,
-  })
+  const mutation = useMutation(regenerateApiKeyMutation(project.id))
   if (mutation.data) {
     return (
       <Dialog
@@ -157,8 +144,7 @@ function DeleteProjectDialog({ project, onClose }: { project: Project; onClose: 
   const queryClient = useQueryClient()
   const navigate = useNavigate()
   const mutation = useMutation({
-    mutationFn: () => deleteProject(project.id),
-    meta: { inlineErrors: true },
+    ...deleteProjectMutation(project.id),
     onSuccess: async () => {
       // The organization page reads its list afresh, without the deleted project.
       queryClient.removeQueries({ queryKey: projectKeys.list(project.organization_id) })

@@ -1,8 +1,8 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQuery } from '@tanstack/react-query'
 import { Check } from 'lucide-react'
 import { useId, useState } from 'react'
 import { MAX_EVENT_QUOTA, type RateLimit } from '../../../contract/rate-limits.ts'
-import { rateLimitKeys, rateLimitQuery, updateRateLimit } from '../../api/rate-limits.ts'
+import { rateLimitQuery, updateRateLimitMutation } from '../../api/rate-limits.ts'
 import { Button } from '../../components/ui/button.tsx'
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx'
 import { FormErrors } from '../../components/ui/form-errors.tsx'
@@ -87,17 +87,14 @@ function RateLimitUsage({ limit }: { limit: RateLimit }) {
 
 function RateLimitForm({ projectId, limit }: { projectId: string; limit: RateLimit }) {
   const id = useId()
-  const queryClient = useQueryClient()
   const [values, setValues] = useState<Record<Field, string>>({
     events_per_minute: shown(limit.events_per_minute),
     events_per_day: shown(limit.events_per_day),
   })
   const [localErrors, setLocalErrors] = useState<Partial<Record<Field, string>>>({})
   const mutation = useMutation({
-    mutationFn: (input: Record<Field, number | null>) => updateRateLimit(projectId, input),
-    meta: { inlineErrors: true },
+    ...updateRateLimitMutation(projectId),
     onSuccess: (saved) => {
-      queryClient.setQueryData(rateLimitKeys.project(projectId), saved)
       setValues({ events_per_minute: shown(saved.events_per_minute), events_per_day: shown(saved.events_per_day) })
     },
   })

@@ -1,8 +1,8 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useMutation } from '@tanstack/react-query'
 import { AlertTriangle, Plus } from 'lucide-react'
 import { useId, useState } from 'react'
 import type { CreatedToken } from '../../../contract/tokens.ts'
-import { createToken, tokenKeys } from '../../api/tokens.ts'
+import { createTokenMutation } from '../../api/tokens.ts'
 import { Button } from '../../components/ui/button.tsx'
 import { CopyButton } from '../../components/ui/copy-button.tsx'
 import { FormErrors } from '../../components/ui/form-errors.tsx'
@@ -10,17 +10,14 @@ import { Input, Label } from '../../components/ui/input.tsx'
 
 export function CreateTokenForm() {
   const id = useId()
-  const queryClient = useQueryClient()
   const [description, setDescription] = useState('')
   // The secret lives only in this component's state: leaving the page forgets it for good.
   const [created, setCreated] = useState<CreatedToken | null>(null)
   const mutation = useMutation({
-    mutationFn: createToken,
-    meta: { inlineErrors: true },
-    onSuccess: async (token) => {
+    ...createTokenMutation(),
+    onSuccess: (token) => {
       setCreated(token)
       setDescription('')
-      await queryClient.invalidateQueries({ queryKey: tokenKeys.list() })
     },
   })
 

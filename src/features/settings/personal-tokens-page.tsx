@@ -3,7 +3,7 @@ import { useNavigate } from '@tanstack/react-router'
 import { Trash2 } from 'lucide-react'
 import { useState } from 'react'
 import type { AuthToken } from '../../../contract/tokens.ts'
-import { revokeToken, tokenKeys, tokensQuery } from '../../api/tokens.ts'
+import { revokeTokenMutation, tokensQuery } from '../../api/tokens.ts'
 import { Badge } from '../../components/ui/badge.tsx'
 import { Button } from '../../components/ui/button.tsx'
 import { Card, CardContent } from '../../components/ui/card.tsx'
@@ -105,8 +105,7 @@ function RevokeTokenDialog({ token, onClose }: { token: AuthToken; onClose: () =
   const queryClient = useQueryClient()
   const navigate = useNavigate()
   const mutation = useMutation({
-    mutationFn: () => revokeToken(token.id),
-    meta: { inlineErrors: true },
+    ...revokeTokenMutation(),
     onSuccess: async () => {
       onClose()
       if (token.current) {
@@ -114,9 +113,7 @@ function RevokeTokenDialog({ token, onClose }: { token: AuthToken; onClose: () =
         clearToken()
         queryClient.clear()
         await navigate({ to: '/login', search: {} })
-        return
       }
-      await queryClient.invalidateQueries({ queryKey: tokenKeys.list() })
     },
   })
   return (
@@ -132,7 +129,7 @@ function RevokeTokenDialog({ token, onClose }: { token: AuthToken; onClose: () =
       confirmLabel={token.current ? 'Revoke and sign out' : 'Revoke'}
       pending={mutation.isPending}
       error={mutation.error}
-      onConfirm={() => mutation.mutate()}
+      onConfirm={() => mutation.mutate({ id: token.id, current: token.current })}
       onCancel={onClose}
     />
   )

@@ -1,4 +1,4 @@
-import { useMutation } from '@tanstack/react-query'
+import { useMutation, type UseMutationOptions } from '@tanstack/react-query'
 import { Check } from 'lucide-react'
 import { useId, useState } from 'react'
 import { Button } from '../../components/ui/button.tsx'
@@ -22,18 +22,17 @@ function splitNameErrors(error: Error | null): { field: string[]; other: string[
 export function RenameForm<T extends { name: string }>({
   label,
   name,
-  save,
-  onSaved,
+  rename,
 }: {
   /** The field's label, e.g. "Project name"; also starts its error messages. */
   label: string
   name: string
-  save: (name: string) => Promise<T>
-  onSaved: (saved: T) => Promise<void> | void
+  /** The rename mutation (src/api), whose variables are the new name. */
+  rename: UseMutationOptions<T, Error, string>
 }) {
   const id = useId()
   const [value, setValue] = useState(name)
-  const mutation = useMutation({ mutationFn: save, meta: { inlineErrors: true }, onSuccess: onSaved })
+  const mutation = useMutation(rename)
   const errors = splitNameErrors(mutation.error)
   const fieldInvalid = errors.field.length > 0
   const saved = mutation.isSuccess && mutation.data.name === value.trim()

@@ -1,7 +1,7 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useMutation } from '@tanstack/react-query'
 import { CheckCircle2, FileCode2, FileJson, FileX2, X } from 'lucide-react'
 import { useId, useState } from 'react'
-import { sourceMapKeys, uploadSourceMap } from '../../api/source-maps.ts'
+import { uploadSourceMapMutation } from '../../api/source-maps.ts'
 import { Button } from '../../components/ui/button.tsx'
 import { FormErrors } from '../../components/ui/form-errors.tsx'
 import { Input, Label } from '../../components/ui/input.tsx'
@@ -92,7 +92,6 @@ export function SourceMapUploadForm({
   defaultMinifiedUrl?: string
 }) {
   const id = useId()
-  const queryClient = useQueryClient()
   const [files, setFiles] = useState<File[]>([])
   const [readMap, setReadMap] = useState<ReadMap | null>(null)
   // null: not edited, so the suggestion shows (and follows a newly dropped map).
@@ -118,25 +117,9 @@ export function SourceMapUploadForm({
   const ready = mapFile !== null && check?.ok === true && minifiedUrl.trim() !== ''
 
   const upload = useMutation({
-    mutationFn: () => {
-      if (!mapFile) throw new Error('Drop a source map first')
-      setProgress({ sent: 0, total: files.reduce((sum, file) => sum + file.size, 0) })
-      return uploadSourceMap(
-        projectId,
-        {
-          minifiedUrl: minifiedUrl.trim(),
-          appVersion,
-          overwrite,
-          sourceMap: mapFile,
-          minifiedFile: minified,
-          sources: entries.flatMap((entry) => (entry.role === 'source' && entry.field ? [{ field: entry.field, file: entry.file }] : [])),
-        },
-        { onProgress: (sent, total) => setProgress({ sent, total }) },
-      )
-    },
-    meta: { inlineErrors: true },
+    ...uploadSourceMapMutation(projectId),
     onSettled: () => setProgress(null),
-    onSuccess: async () => {
+    onSuccess: () => {
       const what = `${mapFile?.name ?? 'The source map'} uploaded for ${minifiedUrl.trim()}${appVersion.trim() ? `, version ${appVersion.trim()}` : ', no app version'}`
       // Read out by the status line that shows it.
       setUploaded(what)
@@ -144,9 +127,23 @@ export function SourceMapUploadForm({
       setReadMap(null)
       setMinifiedUrl(null)
       setOverwrite(false)
-      await queryClient.invalidateQueries({ queryKey: sourceMapKeys.project(projectId) })
     },
   })
+  const startUpload = () => {
+    if (!mapFile) return
+    setProgress({ sent: 0, total: files.reduce((sum, file) => sum + file.size, 0) })
+    upload.mutate({
+      upload: {
+        minifiedUrl: minifiedUrl.trim(),
+        appVersion,
+        overwrite,
+        sourceMap: mapFile,
+        minifiedFile: minified,
+        sources: entries.flatMap((entry) => (entry.role === 'source' && entry.field ? [{ field: entry.field, file: entry.file }] : [])),
+      },
+      onProgress: (sent, total) => setProgress({ sent, total }),
+    })
+  }
 
   const addFiles = (dropped: File[]) => {
     upload.reset()
@@ -171,7 +168,7 @@ export function SourceMapUploadForm({
       className="flex flex-col gap-4"
       onSubmit={(event) => {
         event.preventDefault()
-        if (ready && !upload.isPending) upload.mutate()
+        if (ready && !upload.isPending) startUpload()
       }}
     >
       <FileDropzone

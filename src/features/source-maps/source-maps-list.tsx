@@ -1,8 +1,8 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQuery } from '@tanstack/react-query'
 import { Search, Trash2 } from 'lucide-react'
 import { useState } from 'react'
 import type { SourceMap } from '../../../contract/source-maps.ts'
-import { deleteSourceMap, sourceMapKeys, sourceMapsQuery, SOURCE_MAPS_PAGE_SIZE } from '../../api/source-maps.ts'
+import { deleteSourceMapMutation, sourceMapsQuery, SOURCE_MAPS_PAGE_SIZE } from '../../api/source-maps.ts'
 import { Badge } from '../../components/ui/badge.tsx'
 import { Button } from '../../components/ui/button.tsx'
 import { ConfirmDialog } from '../../components/ui/dialog.tsx'
@@ -71,19 +71,10 @@ export function SourceMapsList({
   search: string
   onSearchChange: (search: string) => void
 }) {
-  const queryClient = useQueryClient()
   const settledSearch = useDebouncedValue(search, SEARCH_DEBOUNCE_MS)
   const query = useQuery(sourceMapsQuery(projectId, settledSearch))
   const [deleting, setDeleting] = useState<SourceMap | null>(null)
-  const remove = useMutation({
-    mutationFn: (map: SourceMap) => deleteSourceMap(projectId, map.id),
-    meta: { inlineErrors: true },
-    onSuccess: async (_, map) => {
-      setDeleting(null)
-      announce(`Deleted the source map for ${uploadTarget(map)}`)
-      await queryClient.invalidateQueries({ queryKey: sourceMapKeys.project(projectId) })
-    },
-  })
+  const remove = useMutation(deleteSourceMapMutation(projectId))
 
   const body = query.isPending ? (
     <LoadingRegion label="Loading the source maps" className="flex flex-col gap-2 p-4">
@@ -138,7 +129,15 @@ export function SourceMapsList({
         destructive
         pending={remove.isPending}
         error={remove.error}
-        onConfirm={() => deleting && remove.mutate(deleting)}
+        onConfirm={() =>
+          deleting &&
+          remove.mutate(deleting.id, {
+            onSuccess: () => {
+              setDeleting(null)
+              announce(`Deleted the source map for ${uploadTarget(deleting)}`)
+            },
+          })
+        }
         onCancel={() => {
           setDeleting(null)
           remove.reset()

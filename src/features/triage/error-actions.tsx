@@ -3,6 +3,7 @@ import { Link, useNavigate } from '@tanstack/react-router'
 import { ArrowRight, BellOff, Check, EyeOff, RotateCcw, Trash2 } from 'lucide-react'
 import type * as React from 'react'
 import { useState } from 'react'
+import { changesStatus, type StatusOperation } from '../../../contract/error-status.ts'
 import type { ErrorGroup, ErrorOperation } from '../../../contract/errors.ts'
 import type { Filters } from '../../../contract/filters.ts'
 import { errorOperationMutation } from '../../api/errors.ts'
@@ -56,17 +57,17 @@ export function ErrorActions({ projectId, error, filters = {} }: { projectId: st
 
   // Every status button keeps its place whatever the status: the one for the current status is
   // disabled rather than hidden, so a click or a key never lands on a button that moved under it.
+  // Which ones are disabled is the contract's status rule: an operation that changes nothing.
   const statusButton = (
-    target: ErrorGroup['status'],
     label: string,
     icon: React.ReactNode,
-    op: ErrorOperation,
+    op: Exclude<StatusOperation, { operation: 'snooze' }>,
     extra: { variant?: 'primary'; shortcut?: string } = {},
   ) => (
     <Button
       variant={extra.variant}
-      disabled={error.status === target}
-      title={error.status === target ? `The error is ${target}` : undefined}
+      disabled={!changesStatus(error.status, op.operation)}
+      title={changesStatus(error.status, op.operation) ? undefined : `The error is ${error.status}`}
       onClick={() => run(op)}
       aria-keyshortcuts={extra.shortcut}
     >
@@ -77,13 +78,13 @@ export function ErrorActions({ projectId, error, filters = {} }: { projectId: st
 
   return (
     <div role="toolbar" aria-label="Error actions" className="flex flex-wrap items-center gap-2">
-      {statusButton('fixed', 'Fix', <Check aria-hidden="true" />, { operation: 'fix' }, { variant: 'primary', shortcut: 'f' })}
+      {statusButton('Fix', <Check aria-hidden="true" />, { operation: 'fix' }, { variant: 'primary', shortcut: 'f' })}
       <Button onClick={() => setSnoozeOpen(true)} aria-keyshortcuts="s">
         <BellOff aria-hidden="true" />
         Snooze…
       </Button>
-      {statusButton('ignored', 'Ignore', <EyeOff aria-hidden="true" />, { operation: 'ignore' }, { shortcut: 'i' })}
-      {statusButton('open', 'Reopen', <RotateCcw aria-hidden="true" />, { operation: 'open' })}
+      {statusButton('Ignore', <EyeOff aria-hidden="true" />, { operation: 'ignore' }, { shortcut: 'i' })}
+      {statusButton('Reopen', <RotateCcw aria-hidden="true" />, { operation: 'open' })}
       <AssignMenu
         projectId={projectId}
         assignedId={error.assigned_collaborator_id}

@@ -1,22 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
-import type { Collaborator } from '../../../contract/collaborators.ts'
-import type { ErrorGroup, ErrorStatusChange } from '../../../contract/errors.ts'
-import { errorGroup, event, project } from '../../test/fixtures.ts'
+import { snoozeBookkeeping, type ErrorGroup, type ErrorStatusChange, type ReopenRules } from '../../../contract/errors.ts'
+import { collaborator, errorGroup, event, project } from '../../test/fixtures.ts'
 import { json, mockApi, type MockRequest } from '../../test/mock-api.ts'
 import { renderApp } from '../../test/render-app.tsx'
 
-const collaborator = (overrides: Partial<Collaborator> = {}): Collaborator => ({
-  id: 'u2',
-  name: 'Ada Lovelace',
-  email: 'ada@example.com',
-  is_admin: false,
-  project_ids: null,
-  pending_invitation: false,
-  created_at: '2026-01-01T00:00:00.000Z',
-  ...overrides,
-})
 
 const me = { id: 'u1', name: 'Admin', email: 'admin@example.com', created_at: '2026-01-01T00:00:00Z' }
 
@@ -90,7 +79,7 @@ function defaultPatch(request: MockRequest, current: ErrorGroup): Response {
       return json({
         ...current,
         status: 'snoozed',
-        reopen_rules: { ...body.reopen_rules, snoozed_at: '2026-11-22T10:00:00.000Z', events_at_snooze: current.events },
+        reopen_rules: snoozeBookkeeping(body.reopen_rules as ReopenRules, current, new Date('2026-11-22T10:00:00.000Z')),
       })
     case 'assign':
       return json({ ...current, assigned_collaborator_id: body.assigned_collaborator_id || null })
@@ -352,7 +341,7 @@ describe('error page triage', { timeout: 20_000 }, () => {
           to_status: 'snoozed',
           reason: 'operation',
           actor: { id: 'u2', name: 'Ada Lovelace', email: 'ada@example.com' },
-          reopen_rules: { reopen_if: 'n_occurrences_in_m_hours', occurrences: 5, hours: 1 },
+          reopen_rules: { reopen_if: 'n_occurrences_in_m_hours', occurrences: 5, hours: 1, snoozed_at: '2026-11-21T09:00:00.000Z' },
           created_at: '2026-11-21T09:00:00.000Z',
         },
         {

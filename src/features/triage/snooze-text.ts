@@ -1,3 +1,4 @@
+import type { StoredReopenRules } from '../../../contract/errors.ts'
 import { formatCount } from '../../lib/relative-time.ts'
 
 const plural = (value: number, singular: string) => `${formatCount(value)} ${value === 1 ? singular : `${singular}s`}`
@@ -19,37 +20,28 @@ export function formatDuration(seconds: number): string {
 
 const timeFormat = new Intl.DateTimeFormat('en', { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
 
-const num = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null)
-
 /**
  * A snooze rule in words, as it continues "Snoozed …": "until 3 more events",
  * "until 10 events in 2 hours", "until Nov 22, 14:00". With the error's current event count the
  * first counts down from the bookkeeping the server stored at snooze time.
  */
-export function describeReopenRules(rules: Record<string, unknown> | null, currentEvents?: number): string | null {
+export function describeReopenRules(rules: StoredReopenRules | null, currentEvents?: number): string | null {
   if (!rules) return null
   switch (rules.reopen_if) {
     case 'n_additional_occurrences': {
-      const additional = num(rules.additional_occurrences)
-      if (additional === null) return null
-      const atSnooze = num(rules.events_at_snooze)
       const remaining =
-        atSnooze !== null && currentEvents !== undefined ? Math.max(0, atSnooze + additional - currentEvents) : additional
+        currentEvents === undefined
+          ? rules.additional_occurrences
+          : Math.max(0, rules.events_at_snooze + rules.additional_occurrences - currentEvents)
       return `until ${plural(remaining, 'more event')}`
     }
-    case 'n_occurrences_in_m_hours': {
-      const occurrences = num(rules.occurrences)
-      const hours = num(rules.hours)
-      if (occurrences === null || hours === null) return null
-      return `until ${plural(occurrences, 'event')} in ${plural(hours, 'hour')}`
-    }
+    case 'n_additional_users':
+      return `until ${plural(rules.additional_users, 'more user')}`
+    case 'n_occurrences_in_m_hours':
+      return `until ${plural(rules.occurrences, 'event')} in ${plural(rules.hours, 'hour')}`
     case 'occurs_after': {
-      const reopenAfter = typeof rules.reopen_after === 'string' ? Date.parse(rules.reopen_after) : Number.NaN
-      if (!Number.isNaN(reopenAfter)) return `until ${timeFormat.format(reopenAfter)}`
-      const seconds = num(rules.seconds)
-      return seconds === null ? null : `for ${formatDuration(seconds)}`
+      const reopenAfter = Date.parse(rules.reopen_after)
+      return Number.isNaN(reopenAfter) ? `for ${formatDuration(rules.seconds)}` : `until ${timeFormat.format(reopenAfter)}`
     }
-    default:
-      return null
   }
 }

@@ -1,16 +1,10 @@
-import type { ErrorGroup, ErrorOperation, ErrorStatus } from '../../../contract/errors.ts'
+import { changesStatus, isStatusOperation } from '../../../contract/error-status.ts'
+import type { ErrorGroup, ErrorOperation } from '../../../contract/errors.ts'
 
 /** One request that takes back part of a triage change. */
 export interface UndoStep {
   errorIds: string[]
   operation: ErrorOperation
-}
-
-const STATUS_OF: Partial<Record<ErrorOperation['operation'], ErrorStatus>> = {
-  fix: 'fixed',
-  open: 'open',
-  ignore: 'ignored',
-  snooze: 'snoozed',
 }
 
 /**
@@ -25,11 +19,11 @@ export function toUndoOperations(
   before: ReadonlyMap<string, ErrorGroup>,
   changedIds: readonly string[],
 ): UndoStep[] {
-  const target = STATUS_OF[operation.operation]
-  if (target) {
+  if (isStatusOperation(operation)) {
+    // Only where the contract's status rule says the operation was a change (and so recorded).
     const ids = changedIds.filter((id) => {
       const previous = before.get(id)
-      return previous !== undefined && (previous.status !== target || target === 'snoozed')
+      return previous !== undefined && changesStatus(previous.status, operation.operation)
     })
     return ids.length > 0 ? [{ errorIds: ids, operation: { operation: 'revert_status' } }] : []
   }

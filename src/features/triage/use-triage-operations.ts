@@ -1,8 +1,9 @@
-import { useMutation } from '@tanstack/react-query'
+import { useMutation, type UseMutationOptions } from '@tanstack/react-query'
 import type { ErrorGroup, ErrorOperation } from '../../../contract/errors.ts'
-import { bulkErrorOperationMutation, errorOperationMutation, PAST, type BulkOutcome } from '../../api/errors.ts'
+import { bulkErrorOperationMutation, errorOperationMutation, type BulkOutcome } from '../../api/errors.ts'
 import { announce } from '../../lib/announce.ts'
 import { showToast } from '../../lib/toast.ts'
+import { messageOf, OPERATION_VERBS, PAST } from './operation-words.ts'
 import { toUndoOperations, type UndoStep } from './to-undo-operations.ts'
 
 /** How long the Undo toast stays: long enough to notice the rows that left the list. */
@@ -24,13 +25,14 @@ export interface RunOptions {
  * Triage operations with Undo: a status change or an assignment, on one error or many, shows a
  * toast whose Undo asks the server to take it back (revert_status restores the status with the
  * snooze rule and its counters as they were; an assignment is assigned back), so the change is
- * undone for everyone, not only in this tab's cache.
+ * undone for everyone, not only in this tab's cache. The toasts and announcements are all here:
+ * a refused change (rolled back by the mutation) says why, a bulk change says how many failed.
  */
 export function useTriageOperations(projectId: string) {
-  const single = useMutation(errorOperationMutation(projectId))
-  const bulk = useMutation(bulkErrorOperationMutation(projectId))
-  const undoOne = useMutation(errorOperationMutation(projectId))
-  const undoMany = useMutation(bulkErrorOperationMutation(projectId))
+  const single = useOperationWithToasts(errorOperationMutation(projectId), ({ operation }) => [operation, 1])
+  const bulk = useBulkOperationWithToasts(projectId)
+  const undoOne = useOperationWithToasts(errorOperationMutation(projectId), ({ operation }) => [operation, 1])
+  const undoMany = useBulkOperationWithToasts(projectId)
 
   const runUndo = async (steps: readonly UndoStep[]) => {
     let restored = 0
@@ -101,4 +103,46 @@ export function useTriageOperations(projectId: string) {
   }
 
   return { run, pending: single.isPending || bulk.isPending, bulkPending: bulk.isPending }
+}
+
+/**
+ * A status mutation whose refusal shows in a toast naming the operation (the mutation has rolled
+ * its optimistic change back by then: its own onError runs first).
+ */
+function useOperationWithToasts<TData, TVariables, TContext>(
+  options: UseMutationOptions<TData, Error, TVariables, TContext>,
+  describe: (variables: TVariables) => [ErrorOperation, number],
+) {
+  return useMutation({
+    ...options,
+    onError: (error, variables, context, mutationContext) => {
+      void options.onError?.(error, variables, context, mutationContext)
+      const [operation, count] = describe(variables)
+      showToast({
+        title: `Could not ${OPERATION_VERBS[operation.operation]} ${count === 1 ? 'the error' : `${count} errors`}`,
+        description: messageOf(error),
+      })
+    },
+  })
+}
+
+/** The bulk mutation, whose answer may also list errors the server did not change: how many, and why. */
+function useBulkOperationWithToasts(projectId: string) {
+  const options = bulkErrorOperationMutation(projectId)
+  return useOperationWithToasts(
+    {
+      ...options,
+      onSuccess: (outcome, variables, context, mutationContext) => {
+        void options.onSuccess?.(outcome, variables, context, mutationContext)
+        const { results, failed } = outcome
+        if (failed.length === 0) return
+        const reasons = [...new Set(failed.flatMap((r) => (r.errors.length > 0 ? r.errors : [r.status === 'not_found' ? 'not found' : 'failed'])))]
+        showToast({
+          title: `${failed.length} of ${results.length} errors were not ${PAST[variables.operation.operation]}`,
+          description: reasons.join('\n'),
+        })
+      },
+    },
+    ({ operation, errorIds }) => [operation, errorIds.length],
+  )
 }

@@ -1,7 +1,7 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQuery } from '@tanstack/react-query'
 import { RotateCw } from 'lucide-react'
 import type { Webhook, WebhookDelivery } from '../../../contract/webhooks.ts'
-import { deliveriesQuery, redeliver, webhookKeys } from '../../api/webhooks.ts'
+import { deliveriesQuery, deliverWebhookMutation } from '../../api/webhooks.ts'
 import { Badge } from '../../components/ui/badge.tsx'
 import { Button } from '../../components/ui/button.tsx'
 import { FormErrors } from '../../components/ui/form-errors.tsx'
@@ -36,12 +36,7 @@ export function DeliveryLog({ webhook, isAdmin }: { webhook: Webhook; isAdmin: b
 }
 
 function DeliveryItem({ webhook, delivery, isAdmin }: { webhook: Webhook; delivery: WebhookDelivery; isAdmin: boolean }) {
-  const queryClient = useQueryClient()
-  const mutation = useMutation({
-    mutationFn: () => redeliver(webhook.id, delivery.id),
-    meta: { inlineErrors: true },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: webhookKeys.deliveries(webhook.id) }),
-  })
+  const mutation = useMutation(deliverWebhookMutation(webhook.id))
   return (
     <li className="flex flex-col gap-2 px-3 py-2 text-sm">
       <div className="flex flex-wrap items-center gap-2">
@@ -55,7 +50,7 @@ function DeliveryItem({ webhook, delivery, isAdmin }: { webhook: Webhook; delive
           {delivery.last_status !== null ? `, last HTTP ${delivery.last_status}` : ''}
         </span>
         {isAdmin && delivery.state !== 'pending' ? (
-          <Button size="sm" className="ml-auto" disabled={mutation.isPending} onClick={() => mutation.mutate()} aria-label={`Redeliver ${delivery.trigger} delivery ${delivery.id}`}>
+          <Button size="sm" className="ml-auto" disabled={mutation.isPending} onClick={() => mutation.mutate({ deliveryId: delivery.id })} aria-label={`Redeliver ${delivery.trigger} delivery ${delivery.id}`}>
             <RotateCw aria-hidden="true" />
             Redeliver
           </Button>

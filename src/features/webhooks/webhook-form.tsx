@@ -10,7 +10,7 @@ import {
   type WebhookSettings,
   type WebhookTrigger,
 } from '../../../contract/webhooks.ts'
-import { createWebhook, updateWebhook } from '../../api/webhooks.ts'
+import { saveWebhookMutation } from '../../api/webhooks.ts'
 import { Button } from '../../components/ui/button.tsx'
 import { FormErrors } from '../../components/ui/form-errors.tsx'
 import { Input, Label, Select } from '../../components/ui/input.tsx'
@@ -45,20 +45,17 @@ export function WebhookForm({
   const [sensitivity, setSensitivity] = useState(webhook?.settings.projectSpiking?.sensitivity ?? 'medium')
   const [stage, setStage] = useState(webhook?.filters[STAGE_FIELD]?.[0]?.value ?? '')
 
-  const mutation = useMutation({
-    mutationFn: () => {
-      const settings: WebhookSettings = {}
-      if (triggers.includes('errorEventFrequency')) settings.errorEventFrequency = { threshold: Number(threshold), unit, hours: Number(hours) }
-      if (triggers.includes('projectSpiking')) settings.projectSpiking = { sensitivity }
-      const filters: Filters = { ...webhook?.filters }
-      delete filters[STAGE_FIELD]
-      if (stage.trim() && triggers.some((t) => FILTERED_TRIGGERS.includes(t))) filters[STAGE_FIELD] = [{ type: 'eq', value: stage.trim() }]
-      const input = { url, triggers, settings, filters, enabled }
-      return webhook ? updateWebhook(webhook.id, input) : createWebhook(projectId, input)
-    },
-    meta: { inlineErrors: true },
-    onSuccess: onSaved,
-  })
+  const mutation = useMutation({ ...saveWebhookMutation(projectId), onSuccess: onSaved })
+  const save = () => {
+    const settings: WebhookSettings = {}
+    if (triggers.includes('errorEventFrequency')) settings.errorEventFrequency = { threshold: Number(threshold), unit, hours: Number(hours) }
+    if (triggers.includes('projectSpiking')) settings.projectSpiking = { sensitivity }
+    const filters: Filters = { ...webhook?.filters }
+    delete filters[STAGE_FIELD]
+    if (stage.trim() && triggers.some((t) => FILTERED_TRIGGERS.includes(t))) filters[STAGE_FIELD] = [{ type: 'eq', value: stage.trim() }]
+    const input = { url, triggers, settings, filters, enabled }
+    mutation.mutate(webhook ? { webhookId: webhook.id, input } : { input })
+  }
 
   const toggle = (trigger: WebhookTrigger, on: boolean) =>
     setTriggers((current) => (on ? WEBHOOK_TRIGGERS.filter((t) => t === trigger || current.includes(t)) : current.filter((t) => t !== trigger)))
@@ -69,7 +66,7 @@ export function WebhookForm({
       className="flex flex-col gap-4"
       onSubmit={(event) => {
         event.preventDefault()
-        mutation.mutate()
+        save()
       }}
     >
       <h3 id={`${id}-title`} className="text-sm font-semibold">

@@ -1,8 +1,8 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQuery } from '@tanstack/react-query'
 import { AlertTriangle, Pencil, Plus, Send, Trash2 } from 'lucide-react'
 import { useId, useState } from 'react'
 import { TRIGGER_LABELS, type Webhook } from '../../../contract/webhooks.ts'
-import { deleteWebhook, testWebhook, updateWebhook, webhookKeys, webhooksQuery } from '../../api/webhooks.ts'
+import { deleteWebhookMutation, deliverWebhookMutation, saveWebhookMutation, webhooksQuery } from '../../api/webhooks.ts'
 import { Badge } from '../../components/ui/badge.tsx'
 import { Button } from '../../components/ui/button.tsx'
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx'
@@ -35,12 +35,10 @@ export function WebhooksPage({
   openWebhookId: string | undefined
   onOpenWebhook: (webhookId: string | undefined) => void
 }) {
-  const queryClient = useQueryClient()
   const query = useQuery(webhooksQuery(projectId))
   const [adding, setAdding] = useState(false)
   // The signing secret lives only here: leaving the page forgets it for good.
   const [created, setCreated] = useState<Webhook | null>(null)
-  const refresh = () => queryClient.invalidateQueries({ queryKey: webhookKeys.list(projectId) })
 
   return (
     <div className="mx-auto flex max-w-4xl flex-col gap-4">
@@ -67,10 +65,9 @@ export function WebhooksPage({
           <CardContent>
             <WebhookForm
               projectId={projectId}
-              onSaved={async (webhook) => {
+              onSaved={(webhook) => {
                 setAdding(false)
                 setCreated(webhook)
-                await refresh()
               }}
               onCancel={() => setAdding(false)}
             />
@@ -99,7 +96,6 @@ export function WebhooksPage({
                 isAdmin={isAdmin}
                 open={openWebhookId === webhook.id}
                 onToggleLog={() => onOpenWebhook(openWebhookId === webhook.id ? undefined : webhook.id)}
-                onChanged={refresh}
               />
             </li>
           ))}
@@ -139,33 +135,24 @@ function WebhookCard({
   isAdmin,
   open,
   onToggleLog,
-  onChanged,
 }: {
   projectId: string
   webhook: Webhook
   isAdmin: boolean
   open: boolean
   onToggleLog: () => void
-  onChanged: () => Promise<void>
 }) {
   const titleId = useId()
-  const queryClient = useQueryClient()
   const [editing, setEditing] = useState(false)
   const [deleting, setDeleting] = useState(false)
-  const toggle = useMutation({
-    mutationFn: () => updateWebhook(webhook.id, { enabled: !webhook.enabled }),
-    meta: { inlineErrors: true },
-    onSuccess: onChanged,
-  })
+  const toggle = useMutation(saveWebhookMutation(projectId))
   const test = useMutation({
-    mutationFn: () => testWebhook(webhook.id),
-    meta: { inlineErrors: true },
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: webhookKeys.deliveries(webhook.id) })
+    ...deliverWebhookMutation(webhook.id),
+    onSuccess: () => {
       if (!open) onToggleLog()
     },
   })
-  const remove = useMutation({ mutationFn: () => deleteWebhook(webhook.id), meta: { inlineErrors: true }, onSuccess: onChanged })
+  const remove = useMutation(deleteWebhookMutation(projectId))
 
   if (editing) {
     return (
@@ -174,10 +161,7 @@ function WebhookCard({
           <WebhookForm
             projectId={projectId}
             webhook={webhook}
-            onSaved={async () => {
-              setEditing(false)
-              await onChanged()
-            }}
+            onSaved={() => setEditing(false)}
             onCancel={() => setEditing(false)}
           />
         </CardContent>
@@ -225,7 +209,7 @@ function WebhookCard({
           </Button>
           {isAdmin ? (
             <>
-              <Button size="sm" disabled={test.isPending} onClick={() => test.mutate()}>
+              <Button size="sm" disabled={test.isPending} onClick={() => test.mutate({})}>
                 <Send aria-hidden="true" />
                 Send test
               </Button>
@@ -233,7 +217,7 @@ function WebhookCard({
                 <Pencil aria-hidden="true" />
                 Edit
               </Button>
-              <Button size="sm" disabled={toggle.isPending} onClick={() => toggle.mutate()}>
+              <Button size="sm" disabled={toggle.isPending} onClick={() => toggle.mutate({ webhookId: webhook.id, input: { enabled: !webhook.enabled } })}>
                 {webhook.enabled ? 'Disable' : 'Enable'}
               </Button>
               <Button size="sm" className="text-danger" onClick={() => setDeleting(true)}>
@@ -254,7 +238,7 @@ function WebhookCard({
           confirmLabel="Delete webhook"
           pending={remove.isPending}
           error={remove.error}
-          onConfirm={() => remove.mutate()}
+          onConfirm={() => remove.mutate(webhook.id)}
           onCancel={() => setDeleting(false)}
         />
       ) : null}

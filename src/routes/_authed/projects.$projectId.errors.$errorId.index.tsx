@@ -30,7 +30,7 @@ export const Route = createFileRoute('/_authed/projects/$projectId/errors/$error
   loaderDeps: ({ search: { cursor, f } }) => ({ cursor, filters: fromErrorFilterSearch(f) }),
   loader: ({ context: { queryClient }, params: { projectId, errorId }, deps }) => {
     // The side panels load on their own; start them now so they arrive with the page.
-    void queryClient.prefetchQuery(latestEventQuery(projectId, errorId))
+    void queryClient.prefetchQuery(latestEventQuery(projectId, errorId, deps.filters))
     void queryClient.prefetchQuery(errorEventsQuery(projectId, errorId, deps.cursor, deps.filters))
     void queryClient.prefetchQuery(errorStatusChangesQuery(projectId, errorId))
     return orNotFound(queryClient.ensureQueryData(errorQuery(projectId, errorId)))
@@ -68,7 +68,7 @@ function ErrorPage() {
       />
       <div className="grid grid-cols-1 gap-4 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
         <div className="flex min-w-0 flex-col gap-4">
-          <LatestEventPanel projectId={projectId} errorId={errorId} />
+          <LatestEventPanel projectId={projectId} errorId={errorId} filters={filters} />
           <ErrorEventsTable projectId={projectId} errorId={errorId} cursor={cursor} filters={filters} />
         </div>
         <div className="flex min-w-0 flex-col gap-4">
