@@ -3,6 +3,8 @@
 // the build's manifest (vite.config.ts writes dist/.vite/manifest.json). Without them the browser
 // learns of these files only after the entry has run and the router has matched the URL, a
 // second wave of requests after the first (BENCHMARKS.md, "First paint of the errors list").
+// They are fetched at low priority: the entry's files (which must run first anyway) and the page's
+// first API requests (public/first-requests.js) then take the six connections of HTTP/1.1 before them.
 //
 // Which route modules a URL needs comes from the route files' names (TanStack Router's flat
 // file convention, src/routes/): `_authed/projects.$projectId.errors.index.tsx` is
@@ -115,7 +117,7 @@ export function routePreloads(root: string, entry = 'index.html'): (path: string
         .map((file) =>
           file.endsWith('.css')
             ? `<link rel="preload" as="style" crossorigin href="/${file}">`
-            : `<link rel="modulepreload" crossorigin href="/${file}">`,
+            : `<link rel="modulepreload" fetchpriority="low" crossorigin href="/${file}">`,
         )
         .join('\n    ')
       cache.set(key, links)
