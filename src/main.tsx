@@ -2,11 +2,17 @@ import { RouterProvider } from '@tanstack/react-router'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { createQueryClient } from './api/query-client.ts'
+import { forgetFirstRequests } from './lib/first-requests.ts'
 import './index.css'
 import { createAppRouter } from './router.tsx'
 
 const queryClient = createQueryClient()
 const router = createAppRouter({ queryClient })
+// The first page's loaders have taken what the page started for them (public/first-requests.js).
+const stopForgetting = router.subscribe('onResolved', () => {
+  forgetFirstRequests()
+  stopForgetting()
+})
 
 const root = document.getElementById('root')
 if (!root) throw new Error('index.html has no #root element')

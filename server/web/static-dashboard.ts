@@ -4,6 +4,7 @@ import { serveStatic } from '@hono/node-server/serve-static'
 import { Hono } from 'hono'
 import { compress } from 'hono/compress'
 import type { AppEnv } from '../context.ts'
+import { routePreloads } from './route-preloads.ts'
 
 /** Paths that belong to the service, never to the dashboard's client-side routes. */
 export const SERVICE_PATHS = /^\/(api|notify|sessions|healthz|readyz|sourcemap|minidump-symbol|ndk-symbol|minidump|build)(\/|$)/
@@ -20,6 +21,8 @@ export function staticDashboard(staticDir: string): Hono<AppEnv> {
   const root = resolve(staticDir)
   const indexPath = join(root, 'index.html')
   const signInPath = join(root, 'login.html')
+  // The page names its route's chunks itself, so the browser fetches them beside the entry's.
+  const preloadsFor = existsSync(root) ? routePreloads(root) : () => ''
   const app = new Hono<AppEnv>()
   // Without a build (tests, API-only use) only the fallback below answers.
   if (existsSync(root)) serveBuiltFiles(app, root)
@@ -30,8 +33,10 @@ export function staticDashboard(staticDir: string): Hono<AppEnv> {
       return c.text('The dashboard is not built. Run `npm run build` (npm start does this for you).', 503)
     }
     c.header('Cache-Control', 'no-cache')
-    const page = SIGN_IN_PATH.test(c.req.path) && existsSync(signInPath) ? signInPath : indexPath
-    return c.html(readFileSync(page, 'utf8'))
+    if (SIGN_IN_PATH.test(c.req.path) && existsSync(signInPath)) return c.html(readFileSync(signInPath, 'utf8'))
+    const preloads = preloadsFor(c.req.path)
+    const page = readFileSync(indexPath, 'utf8')
+    return c.html(preloads ? page.replace('</head>', `  ${preloads}\n  </head>`) : page)
   })
   app.all('*', (c) => c.json({ errors: [`no endpoint ${c.req.method} ${c.req.path}`] }, 404))
   return app

@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import { apiErrorSchema } from '../../contract/api-error.ts'
+import { takeFirstRequest } from '../lib/first-requests.ts'
 import { SERVER_UNREACHABLE_MESSAGE } from '../lib/route-chunks.ts'
 import { clearToken, readToken } from '../lib/token-store.ts'
 
@@ -112,7 +113,9 @@ async function send(url: string, { method = 'GET', body, signal }: SendOptions =
 
   let response: Response
   try {
-    response = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal })
+    // A GET the page already started (public/first-requests.js) is not asked twice.
+    const started = method === 'GET' ? takeFirstRequest(url, token) : undefined
+    response = await (started ?? fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal }))
   } catch (error) {
     if (signal?.aborted) throw error
     throw new ApiError(0, [SERVER_UNREACHABLE_MESSAGE])
