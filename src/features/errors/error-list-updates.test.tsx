@@ -19,6 +19,8 @@ function growingListApi() {
     'GET /api/projects/p1': project({ open_error_count: 2 }),
     'GET /api/organizations/org1': { id: 'org1', name: 'Acme Inc.', slug: 'acme', created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z' },
     'GET /api/projects/p1/collaborators': [],
+    // The project's settings page, which one test opens in between.
+    'GET /api/organizations/org1/collaborators': [],
     'GET /api/projects/p1/errors': (request) => {
       const perPage = Number(request.url.searchParams.get('per_page'))
       const statuses = request.url.searchParams.getAll('filters[error.status][][value]')
@@ -72,6 +74,22 @@ describe('an open errors list', { timeout: 20_000 }, () => {
     expect(api.polls()[0]!.url.searchParams.getAll('filters[error.status][][value]')).toEqual(['open'])
     // Nothing new: nothing to say.
     expect(screen.queryByRole('button', { name: /new error/ })).not.toBeInTheDocument()
+  })
+
+  it('opened again on a first page from the cache, checks the head at once and shows what arrived meanwhile', async () => {
+    const api = growingListApi()
+    const { queryClient, router } = renderApp('/projects/p1/errors')
+    await list()
+    await router.navigate({ to: '/projects/$projectId/settings', params: { projectId: 'p1' } })
+    await waitFor(() => expect(screen.queryByRole('list', { name: 'Errors' })).not.toBeInTheDocument())
+    // The first page was read a while ago (the list's own staleness has not run out).
+    for (const [key, data] of queryClient.getQueriesData<{ pages: { fetchedAt: number }[] }>({ queryKey: ['errors', 'list', 'p1'] })) {
+      if (data) queryClient.setQueryData(key, { ...data, pages: data.pages.map((page) => ({ ...page, fetchedAt: Date.now() - 10_000 })) })
+    }
+    api.arrive('ThirdError')
+    await router.navigate({ to: '/projects/$projectId/errors', params: { projectId: 'p1' } })
+    await waitFor(() => expect(api.polls()).toHaveLength(1))
+    expect(await within(await list()).findByText('ThirdError')).toBeInTheDocument()
   })
 
   it('scrolled down, says how many new errors arrived and shows them at the top on request', async () => {

@@ -11,6 +11,12 @@ export interface ListUpdates {
 
 const NO_UPDATES: ListUpdates = { newErrors: 0, changed: false }
 
+/** A first page older than this when the list opens came from the cache. */
+const CACHED_PAGE_MS = 1_000
+
+/** The head's refetchOnMount: at once when the page shown was read before the list opened (called as it mounts, not while rendering). */
+const checkWhenCached = (shownAt: number) => (): 'always' | false => (Date.now() - shownAt > CACHED_PAGE_MS ? 'always' : false)
+
 /** The list's first page (`shown`) against the head read since (`latest`). */
 export function compareErrorsHead(shown: ErrorsHead, latest: ErrorsHead): ListUpdates {
   const newErrors = shown.total !== null && latest.total !== null ? Math.max(0, latest.total - shown.total) : 0
@@ -31,8 +37,16 @@ export function compareErrorsHead(shown: ErrorsHead, latest: ErrorsHead): ListUp
 export function useListUpdates(projectId: string, params: ErrorListParams, firstPage: ErrorsPage | undefined): ListUpdates {
   const shown = toErrorsHead(firstPage)
   const shownAt = firstPage?.fetchedAt ?? 0
-  // The list's own first page is the head as of when it was read: no request when the list opens.
-  const head = useQuery({ ...errorsHeadQuery(projectId, params), initialData: shown, initialDataUpdatedAt: shownAt })
+  // The list's own first page is the head as of when it was read: no request when the list opens
+  // on a page it has just read. A page from the cache (read a while ago: by the empty project's
+  // poll while its first errors were arriving, or before an error was opened) is checked at once,
+  // so what arrived meanwhile shows now, not at the next poll.
+  const head = useQuery({
+    ...errorsHeadQuery(projectId, params),
+    initialData: shown,
+    initialDataUpdatedAt: shownAt,
+    refetchOnMount: checkWhenCached(shownAt),
+  })
   const triaging = useIsMutating({ mutationKey: errorKeys.all }) > 0
   if (triaging || head.dataUpdatedAt <= shownAt) return NO_UPDATES
   return compareErrorsHead(shown, head.data)
