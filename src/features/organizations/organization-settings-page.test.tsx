@@ -1,28 +1,18 @@
 import { configure, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
-import type { Collaborator } from '../../../contract/collaborators.ts'
-import { organization, project } from '../../test/fixtures.ts'
+import { organization, project, signedInCollaborator, signedInUser } from '../../test/fixtures.ts'
 import { json, mockApi } from '../../test/mock-api.ts'
 import { renderApp } from '../../test/render-app.tsx'
 
-const me = { id: 'u1', name: 'Ada', email: 'ada@example.com', created_at: '2026-01-01T00:00:00Z' }
-const collaborator = (is_admin: boolean): Collaborator => ({
-  id: 'u1',
-  name: 'Ada',
-  email: 'ada@example.com',
-  is_admin,
-  project_ids: null,
-  pending_invitation: false,
-  created_at: '2026-01-01T00:00:00.000Z',
-})
+const me = signedInUser
 
 const routes = ({ admin = true } = {}) => ({
   'GET /api/user': me,
   'GET /api/user/invitations': [],
   'GET /api/user/organizations': [organization()],
   'GET /api/organizations/org1': organization(),
-  'GET /api/organizations/org1/collaborators': [collaborator(admin)],
+  'GET /api/organizations/org1/collaborators': [signedInCollaborator(admin)],
   'GET /api/organizations/org1/projects': [project()],
 })
 

@@ -1,22 +1,12 @@
 import { configure, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { Collaborator } from '../../../contract/collaborators.ts'
 import type { EventDataDeletion, EventDataRequest } from '../../../contract/privacy.ts'
-import { organization, project } from '../../test/fixtures.ts'
+import { organization, project, signedInCollaborator, signedInUser } from '../../test/fixtures.ts'
 import { json, mockApi, type MockRequest } from '../../test/mock-api.ts'
 import { renderApp } from '../../test/render-app.tsx'
 
-const me = { id: 'u1', name: 'Ada', email: 'ada@example.com', created_at: '2026-01-01T00:00:00Z' }
-const collaborator = (is_admin: boolean): Collaborator => ({
-  id: 'u1',
-  name: 'Ada',
-  email: 'ada@example.com',
-  is_admin,
-  project_ids: null,
-  pending_invitation: false,
-  created_at: '2026-01-01T00:00:00.000Z',
-})
+const me = signedInUser
 const ALICE = { 'user.id': [{ type: 'eq' as const, value: 'alice' }] }
 const actor = { id: 'u1', email: 'ada@example.com', name: 'Ada' }
 const created = new Date(Date.now() - 60_000).toISOString()
@@ -84,7 +74,7 @@ function api({ admin = true } = {}) {
     'GET /api/user/organizations': [organization()],
     'GET /api/organizations/org1': organization(),
     'GET /api/organizations/org1/projects': [project()],
-    'GET /api/organizations/org1/collaborators': [collaborator(admin)],
+    'GET /api/organizations/org1/collaborators': [signedInCollaborator(admin)],
     'GET /api/organizations/org1/event_data_preview': preview,
     'GET /api/organizations/org1/event_data_requests': () => json(state.retrievals, { headers: { 'X-Total-Count': String(state.retrievals.length) } }),
     'GET /api/organizations/org1/event_data_deletions': () => json(state.deletions, { headers: { 'X-Total-Count': String(state.deletions.length) } }),

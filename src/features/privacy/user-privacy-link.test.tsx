@@ -1,21 +1,11 @@
 import { configure, screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import type { Collaborator } from '../../../contract/collaborators.ts'
 import type { PivotValue } from '../../../contract/pivots.ts'
-import { errorGroup, event, organization, project } from '../../test/fixtures.ts'
+import { errorGroup, event, organization, project, signedInCollaborator, signedInUser } from '../../test/fixtures.ts'
 import { json, mockApi } from '../../test/mock-api.ts'
 import { renderApp } from '../../test/render-app.tsx'
 
-const me = { id: 'u1', name: 'Ada', email: 'ada@example.com', created_at: '2026-01-01T00:00:00Z' }
-const collaborator = (is_admin: boolean): Collaborator => ({
-  id: 'u1',
-  name: 'Ada',
-  email: 'ada@example.com',
-  is_admin,
-  project_ids: null,
-  pending_invitation: false,
-  created_at: '2026-01-01T00:00:00.000Z',
-})
+const me = signedInUser
 const userValue: PivotValue = {
   event_field_value: 'alice-1',
   events: 3,
@@ -28,7 +18,7 @@ const userValue: PivotValue = {
 const routes = (admin: boolean) => ({
   'GET /api/user': me,
   'GET /api/organizations/org1': organization(),
-  'GET /api/organizations/org1/collaborators': [collaborator(admin)],
+  'GET /api/organizations/org1/collaborators': [signedInCollaborator(admin)],
   'GET /api/projects/p1': project(),
   'GET /api/projects/p1/errors/e1': errorGroup(),
   'GET /api/projects/p1/events/ev1': event({ user: { id: 'alice-1', email: 'alice@example.com', name: 'Alice' } }),

@@ -1,22 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
-import type { Collaborator } from '../../../contract/collaborators.ts'
 import type { SourceMap } from '../../../contract/source-maps.ts'
-import { event, organization, project } from '../../test/fixtures.ts'
+import { event, organization, project, signedInCollaborator, signedInUser } from '../../test/fixtures.ts'
 import { json, mockApi, type MockRequest } from '../../test/mock-api.ts'
 import { renderApp } from '../../test/render-app.tsx'
 
-const me = { id: 'u1', name: 'Ada', email: 'ada@example.com', created_at: '2026-01-01T00:00:00Z' }
-const collaborator = (is_admin: boolean): Collaborator => ({
-  id: 'u1',
-  name: 'Ada',
-  email: 'ada@example.com',
-  is_admin,
-  project_ids: null,
-  pending_invitation: false,
-  created_at: '2026-01-01T00:00:00.000Z',
-})
+const me = signedInUser
 
 const sourceMap = (overrides: Partial<SourceMap> = {}): SourceMap => ({
   id: 'sm1',
@@ -49,7 +39,7 @@ function routes(isAdmin: boolean, maps: SourceMap[]) {
       'GET /api/user': me,
       'GET /api/user/organizations': [organization()],
       'GET /api/organizations/org1': organization(),
-      'GET /api/organizations/org1/collaborators': [collaborator(isAdmin)],
+      'GET /api/organizations/org1/collaborators': [signedInCollaborator(isAdmin)],
       'GET /api/projects/p1': project({ type: 'browser' }),
       'GET /api/projects/p1/events': [event({ app_version: '7.0.1' })],
       'GET /api/projects/p1/source_maps': (request: MockRequest) => {
