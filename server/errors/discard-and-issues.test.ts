@@ -2,9 +2,8 @@
 // snooze rule: on the error, and where ingestion honours them (docs/errors-workflow.md).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ErrorGroup } from '../../contract/errors.ts'
-import { collaborators } from '../db/schema.ts'
 import { notifierEvent } from '../test-support/ingest.ts'
-import { seedProject, type SeededProject } from '../test-support/seed.ts'
+import { seedMember, seedProject, type SeededProject } from '../test-support/seed.ts'
 import { createTestContext, type TestContext, type TestUser } from '../test-support/test-app.ts'
 
 let ctx: TestContext
@@ -15,9 +14,8 @@ let outsider: TestUser
 beforeAll(async () => {
   ctx = await createTestContext()
   main = await seedProject(ctx, { user: 'Admin Dee', organization: 'Discard Org', project: 'Main' })
-  member = await ctx.createUser('Member Mo')
+  member = await seedMember(ctx, main.organization.id, 'Member Mo')
   outsider = await ctx.createUser('Outsider Oz')
-  await ctx.deps.database.db.insert(collaborators).values({ organizationId: main.organization.id, userId: member.id, isAdmin: false })
 })
 afterAll(() => ctx.close())
 

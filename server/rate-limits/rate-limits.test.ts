@@ -9,11 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RateLimit } from '../../contract/rate-limits.ts'
 import type { Webhook } from '../../contract/webhooks.ts'
 import { queryRows, type Db } from '../db/client.ts'
-import { collaborators } from '../db/schema.ts'
 import { appendToIngestLog, createIngestWriter } from '../ingest/log/group-commit.ts'
 import { createProcessor } from '../ingest/process/process.ts'
 import { acceptedPayload, ingestAt, notifierEvent } from '../test-support/ingest.ts'
-import { seedProject, type SeededProject } from '../test-support/seed.ts'
+import { seedMember, seedProject, type SeededProject } from '../test-support/seed.ts'
 import { createTestContext, type TestContext, type TestUser } from '../test-support/test-app.ts'
 import { startWebhookReceiver, type WebhookReceiver } from '../test-support/webhook-receiver.ts'
 import { parseFetchAllow } from '../symbolication/fetch-allow.ts'
@@ -30,9 +29,8 @@ beforeAll(async () => {
   receiver = await startWebhookReceiver()
   ctx = await createTestContext({ webhookAllow: parseFetchAllow('127.0.0.1') }, { webhooks: { retryDelayMs: () => 0 } })
   main = await seedProject(ctx, { user: 'Quota Admin', organization: 'Quota Org', project: 'Quota' })
-  member = await ctx.createUser('Quota Member')
+  member = await seedMember(ctx, main.organization.id, 'Quota Member')
   outsider = await ctx.createUser('Quota Outsider')
-  await ctx.deps.database.db.insert(collaborators).values({ organizationId: main.organization.id, userId: member.id, isAdmin: false })
 })
 afterAll(async () => {
   await ctx?.close()

@@ -7,9 +7,8 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Release, ReleaseGroup } from '../../contract/releases.ts'
-import { collaborators } from '../db/schema.ts'
 import { notifierEvent } from '../test-support/ingest.ts'
-import { seedProject, type SeededProject } from '../test-support/seed.ts'
+import { seedMember, seedProject, type SeededProject } from '../test-support/seed.ts'
 import { createTestContext, listen, type TestContext, type TestUser } from '../test-support/test-app.ts'
 
 type ReportBuild = (
@@ -31,8 +30,7 @@ beforeAll(async () => {
   server = await listen(ctx)
   main = await seedProject(ctx, { user: 'Release Admin', organization: 'Release Org', project: 'Shop' })
   outsider = await ctx.createUser('Release Outsider')
-  member = await ctx.createUser('Release Member')
-  await ctx.deps.database.db.insert(collaborators).values({ organizationId: main.organization.id, userId: member.id, isAdmin: false })
+  member = await seedMember(ctx, main.organization.id, 'Release Member')
 })
 afterAll(async () => {
   await server?.close()

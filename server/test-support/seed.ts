@@ -4,7 +4,7 @@ import type { Organization } from '../../contract/organizations.ts'
 import type { Project, ProjectType } from '../../contract/projects.ts'
 import type { Database } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
-import { errors, eventPayloads, events } from '../db/schema.ts'
+import { collaborators, errors, eventPayloads, events } from '../db/schema.ts'
 import { encodeEventPayload, type StoredEventPayload } from '../events/event-payload.ts'
 import type { TestContext, TestUser } from './test-app.ts'
 
@@ -37,6 +37,13 @@ export async function seedProject(
   })
   if (projectRes.status !== 201) throw new Error(`seedProject: creating the project answered ${projectRes.status}`)
   return { user, organization, project: (await projectRes.json()) as Project }
+}
+
+/** A new user who joins `organizationId` as a member (not an admin), of every project. */
+export async function seedMember(ctx: TestContext, organizationId: string, name: string): Promise<TestUser> {
+  const member = await ctx.createUser(name)
+  await ctx.deps.database.db.insert(collaborators).values({ organizationId, userId: member.id, isAdmin: false })
+  return member
 }
 
 type ErrorInsert = typeof errors.$inferInsert
