@@ -16,6 +16,8 @@ const embeddedDatabaseOnly = [
   'test/process/privacy-crash.test.ts',
   'test/process/webhook-crash.test.ts',
 ]
+/** Server test files of what exists only on PostgreSQL (several processes' journals on one database): the PostgreSQL run has them. */
+const postgresOnly = ['server/ingest/log/postgres-journals.test.ts']
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL)
 
 export default defineConfig({
@@ -28,7 +30,7 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['server/**/*.test.ts', 'contract/**/*.test.ts', 'test/**/*.test.ts', 'bench/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...(onPostgres ? embeddedDatabaseOnly : [])],
+          exclude: [...configDefaults.exclude, ...(onPostgres ? embeddedDatabaseOnly : postgresOnly)],
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

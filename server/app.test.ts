@@ -306,6 +306,14 @@ describe('first start', () => {
   it('rejects invalid configuration with a message naming the variable', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/)
     expect(() => loadConfig({ ERRATA_ADMIN_PASSWORD: 'short' })).toThrow(/ERRATA_ADMIN_PASSWORD/)
+    expect(() => loadConfig({ ERRATA_INGEST_LOG: 'queue' })).toThrow(/ERRATA_INGEST_LOG: must be database or journal/)
+    expect(() => loadConfig({ ERRATA_INGEST_LOG: 'database' })).toThrow(/ERRATA_INGEST_LOG: database needs DATABASE_URL/)
+  })
+
+  it('keeps accepted events in the journal on the embedded database and in ingest_log on PostgreSQL unless told otherwise', () => {
+    expect(loadConfig({}).ingestLog).toBe('journal')
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/errata' }).ingestLog).toBe('database')
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/errata', ERRATA_INGEST_LOG: 'journal' }).ingestLog).toBe('journal')
   })
 
   it('reads a variable set to nothing as unset: PORT= is the default port, API_PORT= no second port', () => {

@@ -27,6 +27,7 @@ const envSchema = z.object({
   ERRATA_INGEST_FLUSH_MS: z.coerce.number().int().min(0).max(1000).default(1),
   ERRATA_INDEX_BATCH_SIZE: z.coerce.number().int().min(1).max(20000).default(2000),
   ERRATA_INDEX_LINGER_MS: z.coerce.number().int().min(0).max(5000).default(100),
+  ERRATA_INGEST_LOG: z.enum(['database', 'journal'], { error: 'must be database or journal' }).optional(),
   ERRATA_MAX_SOURCE_MAP_BYTES: bytes.default(50 * 1024 * 1024),
   ERRATA_SOURCE_MAP_CACHE_BYTES: bytes.default(256 * 1024 * 1024),
   ERRATA_FETCH_SOURCES: z.enum(['true', 'false'], { error: 'must be true or false' }).default('true'),
@@ -71,6 +72,11 @@ export interface Config {
     /** Hosts and networks fetching may reach although loopback, link-local or private. */
     fetchAllow: FetchAllowEntry[]
   }
+  /**
+   * The accepted-event log: `journal`, files in DATA_DIR fsync'd before the 200 (the embedded
+   * database's only choice), or `database`, PostgreSQL's ingest_log table.
+   */
+  ingestLog: 'database' | 'journal'
   ingest: IngestOptions
   /** Loopback, link-local and private hosts or networks webhook targets may be all the same. */
   webhookAllow: FetchAllowEntry[]
@@ -104,6 +110,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`)
   }
   const e = parsed.data
+  if (e.ERRATA_INGEST_LOG === 'database' && !e.DATABASE_URL) {
+    throw new ConfigError('Invalid configuration:\n  ERRATA_INGEST_LOG: database needs DATABASE_URL (the embedded database always uses the journal)')
+  }
   let fetchAllow: FetchAllowEntry[]
   try {
     fetchAllow = parseFetchAllow(e.ERRATA_FETCH_ALLOW)
@@ -138,6 +147,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       fetch: e.ERRATA_FETCH_SOURCES === 'true',
       fetchAllow,
     },
+    // Where accepted requests wait before indexing (docs/ingestion.md, "The accepted-event log").
+    ingestLog: e.ERRATA_INGEST_LOG ?? (e.DATABASE_URL ? 'database' : 'journal'),
     ingest: {
       batchSize: e.ERRATA_INGEST_BATCH_SIZE,
       flushMs: e.ERRATA_INGEST_FLUSH_MS,

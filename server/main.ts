@@ -143,11 +143,11 @@ async function main(): Promise<void> {
     process.stdout.write(`\n${lines.join('\n')}\n\n`)
   }
 
-  const pipeline = await openPipeline(database, { journalDir: join(config.dataDir, 'ingest-journal'), logLevel: config.logLevel })
+  const pipeline = await openPipeline(database, { journalDir: join(config.dataDir, 'ingest-journal'), log: config.ingestLog, logLevel: config.logLevel })
   const ingestWriter = createIngestWriter(database, pipeline, config.ingest, logger)
   // Background jobs (privacy requests, webhook deliveries): claimed from the database by every process.
   const wake = { jobs: (): void => {} }
-  const privacy = defaultPrivacyDeps({ database, config, ingestWriter }, { wakeJobs: () => wake.jobs() })
+  const privacy = defaultPrivacyDeps({ database, config, ingestWriter, pipeline, logger }, { wakeJobs: () => wake.jobs() })
   const webhooks = defaultWebhookDeps(config, { wakeJobs: () => wake.jobs() })
   const jobRunner: JobRunner = createJobRunner({
     database,

@@ -9,7 +9,6 @@ import {
   jsonb,
   pgTable,
   primaryKey,
-  smallint,
   text,
   timestamp,
 } from 'drizzle-orm/pg-core'
@@ -170,10 +169,12 @@ export const ingestLog = pgTable('ingest_log', {
   failure: text('failure'),
 })
 
-export const ingestJournal = pgTable('ingest_journal', {
-  id: smallint('id').primaryKey(),
+export const ingestJournals = pgTable('ingest_journals', {
+  journalId: text('journal_id').primaryKey(),
   segment: bigint('segment', { mode: 'number' }).notNull(),
   byteOffset: bigint('byte_offset', { mode: 'number' }).notNull(),
+  caughtUpAt: tstz('caught_up_at').notNull().defaultNow(),
+  location: text('location').notNull().default(''),
 })
 
 export const sessionCounts = pgTable(
@@ -517,7 +518,7 @@ export const schema = {
   ingestQueue,
   ingestLog,
   rollupWatermarks,
-  ingestJournal,
+  ingestJournals,
   sessionCounts,
   crashedSessions,
   errorStatusChanges,

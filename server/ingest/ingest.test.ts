@@ -416,6 +416,7 @@ describe('ingest writer failures', () => {
       close: async () => {},
       journal: {
         dir: '/nowhere',
+        id: 'full',
         pending: async () => 0,
         append: async () => {
           appends += 1

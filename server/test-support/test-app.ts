@@ -86,7 +86,7 @@ export async function createTestContext(overrides: Partial<Config> = {}, options
   const filesDir = database.engine === 'pglite' ? mkdtempSync(join(tmpdir(), 'errata-event-data-')) : null
   const clock = options.clock ?? systemClock
   const privacy = defaultPrivacyDeps(
-    { database, config, ingestWriter },
+    { database, config, ingestWriter, pipeline, logger },
     { clock, ...(filesDir ? { files: directoryFileStore(database, filesDir) } : {}), ...options.privacy },
   )
   const webhooks = defaultWebhookDeps(config, { clock, ...options.webhooks })

@@ -1,6 +1,7 @@
 // kill -9 in the middle of ingestion: every event that was answered 200 is there after a
 // restart, indexed exactly once. On the embedded database, and on PostgreSQL when
-// TEST_DATABASE_URL names a server (a scratch database is made for it).
+// TEST_DATABASE_URL names a server (a scratch database is made for it), with either
+// accepted-event log there (ERRATA_INGEST_LOG: the ingest_log table, or this process's journal).
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -11,13 +12,8 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 const root = join(import.meta.dirname, '../..')
-const dataDir = mkdtempSync(join(tmpdir(), 'errata-kill-'))
-const port = 20_000 + Math.floor(Math.random() * 20_000)
-const base = `http://127.0.0.1:${port}`
 const adminToken = 'k'.repeat(40)
 const serverUrl = process.env.TEST_DATABASE_URL
-let databaseUrl = ''
-const scratchName = `errata_kill_${randomBytes(6).toString('hex')}`
 
 async function onServer(statement: string): Promise<void> {
   const client = new pg.Client({ connectionString: serverUrl })
@@ -29,70 +25,77 @@ async function onServer(statement: string): Promise<void> {
   }
 }
 
-beforeAll(async () => {
-  if (!serverUrl) return
-  await onServer(`CREATE DATABASE ${scratchName}`)
-  const url = new URL(serverUrl)
-  url.pathname = `/${scratchName}`
-  databaseUrl = url.toString()
-})
+describe.each(serverUrl ? ['database', 'journal'] : ['journal'])('kill -9 during ingestion (accepted-event log: %s)', (ingestLog) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'errata-kill-'))
+  const port = 20_000 + Math.floor(Math.random() * 20_000)
+  const base = `http://127.0.0.1:${port}`
+  let databaseUrl = ''
+  const scratchName = `errata_kill_${randomBytes(6).toString('hex')}`
 
-afterAll(async () => {
-  rmSync(dataDir, { recursive: true, force: true })
-  if (serverUrl) await onServer(`DROP DATABASE IF EXISTS ${scratchName} WITH (FORCE)`)
-})
-
-function startServer(): Promise<ChildProcessWithoutNullStreams> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      DATABASE_URL: databaseUrl,
-      ERRATA_ADMIN_EMAIL: 'kill@example.com',
-      ERRATA_ADMIN_TOKEN: adminToken,
-      LOG_LEVEL: 'warn',
-    },
+  beforeAll(async () => {
+    if (!serverUrl) return
+    await onServer(`CREATE DATABASE ${scratchName}`)
+    const url = new URL(serverUrl)
+    url.pathname = `/${scratchName}`
+    databaseUrl = url.toString()
   })
-  let output = ''
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
-  return new Promise((resolve, reject) => {
-    const deadline = Date.now() + 120_000
-    const check = () => {
-      if (output.includes('Errata is running')) return resolve(child)
-      if (child.exitCode !== null) return reject(new Error(`server exited early:\n${output}`))
-      if (Date.now() > deadline) return reject(new Error(`server did not start:\n${output}`))
-      setTimeout(check, 100)
-    }
-    check()
-  })
-}
 
-const api = async <T>(path: string, init: RequestInit = {}): Promise<{ status: number; body: T; total: string | null; next: string | null }> => {
-  const res = await fetch(path.startsWith('http') ? path : `${base}/api${path}`, {
-    ...init,
-    headers: { Authorization: `token ${adminToken}`, 'X-Version': '2', 'Content-Type': 'application/json' },
+  afterAll(async () => {
+    rmSync(dataDir, { recursive: true, force: true })
+    if (serverUrl) await onServer(`DROP DATABASE IF EXISTS ${scratchName} WITH (FORCE)`)
   })
-  const next = /<([^>]+)>;\s*rel="next"/.exec(res.headers.get('Link') ?? '')?.[1] ?? null
-  return { status: res.status, body: (await res.json()) as T, total: res.headers.get('X-Total-Count'), next }
-}
 
-/** POSTs one event; its status, or 0 when the connection broke (the kill). */
-function post(body: string): Promise<number> {
-  return new Promise((resolve) => {
-    const req = request(`${base}/notify`, { method: 'POST', headers: { 'Content-Type': 'application/json' } }, (res) => {
-      res.resume()
-      res.on('end', () => resolve(res.statusCode ?? 0))
-      res.on('error', () => resolve(0))
+  function startServer(): Promise<ChildProcessWithoutNullStreams> {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+      cwd: root,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        DATABASE_URL: databaseUrl,
+        ERRATA_INGEST_LOG: serverUrl ? ingestLog : '',
+        ERRATA_ADMIN_EMAIL: 'kill@example.com',
+        ERRATA_ADMIN_TOKEN: adminToken,
+        LOG_LEVEL: 'warn',
+      },
     })
-    req.on('error', () => resolve(0))
-    req.end(body)
-  })
-}
+    let output = ''
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    return new Promise((resolve, reject) => {
+      const deadline = Date.now() + 120_000
+      const check = () => {
+        if (output.includes('Errata is running')) return resolve(child)
+        if (child.exitCode !== null) return reject(new Error(`server exited early:\n${output}`))
+        if (Date.now() > deadline) return reject(new Error(`server did not start:\n${output}`))
+        setTimeout(check, 100)
+      }
+      check()
+    })
+  }
 
-describe('kill -9 during ingestion', () => {
+  const api = async <T>(path: string, init: RequestInit = {}): Promise<{ status: number; body: T; total: string | null; next: string | null }> => {
+    const res = await fetch(path.startsWith('http') ? path : `${base}/api${path}`, {
+      ...init,
+      headers: { Authorization: `token ${adminToken}`, 'X-Version': '2', 'Content-Type': 'application/json' },
+    })
+    const next = /<([^>]+)>;\s*rel="next"/.exec(res.headers.get('Link') ?? '')?.[1] ?? null
+    return { status: res.status, body: (await res.json()) as T, total: res.headers.get('X-Total-Count'), next }
+  }
+
+  /** POSTs one event; its status, or 0 when the connection broke (the kill). */
+  function post(body: string): Promise<number> {
+    return new Promise((resolve) => {
+      const req = request(`${base}/notify`, { method: 'POST', headers: { 'Content-Type': 'application/json' } }, (res) => {
+        res.resume()
+        res.on('end', () => resolve(res.statusCode ?? 0))
+        res.on('error', () => resolve(0))
+      })
+      req.on('error', () => resolve(0))
+      req.end(body)
+    })
+  }
+
   it('keeps every acknowledged event, indexed exactly once, across the restart', { timeout: 300_000 }, async () => {
     let server = await startServer()
     try {
@@ -128,8 +131,15 @@ describe('kill -9 during ingestion', () => {
       // Indexed: poll until nothing is pending.
       const deadline = Date.now() + 120_000
       for (;;) {
-        const health = (await (await fetch(`${base}/readyz`)).json().catch(() => null)) as { ingest_queue?: { pending: number } } | null
-        if (health?.ingest_queue?.pending === 0) break
+        const health = (await (await fetch(`${base}/readyz`)).json().catch(() => null)) as {
+          ingest_queue?: { pending: number }
+          ingest_journal?: unknown
+        } | null
+        if (health?.ingest_queue?.pending === 0) {
+          // The journal's disk is reported exactly when the process journals.
+          expect(health.ingest_journal !== undefined).toBe(ingestLog === 'journal')
+          break
+        }
         if (Date.now() > deadline) throw new Error('the backlog was not indexed after the restart')
         await new Promise((resolve) => setTimeout(resolve, 200))
       }

@@ -2,10 +2,11 @@
 // that normalization and the index transactions run beside the engine's only connection.
 import type { Logger } from 'pino'
 import type { Database, ThreadPluginHandler } from '../../db/client.ts'
+import type { JournalPlace } from '../log/journal-source.ts'
 import { createPipelineHost, type PipelineRequest } from './host.ts'
 
 export function attach(database: Database, data: unknown, logger: Logger): ThreadPluginHandler {
-  const { journalDir } = data as { journalDir: string }
-  const host = createPipelineHost(database, journalDir, logger)
+  const { journal } = data as { journal: JournalPlace }
+  const host = createPipelineHost(database, journal, logger)
   return { handle: (request) => host.handle(request as PipelineRequest), close: () => host.close() }
 }

@@ -5,7 +5,7 @@
 import type { Logger } from 'pino'
 import type { Database } from '../../db/client.ts'
 import { createIngestIndexer, type IndexerOptions, type IngestIndexer } from '../index/indexer.ts'
-import { createJournalSource } from '../log/journal-source.ts'
+import { createJournalSource, type JournalPlace } from '../log/journal-source.ts'
 import { createLogSource } from '../log/table-source.ts'
 import { createProcessor } from '../process/process.ts'
 import { processStages } from '../process/stages.ts'
@@ -20,13 +20,14 @@ export type PipelineRequest =
 export const isPipelineRequest = (request: { op: string }): request is PipelineRequest =>
   request.op.startsWith('indexer.') || request.op === 'journal.pending'
 
-/** `journalDir`: where this process journals accepted requests, if it does. */
-export function createPipelineHost(local: Database, journalDir: string | undefined, logger: Logger) {
+/** `journalPlace`: the journal this process appends accepted requests to, if it journals. */
+export function createPipelineHost(local: Database, journalPlace: JournalPlace | undefined, logger: Logger) {
   // The same settings as the HTTP thread's: both read them from the process's environment.
   const processor = createProcessor(processStages({ database: local, logger, config: loadConfig() }))
   // Read by every indexer on this thread in turn.
-  const journal = journalDir ? createJournalSource(local, journalDir, processor, logger) : undefined
-  // ingest_log is PostgreSQL's log; on PGlite it is read too (nearly free when empty), so either log works on either engine.
+  const journal = journalPlace ? createJournalSource(local, journalPlace, processor, logger) : undefined
+  // ingest_log is PostgreSQL's database log; it is read whichever log this process appends to
+  // (nearly free when empty), so processes of either kind, and an earlier run's rows, are all indexed.
   const log = createLogSource(local, processor, logger)
   const indexers = new Map<number, IngestIndexer>()
 

@@ -1,16 +1,21 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { randomUUID } from 'node:crypto'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { hostname, tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
 import type { Database } from '../../db/client.ts'
+import { lockDataDir } from '../../db/data-dir-lock.ts'
 import type { IndexerOptions, IngestIndexer } from '../index/indexer.ts'
-import { openJournalAppender } from '../log/journal.ts'
+import { openJournalAppender, type JournalAppender } from '../log/journal.ts'
+import { EMBEDDED_JOURNAL_ID, openJournalRow, type JournalPlace } from '../log/journal-source.ts'
 import { pipelineClient } from './client.ts'
 import { startPipelineThread } from './thread.ts'
 
-/** PGlite's accepted-event log: the ingest journal, where accepted requests wait instead of ingest_log (log/journal.ts). */
+/** The ingest journal this process appends accepted requests to (log/journal.ts), when it journals. */
 export interface IngestJournal {
-  /** Its directory (beside the database files). */
+  /** Its directory (DATA_DIR/ingest-journal). */
   readonly dir: string
+  /** Its row in ingest_journals. */
+  readonly id: string
   /** Appends journal lines and makes them durable; concurrent calls take turns. */
   append(lines: Buffer): Promise<void>
   /** Events not yet indexed, counted up to `cap`. */
@@ -25,20 +30,31 @@ export interface IngestPipeline {
    * pool of its own, started on first use.
    */
   startIndexer(options: IndexerOptions): IngestIndexer
-  /** PGlite only: the journal accepted requests are appended to. */
+  /** The journal accepted requests are appended to; absent when they go to ingest_log (PostgreSQL's `database` log). */
   readonly journal?: IngestJournal
   /** Stops the pipeline's indexers and its thread; before the database is closed. */
   close(): Promise<void>
 }
 
-/**
- * The pipeline beside `database`. On PGlite, `journalDir` is where the journal lives (beside
- * the database files); without one (an in-memory database in tests) it is a temporary
- * directory, removed by close().
- */
-export async function openPipeline(database: Database, { journalDir, logLevel = 'silent' }: { journalDir?: string; logLevel?: string } = {}): Promise<IngestPipeline> {
+export interface PipelineOptions {
+  /**
+   * Where the journal lives (DATA_DIR/ingest-journal). PGlite always journals: without a
+   * directory (an in-memory database in tests) it uses a temporary one, removed by close().
+   */
+  journalDir?: string
+  /** On PostgreSQL, the accepted-event log: ingest_log (`database`, the default) or a journal in `journalDir`. */
+  log?: 'database' | 'journal'
+  logLevel?: string
+}
+
+/** The pipeline beside `database` (docs/ingestion.md, "The accepted-event log"). */
+export async function openPipeline(database: Database, { journalDir, log = 'database', logLevel = 'silent' }: PipelineOptions = {}): Promise<IngestPipeline> {
   if (database.loadThreadPlugin) return openPglitePipeline(database.loadThreadPlugin, journalDir)
   if (!database.url) throw new Error(`a ${database.engine} database offers no thread for the ingest pipeline`)
+  if (log === 'journal') {
+    if (!journalDir) throw new Error('the ingest journal on PostgreSQL needs a directory')
+    return openPostgresJournalPipeline(database, database.url, logLevel, journalDir)
+  }
   return openPostgresPipeline(database.url, logLevel)
 }
 
@@ -47,11 +63,12 @@ async function openPglitePipeline(loadThreadPlugin: NonNullable<Database['loadTh
   const removeDir = () => {
     if (!journalDir) rmSync(dir, { recursive: true, force: true })
   }
-  let appender: Awaited<ReturnType<typeof openJournalAppender>> | undefined
+  const place: JournalPlace = { dir, id: EMBEDDED_JOURNAL_ID, location: `${hostname()}:${resolve(dir)}` }
+  let appender: JournalAppender | undefined
   let plugin: Awaited<ReturnType<typeof loadThreadPlugin>> | undefined
   try {
     appender = await openJournalAppender(dir)
-    plugin = await loadThreadPlugin(new URL('./database-thread.ts', import.meta.url), { journalDir: dir })
+    plugin = await loadThreadPlugin(new URL('./database-thread.ts', import.meta.url), { journal: place })
   } catch (err) {
     await appender?.close().catch(() => undefined)
     removeDir()
@@ -62,12 +79,22 @@ async function openPglitePipeline(loadThreadPlugin: NonNullable<Database['loadTh
   const client = pipelineClient((request) => thread.call(request))
   return {
     startIndexer: client.startIndexer,
-    journal: { dir, append: (lines) => journalAppender.append(lines), pending: client.journalPending },
+    journal: { dir, id: place.id, append: (lines) => journalAppender.append(lines), pending: client.journalPending },
     async close() {
       await journalAppender.close()
       await thread.close()
       removeDir()
     },
+  }
+}
+
+/** The indexer's handle on a thread that starts asynchronously. */
+function deferredIndexer(thread: Promise<{ startIndexer(options: IndexerOptions): IngestIndexer }>, options: IndexerOptions): IngestIndexer {
+  const indexer = thread.then((started) => started.startIndexer(options))
+  return {
+    wake: (appendedEvents) => void indexer.then((i) => i.wake(appendedEvents)).catch(() => undefined),
+    idle: () => indexer.then((i) => i.idle()),
+    close: () => indexer.then((i) => i.close()),
   }
 }
 
@@ -77,15 +104,57 @@ function openPostgresPipeline(url: string, logLevel: string): IngestPipeline {
   return {
     startIndexer(options) {
       thread ??= startPipelineThread(url, logLevel)
-      const indexer = thread.then((started) => started.startIndexer(options))
-      return {
-        wake: (appendedEvents) => void indexer.then((i) => i.wake(appendedEvents)).catch(() => undefined),
-        idle: () => indexer.then((i) => i.idle()),
-        close: () => indexer.then((i) => i.close()),
-      }
+      return deferredIndexer(thread, options)
     },
     async close() {
       if (thread) await (await thread).close()
     },
+  }
+}
+
+/** This journal directory's id in ingest_journals, made when the directory is first used. */
+function journalIdOf(dir: string): string {
+  const path = join(dir, 'journal-id')
+  try {
+    const id = readFileSync(path, 'utf8').trim()
+    if (id) return id
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
+  }
+  const id = randomUUID()
+  writeFileSync(path, `${id}\n`, { mode: 0o600 })
+  return id
+}
+
+/**
+ * PostgreSQL with this process's own journal: each process appends to a journal in its own
+ * DATA_DIR (one process per directory, data-dir-lock.ts) and its pipeline thread indexes it
+ * into the shared database, so what every process accepted becomes visible to all.
+ */
+async function openPostgresJournalPipeline(database: Database, url: string, logLevel: string, dir: string): Promise<IngestPipeline> {
+  mkdirSync(dir, { recursive: true, mode: 0o700 })
+  const lock = lockDataDir(dir)
+  let appender: JournalAppender | undefined
+  let thread: Awaited<ReturnType<typeof startPipelineThread>> | undefined
+  try {
+    const place: JournalPlace = { dir, id: journalIdOf(dir), location: `${hostname()}:${resolve(dir)}` }
+    await openJournalRow(database.db, place)
+    appender = await openJournalAppender(dir)
+    thread = await startPipelineThread(url, logLevel, place)
+    const [journalAppender, started] = [appender, thread]
+    return {
+      startIndexer: (options) => started.startIndexer(options),
+      journal: { dir, id: place.id, append: (lines) => journalAppender.append(lines), pending: started.journalPending },
+      async close() {
+        await journalAppender.close()
+        await started.close()
+        lock.release()
+      },
+    }
+  } catch (err) {
+    await appender?.close().catch(() => undefined)
+    await thread?.close().catch(() => undefined)
+    lock.release()
+    throw err
   }
 }

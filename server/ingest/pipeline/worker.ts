@@ -5,13 +5,14 @@ import { parentPort, workerData } from 'node:worker_threads'
 import { openPostgres } from '../../db/client.ts'
 import { createLogger } from '../../logger.ts'
 import { describeError } from '../../thread.ts'
+import type { JournalPlace } from '../log/journal-source.ts'
 import { createPipelineHost, type PipelineRequest } from './host.ts'
 
 const port = parentPort!
-const { databaseUrl, logLevel } = workerData as { databaseUrl: string; logLevel: string }
+const { databaseUrl, logLevel, journal } = workerData as { databaseUrl: string; logLevel: string; journal?: JournalPlace }
 const logger = createLogger(logLevel, 'pipeline')
 const database = await openPostgres(databaseUrl, { maxConnections: 4 })
-const host = createPipelineHost(database, undefined, logger)
+const host = createPipelineHost(database, journal, logger)
 
 port.on('message', (request: (PipelineRequest | { op: 'close' }) & { id: number }) => {
   const work = request.op === 'close' ? host.close().then(() => database.close()).then(() => null) : host.handle(request)
