@@ -499,13 +499,15 @@ export async function ingestCpuPhase(engine: Engine, heading: (title: string) =>
     writeFileSync(bodiesFile, `${bodies.join('\n')}\n`)
     const meanBodyBytes = bodies.reduce((sum, body) => sum + Buffer.byteLength(body), 0) / bodies.length
 
+    // What the server's configuration chooses (server/config.ts): ERRATA_INGEST_LOG passes through.
+    const ingestLog = env.ERRATA_INGEST_LOG || (engine === 'postgres' ? 'database' : 'journal')
     const generatorLabel =
       generator === 'wrk'
         ? `wrk (${settings.wrkThreads} thread${settings.wrkThreads === 1 ? '' : 's'}, ${settings.connections} connections, bench/wrk-notify.lua)`
         : `autocannon in a child process (${settings.connections} connections; ${env.BENCH_LOAD_GENERATOR ? 'BENCH_LOAD_GENERATOR=autocannon' : 'wrk is not installed: apt-get install wrk'})`
     log(`load generator: ${generatorLabel}`)
     log(
-      `bare server pid ${bare.pid}; Errata pid ${errata.pid} (${engine}${postmasterPid ? `, PostgreSQL postmaster pid ${postmasterPid}` : ''}); ` +
+      `bare server pid ${bare.pid}; Errata pid ${errata.pid} (${engine}, accepted-event log: ${ingestLog}${postmasterPid ? `, PostgreSQL postmaster pid ${postmasterPid}` : ''}); ` +
         `${settings.distinctBodies} distinct bodies of ${f0(meanBodyBytes)} bytes on average`,
     )
     log(`started ${startedAt}, load average ${loadAverageAtStart.toFixed(2)}; slices of ${settings.sliceSeconds} s after ${settings.warmupSeconds} s of warm-up each`)
@@ -663,6 +665,7 @@ export async function ingestCpuPhase(engine: Engine, heading: (title: string) =>
       loadAverageAtStart,
       generator,
       generatorLabel,
+      ingestLog,
       settings: { ...settings },
       meanBodyBytes,
       postgresVisible: engine === 'postgres' ? postmasterPid !== null : undefined,
