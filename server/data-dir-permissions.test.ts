@@ -40,7 +40,8 @@ function notPrivate(dir: string): string[] {
 }
 
 describe('the data directory', () => {
-  it('is created owner-only: the embedded database, its configuration and the ingest journal', async () => {
+  // A new cluster (initdb in WebAssembly) and every migration: minutes on a loaded machine.
+  it('is created owner-only: the embedded database, its configuration and the ingest journal', { timeout: 240_000 }, async () => {
     const dataDir = join(tempDir(), 'data')
     const database = await openPglite(dataDir)
     try {
