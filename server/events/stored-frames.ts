@@ -38,16 +38,21 @@ interface WithStacktraces {
   threads?: { stacktrace: StackFrame[] }[]
 }
 
-/** Mapped frames whose code context is stored as a snippet of their event's project: its hash. */
-const storedCode = new WeakMap<StackFrame, string>()
+/**
+ * A mapped frame's code context stored as a snippet of its event's project: its hash. A symbol
+ * key, which JSON leaves out, on the frame itself: a WeakMap entry for every mapped frame cost
+ * the pipeline more than the rest of writing the frame (ephemerons slow garbage collection too).
+ */
+const CODE_REF = Symbol('code_ref')
+type MarkedFrame = StackFrame & { [CODE_REF]?: string }
 
 /**
  * Marks a mapped frame's code context as stored in source_code_snippets under `hash` for the
- * project of its event (the symbolicator calls this once the row exists): the payload then
- * keeps the reference instead of the lines.
+ * project of its event (the symbolicator marks frames only once the row exists, or is written
+ * before the frame is put in an event): the payload then keeps the reference instead of the lines.
  */
 export function markCodeStored(frame: StackFrame, hash: string): void {
-  storedCode.set(frame, hash)
+  ;(frame as MarkedFrame)[CODE_REF] = hash
 }
 
 // Frames are built as literals with their fields in the API's order: copying with rest/spread and
@@ -59,7 +64,7 @@ function storedFrame(frame: StackFrame, previous: Previous): StoredFrame {
   const tuple: StoredMinified = [minified.file === previous.file ? 0 : minified.file, minified.line, minified.column, minified.method]
   if (minified.code !== null) tuple.push(minified.in_project, minified.code)
   else if (minified.in_project !== frame.in_project) tuple.push(minified.in_project)
-  const hash = frame.code === null ? undefined : storedCode.get(frame)
+  const hash = frame.code === null ? undefined : (frame as MarkedFrame)[CODE_REF]
   // A mapped frame has exactly these fields (javascript.ts, mappedFrame).
   const out: StoredFrame =
     hash === undefined
