@@ -166,7 +166,7 @@ export class ChunkedMappings {
       } else high = mid - 1
     }
     const segments = this.chunk(chunk)
-    let index = lastAtOrBefore(segments, column)
+    let index = lastAtOrBefore(segments, column, generatedColumn)
     if (index === -1) return null
     if (segments[index]![0] !== column && index === segments.length - 1 && chunk + 1 < end && this.chunks[(chunk + 1) * FIELDS + FIRST_COLUMN] === column) {
       return this.chunk(chunk + 1)[0]!
@@ -215,17 +215,19 @@ export class ChunkedMappings {
   }
 }
 
-/** Index of the last segment whose column is ≤ column, or -1. */
-function lastAtOrBefore(segments: readonly SourceMapSegment[], column: number): number {
+/** Index of the last item whose key is ≤ value in items sorted by key, or -1. */
+export function lastAtOrBefore<T>(items: readonly T[], value: number, key: (item: T) => number): number {
   let low = 0
-  let high = segments.length - 1
+  let high = items.length - 1
   let found = -1
   while (low <= high) {
     const mid = (low + high) >>> 1
-    if (segments[mid]![0] <= column) {
+    if (key(items[mid]!) <= value) {
       found = mid
       low = mid + 1
     } else high = mid - 1
   }
   return found
 }
+
+const generatedColumn = (segment: SourceMapSegment) => segment[0]

@@ -1,5 +1,5 @@
 import { encodedMappings, type TraceMap } from '@jridgewell/trace-mapping'
-import { ChunkedMappings } from './chunked-mappings.ts'
+import { ChunkedMappings, lastAtOrBefore } from './chunked-mappings.ts'
 import { wildcardMatch } from './url-pattern.ts'
 
 /** Where a generated position comes from in the original sources. */
@@ -87,20 +87,7 @@ function methodIdentifier(method: string | null): string | null {
   return match ? match[1]! : null
 }
 
-/** Index of the last element ≤ value in a sorted array, or -1. */
-function lastAtOrBefore(sorted: readonly number[], value: number): number {
-  let low = 0
-  let high = sorted.length - 1
-  let found = -1
-  while (low <= high) {
-    const mid = (low + high) >>> 1
-    if (sorted[mid]! <= value) {
-      found = mid
-      low = mid + 1
-    } else high = mid - 1
-  }
-  return found
-}
+const number = (value: number) => value
 
 function lineStarts(text: string): number[] {
   const starts = [0]
@@ -289,10 +276,10 @@ export class LoadedSourceMap {
     const starts = this.minifiedLineStarts!
     const offsets = definitions.get(identifier)
     if (!offsets || line < 1 || line > starts.length) return null
-    const at = lastAtOrBefore(offsets, starts[line - 1]! + (column === null ? 0 : Math.max(0, column - 1)))
+    const at = lastAtOrBefore(offsets, starts[line - 1]! + (column === null ? 0 : Math.max(0, column - 1)), number)
     if (at === -1) return null
     const offset = offsets[at]!
-    const defLine = lastAtOrBefore(starts, offset)
+    const defLine = lastAtOrBefore(starts, offset, number)
     const defColumn = offset - starts[defLine]!
     // The first segment on the name token that carries a name.
     const named = this.mappings.findFrom(defLine, defColumn, (segment) => segment[0] > defColumn + identifier.length || segment.length === 5)
