@@ -262,7 +262,10 @@ async function runEngine(engine: Engine) {
       firstPaintRatio: firstPaint && firstPaint.medianRatio <= 2,
       symbolicationRatio: symbolication?.ingest.met,
       symbolicationWarm: symbolication && symbolication.frames.warm.framesPerCpuSecond >= symbolication.frames.warm.target,
-      symbolicationCold: symbolication && symbolication.frames.cold.firstLookupMs <= symbolication.frames.cold.target,
+      // What an event pays: the first lookup through symbolicate(), the upload read from the database; wall and CPU time.
+      symbolicationCold:
+        symbolication &&
+        Math.max(symbolication.frames.cold.symbolicateFirstLookupMs, symbolication.frames.cold.symbolicateFirstLookupCpuMs) <= symbolication.frames.cold.target,
       webhooksThroughputRatio: webhooks && webhooks.throughputRatio.median >= 0.9,
       privacyRatio: privacy && privacy.errorsList.ratio <= 2,
       triageP95: triage && Object.values(triage.queries).every((q) => !q.target || q.stats.p95 < targets.triageP95),
@@ -544,7 +547,7 @@ async function main() {
       parts.push(
         `source maps: ingestion on/off ${ingest.ratio.wall.median.toFixed(2)} (CPU ${ingest.ratio.cpu.median.toFixed(2)}; ≥ ${ingest.target}) [${mark(r.targetsMet.symbolicationRatio)}], ` +
           `${frames.warm.framesPerCpuSecond.toLocaleString('en-US')} frames per CPU second [${mark(r.targetsMet.symbolicationWarm)}], ` +
-          `cold ${frames.cold.firstLookupMs} ms [${mark(r.targetsMet.symbolicationCold)}]`,
+          `cold through symbolicate() ${frames.cold.symbolicateFirstLookupMs} ms (CPU ${frames.cold.symbolicateFirstLookupCpuMs} ms) [${mark(r.targetsMet.symbolicationCold)}]`,
       )
     }
     if (r.firstPaint) {

@@ -103,7 +103,7 @@ describe('mapped frames, stored by reference', () => {
     // Stored: each mapped frame refers to its snippet, and keeps of the minified frame what differs.
     const { payload } = await storedPayloadOf(eventId)
     const stored = payload.exceptions[0]!.stacktrace[0] as unknown as Record<string, unknown>
-    expect(stored.code).toBeNull()
+    expect(stored).not.toHaveProperty('code')
     expect(stored.code_ref).toMatch(/^[A-Za-z0-9_-]{22}$/)
     // in_project kept as it differs from the mapped frame's.
     expect(stored.minified).toEqual([SCRIPT_URL, 1, event!.exceptions[0]!.stacktrace[0]!.minified!.column, null, false])
@@ -160,6 +160,14 @@ describe('mapped frames, stored by reference', () => {
     expect(frame).toMatchObject({ file: 'src/util.js', lineNumber: '5' })
     // Three lines either side in a webhook (spec section 8), from the stored snippet.
     expect(frame!.code).toEqual(Object.fromEntries([2, 3, 4, 5, 6, 7, 8].map((n) => [String(n), UTIL_SOURCE[n - 1]])))
+  })
+
+  it('reads events stored with "code": null beside code_ref, as they were', async () => {
+    const event = await api<ErrorEvent>(`/events/${eventId}`)
+    const { payload } = await storedPayloadOf(eventId)
+    for (const frame of payload.exceptions[0]!.stacktrace as unknown as Record<string, unknown>[]) if (frame.code_ref) frame.code = null
+    await ctx.deps.database.db.update(eventPayloads).set({ payload: encodeEventPayload(payload) }).where(eq(eventPayloads.eventId, eventId))
+    expect(await api<ErrorEvent>(`/events/${eventId}`)).toEqual(event)
   })
 
   it('reads events stored before, with code context and minified frames inline, as they were', async () => {

@@ -3,7 +3,7 @@
 //
 // A mapped frame would otherwise carry up to 7 lines of code context and a full copy of the
 // frame as sent, tripling a stored payload. Stored, its code is a reference to a row of
-// source_code_snippets (`code: null, code_ref: <hash>`), written once per project and line window
+// source_code_snippets (`code_ref: <hash>`, no `code`), written once per project and line window
 // by the symbolicator, and its minified original keeps only what differs from the mapped frame, as
 // a tuple: [file, line, column, method], then in_project when it differs, then code when the
 // notifier sent some. What repeats from the mapped frame before it in the same stack trace (the
@@ -20,7 +20,9 @@ export type CodeLines = Readonly<Record<string, string>>
 type StoredMinified = [string | null | 0, number | null, number | null, string | null, boolean?, CodeLines?]
 
 /** A frame as event_payloads holds it: the API's frame, or a mapped one with its code by reference. */
-type StoredFrame = Omit<StackFrame, 'minified' | 'source_map_id'> & {
+type StoredFrame = Omit<StackFrame, 'minified' | 'source_map_id' | 'code'> & {
+  /** Absent with code_ref (every byte of a payload costs its insert: ~60 µs a KB on PGlite). */
+  code?: StackFrame['code']
   code_ref?: string
   minified?: MinifiedFrame | StoredMinified
   /** 0: the previous mapped frame's. */
@@ -38,16 +40,21 @@ interface WithStacktraces {
   threads?: { stacktrace: StackFrame[] }[]
 }
 
-/** Mapped frames whose code context is stored as a snippet of their event's project: its hash. */
-const storedCode = new WeakMap<StackFrame, string>()
+/**
+ * A mapped frame's code context stored as a snippet of its event's project: its hash. A symbol
+ * key, which JSON leaves out, on the frame itself: a WeakMap entry for every mapped frame cost
+ * the pipeline more than the rest of writing the frame (ephemerons slow garbage collection too).
+ */
+const CODE_REF = Symbol('code_ref')
+type MarkedFrame = StackFrame & { [CODE_REF]?: string }
 
 /**
  * Marks a mapped frame's code context as stored in source_code_snippets under `hash` for the
- * project of its event (the symbolicator calls this once the row exists): the payload then
- * keeps the reference instead of the lines.
+ * project of its event (the symbolicator marks frames only once the row exists, or is written
+ * before the frame is put in an event): the payload then keeps the reference instead of the lines.
  */
 export function markCodeStored(frame: StackFrame, hash: string): void {
-  storedCode.set(frame, hash)
+  ;(frame as MarkedFrame)[CODE_REF] = hash
 }
 
 // Frames are built as literals with their fields in the API's order: copying with rest/spread and
@@ -59,12 +66,12 @@ function storedFrame(frame: StackFrame, previous: Previous): StoredFrame {
   const tuple: StoredMinified = [minified.file === previous.file ? 0 : minified.file, minified.line, minified.column, minified.method]
   if (minified.code !== null) tuple.push(minified.in_project, minified.code)
   else if (minified.in_project !== frame.in_project) tuple.push(minified.in_project)
-  const hash = frame.code === null ? undefined : storedCode.get(frame)
+  const hash = frame.code === null ? undefined : (frame as MarkedFrame)[CODE_REF]
   // A mapped frame has exactly these fields (javascript.ts, mappedFrame).
   const out: StoredFrame =
     hash === undefined
       ? { file: frame.file, line: frame.line, column: frame.column, method: frame.method, in_project: frame.in_project, code: frame.code, minified: tuple }
-      : { file: frame.file, line: frame.line, column: frame.column, method: frame.method, in_project: frame.in_project, code: null, code_ref: hash, minified: tuple }
+      : { file: frame.file, line: frame.line, column: frame.column, method: frame.method, in_project: frame.in_project, code_ref: hash, minified: tuple }
   if (frame.source_map_id !== undefined) out.source_map_id = frame.source_map_id === previous.sourceMapId ? 0 : frame.source_map_id
   previous.file = minified.file
   previous.sourceMapId = frame.source_map_id
@@ -112,7 +119,7 @@ function expandedFrame(frame: StoredFrame, tuple: StoredMinified, previous: Prev
     column: frame.column,
     method: frame.method,
     in_project: frame.in_project,
-    code: frame.code,
+    code: frame.code ?? null,
     minified: { line, column, file, method, in_project: inProject ?? frame.in_project, code: code ?? null },
   }
   if (sourceMapId !== undefined) out.source_map_id = sourceMapId

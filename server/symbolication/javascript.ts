@@ -263,18 +263,21 @@ export function createJavaScriptSymbolicator(options: JavaScriptSymbolicatorOpti
       for (const [projectId, works] of byProject) {
         // The code context each mapped frame refers to is stored (once per project and line
         // window) before any event is changed: a stored event never refers to a missing snippet.
+        // Frames are marked as they are built; they go into their events only once it is saved.
         const snippets = new Map<string, CodeLines>()
         for (const work of works) {
           const frames = buildFrames(work)
           built.set(work, frames)
-          for (const frame of frames) if (frame?.code) snippets.set(snippetHash(frame.code), frame.code)
+          for (const frame of frames) {
+            if (!frame?.code) continue
+            const hash = snippetHash(frame.code)
+            snippets.set(hash, frame.code)
+            markCodeStored(frame, hash)
+          }
         }
         await snippetStore.save(projectId, snippets)
       }
-      for (const [work, frames] of built) {
-        for (const frame of frames) if (frame?.code) markCodeStored(frame, snippetHash(frame.code))
-        applyWork(work, frames, pendingCounts)
-      }
+      for (const [work, frames] of built) applyWork(work, frames, pendingCounts)
       if (Date.now() - countsWrittenAt >= countsIntervalMs) await flushCounts()
     },
     flushCounts,

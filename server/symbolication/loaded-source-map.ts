@@ -1,4 +1,5 @@
-import { decodedMappings, encodedMappings, traceSegment, type TraceMap } from '@jridgewell/trace-mapping'
+import { encodedMappings, type TraceMap } from '@jridgewell/trace-mapping'
+import { ChunkedMappings, lastAtOrBefore } from './chunked-mappings.ts'
 import { wildcardMatch } from './url-pattern.ts'
 
 /** Where a generated position comes from in the original sources. */
@@ -86,20 +87,7 @@ function methodIdentifier(method: string | null): string | null {
   return match ? match[1]! : null
 }
 
-/** Index of the last element ≤ value in a sorted array, or -1. */
-function lastAtOrBefore(sorted: readonly number[], value: number): number {
-  let low = 0
-  let high = sorted.length - 1
-  let found = -1
-  while (low <= high) {
-    const mid = (low + high) >>> 1
-    if (sorted[mid]! <= value) {
-      found = mid
-      low = mid + 1
-    } else high = mid - 1
-  }
-  return found
-}
+const number = (value: number) => value
 
 function lineStarts(text: string): number[] {
   const starts = [0]
@@ -115,6 +103,8 @@ function lineStarts(text: string): number[] {
 export class LoadedSourceMap {
   readonly key: string
   readonly trace: TraceMap
+  /** The trace's mappings, decoded a chunk at a time as lookups need them (trace-mapping decodes them all at once). */
+  private readonly mappings: ChunkedMappings
   readonly projectRoot: string | null
   /** Estimated memory held (the parsed map, its decoded mappings, the files). */
   readonly bytes: number
@@ -134,6 +124,8 @@ export class LoadedSourceMap {
   constructor(init: LoadedSourceMapInit) {
     this.key = init.key
     this.trace = init.trace
+    const encoded = encodedMappings(init.trace)
+    this.mappings = new ChunkedMappings(encoded)
     this.projectRoot = init.projectRoot
     this.minified = init.minified
     this.sourceFiles = init.sourceFiles
@@ -142,8 +134,9 @@ export class LoadedSourceMap {
     for (const text of init.sourceFiles.values()) files += text.length
     // Counted as if loaded: the cache's bound holds however many get loaded.
     for (const size of this.storedSources.values()) files += size
-    // Decoded mappings take about 16 bytes per character of the VLQ string (measured in bench/symbolication.ts).
-    this.bytes = init.textBytes + encodedMappings(init.trace).length * 16 + (init.minified?.length ?? 0) * 2 + files
+    // Decoded mappings take about 16 bytes per character of the VLQ string (measured in
+    // bench/symbolication.ts): counted as if every chunk gets decoded, so the bound holds.
+    this.bytes = init.textBytes + encoded.length * 16 + (init.minified?.length ?? 0) * 2 + files
   }
 
   /**
@@ -155,8 +148,8 @@ export class LoadedSourceMap {
     if (!Number.isInteger(line) || line < 1) return null
     const column0 = column === null || column < 1 ? 0 : column - 1
     try {
-      let segment: readonly number[] | null = traceSegment(this.trace, line - 1, column0)
-      if (!segment || segment.length < 4) segment = this.firstMappedAfter(line - 1, column0)
+      let segment: readonly number[] | null = this.mappings.segmentAt(line - 1, column0)
+      if (!segment || segment.length < 4) segment = this.mappings.findFrom(line - 1, column0, (after) => after.length >= 4)
       if (!segment || segment.length < 4) return null
       const sourceIndex = segment[1]!
       if (sourceIndex < 0 || sourceIndex >= this.trace.sources.length) return null
@@ -170,13 +163,6 @@ export class LoadedSourceMap {
       // A mappings string that decodes to nonsense: no position rather than a failed batch.
       return null
     }
-  }
-
-  private firstMappedAfter(line: number, column: number): readonly number[] | null {
-    const segments = decodedMappings(this.trace)[line]
-    if (!segments) return null
-    for (const segment of segments) if (segment[0]! >= column && segment.length >= 4) return segment
-    return null
   }
 
   /** The source's path as written in the map (with sourceRoot, resolved against the map's URL for fetched maps). */
@@ -290,18 +276,14 @@ export class LoadedSourceMap {
     const starts = this.minifiedLineStarts!
     const offsets = definitions.get(identifier)
     if (!offsets || line < 1 || line > starts.length) return null
-    const at = lastAtOrBefore(offsets, starts[line - 1]! + (column === null ? 0 : Math.max(0, column - 1)))
+    const at = lastAtOrBefore(offsets, starts[line - 1]! + (column === null ? 0 : Math.max(0, column - 1)), number)
     if (at === -1) return null
     const offset = offsets[at]!
-    const defLine = lastAtOrBefore(starts, offset)
+    const defLine = lastAtOrBefore(starts, offset, number)
     const defColumn = offset - starts[defLine]!
-    const segments = decodedMappings(this.trace)[defLine]
-    if (!segments) return null
-    for (const segment of segments) {
-      if (segment[0]! > defColumn + identifier.length) break
-      if (segment[0]! >= defColumn && segment.length === 5) return this.trace.names[segment[4]!] ?? null
-    }
-    return null
+    // The first segment on the name token that carries a name.
+    const named = this.mappings.findFrom(defLine, defColumn, (segment) => segment[0] > defColumn + identifier.length || segment.length === 5)
+    return named && named.length === 5 && named[0] <= defColumn + identifier.length ? (this.trace.names[named[4]] ?? null) : null
   }
 
   private definitionIndex(): Map<string, number[]> {

@@ -80,17 +80,24 @@ const gunzipText = async (base64: string) => (await gunzipAsync(Buffer.from(base
 /** An upload's files, decompressed (null when the upload was deleted meanwhile), without the sources its map embeds. */
 export async function loadUploadFiles(db: Db, sourceMapId: string): Promise<UploadFiles | null> {
   // As base64: reading bytea took PGlite 170 ms for an 840 KB file (its hex form decoded in
-  // JavaScript), base64 10 ms.
+  // JavaScript), base64 10 ms. The sources stored apart (often hundreds) come as one row of
+  // "index:size" pairs: a row each took a third of the query's time.
   const rows = await queryRows<{ role: string; name: string; size_bytes: number | string; content: string | null }>(
     db,
-    sql`SELECT role, name, size_bytes, CASE WHEN role = 'source_content' THEN NULL ELSE encode(content, 'base64') END AS content
-      FROM source_map_files WHERE source_map_id = ${sourceMapId}`,
+    sql`SELECT role, name, size_bytes, encode(content, 'base64') AS content
+      FROM source_map_files WHERE source_map_id = ${sourceMapId} AND role <> 'source_content'
+      UNION ALL
+      SELECT 'source_content', string_agg(name || ':' || size_bytes, ','), 0, NULL
+      FROM source_map_files WHERE source_map_id = ${sourceMapId} AND role = 'source_content' HAVING count(*) > 0`,
   )
   if (rows.length === 0) return null
   const files: UploadFiles = { map: null, mapBytes: 0, minified: null, sources: new Map(), storedSources: new Map() }
   for (const row of rows) {
     if (row.role === 'source_content') {
-      files.storedSources.set(Number(row.name), Number(row.size_bytes))
+      for (const pair of row.name.split(',')) {
+        const [index, size] = pair.split(':')
+        files.storedSources.set(Number(index), Number(size))
+      }
       continue
     }
     const text = await gunzipText(row.content!)
