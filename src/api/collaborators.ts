@@ -12,7 +12,7 @@ import { organizationSchema } from '../../contract/organizations.ts'
 import { loginResponseSchema, type LoginResponse } from '../../contract/users.ts'
 import { writeToken } from '../lib/token-store.ts'
 import { apiUrl, getJson, sendEmpty, sendJson } from './http.ts'
-import { cachePolicy, invalidate } from './mutation-policy.ts'
+import { cachePolicy, invalidate, noCacheEffects } from './mutation-policy.ts'
 import { organizationKeys } from './organizations.ts'
 import { projectKeys } from './projects.ts'
 
@@ -154,3 +154,5 @@ cachePolicy<{ leaving: boolean }>('collaborators/remove', {
       : collaboratorsChanged(mutation),
 })
 cachePolicy('invitations/answer', { effects: () => invalidate(invitationKeys.mine(), organizationKeys.all) })
+// Accepting by link signs in as another user: the caller starts a clean cache.
+cachePolicy('invitations/accept-link', noCacheEffects)

@@ -1,7 +1,7 @@
 import { mutationOptions, queryOptions } from '@tanstack/react-query'
 import { organizationSchema, type CreateOrganization, type Organization, type UpdateOrganization } from '../../contract/organizations.ts'
 import { apiUrl, getJson, sendEmpty, sendJson } from './http.ts'
-import { cachePolicy, invalidate } from './mutation-policy.ts'
+import { cachePolicy, invalidate, noCacheEffects } from './mutation-policy.ts'
 
 export const organizationKeys = {
   all: ['organizations'] as const,
@@ -72,3 +72,5 @@ const writeOrganization = ({ data }: { data: Organization | undefined }) =>
   data ? { write: [[organizationKeys.detail(data.id), data]] as [readonly unknown[], unknown][], ...invalidate(organizationKeys.list()) } : {}
 cachePolicy<unknown, Organization>('organizations/create', { effects: writeOrganization })
 cachePolicy<unknown, Organization>('organizations/update', { effects: writeOrganization })
+// What was read about a deleted organization is dropped by its dialog (deleteOrganizationMutation).
+cachePolicy('organizations/delete', noCacheEffects)
