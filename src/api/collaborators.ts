@@ -8,6 +8,7 @@ import {
   type InviteCollaborator,
   type UpdateCollaborator,
 } from '../../contract/collaborators.ts'
+import { z } from 'zod/mini'
 import { organizationSchema } from '../../contract/organizations.ts'
 import { loginResponseSchema, type LoginResponse } from '../../contract/users.ts'
 import { writeToken } from '../lib/token-store.ts'
@@ -34,7 +35,7 @@ const collaboratorPath = (organizationId: string, collaboratorId: string) =>
 export const collaboratorsQuery = (organizationId: string) =>
   queryOptions({
     queryKey: collaboratorKeys.list(organizationId),
-    queryFn: ({ signal }) => getJson(apiUrl(collaboratorsPath(organizationId)), collaboratorSchema.array(), signal),
+    queryFn: ({ signal }) => getJson(apiUrl(collaboratorsPath(organizationId)), z.array(collaboratorSchema), signal),
     staleTime: 60_000,
   })
 
@@ -43,7 +44,7 @@ export const projectCollaboratorsQuery = (projectId: string) =>
   queryOptions({
     queryKey: collaboratorKeys.project(projectId),
     queryFn: ({ signal }) =>
-      getJson(apiUrl(`/projects/${encodeURIComponent(projectId)}/collaborators`), collaboratorSchema.array(), signal),
+      getJson(apiUrl(`/projects/${encodeURIComponent(projectId)}/collaborators`), z.array(collaboratorSchema), signal),
     staleTime: 60_000,
   })
 
@@ -78,7 +79,7 @@ export async function acceptInvitation(token: string, input: AcceptInvitation): 
 export const userInvitationsQuery = () =>
   queryOptions({
     queryKey: invitationKeys.mine(),
-    queryFn: ({ signal }) => getJson(apiUrl('/user/invitations'), userInvitationSchema.array(), signal),
+    queryFn: ({ signal }) => getJson(apiUrl('/user/invitations'), z.array(userInvitationSchema), signal),
     staleTime: 60_000,
   })
 

@@ -1,4 +1,5 @@
 import { mutationOptions, queryOptions } from '@tanstack/react-query'
+import { z } from 'zod/mini'
 import { organizationSchema, type CreateOrganization, type Organization, type UpdateOrganization } from '../../contract/organizations.ts'
 import { apiUrl, getJson, sendEmpty, sendJson } from './http.ts'
 import { cachePolicy, invalidate, noCacheEffects } from './mutation-policy.ts'
@@ -12,7 +13,7 @@ export const organizationKeys = {
 export const organizationsQuery = () =>
   queryOptions({
     queryKey: organizationKeys.list(),
-    queryFn: ({ signal }) => getJson(apiUrl('/user/organizations'), organizationSchema.array(), signal),
+    queryFn: ({ signal }) => getJson(apiUrl('/user/organizations'), z.array(organizationSchema), signal),
     staleTime: 60_000,
   })
 

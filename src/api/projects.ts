@@ -1,4 +1,5 @@
 import { mutationOptions, queryOptions, type QueryClient } from '@tanstack/react-query'
+import { z } from 'zod/mini'
 import { projectSchema, type CreateProject, type Project, type UpdateProject } from '../../contract/projects.ts'
 import { apiUrl, getJson, sendEmpty, sendJson } from './http.ts'
 import { cachePolicy, invalidate, noCacheEffects } from './mutation-policy.ts'
@@ -15,7 +16,7 @@ export const projectsQuery = (organizationId: string) =>
   queryOptions({
     queryKey: projectKeys.list(organizationId),
     queryFn: ({ signal }) =>
-      getJson(apiUrl(`/organizations/${encodeURIComponent(organizationId)}/projects`), projectSchema.array(), signal),
+      getJson(apiUrl(`/organizations/${encodeURIComponent(organizationId)}/projects`), z.array(projectSchema), signal),
     // Open error counts move with every event: show the cached list at once, refresh on each visit.
     staleTime: 0,
   })
