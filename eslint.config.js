@@ -69,6 +69,8 @@ const FEATURE_COMPOSES = {
 const forbid = (regex, message) => ({ regex, message })
 const restrictImports = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] })
 const NO_DASHBOARD = forbid('^(\\.\\./)+src(/|$)', 'the server never imports the dashboard (src/).')
+/** The dashboard and the contract it shares use zod/mini: classic zod is the whole library (about 27 KB gzip) on every page. */
+const NO_CLASSIC_ZOD = forbid('^zod$', "import { z } from 'zod/mini' (docs/architecture.md, code layout): classic zod would load the whole library into the dashboard.")
 
 export default tseslint.config(
   {
@@ -105,7 +107,7 @@ export default tseslint.config(
   // Import direction: contract ← server; contract ← src/api ← src/features ← src/routes.
   {
     files: ['contract/**'],
-    rules: restrictImports(forbid('^(\\.\\./)+(server|src)(/|$)', 'contract/ is the wire format: it imports neither server/ nor src/.')),
+    rules: restrictImports(forbid('^(\\.\\./)+(server|src)(/|$)', 'contract/ is the wire format: it imports neither server/ nor src/.'), NO_CLASSIC_ZOD),
   },
   {
     files: ['server/**'],
@@ -142,13 +144,14 @@ export default tseslint.config(
   {
     files: ['src/**'],
     ignores: ['src/api/**', 'src/features/**'],
-    rules: restrictImports(forbid('^(\\.\\./)+server(/|$)', 'the dashboard never imports server/; share types through contract/.')),
+    rules: restrictImports(forbid('^(\\.\\./)+server(/|$)', 'the dashboard never imports server/; share types through contract/.'), NO_CLASSIC_ZOD),
   },
   {
     files: ['src/api/**'],
     rules: restrictImports(
       forbid('^(\\.\\./)+server(/|$)', 'the dashboard never imports server/; share types through contract/.'),
       forbid('^(\\.\\./)+(features|routes)(/|$)', 'src/api is below features and routes: it may not import them.'),
+      NO_CLASSIC_ZOD,
     ),
   },
   // Between feature folders (docs/architecture.md, "Dashboard data layer"): a feature imports
@@ -161,6 +164,7 @@ export default tseslint.config(
       rules: restrictImports(
         forbid('^(\\.\\./)+server(/|$)', 'the dashboard never imports server/; share types through contract/.'),
         forbid('^(\\.\\./)+routes(/|$)', 'features may not import routes; routes compose features.'),
+        NO_CLASSIC_ZOD,
         forbid(
           `^\\.\\./(?!(?:${[...SHARED_FEATURES, ...(FEATURE_COMPOSES[name] ?? [])].join('|')})/|(?:${SHARED_MODULES.join('|')})$)[a-z0-9-]+/`,
           `features/${name} may import of other features only ${[...SHARED_FEATURES, ...(FEATURE_COMPOSES[name] ?? [])].join(', ')} and the shared modules (eslint.config.js, SHARED_MODULES): move shared code to src/lib, src/components or src/api, or declare the composition in FEATURE_COMPOSES.`,

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
 
 /** Every non-2xx JSON answer of Errata: a list of human-readable messages naming the field. */
 export const apiErrorSchema = z.object({ errors: z.array(z.string()) })

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { idSchema, timestampSchema } from './common.ts'
 import { passwordSchema } from './users.ts'
 
@@ -9,14 +9,17 @@ export const collaboratorSchema = z.object({
   email: z.string(),
   is_admin: z.boolean(),
   /** null: every project of the organization (always null for admins). */
-  project_ids: z.array(idSchema).nullable(),
+  project_ids: z.nullable(z.array(idSchema)),
   /** True until an invited person accepts. */
   pending_invitation: z.boolean(),
   created_at: timestampSchema,
 })
 export type Collaborator = z.infer<typeof collaboratorSchema>
 
-const email = z.string().trim().toLowerCase().pipe(z.email('must be an email address')).pipe(z.string().max(320))
+const email = z.pipe(
+  z.pipe(z.string().check(z.trim(), z.toLowerCase()), z.email('must be an email address')),
+  z.string().check(z.maxLength(320)),
+)
 
 /**
  * POST /organizations/{id}/collaborators. A pending invitation is made, whose accept link is
@@ -27,31 +30,35 @@ const email = z.string().trim().toLowerCase().pipe(z.email('must be an email add
 export const inviteCollaboratorSchema = z
   .object({
     email,
-    is_admin: z.boolean().default(false),
-    project_ids: z.array(idSchema).max(1000).nullable().default(null),
-    name: z.string().trim().min(1, 'must not be empty').max(200).optional(),
-    password: passwordSchema.optional(),
+    is_admin: z._default(z.boolean(), false),
+    project_ids: z._default(z.nullable(z.array(idSchema).check(z.maxLength(1000))), null),
+    name: z.optional(z.string().check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(200))),
+    password: z.optional(passwordSchema),
   })
-  .refine((v) => (v.name === undefined) === (v.password === undefined), {
-    message: 'give name and password together (to create the account directly), or neither (to invite)',
-    path: ['password'],
-  })
+  .check(
+    z.refine((v) => (v.name === undefined) === (v.password === undefined), {
+      message: 'give name and password together (to create the account directly), or neither (to invite)',
+      path: ['password'],
+    }),
+  )
 export type InviteCollaborator = z.infer<typeof inviteCollaboratorSchema>
 
-export const invitedCollaboratorSchema = collaboratorSchema.extend({
+export const invitedCollaboratorSchema = z.extend(collaboratorSchema, {
   /** Present once, when a pending invitation was created: the link the invitee opens. */
-  invitation_url: z.string().optional(),
+  invitation_url: z.optional(z.string()),
 })
 export type InvitedCollaborator = z.infer<typeof invitedCollaboratorSchema>
 
 export const updateCollaboratorSchema = z
   .object({
-    is_admin: z.boolean().optional(),
-    project_ids: z.array(idSchema).max(1000).nullable().optional(),
+    is_admin: z.optional(z.boolean()),
+    project_ids: z.optional(z.nullable(z.array(idSchema).check(z.maxLength(1000)))),
   })
-  .refine((v) => v.is_admin !== undefined || v.project_ids !== undefined, {
-    message: 'body: give is_admin or project_ids',
-  })
+  .check(
+    z.refine((v) => v.is_admin !== undefined || v.project_ids !== undefined, {
+      message: 'body: give is_admin or project_ids',
+    }),
+  )
 export type UpdateCollaborator = z.infer<typeof updateCollaboratorSchema>
 
 /** GET /invitations/{token} (no auth): what the accept page shows. */
@@ -81,7 +88,7 @@ export type UserInvitation = z.infer<typeof userInvitationSchema>
 
 /** POST /invitations/{token}/accept (no auth): creates the account; answers like POST /auth/login. */
 export const acceptInvitationSchema = z.object({
-  name: z.string().trim().min(1, 'must not be empty').max(200),
+  name: z.string().check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(200)),
   password: passwordSchema,
 })
 export type AcceptInvitation = z.infer<typeof acceptInvitationSchema>

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
 
 /** ISO 8601 timestamps on the wire. */
 export const timestampSchema = z.string()
@@ -17,9 +17,10 @@ export type Direction = z.infer<typeof directionSchema>
  * digits (Number() would also read "1e2", "0x0A", "2.0" and " 7").
  */
 export const perPageSchema = (defaultValue: number) =>
-  z
-    .string({ error: 'must be an integer' })
-    .regex(/^\d+$/, 'must be an integer')
-    .transform(Number)
-    .pipe(z.number().min(1, 'must be at least 1').max(MAX_PER_PAGE, `must be at most ${MAX_PER_PAGE}`))
-    .default(defaultValue)
+  z._default(
+    z.pipe(
+      z.pipe(z.string({ error: 'must be an integer' }).check(z.regex(/^\d+$/, 'must be an integer')), z.transform(Number)),
+      z.number().check(z.gte(1, 'must be at least 1'), z.lte(MAX_PER_PAGE, `must be at most ${MAX_PER_PAGE}`)),
+    ),
+    defaultValue,
+  )

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { directionSchema, DEFAULT_ERRORS_PER_PAGE, idSchema, perPageSchema, timestampSchema } from './common.ts'
 
 export const ERROR_STATUSES = ['open', 'fixed', 'snoozed', 'ignored'] as const
@@ -19,9 +19,7 @@ export type GroupingReason = z.infer<typeof groupingReasonSchema>
 const count = (max: number) =>
   z
     .number({ error: 'must be a whole number' })
-    .int('must be a whole number')
-    .min(1, 'must be at least 1')
-    .max(max, `must be at most ${max}`)
+    .check(z.int('must be a whole number'), z.gte(1, 'must be at least 1'), z.lte(max, `must be at most ${max}`))
 
 export const REOPEN_IFS = ['n_additional_occurrences', 'n_additional_users', 'n_occurrences_in_m_hours', 'occurs_after'] as const
 
@@ -68,19 +66,24 @@ const snoozedAt = { snoozed_at: timestampSchema }
 export const storedReopenRulesSchema = z.discriminatedUnion('reopen_if', [
   z.object({
     reopen_if: z.literal('n_additional_occurrences'),
-    additional_occurrences: z.number().int(),
+    additional_occurrences: z.number().check(z.int()),
     ...snoozedAt,
     /** The error's event count at the snooze (raised by events received late, see docs/errors-workflow.md). */
-    events_at_snooze: z.number().int(),
+    events_at_snooze: z.number().check(z.int()),
   }),
   z.object({
     reopen_if: z.literal('n_additional_users'),
-    additional_users: z.number().int(),
+    additional_users: z.number().check(z.int()),
     ...snoozedAt,
-    users_at_snooze: z.number().int(),
+    users_at_snooze: z.number().check(z.int()),
   }),
-  z.object({ reopen_if: z.literal('n_occurrences_in_m_hours'), occurrences: z.number().int(), hours: z.number().int(), ...snoozedAt }),
-  z.object({ reopen_if: z.literal('occurs_after'), seconds: z.number().int(), ...snoozedAt, reopen_after: timestampSchema }),
+  z.object({
+    reopen_if: z.literal('n_occurrences_in_m_hours'),
+    occurrences: z.number().check(z.int()),
+    hours: z.number().check(z.int()),
+    ...snoozedAt,
+  }),
+  z.object({ reopen_if: z.literal('occurs_after'), seconds: z.number().check(z.int()), ...snoozedAt, reopen_after: timestampSchema }),
 ])
 export type StoredReopenRules = z.infer<typeof storedReopenRulesSchema>
 
@@ -112,35 +115,35 @@ export const errorSchema = z.object({
   project_id: idSchema,
   error_class: z.string(),
   message: z.string(),
-  context: z.string().nullable(),
+  context: z.nullable(z.string()),
   /** The effective severity: severity_override when set, else the newest event's. */
   severity: severitySchema,
   /** Set by the override_severity operation; null when the events decide. */
-  severity_override: severitySchema.nullable(),
+  severity_override: z.nullable(severitySchema),
   unhandled: z.boolean(),
   status: errorStatusSchema,
-  assigned_collaborator_id: idSchema.nullable(),
+  assigned_collaborator_id: z.nullable(idSchema),
   /** Set while snoozed: the rule and its bookkeeping; null in every other status. */
-  reopen_rules: storedReopenRulesSchema.nullable(),
+  reopen_rules: z.nullable(storedReopenRulesSchema),
   first_seen: timestampSchema,
   last_seen: timestampSchema,
-  events: z.number().int(),
-  users: z.number().int(),
+  events: z.number().check(z.int()),
+  users: z.number().check(z.int()),
   /**
    * Lists only, when the filters select events (event.since, event.before or an event field):
    * how many of the error's events match them all. `events` stays the all-time count.
    */
-  matching_events: z.number().int().optional(),
+  matching_events: z.optional(z.number().check(z.int())),
   release_stages: z.array(z.string()),
   app_versions: z.array(z.string()),
   /** Which rule formed the group; docs/grouping.md explains each. */
   grouping_reason: groupingReasonSchema,
   /** The release of its first event; null when that event named no app version. */
-  first_release: z.object({ release_stage: z.string(), app_version: z.string() }).nullable(),
+  first_release: z.nullable(z.object({ release_stage: z.string(), app_version: z.string() })),
   /** Discarded: new events are counted in discarded_events and not stored (the discard operation). */
   discarded: z.boolean(),
-  discarded_at: timestampSchema.nullable(),
-  discarded_events: z.number().int(),
+  discarded_at: z.nullable(timestampSchema),
+  discarded_events: z.number().check(z.int()),
   /** Issues in a tracker linked with link_issue (at most one today). */
   linked_issues: z.array(z.object({ type: z.literal('url'), url: z.string() })),
   url: z.string(),
@@ -154,11 +157,11 @@ export const errorSortSchema = z.enum(ERROR_SORTS)
 export type ErrorSort = z.infer<typeof errorSortSchema>
 
 export const listErrorsQuerySchema = z.object({
-  sort: errorSortSchema.default('last_seen'),
-  direction: directionSchema.default('desc'),
+  sort: z._default(errorSortSchema, 'last_seen'),
+  direction: z._default(directionSchema, 'desc'),
   per_page: perPageSchema(DEFAULT_ERRORS_PER_PAGE),
   /** Opaque keyset cursor from the previous page's Link rel="next". */
-  cursor: z.string().optional(),
+  cursor: z.optional(z.string()),
 })
 export type ListErrorsQuery = z.infer<typeof listErrorsQuerySchema>
 
@@ -167,8 +170,13 @@ export type ListErrorsQuery = z.infer<typeof listErrorsQuerySchema>
  * (a filter on error.status is left out, so every tab of the errors list gets its count).
  */
 export const errorStatusCountsSchema = z.object({
-  counts: z.object({ open: z.number().int(), fixed: z.number().int(), snoozed: z.number().int(), ignored: z.number().int() }),
-  total: z.number().int(),
+  counts: z.object({
+    open: z.number().check(z.int()),
+    fixed: z.number().check(z.int()),
+    snoozed: z.number().check(z.int()),
+    ignored: z.number().check(z.int()),
+  }),
+  total: z.number().check(z.int()),
 })
 export type ErrorStatusCounts = z.infer<typeof errorStatusCountsSchema>
 
@@ -212,25 +220,26 @@ const errorOperationVariants = z.discriminatedUnion(
     z.object({
       operation: z.literal('assign'),
       /** null or "" unassigns. */
-      assigned_collaborator_id: z
-        .string({ error: "must be a collaborator's user id, or null to unassign" })
-        .max(64, 'must be at most 64 characters')
-        .nullable(),
+      assigned_collaborator_id: z.nullable(
+        z
+          .string({ error: "must be a collaborator's user id, or null to unassign" })
+          .check(z.maxLength(64, 'must be at most 64 characters')),
+      ),
     }),
     z.object({ operation: z.literal('override_severity'), severity: severitySchema }),
     z.object({ operation: z.literal('discard') }),
     z.object({ operation: z.literal('undiscard') }),
     z.object({
       operation: z.literal('link_issue'),
-      issue_url: z
-        .string({ error: 'required for link_issue: the http(s) URL of the issue' })
-        .max(MAX_ISSUE_URL_LENGTH, `must be at most ${MAX_ISSUE_URL_LENGTH} characters`)
-        .refine((value) => /^https?:\/\/[^\s/?#]+[^\s]*$/i.test(value) && URL.canParse(value), 'must be an absolute http or https URL'),
+      issue_url: z.string({ error: 'required for link_issue: the http(s) URL of the issue' }).check(
+        z.maxLength(MAX_ISSUE_URL_LENGTH, `must be at most ${MAX_ISSUE_URL_LENGTH} characters`),
+        z.refine((value) => /^https?:\/\/[^\s/?#]+[^\s]*$/i.test(value) && URL.canParse(value), 'must be an absolute http or https URL'),
+      ),
       /**
        * Bugsnag checks the URL against a configured issue tracker; Errata has no tracker
        * integrations, so the only check is the URL's form (never a request to it).
        */
-      verify_issue_url: z.boolean({ error: 'must be true or false' }).optional(),
+      verify_issue_url: z.optional(z.boolean({ error: 'must be true or false' })),
     }),
     z.object({ operation: z.literal('unlink_issue') }),
     /**
@@ -253,19 +262,27 @@ const errorOperationVariants = z.discriminatedUnion(
  * `{"operation": "fix", "severity": "info"}` would otherwise answer 200 with the severity
  * unchanged. Other unknown fields are ignored, as Bugsnag's API does.
  */
-export const errorOperationSchema = z.preprocess((body, ctx) => {
-  if (body && typeof body === 'object' && !Array.isArray(body) && 'operation' in body) {
-    const operation = (body as { operation: unknown }).operation
-    if ((ERROR_OPERATIONS as readonly unknown[]).includes(operation)) {
-      for (const [field, takenBy] of Object.entries(OPERATION_FIELDS)) {
-        if (field in body && operation !== takenBy) {
-          ctx.addIssue({ code: 'custom', path: [field], message: `is only taken by operation ${takenBy}, not ${String(operation)}` })
+export const errorOperationSchema = z.pipe(
+  z.transform((body, ctx) => {
+    if (body && typeof body === 'object' && !Array.isArray(body) && 'operation' in body) {
+      const operation = (body as { operation: unknown }).operation
+      if ((ERROR_OPERATIONS as readonly unknown[]).includes(operation)) {
+        for (const [field, takenBy] of Object.entries(OPERATION_FIELDS)) {
+          if (field in body && operation !== takenBy) {
+            ctx.issues.push({
+              code: 'custom',
+              path: [field],
+              message: `is only taken by operation ${takenBy}, not ${String(operation)}`,
+              input: body,
+            })
+          }
         }
       }
     }
-  }
-  return body
-}, errorOperationVariants)
+    return body
+  }),
+  errorOperationVariants,
+)
 export type ErrorOperation = z.infer<typeof errorOperationSchema>
 
 /** Most errors one bulk PATCH may name. */
@@ -273,15 +290,25 @@ export const MAX_BULK_ERROR_IDS = 100
 
 /** `?error_ids=a,b,c` of the bulk PATCH: comma-separated, order kept, duplicates dropped. */
 export const bulkErrorsQuerySchema = z.object({
-  error_ids: z
-    .string({ error: 'required: comma-separated error ids, e.g. ?error_ids=a,b' })
-    .transform((value) => [...new Set(value.split(',').map((id) => id.trim()).filter(Boolean))])
-    .pipe(
-      z
-        .array(z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'is not an error id'))
-        .min(1, 'must name at least one error id')
-        .max(MAX_BULK_ERROR_IDS, `at most ${MAX_BULK_ERROR_IDS} error ids per request`),
+  error_ids: z.pipe(
+    z.pipe(
+      z.string({ error: 'required: comma-separated error ids, e.g. ?error_ids=a,b' }),
+      z.transform((value) => [
+        ...new Set(
+          value
+            .split(',')
+            .map((id) => id.trim())
+            .filter(Boolean),
+        ),
+      ]),
     ),
+    z
+      .array(z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'is not an error id')))
+      .check(
+        z.minLength(1, 'must name at least one error id'),
+        z.maxLength(MAX_BULK_ERROR_IDS, `at most ${MAX_BULK_ERROR_IDS} error ids per request`),
+      ),
+  ),
 })
 export type BulkErrorsQuery = z.infer<typeof bulkErrorsQuerySchema>
 
@@ -289,7 +316,7 @@ export type BulkErrorsQuery = z.infer<typeof bulkErrorsQuerySchema>
 export const bulkErrorResultSchema = z.object({
   id: idSchema,
   status: z.enum(['updated', 'deleted', 'not_found', 'failed']),
-  error: errorSchema.nullable(),
+  error: z.nullable(errorSchema),
   errors: z.array(z.string()),
 })
 export type BulkErrorResult = z.infer<typeof bulkErrorResultSchema>
@@ -306,9 +333,9 @@ export const errorStatusChangeSchema = z.object({
   /** operation: someone changed it; event: an event reopened a fixed error; snooze_rule: a snooze rule was met. */
   reason: z.enum(['operation', 'event', 'snooze_rule']),
   /** Who changed it; null for automatic changes. */
-  actor: z.object({ id: idSchema, name: z.string(), email: z.string() }).nullable(),
+  actor: z.nullable(z.object({ id: idSchema, name: z.string(), email: z.string() })),
   /** The rule the change set (to_status snoozed); null otherwise. */
-  reopen_rules: storedReopenRulesSchema.nullable(),
+  reopen_rules: z.nullable(storedReopenRulesSchema),
   created_at: timestampSchema,
 })
 export type ErrorStatusChange = z.infer<typeof errorStatusChangeSchema>

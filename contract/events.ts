@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { directionSchema, DEFAULT_EVENTS_PER_PAGE, idSchema, perPageSchema, timestampSchema } from './common.ts'
 import { severitySchema } from './errors.ts'
 import { readIsoTime } from './iso-time.ts'
@@ -12,7 +12,7 @@ const jsonObject = z.record(z.string(), z.unknown())
 export const TRUNCATION_MARKER = '…[truncated]'
 
 /** A hexadecimal address as Errata stores it: "0x" and lower-case digits. */
-const addressSchema = z.string().regex(/^0x[0-9a-f]+$/)
+const addressSchema = z.string().check(z.regex(/^0x[0-9a-f]+$/))
 
 /**
  * What a native notifier (Android NDK, Cocoa, …) sends about a frame of machine code: the
@@ -20,59 +20,59 @@ const addressSchema = z.string().regex(/^0x[0-9a-f]+$/)
  */
 export const nativeFrameSchema = z.object({
   /** The frame's platform as the notifier names it: "c" (Android NDK), "cocoa", … */
-  type: z.string().nullable(),
+  type: z.nullable(z.string()),
   /** The module's path on the device: the shared object (`file`) or the Mach-O image (`machoFile`). */
-  module: z.string().nullable(),
-  frame_address: addressSchema.nullable(),
-  load_address: addressSchema.nullable(),
-  symbol_address: addressSchema.nullable(),
+  module: z.nullable(z.string()),
+  frame_address: z.nullable(addressSchema),
+  load_address: z.nullable(addressSchema),
+  symbol_address: z.nullable(addressSchema),
   /** frame_address − load_address: the address inside the module, which symbol files are keyed on. */
-  relative_address: addressSchema.nullable(),
+  relative_address: z.nullable(addressSchema),
   /** The frame is the program counter (the crashing instruction), not a return address. */
   is_pc: z.boolean(),
   /** The frame came from the link register (iOS). */
   is_lr: z.boolean(),
   /** The module's build id (the GNU build id of an Android shared object). */
-  code_identifier: z.string().nullable(),
-  macho_uuid: z.string().nullable(),
-  macho_vm_address: addressSchema.nullable(),
+  code_identifier: z.nullable(z.string()),
+  macho_uuid: z.nullable(z.string()),
+  macho_vm_address: z.nullable(addressSchema),
 })
 export type NativeFrame = z.infer<typeof nativeFrameSchema>
 
 /** A JavaScript frame as the notifier sent it, kept beside the frame a source map turned it into. */
 export const minifiedFrameSchema = z.object({
-  line: z.number().int().nullable(),
-  column: z.number().int().nullable(),
-  file: z.string().nullable(),
-  method: z.string().nullable(),
+  line: z.nullable(z.number().check(z.int())),
+  column: z.nullable(z.number().check(z.int())),
+  file: z.nullable(z.string()),
+  method: z.nullable(z.string()),
   in_project: z.boolean(),
-  code: z.record(z.string(), z.string()).nullable(),
+  code: z.nullable(z.record(z.string(), z.string())),
 })
 export type MinifiedFrame = z.infer<typeof minifiedFrameSchema>
 
 export const stackFrameSchema = z.object({
-  line: z.number().int().nullable(),
-  column: z.number().int().nullable(),
-  file: z.string().nullable(),
-  method: z.string().nullable(),
+  line: z.nullable(z.number().check(z.int())),
+  column: z.nullable(z.number().check(z.int())),
+  file: z.nullable(z.string()),
+  method: z.nullable(z.string()),
   in_project: z.boolean(),
   /** Source lines around the failing one, keyed by line number (as sent by the notifier, or from the source map). */
-  code: z.record(z.string(), z.string()).nullable(),
+  code: z.nullable(z.record(z.string(), z.string())),
   /** Present only on frames of native code (the notifier sent addresses). */
-  native: nativeFrameSchema.optional(),
+  native: z.optional(nativeFrameSchema),
   /**
    * Present only on frames a source map mapped: the frame as sent (minified file, line, column
    * and name); the fields above then hold the original source's.
    */
-  minified: minifiedFrameSchema.optional(),
+  minified: z.optional(minifiedFrameSchema),
   /** The source map upload that mapped the frame (absent for a map fetched by URL). */
-  source_map_id: z.string().optional(),
+  source_map_id: z.optional(z.string()),
 })
 export type StackFrame = z.infer<typeof stackFrameSchema>
 
 /** CPU registers a native notifier captured for one frame of a crash. */
 export const registersSchema = z.object({
-  frame_index: z.number().int().nullable(),
+  frame_index: z.nullable(z.number().check(z.int())),
   values: z.array(z.object({ name: z.string(), value: z.string() })),
 })
 export type FrameRegisters = z.infer<typeof registersSchema>
@@ -80,30 +80,30 @@ export type FrameRegisters = z.infer<typeof registersSchema>
 export const exceptionSchema = z.object({
   class: z.string(),
   message: z.string(),
-  type: z.string().nullable(),
+  type: z.nullable(z.string()),
   stacktrace: z.array(stackFrameSchema),
   /** Present only when the notifier sent registers (native crashes). */
-  registers: z.array(registersSchema).optional(),
+  registers: z.optional(z.array(registersSchema)),
 })
 export type EventException = z.infer<typeof exceptionSchema>
 
 export const breadcrumbSchema = z.object({
-  timestamp: z.string().nullable(),
+  timestamp: z.nullable(z.string()),
   name: z.string(),
   type: z.string(),
   meta_data: jsonObject,
 })
 export type Breadcrumb = z.infer<typeof breadcrumbSchema>
 
-export const featureFlagSchema = z.object({ name: z.string(), variant: z.string().nullable() })
+export const featureFlagSchema = z.object({ name: z.string(), variant: z.nullable(z.string()) })
 export type FeatureFlag = z.infer<typeof featureFlagSchema>
 
 export const threadSchema = z.object({
-  id: z.string().nullable(),
-  name: z.string().nullable(),
-  type: z.string().nullable(),
+  id: z.nullable(z.string()),
+  name: z.nullable(z.string()),
+  type: z.nullable(z.string()),
   error_reporting_thread: z.boolean(),
-  state: z.string().nullable(),
+  state: z.nullable(z.string()),
   stacktrace: z.array(stackFrameSchema),
 })
 export type EventThread = z.infer<typeof threadSchema>
@@ -116,15 +116,15 @@ export type EventThread = z.infer<typeof threadSchema>
  */
 export const symbolicationSchema = z.object({
   status: z.enum(['mapped', 'partial', 'missing', 'failed']),
-  mapped_frames: z.number().int(),
+  mapped_frames: z.number().check(z.int()),
   missing: z.array(
     z.object({
       url: z.string(),
-      app_version: z.string().nullable(),
+      app_version: z.nullable(z.string()),
       /** React Native frames match by platform and version codes, not by URL. */
-      platform: z.string().nullable().optional(),
-      app_version_code: z.string().nullable().optional(),
-      code_bundle_id: z.string().nullable().optional(),
+      platform: z.optional(z.nullable(z.string())),
+      app_version_code: z.optional(z.nullable(z.string())),
+      code_bundle_id: z.optional(z.nullable(z.string())),
     }),
   ),
   errors: z.array(z.object({ url: z.string(), message: z.string() })),
@@ -132,9 +132,9 @@ export const symbolicationSchema = z.object({
 export type Symbolication = z.infer<typeof symbolicationSchema>
 
 export const eventUserSchema = z.object({
-  id: z.string().nullable(),
-  email: z.string().nullable(),
-  name: z.string().nullable(),
+  id: z.nullable(z.string()),
+  email: z.nullable(z.string()),
+  name: z.nullable(z.string()),
 })
 
 /** The Events API resource (spec section 2) plus what the dashboard needs from the stored payload. */
@@ -147,17 +147,17 @@ export const eventSchema = z.object({
   received_at: timestampSchema,
   severity: severitySchema,
   unhandled: z.boolean(),
-  severity_reason: z.string().nullable(),
+  severity_reason: z.nullable(z.string()),
   /** The notifier's details of that reason, e.g. {framework: "Express"} or {signalType: "SIGSEGV"}; absent when none were sent. */
-  severity_reason_attributes: z.record(z.string(), z.string()).optional(),
-  context: z.string().nullable(),
-  grouping_hash: z.string().nullable(),
+  severity_reason_attributes: z.optional(z.record(z.string(), z.string())),
+  context: z.nullable(z.string()),
+  grouping_hash: z.nullable(z.string()),
   /** The notifier's grouping discriminator (event.setGroupingDiscriminator), which splits a group; absent when none was sent. */
-  grouping_discriminator: z.string().optional(),
-  app_version: z.string().nullable(),
-  release_stage: z.string().nullable(),
-  os_version: z.string().nullable(),
-  user_id: z.string().nullable(),
+  grouping_discriminator: z.optional(z.string()),
+  app_version: z.nullable(z.string()),
+  release_stage: z.nullable(z.string()),
+  os_version: z.nullable(z.string()),
+  user_id: z.nullable(z.string()),
   exceptions: z.array(exceptionSchema),
   meta_data: jsonObject,
   user: eventUserSchema,
@@ -167,10 +167,10 @@ export const eventSchema = z.object({
   breadcrumbs: z.array(breadcrumbSchema),
   feature_flags: z.array(featureFlagSchema),
   threads: z.array(threadSchema),
-  session: jsonObject.nullable(),
-  notifier: jsonObject.nullable(),
+  session: z.nullable(jsonObject),
+  notifier: z.nullable(jsonObject),
   /** Set by source-map symbolication (server/symbolication/javascript.ts). */
-  symbolication: symbolicationSchema.optional(),
+  symbolication: z.optional(symbolicationSchema),
 })
 export type ErrorEvent = z.infer<typeof eventSchema>
 
@@ -178,30 +178,39 @@ export type ErrorEvent = z.infer<typeof eventSchema>
  * start_time / end_time: any ISO 8601 or RFC 3339 form (contract/iso-time.ts), read as a Date;
  * a refusal says exactly what is wrong.
  */
-const windowTimeSchema = z.string().transform((text, ctx) => {
-  const reading = readIsoTime(text)
-  if (reading.time) return reading.time
-  ctx.addIssue({ code: 'custom', message: reading.problem })
-  return z.NEVER
-})
+const windowTimeSchema = z.pipe(
+  z.string(),
+  z.transform((text, ctx) => {
+    const reading = readIsoTime(text)
+    if (reading.time) return reading.time
+    ctx.issues.push({ code: 'custom', message: reading.problem, input: text })
+    return z.NEVER
+  }),
+)
 
 /** `true` or `false` in a query string. */
-const queryBooleanSchema = z.enum(['true', 'false'], { error: 'must be true or false' }).transform((v) => v === 'true')
+const queryBooleanSchema = z.pipe(
+  z.enum(['true', 'false'], { error: 'must be true or false' }),
+  z.transform((v) => v === 'true'),
+)
 
 export const listEventsQuerySchema = z.object({
   /** `timestamp` is the name Bugsnag's generated clients send for the same order. */
-  sort: z.enum(['created_at', 'timestamp'], { error: 'must be created_at or timestamp (the same order: when received)' }).default('created_at'),
-  direction: directionSchema.default('desc'),
+  sort: z._default(
+    z.enum(['created_at', 'timestamp'], { error: 'must be created_at or timestamp (the same order: when received)' }),
+    'created_at',
+  ),
+  direction: z._default(directionSchema, 'desc'),
   per_page: perPageSchema(DEFAULT_EVENTS_PER_PAGE),
-  start_time: windowTimeSchema.optional(),
-  end_time: windowTimeSchema.optional(),
+  start_time: z.optional(windowTimeSchema),
+  end_time: z.optional(windowTimeSchema),
   /** Bugsnag's clients ask for whole events with true; Errata's lists always carry them. */
-  full_reports: queryBooleanSchema.optional(),
-  cursor: z.string().optional(),
+  full_reports: z.optional(queryBooleanSchema),
+  cursor: z.optional(z.string()),
   /**
    * Starts the list right after this event, in the list's order (desc: older events, asc:
    * newer): how the dashboard finds an event's neighbours, ties in received_at included.
    */
-  after_event: idSchema.optional(),
+  after_event: z.optional(idSchema),
 })
 export type ListEventsQuery = z.infer<typeof listEventsQuerySchema>

@@ -1,7 +1,7 @@
 // The filter syntax of the Data Access API: query parameters filters[<field>][][value] and
 // filters[<field>][][type], given as pairs. Several `eq` values of one field are OR-ed,
 // several `ne` values AND-ed; different fields are AND-ed. docs/filters.md explains each field.
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { ERROR_STATUSES, SEVERITIES } from './errors.ts'
 import { readIsoTime } from './iso-time.ts'
 
@@ -265,7 +265,7 @@ export const eventFieldSchema = z.object({
   scope: z.enum(['error', 'event', 'time', 'seen_in']),
   filter_types: z.array(z.enum(FILTER_TYPES)),
   match: z.enum(['exact', 'substring']),
-  values: z.array(z.string()).nullable(),
+  values: z.nullable(z.array(z.string())),
   pivot: z.boolean(),
 })
 export type EventField = z.infer<typeof eventFieldSchema>

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { idSchema, timestampSchema } from './common.ts'
 
 export const organizationSchema = z.object({
@@ -10,7 +10,7 @@ export const organizationSchema = z.object({
 })
 export type Organization = z.infer<typeof organizationSchema>
 
-const organizationName = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters')
+const organizationName = z.string().check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(200, 'must be at most 200 characters'))
 
 export const createOrganizationSchema = z.object({ name: organizationName })
 export type CreateOrganization = z.infer<typeof createOrganizationSchema>

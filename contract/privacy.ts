@@ -1,7 +1,7 @@
 // Privacy requests (spec sections 2–4): event data retrievals for access requests (GDPR, and
 // CCPA under the same report type) and event data deletions. docs/privacy.md explains the
 // states, including those the spec leaves open (skip_confirmation, failure).
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { idSchema, perPageSchema, timestampSchema } from './common.ts'
 import { filtersSchema } from './filters.ts'
 
@@ -24,7 +24,7 @@ export const RETRIEVAL_FILE_DAYS = 7
 /** Who made or confirmed a request, as they were named then (kept if the account goes). */
 export const privacyActorSchema = z.object({
   /** null once the account was deleted. */
-  id: idSchema.nullable(),
+  id: z.nullable(idSchema),
   email: z.string(),
   name: z.string(),
 })
@@ -32,10 +32,10 @@ export type PrivacyActor = z.infer<typeof privacyActorSchema>
 
 /** The background work behind a request: attempts so far and why the last one failed. */
 const jobFields = {
-  attempts: z.number().int(),
-  last_error: z.string().nullable(),
+  attempts: z.number().check(z.int()),
+  last_error: z.nullable(z.string()),
   /** Why it stopped for good (status FAILED). */
-  failure: z.string().nullable(),
+  failure: z.nullable(z.string()),
 }
 
 /** An event data request (retrieval). The spec's fields first, then Errata's. */
@@ -43,25 +43,25 @@ export const eventDataRequestSchema = z.object({
   id: idSchema,
   status: z.enum(RETRIEVAL_STATUSES),
   /** Events in the file; null until known. */
-  total: z.number().int().nullable(),
+  total: z.nullable(z.number().check(z.int())),
   filters: filtersSchema,
   report_type: z.enum(REPORT_TYPES),
   created_at: timestampSchema,
-  completed_at: timestampSchema.nullable(),
+  completed_at: z.nullable(timestampSchema),
   /** completed_at + 7 days: the file is removed then, and the download answers 410. */
-  expires_at: timestampSchema.nullable(),
+  expires_at: z.nullable(timestampSchema),
   /** The download (GET with the same Authorization); present once completed. */
-  url: z.string().optional(),
+  url: z.optional(z.string()),
   organization_id: idSchema,
   /** null: every project of the organization. */
-  project_id: idSchema.nullable(),
+  project_id: z.nullable(idSchema),
   /** The request selects every event of its scope (no filters). */
   all_events: z.boolean(),
   created_by: privacyActorSchema,
   /** Size of the (gzip'd) file; null until completed. */
-  file_bytes: z.number().int().nullable(),
+  file_bytes: z.nullable(z.number().check(z.int())),
   /** Why the file is gone: it expired, or a later deletion in its scope removed it. */
-  file_removed: z.enum(['expired', 'deleted']).nullable(),
+  file_removed: z.nullable(z.enum(['expired', 'deleted'])),
   ...jobFields,
 })
 export type EventDataRequest = z.infer<typeof eventDataRequestSchema>
@@ -71,61 +71,61 @@ export const eventDataDeletionSchema = z.object({
   id: idSchema,
   status: z.enum(DELETION_STATUSES),
   /** Matching events when counted; null until known. */
-  total: z.number().int().nullable(),
+  total: z.nullable(z.number().check(z.int())),
   filters: filtersSchema,
   created_at: timestampSchema,
   /** Set when counted (AWAITING_CONFIRMATION) and when completed; null otherwise. */
-  completed_at: timestampSchema.nullable(),
+  completed_at: z.nullable(timestampSchema),
   organization_id: idSchema,
-  project_id: idSchema.nullable(),
+  project_id: z.nullable(idSchema),
   all_events: z.boolean(),
   skip_confirmation: z.boolean(),
   /** Events deleted so far (more than total when the user sent more events after the count). */
-  deleted_events: z.number().int(),
+  deleted_events: z.number().check(z.int()),
   created_by: privacyActorSchema,
-  confirmed_by: privacyActorSchema.nullable(),
-  confirmed_at: timestampSchema.nullable(),
+  confirmed_by: z.nullable(privacyActorSchema),
+  confirmed_at: z.nullable(timestampSchema),
   ...jobFields,
 })
 export type EventDataDeletion = z.infer<typeof eventDataDeletionSchema>
 
 /** true / false in a query string. */
-const queryBoolean = () => z.enum(['true', 'false'], { error: 'must be true or false' }).transform((v) => v === 'true')
+const queryBoolean = () =>
+  z.pipe(
+    z.enum(['true', 'false'], { error: 'must be true or false' }),
+    z.transform((v) => v === 'true'),
+  )
 
 /**
  * POST …/event_data_requests: filters and report_type in the query string (as the spec shows,
  * no body), or as a JSON body. `all_events=true` selects everything, in place of filters.
  */
 export const createRetrievalQuerySchema = z.object({
-  report_type: z.enum(REPORT_TYPES, { error: 'must be gdpr (it also serves CCPA requests)' }).optional(),
-  all_events: queryBoolean().optional(),
+  report_type: z.optional(z.enum(REPORT_TYPES, { error: 'must be gdpr (it also serves CCPA requests)' })),
+  all_events: z.optional(queryBoolean()),
 })
-export const createRetrievalBodySchema = z
-  .object({
-    filters: filtersSchema.optional(),
-    report_type: z.enum(REPORT_TYPES, { error: 'must be gdpr (it also serves CCPA requests)' }).optional(),
-    all_events: z.boolean().optional(),
-  })
-  .strict()
+export const createRetrievalBodySchema = z.strictObject({
+  filters: z.optional(filtersSchema),
+  report_type: z.optional(z.enum(REPORT_TYPES, { error: 'must be gdpr (it also serves CCPA requests)' })),
+  all_events: z.optional(z.boolean()),
+})
 export type CreateRetrievalBody = z.infer<typeof createRetrievalBodySchema>
 
 /** POST …/event_data_deletions, in the query string or as a JSON body. */
 export const createDeletionQuerySchema = z.object({
-  skip_confirmation: queryBoolean().optional(),
-  all_events: queryBoolean().optional(),
+  skip_confirmation: z.optional(queryBoolean()),
+  all_events: z.optional(queryBoolean()),
 })
-export const createDeletionBodySchema = z
-  .object({
-    filters: filtersSchema.optional(),
-    skip_confirmation: z.boolean().optional(),
-    all_events: z.boolean().optional(),
-  })
-  .strict()
+export const createDeletionBodySchema = z.strictObject({
+  filters: z.optional(filtersSchema),
+  skip_confirmation: z.optional(z.boolean()),
+  all_events: z.optional(z.boolean()),
+})
 export type CreateDeletionBody = z.infer<typeof createDeletionBodySchema>
 
 export const listPrivacyQuerySchema = z.object({
   per_page: perPageSchema(30),
-  cursor: z.string().optional(),
+  cursor: z.optional(z.string()),
 })
 
 /** An event as the privacy page's preview shows it: enough to recognise it. */
@@ -136,29 +136,27 @@ export const privacyPreviewEventSchema = z.object({
   received_at: timestampSchema,
   error_class: z.string(),
   message: z.string(),
-  context: z.string().nullable(),
-  user: z.object({ id: z.string().nullable(), email: z.string().nullable(), name: z.string().nullable() }),
+  context: z.nullable(z.string()),
+  user: z.object({ id: z.nullable(z.string()), email: z.nullable(z.string()), name: z.nullable(z.string()) }),
 })
 export type PrivacyPreviewEvent = z.infer<typeof privacyPreviewEventSchema>
 
 /** GET …/event_data_preview: how many events a selection matches now, and the newest few. */
 export const privacyPreviewSchema = z.object({
-  total: z.number().int(),
+  total: z.number().check(z.int()),
   events: z.array(privacyPreviewEventSchema),
 })
 export type PrivacyPreview = z.infer<typeof privacyPreviewSchema>
 
 /** One line of a retrieval's output file (JSON lines): the event with its user, device and metadata. */
-export const retrievalLineSchema = z
-  .object({
-    event_id: idSchema,
-    project_id: idSchema,
-    project_name: z.string(),
-    error_id: idSchema,
-    received_at: timestampSchema,
-    user: z.record(z.string(), z.unknown()),
-    device: z.record(z.string(), z.unknown()),
-    meta_data: z.record(z.string(), z.unknown()),
-  })
-  .passthrough()
+export const retrievalLineSchema = z.looseObject({
+  event_id: idSchema,
+  project_id: idSchema,
+  project_name: z.string(),
+  error_id: idSchema,
+  received_at: timestampSchema,
+  user: z.record(z.string(), z.unknown()),
+  device: z.record(z.string(), z.unknown()),
+  meta_data: z.record(z.string(), z.unknown()),
+})
 export type RetrievalLine = z.infer<typeof retrievalLineSchema>

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { idSchema, timestampSchema } from './common.ts'
 
 /** Project types of the spec (section 2), plus common notifier platforms. */
@@ -17,8 +17,8 @@ export const projectSchema = z.object({
   slug: z.string(),
   type: z.string(),
   api_key: z.string(),
-  collaborators_count: z.number().int(),
-  open_error_count: z.number().int(),
+  collaborators_count: z.number().check(z.int()),
+  open_error_count: z.number().check(z.int()),
   release_stages: z.array(z.string()),
   created_at: timestampSchema,
   updated_at: timestampSchema,
@@ -26,13 +26,12 @@ export const projectSchema = z.object({
 })
 export type Project = z.infer<typeof projectSchema>
 
-const projectName = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters')
+const projectName = z.string().check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(200, 'must be at most 200 characters'))
 
-export const createProjectSchema = z.object({ name: projectName, type: projectTypeSchema.default('other') })
+export const createProjectSchema = z.object({ name: projectName, type: z._default(projectTypeSchema, 'other') })
 export type CreateProject = z.infer<typeof createProjectSchema>
 
 export const updateProjectSchema = z
-  .object({ name: projectName, type: projectTypeSchema })
-  .partial()
-  .refine((value) => value.name !== undefined || value.type !== undefined, 'body: give at least one of name, type')
+  .partial(z.object({ name: projectName, type: projectTypeSchema }))
+  .check(z.refine((value) => value.name !== undefined || value.type !== undefined, 'body: give at least one of name, type'))
 export type UpdateProject = z.infer<typeof updateProjectSchema>

@@ -1,5 +1,5 @@
 // Stability (crash-free sessions) of a project's releases: GET /projects/{id}/stability.
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { timestampSchema } from './common.ts'
 
 /** The period when no event.since filter is given: the 30 days before event.before (or now). */
@@ -20,11 +20,11 @@ export function crashFreeRate(sessions: number, crashed: number): number | null 
 
 const countsShape = {
   /** Sessions started in the period (POST /sessions). */
-  sessions: z.number().int().min(0),
+  sessions: z.number().check(z.int(), z.gte(0)),
   /** Of the sessions started in the period, those an unhandled event named. */
-  crashed_sessions: z.number().int().min(0),
+  crashed_sessions: z.number().check(z.int(), z.gte(0)),
   /** 0 to 1; null when no session was counted. */
-  crash_free_rate: z.number().min(0).max(1).nullable(),
+  crash_free_rate: z.nullable(z.number().check(z.gte(0), z.lte(1))),
 }
 
 export const stabilityReleaseSchema = z.object({

@@ -1,9 +1,9 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { timestampSchema } from './common.ts'
 
 /** One bucket of a trend (spec section 2): events received from `from` (inclusive) to `to` (exclusive). */
 export const trendBucketSchema = z.object({
-  events_count: z.number().int(),
+  events_count: z.number().check(z.int()),
   from: timestampSchema,
   to: timestampSchema,
 })
@@ -27,22 +27,23 @@ export function parseResolution(text: string): number | null {
 
 export const trendQuerySchema = z
   .object({
-    resolution: z
-      .string()
-      .refine((value) => parseResolution(value) !== null, 'must be 1 to 5 digits then m, h or d, such as 30m, 1h or 1d')
-      .optional(),
+    resolution: z.optional(
+      z.string().check(z.refine((value) => parseResolution(value) !== null, 'must be 1 to 5 digits then m, h or d, such as 30m, 1h or 1d')),
+    ),
     // Plain decimal digits, as per_page: Number() would also read "1e3", "0x0A", "5.0" and " 5".
-    buckets_count: z
-      .string({ error: 'must be an integer' })
-      .regex(/^\d+$/, 'must be an integer')
-      .transform(Number)
-      .pipe(z.number().min(1, 'must be at least 1').max(MAX_TREND_BUCKETS, `must be at most ${MAX_TREND_BUCKETS}`))
-      .optional(),
+    buckets_count: z.optional(
+      z.pipe(
+        z.pipe(z.string({ error: 'must be an integer' }).check(z.regex(/^\d+$/, 'must be an integer')), z.transform(Number)),
+        z.number().check(z.gte(1, 'must be at least 1'), z.lte(MAX_TREND_BUCKETS, `must be at most ${MAX_TREND_BUCKETS}`)),
+      ),
+    ),
   })
-  .refine((q) => !(q.resolution && q.buckets_count), {
-    message: 'give either resolution or buckets_count, not both',
-    path: ['resolution'],
-  })
+  .check(
+    z.refine((q) => !(q.resolution && q.buckets_count), {
+      message: 'give either resolution or buckets_count, not both',
+      path: ['resolution'],
+    }),
+  )
 export type TrendQuery = z.infer<typeof trendQuerySchema>
 
 /** Sparklines of several errors at once (GET /projects/{id}/error_trends?error_ids=a,b). */

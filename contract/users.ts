@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { idSchema, timestampSchema } from './common.ts'
 
 export const currentUserSchema = z.object({
@@ -16,13 +16,15 @@ export const MAX_PASSWORD_LENGTH = 1000
 export const PASSWORD_RULE = `At least ${MIN_PASSWORD_LENGTH} characters.`
 export const passwordSchema = z
   .string()
-  .min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`)
-  .max(MAX_PASSWORD_LENGTH, `must be at most ${MAX_PASSWORD_LENGTH} characters`)
+  .check(
+    z.minLength(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`),
+    z.maxLength(MAX_PASSWORD_LENGTH, `must be at most ${MAX_PASSWORD_LENGTH} characters`),
+  )
 
 // Signing in checks only that a password was given: an account keeps working whatever rule held when its password was set.
 export const loginRequestSchema = z.object({
-  email: z.string().trim().min(1, 'is required'),
-  password: z.string().min(1, 'is required'),
+  email: z.string().check(z.trim(), z.minLength(1, 'is required')),
+  password: z.string().check(z.minLength(1, 'is required')),
 })
 export type LoginRequest = z.infer<typeof loginRequestSchema>
 

@@ -1,7 +1,7 @@
 // Outgoing webhooks (spec section 6): their configuration, deliveries and attempts, and the
 // comments on errors that the comment trigger reports. docs/webhooks.md explains the rules the
 // spec leaves open (signing, retries, the spike rule, when a failing target is disabled).
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { idSchema, timestampSchema } from './common.ts'
 import { filtersSchema } from './filters.ts'
 
@@ -52,49 +52,41 @@ export type StateChange = (typeof STATE_CHANGES)[number]
 
 export const SPIKE_SENSITIVITIES = ['low', 'medium', 'high'] as const
 
-export const webhookSettingsSchema = z
-  .object({
-    errorEventFrequency: z
-      .object({
-        /** x: events, or distinct users, within the window. */
-        threshold: z.number().int().min(1).max(1_000_000),
-        unit: z.enum(['events', 'users']).default('events'),
-        /** y: the window, in hours; at most one notification per window. */
-        hours: z.number().int().min(1).max(24 * 7),
-      })
-      .strict()
-      .optional(),
-    projectSpiking: z
-      .object({ sensitivity: z.enum(SPIKE_SENSITIVITIES).default('medium') })
-      .strict()
-      .optional(),
-  })
-  .strict()
+export const webhookSettingsSchema = z.strictObject({
+  errorEventFrequency: z.optional(
+    z.strictObject({
+      /** x: events, or distinct users, within the window. */
+      threshold: z.number().check(z.int(), z.gte(1), z.lte(1_000_000)),
+      unit: z._default(z.enum(['events', 'users']), 'events'),
+      /** y: the window, in hours; at most one notification per window. */
+      hours: z.number().check(z.int(), z.gte(1), z.lte(24 * 7)),
+    }),
+  ),
+  projectSpiking: z.optional(z.strictObject({ sensitivity: z._default(z.enum(SPIKE_SENSITIVITIES), 'medium') })),
+})
 export type WebhookSettings = z.infer<typeof webhookSettingsSchema>
 
-const urlSchema = z.string().trim().min(1, 'is required').max(2048, 'must be at most 2048 characters')
-const triggersSchema = z.array(z.enum(WEBHOOK_TRIGGERS)).min(1, 'choose at least one trigger').max(WEBHOOK_TRIGGERS.length)
+const urlSchema = z.string().check(z.trim(), z.minLength(1, 'is required'), z.maxLength(2048, 'must be at most 2048 characters'))
+const triggersSchema = z
+  .array(z.enum(WEBHOOK_TRIGGERS))
+  .check(z.minLength(1, 'choose at least one trigger'), z.maxLength(WEBHOOK_TRIGGERS.length))
 
-export const createWebhookSchema = z
-  .object({
-    url: urlSchema,
-    triggers: triggersSchema,
-    settings: webhookSettingsSchema.default({}),
-    filters: filtersSchema.default({}),
-    enabled: z.boolean().default(true),
-  })
-  .strict()
+export const createWebhookSchema = z.strictObject({
+  url: urlSchema,
+  triggers: triggersSchema,
+  settings: z._default(webhookSettingsSchema, {}),
+  filters: z._default(filtersSchema, {}),
+  enabled: z._default(z.boolean(), true),
+})
 export type CreateWebhook = z.infer<typeof createWebhookSchema>
 
-export const updateWebhookSchema = z
-  .object({
-    url: urlSchema.optional(),
-    triggers: triggersSchema.optional(),
-    settings: webhookSettingsSchema.optional(),
-    filters: filtersSchema.optional(),
-    enabled: z.boolean().optional(),
-  })
-  .strict()
+export const updateWebhookSchema = z.strictObject({
+  url: z.optional(urlSchema),
+  triggers: z.optional(triggersSchema),
+  settings: z.optional(webhookSettingsSchema),
+  filters: z.optional(filtersSchema),
+  enabled: z.optional(z.boolean()),
+})
 export type UpdateWebhook = z.infer<typeof updateWebhookSchema>
 
 export const webhookSchema = z.object({
@@ -106,23 +98,23 @@ export const webhookSchema = z.object({
   filters: filtersSchema,
   enabled: z.boolean(),
   /** Why it was disabled by Errata rather than a person ("failing"), else null. */
-  disabled_reason: z.string().nullable(),
+  disabled_reason: z.nullable(z.string()),
   /** Since when every delivery has failed; null when the last one succeeded. */
-  failing_since: timestampSchema.nullable(),
+  failing_since: z.nullable(timestampSchema),
   created_at: timestampSchema,
   updated_at: timestampSchema,
   /** Only in the answer that creates the webhook. */
-  secret: z.string().optional(),
+  secret: z.optional(z.string()),
 })
 export type Webhook = z.infer<typeof webhookSchema>
 
 export const webhookAttemptSchema = z.object({
   attempted_at: timestampSchema,
   /** HTTP status of the answer; null when none came (timeout, network error, refused address). */
-  status: z.number().int().nullable(),
-  duration_ms: z.number().int(),
-  error: z.string().nullable(),
-  response_excerpt: z.string().nullable(),
+  status: z.nullable(z.number().check(z.int())),
+  duration_ms: z.number().check(z.int()),
+  error: z.nullable(z.string()),
+  response_excerpt: z.nullable(z.string()),
 })
 export type WebhookAttempt = z.infer<typeof webhookAttemptSchema>
 
@@ -132,14 +124,14 @@ export const webhookDeliverySchema = z.object({
   webhook_id: idSchema,
   trigger: z.enum(WEBHOOK_TRIGGERS),
   state: z.enum(['pending', 'delivered', 'failed']),
-  attempts: z.number().int(),
-  last_status: z.number().int().nullable(),
-  last_error: z.string().nullable(),
+  attempts: z.number().check(z.int()),
+  last_status: z.nullable(z.number().check(z.int())),
+  last_error: z.nullable(z.string()),
   created_at: timestampSchema,
-  finished_at: timestampSchema.nullable(),
-  error_id: idSchema.nullable(),
+  finished_at: z.nullable(timestampSchema),
+  error_id: z.nullable(idSchema),
   /** The JSON document sent (null until the first attempt builds it). */
-  payload: z.unknown().nullable(),
+  payload: z.nullable(z.unknown()),
   attempt_log: z.array(webhookAttemptSchema),
 })
 export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>
@@ -147,9 +139,11 @@ export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>
 /** Largest comment, in characters. */
 export const MAX_COMMENT_LENGTH = 10_000
 
-export const commentInputSchema = z
-  .object({ message: z.string().trim().min(1, 'is required').max(MAX_COMMENT_LENGTH, `must be at most ${MAX_COMMENT_LENGTH} characters`) })
-  .strict()
+export const commentInputSchema = z.strictObject({
+  message: z
+    .string()
+    .check(z.trim(), z.minLength(1, 'is required'), z.maxLength(MAX_COMMENT_LENGTH, `must be at most ${MAX_COMMENT_LENGTH} characters`)),
+})
 
 export const commentSchema = z.object({
   id: idSchema,
@@ -157,7 +151,7 @@ export const commentSchema = z.object({
   project_id: idSchema,
   message: z.string(),
   /** null once the author's account was deleted. */
-  author: z.object({ id: idSchema, name: z.string(), email: z.string() }).nullable(),
+  author: z.nullable(z.object({ id: idSchema, name: z.string(), email: z.string() })),
   created_at: timestampSchema,
   updated_at: timestampSchema,
 })

@@ -15,7 +15,7 @@ const envSchema = z.object({
   DATABASE_URL: z.string().optional(),
   ERRATA_PUBLIC_URL: z.string().url().optional(),
   ERRATA_ADMIN_EMAIL: z.string().email().optional(),
-  ERRATA_ADMIN_PASSWORD: passwordSchema.optional(),
+  ERRATA_ADMIN_PASSWORD: z.optional(passwordSchema),
   ERRATA_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   ERRATA_MAX_NOTIFY_BYTES: bytes.default(2 * 1024 * 1024),
   ERRATA_MAX_SESSIONS_BYTES: bytes.default(512 * 1024),

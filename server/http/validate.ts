@@ -1,11 +1,16 @@
-import type { z } from 'zod'
+import { z } from 'zod/mini'
 import { formatIssues } from '../../contract/api-error.ts'
 import { Failure, ValidationError } from '../failures.ts'
 import { rejectNulInJson } from './nul-characters.ts'
 
-/** Parses input with a contract schema, or throws a 400 that names each bad field. */
-export function parseInput<S extends z.ZodType>(schema: S, input: unknown, prefix = ''): z.infer<S> {
-  const result = schema.safeParse(input)
+// The contract's schemas are zod/mini's (the dashboard shares them and loads no more of zod than
+// they use), which loads no locale: the API's messages for the checks without a message of their
+// own ("Invalid input: expected string, received number") are zod's English ones.
+z.config(z.locales.en())
+
+/** Parses input with a contract schema (or a server one), or throws a 400 that names each bad field. */
+export function parseInput<S extends z.core.$ZodType>(schema: S, input: unknown, prefix = ''): z.output<S> {
+  const result = z.safeParse(schema, input)
   if (!result.success) throw new ValidationError(formatIssues(result.error.issues, prefix))
   return result.data
 }

@@ -1,3 +1,4 @@
+import { z } from 'zod/mini'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FILTER_FIELDS, PIVOT_FIELD_IDS } from '../../contract/filters.ts'
 import { pivotValueSchema, type PivotValue } from '../../contract/pivots.ts'
@@ -37,7 +38,7 @@ afterAll(() => ctx.close())
 const get = (path: string, token = seeded.user.token) => ctx.request(`/api${path}`, { token })
 const values = async (res: Response): Promise<PivotValue[]> => {
   expect(res.status).toBe(200)
-  return pivotValueSchema.array().parse(await res.json())
+  return z.array(pivotValueSchema).parse(await res.json())
 }
 
 describe('GET /projects/{id}/pivots/{display_id}/values', () => {

@@ -1,3 +1,4 @@
+import { z } from 'zod/mini'
 import { requireAdmin } from '../auth/scope.ts'
 import { Hono, type Context } from 'hono'
 import { Readable } from 'node:stream'
@@ -117,7 +118,7 @@ function privacyRoutesAt(base: '/organizations/:organizationId' | '/projects/:pr
       return c.json(await confirmDeletion(db(c), privacyDeps(c.var.deps), c.var.user, scope, c.req.param('deletionId')))
     })
     .get(`${base}/event_data_preview`, async (c) => {
-      const query = parseInput(createRetrievalQuerySchema.pick({ all_events: true }), queryObject(c.req.url))
+      const query = parseInput(z.pick(createRetrievalQuerySchema, { all_events: true }), queryObject(c.req.url))
       const scope = scopeOf(c)
       const filters = readSelectionFilters(c.req.url, undefined, query.all_events ?? false, scope)
       return c.json(await previewSelection(db(c), privacyDeps(c.var.deps), c.var.user, scope, filters))

@@ -1,3 +1,4 @@
+import { z } from 'zod/mini'
 import { gunzipSync } from 'node:zlib'
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -176,9 +177,9 @@ describe('event data requests (retrieval)', () => {
     expect(await retrieval(`${org()}/event_data_requests/${bobs.id}`)).toMatchObject({ status: 'COMPLETED', total: 2 })
     const list = await ctx.request(`${org()}/event_data_requests?per_page=1`, { token: seeded.user.token })
     expect(list.headers.get('X-Total-Count')).toBe('2')
-    expect((eventDataRequestSchema.array().parse(await list.json())).map((r) => r.id)).toEqual([bobs.id])
+    expect((z.array(eventDataRequestSchema).parse(await list.json())).map((r) => r.id)).toEqual([bobs.id])
     const next = new URL(list.headers.get('Link')!.replace(/^<|>; rel="next"$/g, ''))
-    const second = eventDataRequestSchema.array().parse(await getJson(`${next.pathname}${next.search}`))
+    const second = z.array(eventDataRequestSchema).parse(await getJson(`${next.pathname}${next.search}`))
     expect(second.map((r) => r.id)).toEqual([created.id])
   })
 
@@ -193,7 +194,7 @@ describe('event data requests (retrieval)', () => {
     expect(lines(await (await download(done)).text()).map((r) => r.project_id)).toEqual([secondProject.id])
     // Not a request of the other project.
     expect((await ctx.request(`${project()}/event_data_requests/${scoped.id}`, { token: seeded.user.token })).status).toBe(404)
-    const inProject = eventDataRequestSchema.array().parse(await getJson(`${project(secondProject.id)}/event_data_requests`))
+    const inProject = z.array(eventDataRequestSchema).parse(await getJson(`${project(secondProject.id)}/event_data_requests`))
     expect(inProject.map((r) => r.id)).toEqual([scoped.id])
   })
 
@@ -308,7 +309,7 @@ describe('event data deletions', () => {
   })
 
   it('lists deletions newest first, with who made them', async () => {
-    const list = eventDataDeletionSchema.array().parse(await getJson(`${org()}/event_data_deletions`)) as EventDataDeletion[]
+    const list = z.array(eventDataDeletionSchema).parse(await getJson(`${org()}/event_data_deletions`)) as EventDataDeletion[]
     expect(list).toHaveLength(3)
     expect(list.map((d) => d.created_at)).toEqual([...list.map((d) => d.created_at)].sort().reverse())
     expect(list.every((d) => d.created_by.email === seeded.user.email)).toBe(true)
@@ -367,7 +368,7 @@ describe('what a request must say', () => {
 describe('who may', () => {
   it('only organization admins create, read, confirm and download: members get 403', async () => {
     const made = eventDataDeletionSchema.parse(await (await post(`${org()}/event_data_deletions?${query(ALICE)}`)).json())
-    const requests = eventDataRequestSchema.array().parse(await getJson(`${org()}/event_data_requests`))
+    const requests = z.array(eventDataRequestSchema).parse(await getJson(`${org()}/event_data_requests`))
     // Refused before anything is looked up: any request will do.
     const completed = requests[0]!
     const attempts: [string, string][] = [

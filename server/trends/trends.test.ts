@@ -1,3 +1,4 @@
+import { z } from 'zod/mini'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEFAULT_TREND_WINDOW_MS, trendBucketSchema, type TrendBucket } from '../../contract/trends.ts'
@@ -40,7 +41,7 @@ afterAll(() => ctx.close())
 const get = (path: string, token = seeded.user.token) => ctx.request(`/api${path}`, { token })
 const buckets = async (res: Response): Promise<TrendBucket[]> => {
   expect(res.status).toBe(200)
-  return trendBucketSchema.array().parse(await res.json())
+  return z.array(trendBucketSchema).parse(await res.json())
 }
 const counts = (list: TrendBucket[]) => list.map((b) => [b.from, b.events_count])
 const errorMessage = async (res: Response) => {

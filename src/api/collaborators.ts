@@ -8,11 +8,12 @@ import {
   type InviteCollaborator,
   type UpdateCollaborator,
 } from '../../contract/collaborators.ts'
+import { z } from 'zod/mini'
 import { organizationSchema } from '../../contract/organizations.ts'
 import { loginResponseSchema, type LoginResponse } from '../../contract/users.ts'
 import { writeToken } from '../lib/token-store.ts'
 import { apiUrl, getJson, sendEmpty, sendJson } from './http.ts'
-import { cachePolicy, invalidate } from './mutation-policy.ts'
+import { cachePolicy, invalidate, noCacheEffects } from './mutation-policy.ts'
 import { organizationKeys } from './organizations.ts'
 import { projectKeys } from './projects.ts'
 
@@ -34,7 +35,7 @@ const collaboratorPath = (organizationId: string, collaboratorId: string) =>
 export const collaboratorsQuery = (organizationId: string) =>
   queryOptions({
     queryKey: collaboratorKeys.list(organizationId),
-    queryFn: ({ signal }) => getJson(apiUrl(collaboratorsPath(organizationId)), collaboratorSchema.array(), signal),
+    queryFn: ({ signal }) => getJson(apiUrl(collaboratorsPath(organizationId)), z.array(collaboratorSchema), signal),
     staleTime: 60_000,
   })
 
@@ -43,7 +44,7 @@ export const projectCollaboratorsQuery = (projectId: string) =>
   queryOptions({
     queryKey: collaboratorKeys.project(projectId),
     queryFn: ({ signal }) =>
-      getJson(apiUrl(`/projects/${encodeURIComponent(projectId)}/collaborators`), collaboratorSchema.array(), signal),
+      getJson(apiUrl(`/projects/${encodeURIComponent(projectId)}/collaborators`), z.array(collaboratorSchema), signal),
     staleTime: 60_000,
   })
 
@@ -78,7 +79,7 @@ export async function acceptInvitation(token: string, input: AcceptInvitation): 
 export const userInvitationsQuery = () =>
   queryOptions({
     queryKey: invitationKeys.mine(),
-    queryFn: ({ signal }) => getJson(apiUrl('/user/invitations'), userInvitationSchema.array(), signal),
+    queryFn: ({ signal }) => getJson(apiUrl('/user/invitations'), z.array(userInvitationSchema), signal),
     staleTime: 60_000,
   })
 
@@ -154,3 +155,5 @@ cachePolicy<{ leaving: boolean }>('collaborators/remove', {
       : collaboratorsChanged(mutation),
 })
 cachePolicy('invitations/answer', { effects: () => invalidate(invitationKeys.mine(), organizationKeys.all) })
+// Accepting by link signs in as another user: the caller starts a clean cache.
+cachePolicy('invitations/accept-link', noCacheEffects)

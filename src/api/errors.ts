@@ -7,6 +7,7 @@ import {
   type QueryClient,
   type QueryKey,
 } from '@tanstack/react-query'
+import { z } from 'zod/mini'
 import type { Direction } from '../../contract/common.ts'
 import { isStatusOperation, statusAfter } from '../../contract/error-status.ts'
 import {
@@ -187,7 +188,7 @@ export const errorStatusChangesQuery = (projectId: string, errorId: string) =>
     queryFn: ({ signal }) =>
       getJson(
         apiUrl(`${projectPath(projectId)}/errors/${encodeURIComponent(errorId)}/status_changes`),
-        errorStatusChangeSchema.array(),
+        z.array(errorStatusChangeSchema),
         signal,
       ),
     staleTime: 15_000,
@@ -221,7 +222,7 @@ export async function patchErrors(projectId: string, errorIds: readonly string[]
         'PATCH',
         apiUrl(`${projectPath(projectId)}/errors`, { error_ids: chunk.join(',') }),
         operation,
-        bulkErrorResultSchema.array(),
+        z.array(bulkErrorResultSchema),
       )),
     )
   }

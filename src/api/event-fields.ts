@@ -1,4 +1,5 @@
 import { queryOptions } from '@tanstack/react-query'
+import { z } from 'zod/mini'
 import { eventFieldSchema, filtersToParams, type Filters } from '../../contract/filters.ts'
 import { apiUrl, getJson } from './http.ts'
 
@@ -18,8 +19,7 @@ export const eventFieldKeys = {
 export const eventFieldsQuery = (projectId: string) =>
   queryOptions({
     queryKey: eventFieldKeys.list(projectId),
-    queryFn: ({ signal }) =>
-      getJson(apiUrl(`/projects/${encodeURIComponent(projectId)}/event_fields`), eventFieldSchema.array(), signal),
+    queryFn: ({ signal }) => getJson(apiUrl(`/projects/${encodeURIComponent(projectId)}/event_fields`), z.array(eventFieldSchema), signal),
     // The field registry changes with releases of Errata, not with events.
     staleTime: 10 * 60_000,
   })

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { errorSchema } from '../../contract/errors.ts'
 import { readToken, writeToken } from '../lib/token-store.ts'
 import { errorGroup } from '../test/fixtures.ts'

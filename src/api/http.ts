@@ -1,4 +1,4 @@
-import type { z } from 'zod'
+import { z } from 'zod/mini'
 import { apiErrorSchema } from '../../contract/api-error.ts'
 import { takeFirstRequest } from '../lib/first-requests.ts'
 import { SERVER_UNREACHABLE_MESSAGE } from '../lib/route-chunks.ts'
@@ -127,7 +127,7 @@ async function send(url: string, { method = 'GET', body, signal }: SendOptions =
   throw new ApiError(response.status, messages)
 }
 
-function parseBody<S extends z.ZodType>(schema: S, data: unknown, url: string): z.infer<S> {
+function parseBody<S extends z.ZodMiniType>(schema: S, data: unknown, url: string): z.infer<S> {
   const parsed = schema.safeParse(data)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
@@ -137,15 +137,15 @@ function parseBody<S extends z.ZodType>(schema: S, data: unknown, url: string): 
   return parsed.data
 }
 
-export async function getJson<S extends z.ZodType>(url: string, schema: S, signal?: AbortSignal): Promise<z.infer<S>> {
+export async function getJson<S extends z.ZodMiniType>(url: string, schema: S, signal?: AbortSignal): Promise<z.infer<S>> {
   const response = await send(url, { signal })
   return parseBody(schema, await response.json(), url)
 }
 
 /** GET a list endpoint and read its paging headers. */
-export async function getPage<S extends z.ZodType>(url: string, itemSchema: S, signal?: AbortSignal): Promise<Page<z.infer<S>>> {
+export async function getPage<S extends z.ZodMiniType>(url: string, itemSchema: S, signal?: AbortSignal): Promise<Page<z.infer<S>>> {
   const response = await send(url, { signal })
-  const items = parseBody(itemSchema.array(), await response.json(), url) as z.infer<S>[]
+  const items = parseBody(z.array(itemSchema), await response.json(), url) as z.infer<S>[]
   const next = parseLinkHeader(response.headers.get('Link')).next
   const nextPage = next ? toSameOrigin(next) : null
   const total = response.headers.get('X-Total-Count')
@@ -153,7 +153,7 @@ export async function getPage<S extends z.ZodType>(url: string, itemSchema: S, s
   return { items, nextUrl: nextPage?.path ?? null, nextCursor: nextPage?.cursor ?? null, totalCount }
 }
 
-export async function sendJson<S extends z.ZodType>(
+export async function sendJson<S extends z.ZodMiniType>(
   method: 'POST' | 'PATCH' | 'PUT' | 'DELETE',
   url: string,
   body: unknown,

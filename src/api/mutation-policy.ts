@@ -43,6 +43,13 @@ export function cachePolicy<TVariables = unknown, TData = unknown>(
 
 export const invalidate = (...keys: QueryKey[]): CacheEffects => ({ invalidate: keys.map((queryKey) => ({ queryKey })) })
 
+/**
+ * The rule of a mutation that changes nothing cached, or whose caller handles the cache around its
+ * own navigation: declared all the same, so that every mutation key has a rule and a new mutation
+ * without one is caught (src/api/mutation-keys.test.ts).
+ */
+export const noCacheEffects = { effects: (): CacheEffects => ({}) }
+
 /** The rule's name: a mutation key's resource and action, e.g. "errors/operation". */
 const ruleName = (key: readonly unknown[]) => `${String(key[0])}/${String(key[1])}`
 

@@ -1,7 +1,8 @@
 import { mutationOptions, queryOptions } from '@tanstack/react-query'
+import { z } from 'zod/mini'
 import { organizationSchema, type CreateOrganization, type Organization, type UpdateOrganization } from '../../contract/organizations.ts'
 import { apiUrl, getJson, sendEmpty, sendJson } from './http.ts'
-import { cachePolicy, invalidate } from './mutation-policy.ts'
+import { cachePolicy, invalidate, noCacheEffects } from './mutation-policy.ts'
 
 export const organizationKeys = {
   all: ['organizations'] as const,
@@ -12,7 +13,7 @@ export const organizationKeys = {
 export const organizationsQuery = () =>
   queryOptions({
     queryKey: organizationKeys.list(),
-    queryFn: ({ signal }) => getJson(apiUrl('/user/organizations'), organizationSchema.array(), signal),
+    queryFn: ({ signal }) => getJson(apiUrl('/user/organizations'), z.array(organizationSchema), signal),
     staleTime: 60_000,
   })
 
@@ -72,3 +73,5 @@ const writeOrganization = ({ data }: { data: Organization | undefined }) =>
   data ? { write: [[organizationKeys.detail(data.id), data]] as [readonly unknown[], unknown][], ...invalidate(organizationKeys.list()) } : {}
 cachePolicy<unknown, Organization>('organizations/create', { effects: writeOrganization })
 cachePolicy<unknown, Organization>('organizations/update', { effects: writeOrganization })
+// What was read about a deleted organization is dropped by its dialog (deleteOrganizationMutation).
+cachePolicy('organizations/delete', noCacheEffects)

@@ -11,7 +11,7 @@ import {
 } from '../../contract/privacy.ts'
 import { withFilters } from './event-fields.ts'
 import { apiUrl, getBlob, getJson, getPage, sendJson } from './http.ts'
-import { cachePolicy, invalidate } from './mutation-policy.ts'
+import { cachePolicy, invalidate, noCacheEffects } from './mutation-policy.ts'
 
 /** Whose requests: an organization's (all its projects) or one project's. */
 export type PrivacyScope = { kind: 'organization'; organizationId: string } | { kind: 'project'; projectId: string }
@@ -141,3 +141,4 @@ export const downloadRetrievalMutation = () =>
 
 cachePolicy('privacy/create', { effects: ({ scope: [scope] }) => invalidate(privacyKeys.scope(scope as PrivacyScope)) })
 cachePolicy('privacy/confirm-deletion', { effects: () => invalidate(privacyKeys.all) })
+cachePolicy('privacy/download', noCacheEffects)

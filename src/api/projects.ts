@@ -1,7 +1,9 @@
 import { mutationOptions, queryOptions, type QueryClient } from '@tanstack/react-query'
+import { z } from 'zod/mini'
 import { projectSchema, type CreateProject, type Project, type UpdateProject } from '../../contract/projects.ts'
 import { apiUrl, getJson, sendEmpty, sendJson } from './http.ts'
-import { cachePolicy, invalidate } from './mutation-policy.ts'
+import { cachePolicy, invalidate, noCacheEffects } from './mutation-policy.ts'
+import { LIST_POLL_MS } from './polling.ts'
 
 export const projectKeys = {
   all: ['projects'] as const,
@@ -14,7 +16,7 @@ export const projectsQuery = (organizationId: string) =>
   queryOptions({
     queryKey: projectKeys.list(organizationId),
     queryFn: ({ signal }) =>
-      getJson(apiUrl(`/organizations/${encodeURIComponent(organizationId)}/projects`), projectSchema.array(), signal),
+      getJson(apiUrl(`/organizations/${encodeURIComponent(organizationId)}/projects`), z.array(projectSchema), signal),
     // Open error counts move with every event: show the cached list at once, refresh on each visit.
     staleTime: 0,
   })
@@ -23,8 +25,11 @@ export const projectQuery = (projectId: string) =>
   queryOptions({
     queryKey: projectKeys.detail(projectId),
     queryFn: ({ signal }) => getJson(apiUrl(`/projects/${encodeURIComponent(projectId)}`), projectSchema, signal),
-    // Carries the open error count shown beside the errors list.
-    staleTime: 0,
+    // Read once per page load (the loader's read serves the page's readers on mount). The open
+    // error count it carries is read again when it moves: after a status change or an event's
+    // deletion (mutation-policy rules), and when the errors list's total changes as it polls
+    // (refreshProject); otherwise as often as that list polls.
+    staleTime: LIST_POLL_MS,
   })
 
 export const createProject = (organizationId: string, input: CreateProject) =>
@@ -100,3 +105,5 @@ cachePolicy<CreateProject, Project>('projects/create', {
 cachePolicy<unknown, Project>('projects/update', {
   effects: ({ data }) => (data ? { write: [[projectKeys.detail(data.id), data]], ...invalidate(projectKeys.list(data.organization_id)) } : {}),
 })
+// What was read about a deleted project is dropped by its dialog (deleteProjectMutation).
+cachePolicy('projects/delete', noCacheEffects)

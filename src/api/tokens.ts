@@ -1,4 +1,5 @@
 import { mutationOptions, queryOptions } from '@tanstack/react-query'
+import { z } from 'zod/mini'
 import { authTokenSchema, createdTokenSchema, type CreateTokenRequest } from '../../contract/tokens.ts'
 import { apiUrl, getJson, sendEmpty, sendJson } from './http.ts'
 import { cachePolicy, invalidate } from './mutation-policy.ts'
@@ -11,7 +12,7 @@ export const tokenKeys = {
 export const tokensQuery = () =>
   queryOptions({
     queryKey: tokenKeys.list(),
-    queryFn: ({ signal }) => getJson(apiUrl('/user/tokens'), authTokenSchema.array(), signal),
+    queryFn: ({ signal }) => getJson(apiUrl('/user/tokens'), z.array(authTokenSchema), signal),
     // "Last used" moves with every request made elsewhere: refresh on each visit.
     staleTime: 0,
   })

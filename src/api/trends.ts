@@ -1,4 +1,5 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query'
+import { z } from 'zod/mini'
 import type { Filters } from '../../contract/filters.ts'
 import { errorSchema } from '../../contract/errors.ts'
 import { errorTrendsSchema, trendBucketSchema } from '../../contract/trends.ts'
@@ -33,7 +34,7 @@ export const projectTrendQuery = (projectId: string, params: TrendParams) =>
     queryFn: ({ signal }) =>
       getJson(
         withFilters(apiUrl(`${projectPath(projectId)}/trend`, { resolution: params.resolution }), params.filters),
-        trendBucketSchema.array(),
+        z.array(trendBucketSchema),
         signal,
       ),
     staleTime: 30_000,
@@ -75,7 +76,7 @@ export const errorTrendQuery = (projectId: string, errorId: string, params: Tren
           apiUrl(`${projectPath(projectId)}/errors/${encodeURIComponent(errorId)}/trend`, { resolution: params.resolution }),
           params.filters,
         ),
-        trendBucketSchema.array(),
+        z.array(trendBucketSchema),
         signal,
       ),
     staleTime: 30_000,

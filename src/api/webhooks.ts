@@ -7,6 +7,7 @@ import {
   type UpdateWebhook,
   type WebhookDelivery,
 } from '../../contract/webhooks.ts'
+import { z } from 'zod/mini'
 import { apiUrl, getJson, sendEmpty, sendJson } from './http.ts'
 import { cachePolicy, invalidate } from './mutation-policy.ts'
 
@@ -29,13 +30,13 @@ const webhook = (webhookId: string) => `/webhooks/${encodeURIComponent(webhookId
 export const webhooksQuery = (projectId: string) =>
   queryOptions({
     queryKey: webhookKeys.list(projectId),
-    queryFn: ({ signal }) => getJson(apiUrl(`${project(projectId)}/webhooks`), webhookSchema.array(), signal),
+    queryFn: ({ signal }) => getJson(apiUrl(`${project(projectId)}/webhooks`), z.array(webhookSchema), signal),
   })
 
 export const deliveriesQuery = (webhookId: string) =>
   queryOptions({
     queryKey: webhookKeys.deliveries(webhookId),
-    queryFn: ({ signal }) => getJson(apiUrl(`${webhook(webhookId)}/deliveries`), webhookDeliverySchema.array(), signal),
+    queryFn: ({ signal }) => getJson(apiUrl(`${webhook(webhookId)}/deliveries`), z.array(webhookDeliverySchema), signal),
     staleTime: 0,
     refetchInterval: (query: { state: { data?: WebhookDelivery[] } }) =>
       query.state.data?.some((d) => d.state === 'pending') ? DELIVERIES_POLL_MS : false,
@@ -57,7 +58,8 @@ export const redeliver = (webhookId: string, deliveryId: string) =>
 export const commentsQuery = (projectId: string, errorId: string) =>
   queryOptions({
     queryKey: commentKeys.list(projectId, errorId),
-    queryFn: ({ signal }) => getJson(apiUrl(`${project(projectId)}/errors/${encodeURIComponent(errorId)}/comments`), commentSchema.array(), signal),
+    queryFn: ({ signal }) =>
+      getJson(apiUrl(`${project(projectId)}/errors/${encodeURIComponent(errorId)}/comments`), z.array(commentSchema), signal),
   })
 
 export const createComment = (projectId: string, errorId: string, message: string) =>

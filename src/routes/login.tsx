@@ -1,5 +1,5 @@
 import { createFileRoute, redirect, useRouter } from '@tanstack/react-router'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { userKeys } from '../api/auth.ts'
 import { destinationAfterSignIn, safeRedirect } from '../features/auth/sign-in.ts'
 import { SignInPage } from '../features/auth/sign-in-page.tsx'
@@ -11,7 +11,7 @@ import { readToken } from '../lib/token-store.ts'
  * without loading the app.
  */
 export const Route = createFileRoute('/login')({
-  validateSearch: z.object({ redirect: z.string().optional().catch(undefined) }),
+  validateSearch: z.object({ redirect: z.catch(z.optional(z.string()), undefined) }),
   beforeLoad: ({ search }) => {
     if (readToken()) throw redirect({ href: safeRedirect(search.redirect) })
   },

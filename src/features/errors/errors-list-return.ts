@@ -2,7 +2,7 @@
 // was opened from, as far as that is known. The row link carries only the list's event filters
 // (they apply to the error's events); the list's sort and error filters (status, assignee…) are
 // remembered per project for this tab, in session storage, like the row last focused in a list.
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { directionSchema, type Direction } from '../../../contract/common.ts'
 import { errorSortSchema, type ErrorSort } from '../../../contract/errors.ts'
 import type { Filters } from '../../../contract/filters.ts'
@@ -16,8 +16,8 @@ export interface ErrorsListSearch {
 }
 
 const storedSchema = z.object({
-  sort: errorSortSchema.optional(),
-  direction: directionSchema.optional(),
+  sort: z.optional(errorSortSchema),
+  direction: z.optional(directionSchema),
   f: filterSearchSchema,
 })
 

@@ -46,6 +46,18 @@ describe('errors list page', () => {
     expect(screen.getByText('2 open errors')).toBeInTheDocument()
   })
 
+  it('reads the project once for a page load (the loader’s read serves the page)', async () => {
+    const { requests } = mockApi({
+      ...baseRoutes,
+      'GET /api/projects/p1/errors': json([errorGroup()], { headers: { 'X-Total-Count': '1' } }),
+    })
+    renderApp('/projects/p1/errors')
+    await screen.findByRole('list', { name: 'Errors' })
+    expect(screen.getByRole('heading', { level: 1, name: 'checkout-api: errors' })).toBeInTheDocument()
+    // The header, the filter bar and the list's heading read it too, after the loader.
+    expect(requests.filter((r) => r.method === 'GET' && r.url.pathname === '/api/projects/p1')).toHaveLength(1)
+  })
+
   it('says which count is the filtered list’s and which the project’s', async () => {
     mockApi({
       ...baseRoutes,

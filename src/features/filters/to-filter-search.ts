@@ -1,7 +1,7 @@
 // Filters in the dashboard's URLs: one repeated `f` parameter per condition, written
 // `field:type:value` (`?f=error.status:eq:open&f=app.release_stage:ne:staging`), readable in
 // a shared link and exact on a round trip. No `f` at all means the default view.
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import {
   checkCondition,
   filterField,
@@ -65,15 +65,21 @@ export const isDefaultFilters = (filters: Filters): boolean => JSON.stringify(fi
  * entries are dropped so a hand-edited link still opens; when nothing valid is left of what
  * was given, the link opens the default view rather than everything (fixed and ignored included).
  */
-export const filterSearchSchema = z
-  .preprocess((raw) => {
-    if (raw === undefined || raw === null) return undefined
-    const values = Array.isArray(raw) ? raw : [raw]
-    const valid = values.filter((value): value is string => typeof value === 'string' && parseFilterEntry(value) !== null)
-    const onlyMalformed = valid.length === 0 && values.some((value) => value !== '')
-    return onlyMalformed ? undefined : valid
-  }, z.array(z.string()).optional())
-  .catch(undefined)
+export const filterSearchSchema = z.optional(
+  z.catch(
+    z.pipe(
+      z.transform((raw: unknown) => {
+        if (raw === undefined || raw === null) return undefined
+        const values = Array.isArray(raw) ? raw : [raw]
+        const valid = values.filter((value): value is string => typeof value === 'string' && parseFilterEntry(value) !== null)
+        const onlyMalformed = valid.length === 0 && values.some((value) => value !== '')
+        return onlyMalformed ? undefined : valid
+      }),
+      z.optional(z.array(z.string())),
+    ),
+    undefined,
+  ),
+)
 
 const sameCondition = (a: FilterCondition, b: FilterCondition) => a.type === b.type && a.value === b.value
 
@@ -114,10 +120,7 @@ export function eventScopedFilters(filters: Filters): Filters {
 }
 
 /** The time range part of the filters (event.since / event.before). */
-export type TimeRange =
-  | { kind: 'all' }
-  | { kind: 'relative'; since: string }
-  | { kind: 'absolute'; since: string; before: string | null }
+export type TimeRange = { kind: 'all' } | { kind: 'relative'; since: string } | { kind: 'absolute'; since: string; before: string | null }
 
 export const TIME_FIELDS = ['event.since', 'event.before'] as const
 

@@ -1,6 +1,6 @@
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute, redirect } from '@tanstack/react-router'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { eventQuery } from '../../api/events.ts'
 import { EventDetail } from '../../features/events/event-detail.tsx'
 import { EventNavigation } from '../../features/events/event-navigation.tsx'
@@ -10,9 +10,9 @@ import { UserPrivacyLink } from '../../features/privacy/user-privacy-link.tsx'
 
 export const Route = createFileRoute('/_authed/projects/$projectId/errors/$errorId/events/$eventId')({
   validateSearch: z.object({
-    tab: z.string().optional().catch(undefined),
+    tab: z.catch(z.optional(z.string()), undefined),
     // The stack traces as the notifier sent them, before source maps.
-    frames: z.enum(['minified']).optional().catch(undefined),
+    frames: z.catch(z.optional(z.enum(['minified'])), undefined),
   }),
   loader: async ({ context: { queryClient }, params: { projectId, errorId, eventId } }) => {
     const event = await orNotFound(queryClient.ensureQueryData(eventQuery(projectId, eventId)))

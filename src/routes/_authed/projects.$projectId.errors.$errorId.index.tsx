@@ -1,7 +1,7 @@
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute } from '@tanstack/react-router'
 import { useMemo } from 'react'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { errorQuery, errorStatusChangesQuery, latestEventQuery } from '../../api/errors.ts'
 import { errorEventsQuery } from '../../api/events.ts'
 import { CommentThread } from '../../features/comments/comment-thread.tsx'
@@ -19,13 +19,13 @@ import { RESOLUTION_CHOICES } from '../../features/trends/to-trend-series.ts'
 
 export const Route = createFileRoute('/_authed/projects/$projectId/errors/$errorId/')({
   validateSearch: z.object({
-    cursor: z.string().optional().catch(undefined),
+    cursor: z.catch(z.optional(z.string()), undefined),
     /** The trend's time range and pivot filters (same `f` form as the list); none by default. */
     f: filterSearchSchema,
     /** The trend's resolution; auto by default. */
-    resolution: z.enum(RESOLUTION_CHOICES).optional().catch(undefined),
+    resolution: z.catch(z.optional(z.enum(RESOLUTION_CHOICES)), undefined),
     /** The open pivot tab; the first by default. */
-    pivot: z.enum(ERROR_PIVOT_FIELDS).optional().catch(undefined),
+    pivot: z.catch(z.optional(z.enum(ERROR_PIVOT_FIELDS)), undefined),
   }),
   loaderDeps: ({ search: { cursor, f } }) => ({ cursor, filters: fromErrorFilterSearch(f) }),
   loader: ({ context: { queryClient }, params: { projectId, errorId }, deps }) => {

@@ -1,5 +1,5 @@
 import { createFileRoute, notFound, type ErrorComponentProps } from '@tanstack/react-router'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { errorQuery } from '../../api/errors.ts'
 import { pivotValuesQuery } from '../../api/pivots.ts'
 import { projectQuery } from '../../api/projects.ts'
@@ -12,7 +12,7 @@ import { errorFilterSearch, isPivotFieldId } from '../../features/pivots/to-pivo
 
 /** Every value of a field among one error's events ("See all values" in the error's pivots). */
 export const Route = createFileRoute('/_authed/projects/$projectId/errors/$errorId/pivots/$fieldId')({
-  validateSearch: z.object({ f: filterSearchSchema, cursor: z.string().optional().catch(undefined) }),
+  validateSearch: z.object({ f: filterSearchSchema, cursor: z.catch(z.optional(z.string()), undefined) }),
   loaderDeps: ({ search: { f, cursor } }) => ({ filters: fromErrorFilterSearch(f), cursor }),
   loader: ({ context: { queryClient }, params: { projectId, errorId, fieldId }, deps }) => {
     if (!isPivotFieldId(fieldId)) throw notFound()

@@ -1,5 +1,5 @@
 import { createFileRoute, notFound } from '@tanstack/react-router'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { directionSchema } from '../../../contract/common.ts'
 import { errorSortSchema } from '../../../contract/errors.ts'
 import { errorsInfiniteQuery } from '../../api/errors.ts'
@@ -14,10 +14,10 @@ import { RESOLUTION_CHOICES } from '../../features/trends/to-trend-series.ts'
 
 // Filters are `f=field:type:value` entries (features/filters/to-filter-search.ts); no `f` is the default view.
 const searchSchema = z.object({
-  sort: errorSortSchema.default('last_seen').catch('last_seen'),
-  direction: directionSchema.default('desc').catch('desc'),
+  sort: z.catch(z._default(errorSortSchema, 'last_seen'), 'last_seen'),
+  direction: z.catch(z._default(directionSchema, 'desc'), 'desc'),
   f: filterSearchSchema,
-  resolution: z.enum(RESOLUTION_CHOICES).optional().catch(undefined),
+  resolution: z.catch(z.optional(z.enum(RESOLUTION_CHOICES)), undefined),
 })
 
 export const Route = createFileRoute('/_authed/projects/$projectId/errors/')({

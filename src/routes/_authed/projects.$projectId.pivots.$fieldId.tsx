@@ -1,5 +1,5 @@
 import { createFileRoute, notFound, type ErrorComponentProps } from '@tanstack/react-router'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { pivotValuesQuery } from '../../api/pivots.ts'
 import { projectQuery } from '../../api/projects.ts'
 import { filterSearchSchema, fromFilterSearch, toFilterSearch } from '../../features/filters/to-filter-search.ts'
@@ -10,7 +10,7 @@ import { PivotValuesPage } from '../../features/pivots/pivot-values-page.tsx'
 import { isPivotFieldId } from '../../features/pivots/to-pivot-filter.ts'
 
 export const Route = createFileRoute('/_authed/projects/$projectId/pivots/$fieldId')({
-  validateSearch: z.object({ f: filterSearchSchema, cursor: z.string().optional().catch(undefined) }),
+  validateSearch: z.object({ f: filterSearchSchema, cursor: z.catch(z.optional(z.string()), undefined) }),
   loaderDeps: ({ search: { f, cursor } }) => ({ filters: fromFilterSearch(f), cursor }),
   loader: ({ context: { queryClient }, params: { projectId, fieldId }, deps }) => {
     if (!isPivotFieldId(fieldId)) throw notFound()

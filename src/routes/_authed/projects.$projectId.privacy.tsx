@@ -1,6 +1,6 @@
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute } from '@tanstack/react-router'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { currentUserQuery } from '../../api/auth.ts'
 import { collaboratorsQuery } from '../../api/collaborators.ts'
 import { projectQuery } from '../../api/projects.ts'

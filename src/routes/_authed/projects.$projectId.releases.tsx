@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { projectQuery } from '../../api/projects.ts'
 import { releasesInfiniteQuery } from '../../api/releases.ts'
 import { orNotFound, PageSkeleton, ProjectNotFound, RouteError } from '../../features/layout/route-states.tsx'
@@ -7,7 +7,7 @@ import { ProjectReleases } from '../../features/releases/project-releases.tsx'
 
 // `stage` narrows the list to one release stage; none lists every stage.
 export const Route = createFileRoute('/_authed/projects/$projectId/releases')({
-  validateSearch: z.object({ stage: z.string().min(1).max(1024).optional().catch(undefined) }),
+  validateSearch: z.object({ stage: z.catch(z.optional(z.string().check(z.minLength(1), z.maxLength(1024))), undefined) }),
   loaderDeps: ({ search: { stage } }) => ({ stage }),
   loader: ({ context: { queryClient }, params: { projectId }, deps }) =>
     orNotFound(

@@ -1,6 +1,6 @@
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute } from '@tanstack/react-router'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { currentUserQuery } from '../../api/auth.ts'
 import { collaboratorsQuery } from '../../api/collaborators.ts'
 import { newestProjectEventQuery } from '../../api/events.ts'
@@ -13,10 +13,10 @@ import { SourceMapsPage } from '../../features/source-maps/source-maps-page.tsx'
 // `url` and `version` come from an event's "no source map for …" link and prefill the form.
 export const Route = createFileRoute('/_authed/projects/$projectId/source-maps')({
   validateSearch: z.object({
-    kind: z.enum(['js', 'ndk', 'breakpad']).optional().catch(undefined),
-    q: z.string().optional().catch(undefined),
-    url: z.string().optional().catch(undefined),
-    version: z.string().optional().catch(undefined),
+    kind: z.catch(z.optional(z.enum(['js', 'ndk', 'breakpad'])), undefined),
+    q: z.catch(z.optional(z.string()), undefined),
+    url: z.catch(z.optional(z.string()), undefined),
+    version: z.catch(z.optional(z.string()), undefined),
   }),
   loader: async ({ context: { queryClient }, params: { projectId } }) => {
     const project = await orNotFound(queryClient.ensureQueryData(projectQuery(projectId)))

@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { projectQuery } from '../../api/projects.ts'
 import { stabilityQuery } from '../../api/stability.ts'
 import { filterSearchSchema, toFilterSearch } from '../../features/filters/to-filter-search.ts'

@@ -1,6 +1,6 @@
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute } from '@tanstack/react-router'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { currentUserQuery } from '../../api/auth.ts'
 import { collaboratorsQuery } from '../../api/collaborators.ts'
 import { projectQuery } from '../../api/projects.ts'
@@ -11,7 +11,7 @@ import { WebhooksPage } from '../../features/webhooks/webhooks-page.tsx'
 
 export const Route = createFileRoute('/_authed/projects/$projectId/webhooks')({
   // The webhook whose delivery log is open.
-  validateSearch: z.object({ webhook: z.string().optional() }),
+  validateSearch: z.object({ webhook: z.optional(z.string()) }),
   loader: async ({ context: { queryClient }, params: { projectId } }) => {
     const project = await orNotFound(queryClient.ensureQueryData(projectQuery(projectId)))
     // Decide whether the admin controls show before the page renders.
