@@ -1,0 +1,66 @@
+// How a long privacy job (a deletion's batches and finishing steps, an export's reads) shares
+// the database with requests: how long each step should take, and what happens between two.
+import type { Database } from '../db/client.ts'
+import { BATCH_TARGET_MS } from './batch-size.ts'
+
+export interface StepPace {
+  /** How long one step should take (nextBatchSize sizes the next one by it). */
+  targetMs: number
+  /** Between two steps; throws when `signal` aborts (the job must stop). */
+  between(lastStepMs: number, signal: AbortSignal): Promise<void>
+}
+
+/** The longest a job waits between two steps, whatever its last step took. */
+const MAX_PAUSE_MS = 1000
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, Math.ceil(ms))))
+
+/**
+ * PostgreSQL: a pause as long as the last step, so that the job uses its project's lock at most
+ * half the time (ingestion and triage of the project wait for it; reads do not).
+ */
+export function dutyCyclePace(targetMs = BATCH_TARGET_MS): StepPace {
+  return {
+    targetMs,
+    async between(lastStepMs, signal) {
+      signal.throwIfAborted()
+      await sleep(Math.min(MAX_PAUSE_MS, lastStepMs))
+      signal.throwIfAborted()
+    },
+  }
+}
+
+/**
+ * On PGlite a step's transaction holds the only connection: a request that arrives meanwhile
+ * waits for it to end. Steps are shorter there, and between two of them the job steps aside
+ * while requests are being served: it goes on once the engine has been free of them for
+ * PGLITE_QUIET_MS (at once when nobody reads), and at the latest after PGLITE_STEP_ASIDE times
+ * its last step, so that a dashboard read without a pause still lets the job through (it then
+ * holds the engine about a fifth of the time).
+ */
+export const PGLITE_BATCH_TARGET_MS = 20
+export const PGLITE_QUIET_MS = 20
+export const PGLITE_STEP_ASIDE = 4
+
+export function yieldingPace(idleForMs: () => number, targetMs = PGLITE_BATCH_TARGET_MS): StepPace {
+  return {
+    targetMs,
+    async between(lastStepMs, signal) {
+      const deadline = performance.now() + Math.min(MAX_PAUSE_MS, PGLITE_STEP_ASIDE * lastStepMs)
+      for (;;) {
+        signal.throwIfAborted()
+        const idle = idleForMs()
+        const left = deadline - performance.now()
+        if (idle >= PGLITE_QUIET_MS || left <= 0) return
+        // While a request is in flight, look again soon: it may end any moment.
+        await sleep(Math.min(left, idle > 0 ? PGLITE_QUIET_MS - idle : 2))
+      }
+    },
+  }
+}
+
+/** The pace for a database: yielding to requests where it reports them (PGlite), a duty cycle elsewhere. */
+export function stepPaceFor(database: Pick<Database, 'idleForMs'>): StepPace {
+  const idleForMs = database.idleForMs?.bind(database)
+  return idleForMs ? yieldingPace(idleForMs) : dutyCyclePace()
+}
