@@ -258,7 +258,7 @@ export function privacyJobHandlers(db: Db, privacy: PrivacyDeps, logger: Logger)
         if (batch.deleted === 0) break
         after = batch.last
         const tookMs = performance.now() - started
-        size = nextBatchSize(size, batch.deleted, tookMs, privacy.batchSize, 10, privacy.pace.targetMs)
+        size = nextBatchSize(size, batch.deleted, tookMs, privacy.batchSize, Math.min(privacy.pace.minBatch, privacy.batchSize), privacy.pace.targetMs)
         await privacy.pace.between(tookMs, signal)
       }
     }
