@@ -145,6 +145,7 @@ export async function deleteEventBatch(
  * so it must stay short, and a value such as a common release stage spans every error).
  */
 const FINISH_CHUNK = 200
+const FIRST_FINISH_CHUNK = 10
 /**
  * Errors per finishing transaction are taken until their events add up to this much per error
  * of the chunk: the users affected are checked with one pass over those events.
@@ -390,7 +391,8 @@ export async function finishDeletedEvents(
   checkpoint: (lastStepMs: number) => Promise<void>,
 ): Promise<void> {
   for (const kind of Object.keys(FINISH_STEPS) as FinishKind[]) {
-    let limit = FINISH_CHUNK
+    // Small first, then sized by time (200 errors at once held PGlite for seconds).
+    let limit = FIRST_FINISH_CHUNK
     for (;;) {
       const started = performance.now()
       const done = await run({ kind, deletionId, projectId, limit })

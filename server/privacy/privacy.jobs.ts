@@ -242,7 +242,9 @@ export function privacyJobHandlers(db: Db, privacy: PrivacyDeps, logger: Logger)
     compileSelection({ ...selection, now: row.createdAt })
     for (const project of projects) {
       let after: EventKey | null = null
-      let size = privacy.batchSize
+      // Small first, then sized by time: a first batch of the full size held PGlite for seconds
+      // (on every resumption of the job too).
+      let size = Math.min(privacy.pace.minBatch, privacy.batchSize)
       for (;;) {
         signal.throwIfAborted()
         const started = performance.now()
