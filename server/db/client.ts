@@ -31,6 +31,13 @@ export interface Database {
    * (test fixtures start from a migrated snapshot rather than from initdb and every migration).
    */
   saveSnapshot?(path: string): Promise<void>
+  /**
+   * PGlite only: how long the engine has had no statement or transaction of this process's
+   * queries in flight (0 while one is; plug-ins' own work is not counted). A long background job
+   * (a privacy deletion) steps aside while it is 0: on one connection, every request would wait
+   * behind the job's transaction.
+   */
+  idleForMs?(): number
   /** PostgreSQL only: the connection string, for threads that open a pool of their own. */
   readonly url?: string
   /** Runs `fn` holding a database-wide advisory lock (one migrator at a time across processes). */
@@ -88,6 +95,7 @@ export async function openPglite(dataDir?: string, logLevel = 'silent', snapshot
     withExclusiveLock: async (_key, fn) => fn(),
     loadThreadPlugin: (module, data) => client.loadPlugin(module, data),
     saveSnapshot: (path) => client.saveSnapshot(path),
+    idleForMs: () => client.idleForMs(),
     async close() {
       await client.close()
       lock?.release()

@@ -27,6 +27,8 @@ export interface PgliteThread {
   loadPlugin(module: URL, data: unknown): Promise<ThreadPlugin>
   /** Writes the whole cluster to `path` as a tarball that `startPgliteThread` can start from. */
   saveSnapshot(path: string): Promise<void>
+  /** See Database.idleForMs (client.ts). */
+  idleForMs(): number
   close(): Promise<void>
 }
 
@@ -42,6 +44,20 @@ export async function startPgliteThread(dataDir: string | undefined, logLevel: s
   const send = <T>(request: DistributiveOmitId<WorkerRequest>) => thread.send<T>(request)
   let nextPluginId = 1
 
+  // Statements and transactions of this thread's callers in flight on the engine, and when the
+  // last of them ended: a background job reads it to step aside while requests are being served.
+  let inFlight = 0
+  let idleSince = performance.now()
+  const tracked = async <T>(work: () => Promise<T>): Promise<T> => {
+    inFlight += 1
+    try {
+      return await work()
+    } finally {
+      inFlight -= 1
+      if (inFlight === 0) idleSince = performance.now()
+    }
+  }
+
   const query = (txId: number | undefined, sql: string, params: unknown[] = [], options: QueryOptions = {}) => {
     const identityParsers = options.parsers ? Object.keys(options.parsers).map(Number) : undefined
     return send<Results>({ op: 'query', txId, sql, params, rowMode: options.rowMode, identityParsers })
@@ -49,9 +65,9 @@ export async function startPgliteThread(dataDir: string | undefined, logLevel: s
   let nextTxId = 1
 
   return {
-    query: (sql, params, options) => query(undefined, sql, params, options),
-    exec: (sql) => send<Results[]>({ op: 'exec', sql }),
-    async transaction(fn) {
+    query: (sql, params, options) => tracked(() => query(undefined, sql, params, options)),
+    exec: (sql) => tracked(() => send<Results[]>({ op: 'exec', sql })),
+    transaction: (fn) => tracked(async () => {
       const txId = nextTxId++
       await send({ op: 'begin', txId })
       let result
@@ -66,7 +82,7 @@ export async function startPgliteThread(dataDir: string | undefined, logLevel: s
       }
       await send({ op: 'end', txId, commit: true })
       return result
-    },
+    }),
     async loadPlugin(module, data) {
       const pluginId = nextPluginId++
       await send({ op: 'plugin.load', pluginId, module: module.href, data })
@@ -78,6 +94,7 @@ export async function startPgliteThread(dataDir: string | undefined, logLevel: s
     async saveSnapshot(path) {
       await send({ op: 'snapshot', path })
     },
+    idleForMs: () => (inFlight > 0 ? 0 : performance.now() - idleSince),
     async close() {
       await send({ op: 'close' })
       await thread.terminate()

@@ -15,8 +15,9 @@ import { textArrayLiteral } from '../db/text-array.ts'
 import { decodeEventPayload } from '../events/event-payload.ts'
 import { eventColumn, ROLLUP_FIELDS } from '../filters/filter-sql.ts'
 import { removeErrorsFromRollups, removeEventsFromRollups } from '../rollups/rollups.ts'
+import type { Filters } from '../../contract/filters.ts'
 import { nextBatchSize } from './batch-size.ts'
-import { afterKey, type EventKey } from './selection.ts'
+import { afterKey, compileSelection, selectedEventsWhere, type EventKey } from './selection.ts'
 
 interface BatchRow {
   id: string
@@ -144,6 +145,7 @@ export async function deleteEventBatch(
  * so it must stay short, and a value such as a common release stage spans every error).
  */
 const FINISH_CHUNK = 200
+const FIRST_FINISH_CHUNK = 10
 /**
  * Errors per finishing transaction are taken until their events add up to this much per error
  * of the chunk: the users affected are checked with one pass over those events.
@@ -339,25 +341,64 @@ const finishSessions: FinishStep = (db, deletionId, projectId, limit) =>
     return chunk.length
   })
 
+const FINISH_STEPS = { errors: finishErrors, pivots: finishPivots, projectPivots: finishProjectPivots, sessions: finishSessions }
+type FinishKind = keyof typeof FINISH_STEPS
+
+/**
+ * One step of a deletion as plain data, so that it can run where the database is: on PGlite,
+ * on the engine's thread (deletion-thread.ts), where its transaction does not wait for the main
+ * thread between statements and so holds the only connection no longer than its own work.
+ */
+export type DeletionStep =
+  | {
+      kind: 'batch'
+      deletionId: string
+      projectId: string
+      /** The request's filters, its creator (error.assigned_to=me) and creation time (relative times), as stored. */
+      selection: { filters: Filters; userId: string; now: string }
+      /** Only events received before this (ISO 8601). */
+      before: string
+      after: EventKey | null
+      limit: number
+    }
+  | { kind: FinishKind; deletionId: string; projectId: string; limit: number }
+
+export type DeletionStepResult<S extends DeletionStep> = S extends { kind: 'batch' } ? BatchResult : number
+
+/** Runs a step (deleteEventBatch or one finishing step) on `db`. */
+export function runDeletionStep<S extends DeletionStep>(db: Db, step: S): Promise<DeletionStepResult<S>>
+export function runDeletionStep(db: Db, step: DeletionStep): Promise<BatchResult | number> {
+  if (step.kind !== 'batch') return FINISH_STEPS[step.kind](db, step.deletionId, step.projectId, step.limit)
+  const { filters, userId, now } = step.selection
+  const compiled = compileSelection({ filters, userId, now: new Date(now) })
+  const where = selectedEventsWhere(step.projectId, compiled, new Date(step.before))
+  return deleteEventBatch(db, step.deletionId, step.projectId, where, step.after, step.limit)
+}
+
+/** Where a deletion's steps run: runDeletionStep on the main thread's connections, or on PGlite's thread. */
+export type DeletionStepRunner = <S extends DeletionStep>(step: S) => Promise<DeletionStepResult<S>>
+
 /**
  * Recomputes what a deletion's batches left to recompute in a project (see the top of this
  * file), in short transactions; `checkpoint` runs between them (to stop when asked, and to let
  * other work in).
  */
 export async function finishDeletedEvents(
-  db: Db,
+  run: DeletionStepRunner,
   deletionId: string,
   projectId: string,
+  targetMs: number,
   checkpoint: (lastStepMs: number) => Promise<void>,
 ): Promise<void> {
-  for (const step of [finishErrors, finishPivots, finishProjectPivots, finishSessions]) {
-    let limit = FINISH_CHUNK
+  for (const kind of Object.keys(FINISH_STEPS) as FinishKind[]) {
+    // Small first, then sized by time (200 errors at once held PGlite for seconds).
+    let limit = FIRST_FINISH_CHUNK
     for (;;) {
       const started = performance.now()
-      const done = await step(db, deletionId, projectId, limit)
+      const done = await run({ kind, deletionId, projectId, limit })
       if (done === 0) break
       const tookMs = performance.now() - started
-      limit = nextBatchSize(limit, done, tookMs, FINISH_CHUNK, 1)
+      limit = nextBatchSize(limit, done, tookMs, FINISH_CHUNK, 1, targetMs)
       await checkpoint(tookMs)
     }
   }

@@ -1,6 +1,9 @@
 import { systemClock, type Clock } from '../clock.ts'
 import type { AppDeps } from '../context.ts'
+import type { Database, ThreadPlugin } from '../db/client.ts'
+import { runDeletionStep, type DeletionStepRunner } from './delete-events.ts'
 import { retrievalFileStore, type RetrievalFileStore } from './retrieval-files.ts'
+import { stepPaceFor, type StepPace } from './step-pace.ts'
 import { waitForIngestedBefore, type WaitForIngestedBefore } from './wait-for-ingested.ts'
 
 /** What privacy requests need beyond the app's own dependencies; tests pass their own (a clock they move). */
@@ -12,6 +15,27 @@ export interface PrivacyDeps {
   wakeJobs(): void
   /** Events per deletion batch (one transaction each) and per export read. */
   batchSize: number
+  /** How long a deletion's or an export's steps take and what happens between two (step-pace.ts). */
+  pace: StepPace
+  /** Where a deletion's steps run (on PGlite, on the engine's thread). */
+  runDeletionStep: DeletionStepRunner
+}
+
+/**
+ * A deletion's steps: on PGlite's thread when the database has one (deletion-thread.ts, loaded at
+ * the first step), else here.
+ */
+export function deletionStepRunner(database: Database): DeletionStepRunner {
+  const { loadThreadPlugin } = database
+  if (!loadThreadPlugin) return (step) => runDeletionStep(database.db, step)
+  let plugin: Promise<ThreadPlugin> | null = null
+  return async (step) => {
+    plugin ??= loadThreadPlugin(new URL('./deletion-thread.ts', import.meta.url), null).catch((err: unknown) => {
+      plugin = null
+      throw err
+    })
+    return (await plugin).call(step)
+  }
 }
 
 const defaults = new WeakMap<AppDeps, PrivacyDeps>()
@@ -34,6 +58,8 @@ export function defaultPrivacyDeps(deps: Pick<AppDeps, 'database' | 'config' | '
     waitForIngestedBefore: waitForIngestedBefore(deps.database, deps.ingestWriter, deps.pipeline.journal?.id, { logger: deps.logger }),
     wakeJobs: () => {},
     batchSize: deps.config.privacyBatchSize,
+    pace: stepPaceFor(deps.database),
+    runDeletionStep: deletionStepRunner(deps.database),
     ...overrides,
   }
 }

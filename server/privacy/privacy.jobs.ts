@@ -16,7 +16,7 @@ import { decodeEventPayload, type StoredEventPayload } from '../events/event-pay
 import { resolveStoredFrames } from '../events/stored-frames.ts'
 import { enqueueJob, JobDeferredError, wakeJobsWhere, type JobHandler } from '../jobs/jobs.ts'
 import { nextBatchSize } from './batch-size.ts'
-import { deleteEventBatch, finishDeletedEvents } from './delete-events.ts'
+import { finishDeletedEvents, type BatchResult } from './delete-events.ts'
 import type { PrivacyDeps } from './privacy-deps.ts'
 import { PRIVACY_JOBS } from './privacy-job-kinds.ts'
 import { countSelected } from './privacy.service.ts'
@@ -31,19 +31,6 @@ import {
 } from './selection.ts'
 
 const DAY_MS = 86_400_000
-
-/**
- * Between two batches: stops there when the job must stop, and otherwise waits as long as the
- * last batch took (at most a second), so a large deletion or export uses the database at most
- * half the time and requests and ingestion keep their pace meanwhile. On the embedded database
- * a transaction holds its only connection: everything else waits while a batch runs.
- */
-async function checkpoint(signal: AbortSignal, lastBatchMs = 0): Promise<void> {
-  signal.throwIfAborted()
-  await new Promise((resolve) => setTimeout(resolve, Math.min(1000, Math.ceil(lastBatchMs))))
-  signal.throwIfAborted()
-}
-
 
 const scopeOf = (row: { organizationId: string; projectId: string | null }): Scope => ({
   organizationId: row.organizationId,
@@ -110,7 +97,7 @@ export function privacyJobHandlers(db: Db, privacy: PrivacyDeps, logger: Logger)
         let after: EventKey | null = null
         let lastMs = 0
         for (;;) {
-          await checkpoint(signal, lastMs)
+          await privacy.pace.between(lastMs, signal)
           const started = performance.now()
           // One batch in memory at a time, in (received_at, id) order, whatever the total.
           const rows: { event: EventRow; payload: Buffer | null; at: string }[] = await db
@@ -250,19 +237,31 @@ export function privacyJobHandlers(db: Db, privacy: PrivacyDeps, logger: Logger)
 
   /** Deletes the selected events of each project received before `before`, batch by batch. */
   async function deletePass(row: typeof eventDataDeletions.$inferSelect, projects: ScopeProject[], before: Date, signal: AbortSignal) {
-    const compiled = compileSelection({ filters: row.filters as Filters, userId: row.createdBy ?? '', now: row.createdAt })
+    const selection = { filters: row.filters as Filters, userId: row.createdBy ?? '', now: row.createdAt.toISOString() }
+    // A contradiction in the filters fails here, before the first batch.
+    compileSelection({ ...selection, now: row.createdAt })
     for (const project of projects) {
-      const where = selectedEventsWhere(project.id, compiled, before)
       let after: EventKey | null = null
-      let size = privacy.batchSize
+      // Small first, then sized by time: a first batch of the full size held PGlite for seconds
+      // (on every resumption of the job too).
+      let size = Math.min(privacy.pace.minBatch, privacy.batchSize)
       for (;;) {
+        signal.throwIfAborted()
         const started = performance.now()
-        const batch = await deleteEventBatch(db, row.id, project.id, where, after, size)
+        const batch: BatchResult = await privacy.runDeletionStep({
+          kind: 'batch',
+          deletionId: row.id,
+          projectId: project.id,
+          selection,
+          before: before.toISOString(),
+          after,
+          limit: size,
+        })
         if (batch.deleted === 0) break
         after = batch.last
         const tookMs = performance.now() - started
-        size = nextBatchSize(size, batch.deleted, tookMs, privacy.batchSize)
-        await checkpoint(signal, tookMs)
+        size = nextBatchSize(size, batch.deleted, tookMs, privacy.batchSize, Math.min(privacy.pace.minBatch, privacy.batchSize), privacy.pace.targetMs)
+        await privacy.pace.between(tookMs, signal)
       }
     }
   }
@@ -285,7 +284,9 @@ export function privacyJobHandlers(db: Db, privacy: PrivacyDeps, logger: Logger)
       // Events acknowledged before the deletion began but not indexed yet: a last pass once they are.
       await privacy.waitForIngestedBefore(before, job.signal)
       await deletePass(row, projects, before, job.signal)
-      for (const project of projects) await finishDeletedEvents(db, row.id, project.id, (ms) => checkpoint(job.signal, ms))
+      for (const project of projects) {
+        await finishDeletedEvents(privacy.runDeletionStep, row.id, project.id, privacy.pace.targetMs, (ms) => privacy.pace.between(ms, job.signal))
+      }
 
       const removed = await db.transaction(async (txn) => {
         const tx = txn as unknown as Db

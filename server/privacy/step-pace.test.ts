@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest'
+import { PGLITE_QUIET_MS, yieldingPace } from './step-pace.ts'
+
+describe('yieldingPace (PGlite: a deletion steps aside while requests are served)', () => {
+  it('goes on at once when nobody has used the database for a while', async () => {
+    const pace = yieldingPace(() => 10_000)
+    // Without waiting for any timer (a busy database would have made it wait up to 1 s).
+    const first = await Promise.race([
+      pace.between(1000, new AbortController().signal).then(() => 'went on'),
+      new Promise((resolve) => setImmediate(() => resolve('waited'))),
+    ])
+    expect(first).toBe('went on')
+  })
+
+  it('waits while a request is in flight and goes on once the database has been quiet', async () => {
+    let busy = true
+    let quietSince = 0
+    const idleForMs = () => (busy ? 0 : performance.now() - quietSince)
+    const pace = yieldingPace(idleForMs)
+    let done = false
+    // A long last step: the latest it would go on is far off.
+    const between = pace.between(250, new AbortController().signal).then(() => (done = true))
+    await new Promise((resolve) => setTimeout(resolve, 30))
+    expect(done).toBe(false)
+    busy = false
+    quietSince = performance.now()
+    await between
+    expect(performance.now() - quietSince).toBeGreaterThanOrEqual(PGLITE_QUIET_MS - 1)
+  })
+
+  it('goes on after a few times its last step when requests never stop, so the job still progresses', async () => {
+    const pace = yieldingPace(() => 0)
+    await pace.between(5, new AbortController().signal)
+  })
+
+  it('stops when the job is told to', async () => {
+    const pace = yieldingPace(() => 0)
+    const stop = new AbortController()
+    const between = pace.between(250, stop.signal)
+    stop.abort(new Error('stopping'))
+    await expect(between).rejects.toThrow('stopping')
+  })
+})
