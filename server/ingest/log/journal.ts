@@ -1,8 +1,9 @@
 // The ingest journal: the accepted-event log as local files (docs/ingestion.md, "The ingest
 // journal"). POST /notify is acknowledged once its request is appended to a file here and
 // fdatasync'd; the indexer reads them back in large batches and records how far it got in
-// the same transaction that indexes them (ingest_journal). Acknowledging never waits for the
-// database.
+// the same transaction that indexes them (the journal's row in ingest_journals). Acknowledging
+// never waits for the database. The embedded database always journals; on PostgreSQL a process
+// does with ERRATA_INGEST_LOG=journal, each in its own DATA_DIR.
 //
 // A journal is a directory of numbered segment files. Each line is one accepted request: its
 // record data as JSON, a tab, the payload's JSON text as received (raw CR, LF and TAB bytes,
