@@ -29,6 +29,12 @@ export const symbolicationIngestSettings = {
   batchesPerSlice: Number(env.BENCH_SYMBOLICATION_BATCHES ?? 4),
   /** "On" slices (BENCH_SYMBOLICATION_SLICES); "off" gets one more, so each "on" has one either side. */
   slices: Number(env.BENCH_SYMBOLICATION_SLICES ?? 5),
+  /**
+   * Untimed batches of each mode first (BENCH_SYMBOLICATION_WARMUP). With 2, both modes' CPU per
+   * event still fell by a quarter to a half over the first three slices (the JIT, PGlite's pages),
+   * the "on" path more slowly, so the first pairs measured warm-up rather than a running server.
+   */
+  warmupBatches: Number(env.BENCH_SYMBOLICATION_WARMUP ?? 8),
   framesPerEvent: 15,
   /** BENCH_SYMBOLICATION_CODE=0: the map without sourcesContent, so mapped frames carry no code context. */
   codeContext: env.BENCH_SYMBOLICATION_CODE !== '0',
@@ -163,8 +169,8 @@ export async function symbolicationIngestPhase(log: (line?: string) => void = co
       )
 
     // Warm-up, not counted: the map parsed into the cache, the JIT and the database's pages warm.
-    await runSlice('on', 2)
-    await runSlice('off', 2)
+    await runSlice('on', settings.warmupBatches)
+    await runSlice('off', settings.warmupBatches)
     unmapped = 0
 
     const slices: Slice[] = []
