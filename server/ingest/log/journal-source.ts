@@ -27,7 +27,8 @@ export const EMBEDDED_JOURNAL_ID = 'embedded'
 const CAUGHT_UP_EVERY_MS = 1000
 
 /**
- * A journal's row as its process starts, before it appends anything: made if new; if it
+ * A journal's row as its process opens the pipeline (after migrations, before it appends
+ * anything): made if new; if it
  * stopped empty (caught up "forever"), caught up as of now, since what it appends from now on
  * waits to be indexed; if it stopped with records left (a crash), as it was.
  */
@@ -53,7 +54,7 @@ export function createJournalSource(database: Database, place: JournalPlace, pro
   const reader = createJournalReader(dir)
   // Counting reads the same files; its own reader keeps it off the indexer's open file.
   const counter = createJournalReader(dir)
-  // Loaded on first use: the thread starts before migrations have created the table.
+  // Loaded on first use; the row exists by then (openJournalRow, when the pipeline opened).
   let position: JournalPosition | null = null
   // Several indexers may share this thread; the journal is read by one at a time.
   const turns = takeTurns()
@@ -65,10 +66,6 @@ export function createJournalSource(database: Database, place: JournalPlace, pro
 
   async function currentPosition(): Promise<JournalPosition> {
     if (!position) {
-      await database.db.execute(
-        sql`INSERT INTO ingest_journals (journal_id, segment, byte_offset, location) VALUES (${id}, 0, 0, ${place.location})
-          ON CONFLICT (journal_id) DO NOTHING`,
-      )
       const [row] = await queryRows<{ segment: number | string; byte_offset: number | string }>(
         database.db,
         sql`SELECT segment, byte_offset FROM ingest_journals WHERE journal_id = ${id}`,

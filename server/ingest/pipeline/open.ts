@@ -49,7 +49,7 @@ export interface PipelineOptions {
 
 /** The pipeline beside `database` (docs/ingestion.md, "The accepted-event log"). */
 export async function openPipeline(database: Database, { journalDir, log = 'database', logLevel = 'silent' }: PipelineOptions = {}): Promise<IngestPipeline> {
-  if (database.loadThreadPlugin) return openPglitePipeline(database.loadThreadPlugin, journalDir)
+  if (database.loadThreadPlugin) return openPglitePipeline(database, database.loadThreadPlugin, journalDir)
   if (!database.url) throw new Error(`a ${database.engine} database offers no thread for the ingest pipeline`)
   if (log === 'journal') {
     if (!journalDir) throw new Error('the ingest journal on PostgreSQL needs a directory')
@@ -58,7 +58,11 @@ export async function openPipeline(database: Database, { journalDir, log = 'data
   return openPostgresPipeline(database.url, logLevel)
 }
 
-async function openPglitePipeline(loadThreadPlugin: NonNullable<Database['loadThreadPlugin']>, journalDir?: string): Promise<IngestPipeline> {
+async function openPglitePipeline(
+  database: Database,
+  loadThreadPlugin: NonNullable<Database['loadThreadPlugin']>,
+  journalDir?: string,
+): Promise<IngestPipeline> {
   const dir = journalDir ?? mkdtempSync(join(tmpdir(), 'errata-journal-'))
   const removeDir = () => {
     if (!journalDir) rmSync(dir, { recursive: true, force: true })
@@ -67,6 +71,7 @@ async function openPglitePipeline(loadThreadPlugin: NonNullable<Database['loadTh
   let appender: JournalAppender | undefined
   let plugin: Awaited<ReturnType<typeof loadThreadPlugin>> | undefined
   try {
+    await openJournalRow(database.db, place)
     appender = await openJournalAppender(dir)
     plugin = await loadThreadPlugin(new URL('./database-thread.ts', import.meta.url), { journal: place })
   } catch (err) {
