@@ -69,6 +69,7 @@ export class ChunkedMappings {
   /** Index of each line's first chunk; lineCount + 1 entries (every line has at least one chunk). */
   private readonly lineChunks: Int32Array
   private readonly decoded: (SourceMapSegment[] | undefined)[]
+  private decodedText = 0
 
   constructor(mappings: string) {
     this.mappings = mappings
@@ -145,6 +146,16 @@ export class ChunkedMappings {
     this.decoded = new Array<SourceMapSegment[] | undefined>(chunkCount)
   }
 
+  /** Characters of the mappings string decoded so far (their segments are kept). */
+  get decodedCharacters(): number {
+    return this.decodedText
+  }
+
+  /** Bytes of the chunk index, held whatever gets decoded. */
+  get indexBytes(): number {
+    return this.chunks.byteLength + this.lineChunks.byteLength + this.chunkCount * 8
+  }
+
   /**
    * The segment at or before `column` on generated `line` (both 0-based): the last one whose
    * column is not greater, the first of several at that column; null when none is.
@@ -196,6 +207,7 @@ export class ChunkedMappings {
     // The chunk's text ends before the separator in front of the next chunk (or at the string's end).
     const end = index + 1 < this.chunkCount ? this.chunks[at + FIELDS + OFFSET]! - 1 : this.mappings.length
     segments = start >= end ? [] : decode(this.mappings.slice(start, end))[0]!
+    this.decodedText += Math.max(0, end - start)
     const genColumn = this.chunks[at + GEN_COLUMN]!
     const source = this.chunks[at + SOURCE]!
     const line = this.chunks[at + LINE]!

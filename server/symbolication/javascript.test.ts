@@ -294,6 +294,28 @@ describe('matching rules against stored uploads', () => {
     expect(again.payload.exceptions[0]!.stacktrace[0]!.code).toEqual(event.payload.exceptions[0]!.stacktrace[0]!.code)
   })
 
+  it('counts a cached map again once a batch has read more of it', async () => {
+    const frames = framesOf(browserError())
+    // The thrown frame reads util.js's source; the whole stack reads index.js's too (both stored apart).
+    const fresh = createJavaScriptSymbolicator({ database: ctx.deps.database, logger: ctx.deps.logger })
+    await fresh.symbolicate([batchItem(browserEvent('1.2.3', frames.slice(0, 1)))])
+    const first = fresh.cacheStats()
+    await fresh.symbolicate([batchItem(browserEvent('1.2.3', frames))])
+    const second = fresh.cacheStats()
+    expect(second.maps).toBe(1)
+    expect(second.bytes).toBeGreaterThan(first.bytes)
+    await fresh.symbolicate([batchItem(browserEvent('1.2.3', frames))])
+    expect(fresh.cacheStats()).toEqual(second)
+    // A bound that held the map as first used: once it holds more, it is dropped, and events still map.
+    const bounded = createJavaScriptSymbolicator({ database: ctx.deps.database, logger: ctx.deps.logger, cacheBytes: first.bytes })
+    await bounded.symbolicate([batchItem(browserEvent('1.2.3', frames.slice(0, 1)))])
+    expect(bounded.cacheStats()).toEqual(first)
+    const event = browserEvent('1.2.3', frames)
+    await bounded.symbolicate([batchItem(event)])
+    expectUtilFrames(event.payload.exceptions[0]!.stacktrace, BROWSER_URL)
+    expect(bounded.cacheStats()).toEqual({ maps: 0, bytes: 0 })
+  })
+
   it('maps through an uploaded index map, with projectRoot stripped and sources from upload fields', async () => {
     const terser = JSON.parse(readTerser().map)
     const rooted = { ...terser, sources: terser.sources.map((source: string) => `/builds/shop/${source}`), sourcesContent: undefined }

@@ -110,6 +110,21 @@ export function createJavaScriptSymbolicator(options: JavaScriptSymbolicatorOpti
     return started
   }
 
+  /**
+   * Counts again the maps a batch used: its lookups decoded chunks and loaded sources. lru-cache
+   * sizes an entry when it is set, so a map still cached is set again (keeping a fetched map's
+   * time to live), which evicts the least recently used others beyond the bound.
+   */
+  function recount(used: Iterable<LoadedSourceMap>): void {
+    for (const map of used) {
+      const entry = maps.info(map.key)
+      if (entry?.value !== map || entry.size === Math.max(1, map.bytes)) continue
+      const ttl = maps.getRemainingTTL(map.key)
+      maps.delete(map.key)
+      maps.set(map.key, map, Number.isFinite(ttl) && ttl > 0 ? { ttl } : {})
+    }
+  }
+
   function loadUpload(upload: UploadCandidate): Promise<MapOutcome> {
     return cached(upload.id, async () => {
       const files = await loadUploadFiles(db, upload.id)
@@ -200,7 +215,7 @@ export function createJavaScriptSymbolicator(options: JavaScriptSymbolicatorOpti
    * Reads what one project's events need (candidates, maps, fetched files) and finds every
    * frame's position, changing no event: a database failure on any project leaves all as they were.
    */
-  async function prepareProject(projectId: string, works: readonly EventWork[], reader: TargetReader): Promise<void> {
+  async function prepareProject(projectId: string, works: readonly EventWork[], reader: TargetReader, used: Set<LoadedSourceMap>): Promise<void> {
     const files = new Set<string>()
     for (const byName of reader.files.values()) {
       for (const file of byName.values()) if (file && file.kind !== 'react_native') for (const text of variantStrings(file.variants)) files.add(text)
@@ -224,6 +239,7 @@ export function createJavaScriptSymbolicator(options: JavaScriptSymbolicatorOpti
     }
     const loaded = new Map<string, MapOutcome>()
     await Promise.all([...outcomes].map(async ([key, outcome]) => loaded.set(key, await outcome)))
+    for (const outcome of loaded.values()) if (outcome instanceof LoadedSourceMap) used.add(outcome)
 
     const found: FrameTarget[] = []
     for (const work of works) {
@@ -258,7 +274,9 @@ export function createJavaScriptSymbolicator(options: JavaScriptSymbolicatorOpti
         if (list) list.push(work)
         else byProject.set(input.projectId, [work])
       }
-      for (const [projectId, works] of byProject) await prepareProject(projectId, works, reader)
+      const used = new Set<LoadedSourceMap>()
+      for (const [projectId, works] of byProject) await prepareProject(projectId, works, reader, used)
+      recount(used)
       const built = new Map<EventWork, (StackFrame | null)[]>()
       for (const [projectId, works] of byProject) {
         // The code context each mapped frame refers to is stored (once per project and line

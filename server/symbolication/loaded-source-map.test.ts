@@ -94,6 +94,24 @@ describe('code context sources', () => {
   })
 })
 
+describe('bytes, what the cache counts', () => {
+  it('grows as lookups decode mappings and sources are loaded, from the text and index alone', () => {
+    const text = read('terser/app.min.js.map')
+    const map = load(text)
+    const loadedAlone = map.bytes
+    expect(loadedAlone).toBeGreaterThanOrEqual(text.length)
+    map.position(1, 1)
+    const afterLookup = map.bytes
+    expect(afterLookup).toBeGreaterThan(loadedAlone)
+    map.position(1, 1)
+    expect(map.bytes).toBe(afterLookup)
+    map.setFetchedSource(0, 'x'.repeat(1000))
+    expect(map.bytes).toBe(afterLookup + 1000)
+    map.setFetchedSource(0, null)
+    expect(map.bytes).toBe(afterLookup)
+  })
+})
+
 describe('displayPath', () => {
   it.each([
     ['src/index.js', null, 'src/index.js'],

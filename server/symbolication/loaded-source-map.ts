@@ -31,6 +31,9 @@ export interface LoadedSourceMapInit {
   storedSources?: ReadonlyMap<number, number>
 }
 
+// Decoded mappings take about 16 bytes per character of the VLQ string (measured in bench/symbolication.ts).
+const DECODED_BYTES_PER_CHARACTER = 16
+
 const URL_WITH_SCHEME = /^[a-z][a-z0-9+.-]*:/i
 
 /** Lines of code context on each side of the frame's line (spec section 8: up to 3). */
@@ -106,8 +109,10 @@ export class LoadedSourceMap {
   /** The trace's mappings, decoded a chunk at a time as lookups need them (trace-mapping decodes them all at once). */
   private readonly mappings: ChunkedMappings
   readonly projectRoot: string | null
-  /** Estimated memory held (the parsed map, its decoded mappings, the files). */
-  readonly bytes: number
+  /** Estimated memory held whatever lookups ask: the parsed map, the chunk index, the minified and uploaded files. */
+  private readonly fixedBytes: number
+  /** Sources read or fetched since, as lookups needed them. */
+  private loadedSourceBytes = 0
   private readonly minified: string | null
   private readonly sourceFiles: ReadonlyMap<string, string>
   private readonly lines = new Map<number, string[] | null>()
@@ -132,11 +137,16 @@ export class LoadedSourceMap {
     this.storedSources = init.storedSources ?? new Map()
     let files = 0
     for (const text of init.sourceFiles.values()) files += text.length
-    // Counted as if loaded: the cache's bound holds however many get loaded.
-    for (const size of this.storedSources.values()) files += size
-    // Decoded mappings take about 16 bytes per character of the VLQ string (measured in
-    // bench/symbolication.ts): counted as if every chunk gets decoded, so the bound holds.
-    this.bytes = init.textBytes + encoded.length * 16 + (init.minified?.length ?? 0) * 2 + files
+    this.fixedBytes = init.textBytes + this.mappings.indexBytes + (init.minified?.length ?? 0) * 2 + files
+  }
+
+  /**
+   * Estimated memory held now. It grows as lookups decode chunks and load sources: the
+   * symbolicator counts a map again after each batch that used it, so its cache holds as many
+   * maps as their used parts fit (counting every map as fully decoded kept about 5 times fewer).
+   */
+  get bytes(): number {
+    return this.fixedBytes + this.mappings.decodedCharacters * DECODED_BYTES_PER_CHARACTER + this.loadedSourceBytes
   }
 
   /**
@@ -217,6 +227,7 @@ export class LoadedSourceMap {
 
   /** Records an embedded source read from where it was stored apart (null: it is gone). */
   setStoredSource(index: number, text: string | null): void {
+    this.loadedSourceBytes += (text?.length ?? 0) - (this.storedSourceTexts.get(index)?.length ?? 0)
     this.storedSourceTexts.set(index, text)
     this.lines.delete(index)
     this.contexts.delete(index)
@@ -229,6 +240,7 @@ export class LoadedSourceMap {
 
   /** Records a fetched source (null: the fetch failed; not tried again for this cached map). */
   setFetchedSource(index: number, text: string | null): void {
+    this.loadedSourceBytes += (text?.length ?? 0) - (this.fetchedSources.get(index)?.length ?? 0)
     this.fetchedSources.set(index, text)
     this.lines.delete(index)
     this.contexts.delete(index)
