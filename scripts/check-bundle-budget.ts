@@ -20,10 +20,10 @@ type Manifest = Record<string, ManifestChunk>
  * KB of gzip. The targets are 150 KB for any first page and 80 KB for /login. /login is the sign-in
  * entry (login.html: React and the form, about 75 KB, most of it React DOM). What every signed-in
  * page loads (React DOM, the router, TanStack Query, the virtualized list, zod/mini, tailwind-merge,
- * the app's shared code) is above 150 KB today (see BENCHMARKS.md), so those limits hold what was
- * reached, with a little room, and fail any growth.
+ * the app's shared code) is above 150 KB today (about 190 KB: see BENCHMARKS.md), so those limits
+ * hold what was reached, with a little room, and fail any growth.
  */
-export const BUDGETS_KB = { login: 78, errorsList: 214, errorPage: 201, heaviestPage: 214 }
+export const BUDGETS_KB = { login: 77, errorsList: 194, errorPage: 193, heaviestPage: 194 }
 
 /** The app's pages: the route modules a page renders, as the router plugin names their split components. */
 const APP_PAGES: Record<'errorsList' | 'errorPage', string[]> = {

@@ -103,7 +103,7 @@ describe('errors list triage', { timeout: 20_000 }, () => {
 
     await userEvent.click(screen.getByRole('checkbox', { name: 'Select FirstError' }))
     await userEvent.click(screen.getByRole('checkbox', { name: 'Select ThirdError' }))
-    const toolbar = screen.getByRole('toolbar', { name: 'Bulk actions' })
+    const toolbar = await screen.findByRole('toolbar', { name: 'Bulk actions' })
     expect(within(toolbar).getByText('2 errors selected')).toBeInTheDocument()
     expect(screen.getByRole('checkbox', { name: 'Select all loaded errors' })).toHaveProperty('indeterminate', true)
 
@@ -131,7 +131,7 @@ describe('errors list triage', { timeout: 20_000 }, () => {
 
     await userEvent.click(screen.getByRole('checkbox', { name: 'Select FirstError' }))
     await userEvent.click(screen.getByRole('checkbox', { name: 'Select ThirdError' }))
-    await userEvent.click(within(screen.getByRole('toolbar', { name: 'Bulk actions' })).getByRole('button', { name: 'Fix' }))
+    await userEvent.click(within(await screen.findByRole('toolbar', { name: 'Bulk actions' })).getByRole('button', { name: 'Fix' }))
     await waitFor(() => expect(patches()).toHaveLength(1))
     expect(await screen.findByRole('figure', { name: /: 10 events$/ })).toBeInTheDocument()
   })
@@ -161,7 +161,7 @@ describe('errors list triage', { timeout: 20_000 }, () => {
     const before = { trend: trendRequests(), list: listRequests() }
 
     await userEvent.click(screen.getByRole('checkbox', { name: 'Select FirstError' }))
-    await userEvent.click(within(screen.getByRole('toolbar', { name: 'Bulk actions' })).getByRole('button', { name: 'Fix' }))
+    await userEvent.click(within(await screen.findByRole('toolbar', { name: 'Bulk actions' })).getByRole('button', { name: 'Fix' }))
     await waitFor(() => expect(patches()).toHaveLength(1))
     await waitFor(() => expect(listRequests()).toBeGreaterThan(before.list))
     await waitFor(() => expect(within(rowIn('FirstError')).getByText('fixed')).toBeInTheDocument())
@@ -174,8 +174,8 @@ describe('errors list triage', { timeout: 20_000 }, () => {
     renderApp('/projects/p1/errors')
     await rowOf('FirstError')
     await userEvent.click(screen.getByRole('checkbox', { name: 'Select all loaded errors' }))
-    expect(within(screen.getByRole('toolbar', { name: 'Bulk actions' })).getByText('3 errors selected')).toBeInTheDocument()
-    await userEvent.click(within(screen.getByRole('toolbar', { name: 'Bulk actions' })).getByRole('button', { name: 'Ignore' }))
+    expect(within(await screen.findByRole('toolbar', { name: 'Bulk actions' })).getByText('3 errors selected')).toBeInTheDocument()
+    await userEvent.click(within(await screen.findByRole('toolbar', { name: 'Bulk actions' })).getByRole('button', { name: 'Ignore' }))
     await waitFor(() => expect(within(rowIn('SecondError')).getByText('ignored')).toBeInTheDocument())
     expect(within(rowIn('FirstError')).getByText('ignored')).toBeInTheDocument()
     expect(patches()).toHaveLength(1)
@@ -256,7 +256,7 @@ describe('errors list triage', { timeout: 20_000 }, () => {
     await userEvent.keyboard('jj')
     await waitFor(() => expect(screen.getByRole('link', { name: 'SecondError' })).toHaveFocus())
     await userEvent.keyboard('x')
-    const toolbar = screen.getByRole('toolbar', { name: 'Bulk actions' })
+    const toolbar = await screen.findByRole('toolbar', { name: 'Bulk actions' })
     await userEvent.click(within(toolbar).getByRole('button', { name: 'Ignore' }))
     await waitFor(() => expect(patches()).toHaveLength(1))
     // The toolbar went with the selection; the focus did not go with it.
@@ -370,7 +370,7 @@ describe('errors list undo', { timeout: 20_000 }, () => {
     renderApp('/projects/p1/errors')
     await rowOf('FirstError')
     await userEvent.click(screen.getByRole('checkbox', { name: 'Select all loaded errors' }))
-    await userEvent.click(within(screen.getByRole('toolbar', { name: 'Bulk actions' })).getByRole('button', { name: 'Ignore' }))
+    await userEvent.click(within(await screen.findByRole('toolbar', { name: 'Bulk actions' })).getByRole('button', { name: 'Ignore' }))
     const toast = (await screen.findByText('3 errors ignored')).closest<HTMLElement>('[role="status"]')!
     await userEvent.click(within(toast).getByRole('button', { name: 'Undo' }))
     await waitFor(() => expect(patches()).toHaveLength(2))

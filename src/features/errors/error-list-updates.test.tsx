@@ -147,7 +147,7 @@ describe('an open errors list', { timeout: 20_000 }, () => {
     await list()
     scrollDown()
     await userEvent.click(screen.getByRole('checkbox', { name: 'Select FirstError' }))
-    await userEvent.click(within(screen.getByRole('toolbar', { name: 'Bulk actions' })).getByRole('button', { name: 'Fix' }))
+    await userEvent.click(within(await screen.findByRole('toolbar', { name: 'Bulk actions' })).getByRole('button', { name: 'Fix' }))
     // Fixed, it leaves the open errors: one left.
     await waitFor(() => expect(screen.queryByRole('link', { name: 'FirstError' })).not.toBeInTheDocument())
     await queryClient.refetchQueries({ queryKey: ['errors', 'head'] })

@@ -9,14 +9,14 @@ import { Button } from '../../components/ui/button.tsx'
 import { Skeleton } from '../../components/ui/skeleton.tsx'
 import { ErrorState } from '../../components/ui/states.tsx'
 import { cn } from '../../lib/cn.ts'
+import { whenIdle } from '../../lib/lazy-component.tsx'
 import { errorClassLabel } from '../../lib/error-class.ts'
 import { formatCount, formatCountOf } from '../../lib/relative-time.ts'
 import { eventScopedFilters } from '../filters/to-filter-search.ts'
 import { errorFilterSearch } from '../pivots/to-pivot-filter.ts'
-import { AssignDialog, assigneeName, useAssignableCollaborators } from '../triage/assign-menu.tsx'
-import { BulkToolbar } from '../triage/bulk-toolbar.tsx'
-import { ShortcutsHelp, ShortcutsHelpButton } from '../triage/shortcuts-help.tsx'
-import { SnoozeDialog } from '../triage/snooze-dialog.tsx'
+import { assigneeName, useAssignableCollaborators } from '../triage/assignee.tsx'
+import { AssignDialog, BulkToolbar, preloadTriageParts, ShortcutsHelp, SnoozeDialog } from '../triage/lazy-dialogs.tsx'
+import { ShortcutsHelpButton } from '../triage/shortcuts-help-button.tsx'
 import { useTriageOperations } from '../triage/use-triage-operations.ts'
 import { Sparkline, useErrorSparklines } from '../trends/error-sparklines.tsx'
 import { columns, ErrorRow, type ErrorPageSearch } from './error-row.tsx'
@@ -64,6 +64,7 @@ export function ErrorList({
   const { byId: collaboratorsById } = useAssignableCollaborators(projectId)
   const selection = useErrorSelection(errorIds, fetchNextPage)
   const triage = useTriageOperations(projectId)
+  useEffect(() => whenIdle(() => preloadTriageParts({ bulk: true })), [])
 
   const listRef = useRef<HTMLDivElement | null>(null)
   const [scrollMargin, setScrollMargin] = useState(0)

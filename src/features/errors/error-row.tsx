@@ -4,7 +4,7 @@ import type { ErrorGroup } from '../../../contract/errors.ts'
 import { RelativeTime } from '../../components/ui/relative-time.tsx'
 import { errorClassLabel } from '../../lib/error-class.ts'
 import { formatCount, formatCountOf } from '../../lib/relative-time.ts'
-import { AssigneeLabel } from '../triage/assign-menu.tsx'
+import { AssigneeLabel } from '../triage/assignee.tsx'
 import { ErrorStatusBadge, HandledLabel, ReleaseLabel, SeverityIndicator } from './error-badges.tsx'
 
 export type ErrorPageSearch = { f: string[] | undefined }

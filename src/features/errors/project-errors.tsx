@@ -11,11 +11,14 @@ import { Suspense, useEffect, useId, useRef } from 'react'
 import type { Direction } from '../../../contract/common.ts'
 import type { ErrorSort } from '../../../contract/errors.ts'
 import type { Filters } from '../../../contract/filters.ts'
+import type { Project } from '../../../contract/projects.ts'
 import { errorsInfiniteQuery, type ErrorListParams } from '../../api/errors.ts'
 import { projectQuery, refreshProject } from '../../api/projects.ts'
 import { Button, buttonVariants } from '../../components/ui/button.tsx'
 import { PageHeader } from '../../components/ui/page-header.tsx'
+import { LoadingRegion, Skeleton } from '../../components/ui/skeleton.tsx'
 import { EmptyState, ErrorState } from '../../components/ui/states.tsx'
+import { lazyComponent } from '../../lib/lazy-component.tsx'
 import { formatCount, formatCountOf } from '../../lib/relative-time.ts'
 import { FilterBar } from '../filters/filter-bar.tsx'
 import { DEFAULT_FILTERS, isDefaultFilters, toFilterSearch, withTimeRange } from '../filters/to-filter-search.ts'
@@ -27,9 +30,25 @@ import { ErrorList } from './error-list.tsx'
 import { ErrorListSkeleton } from './error-list-skeleton.tsx'
 import { ErrorSortControls } from './error-sort-controls.tsx'
 import { rememberErrorsList, toErrorsListSearch } from './errors-list-return.ts'
-import { SendFirstError } from './send-first-error.tsx'
 import { StatusTabs } from './status-tabs.tsx'
 import { useTrendCollapsed } from './use-trend-collapsed.ts'
+
+// The setup help shows only while a project has no errors at all: its code (every notifier's
+// instructions) is a chunk of its own, not part of every errors list's first load.
+const setupHelp = lazyComponent(() => import('./send-first-error.tsx').then((module) => module.SendFirstError))
+
+function SendFirstError(props: { project: Project; origin: string }) {
+  return (
+    <setupHelp.Component
+      {...props}
+      fallback={
+        <LoadingRegion label="Loading the setup help">
+          <Skeleton className="h-80 w-full rounded-lg" />
+        </LoadingRegion>
+      }
+    />
+  )
+}
 
 /** The trend's bars on the errors page, when shown: short, so the list stays high. */
 const TREND_HEIGHT = 64

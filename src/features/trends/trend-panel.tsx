@@ -1,5 +1,5 @@
 import type { UseQueryResult } from '@tanstack/react-query'
-import { lazy, Suspense, useEffect } from 'react'
+import { useEffect } from 'react'
 import type { Filters } from '../../../contract/filters.ts'
 import type { TrendBucket } from '../../../contract/trends.ts'
 import { Label, Select } from '../../components/ui/input.tsx'
@@ -7,7 +7,7 @@ import { Skeleton } from '../../components/ui/skeleton.tsx'
 import { EmptyState, ErrorState } from '../../components/ui/states.tsx'
 import { formatCountOf } from '../../lib/relative-time.ts'
 import { timeRangeOf, withoutFields, TIME_FIELDS } from '../filters/to-filter-search.ts'
-import { loadChunk } from '../../lib/route-chunks.ts'
+import { lazyComponent } from '../../lib/lazy-component.tsx'
 import { RESOLUTION_CHOICES, totalEvents, type ResolutionChoice } from './to-trend-series.ts'
 
 const RESOLUTION_LABELS: Record<Exclude<ResolutionChoice, 'auto'>, string> = {
@@ -87,18 +87,8 @@ export function describeEmptyTrend({ hasEvents, filters }: { hasEvents: boolean;
 
 // recharts is most of the dashboard's code: the chart is fetched once a page that shows one has
 // painted (its skeleton meanwhile), so no first page waits for it. A chunk that cannot be fetched
-// becomes the route's error, with Retry (lib/route-chunks.ts).
-let trendChartModule: ReturnType<typeof loadTrendChart> | undefined
-const loadTrendChart = () => loadChunk(() => import('./trend-chart.tsx'))
-/** One request for the chart's code, shared by the preload and the chart; a failed one is asked again next time. */
-function importTrendChart(): ReturnType<typeof loadTrendChart> {
-  trendChartModule ??= loadTrendChart().catch((error: unknown) => {
-    trendChartModule = undefined
-    throw error
-  })
-  return trendChartModule
-}
-const TrendChart = lazy(() => importTrendChart().then((module) => ({ default: module.TrendChart })))
+// becomes the route's error, with Retry (lib/lazy-component.tsx).
+const trendChart = lazyComponent(() => import('./trend-chart.tsx').then((module) => module.TrendChart))
 
 /**
  * Starts fetching the chart's code as soon as a trend's panel is on screen, while its data is
@@ -107,9 +97,7 @@ const TrendChart = lazy(() => importTrendChart().then((module) => ({ default: mo
  * is left to the chart's own import, which reports it.
  */
 function usePreloadedTrendChart(): void {
-  useEffect(() => {
-    importTrendChart().catch(() => undefined)
-  }, [])
+  useEffect(() => trendChart.preload(), [])
 }
 
 /** A trend query's states around the chart: skeleton, error with retry, "No events", the bars. */
@@ -157,16 +145,15 @@ export function TrendBody({
       <p className="sr-only" aria-live="polite">
         {formatCountOf(total, 'event')} in this range.
       </p>
-      <Suspense fallback={loading}>
-        <TrendChart
-          buckets={buckets}
-          resolutionMs={resolutionMs}
-          windowMs={windowMs}
-          label={`${label}: ${formatCountOf(total, 'event')}`}
-          height={height}
-          onSelectRange={onSelectRange}
-        />
-      </Suspense>
+      <trendChart.Component
+        fallback={loading}
+        buckets={buckets}
+        resolutionMs={resolutionMs}
+        windowMs={windowMs}
+        label={`${label}: ${formatCountOf(total, 'event')}`}
+        height={height}
+        onSelectRange={onSelectRange}
+      />
     </div>
   )
 }

@@ -2,23 +2,25 @@ import { useMutation } from '@tanstack/react-query'
 import { Link, useNavigate } from '@tanstack/react-router'
 import { ArrowRight, BellOff, Check, EyeOff, RotateCcw, Trash2 } from 'lucide-react'
 import type * as React from 'react'
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { changesStatus, type StatusOperation } from '../../../contract/error-status.ts'
 import type { ErrorGroup, ErrorOperation } from '../../../contract/errors.ts'
 import type { Filters } from '../../../contract/filters.ts'
 import { errorOperationMutation } from '../../api/errors.ts'
 import { Button, buttonVariants } from '../../components/ui/button.tsx'
 import { announce } from '../../lib/announce.ts'
+import { whenIdle } from '../../lib/lazy-component.tsx'
 import { eventScopedFilters } from '../filters/to-filter-search.ts'
 import { errorFilterSearch } from '../pivots/to-pivot-filter.ts'
 import { useNextError } from './use-next-error.ts'
 import { ConfirmDialog } from '../../components/ui/dialog.tsx'
 import { FormErrors } from '../../components/ui/form-errors.tsx'
-import { AssignMenu, assigneeName, useAssignableCollaborators } from './assign-menu.tsx'
+import { AssignMenu } from './assign-menu.tsx'
+import { assigneeName, useAssignableCollaborators } from './assignee.tsx'
 import { useShortcuts } from './keyboard-shortcuts.ts'
 import { SeverityMenu } from './severity-menu.tsx'
-import { ShortcutsHelp, ShortcutsHelpButton } from './shortcuts-help.tsx'
-import { SnoozeDialog } from './snooze-dialog.tsx'
+import { preloadTriageParts, ShortcutsHelp, SnoozeDialog } from './lazy-dialogs.tsx'
+import { ShortcutsHelpButton } from './shortcuts-help-button.tsx'
 import { useIsProjectAdmin } from '../collaborators/use-is-admin.ts'
 import { useTriageOperations } from './use-triage-operations.ts'
 
@@ -36,6 +38,7 @@ export function ErrorActions({ projectId, error, filters = {} }: { projectId: st
   const [assignOpen, setAssignOpen] = useState(false)
   const [helpOpen, setHelpOpen] = useState(false)
   const [deleteOpen, setDeleteOpen] = useState(false)
+  useEffect(() => whenIdle(() => preloadTriageParts({ bulk: false })), [])
 
   const run = (op: ErrorOperation) => triage.run([error.id], op)
 

@@ -1,5 +1,3 @@
-import { Keyboard } from 'lucide-react'
-import { Button } from '../../components/ui/button.tsx'
 import { Dialog } from '../../components/ui/dialog.tsx'
 import { SHORTCUTS, type ShortcutDefinition } from './keyboard-shortcuts.ts'
 
@@ -29,14 +27,5 @@ export function ShortcutsHelp({ open, onClose }: { open: boolean; onClose: () =>
         ))}
       </div>
     </Dialog>
-  )
-}
-
-export function ShortcutsHelpButton({ onClick }: { onClick: () => void }) {
-  return (
-    <Button variant="ghost" size="sm" onClick={onClick} aria-keyshortcuts="?">
-      <Keyboard aria-hidden="true" />
-      Keyboard shortcuts
-    </Button>
   )
 }
