@@ -23,7 +23,7 @@ type Manifest = Record<string, ManifestChunk>
  * the app's shared code) is above 150 KB today (see BENCHMARKS.md), so those limits hold what was
  * reached, with a little room, and fail any growth.
  */
-export const BUDGETS_KB = { login: 78, errorsList: 214, errorPage: 201, heaviestPage: 214 }
+export const BUDGETS_KB = { login: 78, errorsList: 214, errorPage: 201, heaviestPage: 214, earlyScript: 5 }
 
 /** The app's pages: the route modules a page renders, as the router plugin names their split components. */
 const APP_PAGES: Record<'errorsList' | 'errorPage', string[]> = {
@@ -78,6 +78,13 @@ export function measure(dist: string): { page: string; kb: number; budget: numbe
     ...routeKeys.map((key) => gzipKb(filesOf(manifest, [APP_ENTRY, ...(key.startsWith('src/routes/_authed/') ? [shell] : []), key]))),
   )
   results.push({ page: 'heaviestPage', kb: heaviest, budget: BUDGETS_KB.heaviestPage })
+  // index.html's early script (src/first-paint/: the first requests and the errors list's first
+  // rows), a classic script built apart from the manifest's chunks, which every app page loads
+  // first; held on its own (it is not in the totals above).
+  const index = readFileSync(join(dist, APP_ENTRY), 'utf8')
+  const early = [...index.matchAll(/<script src="\/([^"]+)"><\/script>/g)].map((match) => match[1]!)
+  if (early.length === 0) throw new Error(`${APP_ENTRY} loads no early script`)
+  results.push({ page: 'earlyScript', kb: gzipKb(new Set(early)), budget: BUDGETS_KB.earlyScript })
   return results
 }
 
