@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -60,14 +59,15 @@ function precompress(): Plugin {
 
 /**
  * The page's early script (src/first-paint/main.ts: the first API requests, and the errors list's
- * first rows painted from the answer), built on its own into one small classic script that
- * index.html loads in its head, so it runs before the app's modules and without waiting for them.
- * Its name has a content hash (served as immutable). The dev server loads the source as a module.
+ * first rows painted from the answer), built on its own into one small classic script and written
+ * into index.html's head, so that it runs as the document is parsed: not after a request of its
+ * own, nor behind the app's modules (whose compiling takes the main thread as they arrive). The
+ * server allows it by its hash (server/web/static-dashboard.ts). The dev server loads the source
+ * as a module.
  */
 const FIRST_PAINT_ENTRY = 'src/first-paint/main.ts'
 const FIRST_PAINT_PLACE = '<!-- first-paint script -->'
 function firstPaintScript(): Plugin {
-  let fileName = ''
   let code = ''
   let isBuild = false
   return {
@@ -90,19 +90,16 @@ function firstPaintScript(): Plugin {
       const output = Array.isArray(result) ? result[0]! : result
       const chunk = output.output.find((item): item is Rolldown.OutputChunk => item.type === 'chunk')
       if (!chunk) throw new Error(`building ${FIRST_PAINT_ENTRY} gave no script`)
-      code = chunk.code
-      fileName = `assets/first-paint-${createHash('sha256').update(code).digest('base64url').slice(0, 8)}.js`
-    },
-    generateBundle() {
-      if (isBuild) this.emitFile({ type: 'asset', fileName, source: code })
+      // Inside <script>, only "</script" (any case) could end it early.
+      code = chunk.code.trim().replace(/<\/(script)/gi, '<\\/$1')
     },
     transformIndexHtml: {
       // After Vite's own processing, which would try to bundle the tag.
       order: 'post',
       handler(html) {
         // The app's page names the place (the sign-in page, login.html, starts no requests).
-        const tag = isBuild ? `<script src="/${fileName}"></script>` : `<script type="module" src="/${FIRST_PAINT_ENTRY}"></script>`
-        return html.replace(FIRST_PAINT_PLACE, tag)
+        const tag = isBuild ? `<script>${code}</script>` : `<script type="module" src="/${FIRST_PAINT_ENTRY}"></script>`
+        return html.replace(FIRST_PAINT_PLACE, () => tag)
       },
     },
   }
