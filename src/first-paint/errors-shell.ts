@@ -77,15 +77,39 @@ const isErrorList = (value: unknown): value is ErrorGroup[] =>
   Array.isArray(value) &&
   value.every((item) => typeof item === 'object' && item !== null && typeof (item as ErrorGroup).id === 'string')
 
-const documentReady = () =>
-  document.readyState === 'loading'
-    ? new Promise<void>((resolve) => document.addEventListener('DOMContentLoaded', () => resolve(), { once: true }))
-    : Promise.resolve()
+/**
+ * The shell's page part, once the parser has reached it. Not DOMContentLoaded: that waits for
+ * the app's module scripts to have run, which is what the rows are painted ahead of.
+ */
+function shellPage(): Promise<HTMLElement | null> {
+  const found = document.getElementById(SHELL_PAGE_ID)
+  if (found || document.readyState !== 'loading') return Promise.resolve(found)
+  return new Promise((resolve) => {
+    const observer = new MutationObserver(() => {
+      const element = document.getElementById(SHELL_PAGE_ID)
+      if (element) {
+        observer.disconnect()
+        resolve(element)
+      }
+    })
+    observer.observe(document.documentElement, { childList: true, subtree: true })
+    document.addEventListener(
+      'DOMContentLoaded',
+      () => {
+        observer.disconnect()
+        resolve(document.getElementById(SHELL_PAGE_ID))
+      },
+      { once: true },
+    )
+  })
+}
 
 /** Paints the errors page into the shell when both answers are in, unless the app got there first. */
 export function paintErrorsShell(projectId: string, project: Promise<Response>, errors: Promise<Response>): void {
-  const answers = Promise.all([readJson(project), readJson(errors), documentReady()])
-  void answers.then(([projectAnswer, errorsAnswer]) => {
+  const answers = Promise.all([readJson(project), readJson(errors)])
+  void answers.then(async ([projectAnswer, errorsAnswer]) => {
+    await shellPage()
+    // Looked up again: the app may have taken the shell away meanwhile.
     const shell = document.getElementById(SHELL_PAGE_ID)
     const name = (projectAnswer as { name?: unknown } | null)?.name
     if (!shell || typeof name !== 'string' || !isErrorList(errorsAnswer) || errorsAnswer.length === 0) return

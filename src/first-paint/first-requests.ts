@@ -8,8 +8,9 @@
 // On the errors list's default view (open errors), the page also paints the list's first rows from
 // the answer, before the app runs (errors-shell.ts).
 //
-// Built on its own into a small classic script (vite.config.ts, `firstPaintScript`) that index.html
-// loads in its head, so that it runs before the app's modules; a file, not inline, for the CSP.
+// Built on its own into a small classic script (vite.config.ts, `firstPaintScript`) written into
+// index.html's head, so that it runs as the page is parsed, before the app's modules; the server
+// allows it by its hash (server/web/static-dashboard.ts).
 import { TOKEN_KEY } from '../lib/token-store.ts'
 import { paintErrorsShell } from './errors-shell.ts'
 
