@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib'
-import { defineConfig, type Plugin } from 'vite'
+import { build, defineConfig, type Plugin, type Rolldown } from 'vite'
 import react from '@vitejs/plugin-react'
 import tailwindcss from '@tailwindcss/vite'
 import { tanstackRouter } from '@tanstack/router-plugin/vite'
@@ -78,6 +78,54 @@ function precompress(): Plugin {
 }
 
 /**
+ * The page's early script (src/first-paint/main.ts: the first API requests, and the errors list's
+ * first rows painted from the answer), built on its own into one small classic script and written
+ * into index.html's head, so that it runs as the document is parsed: not after a request of its
+ * own, nor behind the app's modules (whose compiling takes the main thread as they arrive). The
+ * server allows it by its hash (server/web/static-dashboard.ts). The dev server loads the source
+ * as a module.
+ */
+const FIRST_PAINT_ENTRY = 'src/first-paint/main.ts'
+const FIRST_PAINT_PLACE = '<!-- first-paint script -->'
+function firstPaintScript(): Plugin {
+  let code = ''
+  let isBuild = false
+  return {
+    name: 'errata:first-paint-script',
+    configResolved(config) {
+      isBuild = config.command === 'build'
+    },
+    async buildStart() {
+      if (!isBuild) return
+      const result = (await build({
+        configFile: false,
+        logLevel: 'warn',
+        build: {
+          write: false,
+          minify: true,
+          sourcemap: false,
+          lib: { entry: fileURLToPath(new URL(`./${FIRST_PAINT_ENTRY}`, import.meta.url)), formats: ['iife'], name: 'errataFirstPaint' },
+        },
+      })) as Rolldown.RolldownOutput[] | Rolldown.RolldownOutput
+      const output = Array.isArray(result) ? result[0]! : result
+      const chunk = output.output.find((item): item is Rolldown.OutputChunk => item.type === 'chunk')
+      if (!chunk) throw new Error(`building ${FIRST_PAINT_ENTRY} gave no script`)
+      // Inside <script>, only "</script" (any case) could end it early.
+      code = chunk.code.trim().replace(/<\/(script)/gi, '<\\/$1')
+    },
+    transformIndexHtml: {
+      // After Vite's own processing, which would try to bundle the tag.
+      order: 'post',
+      handler(html) {
+        // The app's page names the place (the sign-in page, login.html, starts no requests).
+        const tag = isBuild ? `<script>${code}</script>` : `<script type="module" src="/${FIRST_PAINT_ENTRY}"></script>`
+        return html.replace(FIRST_PAINT_PLACE, () => tag)
+      },
+    },
+  }
+}
+
+/**
  * The dev server's answer to a page load of /login: the sign-in entry (login.html), as the
  * server sends it in production (server/web/static-dashboard.ts); every other page is index.html.
  */
@@ -108,6 +156,7 @@ export default defineConfig({
     }),
     react(),
     tailwindcss(),
+    firstPaintScript(),
     precompress(),
     signInEntryInDev(),
   ],

@@ -20,10 +20,10 @@ type Manifest = Record<string, ManifestChunk>
  * KB of gzip. The targets are 150 KB for any first page and 80 KB for /login. /login is the sign-in
  * entry (login.html: React and the form, about 75 KB, most of it React DOM). What every signed-in
  * page loads (React DOM, the router, TanStack Query, the virtualized list, zod/mini, tailwind-merge,
- * the app's shared code) is above 150 KB today (about 190 KB: see BENCHMARKS.md), so those limits
+ * the app's shared code) is above 150 KB today (about 194 KB with the early script: see BENCHMARKS.md), so those limits
  * hold what was reached, with a little room, and fail any growth.
  */
-export const BUDGETS_KB = { login: 77, errorsList: 194, errorPage: 193, heaviestPage: 194 }
+export const BUDGETS_KB = { login: 77, errorsList: 198, errorPage: 197, heaviestPage: 198, earlyScript: 5 }
 
 /** The app's pages: the route modules a page renders, as the router plugin names their split components. */
 const APP_PAGES: Record<'errorsList' | 'errorPage', string[]> = {
@@ -63,11 +63,19 @@ export function measure(dist: string): { page: string; kb: number; budget: numbe
   const manifest = JSON.parse(readFileSync(join(dist, '.vite', 'manifest.json'), 'utf8')) as Manifest
   const gzipKb = (files: Set<string>) =>
     [...files].reduce((sum, file) => sum + gzipSync(readFileSync(join(dist, file)), { level: 9 }).length, 0) / 1024
+  // index.html's early script (src/first-paint/: the first requests and the errors list's first
+  // rows), built apart from the manifest's chunks and written into the page, which every app page
+  // runs first: counted in each app page's total, and held on its own too.
+  const index = readFileSync(join(dist, APP_ENTRY), 'utf8')
+  const early = [...index.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((match) => match[1]!).join('\n')
+  if (!early) throw new Error(`${APP_ENTRY} has no early script`)
+  const earlyKb = gzipSync(early, { level: 9 }).length / 1024
+  const appPageKb = (keys: string[]) => earlyKb + gzipKb(filesOf(manifest, [APP_ENTRY, ...keys]))
   const results = [{ page: 'login', kb: gzipKb(filesOf(manifest, [SIGN_IN_ENTRY])), budget: BUDGETS_KB.login }]
   for (const [page, routes] of Object.entries(APP_PAGES)) {
     results.push({
       page,
-      kb: gzipKb(filesOf(manifest, [APP_ENTRY, ...routes.map((route) => componentChunk(manifest, route))])),
+      kb: appPageKb(routes.map((route) => componentChunk(manifest, route))),
       budget: BUDGETS_KB[page as keyof typeof APP_PAGES],
     })
   }
@@ -75,9 +83,10 @@ export function measure(dist: string): { page: string; kb: number; budget: numbe
   const shell = componentChunk(manifest, 'src/routes/_authed.tsx')
   const routeKeys = Object.keys(manifest).filter((key) => key.includes('tsr-split=component') && key !== shell)
   const heaviest = Math.max(
-    ...routeKeys.map((key) => gzipKb(filesOf(manifest, [APP_ENTRY, ...(key.startsWith('src/routes/_authed/') ? [shell] : []), key]))),
+    ...routeKeys.map((key) => appPageKb([...(key.startsWith('src/routes/_authed/') ? [shell] : []), key])),
   )
   results.push({ page: 'heaviestPage', kb: heaviest, budget: BUDGETS_KB.heaviestPage })
+  results.push({ page: 'earlyScript', kb: earlyKb, budget: BUDGETS_KB.earlyScript })
   return results
 }
 

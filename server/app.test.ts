@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -13,9 +14,11 @@ import { createTestContext, type TestContext, type TestUser } from './test-suppo
 let ctx: TestContext
 let user: TestUser
 const staticDir = mkdtempSync(join(tmpdir(), 'errata-static-'))
+/** index.html's inline early script, as the build writes it (vite.config.ts). */
+const EARLY_SCRIPT = 'window.errataEarly = "</b>"'
 
 beforeAll(async () => {
-  writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>Errata</title><div id="root"></div>')
+  writeFileSync(join(staticDir, 'index.html'), `<!doctype html><title>Errata</title><script>${EARLY_SCRIPT}</script><div id="root"></div>`)
   writeFileSync(join(staticDir, 'login.html'), '<!doctype html><title>Sign in · Errata</title><div id="root"></div>')
   mkdirSync(join(staticDir, 'assets'))
   writeFileSync(join(staticDir, 'assets', 'index-abc123.js'), 'export {}')
@@ -263,6 +266,20 @@ describe('security headers', () => {
       headers: { Authorization: `token ${user.token}`, 'X-Version': '2' },
     })
     expectProtected(onApiPort, 'API port')
+  })
+
+  it('allows the dashboard document’s own inline script by its hash, and no other', async () => {
+    const hash = `'sha256-${createHash('sha256').update(EARLY_SCRIPT).digest('base64')}'`
+    for (const path of ['/', '/projects/abc/errors']) {
+      const page = await ctx.request(path)
+      expect(await page.text()).toContain(`<script>${EARLY_SCRIPT}</script>`)
+      const scriptSrc = /script-src ([^;]*)/.exec(page.headers.get('Content-Security-Policy') ?? '')?.[1]
+      expect(scriptSrc, path).toBe(`'self' ${hash}`)
+      expectProtected(page, path)
+    }
+    // Nothing else carries it: the files and the API keep 'self' alone.
+    const asset = await ctx.request('/assets/index-abc123.js')
+    expect(asset.headers.get('Content-Security-Policy')).toContain("script-src 'self';")
   })
 
   it('lets browser notifiers on any origin read ingestion answers', async () => {

@@ -4,7 +4,7 @@
 // learns of these files only after the entry has run and the router has matched the URL, a
 // second wave of requests after the first (BENCHMARKS.md, "First paint of the errors list").
 // They are fetched at low priority: the entry's files (which must run first anyway) and the page's
-// first API requests (public/first-requests.js) then take the six connections of HTTP/1.1 before them.
+// first API requests (src/first-paint/first-requests.ts) then take the six connections of HTTP/1.1 before them.
 //
 // Which route modules a URL needs comes from the route files' names (TanStack Router's flat
 // file convention, src/routes/): `_authed/projects.$projectId.errors.index.tsx` is

@@ -1,9 +1,11 @@
+import { createHash } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { serveStatic } from '@hono/node-server/serve-static'
 import { Hono } from 'hono'
 import { compress } from 'hono/compress'
 import type { AppEnv } from '../context.ts'
+import { contentSecurityPolicy } from '../http/security-headers.ts'
 import { routePreloads } from './route-preloads.ts'
 
 /** Paths that belong to the service, never to the dashboard's client-side routes. */
@@ -11,6 +13,17 @@ export const SERVICE_PATHS = /^\/(api|notify|sessions|healthz|readyz|sourcemap|m
 
 /** Page loads that get the sign-in entry (login.html: the sign-in page without the app's code). */
 const SIGN_IN_PATH = /^\/login\/?$/
+
+/**
+ * The CSP sources that allow a page's inline scripts, by their SHA-256 hashes: index.html's early
+ * script (src/first-paint/, inlined by vite.config.ts so that it runs as the document is parsed,
+ * without waiting for a file of its own). Only those exact scripts run.
+ */
+export function inlineScriptSources(html: string): string[] {
+  return [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map(
+    (match) => `'sha256-${createHash('sha256').update(match[1]!, 'utf8').digest('base64')}'`,
+  )
+}
 
 /**
  * Serves the built dashboard; any other GET that is not a service path falls back to
@@ -36,6 +49,8 @@ export function staticDashboard(staticDir: string): Hono<AppEnv> {
     if (SIGN_IN_PATH.test(c.req.path) && existsSync(signInPath)) return c.html(readFileSync(signInPath, 'utf8'))
     const preloads = preloadsFor(c.req.path)
     const page = readFileSync(indexPath, 'utf8')
+    const inlineScripts = inlineScriptSources(page)
+    if (inlineScripts.length > 0) c.header('Content-Security-Policy', contentSecurityPolicy(inlineScripts))
     return c.html(preloads ? page.replace('</head>', `  ${preloads}\n  </head>`) : page)
   })
   app.all('*', (c) => c.json({ errors: [`no endpoint ${c.req.method} ${c.req.path}`] }, 404))
@@ -58,5 +73,7 @@ function serveBuiltFiles(app: Hono<AppEnv>, root: string): void {
     await next()
     if (c.res.status === 200 && !c.res.headers.has('Cache-Control')) c.header('Cache-Control', 'no-cache')
   })
-  app.use('*', serveStatic({ root, precompressed: true }))
+  // index.html itself goes to the fallback, which sends it with its inline script's CSP hash.
+  const files = serveStatic({ root, precompressed: true })
+  app.use('*', async (c, next) => (c.req.path === '/' || c.req.path === '/index.html' ? next() : files(c, next)))
 }

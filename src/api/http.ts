@@ -113,7 +113,7 @@ async function send(url: string, { method = 'GET', body, signal }: SendOptions =
 
   let response: Response
   try {
-    // A GET the page already started (public/first-requests.js) is not asked twice.
+    // A GET the page already started (src/first-paint/first-requests.ts) is not asked twice.
     const started = method === 'GET' ? takeFirstRequest(url, token) : undefined
     response = await (started ?? fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal }))
   } catch (error) {

@@ -1,5 +1,5 @@
 // The answers to the API requests the page started before the app's code ran
-// (public/first-requests.js). Each is taken once, by the request with the same URL and the same
+// (src/first-paint/first-requests.ts). Each is taken once, by the request with the same URL and the same
 // session; after the first page has loaded the rest are dropped, so nothing later gets an old answer.
 
 interface FirstRequests {

@@ -1,5 +1,5 @@
 /** The dashboard's auth token, kept in localStorage so a reload stays signed in. */
-const TOKEN_KEY = 'errata.token'
+export const TOKEN_KEY = 'errata.token'
 
 export function readToken(): string | null {
   try {

@@ -2,17 +2,13 @@ import { Link } from '@tanstack/react-router'
 import type * as React from 'react'
 import type { ErrorGroup } from '../../../contract/errors.ts'
 import { RelativeTime } from '../../components/ui/relative-time.tsx'
-import { errorClassLabel } from '../../lib/error-class.ts'
-import { formatCount, formatCountOf } from '../../lib/relative-time.ts'
 import { AssigneeLabel } from '../triage/assignee.tsx'
-import { ErrorStatusBadge, HandledLabel, ReleaseLabel, SeverityIndicator } from './error-badges.tsx'
+import { ErrorStatusBadge, SeverityIndicator } from './error-badges.tsx'
+import { errorRowText, rowClasses, type ErrorRowText } from './error-row-text.ts'
+
+export { columns } from './error-row-text.ts'
 
 export type ErrorPageSearch = { f: string[] | undefined }
-
-// Columns from md up; the sparkline and first seen only from lg, where the class and message
-// still keep a readable width beside them. Below md, one meta line under the message.
-export const columns =
-  'md:grid md:grid-cols-[minmax(0,1fr)_5rem_5rem_7rem] md:items-center md:gap-4 lg:grid-cols-[minmax(0,1fr)_5.5rem_5rem_5rem_7rem_7rem]'
 
 export function ErrorRow({
   error,
@@ -36,62 +32,57 @@ export function ErrorRow({
 }) {
   // Many rows can share a class ("Error"): the message tells their checkbox and link apart.
   const messageId = `error-message-${error.id}`
+  // The texts and classes are shared with the page's first paint (src/first-paint/error-rows.ts).
+  const text = errorRowText(error)
   return (
-    <div className="relative flex items-start gap-3 px-4 py-2 hover:bg-surface-muted">
+    <div className={rowClasses.row}>
       {/* Above the row-wide link overlay so it can be clicked. */}
       <input
         type="checkbox"
-        className="relative z-10 mt-1 size-4 shrink-0"
-        aria-label={`Select ${errorClassLabel(error.error_class)}`}
+        className={rowClasses.checkbox}
+        aria-label={`Select ${text.errorClass}`}
         aria-describedby={messageId}
         checked={selected}
         onChange={onToggle}
       />
-      <div className={`min-w-0 flex-1 ${columns}`}>
+      <div className={rowClasses.body}>
         <div className="min-w-0">
           {/* Class and message on one line (the class is what a row is read by; the message cut
               first), then one line of what tells errors apart: status, handled, where, who. */}
-          <div className="flex min-w-0 items-baseline gap-2">
+          <div className={rowClasses.title}>
             <Link
               to="/projects/$projectId/errors/$errorId"
               params={{ projectId, errorId: error.id }}
               search={errorSearch}
               data-row-index={index}
               aria-describedby={messageId}
-              className="max-w-full shrink-0 truncate rounded font-semibold text-foreground after:absolute after:inset-0 hover:underline focus-visible:-outline-offset-2"
+              className={rowClasses.link}
             >
-              {errorClassLabel(error.error_class)}
+              {text.errorClass}
             </Link>
-            <p id={messageId} className="min-w-0 flex-1 truncate text-sm text-foreground/90" title={error.message}>
-              {error.message || <span className="text-muted-foreground italic">(no message)</span>}
+            <p id={messageId} className={rowClasses.message} title={error.message}>
+              {text.message ?? <span className={rowClasses.noMessage}>(no message)</span>}
             </p>
           </div>
-          <div className="mt-0.5 flex min-w-0 flex-wrap items-center gap-x-2.5 gap-y-0.5 text-xs text-muted-foreground md:flex-nowrap">
+          <div className={rowClasses.meta}>
             <ErrorStatusBadge error={error} className="shrink py-0" />
             <SeverityIndicator severity={error.severity} className="hidden shrink-0 md:inline-flex" />
-            <HandledLabel unhandled={error.unhandled} />
-            <ReleaseLabel error={error} />
+            <span className={text.handled === 'unhandled' ? rowClasses.unhandled : rowClasses.handled}>{text.handled}</span>
+            <ReleaseLabel text={text} />
             <AssigneeLabel name={assignee} />
-            {error.context ? (
-              <span className="min-w-0 truncate font-mono" title={error.context}>
+            {text.context ? (
+              <span className={rowClasses.context} title={text.context}>
                 <span className="sr-only">context </span>
-                {error.context}
+                {text.context}
               </span>
             ) : null}
           </div>
         </div>
         {/* Narrow screens: one meta line instead of columns. */}
-        <p className="mt-0.5 flex flex-wrap gap-x-3 text-xs text-muted-foreground tabular-nums md:hidden">
+        <p className={rowClasses.narrowMeta}>
           <SeverityIndicator severity={error.severity} />
-          <span>
-            {error.matching_events === undefined
-              ? formatCountOf(error.events, 'event')
-              : `${formatCount(error.matching_events)} matching of ${formatCountOf(error.events, 'event')}`}
-          </span>
-          <span>
-            {formatCountOf(error.users, 'user')}
-            {error.matching_events === undefined ? null : ' in all'}
-          </span>
+          <span>{text.narrowEvents}</span>
+          <span>{text.narrowUsers}</span>
           <span>
             last <RelativeTime value={error.last_seen} />
           </span>
@@ -99,19 +90,19 @@ export function ErrorRow({
             first <RelativeTime value={error.first_seen} />
           </span>
         </p>
-        <div className="hidden justify-end lg:flex">{sparkline}</div>
-        <EventsCount error={error} />
-        <p className="hidden text-right text-sm tabular-nums md:block">
-          {formatCount(error.users)}
+        <div className={rowClasses.sparkline}>{sparkline}</div>
+        <EventsCount text={text} />
+        <p className={rowClasses.count}>
+          {text.users}
           <span className="sr-only"> users</span>
           {/* Users are counted over the error's whole life, also under filters: say so where Events says "of N". */}
-          {error.matching_events === undefined ? null : <span className="block text-xs text-muted-foreground"> all time</span>}
+          {text.matching === null ? null : <span className={rowClasses.countNote}> all time</span>}
         </p>
-        <p className="hidden text-right text-xs text-muted-foreground lg:block">
+        <p className={rowClasses.firstSeen}>
           <span className="sr-only">first seen </span>
           <RelativeTime value={error.first_seen} />
         </p>
-        <p className="hidden text-right text-xs text-muted-foreground md:block">
+        <p className={rowClasses.lastSeen}>
           <span className="sr-only">last seen </span>
           <RelativeTime value={error.last_seen} />
         </p>
@@ -120,28 +111,47 @@ export function ErrorRow({
   )
 }
 
+/** Where the error was seen: its release stages and app versions, each labelled for screen readers. */
+function ReleaseLabel({ text }: { text: ErrorRowText }) {
+  return (
+    <>
+      {text.releaseStages ? (
+        <span className={rowClasses.releaseStages} title={text.releaseStages.title}>
+          <span className="sr-only">release stages </span>
+          {text.releaseStages.text}
+        </span>
+      ) : null}
+      {text.appVersions ? (
+        <span className={rowClasses.appVersions} title={text.appVersions.title}>
+          <span className="sr-only">app versions </span>
+          {text.appVersions.text}
+        </span>
+      ) : null}
+    </>
+  )
+}
+
 /**
  * The events column: the all-time count, or under filters that select events (a time range,
  * an event field) the matching count with the all-time count beneath it.
  */
-function EventsCount({ error }: { error: ErrorGroup }) {
-  if (error.matching_events === undefined) {
+function EventsCount({ text }: { text: ErrorRowText }) {
+  if (text.matching === null) {
     return (
-      <p className="hidden text-right text-sm tabular-nums md:block">
-        {formatCount(error.events)}
+      <p className={rowClasses.count}>
+        {text.events}
         <span className="sr-only"> events</span>
       </p>
     )
   }
   return (
-    <p className="hidden text-right text-sm tabular-nums md:block">
-      {formatCount(error.matching_events)}
+    <p className={rowClasses.count}>
+      {text.matching}
       <span className="sr-only"> matching events </span>
-      <span className="block text-xs text-muted-foreground">
-        of {formatCount(error.events)}
+      <span className={rowClasses.countNote}>
+        of {text.events}
         <span className="sr-only"> in all</span>
       </span>
     </p>
   )
 }
-

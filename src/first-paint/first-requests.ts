@@ -1,0 +1,68 @@
+// The first page's API requests, started by the page itself before the app's code has arrived: for
+// a signed-in user (the token the app keeps in localStorage, src/lib/token-store.ts), the current
+// user and, on an errors list, its project and its first page of errors. The app takes each answer
+// once instead of asking again (src/lib/first-requests.ts), so these requests run while its code is
+// still arriving. URLs and headers are the app's own (src/api/http.ts, src/api/errors.ts); one that
+// differs is simply not taken, and the app asks as it always does.
+//
+// On the errors list's default view (open errors), the page also paints the list's first rows from
+// the answer, before the app runs (errors-shell.ts).
+//
+// Built on its own into a small classic script (vite.config.ts, `firstPaintScript`) written into
+// index.html's head, so that it runs as the page is parsed, before the app's modules; the server
+// allows it by its hash (server/web/static-dashboard.ts).
+import { TOKEN_KEY } from '../lib/token-store.ts'
+import { paintErrorsShell } from './errors-shell.ts'
+
+/** Where the errors page keeps whether its trend is folded (features/errors/use-trend-collapsed.ts, which imports React). */
+const TREND_COLLAPSED_KEY = 'errata.errors-trend-collapsed'
+
+export function startFirstRequests(): void {
+  let token: string | null = null
+  let trendCollapsed = true
+  try {
+    token = window.localStorage.getItem(TOKEN_KEY)
+    trendCollapsed = window.localStorage.getItem(TREND_COLLAPSED_KEY) !== 'false'
+  } catch {
+    return
+  }
+  if (!token) return
+  const headers = { Accept: 'application/json', 'X-Version': '2', Authorization: `token ${token}` }
+  const requests: Record<string, Promise<Response>> = {}
+  const start = (url: string) => {
+    const request = fetch(url, { headers })
+    // A failure is the app's to report when it takes the answer; none goes unhandled meanwhile.
+    request.catch(() => undefined)
+    requests[url] = request
+    return request
+  }
+  const finish = () => {
+    window.errataFirstRequests = { token: token!, requests }
+  }
+  start('/api/user')
+  const list = /^\/projects\/([^/]+)\/errors\/?$/.exec(window.location.pathname)
+  if (!list) return finish()
+  const projectId = decodeURIComponent(list[1]!)
+  const projectUrl = `/api/projects/${encodeURIComponent(projectId)}`
+  const project = start(projectUrl)
+  // The list's parameters as the app sends them: sort, direction, page size, then the filters
+  // (`f=field:type:value`; no `f` is the default view, open errors).
+  const search = new URLSearchParams(window.location.search)
+  const params = new URLSearchParams()
+  params.set('sort', search.get('sort') || 'last_seen')
+  params.set('direction', search.get('direction') || 'desc')
+  params.set('per_page', '50')
+  const defaultView = !search.has('f')
+  const entries = defaultView ? ['error.status:eq:open'] : search.getAll('f').filter(Boolean)
+  for (const entry of entries) {
+    const match = /^([^:]+):([^:]+):(.*)$/.exec(entry)
+    if (!match) return finish()
+    params.append(`filters[${match[1]}][][type]`, match[2]!)
+    params.append(`filters[${match[1]}][][value]`, match[3]!)
+  }
+  const errors = start(`${projectUrl}/errors?${params.toString()}`)
+  finish()
+  // The rows are painted only where the shell's frame is the page's: the default view (its filter
+  // bar holds one chip) with the trend folded. Anything else keeps the plain shell until the app runs.
+  if (defaultView && trendCollapsed) paintErrorsShell(projectId, project, errors)
+}
