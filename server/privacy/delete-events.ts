@@ -13,7 +13,7 @@ import { queryRows, type Db } from '../db/client.ts'
 import { writingProject } from '../db/project-lock.ts'
 import { textArrayLiteral } from '../db/text-array.ts'
 import { decodeEventPayload } from '../events/event-payload.ts'
-import { eventColumn } from '../filters/filter-sql.ts'
+import { eventColumn, ROLLUP_FIELDS } from '../filters/filter-sql.ts'
 import { removeErrorsFromRollups, removeEventsFromRollups } from '../rollups/rollups.ts'
 import type { Filters } from '../../contract/filters.ts'
 import { nextBatchSize } from './batch-size.ts'
@@ -258,47 +258,51 @@ const finishErrors: FinishStep = (db, deletionId, projectId, limit) =>
   })
 
 /**
- * The errors' pivot rows a deleted event can have shaped (removeEventsFromRollups): a row keeps its first or last seen
- * while an event with that value is still at that time (looked up by index), and is recomputed
- * from the error's events otherwise; user details likewise. False when none is left.
+ * The errors' pivot rows a deleted event can have shaped (removeEventsFromRollups), in one
+ * statement whatever their fields: a row keeps its first or last seen while an event with that
+ * value is still at that time (looked up by index), and is recomputed from the error's events
+ * otherwise; a user's details from their newest remaining event. 0 when none is left.
  */
 const finishPivots: FinishStep = (db, deletionId, projectId, limit) =>
   writingProject(db, projectId, async (tx) => {
-    const chunk = await takeWork(tx, deletionId, projectId, 'pivot', limit, sql`AND error_id <> ''`)
-    if (chunk.length === 0) return 0
-    for (const field of new Set(chunk.map((w) => w.field))) {
-      const column = sql.raw(`g.${eventColumn(field).name}`)
-      const rows = JSON.stringify(chunk.filter((w) => w.field === field).map((w) => ({ error_id: w.error_id, value: w.value })))
-      // Joined by primary key (an IN over a row constructor would scan the table).
-      const touchedRows = sql`jsonb_to_recordset(${rows}::jsonb) AS c(error_id text, value text)`
-      const touched = sql`p.project_id = ${projectId} AND p.error_id = c.error_id AND p.field = ${field} AND p.value = c.value`
-      const at = (time: SQL) => sql`EXISTS (SELECT 1 FROM events g WHERE g.error_id = p.error_id AND g.received_at = ${time} AND ${column} = p.value)`
-      await tx.execute(sql`
+    // The value of pivot row p's field in event g, whichever the field.
+    const column = sql.join(
+      [sql`CASE p.field`, ...ROLLUP_FIELDS.map((field) => sql`WHEN ${field} THEN ${sql.raw(`g.${eventColumn(field).name}`)}`), sql`END`],
+      sql` `,
+    )
+    const withValue = sql`g.error_id = p.error_id AND ${column} = p.value`
+    const at = (time: SQL) => sql`EXISTS (SELECT 1 FROM events g WHERE ${withValue} AND g.received_at = ${time})`
+    // The email and name of the user's newest remaining event that has either.
+    const newestDetails = sql`(SELECT jsonb_strip_nulls(jsonb_build_object('user.email', g.user_email, 'user.name', g.user_name))
+      FROM events g WHERE g.error_id = p.error_id AND g.user_id = p.value AND (g.user_email IS NOT NULL OR g.user_name IS NOT NULL)
+      ORDER BY g.received_at DESC, g.id DESC LIMIT 1)`
+    // The chunk taken off the work list and its rows recomputed, every field at once.
+    const [done] = await queryRows<{ n: number | string }>(
+      tx,
+      sql`
+      WITH chunk AS (
+        DELETE FROM event_data_deletion_work w
+        USING (SELECT error_id, field, value FROM event_data_deletion_work
+               WHERE deletion_id = ${deletionId} AND project_id = ${projectId} AND kind = 'pivot' AND error_id <> ''
+               ORDER BY error_id, field, value LIMIT ${limit}) c
+        WHERE w.deletion_id = ${deletionId} AND w.project_id = ${projectId} AND w.kind = 'pivot'
+          AND w.error_id = c.error_id AND w.field = c.field AND w.value = c.value
+        RETURNING w.error_id, w.field, w.value
+      ), recomputed AS (
         UPDATE pivot_counts p SET
           first_seen = CASE WHEN ${at(sql`p.first_seen`)} THEN p.first_seen
-            ELSE (SELECT min(g.received_at) FROM events g WHERE g.error_id = p.error_id AND ${column} = p.value) END,
+            ELSE (SELECT min(g.received_at) FROM events g WHERE ${withValue}) END,
           last_seen = CASE WHEN ${at(sql`p.last_seen`)} THEN p.last_seen
-            ELSE (SELECT max(g.received_at) FROM events g WHERE g.error_id = p.error_id AND ${column} = p.value) END
-        FROM ${touchedRows}
-        WHERE ${touched} AND NOT (${at(sql`p.first_seen`)} AND ${at(sql`p.last_seen`)})`)
-      if (field === 'user.id') {
-        // The email and name of the user's newest remaining event that has either; the event at
-        // last_seen answers it at once in the usual case.
-        const newestDetails = (limit: SQL) => sql`(SELECT jsonb_strip_nulls(jsonb_build_object('user.email', g.user_email, 'user.name', g.user_name))
-          FROM events g WHERE g.error_id = p.error_id AND g.user_id = p.value AND (g.user_email IS NOT NULL OR g.user_name IS NOT NULL) ${limit}
-          ORDER BY g.received_at DESC, g.id DESC LIMIT 1)`
-        await tx.execute(sql`
-          UPDATE pivot_counts p SET details = ${newestDetails(sql``)}
-          FROM ${touchedRows}
-          WHERE ${touched} AND p.details IS DISTINCT FROM ${newestDetails(sql`AND g.received_at = p.last_seen`)}`)
-      }
-    }
-    const done = JSON.stringify(chunk.map((w) => ({ error_id: w.error_id, field: w.field, value: w.value })))
-    await tx.execute(sql`
-      DELETE FROM event_data_deletion_work w USING jsonb_to_recordset(${done}::jsonb) AS c(error_id text, field text, value text)
-      WHERE w.deletion_id = ${deletionId} AND w.project_id = ${projectId} AND w.kind = 'pivot'
-        AND w.error_id = c.error_id AND w.field = c.field AND w.value = c.value`)
-    return chunk.length
+            ELSE (SELECT max(g.received_at) FROM events g WHERE ${withValue}) END,
+          details = CASE WHEN p.field = 'user.id' THEN ${newestDetails} ELSE p.details END
+        FROM chunk c
+        -- Joined by primary key (an IN over a row constructor would scan the table).
+        WHERE p.project_id = ${projectId} AND p.error_id = c.error_id AND p.field = c.field AND p.value = c.value
+        RETURNING 1
+      )
+      SELECT count(*) AS n FROM chunk`,
+    )
+    return Number(done!.n)
   })
 
 /**
