@@ -281,12 +281,14 @@ const finishPivots: FinishStep = (db, deletionId, projectId, limit) =>
       tx,
       sql`
       WITH chunk AS (
+        -- By row address: the work list is never analyzed (rows come and go within minutes), and
+        -- joined to a chunk of itself it was scanned whole for every row of the chunk (23 s for
+        -- 10 of 10,000 rows on PGlite).
         DELETE FROM event_data_deletion_work w
-        USING (SELECT error_id, field, value FROM event_data_deletion_work
-               WHERE deletion_id = ${deletionId} AND project_id = ${projectId} AND kind = 'pivot' AND error_id <> ''
-               ORDER BY error_id, field, value LIMIT ${limit}) c
-        WHERE w.deletion_id = ${deletionId} AND w.project_id = ${projectId} AND w.kind = 'pivot'
-          AND w.error_id = c.error_id AND w.field = c.field AND w.value = c.value
+        WHERE w.ctid = ANY (ARRAY(
+          SELECT ctid FROM event_data_deletion_work
+          WHERE deletion_id = ${deletionId} AND project_id = ${projectId} AND kind = 'pivot' AND error_id <> ''
+          ORDER BY error_id, field, value LIMIT ${limit}))
         RETURNING w.error_id, w.field, w.value
       ), recomputed AS (
         UPDATE pivot_counts p SET
