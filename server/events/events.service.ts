@@ -235,12 +235,13 @@ export async function deleteEvent(db: Db, { projectId }: ProjectScope, eventId: 
     .from(events)
     .where(and(eq(events.id, eventId), eq(events.projectId, projectId)))
     .limit(1)
-  if (!visible[0]) throw new NotFoundError('Event')
-  await writingProject(db, visible[0].projectId, async (tx) => {
+  const event = visible[0]
+  if (!event) throw new NotFoundError('Event')
+  await writingProject(db, event.projectId, async (tx) => {
     // Deleted by a concurrent request meanwhile: that one took its counts off.
     const [current] = await tx.select({ id: events.id }).from(events).where(eq(events.id, eventId))
     if (!current) throw new NotFoundError('Event')
-    await removeEventsFromRollups(tx as unknown as Db, [eventId])
+    await removeEventsFromRollups(tx as unknown as Db, event.projectId, [eventId])
     const [deleted] = await tx
       .delete(events)
       .where(eq(events.id, eventId))

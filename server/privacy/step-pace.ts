@@ -41,9 +41,9 @@ export function dutyCyclePace(targetMs = BATCH_TARGET_MS): StepPace {
  * PGLITE_MAX_PAUSE_MS), so that a dashboard read without a pause still lets the job through:
  * it then holds the engine about a seventh of the time.
  *
- * A step there costs about 15 statements whatever its size (the project's lock, folding, three
- * rollup updates, the empty rows, counters, the work list), which dominate a small batch: 10
- * events took 140–230 ms and 50 events 190–300 ms on the loaded 2-core bench machine. A batch
+ * A step there has a fixed cost, its statements', which dominates a small batch: 10 events took
+ * 140–230 ms and 50 events 190–300 ms on the loaded 2-core bench machine (with about 15
+ * statements a batch; fewer now, see removeEventsFromRollups). A batch
  * takes at least PGLITE_MIN_BATCH events, so that each interruption of the readers deletes
  * several times more: a request that meets one waits about as long, and fewer requests meet one.
  */

@@ -12,41 +12,67 @@ import { fieldValuePairs, foldRollups } from './fold.ts'
 
 export const HOUR_MS = 3_600_000
 
+/** A surviving pivot row (error_id '' for the project's) that removed events may have shaped. */
+export interface PivotToRecheck {
+  error_id: string
+  field: string
+  value: string
+}
+
 /**
- * Takes events out of the rollups; call it in the transaction that deletes them, BEFORE the
- * DELETE. Counts go down exactly and rows reaching zero are removed; first_seen and
- * last_seen of surviving pivot rows are left as they were (docs/filters.md).
+ * Takes a project's events out of the rollups; call it in the transaction that deletes them,
+ * BEFORE the DELETE. Counts go down exactly and rows reaching zero are removed, in one
+ * statement: the events' decrements are summed per row first, so a row many of them share is
+ * written once. first_seen and last_seen of surviving pivot rows are left as they were
+ * (docs/filters.md); the rows returned are the only ones a removed event can have shaped: one
+ * was at their first or last seen, or (user.id) had an email or name for their details. Any
+ * other row's first and last seen belong to events that are still there.
  */
-export async function removeEventsFromRollups(tx: Db, eventIds: readonly string[]): Promise<void> {
-  if (eventIds.length === 0) return
-  const ids = sql`(SELECT unnest(${textArrayLiteral(eventIds)}::text[]))`
+export async function removeEventsFromRollups(tx: Db, projectId: string, eventIds: readonly string[]): Promise<PivotToRecheck[]> {
+  if (eventIds.length === 0) return []
   // Whatever is not folded yet must be, or its events would be taken out before they were added.
-  const projects = await queryRows<{ project_id: string }>(tx, sql`SELECT DISTINCT project_id FROM events WHERE id IN ${ids}`)
-  for (const { project_id: projectId } of projects) await foldRollups(tx, projectId)
+  await foldRollups(tx, projectId)
   const hour = sql.raw(`date_bin('1 hour', g.received_at, timestamptz '1970-01-01 00:00:00+00')`)
-  // Each UPDATE names the rows it emptied; only those are deleted afterwards.
-  const emptied = { errorHours: [] as EmptyRow[], projectHours: [] as EmptyRow[], pivots: [] as EmptyRow[] }
-  emptied.errorHours = await queryRows<EmptyRow>(tx, sql`
-    UPDATE error_hourly_counts h SET events = h.events - d.n
-    FROM (SELECT g.error_id, ${hour} AS hour, count(*) AS n FROM events g WHERE g.id IN ${ids} GROUP BY 1, 2) d
-    WHERE h.error_id = d.error_id AND h.hour = d.hour
-    RETURNING h.error_id AS a, h.hour::text AS b, '' AS c, '' AS d, h.events AS events`)
-  emptied.projectHours = await queryRows<EmptyRow>(tx, sql`
-    UPDATE project_hourly_counts h SET events = h.events - d.n
-    FROM (SELECT g.project_id, e.status, ${hour} AS hour, count(*) AS n
-          FROM events g JOIN errors e ON e.id = g.error_id WHERE g.id IN ${ids} GROUP BY 1, 2, 3) d
-    WHERE h.project_id = d.project_id AND h.status = d.status AND h.hour = d.hour
-    RETURNING h.project_id AS a, h.status AS b, h.hour::text AS c, '' AS d, h.events AS events`)
-  emptied.pivots = await queryRows<EmptyRow>(tx, sql`
-    UPDATE pivot_counts p SET events = p.events - d.n
-    FROM (SELECT g.project_id, k.error_id, f.field, f.value, count(*) AS n
-          FROM events g CROSS JOIN LATERAL ${fieldValuePairs} AS f(field, value)
-          CROSS JOIN LATERAL (VALUES (g.error_id), ('')) AS k(error_id)
-          WHERE g.id IN ${ids} AND f.value IS NOT NULL
-          GROUP BY 1, 2, 3, 4) d
-    WHERE p.project_id = d.project_id AND p.error_id = d.error_id AND p.field = d.field AND p.value = d.value
-    RETURNING p.project_id AS a, p.error_id AS b, p.field AS c, p.value AS d, p.events AS events`)
-  await deleteEmptyRows(tx, emptied)
+  // Each table: the rows the decrement empties are deleted, the others updated (disjoint rows,
+  // one snapshot), so an emptied row is not first rewritten and then deleted.
+  return queryRows<PivotToRecheck>(tx, sql`
+    WITH g AS MATERIALIZED (
+      SELECT g.*, e.status FROM events g JOIN errors e ON e.id = g.error_id
+      WHERE g.project_id = ${projectId} AND g.id = ANY(${textArrayLiteral(eventIds)}::text[])
+    ), error_hours AS MATERIALIZED (
+      SELECT g.error_id, ${hour} AS hour, count(*) AS n FROM g GROUP BY 1, 2
+    ), error_hours_left AS (
+      UPDATE error_hourly_counts h SET events = h.events - d.n FROM error_hours d
+      WHERE h.error_id = d.error_id AND h.hour = d.hour AND h.events > d.n RETURNING 1
+    ), error_hours_emptied AS (
+      DELETE FROM error_hourly_counts h USING error_hours d
+      WHERE h.error_id = d.error_id AND h.hour = d.hour AND h.events <= d.n RETURNING 1
+    ), project_hours AS MATERIALIZED (
+      SELECT g.status, ${hour} AS hour, count(*) AS n FROM g GROUP BY 1, 2
+    ), project_hours_left AS (
+      UPDATE project_hourly_counts h SET events = h.events - d.n FROM project_hours d
+      WHERE h.project_id = ${projectId} AND h.status = d.status AND h.hour = d.hour AND h.events > d.n RETURNING 1
+    ), project_hours_emptied AS (
+      DELETE FROM project_hourly_counts h USING project_hours d
+      WHERE h.project_id = ${projectId} AND h.status = d.status AND h.hour = d.hour AND h.events <= d.n RETURNING 1
+    ), pivots AS MATERIALIZED (
+      SELECT k.error_id, f.field, f.value, count(*) AS n, min(g.received_at) AS first_at, max(g.received_at) AS last_at,
+        bool_or(f.field = 'user.id' AND (g.user_email IS NOT NULL OR g.user_name IS NOT NULL)) AS had_details
+      FROM g CROSS JOIN LATERAL ${fieldValuePairs} AS f(field, value)
+      CROSS JOIN LATERAL (VALUES (g.error_id), ('')) AS k(error_id)
+      WHERE f.value IS NOT NULL
+      GROUP BY 1, 2, 3
+    ), pivots_left AS (
+      UPDATE pivot_counts p SET events = p.events - d.n FROM pivots d
+      WHERE p.project_id = ${projectId} AND p.error_id = d.error_id AND p.field = d.field AND p.value = d.value AND p.events > d.n
+      RETURNING p.error_id, p.field, p.value, d.first_at <= p.first_seen OR d.last_at >= p.last_seen OR d.had_details AS recheck
+    ), pivots_emptied AS (
+      DELETE FROM pivot_counts p USING pivots d
+      WHERE p.project_id = ${projectId} AND p.error_id = d.error_id AND p.field = d.field AND p.value = d.value AND p.events <= d.n
+      RETURNING 1
+    )
+    -- The other writes run to completion whether or not they are read here.
+    SELECT error_id, field, value FROM pivots_left WHERE recheck`)
 }
 
 /**
