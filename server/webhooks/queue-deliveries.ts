@@ -1,14 +1,21 @@
-// The one way a notification is queued: a webhook_deliveries row and its job, in the caller's
-// transaction (the index step's, a status change's, a comment's), so the notification exists
-// exactly when what it reports on was committed.
-import { sql } from 'drizzle-orm'
+// The two ways a notification is queued, both durable with what it reports on:
+// - queueDeliveries: a webhook_deliveries row and its job, in the caller's transaction (a status
+//   change's, a comment's, a release's, a test's: a few rows at a time);
+// - deferDeliveries: what the index step uses, where an `exception` webhook fires once per event.
+//   The index transaction writes ONE job (kind webhook.expand) naming the batch's notifications;
+//   the job runner then expands it into the same rows and jobs (expandDeliveries), so the
+//   pipeline thread pays one row per batch instead of two rows, five index entries and three
+//   foreign-key checks per event. The delivery ids are drawn when the batch fires, so expanding
+//   twice (a run cut off after its commit) adds nothing, and the deliveries keep the order and
+//   time of the batch that fired them.
+import { sql, type SQL } from 'drizzle-orm'
 import type { WebhookTrigger } from '../../contract/webhooks.ts'
-import type { Db } from '../db/client.ts'
+import { queryRows, type Db } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
-import { insertJobsFrom } from '../jobs/jobs.ts'
+import { enqueueJob, insertJobsFrom } from '../jobs/jobs.ts'
 import type { DeliveryDetails } from './payload.ts'
-import { WEBHOOK_DELIVER_JOB } from './webhook.jobs.ts'
 import { DELIVERY_MAX_ATTEMPTS } from './webhook-deps.ts'
+import { WEBHOOK_DELIVER_JOB, WEBHOOK_EXPAND_JOB } from './webhook-job-kinds.ts'
 
 export interface NewDelivery {
   webhookId: string
@@ -19,14 +26,57 @@ export interface NewDelivery {
   details: DeliveryDetails
 }
 
+/** A notification fired by an index batch, waiting in a webhook.expand job: its delivery id is already drawn. */
+export interface DeferredDelivery extends NewDelivery {
+  id: string
+}
+
+export interface ExpandJobPayload {
+  /** When the batch fired: the deliveries' created_at, and when their jobs fall due. */
+  firedAt: string
+  deliveries: DeferredDelivery[]
+}
+
 /**
- * Queues the deliveries and their jobs in one statement however many (one parameter, parsed once:
- * the index step pays this per event of an `exception` webhook); returns their ids in order.
+ * Queues the deliveries and their jobs in one statement however many (one parameter, parsed once);
+ * returns their ids in order.
  */
 export async function queueDeliveries(db: Db, deliveries: readonly NewDelivery[], now: Date, manual = false): Promise<string[]> {
   if (deliveries.length === 0) return []
+  const withIds = deliveries.map((d) => ({ ...d, id: newId(now.getTime()) }))
+  await db.execute(insertDeliveries(withIds, now, { manual, onlyWhatExists: false }))
+  return withIds.map((d) => d.id)
+}
+
+/**
+ * Queues the notifications an index batch fired as one webhook.expand job, in the index
+ * transaction (the job is what makes them durable; the runner expands it after the commit).
+ */
+export async function deferDeliveries(db: Db, deliveries: readonly NewDelivery[], now: Date): Promise<void> {
+  if (deliveries.length === 0) return
+  const payload: ExpandJobPayload = { firedAt: now.toISOString(), deliveries: deliveries.map((d) => ({ ...d, id: newId(now.getTime()) })) }
+  await enqueueJob(db, WEBHOOK_EXPAND_JOB, payload as unknown as Record<string, unknown>, now)
+}
+
+/**
+ * A webhook.expand job's deliveries and their jobs, in the caller's transaction (the one that
+ * fences the job). Idempotent: a delivery already written is skipped. What was deleted since the
+ * batch fired is skipped too: a webhook, and an event or error (a privacy deletion among them),
+ * whose data must not be sent later. Returns how many deliveries it wrote.
+ */
+export async function expandDeliveries(db: Db, payload: ExpandJobPayload): Promise<number> {
+  if (payload.deliveries.length === 0) return 0
+  const written = await queryRows<{ id: string }>(db, insertDeliveries(payload.deliveries, new Date(payload.firedAt), { manual: false, onlyWhatExists: true }))
+  return written.length
+}
+
+/**
+ * The statement both ways share: the deliveries (ids given) and a webhook.deliver job for each
+ * one written, due at `createdAt`, from one jsonb parameter; answers a row per delivery written.
+ */
+function insertDeliveries(deliveries: readonly DeferredDelivery[], createdAt: Date, options: { manual: boolean; onlyWhatExists: boolean }): SQL {
   const rows = deliveries.map((d) => ({
-    id: newId(now.getTime()),
+    id: d.id,
     job_id: newId(),
     webhook_id: d.webhookId,
     project_id: d.projectId,
@@ -35,15 +85,24 @@ export async function queueDeliveries(db: Db, deliveries: readonly NewDelivery[]
     event_id: d.eventId ?? null,
     details: d.details,
   }))
+  const at = createdAt.toISOString()
+  const stillThere = options.onlyWhatExists
+    ? sql`WHERE EXISTS (SELECT 1 FROM webhooks w WHERE w.id = x.webhook_id)
+        AND (x.event_id IS NULL OR EXISTS (SELECT 1 FROM events e WHERE e.id = x.event_id))
+        AND (x.error_id IS NULL OR EXISTS (SELECT 1 FROM errors r WHERE r.id = x.error_id))`
+    : sql``
   // The job's payload is a DeliverJobPayload, built here from the delivery's id.
-  const payload = manual ? sql`jsonb_build_object('deliveryId', x.id, 'manual', true)` : sql`jsonb_build_object('deliveryId', x.id)`
-  await db.execute(sql`WITH x AS MATERIALIZED (
+  const payload = options.manual ? sql`jsonb_build_object('deliveryId', x.id, 'manual', true)` : sql`jsonb_build_object('deliveryId', x.id)`
+  return sql`WITH x AS MATERIALIZED (
       SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
         AS x(id text, job_id text, webhook_id text, project_id text, trigger text, error_id text, event_id text, details jsonb)
     ), delivery AS (
       INSERT INTO webhook_deliveries (id, webhook_id, project_id, trigger, error_id, event_id, details, created_at)
-      SELECT id, webhook_id, project_id, trigger, error_id, event_id, details, ${now.toISOString()}::timestamptz FROM x
+      SELECT id, webhook_id, project_id, trigger, error_id, event_id, details, ${at}::timestamptz FROM x
+      ${stillThere}
+      ON CONFLICT (id) DO NOTHING
+      RETURNING id
     )
-    ${insertJobsFrom(sql`SELECT x.job_id, ${payload} FROM x`, WEBHOOK_DELIVER_JOB, now, { maxAttempts: DELIVERY_MAX_ATTEMPTS })}`)
-  return rows.map((r) => r.id)
+    ${insertJobsFrom(sql`SELECT x.job_id, ${payload} FROM delivery JOIN x USING (id)`, WEBHOOK_DELIVER_JOB, createdAt, { maxAttempts: DELIVERY_MAX_ATTEMPTS })}
+    RETURNING id`
 }

@@ -1,4 +1,6 @@
-// Delivering webhooks as jobs (server/jobs): one job per delivery, retried by the runner with
+// Delivering webhooks as jobs (server/jobs). A webhook.expand job turns the notifications an index
+// batch fired into their deliveries and delivery jobs, in the transaction that fences it (so a
+// lost lease writes nothing; expanding again skips what is written). Then one job per delivery, retried by the runner with
 // the webhook schedule (webhook-deps.ts) on timeouts, network errors and 5xx. Each attempt is
 // recorded, in the transaction that fences the job, beside the delivery's state; a job cut off by
 // a crash runs again and sends the same body under the same delivery id (at-least-once; receivers
@@ -11,10 +13,10 @@ import { newId } from '../db/ids.ts'
 import { webhookAttempts, webhookDeliveries, webhooks } from '../db/schema.ts'
 import type { JobHandler } from '../jobs/jobs.ts'
 import { buildPayload, type DeliveryDetails } from './payload.ts'
+import { expandDeliveries, type ExpandJobPayload } from './queue-deliveries.ts'
 import { sendDelivery, type AttemptOutcome } from './send.ts'
 import { FAILING_DISABLE_DAYS, type WebhookDeps } from './webhook-deps.ts'
-
-export const WEBHOOK_DELIVER_JOB = 'webhook.deliver'
+import { WEBHOOK_DELIVER_JOB, WEBHOOK_EXPAND_JOB } from './webhook-job-kinds.ts'
 
 export interface DeliverJobPayload {
   deliveryId: string
@@ -91,7 +93,18 @@ export function webhookJobHandlers(db: Db, deps: WebhookDeps, logger: Logger): J
       await finishFailed(tx, job.payload.deliveryId, job.error, deps.clock())
     },
   }
-  return [deliver as unknown as JobHandler<never>]
+  const expand: JobHandler<ExpandJobPayload> = {
+    kind: WEBHOOK_EXPAND_JOB,
+    async run(job) {
+      // The runner looks for due jobs again when this one ends: the deliveries start at once.
+      await db.transaction(async (txn) => {
+        const tx = txn as unknown as Db
+        await job.fence(tx)
+        await expandDeliveries(tx, job.payload)
+      })
+    },
+  }
+  return [deliver as unknown as JobHandler<never>, expand as unknown as JobHandler<never>]
 
   async function recordAttempt(
     tx: Db,
