@@ -6,9 +6,12 @@ import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { and, eq, inArray } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { filtersToParams } from '../../contract/filters.ts'
 import type { Webhook, WebhookDelivery } from '../../contract/webhooks.ts'
 import type { Db } from '../db/client.ts'
 import { collaborators, events, jobs, webhookDeliveries } from '../db/schema.ts'
+import { createJobRunner } from '../jobs/job-runner.ts'
+import { privacyJobHandlers } from '../privacy/privacy.jobs.ts'
 import { notifierEvent } from '../test-support/ingest.ts'
 import { seedProject, type SeededProject } from '../test-support/seed.ts'
 import { createTestContext, type TestContext, type TestUser } from '../test-support/test-app.ts'
@@ -515,6 +518,26 @@ describe('delivery', () => {
     const after = await deliver(from)
     expect(after.map((r) => r.path)).not.toContain('/hooks/errata/gone')
     expect(await db().select().from(jobs).where(and(eq(jobs.kind, WEBHOOK_EXPAND_JOB), eq(jobs.state, 'failed')))).toEqual([])
+  })
+
+  it('a privacy deletion that completes before the notifications are expanded leaves its events unsent', async () => {
+    const from = receiver.received.length
+    await notify([richEvent('ErasedError', { user: { id: 'erase-me' } }), richEvent('SparedError', { user: { id: 'keep-me' } })])
+    const params = filtersToParams({ 'user.id': [{ type: 'eq', value: 'erase-me' }] }, new URLSearchParams({ skip_confirmation: 'true' }))
+    const res = await ctx.request(`/api/organizations/${seeded.organization.id}/event_data_deletions?${params}`, { method: 'POST', token: seeded.user.token })
+    expect(res.status).toBe(201)
+    const { id } = (await res.json()) as { id: string }
+    // The privacy jobs alone first: the deletion completes while the batch's notifications wait.
+    const { database, logger, privacy } = ctx.deps
+    const privacyOnly = createJobRunner({ database, logger, handlers: privacyJobHandlers(database.db, privacy!, logger) })
+    await privacyOnly.drain()
+    await privacyOnly.stop()
+    const deletion = (await (await ctx.request(`/api/organizations/${seeded.organization.id}/event_data_deletions/${id}`, { token: seeded.user.token })).json()) as {
+      status: string
+    }
+    expect(deletion.status).toBe('COMPLETED')
+    const got = await deliver(from)
+    expect(got.map((r) => (r.json.error as { exceptionClass: string }).exceptionClass)).toEqual(['SparedError'])
   })
 
   it('deleting an event removes the deliveries that carry its data', async () => {

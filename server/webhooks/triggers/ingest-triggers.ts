@@ -2,7 +2,8 @@
 // powerTen, errorEventFrequency, reopened and projectSpiking (release: release-triggers.ts, where
 // releases are created). Evaluated in the
 // ingestion index step, inside the batch's transaction (server/ingest/index/index-events.ts), so
-// a notification is queued exactly when its events are committed, and once; never on the HTTP
+// a notification is queued exactly when its events are committed, and once (as one job per batch,
+// which the job runner expands into the deliveries: queue-deliveries.ts); never on the HTTP
 // thread. A batch whose projects have no enabled webhook costs one indexed query; the rest is a handful of statements per batch however
 // many events it holds.
 import { and, sql } from 'drizzle-orm'
