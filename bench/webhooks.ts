@@ -20,7 +20,7 @@ import { parseFetchAllow } from '../server/symbolication/fetch-allow.ts'
 import { startWebhookReceiver } from '../server/test-support/webhook-receiver.ts'
 import { queueDeliveries } from '../server/webhooks/queue-deliveries.ts'
 import { defaultWebhookDeps } from '../server/webhooks/webhook-deps.ts'
-import { WEBHOOK_EXPAND_JOB } from '../server/webhooks/webhook-job-kinds.ts'
+import { WEBHOOK_DELIVER_JOB, WEBHOOK_EXPAND_JOB } from '../server/webhooks/webhook-job-kinds.ts'
 import { webhookJobHandlers } from '../server/webhooks/webhook.jobs.ts'
 import { buildNotifyPayload } from './payload.ts'
 
@@ -57,7 +57,7 @@ export async function webhooksBench(log: (line: string) => void = console.log): 
   const logger = pino({ level: 'silent' })
   const deps = defaultWebhookDeps({ publicUrl: 'http://errata.bench', host: '127.0.0.1', port: 8080, webhookAllow: parseFetchAllow('127.0.0.1') })
   const handlers = webhookJobHandlers(db, deps, logger)
-  // Only the expansion: the delivery jobs it queues stay queued, as they did when the index step wrote them.
+  // Only the expansion: the delivery jobs it queues are not run (see expansion()).
   const expander = createJobRunner({ database, logger, handlers: handlers.filter((h) => h.kind === WEBHOOK_EXPAND_JOB) })
   const deliveryCount = async () => (await queryRows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM webhook_deliveries`))[0]!.n
   const processor = createProcessor([])
@@ -79,6 +79,10 @@ export async function webhooksBench(log: (line: string) => void = console.log): 
     await expander.drain()
     const spent = (cpuMs() - started) * 1000
     const written = (await deliveryCount()) - before
+    // Not delivered here: left queued, the delivery jobs (due before the next expansion job) would
+    // lengthen every later claim of the expansion-only runner, which walks the due jobs in order.
+    // A runner that delivers takes them instead; the database is left as one that keeps up would be.
+    await db.execute(sql`DELETE FROM jobs WHERE kind = ${WEBHOOK_DELIVER_JOB} AND state = 'queued'`)
     return { perEvent: spent / batchSize, perDelivery: written > 0 ? spent / written : 0 }
   }
 

@@ -1,7 +1,7 @@
 // The two ways a notification is queued, both durable with what it reports on:
 // - queueDeliveries: a webhook_deliveries row and its job, in the caller's transaction (a status
-//   change's, a comment's, a release's, a test's: a few rows at a time);
-// - deferDeliveries: what the index step uses, where an `exception` webhook fires once per event.
+//   change's, a comment's, a release's, a test's, the rate-limit triggers': a few rows at a time);
+// - deferDeliveries: what the ingest triggers use, where an `exception` webhook fires once per event.
 //   The index transaction writes ONE job (kind webhook.expand) naming the batch's notifications;
 //   the job runner then expands it into the same rows and jobs (expandDeliveries), so the
 //   pipeline thread pays one row per batch instead of two rows, five index entries and three
