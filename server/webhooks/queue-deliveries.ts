@@ -43,9 +43,21 @@ export interface ExpandJobPayload {
  */
 export async function queueDeliveries(db: Db, deliveries: readonly NewDelivery[], now: Date, manual = false): Promise<string[]> {
   if (deliveries.length === 0) return []
-  const withIds = deliveries.map((d) => ({ ...d, id: newId(now.getTime()) }))
-  await db.execute(insertDeliveries(withIds, now, { manual, onlyWhatExists: false }))
-  return withIds.map((d) => d.id)
+  const rows = deliveries.map((d) => ({
+    id: newId(now.getTime()),
+    webhook_id: d.webhookId,
+    project_id: d.projectId,
+    trigger: d.trigger,
+    error_id: d.errorId ?? null,
+    event_id: d.eventId ?? null,
+    details: d.details,
+  }))
+  await db.execute(sql`WITH x AS MATERIALIZED (
+      SELECT x.*, ${now.toISOString()}::timestamptz AS created_at FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+        AS x(id text, webhook_id text, project_id text, trigger text, error_id text, event_id text, details jsonb)
+    ), ${deliveriesAndJobs({ manual, onlyWhatExists: false })}
+    SELECT 1`)
+  return rows.map((r) => r.id)
 }
 
 /**
@@ -59,33 +71,38 @@ export async function deferDeliveries(db: Db, deliveries: readonly NewDelivery[]
 }
 
 /**
- * A webhook.expand job's deliveries and their jobs, in the caller's transaction (the one that
- * fences the job). Idempotent: a delivery already written is skipped. What was deleted since the
+ * A webhook.expand job's deliveries and their jobs, in one statement straight from the stored
+ * job: `job` is a query yielding the jobs row (`payload`, an ExpandJobPayload), for the runner
+ * the claim's JobContext.heldRow (which fences it), so the notifications are never read back
+ * into JavaScript. Idempotent: a delivery already written is skipped. What was deleted since the
  * batch fired is skipped too: a webhook, and an event or error (a privacy deletion among them),
- * whose data must not be sent later. Returns how many deliveries it wrote.
+ * whose data must not be sent later. Answers whether `job` yielded its row, and how many
+ * deliveries were written.
  */
-export async function expandDeliveries(db: Db, payload: ExpandJobPayload): Promise<number> {
-  if (payload.deliveries.length === 0) return 0
-  const written = await queryRows<{ id: string }>(db, insertDeliveries(payload.deliveries, new Date(payload.firedAt), { manual: false, onlyWhatExists: true }))
-  return written.length
+export async function expandDeliveries(db: Db, job: SQL): Promise<{ held: boolean; written: number }> {
+  const [result] = await queryRows<{ held: number; written: number }>(
+    db,
+    // The payload is read once, in `job` (a large one is stored compressed: each access unpacks it).
+    sql`WITH job AS MATERIALIZED (
+        SELECT j.payload->'deliveries' AS deliveries, (j.payload->>'firedAt')::timestamptz AS fired_at FROM (${job}) j
+      ), x AS MATERIALIZED (
+        SELECT d.id, d."webhookId" AS webhook_id, d."projectId" AS project_id, d.trigger, d."errorId" AS error_id,
+          d."eventId" AS event_id, d.details, job.fired_at AS created_at
+        FROM job, jsonb_to_recordset(job.deliveries)
+          AS d(id text, "webhookId" text, "projectId" text, trigger text, "errorId" text, "eventId" text, details jsonb)
+      ), ${deliveriesAndJobs({ manual: false, onlyWhatExists: true })}
+      SELECT (SELECT count(*) FROM job)::int AS held, (SELECT count(*) FROM queued)::int AS written`,
+  )
+  return { held: result!.held > 0, written: result!.written }
 }
 
 /**
- * The statement both ways share: the deliveries (ids given) and a webhook.deliver job for each
- * one written, due at `createdAt`, from one jsonb parameter; answers a row per delivery written.
+ * What both ways share, as the CTEs to follow a CTE `x` of deliveries (id, webhook_id, project_id,
+ * trigger, error_id, event_id, details, created_at): `delivery` writes them (ON CONFLICT (id):
+ * none twice), `queued` a webhook.deliver job for each one written, due at its created_at and
+ * with the delivery's id (a delivery's first job; a redelivery's has its own).
  */
-function insertDeliveries(deliveries: readonly DeferredDelivery[], createdAt: Date, options: { manual: boolean; onlyWhatExists: boolean }): SQL {
-  const rows = deliveries.map((d) => ({
-    id: d.id,
-    job_id: newId(),
-    webhook_id: d.webhookId,
-    project_id: d.projectId,
-    trigger: d.trigger,
-    error_id: d.errorId ?? null,
-    event_id: d.eventId ?? null,
-    details: d.details,
-  }))
-  const at = createdAt.toISOString()
+function deliveriesAndJobs(options: { manual: boolean; onlyWhatExists: boolean }): SQL {
   const stillThere = options.onlyWhatExists
     ? sql`WHERE EXISTS (SELECT 1 FROM webhooks w WHERE w.id = x.webhook_id)
         AND (x.event_id IS NULL OR EXISTS (SELECT 1 FROM events e WHERE e.id = x.event_id))
@@ -93,16 +110,14 @@ function insertDeliveries(deliveries: readonly DeferredDelivery[], createdAt: Da
     : sql``
   // The job's payload is a DeliverJobPayload, built here from the delivery's id.
   const payload = options.manual ? sql`jsonb_build_object('deliveryId', x.id, 'manual', true)` : sql`jsonb_build_object('deliveryId', x.id)`
-  return sql`WITH x AS MATERIALIZED (
-      SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-        AS x(id text, job_id text, webhook_id text, project_id text, trigger text, error_id text, event_id text, details jsonb)
-    ), delivery AS (
+  return sql`delivery AS (
       INSERT INTO webhook_deliveries (id, webhook_id, project_id, trigger, error_id, event_id, details, created_at)
-      SELECT id, webhook_id, project_id, trigger, error_id, event_id, details, ${at}::timestamptz FROM x
+      SELECT id, webhook_id, project_id, trigger, error_id, event_id, details, created_at FROM x
       ${stillThere}
       ON CONFLICT (id) DO NOTHING
       RETURNING id
-    )
-    ${insertJobsFrom(sql`SELECT x.job_id, ${payload} FROM delivery JOIN x USING (id)`, WEBHOOK_DELIVER_JOB, createdAt, { maxAttempts: DELIVERY_MAX_ATTEMPTS })}
-    RETURNING id`
+    ), queued AS (
+      ${insertJobsFrom(sql`SELECT x.id, ${payload}, x.created_at FROM delivery JOIN x USING (id)`, WEBHOOK_DELIVER_JOB, { maxAttempts: DELIVERY_MAX_ATTEMPTS })}
+      RETURNING 1
+    )`
 }

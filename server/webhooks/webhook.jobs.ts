@@ -1,5 +1,5 @@
 // Delivering webhooks as jobs (server/jobs). A webhook.expand job turns the notifications an index
-// batch fired into their deliveries and delivery jobs, in the transaction that fences it (so a
+// batch fired into their deliveries and delivery jobs, in one statement that fences it (so a
 // lost lease writes nothing; expanding again skips what is written). Then one job per delivery, retried by the runner with
 // the webhook schedule (webhook-deps.ts) on timeouts, network errors and 5xx. Each attempt is
 // recorded, in the transaction that fences the job, beside the delivery's state; a job cut off by
@@ -11,9 +11,9 @@ import type { WebhookTrigger } from '../../contract/webhooks.ts'
 import { queryRows, type Db } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
 import { webhookAttempts, webhookDeliveries, webhooks } from '../db/schema.ts'
-import type { JobHandler } from '../jobs/jobs.ts'
+import { LeaseLostError, type JobHandler } from '../jobs/jobs.ts'
 import { buildPayload, type DeliveryDetails } from './payload.ts'
-import { expandDeliveries, type ExpandJobPayload } from './queue-deliveries.ts'
+import { expandDeliveries } from './queue-deliveries.ts'
 import { sendDelivery, type AttemptOutcome } from './send.ts'
 import { FAILING_DISABLE_DAYS, type WebhookDeps } from './webhook-deps.ts'
 import { WEBHOOK_DELIVER_JOB, WEBHOOK_EXPAND_JOB } from './webhook-job-kinds.ts'
@@ -93,15 +93,16 @@ export function webhookJobHandlers(db: Db, deps: WebhookDeps, logger: Logger): J
       await finishFailed(tx, job.payload.deliveryId, job.error, deps.clock())
     },
   }
-  const expand: JobHandler<ExpandJobPayload> = {
+  const expand: JobHandler<Record<string, never>> = {
     kind: WEBHOOK_EXPAND_JOB,
+    // The notifications are expanded in SQL from the stored job (expandDeliveries): a batch's
+    // worth, never read back into JavaScript.
+    readsPayload: false,
     async run(job) {
-      // The runner looks for due jobs again when this one ends: the deliveries start at once.
-      await db.transaction(async (txn) => {
-        const tx = txn as unknown as Db
-        await job.fence(tx)
-        await expandDeliveries(tx, job.payload)
-      })
+      // One statement, fenced by the job's held row: a lost lease writes nothing. The runner
+      // looks for due jobs again when this one ends: the deliveries start at once.
+      const { held } = await expandDeliveries(db, job.heldRow)
+      if (!held) throw new LeaseLostError(job.id)
     },
   }
   return [deliver as unknown as JobHandler<never>, expand as unknown as JobHandler<never>]
