@@ -171,9 +171,26 @@ describe('the job runner', () => {
     expect(await database.db.transaction((tx) => staleFence(tx as unknown as Db))).toEqual([])
   })
 
+  it('leaves the payload of a kind that does not read it in the database; its held row fences in a statement', async () => {
+    const id = (await enqueueJob(database.db, 'test.unread', { big: 'x'.repeat(100) }, new Date()))!
+    const seen: unknown[] = []
+    const handler: JobHandler = {
+      kind: 'test.unread',
+      readsPayload: false,
+      run: async (job) => {
+        seen.push(job.payload)
+        seen.push(await queryRows<{ id: string; size: number }>(database.db, sql`SELECT id, length(payload->>'big') AS size FROM (${job.heldRow}) held`))
+      },
+    }
+    await runner([handler as JobHandler<never>]).drain()
+    expect(seen).toEqual([{}, [{ id, size: 100 }]])
+    expect(await jobRow(id)).toMatchObject({ state: 'completed' })
+  })
+
   it('aborts a job whose lease another worker took, and its fence throws', async () => {
     const id = (await enqueueJob(database.db, 'test.stolen', {}, new Date()))!
     let fenceError: unknown
+    let heldAfter: unknown[] = []
     let release: () => void = () => {}
     const started = new Promise<void>((resolve) => (release = resolve))
     const handler: JobHandler = {
@@ -186,6 +203,7 @@ describe('the job runner', () => {
         } catch (err) {
           fenceError = err
         }
+        heldAfter = await queryRows(database.db, sql`SELECT id FROM (${job.heldRow}) held`)
         job.signal.throwIfAborted()
       },
     }
@@ -198,6 +216,8 @@ describe('the job runner', () => {
     await database.db.execute(sql`UPDATE jobs SET lock_token = 'other', attempts = attempts + 1 WHERE id = ${id}`)
     await drained
     expect(fenceError).toBeInstanceOf(LeaseLostError)
+    // Its held row is gone too: a statement fenced by it writes nothing.
+    expect(heldAfter).toEqual([])
     // Left as the other claim holds it.
     expect(await jobRow(id)).toMatchObject({ state: 'running', attempts: 2 })
   })

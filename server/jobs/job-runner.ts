@@ -71,6 +71,8 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   const retryMaxMs = options.retryMaxMs ?? 5 * 60_000
   const handlers = new Map(options.handlers.map((h) => [h.kind, h as unknown as JobHandler<Record<string, unknown>>]))
   const kinds = textArrayLiteral(handlers.keys())
+  // Kinds whose payload stays in the database (JobHandler.readsPayload): the claim answers NULL.
+  const unreadKinds = textArrayLiteral([...handlers.values()].filter((h) => h.readsPayload === false).map((h) => h.kind))
   const lease = sql`make_interval(secs => ${leaseMs / 1000})`
 
   const running = new Map<string, { done: Promise<void>; controller: AbortController }>()
@@ -125,9 +127,12 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
                   OR (state = 'running' AND locked_until < now()))
               ORDER BY run_at, id LIMIT 1 FOR UPDATE SKIP LOCKED) c
         WHERE j.id = c.id
-        RETURNING j.id, j.kind, j.payload, j.attempts, j.max_attempts, j.lock_token`,
+        RETURNING j.id, j.kind, CASE WHEN j.kind = ANY(${unreadKinds}::text[]) THEN NULL ELSE j.payload END AS payload,
+          j.attempts, j.max_attempts, j.lock_token`,
     )
-    return rows[0] ?? null
+    const row = rows[0]
+    if (row) row.payload ??= {}
+    return row ?? null
   }
 
   async function renew(row: ClaimedRow): Promise<boolean> {
@@ -139,11 +144,12 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     return rows.length > 0
   }
 
+  /** The claimed job's row, locked, while this claim holds it (JobContext.heldRow). */
+  const heldRow = (row: ClaimedRow) =>
+    sql`SELECT id, payload FROM jobs WHERE id = ${row.id} AND lock_token = ${row.lock_token} AND state = 'running' FOR UPDATE`
+
   async function fence(tx: Db, row: ClaimedRow): Promise<void> {
-    const rows = await queryRows<{ id: string }>(
-      tx,
-      sql`SELECT id FROM jobs WHERE id = ${row.id} AND lock_token = ${row.lock_token} AND state = 'running' FOR UPDATE`,
-    )
+    const rows = await queryRows<{ id: string }>(tx, sql`SELECT id FROM (${heldRow(row)}) held`)
     if (rows.length === 0) throw new LeaseLostError(row.id)
   }
 
@@ -220,6 +226,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
           maxAttempts: row.max_attempts,
           signal: controller.signal,
           fence: (tx) => fence(tx, row),
+          heldRow: heldRow(row),
         }
         await handler.run(context)
       } catch (err) {

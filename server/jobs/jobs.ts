@@ -42,14 +42,15 @@ export async function enqueueJob(
 }
 
 /**
- * Queues one job per row a query yields as `(id, payload)` (ids from newId()): the statement to
- * end a data-modifying WITH that writes the rows the jobs act on, so a batch's rows and their jobs
- * are one statement in the caller's transaction (queue-deliveries.ts). No keys.
+ * Queues one job per row a query yields as `(id, payload, run_at)` (ids from newId() or, for a
+ * job that acts on one row, that row's id): the statement to end a data-modifying WITH that writes
+ * the rows the jobs act on, so a batch's rows and their jobs are one statement in the caller's
+ * transaction (queue-deliveries.ts). No keys.
  */
-export function insertJobsFrom(source: SQL, kind: string, now: Date, options: Omit<EnqueueOptions, 'key'> = {}): SQL {
+export function insertJobsFrom(source: SQL, kind: string, options: Omit<EnqueueOptions, 'key' | 'runAt'> = {}): SQL {
   return sql`INSERT INTO jobs (id, kind, payload, run_at, max_attempts)
-    SELECT j.id, ${kind}, j.payload, ${(options.runAt ?? now).toISOString()}::timestamptz, ${options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS}
-    FROM (${source}) AS j(id, payload)`
+    SELECT j.id, ${kind}, j.payload, j.run_at, ${options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS}
+    FROM (${source}) AS j(id, payload, run_at)`
 }
 
 /** One claim of a job, as its handler sees it. */
@@ -71,12 +72,24 @@ export interface JobContext<P> {
    * the worker that took over did.
    */
   fence(tx: Db): Promise<void>
+  /**
+   * fence() as a subquery for a handler whose work is one statement, saving a transaction and a
+   * round trip: `SELECT id, payload FROM jobs ... FOR UPDATE`, the job's row while this claim
+   * holds it (locked until the statement's transaction ends), no row otherwise. The statement
+   * must write nothing without that row, and the handler throw LeaseLostError when it had none.
+   */
+  readonly heldRow: SQL
 }
 
 /** What a kind of job does. Handlers must be idempotent: a job cut off by a crash runs again. */
 export interface JobHandler<P = Record<string, unknown>> {
   kind: string
   run(job: JobContext<P>): Promise<void>
+  /**
+   * false: the claim does not read the payload back (the handler sees `{}`), for a kind whose
+   * payload is large and used only inside the database (read through `heldRow`). Default true.
+   */
+  readsPayload?: boolean
   /**
    * The job failed its last attempt: record that where people see it. Runs in the transaction
    * that marks the job failed.

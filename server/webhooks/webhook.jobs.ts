@@ -1,4 +1,6 @@
-// Delivering webhooks as jobs (server/jobs): one job per delivery, retried by the runner with
+// Delivering webhooks as jobs (server/jobs). A webhook.expand job turns the notifications an index
+// batch fired into their deliveries and delivery jobs, in one statement that fences it (so a
+// lost lease writes nothing; expanding again skips what is written). Then one job per delivery, retried by the runner with
 // the webhook schedule (webhook-deps.ts) on timeouts, network errors and 5xx. Each attempt is
 // recorded, in the transaction that fences the job, beside the delivery's state; a job cut off by
 // a crash runs again and sends the same body under the same delivery id (at-least-once; receivers
@@ -9,12 +11,12 @@ import type { WebhookTrigger } from '../../contract/webhooks.ts'
 import { queryRows, type Db } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
 import { webhookAttempts, webhookDeliveries, webhooks } from '../db/schema.ts'
-import type { JobHandler } from '../jobs/jobs.ts'
+import { LeaseLostError, type JobHandler } from '../jobs/jobs.ts'
 import { buildPayload, type DeliveryDetails } from './payload.ts'
+import { expandDeliveries } from './queue-deliveries.ts'
 import { sendDelivery, type AttemptOutcome } from './send.ts'
 import { FAILING_DISABLE_DAYS, type WebhookDeps } from './webhook-deps.ts'
-
-export const WEBHOOK_DELIVER_JOB = 'webhook.deliver'
+import { WEBHOOK_DELIVER_JOB, WEBHOOK_EXPAND_JOB } from './webhook-job-kinds.ts'
 
 export interface DeliverJobPayload {
   deliveryId: string
@@ -91,7 +93,19 @@ export function webhookJobHandlers(db: Db, deps: WebhookDeps, logger: Logger): J
       await finishFailed(tx, job.payload.deliveryId, job.error, deps.clock())
     },
   }
-  return [deliver as unknown as JobHandler<never>]
+  const expand: JobHandler<Record<string, never>> = {
+    kind: WEBHOOK_EXPAND_JOB,
+    // The notifications are expanded in SQL from the stored job (expandDeliveries): a batch's
+    // worth, never read back into JavaScript.
+    readsPayload: false,
+    async run(job) {
+      // One statement, fenced by the job's held row: a lost lease writes nothing. The runner
+      // looks for due jobs again when this one ends: the deliveries start at once.
+      const { held } = await expandDeliveries(db, job.heldRow)
+      if (!held) throw new LeaseLostError(job.id)
+    },
+  }
+  return [deliver as unknown as JobHandler<never>, expand as unknown as JobHandler<never>]
 
   async function recordAttempt(
     tx: Db,

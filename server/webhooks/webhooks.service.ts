@@ -21,7 +21,7 @@ import { queueDeliveries } from './queue-deliveries.ts'
 import { newWebhookSecret } from './signature.ts'
 import { checkTargetUrl } from './target-url.ts'
 import { DELIVERY_MAX_ATTEMPTS, type WebhookDeps } from './webhook-deps.ts'
-import { WEBHOOK_DELIVER_JOB } from './webhook.jobs.ts'
+import { WEBHOOK_DELIVER_JOB } from './webhook-job-kinds.ts'
 import { enqueueJob } from '../jobs/jobs.ts'
 import { checkWebhookFilters } from './webhook-filters.ts'
 

@@ -4,15 +4,20 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
-import { eq } from 'drizzle-orm'
+import { and, eq, inArray, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { filtersToParams } from '../../contract/filters.ts'
 import type { Webhook, WebhookDelivery } from '../../contract/webhooks.ts'
-import { collaborators, webhookDeliveries } from '../db/schema.ts'
+import { collaborators, events, jobs, webhookDeliveries } from '../db/schema.ts'
+import { createJobRunner } from '../jobs/job-runner.ts'
+import { privacyJobHandlers } from '../privacy/privacy.jobs.ts'
 import { notifierEvent } from '../test-support/ingest.ts'
 import { seedProject, type SeededProject } from '../test-support/seed.ts'
 import { createTestContext, type TestContext, type TestUser } from '../test-support/test-app.ts'
 import { startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from '../test-support/webhook-receiver.ts'
 import { parseFetchAllow } from '../symbolication/fetch-allow.ts'
+import { expandDeliveries, type ExpandJobPayload } from './queue-deliveries.ts'
+import { WEBHOOK_EXPAND_JOB } from './webhook-job-kinds.ts'
 
 /** A received document, read member by member (each member's shape is what the assertions check). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -93,6 +98,8 @@ async function deliver(from: number): Promise<ReceivedRequest[]> {
   await ctx.jobs.drain()
   return receiver.received.slice(from)
 }
+
+const db = () => ctx.deps.database.db
 
 const byTrigger = (requests: ReceivedRequest[], type: string) => requests.filter((r) => (r.json.trigger as { type: string }).type === type)
 
@@ -468,6 +475,68 @@ describe('delivery', () => {
     await notify([richEvent('UnwantedError'), richEvent('WantedError'), richEvent('UnwantedError')])
     const got = await deliver(from)
     expect(got.map((r) => (r.json.error as { exceptionClass: string }).exceptionClass)).toEqual(['WantedError'])
+  })
+
+  it("a batch's notifications are one job until the runner expands them; expanding again adds nothing", async () => {
+    await ctx.request(`/api/webhooks/${webhook.id}`, { method: 'PATCH', token: seeded.user.token, json: { triggers: ['exception'], filters: {} } })
+    const from = receiver.received.length
+    await notify([richEvent('ExpandedError'), richEvent('ExpandedError')])
+    // Indexed: the notifications are durable as one queued job, and no delivery row exists yet.
+    const queued = await db().select().from(jobs).where(and(eq(jobs.kind, WEBHOOK_EXPAND_JOB), eq(jobs.state, 'queued')))
+    expect(queued).toHaveLength(1)
+    const payload = queued[0]!.payload as ExpandJobPayload
+    expect(payload.deliveries.map((d) => [d.webhookId, d.trigger])).toEqual([
+      [webhook.id, 'exception'],
+      [webhook.id, 'exception'],
+    ])
+    expect(await db().select().from(webhookDeliveries).where(inArray(webhookDeliveries.id, payload.deliveries.map((d) => d.id)))).toEqual([])
+    const got = await deliver(from)
+    expect(got.map((r) => r.headers['x-errata-delivery']).sort()).toEqual(payload.deliveries.map((d) => d.id).sort())
+    // A run cut off after its commit runs again: the deliveries it wrote are not written twice.
+    const deliverJobs = async () => (await db().select().from(jobs).where(eq(jobs.kind, 'webhook.deliver'))).length
+    const before = await deliverJobs()
+    expect(await expandDeliveries(db(), sql`SELECT id, payload FROM jobs WHERE id = ${queued[0]!.id}`)).toEqual({ held: true, written: 0 })
+    expect(await deliverJobs()).toBe(before)
+    expect(await db().select().from(webhookDeliveries).where(inArray(webhookDeliveries.id, payload.deliveries.map((d) => d.id)))).toHaveLength(2)
+  })
+
+  it('an event deleted before its notification is expanded is never sent; a deleted webhook sends nothing', async () => {
+    const from = receiver.received.length
+    await notify([richEvent('DoomedError'), richEvent('KeptError')])
+    const [doomed] = await db().select({ id: events.id }).from(events).where(and(eq(events.projectId, seeded.project.id), eq(events.errorClass, 'DoomedError')))
+    expect((await ctx.request(`/api/events/${doomed!.id}`, { method: 'DELETE', token: seeded.user.token })).status).toBe(204)
+    const got = await deliver(from)
+    expect(got.map((r) => (r.json.error as { exceptionClass: string }).exceptionClass)).toEqual(['KeptError'])
+    expect(await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.eventId, doomed!.id))).toEqual([])
+
+    const other = (await (
+      await ctx.request(hooksPath(), { method: 'POST', token: seeded.user.token, json: { url: `${receiver.url}/gone`, triggers: ['exception'] } })
+    ).json()) as Webhook
+    await notify([richEvent('OrphanError')])
+    expect((await ctx.request(`/api/webhooks/${other.id}`, { method: 'DELETE', token: seeded.user.token })).status).toBe(204)
+    const after = await deliver(from)
+    expect(after.map((r) => r.path)).not.toContain('/hooks/errata/gone')
+    expect(await db().select().from(jobs).where(and(eq(jobs.kind, WEBHOOK_EXPAND_JOB), eq(jobs.state, 'failed')))).toEqual([])
+  })
+
+  it('a privacy deletion that completes before the notifications are expanded leaves its events unsent', async () => {
+    const from = receiver.received.length
+    await notify([richEvent('ErasedError', { user: { id: 'erase-me' } }), richEvent('SparedError', { user: { id: 'keep-me' } })])
+    const params = filtersToParams({ 'user.id': [{ type: 'eq', value: 'erase-me' }] }, new URLSearchParams({ skip_confirmation: 'true' }))
+    const res = await ctx.request(`/api/organizations/${seeded.organization.id}/event_data_deletions?${params}`, { method: 'POST', token: seeded.user.token })
+    expect(res.status).toBe(201)
+    const { id } = (await res.json()) as { id: string }
+    // The privacy jobs alone first: the deletion completes while the batch's notifications wait.
+    const { database, logger, privacy } = ctx.deps
+    const privacyOnly = createJobRunner({ database, logger, handlers: privacyJobHandlers(database.db, privacy!, logger) })
+    await privacyOnly.drain()
+    await privacyOnly.stop()
+    const deletion = (await (await ctx.request(`/api/organizations/${seeded.organization.id}/event_data_deletions/${id}`, { token: seeded.user.token })).json()) as {
+      status: string
+    }
+    expect(deletion.status).toBe('COMPLETED')
+    const got = await deliver(from)
+    expect(got.map((r) => (r.json.error as { exceptionClass: string }).exceptionClass)).toEqual(['SparedError'])
   })
 
   it('deleting an event removes the deliveries that carry its data', async () => {

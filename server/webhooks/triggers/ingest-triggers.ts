@@ -2,7 +2,8 @@
 // powerTen, errorEventFrequency, reopened and projectSpiking (release: release-triggers.ts, where
 // releases are created). Evaluated in the
 // ingestion index step, inside the batch's transaction (server/ingest/index/index-events.ts), so
-// a notification is queued exactly when its events are committed, and once; never on the HTTP
+// a notification is queued exactly when its events are committed, and once (as one job per batch,
+// which the job runner expands into the deliveries: queue-deliveries.ts); never on the HTTP
 // thread. A batch whose projects have no enabled webhook costs one indexed query; the rest is a handful of statements per batch however
 // many events it holds.
 import { and, sql } from 'drizzle-orm'
@@ -13,7 +14,7 @@ import { events, webhooks } from '../../db/schema.ts'
 import { textArrayLiteral } from '../../db/text-array.ts'
 import type { IndexedEvent, Reopened, WriteOutcome } from '../../ingest/index/write-events.ts'
 import type { DeliveryDetails } from '../payload.ts'
-import { queueDeliveries, type NewDelivery } from '../queue-deliveries.ts'
+import { deferDeliveries, type NewDelivery } from '../queue-deliveries.ts'
 import { eventsMatching, hasFilters } from '../webhook-filters.ts'
 import { frequencyDeliveries } from './frequency.ts'
 import { spikeDeliveries } from './spike.ts'
@@ -79,7 +80,10 @@ export interface IngestTriggers {
   stagesBefore: Map<string, Set<string>>
 }
 
-/** Run after writeEvents, in the same transaction: queues every notification the batch fires. */
+/**
+ * Run after writeEvents, in the same transaction: queues every notification the batch fires, as
+ * one job the runner expands into the deliveries after the commit (queue-deliveries.ts).
+ */
 export async function queueIngestTriggers(tx: Db, batch: readonly IndexedEvent[], outcome: WriteOutcome, triggers: IngestTriggers): Promise<void> {
   if (triggers.hooks.length === 0) return
   const now = new Date()
@@ -166,5 +170,5 @@ export async function queueIngestTriggers(tx: Db, batch: readonly IndexedEvent[]
       for (const d of await spikeDeliveries(tx, hook.id, hook.projectId, settings, projectEvents.filter(matches))) add('projectSpiking', d.details, d.event)
     }
   }
-  await queueDeliveries(tx, deliveries, now)
+  await deferDeliveries(tx, deliveries, now)
 }
