@@ -4,8 +4,10 @@ import type { Logger } from 'pino'
 import { queryRows, type Database } from './client.ts'
 import { textArrayLiteral } from './text-array.ts'
 
-// Tables rewritten on every ingest batch (counters, arrays) first; insert-mostly ones after,
-// where VACUUM mostly sets visibility-map bits so count(*) can use index-only scans.
+// Tables rewritten on every ingest batch (counters, arrays) first, then the job queue's (every
+// claim, lease renewal and settle rewrites a job's row; a claim walks the dead ones until a
+// VACUUM), then insert-mostly ones, where VACUUM mostly sets visibility-map bits so count(*) can
+// use index-only scans.
 const TABLES = [
   'errors',
   'error_users',
@@ -14,6 +16,9 @@ const TABLES = [
   'crashed_sessions',
   'ingest_queue',
   'ingest_log',
+  'jobs',
+  'webhook_deliveries',
+  'event_data_deletion_work',
   'pivot_counts',
   'error_hourly_counts',
   'project_hourly_counts',
