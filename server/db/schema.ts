@@ -385,6 +385,8 @@ export const eventDataDeletions = pgTable('event_data_deletions', {
   confirmedByName: text('confirmed_by_name'),
   confirmedAt: tstz('confirmed_at'),
   deletingBefore: tstz('deleting_before'),
+  /** Where the deletion's passes stand (DeletionProgress in server/privacy/selection.ts). */
+  progress: jsonb('progress'),
   failure: text('failure'),
   jobId: text('job_id'),
 })

@@ -17,7 +17,7 @@ import { eventColumn, ROLLUP_FIELDS } from '../filters/filter-sql.ts'
 import { removeErrorsFromRollups, removeEventsFromRollups } from '../rollups/rollups.ts'
 import type { Filters } from '../../contract/filters.ts'
 import { nextBatchSize } from './batch-size.ts'
-import { afterKey, compileSelection, selectedEventsWhere, type EventKey } from './selection.ts'
+import { afterKey, compileSelection, selectedEventsWhere, type DeletionProgress, type EventKey } from './selection.ts'
 
 interface BatchRow {
   id: string
@@ -75,7 +75,7 @@ export interface BatchResult {
 /**
  * Deletes up to `limit` of a project's selected events after `after` (oldest first), in one
  * transaction holding the project's write lock, and records what finishDeletedEvents must
- * recompute. `where` selects the events (selection.ts).
+ * recompute and where pass `pass` now stands. `where` selects the events (selection.ts).
  */
 export async function deleteEventBatch(
   db: Db,
@@ -84,6 +84,7 @@ export async function deleteEventBatch(
   where: SQL,
   after: EventKey | null,
   limit: number,
+  pass: 1 | 2,
 ): Promise<BatchResult> {
   return writingProject(db, projectId, async (tx) => {
     // Read under the lock: events another deletion (or DELETE /events) took meanwhile are gone.
@@ -98,6 +99,8 @@ export async function deleteEventBatch(
     )
     if (rows.length === 0) return { deleted: 0, last: null }
     const ids = rows.map((r) => r.id)
+    const last = rows[rows.length - 1]!
+    const progress: DeletionProgress = { pass, projectId, after: { at: last.received_at, id: last.id } }
 
     const work = new Map<string, WorkRow>()
     const note = (row: WorkRow) => work.set(`${row.kind}\u0000${row.error_id}\u0000${row.field}\u0000${row.value}`, row)
@@ -112,7 +115,7 @@ export async function deleteEventBatch(
     for (const pivot of await removeEventsFromRollups(tx, projectId, ids)) note({ kind: 'pivot', ...pivot })
 
     // The errors' counters, the events (their payloads go with them: foreign key), the work list
-    // and the progress, in one statement.
+    // and the progress (the count and the position), in one statement.
     await tx.execute(sql`
       WITH gone AS (
         DELETE FROM events WHERE project_id = ${projectId} AND id = ANY(${textArrayLiteral(ids)}::text[]) RETURNING error_id
@@ -127,9 +130,10 @@ export async function deleteEventBatch(
         ON CONFLICT DO NOTHING
         RETURNING 1
       )
-      UPDATE event_data_deletions SET deleted_events = deleted_events + (SELECT count(*) FROM gone) WHERE id = ${deletionId}`)
-    const last = rows[rows.length - 1]!
-    return { deleted: rows.length, last: { at: last.received_at, id: last.id } }
+      UPDATE event_data_deletions SET deleted_events = deleted_events + (SELECT count(*) FROM gone),
+        progress = ${JSON.stringify(progress)}::jsonb
+      WHERE id = ${deletionId}`)
+    return { deleted: rows.length, last: progress.after! }
   })
 }
 
@@ -381,6 +385,7 @@ export type DeletionStep =
       before: string
       after: EventKey | null
       limit: number
+      pass: 1 | 2
     }
   | { kind: FinishKind; deletionId: string; projectId: string; limit: number }
 
@@ -393,7 +398,7 @@ export function runDeletionStep(db: Db, step: DeletionStep): Promise<BatchResult
   const { filters, userId, now } = step.selection
   const compiled = compileSelection({ filters, userId, now: new Date(now) })
   const where = selectedEventsWhere(step.projectId, compiled, new Date(step.before))
-  return deleteEventBatch(db, step.deletionId, step.projectId, where, step.after, step.limit)
+  return deleteEventBatch(db, step.deletionId, step.projectId, where, step.after, step.limit, step.pass)
 }
 
 /** Where a deletion's steps run: runDeletionStep on the main thread's connections, or on PGlite's thread. */

@@ -13,6 +13,7 @@ import { rebuildRollups } from '../rollups/rollups.ts'
 import { ingestAt, notifierEvent } from '../test-support/ingest.ts'
 import { seedProject, type SeededProject } from '../test-support/seed.ts'
 import { createTestContext, type TestContext } from '../test-support/test-app.ts'
+import type { DeletionStep, DeletionStepRunner } from './delete-events.ts'
 import { privacyJobHandlers } from './privacy.jobs.ts'
 
 let ctx: TestContext
@@ -352,5 +353,65 @@ describe('a retrieval made while a deletion is deleting in its scope', () => {
       sql`SELECT j.attempts, j.last_error FROM jobs j JOIN event_data_requests r ON r.job_id = j.id WHERE r.id = ${retrievalId}`,
     )
     expect(job).toEqual({ attempts: 1, last_error: null })
+  })
+})
+
+describe('a deletion taken up again after a restart', () => {
+  it('goes on from the position its last batch recorded; its last pass starts from the beginning', async () => {
+    const seeded = await seedProject(ctx, { user: 'Officer 4', organization: 'Resumed Org', project: 'Resumed' })
+    const db = ctx.deps.database.db
+    const token = seeded.user.token
+    const org = `/organizations/${seeded.organization.id}`
+    await ingestAt(
+      ctx,
+      seeded.project.id,
+      Array.from({ length: 7 }, (_, i) => ({ at: at(i), event: event(`Error${i % 2}`, { user: i === 6 ? bob : alice }) })),
+    )
+    const made = await ctx.request(api(`${org}/event_data_deletions?${filtersToParams(ALICE)}`), { method: 'POST', token })
+    const id = ((await made.json()) as { id: string }).id
+    await ctx.jobs.drain()
+    expect((await ctx.request(api(`${org}/event_data_deletions/${id}/confirm`), { method: 'POST', token })).status).toBe(200)
+
+    // What a run cut off after its first batch leaves: that batch's events gone, its position recorded.
+    const before = new Date()
+    const [row] = await queryRows<{ created_at: Date }>(
+      db,
+      sql`UPDATE event_data_deletions SET deleting_before = ${before.toISOString()}::timestamptz WHERE id = ${id} RETURNING created_at`,
+    )
+    const first = await ctx.deps.privacy!.runDeletionStep({
+      kind: 'batch',
+      deletionId: id,
+      projectId: seeded.project.id,
+      selection: { filters: ALICE, userId: seeded.user.id, now: new Date(row!.created_at).toISOString() },
+      before: before.toISOString(),
+      after: null,
+      limit: 2,
+      pass: 1,
+    })
+    expect(first.deleted).toBe(2)
+    const progressOf = async () => (await queryRows<{ progress: unknown }>(db, sql`SELECT progress FROM event_data_deletions WHERE id = ${id}`))[0]!.progress
+    expect(await progressOf()).toEqual({ pass: 1, projectId: seeded.project.id, after: first.last })
+
+    const steps: DeletionStep[] = []
+    const privacy = {
+      ...ctx.deps.privacy!,
+      runDeletionStep: ((step) => {
+        steps.push(step)
+        return ctx.deps.privacy!.runDeletionStep(step)
+      }) as DeletionStepRunner,
+    }
+    const restarted = createJobRunner({ database: ctx.deps.database, logger: pino({ level: 'silent' }), handlers: privacyJobHandlers(db, privacy, pino({ level: 'silent' })) })
+    await restarted.drain()
+    await restarted.stop()
+
+    const batches = steps.filter((step) => step.kind === 'batch')
+    expect(batches[0]).toMatchObject({ pass: 1, after: first.last })
+    expect(batches.find((step) => step.pass === 2)).toMatchObject({ after: null })
+    expect(eventDataDeletionSchema.parse(await json(`${org}/event_data_deletions/${id}`, token))).toMatchObject({ status: 'COMPLETED', deleted_events: 6 })
+    expect(await progressOf()).toEqual({ pass: 3 })
+    const { stored, rebuilt } = await rollupsAgainstRebuild(seeded.project.id)
+    expect(stored).toEqual(rebuilt)
+    const counters = await countersAgainstEvents(seeded.project.id)
+    expect(counters.stored).toEqual(counters.expected)
   })
 })

@@ -90,5 +90,16 @@ export interface EventKey {
   id: string
 }
 
+/**
+ * Where a deletion's passes over the events stand: the pass (1: the events indexed when it began;
+ * 2: once those acknowledged before it are indexed too, from the start again; 3: all deleted, the
+ * finishing steps run), and in it the project and the last event deleted (projects go in id order).
+ */
+export interface DeletionProgress {
+  pass: 1 | 2 | 3
+  projectId?: string
+  after?: EventKey
+}
+
 export const afterKey = (key: EventKey | null): SQL | undefined =>
   key ? sql`(${events.receivedAt}, ${events.id}) > (${key.at}::timestamptz, ${key.id})` : undefined
