@@ -192,7 +192,7 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
-            { name: 'app-libraries', test: /node_modules[\\/](@tanstack[\\/](react-router|router-core|history|react-store|store|react-query|query-core)|zod|tailwind-merge|use-sync-external-store)[\\/]/ },
+            { name: 'app-libraries', test: /node_modules[\\/](@tanstack[\\/](react-router|router-core|history|react-store|store|react-query|query-core)|zod|use-sync-external-store)[\\/]/ },
             { name: 'sign-in', test: SIGN_IN_MODULES },
             { name: 'app-shared', test: (id) => APP_SHARED.test(id) && !NOT_ON_FIRST_PAGES.test(id) },
           ],

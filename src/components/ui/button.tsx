@@ -7,6 +7,6 @@ export { buttonVariants }
 
 export type ButtonProps = React.ComponentProps<'button'> & VariantProps<typeof buttonVariants>
 
-export function Button({ className, variant, size, type = 'button', ...props }: ButtonProps) {
-  return <button type={type} className={cn(buttonVariants({ variant, size }), className)} {...props} />
+export function Button({ className, variant, tone, size, align, type = 'button', ...props }: ButtonProps) {
+  return <button type={type} className={cn(buttonVariants({ variant, tone, size, align }), className)} {...props} />
 }

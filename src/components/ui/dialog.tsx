@@ -156,8 +156,7 @@ export function ConfirmDialog({
           Cancel
         </Button>
         <Button
-          variant="primary"
-          className={destructive ? 'bg-danger text-white hover:bg-danger/90' : undefined}
+          variant={destructive ? 'danger' : 'primary'}
           onClick={onConfirm}
           disabled={pending || confirmDisabled}
           aria-busy={pending || undefined}

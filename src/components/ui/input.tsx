@@ -1,15 +1,18 @@
+import type { VariantProps } from 'class-variance-authority'
 import type * as React from 'react'
 import { cn } from '../../lib/cn.ts'
-import { fieldClass, labelClass } from './classes.ts'
+import { fieldVariants, labelVariants } from './classes.ts'
 
-export function Input({ className, ...props }: React.ComponentProps<'input'>) {
-  return <input className={cn(fieldClass, className)} {...props} />
+type FieldProps = VariantProps<typeof fieldVariants>
+
+export function Input({ className, size, fullWidth, ...props }: Omit<React.ComponentProps<'input'>, 'size'> & FieldProps) {
+  return <input className={cn(fieldVariants({ size, fullWidth }), className)} {...props} />
 }
 
-export function Select({ className, ...props }: React.ComponentProps<'select'>) {
-  return <select className={cn(fieldClass, 'pr-8', className)} {...props} />
+export function Select({ className, size, fullWidth, ...props }: Omit<React.ComponentProps<'select'>, 'size'> & FieldProps) {
+  return <select className={cn(fieldVariants({ size, fullWidth }), 'pr-8', className)} {...props} />
 }
 
-export function Label({ className, ...props }: React.ComponentProps<'label'>) {
-  return <label className={cn(labelClass, className)} {...props} />
+export function Label({ className, quiet, ...props }: React.ComponentProps<'label'> & VariantProps<typeof labelVariants>) {
+  return <label className={cn(labelVariants({ quiet }), className)} {...props} />
 }

@@ -1,8 +1,9 @@
 import type * as React from 'react'
 import { cn } from '../../lib/cn.ts'
 
-export function Skeleton({ className, ...props }: React.ComponentProps<'div'>) {
-  return <div aria-hidden="true" className={cn('animate-pulse rounded-md bg-surface-muted', className)} {...props} />
+/** `rounded="lg"`: the placeholder of a card. */
+export function Skeleton({ className, rounded = 'md', ...props }: React.ComponentProps<'div'> & { rounded?: 'md' | 'lg' }) {
+  return <div aria-hidden="true" className={cn('animate-pulse bg-surface-muted', rounded === 'lg' ? 'rounded-lg' : 'rounded-md', className)} {...props} />
 }
 
 /** A labelled loading region: screen readers hear what is loading, sighted users see the shape of it. */

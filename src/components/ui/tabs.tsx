@@ -13,6 +13,7 @@ export function Tabs({
   onSelect,
   children,
   listClassName,
+  dense = false,
   listEnd,
 }: {
   label: string
@@ -22,6 +23,8 @@ export function Tabs({
   children: (tab: string) => React.ReactNode
   /** For the tab row, e.g. `flex-wrap` where scrolling would hide tabs (a narrow side panel). */
   listClassName?: string
+  /** No gap between the tabs (many tabs in a narrow panel). */
+  dense?: boolean
   /** Drawn after the tab row, outside the tablist: e.g. a button that shows more tabs. */
   listEnd?: React.ReactNode
 }) {
@@ -43,7 +46,7 @@ export function Tabs({
       ref={listRef}
       role="tablist"
       aria-label={label}
-      className={cn('flex gap-1 overflow-x-auto border-b border-border', listClassName)}
+      className={cn('flex overflow-x-auto border-b border-border', dense ? 'gap-0' : 'gap-1', listClassName)}
       onKeyDown={(event) => {
         const keys: Record<string, number> = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: tabs.length - 1 }
         const next = keys[event.key]

@@ -1,8 +1,8 @@
 import { LogIn } from 'lucide-react'
 import { useId, useState } from 'react'
 import type { LoginResponse } from '../../../contract/users.ts'
-// Plain elements with the components' classes: the components join classes with tailwind-merge,
-// which this page (the first one a user loads) can do without.
+// Plain elements with the components' classes: this page (the first one a user loads) does without
+// the components' module.
 import { buttonVariants, fieldClass, labelClass } from '../../components/ui/classes.ts'
 import { signIn, SignInError } from './sign-in.ts'
 

@@ -60,7 +60,7 @@ export function CollaboratorsPage({ organizationId }: { organizationId: string }
         {isAdmin ? (
           <aside aria-label="Invite">
             <Card>
-              <CardContent className="py-4">
+              <CardContent padding={4}>
                 <InviteCollaboratorForm organizationId={organizationId} projects={projects} onInvited={setInvited} />
               </CardContent>
             </Card>
@@ -86,7 +86,7 @@ export function CollaboratorsPage({ organizationId }: { organizationId: string }
 function InviteResult({ collaborator, onDismiss }: { collaborator: InvitedCollaborator; onDismiss: () => void }) {
   return (
     <Card aria-label="Invitation result">
-      <CardContent className="flex items-start gap-3 py-3">
+      <CardContent className="flex items-start gap-3">
         <CheckCircle2 aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-success" />
         <div className="flex min-w-0 flex-1 flex-col gap-3">
           <p role="status" className="text-sm font-medium">

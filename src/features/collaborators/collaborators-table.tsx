@@ -130,7 +130,7 @@ export function CollaboratorsTable({
                         <Button
                           size="sm"
                           variant="ghost"
-                          className="text-danger"
+                          tone="danger"
                           aria-label={pending ? `Withdraw invitation for ${collaborator.email}` : `Remove ${label}`}
                           onClick={() => onAction('remove', collaborator)}
                         >

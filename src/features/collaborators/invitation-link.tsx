@@ -12,7 +12,7 @@ export function InvitationLink({ email, url }: { email: string; url: string }) {
         Invitation link for {email}
       </label>
       <div className="flex items-center gap-2">
-        <Input id={id} readOnly value={url} className="font-mono text-xs" onFocus={(event) => event.currentTarget.select()} />
+        <Input id={id} readOnly value={url} size="code" onFocus={(event) => event.currentTarget.select()} />
         <CopyButton value={url} label={`Copy invitation link for ${email}`} />
       </div>
       <p className="flex items-start gap-1.5 text-xs text-muted-foreground">

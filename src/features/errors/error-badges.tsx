@@ -8,19 +8,22 @@ export function StatusBadge({ status }: { status: ErrorStatus }) {
 }
 
 /** The error's status; a snoozed error says when it comes back ("snoozed until 3 more events"). */
-export function ErrorStatusBadge({ error, className }: { error: ErrorGroup; className?: string }) {
+export function ErrorStatusBadge({ error, dense, className }: { error: ErrorGroup; dense?: boolean; className?: string }) {
   const { status, statusTitle } = errorRowText(error)
   return (
-    <Badge tone={STATUS_TONE[error.status]} className={cn('max-w-full', className)} title={statusTitle}>
+    <Badge tone={STATUS_TONE[error.status]} dense={dense} className={cn('max-w-full', className)} title={statusTitle}>
       <span className="truncate">{status}</span>
     </Badge>
   )
 }
 
-/** Severity as a coloured dot plus the word, so colour is never the only signal. */
-export function SeverityIndicator({ severity, className }: { severity: Severity; className?: string }) {
+/**
+ * Severity as a coloured dot plus the word, so colour is never the only signal. `fromMd`: shown
+ * from md only (an errors list row's meta line), as the early script's rows do (src/first-paint/).
+ */
+export function SeverityIndicator({ severity, fromMd = false, className }: { severity: Severity; fromMd?: boolean; className?: string }) {
   return (
-    <span className={cn(severityClass, className)}>
+    <span className={cn(fromMd ? `${severityClass.replace('inline-flex ', '')} hidden md:inline-flex` : severityClass, className)}>
       <span aria-hidden="true" className={severityDotClass(severity)} />
       {severity}
     </span>

@@ -119,7 +119,7 @@ export function ErrorEventsTable({
           ) : null}
         </nav>
       </CardHeader>
-      <CardContent className="px-0 py-0">
+      <CardContent padding={0}>
         {query.isPending ? (
           <LoadingRegion label="Loading events" className="flex flex-col gap-2 p-4">
             {Array.from({ length: 5 }, (_, index) => (

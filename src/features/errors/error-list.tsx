@@ -183,7 +183,7 @@ export function ErrorList({
               <>
                 <span className="font-medium text-foreground tabular-nums">{formatCountOf(updates.newErrors, 'new error')}</span>
                 <span aria-hidden="true">·</span>
-                <Button size="sm" variant="link" className="h-auto px-0" aria-label={`Show ${formatCountOf(updates.newErrors, 'new error')}`} onClick={showNewErrors}>
+                <Button size="inline" variant="link" aria-label={`Show ${formatCountOf(updates.newErrors, 'new error')}`} onClick={showNewErrors}>
                   Show
                 </Button>
               </>
@@ -203,7 +203,7 @@ export function ErrorList({
             <SortHeader sort="users" params={params} onSortChange={onSortChange} title={scoped ? 'Users affected over the error’s whole life, not only by the matching events' : undefined}>
               Users
             </SortHeader>
-            <SortHeader sort="first_seen" params={params} onSortChange={onSortChange} className="hidden lg:flex">
+            <SortHeader sort="first_seen" params={params} onSortChange={onSortChange} fromLg>
               First seen
             </SortHeader>
             <SortHeader sort="last_seen" params={params} onSortChange={onSortChange}>
@@ -234,9 +234,10 @@ export function ErrorList({
               className={cn(
                 // The scroll margin (with the page's scroll padding for the app header) keeps a row
                 // scrolled into view clear of the sticky toolbar, and from sm of the column headers under it.
-                'absolute top-0 left-0 w-full scroll-mt-14 scroll-mb-2 sm:scroll-mt-20 border-b border-l-2 border-b-border border-l-transparent',
-                error && selection.isSelected(error.id) && 'bg-accent-soft/40',
-                error && item.index === focusedIndex && 'border-l-accent bg-surface-muted/60',
+                'absolute top-0 left-0 w-full scroll-mt-14 scroll-mb-2 sm:scroll-mt-20 border-b border-l-2 border-b-border',
+                error && item.index === focusedIndex
+                  ? 'border-l-accent bg-surface-muted/60'
+                  : ['border-l-transparent', error && selection.isSelected(error.id) && 'bg-accent-soft/40'],
               )}
               style={{ transform: `translateY(${item.start - virtualizer.options.scrollMargin}px)` }}
             >

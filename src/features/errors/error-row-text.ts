@@ -1,7 +1,7 @@
 // What a row of the errors list says and the classes it is laid out with, in one place for the two
 // that draw it: the app's row (error-row.tsx) and the page's first paint of the list before the
-// app's code has run (src/first-paint/error-rows.ts). Plain TypeScript without React or
-// tailwind-merge, so that the early script that imports it stays small.
+// app's code has run (src/first-paint/error-rows.ts). Plain TypeScript without React, so that
+// the early script that imports it stays small.
 import type { ErrorGroup, ErrorStatus, Severity } from '../../../contract/errors.ts'
 import { errorClassLabel } from '../../lib/error-class.ts'
 import { formatCount, formatCountOf } from '../../lib/relative-time.ts'

@@ -65,8 +65,8 @@ export function ErrorRow({
             </p>
           </div>
           <div className={rowClasses.meta}>
-            <ErrorStatusBadge error={error} className="shrink py-0" />
-            <SeverityIndicator severity={error.severity} className="hidden shrink-0 md:inline-flex" />
+            <ErrorStatusBadge error={error} dense className="shrink" />
+            <SeverityIndicator severity={error.severity} fromMd className="shrink-0" />
             <span className={text.handled === 'unhandled' ? rowClasses.unhandled : rowClasses.handled}>{text.handled}</span>
             <ReleaseLabel text={text} />
             <AssigneeLabel name={assignee} />

@@ -25,12 +25,12 @@ export function ErrorSortControls({
   const descending = direction === 'desc'
   return (
     <div className="flex items-center gap-2">
-      <Label htmlFor="errors-sort" className="text-xs text-muted-foreground">
+      <Label htmlFor="errors-sort" quiet>
         Sort by
       </Label>
       <Select
         id="errors-sort"
-        className="h-8 w-auto text-xs"
+        size="sm" fullWidth={false} className="w-auto"
         value={sort}
         onChange={(event) => {
           if (isErrorSort(event.target.value)) onChange({ sort: event.target.value, direction })
@@ -43,8 +43,7 @@ export function ErrorSortControls({
         ))}
       </Select>
       <Button
-        size="sm"
-        className="h-8"
+        size="toolbar"
         aria-label={descending ? 'Descending order; switch to ascending' : 'Ascending order; switch to descending'}
         onClick={() => onChange({ sort, direction: descending ? 'asc' : 'desc' })}
       >

@@ -43,7 +43,7 @@ function SendFirstError(props: { project: Project; origin: string }) {
       {...props}
       fallback={
         <LoadingRegion label="Loading the setup help">
-          <Skeleton className="h-80 w-full rounded-lg" />
+          <Skeleton rounded="lg" className="h-80 w-full" />
         </LoadingRegion>
       }
     />
@@ -242,16 +242,15 @@ export function ProjectErrors({
   // its sticky bar) starts within the first 300 px of a laptop screen.
   return (
     <>
-      <ProjectNav projectId={projectId} className="mb-3" />
+      <ProjectNav projectId={projectId} spacing="compact" />
       <PageHeader
         title={`${project.name}: errors`}
-        className="mb-3 items-center"
+        spacing="compact"
         actions={
           <>
             {count}
             <Button
-              size="sm"
-              className="h-8"
+              size="toolbar"
               aria-expanded={!trendCollapsed}
               aria-controls={trendId}
               onClick={() => setTrendCollapsed(!trendCollapsed)}

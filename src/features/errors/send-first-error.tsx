@@ -16,7 +16,7 @@ export function SendFirstError({ project, origin }: { project: Project; origin: 
   const platformFieldId = useId()
   return (
     <Card aria-labelledby="send-first-error-title">
-      <CardContent className="flex flex-col gap-4 py-6">
+      <CardContent padding={6} className="flex flex-col gap-4">
         <div className="flex items-start gap-3">
           <Send aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-accent" />
           <div className="min-w-0">
@@ -34,7 +34,7 @@ export function SendFirstError({ project, origin }: { project: Project; origin: 
           <ApiKeyField apiKey={project.api_key} projectName={project.name} />
         </div>
         <div className="flex flex-col gap-1">
-          <Label htmlFor={platformFieldId} className="text-xs text-muted-foreground">
+          <Label htmlFor={platformFieldId} quiet>
             Notifier
           </Label>
           <Select

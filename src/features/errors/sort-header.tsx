@@ -24,14 +24,15 @@ export function SortHeader({
   params,
   onSortChange,
   title,
-  className,
+  fromLg = false,
   children,
 }: {
   sort: ErrorSort
   params: Pick<ErrorListParams, 'sort' | 'direction'>
   onSortChange: (next: { sort: ErrorSort; direction: Direction }) => void
   title?: string
-  className?: string
+  /** Shown from lg only (a column that narrower screens leave out). */
+  fromLg?: boolean
   children: React.ReactNode
 }) {
   const active = params.sort === sort
@@ -41,9 +42,9 @@ export function SortHeader({
       type="button"
       title={title}
       className={cn(
-        'inline-flex items-center justify-end gap-1 rounded px-1 py-1 text-right hover:text-foreground',
+        'items-center justify-end gap-1 rounded px-1 py-1 text-right hover:text-foreground',
+        fromLg ? 'hidden lg:flex' : 'inline-flex',
         active && 'text-foreground',
-        className,
       )}
       onClick={() => onSortChange(nextSort(params, sort))}
     >

@@ -55,8 +55,10 @@ export function StatusTabs({ projectId, filters, className }: { projectId: strin
                 search={(prev) => ({ ...prev, f: toFilterSearch(withStatusTab(filters, tab)) })}
                 aria-current={selected ? 'page' : undefined}
                 className={cn(
-                  'inline-flex h-7 items-center gap-1 rounded-md px-2 text-sm whitespace-nowrap sm:h-8 sm:gap-1.5 sm:px-2.5 text-muted-foreground hover:bg-surface-muted hover:text-foreground',
-                  selected && 'bg-accent-soft font-medium text-accent hover:bg-accent-soft hover:text-accent',
+                  'inline-flex h-7 items-center gap-1 rounded-md px-2 text-sm whitespace-nowrap sm:h-8 sm:gap-1.5 sm:px-2.5',
+                  selected
+                    ? 'bg-accent-soft font-medium text-accent hover:bg-accent-soft hover:text-accent'
+                    : 'text-muted-foreground hover:bg-surface-muted hover:text-foreground',
                 )}
               >
                 {label}{' '}

@@ -91,7 +91,7 @@ export function BreadcrumbsTimeline({
             id={searchId}
             type="search"
             placeholder="Search breadcrumbs"
-            className="h-8 text-xs"
+            size="sm"
             value={text}
             onChange={(event) => setText(event.target.value)}
           />

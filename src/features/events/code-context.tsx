@@ -23,8 +23,8 @@ export function CodeContext({ frame, label }: { frame: StackFrame; label: string
             <span
               aria-hidden="true"
               className={cn(
-                'w-14 shrink-0 border-r border-border pr-3 text-right text-muted-foreground tabular-nums select-none',
-                line.failing && 'border-accent text-foreground',
+                'w-14 shrink-0 border-r pr-3 text-right tabular-nums select-none',
+                line.failing ? 'border-accent text-foreground' : 'border-border text-muted-foreground',
               )}
             >
               {line.number}

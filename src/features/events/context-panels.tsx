@@ -7,7 +7,7 @@ function Panel({ title, value, emptyText, aside }: { title: string; value: unkno
   const id = `panel-${title.toLowerCase()}`
   return (
     <Card aria-labelledby={id}>
-      <CardHeader className="py-2">
+      <CardHeader compact>
         <CardTitle id={id}>{title}</CardTitle>
         {aside}
       </CardHeader>

@@ -16,7 +16,7 @@ declare module '@tanstack/history' {
   }
 }
 
-const linkClass = cn(buttonVariants({ size: 'sm' }), 'h-8')
+const linkClass = buttonVariants({ size: 'toolbar' })
 const disabledClass = cn(linkClass, 'pointer-events-none opacity-50')
 
 /** Newer / older event of the same error; loads on its own so the event shows at once. */

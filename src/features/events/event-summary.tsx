@@ -64,7 +64,7 @@ export function EventSummary({ event }: { event: ErrorEvent }) {
           <Badge tone={event.unhandled ? 'danger' : 'neutral'}>{event.unhandled ? 'unhandled' : 'handled'}</Badge>
           {event.severity_reason ? (
             // Attributes may be long (a route of hundreds of characters): the pill wraps within the page.
-            <Badge className="max-w-full rounded-lg whitespace-normal [overflow-wrap:anywhere]">
+            <Badge wrap className="max-w-full">
               {event.severity_reason}
               {event.severity_reason_attributes
                 ? ` (${Object.entries(event.severity_reason_attributes)

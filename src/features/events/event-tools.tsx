@@ -51,16 +51,16 @@ export function EventTools({ projectId, errorId, event }: { projectId: string; e
 
   return (
     <div className="flex flex-wrap items-center justify-end gap-2">
-      <Button size="sm" className="h-8" onClick={() => setRawOpen(true)}>
+      <Button size="toolbar" onClick={() => setRawOpen(true)}>
         <Braces aria-hidden="true" />
         Raw JSON
       </Button>
-      <Button size="sm" className="h-8" onClick={() => downloadJson(event)}>
+      <Button size="toolbar" onClick={() => downloadJson(event)}>
         <Download aria-hidden="true" />
         Download JSON
       </Button>
       {isAdmin ? (
-        <Button size="sm" variant="ghost" className="h-8 text-danger" onClick={() => setDeleteOpen(true)}>
+        <Button size="toolbar" variant="ghost" tone="danger" onClick={() => setDeleteOpen(true)}>
           <Trash2 aria-hidden="true" />
           Delete event
         </Button>

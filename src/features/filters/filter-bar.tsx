@@ -102,9 +102,8 @@ export function FilterBar({
                     {text}
                   </span>
                   <Button
-                    size="icon"
+                    size="icon-xs"
                     variant="ghost"
-                    className="size-5"
                     aria-label={`Remove filter ${text}`}
                     onClick={() => onChange(removeCondition(filters, fieldId, condition))}
                   >

@@ -14,7 +14,7 @@ import {
 } from '../../../contract/filters.ts'
 import { pivotValuesQuery } from '../../api/pivots.ts'
 import { Button } from '../../components/ui/button.tsx'
-import { Label, Select } from '../../components/ui/input.tsx'
+import { Label } from '../../components/ui/input.tsx'
 import { cn } from '../../lib/cn.ts'
 import { formatCountOf } from '../../lib/relative-time.ts'
 import { describePivotValue, pivotIdOfField } from '../pivots/to-pivot-filter.ts'
@@ -290,9 +290,10 @@ export function FilterCombobox({
         <span className="inline-flex items-center gap-1 rounded-md bg-accent-soft py-0.5 pr-0.5 pl-2 text-xs text-accent">
           <span className="font-medium">{field.name}</span>
           {operators.length > 1 ? (
-            <Select
+            // A field's look would be out of place inside the chip: a plain, borderless select.
+            <select
               aria-label={`Condition on ${field.name}`}
-              className="h-6 w-auto border-transparent bg-transparent px-1 pr-6 text-xs text-accent field-sizing-content"
+              className="h-6 w-auto min-w-0 rounded-md border border-transparent bg-transparent px-1 pr-6 text-xs text-accent field-sizing-content disabled:opacity-50"
               value={operator}
               onChange={(event) => {
                 const next = operators.find((o) => o === event.target.value)
@@ -308,14 +309,14 @@ export function FilterCombobox({
                   {operatorLabel(o, field.match)}
                 </option>
               ))}
-            </Select>
+            </select>
           ) : (
             <span>{operatorLabel(operators[0] ?? 'eq', field.match)}</span>
           )}
           <Button
-            size="icon"
+            size="icon-xs"
             variant="ghost"
-            className="size-5 text-accent"
+            tone="accent"
             aria-label={`Cancel the ${field.name} filter`}
             onClick={() => {
               reset()
@@ -380,11 +381,11 @@ export function FilterCombobox({
               role="option"
               aria-selected={index === activeIndex}
               className={cn(
-                'flex cursor-pointer items-baseline justify-between gap-3 px-3 py-1.5 text-sm',
-                index === activeIndex ? 'bg-accent-soft text-accent' : 'text-foreground',
+                'flex cursor-pointer items-baseline justify-between gap-3 px-3 py-1.5',
+                index === activeIndex ? 'bg-accent-soft text-accent' : option.page ? 'text-accent' : 'text-foreground',
                 // The typed text after suggestions: set apart, so it does not read as one of them.
                 (option.typed || option.page) && index > 0 ? 'border-t border-border' : undefined,
-                option.page ? 'text-xs font-medium text-accent' : undefined,
+                option.page ? 'text-xs font-medium' : 'text-sm',
               )}
               // Keep focus in the input so typing and the keys go on working.
               onMouseDown={(event) => event.preventDefault()}

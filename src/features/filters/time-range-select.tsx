@@ -47,12 +47,12 @@ export function TimeRangeSelect({
   const known = TIME_RANGE_OPTIONS.some((option) => option.value === value) || value === ALL
   return (
     <div className={cn('flex items-center gap-2', className)}>
-      <Label htmlFor={id} className="text-xs text-muted-foreground">
+      <Label htmlFor={id} quiet>
         Time range
       </Label>
       <Select
         id={id}
-        className="h-8 w-auto max-w-72 text-xs"
+        size="sm" fullWidth={false} className="w-auto max-w-72"
         title={range.kind === 'absolute' ? exactRange(range) : undefined}
         value={value}
         onChange={(event) => {

@@ -54,7 +54,7 @@ export function AcceptInvitationPage({ token }: { token: string }) {
               </p>
             </div>
             <Card>
-              <CardContent className="py-5">
+              <CardContent padding={5}>
                 <AcceptInvitationForm token={token} invitation={query.data} />
               </CardContent>
             </Card>

@@ -25,7 +25,7 @@ export function OrganizationSettingsPage({ organizationId }: { organizationId: s
   return (
     <div className="mx-auto flex max-w-3xl flex-col gap-6">
       <PageHeader
-        className="mb-0"
+        spacing="none"
         title={`${organization.name}: settings`}
         description={isAdmin ? undefined : 'Only organization admins can rename or delete this organization.'}
       />
@@ -48,7 +48,7 @@ export function OrganizationSettingsPage({ organizationId }: { organizationId: s
       </Card>
 
       {isAdmin ? (
-        <Card aria-labelledby="organization-delete-title" className="border-danger/40">
+        <Card aria-labelledby="organization-delete-title" tone="danger">
           <CardHeader>
             <CardTitle id="organization-delete-title">Delete organization</CardTitle>
           </CardHeader>
@@ -57,7 +57,7 @@ export function OrganizationSettingsPage({ organizationId }: { organizationId: s
               Deletes the organization with all its projects, errors and events, and its collaborators lose access. This
               cannot be undone.
             </p>
-            <Button className="text-danger" onClick={() => setDeleting(true)}>
+            <Button tone="danger" onClick={() => setDeleting(true)}>
               <Trash2 aria-hidden="true" />
               Delete organization
             </Button>

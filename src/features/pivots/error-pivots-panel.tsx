@@ -105,12 +105,13 @@ export function ErrorPivotsPanel({
   }
   return (
     <Card aria-label="Pivots">
-      <CardHeader className="py-2">
+      <CardHeader compact>
         <CardTitle>Pivots</CardTitle>
       </CardHeader>
       <CardContent>
         <Tabs label="Pivot fields" tabs={LABELS} selected={selected} onSelect={setSelected} // On phones a little smaller and sharing the width: six tabs in about 20rem.
-          listClassName="gap-0 [&>[role=tab]]:px-2 max-sm:[&>[role=tab]]:flex-auto max-sm:[&>[role=tab]]:px-1 max-sm:[&>[role=tab]]:text-[0.8125rem]">
+          dense
+          listClassName="[&>[role=tab]]:px-2 max-sm:[&>[role=tab]]:flex-auto max-sm:[&>[role=tab]]:px-1 max-sm:[&>[role=tab]]:text-[0.8125rem]">
           {(tab) => {
             const pivotId = ERROR_PIVOT_FIELDS[LABELS.indexOf(tab)] ?? ERROR_PIVOT_FIELDS[0]!
             return <PivotTopValues projectId={projectId} errorId={errorId} pivotId={pivotId} filters={filters} />

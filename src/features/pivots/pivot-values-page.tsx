@@ -164,7 +164,7 @@ export function PivotValuesPage({
                       projectId={projectId}
                       user={{ id: value.event_field_value }}
                       label={`Privacy requests for ${value.event_field_value}`}
-                      className="text-xs"
+                      small
                     >
                       Privacy requests
                     </UserPrivacyLink>

@@ -113,7 +113,7 @@ export function PrivacyPage({
     <div className="flex flex-col gap-6">
       {nav}
       <PageHeader
-        className="mb-0"
+        spacing="none"
         title={`${scopeName}: privacy requests`}
         description={`Find a person’s events in ${where}, export them for an access request (GDPR, CCPA) or delete them for good.`}
       />
@@ -144,7 +144,7 @@ export function PrivacyPage({
                     {exportData.isPending ? 'Requesting export…' : 'Export their data'}
                   </Button>
                   <Button
-                    className="border-danger/40 text-danger hover:bg-danger-soft"
+                    variant="danger-outline"
                     disabled={!selected || prepareDeletion.isPending}
                     onClick={() => prepareDeletion.mutate({ kind: 'deletion', filters })}
                   >

@@ -163,7 +163,7 @@ function RequestRow({
       <div className="shrink-0">
         {downloadable && item.kind === 'retrieval' ? <DownloadButton request={item.request} /> : null}
         {item.kind === 'deletion' && item.request.status === 'AWAITING_CONFIRMATION' ? (
-          <Button size="sm" className="border-danger/40 text-danger hover:bg-danger-soft" onClick={() => onConfirm(item.request as EventDataDeletion)}>
+          <Button size="sm" variant="danger-outline" onClick={() => onConfirm(item.request as EventDataDeletion)}>
             <Trash2 aria-hidden="true" />
             Confirm deletion…
           </Button>

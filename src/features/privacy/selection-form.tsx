@@ -66,7 +66,7 @@ export function SelectionForm({ filters, onChange }: { filters: Filters; onChang
                 <span className="min-w-0 truncate" title={text}>
                   {text}
                 </span>
-                <Button variant="ghost" size="icon" className="size-6" aria-label={`Remove condition ${text}`} onClick={() => onChange(removeCondition(filters, other, c))}>
+                <Button variant="ghost" size="icon-sm" aria-label={`Remove condition ${text}`} onClick={() => onChange(removeCondition(filters, other, c))}>
                   <X aria-hidden="true" />
                 </Button>
               </li>

@@ -15,12 +15,15 @@ import { personSearch } from './to-privacy-selection.ts'
 export function UserPrivacyLink({
   projectId,
   user,
+  small = false,
   className,
   label,
   children = 'Export or delete this user’s data',
 }: {
   projectId: string
   user: { id?: string | null; email?: string | null }
+  /** `small`: in a line of small text (text-xs). */
+  small?: boolean
   className?: string
   /** The link's accessible name, when its words alone do not say whose data. */
   label?: string
@@ -36,7 +39,7 @@ export function UserPrivacyLink({
       params={{ organizationId }}
       search={{ f }}
       aria-label={label}
-      className={cn('inline-flex items-center gap-1 rounded text-sm text-accent hover:underline', className)}
+      className={cn('inline-flex items-center gap-1 rounded text-accent hover:underline', small ? 'text-xs' : 'text-sm', className)}
     >
       <ShieldCheck aria-hidden="true" className="size-3.5 shrink-0" />
       {children}

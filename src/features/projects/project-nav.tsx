@@ -4,8 +4,9 @@ import { cn } from '../../lib/cn.ts'
 import { usePopover } from '../../lib/use-popover.ts'
 import { useIsProjectAdmin } from '../collaborators/use-is-admin.ts'
 
-const tab =
-  'shrink-0 whitespace-nowrap -mb-px rounded-t-md border-b-2 px-3 py-1.5 text-sm font-medium text-muted-foreground hover:text-foreground focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent'
+const tabBase =
+  'shrink-0 whitespace-nowrap -mb-px rounded-t-md border-b-2 px-3 py-1.5 text-sm font-medium hover:text-foreground focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent'
+const tab = `${tabBase} text-muted-foreground`
 const activeTab = 'border-accent text-foreground'
 
 /** A project's pages. The first three are what triage needs; on phones the others sit under "More". */
@@ -35,7 +36,7 @@ function MorePages({ projectId, pages, current }: { projectId: string; pages: re
         aria-expanded={open}
         aria-controls={id}
         onClick={() => setOpen((value) => !value)}
-        className={cn(tab, 'flex items-center gap-1', current ? activeTab : 'border-transparent')}
+        className={cn(tabBase, 'flex items-center gap-1', current ? activeTab : 'border-transparent text-muted-foreground')}
       >
         More
         {current ? <span className="sr-only">(current page: {current.label})</span> : null}
@@ -70,14 +71,17 @@ function MorePages({ projectId, pages, current }: { projectId: string; pages: re
  * its source maps and symbols, its webhooks and, for admins, its privacy requests. The current
  * one is marked. Nothing scrolls sideways: on phones the last ones are under "More".
  */
-export function ProjectNav({ projectId, className }: { projectId: string; className?: string }) {
+const NAV_SPACING = { page: 'mb-4', compact: 'mb-3', none: '' } as const
+
+/** `spacing`: the margin under it; `none` where the page's layout spaces it. */
+export function ProjectNav({ projectId, spacing = 'page' }: { projectId: string; spacing?: keyof typeof NAV_SPACING }) {
   const isAdmin = useIsProjectAdmin(projectId)
   const matchRoute = useMatchRoute()
   const pages = PAGES.filter((page) => !('adminOnly' in page) || isAdmin)
   const secondary = pages.filter((page) => !page.primary)
   const currentSecondary = secondary.find((page) => matchRoute({ to: page.to, params: { projectId }, fuzzy: true }))
   return (
-    <nav aria-label="Project" className={cn('mb-4 flex gap-1 border-b border-border', className)}>
+    <nav aria-label="Project" className={cn('flex gap-1 border-b border-border', NAV_SPACING[spacing])}>
       {pages.map((page) => (
         <Link
           key={page.to}

@@ -28,7 +28,7 @@ export function ProjectSettingsPage({ projectId }: { projectId: string }) {
   return (
     <div className="mx-auto flex max-w-3xl flex-col gap-6">
       <PageHeader
-        className="mb-0"
+        spacing="none"
         title={`${project.name}: settings`}
         description={isAdmin ? `A ${project.type} project.` : 'Only organization admins can rename or delete this project, regenerate its API key or change its rate limit.'}
       />
@@ -74,7 +74,7 @@ export function ProjectSettingsPage({ projectId }: { projectId: string }) {
       <RateLimitSection projectId={projectId} isAdmin={isAdmin} />
 
       {isAdmin ? (
-        <Card aria-labelledby="project-delete-title" className="border-danger/40">
+        <Card aria-labelledby="project-delete-title" tone="danger">
           <CardHeader>
             <CardTitle id="project-delete-title">Delete project</CardTitle>
           </CardHeader>
@@ -82,7 +82,7 @@ export function ProjectSettingsPage({ projectId }: { projectId: string }) {
             <p className="text-sm text-muted-foreground">
               Deletes the project with all its errors and events. This cannot be undone.
             </p>
-            <Button className="text-danger" onClick={() => setDialog('delete')}>
+            <Button tone="danger" onClick={() => setDialog('delete')}>
               <Trash2 aria-hidden="true" />
               Delete project
             </Button>

@@ -29,7 +29,7 @@ function NoReleases({ apiKey, origin }: { apiKey: string; origin: string }) {
   const snippet = buildSnippet(apiKey, origin)
   return (
     <Card aria-labelledby="no-releases-title">
-      <CardContent className="flex flex-col gap-3 py-6">
+      <CardContent padding={6} className="flex flex-col gap-3">
         <div className="flex items-start gap-3">
           <Rocket aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-accent" />
           <div className="min-w-0">

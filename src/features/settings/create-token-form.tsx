@@ -72,7 +72,7 @@ function NewTokenSecret({ token, onDone }: { token: CreatedToken; onDone: () => 
         Token “{token.description}”
       </label>
       <div className="flex items-center gap-2">
-        <Input id={id} readOnly value={token.token} className="font-mono text-xs" onFocus={(event) => event.currentTarget.select()} />
+        <Input id={id} readOnly value={token.token} size="code" onFocus={(event) => event.currentTarget.select()} />
         <CopyButton value={token.token} label="Copy the new token" />
       </div>
       <p role="status" className="flex items-start gap-1.5 text-xs text-foreground">

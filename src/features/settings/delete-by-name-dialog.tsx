@@ -60,8 +60,7 @@ export function DeleteByNameDialog({
           </Button>
           <Button
             type="submit"
-            variant="primary"
-            className="bg-danger text-white hover:bg-danger/90"
+            variant="danger"
             disabled={!matches || pending}
             aria-busy={pending || undefined}
           >

@@ -25,10 +25,10 @@ export function PersonalTokensPage() {
       <PageHeader
         title="Personal tokens"
         description="Tokens let scripts and tools use the Errata API as you. Revoke any you no longer use."
-        className="mb-0"
+        spacing="none"
       />
       <Card>
-        <CardContent className="py-4">
+        <CardContent padding={4}>
           <CreateTokenForm />
         </CardContent>
       </Card>
@@ -85,7 +85,7 @@ function TokensTable({ tokens, onRevoke }: { tokens: readonly AuthToken[]; onRev
                 <Button
                   size="sm"
                   variant="ghost"
-                  className="text-danger"
+                  tone="danger"
                   aria-label={`Revoke token ${token.description}, created ${formatExactTime(token.created_at)}`}
                   onClick={() => onRevoke(token)}
                 >

@@ -39,8 +39,8 @@ export function FileDropzone({
         role: 'group',
         'aria-labelledby': labelId,
         className: cn(
-          'flex flex-col items-center justify-center gap-1.5 rounded-lg border-2 border-dashed border-border bg-surface-muted/40 px-4 py-6 text-center text-sm transition-colors',
-          isDragActive && 'border-accent bg-accent-soft/40',
+          'flex flex-col items-center justify-center gap-1.5 rounded-lg border-2 border-dashed px-4 py-6 text-center text-sm transition-colors',
+          isDragActive ? 'border-accent bg-accent-soft/40' : 'border-border bg-surface-muted/40',
           disabled && 'opacity-60',
           className,
         ),

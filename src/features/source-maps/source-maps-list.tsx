@@ -47,7 +47,7 @@ function SourceMapRow({ map, canDelete, onDelete }: { map: SourceMap; canDelete:
         {map.events_mapped.toLocaleString('en-US')} {map.events_mapped === 1 ? 'event' : 'events'} mapped
       </p>
       {canDelete ? (
-        <Button size="sm" variant="ghost" className="self-start text-danger md:self-center" onClick={() => onDelete(map)}>
+        <Button size="sm" variant="ghost" tone="danger" className="self-start md:self-center" onClick={() => onDelete(map)}>
           <Trash2 aria-hidden="true" />
           Delete <span className="sr-only">the source map for {target}{map.app_version ? `, version ${map.app_version}` : ''}</span>
         </Button>

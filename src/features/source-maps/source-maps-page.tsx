@@ -81,7 +81,7 @@ export function SourceMapsPage({
     <div className="flex flex-col gap-6">
       {nav}
       <PageHeader
-        className="mb-0"
+        spacing="none"
         title={`${projectName}: source maps & symbols`}
         description="Upload the files that turn minified or native stack traces back into your source: file, line, function and the code around it."
       />

@@ -43,7 +43,7 @@ function NoSessions({ apiKey, origin }: { apiKey: string; origin: string }) {
   const snippet = sessionsSnippet(apiKey, origin)
   return (
     <Card aria-labelledby="no-sessions-title">
-      <CardContent className="flex flex-col gap-3 py-6">
+      <CardContent padding={6} className="flex flex-col gap-3">
         <div className="flex items-start gap-3">
           <Activity aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-accent" />
           <div className="min-w-0">
@@ -73,7 +73,7 @@ function StabilitySummary({ total, period }: { total: Stability['total']; period
   const { tone } = stabilityTone(total.crash_free_rate)
   return (
     <Card aria-labelledby="stability-total-title">
-      <CardContent className="py-4">
+      <CardContent padding={4}>
         <h2 id="stability-total-title" className="text-sm font-medium text-muted-foreground">
           Crash-free sessions · {period}
         </h2>
@@ -95,7 +95,7 @@ function StabilitySummary({ total, period }: { total: Stability['total']; period
 function ReleasesLink({ projectId, count }: { projectId: string; count: number }) {
   return (
     <Card aria-labelledby="stability-releases-title">
-      <CardContent className="flex flex-wrap items-center justify-between gap-3 py-4">
+      <CardContent padding={4} className="flex flex-wrap items-center justify-between gap-3">
         <div className="min-w-0">
           <h2 id="stability-releases-title" className="text-sm font-medium">
             By release

@@ -47,7 +47,7 @@ export function ErrorTrendChart({
   })
   return (
     <Card aria-labelledby={`${id}-title`}>
-      <CardHeader className="py-2">
+      <CardHeader compact>
         <CardTitle id={`${id}-title`}>
           Trend <span className="font-normal text-muted-foreground">· {trend.rangeLabel}, {describeResolution(trend.resolution)}</span>
         </CardTitle>

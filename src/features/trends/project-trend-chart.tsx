@@ -51,7 +51,7 @@ export function ProjectTrendChart({
       : null
   return (
     <Card aria-labelledby={`${id}-title`}>
-      <CardHeader className="py-2">
+      <CardHeader compact>
         <CardTitle id={`${id}-title`}>
           Events <span className="font-normal text-muted-foreground">· {trend.rangeLabel}, {describeResolution(trend.resolution)}</span>
         </CardTitle>

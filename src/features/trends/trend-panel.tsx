@@ -44,12 +44,12 @@ export function ResolutionSelect({
 }) {
   return (
     <div className="flex items-center gap-2">
-      <Label htmlFor={id} className="text-xs text-muted-foreground">
+      <Label htmlFor={id} quiet>
         Resolution
       </Label>
       <Select
         id={id}
-        className="h-8 w-auto text-xs"
+        size="sm" fullWidth={false} className="w-auto"
         value={choice}
         onChange={(event) => {
           const next = RESOLUTION_CHOICES.find((c) => c === event.target.value)

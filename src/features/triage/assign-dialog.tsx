@@ -39,7 +39,7 @@ export function AssignDialog({
               <li key={option.id ?? 'unassign'}>
                 <Button
                   variant="ghost"
-                  className="w-full justify-start"
+                  align="start" className="w-full"
                   aria-pressed={assignedId === option.id}
                   data-autofocus={index === 0 ? '' : undefined}
                   onClick={() => choose(option.id)}

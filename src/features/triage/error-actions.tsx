@@ -99,7 +99,7 @@ export function ErrorActions({ projectId, error, filters = {} }: { projectId: st
       />
       <SeverityMenu severity={error.severity} onChange={(severity) => run({ operation: 'override_severity', severity })} />
       {isAdmin ? (
-        <Button variant="ghost" className="text-danger" onClick={() => setDeleteOpen(true)}>
+        <Button variant="ghost" tone="danger" onClick={() => setDeleteOpen(true)}>
           <Trash2 aria-hidden="true" />
           Delete
         </Button>

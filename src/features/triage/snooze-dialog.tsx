@@ -111,7 +111,7 @@ function SnoozeForm({ onCancel, onSnooze }: { onCancel: () => void; onSnooze: (r
             <label className="ml-6 flex items-center gap-2 text-sm">
               after
               <Input
-                className="w-24"
+                fullWidth={false} className="w-24"
                 inputMode="numeric"
                 aria-label="Additional events"
                 value={additional}
@@ -127,7 +127,7 @@ function SnoozeForm({ onCancel, onSnooze }: { onCancel: () => void; onSnooze: (r
           {kind === 'n_occurrences_in_m_hours' ? (
             <div className="ml-6 flex flex-wrap items-center gap-2 text-sm">
               <Input
-                className="w-24"
+                fullWidth={false} className="w-24"
                 inputMode="numeric"
                 aria-label="Events"
                 value={occurrences}
@@ -135,7 +135,7 @@ function SnoozeForm({ onCancel, onSnooze }: { onCancel: () => void; onSnooze: (r
               />
               events in
               <Input
-                className="w-20"
+                fullWidth={false} className="w-20"
                 inputMode="numeric"
                 aria-label="Hours"
                 value={hours}
@@ -170,14 +170,14 @@ function SnoozeForm({ onCancel, onSnooze }: { onCancel: () => void; onSnooze: (r
               {preset === 'custom' ? (
                 <div className="flex items-center gap-2 text-sm">
                   <Input
-                    className="w-24"
+                    fullWidth={false} className="w-24"
                     inputMode="numeric"
                     aria-label="Custom period"
                     value={customAmount}
                     onChange={(e) => setCustomAmount(e.target.value)}
                   />
                   <Select
-                    className="w-32"
+                    fullWidth={false} className="w-32"
                     aria-label="Unit"
                     value={customUnit}
                     onChange={(e) => setCustomUnit(e.target.value as Unit)}

@@ -112,18 +112,18 @@ export function WebhookForm({
           <div className="flex flex-wrap items-end gap-2 text-sm">
             <div className="flex flex-col gap-1">
               <Label htmlFor={`${id}-threshold`}>At least</Label>
-              <Input id={`${id}-threshold`} type="number" min={1} required className="w-28" value={threshold} onChange={(e) => setThreshold(e.target.value)} />
+              <Input id={`${id}-threshold`} type="number" min={1} required fullWidth={false} className="w-28" value={threshold} onChange={(e) => setThreshold(e.target.value)} />
             </div>
             <div className="flex flex-col gap-1">
               <Label htmlFor={`${id}-unit`}>of</Label>
-              <Select id={`${id}-unit`} className="w-32" value={unit} onChange={(e) => setUnit(e.target.value as 'events' | 'users')}>
+              <Select id={`${id}-unit`} fullWidth={false} className="w-32" value={unit} onChange={(e) => setUnit(e.target.value as 'events' | 'users')}>
                 <option value="events">events</option>
                 <option value="users">users</option>
               </Select>
             </div>
             <div className="flex flex-col gap-1">
               <Label htmlFor={`${id}-hours`}>within hours</Label>
-              <Input id={`${id}-hours`} type="number" min={1} max={168} required className="w-24" value={hours} onChange={(e) => setHours(e.target.value)} />
+              <Input id={`${id}-hours`} type="number" min={1} max={168} required fullWidth={false} className="w-24" value={hours} onChange={(e) => setHours(e.target.value)} />
             </div>
           </div>
           <p className="text-xs text-muted-foreground">At most one notification per window.</p>
@@ -135,7 +135,7 @@ export function WebhookForm({
           <Label htmlFor={`${id}-sensitivity`}>Spike sensitivity</Label>
           <Select
             id={`${id}-sensitivity`}
-            className="w-40"
+            fullWidth={false} className="w-40"
             value={sensitivity}
             onChange={(e) => setSensitivity(e.target.value as (typeof SPIKE_SENSITIVITIES)[number])}
           >

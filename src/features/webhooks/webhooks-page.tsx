@@ -44,7 +44,7 @@ export function WebhooksPage({
     <div className="mx-auto flex max-w-4xl flex-col gap-4">
       {nav}
       <PageHeader
-        className="mb-0"
+        spacing="none"
         title={`${projectName}: webhooks`}
         description={
           isAdmin
@@ -113,7 +113,7 @@ function NewSecret({ webhook, onDone }: { webhook: Webhook; onDone: () => void }
         Signing secret of {webhook.url}
       </label>
       <div className="flex items-center gap-2">
-        <Input id={id} readOnly value={webhook.secret} className="font-mono text-xs" onFocus={(event) => event.currentTarget.select()} />
+        <Input id={id} readOnly value={webhook.secret} size="code" onFocus={(event) => event.currentTarget.select()} />
         <CopyButton value={webhook.secret!} label="Copy the signing secret" />
       </div>
       <p role="status" className="flex items-start gap-1.5 text-xs text-foreground">
@@ -171,7 +171,7 @@ function WebhookCard({
   return (
     <Card aria-labelledby={titleId}>
       <CardHeader>
-        <CardTitle id={titleId} className="font-mono text-xs [overflow-wrap:anywhere]">
+        <CardTitle id={titleId} mono className="[overflow-wrap:anywhere]">
           {webhook.url}
         </CardTitle>
         {webhook.enabled ? <Badge tone="success">Enabled</Badge> : <Badge>Disabled</Badge>}
@@ -220,7 +220,7 @@ function WebhookCard({
               <Button size="sm" disabled={toggle.isPending} onClick={() => toggle.mutate({ webhookId: webhook.id, input: { enabled: !webhook.enabled } })}>
                 {webhook.enabled ? 'Disable' : 'Enable'}
               </Button>
-              <Button size="sm" className="text-danger" onClick={() => setDeleting(true)}>
+              <Button size="sm" tone="danger" onClick={() => setDeleting(true)}>
                 <Trash2 aria-hidden="true" />
                 Delete
               </Button>

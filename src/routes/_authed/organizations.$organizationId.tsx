@@ -67,7 +67,7 @@ function OrganizationPage() {
           {/* Only admins create projects (the server checks too); members are not offered a form that would fail. */}
           {isAdmin ? (
             <Card>
-              <CardContent className="py-4">
+              <CardContent padding={4}>
                 <CreateProjectForm
                   organizationId={organizationId}
                   onCreated={(project) => void navigate({ to: '/projects/$projectId/errors', params: { projectId: project.id } })}

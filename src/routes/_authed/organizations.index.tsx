@@ -20,11 +20,11 @@ function OrganizationsPage() {
   const navigate = Route.useNavigate()
   return (
     <div className="mx-auto flex max-w-3xl flex-col gap-6">
-      <PageHeader title="Organizations" description="Pick an organization to see its projects." className="mb-0" />
+      <PageHeader title="Organizations" description="Pick an organization to see its projects." spacing="none" />
       <PendingInvitations />
       <OrganizationList organizations={organizations} />
       <Card>
-        <CardContent className="py-4">
+        <CardContent padding={4}>
           <CreateOrganizationForm
             onCreated={(organization) =>
               void navigate({ to: '/organizations/$organizationId', params: { organizationId: organization.id } })

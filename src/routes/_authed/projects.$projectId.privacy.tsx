@@ -32,7 +32,7 @@ function ProjectPrivacyRoute() {
   const { data: project } = useSuspenseQuery(projectQuery(projectId))
   return (
     <PrivacyPage
-      nav={<ProjectNav projectId={projectId} className="mb-0" />}
+      nav={<ProjectNav projectId={projectId} spacing="none" />}
       scope={{ kind: 'project', projectId }}
       scopeName={project.name}
       projectNames={new Map([[project.id, project.name]])}

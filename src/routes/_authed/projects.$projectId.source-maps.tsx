@@ -40,7 +40,7 @@ function SourceMapsRoute() {
   const newestEvent = useQuery(newestProjectEventQuery(projectId)).data
   return (
     <SourceMapsPage
-      nav={<ProjectNav projectId={projectId} className="mb-0" />}
+      nav={<ProjectNav projectId={projectId} spacing="none" />}
       projectId={projectId}
       projectName={project.name}
       apiKey={project.api_key}

@@ -36,7 +36,7 @@ function ProjectWebhooksRoute() {
       projectId={projectId}
       projectName={project.name}
       isAdmin={useIsOrganizationAdmin(project.organization_id)}
-      nav={<ProjectNav projectId={projectId} className="mb-0" />}
+      nav={<ProjectNav projectId={projectId} spacing="none" />}
       openWebhookId={webhook}
       onOpenWebhook={(next) => void navigate({ search: { webhook: next }, replace: true })}
     />
