@@ -21,9 +21,11 @@ type Manifest = Record<string, ManifestChunk>
  * entry (login.html: React and the form, about 75 KB, most of it React DOM). What every signed-in
  * page loads (React DOM, the router, TanStack Query, the virtualized list, zod/mini, tailwind-merge,
  * the app's shared code) is above 150 KB today (about 194 KB with the early script: see BENCHMARKS.md), so those limits
- * hold what was reached, with a little room, and fail any growth.
+ * hold what was reached, with a little room, and fail any growth. The early script (in the
+ * document itself) also paints the page's title, controls' places, breadcrumbs and assignees, and
+ * asks for the app's files (src/first-paint/): about 5.9 KB.
  */
-export const BUDGETS_KB = { login: 77, errorsList: 198, errorPage: 197, heaviestPage: 198, earlyScript: 5 }
+export const BUDGETS_KB = { login: 77, errorsList: 198, errorPage: 197, heaviestPage: 198, earlyScript: 6 }
 
 /** The app's pages: the route modules a page renders, as the router plugin names their split components. */
 const APP_PAGES: Record<'errorsList' | 'errorPage', string[]> = {
