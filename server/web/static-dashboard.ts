@@ -6,6 +6,7 @@ import { Hono } from 'hono'
 import { compress } from 'hono/compress'
 import type { AppEnv } from '../context.ts'
 import { contentSecurityPolicy } from '../http/security-headers.ts'
+import { hashedAssets, IMMUTABLE } from './hashed-assets.ts'
 import { preloadLinks, routePreloads } from './route-preloads.ts'
 
 /** Paths that belong to the service, never to the dashboard's client-side routes. */
@@ -55,7 +56,9 @@ export function staticDashboard(staticDir: string): Hono<AppEnv> {
   if (existsSync(root)) serveBuiltFiles(app, root)
   // Built files come with precompressed copies (vite.config.ts); index.html for a client-side route is compressed here.
   app.get('*', compress(), (c) => {
-    if (SERVICE_PATHS.test(c.req.path)) return c.json({ errors: [`not found: ${c.req.path}`] }, 404)
+    // A built file that is not there (a chunk of an earlier build) is no page: index.html in its
+    // place would be cached for good under the file's name and read as a script.
+    if (SERVICE_PATHS.test(c.req.path) || c.req.path.startsWith('/assets/')) return c.json({ errors: [`not found: ${c.req.path}`] }, 404)
     if (!existsSync(indexPath)) {
       return c.text('The dashboard is not built. Run `npm run build` (npm start does this for you).', 503)
     }
@@ -71,11 +74,14 @@ export function staticDashboard(staticDir: string): Hono<AppEnv> {
 }
 
 function serveBuiltFiles(app: Hono<AppEnv>, root: string): void {
-  // Vite puts a content hash in asset names, so they can be cached for good. (Set on the way out:
-  // serveStatic's onFound runs after its response is made, too late for a header.)
+  // The build's hashed files, from memory, cached for good.
+  app.use('/assets/*', hashedAssets(root))
+  // Anything else under /assets (a source map, a file written after the start): from the disk, and
+  // cached for good as well (Vite puts a content hash in every name there). Set on the way out:
+  // serveStatic's onFound runs after its response is made, too late for a header.
   app.use('/assets/*', async (c, next) => {
     await next()
-    if (c.res.status === 200) c.header('Cache-Control', 'public, max-age=31536000, immutable')
+    if (c.res.status === 200) c.header('Cache-Control', IMMUTABLE)
   })
   // The .br or .gz copy beside the file when the browser takes it (Vary: Accept-Encoding).
   app.use('/assets/*', serveStatic({ root, precompressed: true }))
