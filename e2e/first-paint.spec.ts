@@ -159,7 +159,7 @@ test('long project and organization names, and assigned errors, are painted as t
   const api = await Api.signIn(request)
   const suffix = Date.now().toString(36)
   const organizationName = `The Northern Hemisphere Consolidated Payments and Logistics Holding Company Incorporated ${suffix} `.repeat(2).trim().slice(0, 200)
-  const projectName = `checkout-service-for-the-european-storefront-and-its-regional-payment-integrations-${suffix}-`.repeat(3).slice(0, 200)
+  const projectName = `ledger-reconciliation-worker-for-the-european-subsidiaries-and-their-regional-banks-${suffix}-`.repeat(3).slice(0, 200)
   const organization = await api.post<{ id: string }>('/user/organizations', { name: organizationName })
   const project = await api.post<{ id: string; api_key: string }>(`/organizations/${organization.id}/projects`, { name: projectName, type: 'js' })
   await notify(request, project.api_key, Array.from({ length: 6 }, (_, i) => simpleEvent({ errorClass: `LongNameError${i + 1}` })))

@@ -119,8 +119,10 @@ export interface ShellList {
 
 /**
  * The page under the header: the tabs, the title and its controls, the filter bar's place, then
- * the list with its toolbar's place and the rows. The places' heights are the app's at each width
- * range (e2e/first-paint.spec.ts checks the rows sit where the app's do at 390 to 1440 px).
+ * the list with its toolbar's place and the rows. The places' heights are the app's at each
+ * Tailwind width range, for phones as at 390 px (e2e/first-paint.spec.ts checks the rows sit where
+ * the app's do at 390, 640, 768, 1024, 1280 and 1440 px; between 400 and 639 px the app's filter
+ * bar and toolbar are lower than these places).
  */
 export function errorsPage(projectId: string, projectName: string, list: ShellList, now: number): HTMLElement {
   const page = document.createElement('div')
