@@ -205,12 +205,15 @@ async function paintBreadcrumbs(projectId: string, projectName: string, organiza
   place.replaceWith(breadcrumbsElement({ organizationId: id, organizationName: name, projectId, projectName }))
 }
 
-/** Paints the errors page into the shell when the answers are in, unless the app got there first. */
-export function paintErrorsShell(projectId: string, requests: ShellRequests): void {
+/**
+ * Paints the errors page into the shell when the answers are in, unless the app got there first.
+ * Settles once painted or given up (a failed request, an empty list, …).
+ */
+export function paintErrorsShell(projectId: string, requests: ShellRequests): Promise<void> {
   const total = requests.errors.then((response) => Number.parseInt(response.headers.get('X-Total-Count') ?? '', 10)).catch(() => Number.NaN)
   const answers = Promise.all([requests.project, readCopy(requests.errors), total])
   const collaborators = readCopy(requests.collaborators)
-  void answers.then(async ([projectAnswer, errorsAnswer, totalCount]) => {
+  return answers.then(async ([projectAnswer, errorsAnswer, totalCount]) => {
     const name = (projectAnswer as { name?: unknown } | null)?.name
     if (typeof name !== 'string' || !isErrorList(errorsAnswer) || errorsAnswer.length === 0) return
     // The app's rows name their assignees from the first render on (the route asks for the

@@ -18,7 +18,8 @@ import { readCopy } from './read-copy.ts'
 /** Where the errors page keeps whether its trend is folded (features/errors/use-trend-collapsed.ts, which imports React). */
 const TREND_COLLAPSED_KEY = 'errata.errors-trend-collapsed'
 
-export function startFirstRequests(): void {
+/** Starts the requests; on the errors list's default view, settles when its rows are painted (or will not be). */
+export function startFirstRequests(): Promise<void> | undefined {
   let token: string | null = null
   let trendCollapsed = true
   try {
@@ -48,7 +49,7 @@ export function startFirstRequests(): void {
   }
   start('/api/user')
   const list = /^\/projects\/([^/]+)\/errors\/?$/.exec(window.location.pathname)
-  if (!list) return finish()
+  if (!list) return void finish()
   const projectId = decodeURIComponent(list[1]!)
   const projectUrl = `/api/projects/${encodeURIComponent(projectId)}`
   const project = start(projectUrl)
@@ -70,7 +71,7 @@ export function startFirstRequests(): void {
   const entries = defaultView ? ['error.status:eq:open'] : search.getAll('f').filter(Boolean)
   for (const entry of entries) {
     const match = /^([^:]+):([^:]+):(.*)$/.exec(entry)
-    if (!match) return finish()
+    if (!match) return void finish()
     params.append(`filters[${match[1]}][][type]`, match[2]!)
     params.append(`filters[${match[1]}][][value]`, match[3]!)
   }
@@ -81,6 +82,6 @@ export function startFirstRequests(): void {
   // The rows are painted only where the shell's frame is the page's: the default view (its filter
   // bar holds one chip) with the trend folded. Anything else keeps the plain shell until the app runs.
   if (defaultView && trendCollapsed) {
-    paintErrorsShell(projectId, { project: projectJson, errors, collaborators, organization, descending: params.get('direction') !== 'asc' })
+    return paintErrorsShell(projectId, { project: projectJson, errors, collaborators, organization, descending: params.get('direction') !== 'asc' })
   }
 }
