@@ -87,6 +87,8 @@ function precompress(): Plugin {
  */
 const FIRST_PAINT_ENTRY = 'src/first-paint/main.ts'
 const FIRST_PAINT_PLACE = '<!-- first-paint script -->'
+/** The early script's tag is the one with the app's entry; the server adds the route's chunks to it (server/web/static-dashboard.ts). */
+const APP_ENTRY_ATTRIBUTE = 'data-app-entry'
 function firstPaintScript(): Plugin {
   let code = ''
   let isBuild = false
@@ -118,8 +120,27 @@ function firstPaintScript(): Plugin {
       order: 'post',
       handler(html) {
         // The app's page names the place (the sign-in page, login.html, starts no requests).
-        const tag = isBuild ? `<script>${code}</script>` : `<script type="module" src="/${FIRST_PAINT_ENTRY}"></script>`
-        return html.replace(FIRST_PAINT_PLACE, () => tag)
+        if (!html.includes(FIRST_PAINT_PLACE)) return html
+        if (!isBuild) return html.replace(FIRST_PAINT_PLACE, `<script type="module" src="/${FIRST_PAINT_ENTRY}"></script>`)
+        // The app's entry and its modulepreloads leave the document for the early script, which
+        // adds them once its API requests are sent (src/first-paint/load-app.ts): in the document
+        // the preload scanner asks for them first, and the API requests wait for one of HTTP/1.1's
+        // six connections behind them.
+        let entry: string | undefined
+        const preloads: string[] = []
+        const page = html
+          .replace(/\s*<script type="module" crossorigin src="([^"]+)"><\/script>/g, (_, src: string) => {
+            if (entry) throw new Error('index.html has more than one module script')
+            entry = src
+            return ''
+          })
+          .replace(/\s*<link rel="modulepreload" crossorigin href="([^"]+)">/g, (_, href: string) => {
+            preloads.push(href)
+            return ''
+          })
+        if (!entry) throw new Error('index.html has no module script for the early script to load')
+        const tag = `<script ${APP_ENTRY_ATTRIBUTE}="${entry}" data-app-preloads="${preloads.join(' ')}">${code}</script>`
+        return page.replace(FIRST_PAINT_PLACE, () => tag)
       },
     },
   }

@@ -4,7 +4,7 @@
 // where the app's rows then sit (no shift when the app takes over, with the layout-shift score
 // measured), hold event data as text, and anything but the default view, or a refused request,
 // keeps the plain shell.
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test, type Browser, type Page } from '@playwright/test'
 import { simpleEvent } from './bugsnag-payload.ts'
 import { Api, createProject, notify, waitForEvents, watchPage } from './support.ts'
 
@@ -70,49 +70,181 @@ async function rowsOf(page: Page, scope: '#first-paint' | '#root') {
   }, scope)
 }
 
+interface Comparison {
+  token: string
+  path: string
+  viewport: { width: number; height: number }
+  colorScheme: 'light' | 'dark'
+  /** Screenshots of the shell and of the app under this name (test-results/screenshots/). */
+  screenshot?: string
+  /** More checks of the shell's page (the app held back) and of the app's. */
+  onShell?: (page: Page) => Promise<void>
+  onApp?: (page: Page) => Promise<void>
+}
+
+/**
+ * The page's own paint (the app's code held back), then the app's page from a load of its own:
+ * the rows the app shows sit where the shell had them, with the same texts, and the hand-off
+ * moves nothing (layout-shift score under 0.01).
+ */
+async function expectShellWhereTheAppIs(browser: Browser, options: Comparison) {
+  const { viewport, colorScheme } = options
+  const what = `${viewport.width}px, ${colorScheme}`
+  const shellContext = await browser.newContext({ viewport, colorScheme })
+  const shellPage = await shellContext.newPage()
+  await prepare(shellPage, options.token)
+  await withoutTheApp(shellPage)
+  await shellPage.goto(options.path)
+  await expect(shellRows(shellPage).first()).toBeVisible()
+  const shell = await rowsOf(shellPage, '#first-paint')
+  if (options.screenshot) await shellPage.screenshot({ path: `test-results/screenshots/${options.screenshot}-shell.png` })
+  await options.onShell?.(shellPage)
+  await shellContext.close()
+
+  const appContext = await browser.newContext({ viewport, colorScheme })
+  const appPage = await appContext.newPage()
+  const watched = watchPage(appPage)
+  await prepare(appPage, options.token)
+  await appPage.goto(options.path)
+  await expect(appPage.locator('#first-paint')).toHaveCount(0)
+  await expect(appRows(appPage).getByRole('checkbox').first()).toBeVisible()
+  const app = await rowsOf(appPage, '#root')
+  // The rows the app shows (it renders those in and near the window) are where the shell had them, with the same texts.
+  expect(app.length).toBeGreaterThanOrEqual(Math.min(5, shell.length))
+  expect(shell.slice(0, app.length), `rows at ${what}`).toEqual(app)
+  const shifts = await appPage.evaluate(() => (window as unknown as { __shifts: number[] }).__shifts)
+  const score = shifts.reduce((sum, value) => sum + value, 0)
+  test.info().annotations.push({ type: `layout shift ${what}`, description: score.toFixed(4) })
+  expect(score, `cumulative layout shift at ${what}`).toBeLessThan(0.01)
+  if (options.screenshot) await appPage.screenshot({ path: `test-results/screenshots/${options.screenshot}-app.png` })
+  await options.onApp?.(appPage)
+  expect(watched.pageErrors).toEqual([])
+  await appContext.close()
+}
+
 test('the errors list paints its first rows from the page’s own request, where the app’s rows then sit', async ({ browser, request }) => {
   const { api, projectId, classes } = await seed(request)
   for (const viewport of VIEWPORTS) {
     for (const colorScheme of ['light', 'dark'] as const) {
-      const name = `first-paint-${viewport.width}${colorScheme === 'dark' ? '-dark' : ''}`
-      // Before the app runs: the shell with the rows.
-      const shellContext = await browser.newContext({ viewport, colorScheme })
-      const shellPage = await shellContext.newPage()
-      await prepare(shellPage, api.token)
-      await withoutTheApp(shellPage)
-      await shellPage.goto(`/projects/${projectId}/errors`)
-      await expect(shellRows(shellPage)).toHaveCount(classes.length)
-      await expect(shellPage.getByRole('heading', { name: 'first-paint: errors' })).toBeVisible()
-      const shell = await rowsOf(shellPage, '#first-paint')
-      await shellPage.screenshot({ path: `test-results/screenshots/${name}-shell.png` })
-      // Event data is text: the markup in a message is shown, not run or parsed.
-      await expect(shellPage.getByText(HOSTILE_MESSAGE, { exact: true })).toBeVisible()
-      expect(await shellPage.locator('#first-paint img[src="x"], #first-paint b').count()).toBe(0)
-      await shellContext.close()
-
-      // The app's page, from a load of its own: the shell goes when the app has rendered.
-      const appContext = await browser.newContext({ viewport, colorScheme })
-      const appPage = await appContext.newPage()
-      const watched = watchPage(appPage)
-      await prepare(appPage, api.token)
-      await appPage.goto(`/projects/${projectId}/errors`)
-      await expect(appPage.locator('#first-paint')).toHaveCount(0)
-      await expect(appRows(appPage).getByRole('link', { name: classes[0], exact: true })).toBeVisible()
-      await expect(appRows(appPage).getByRole('checkbox').first()).toBeVisible()
-      const app = await rowsOf(appPage, '#root')
-      // The rows the app shows (it renders those in and near the window) are where the shell had them, with the same texts.
-      expect(app.length).toBeGreaterThanOrEqual(5)
-      expect(shell.slice(0, app.length), `rows at ${viewport.width}px`).toEqual(app)
-      const shifts = await appPage.evaluate(() => (window as unknown as { __shifts: number[] }).__shifts)
-      const score = shifts.reduce((sum, value) => sum + value, 0)
-      test.info().annotations.push({ type: `layout shift ${viewport.width}px ${colorScheme}`, description: score.toFixed(4) })
-      expect(score, `cumulative layout shift at ${viewport.width}px, ${colorScheme}`).toBeLessThan(0.01)
-      await appPage.screenshot({ path: `test-results/screenshots/${name}-app.png` })
-      expect(watched.pageErrors).toEqual([])
-      expect(await appPage.evaluate(() => (window as unknown as { __firstPaintXss?: number }).__firstPaintXss)).toBeUndefined()
-      await appContext.close()
+      await expectShellWhereTheAppIs(browser, {
+        token: api.token,
+        path: `/projects/${projectId}/errors`,
+        viewport,
+        colorScheme,
+        screenshot: `first-paint-${viewport.width}${colorScheme === 'dark' ? '-dark' : ''}`,
+        onShell: async (page) => {
+          await expect(shellRows(page)).toHaveCount(classes.length)
+          await expect(page.getByRole('heading', { name: 'first-paint: errors' })).toBeVisible()
+          // Event data is text: the markup in a message is shown, not run or parsed.
+          await expect(page.getByText(HOSTILE_MESSAGE, { exact: true })).toBeVisible()
+          expect(await page.locator('#first-paint img[src="x"], #first-paint b').count()).toBe(0)
+        },
+        onApp: async (page) => {
+          await expect(appRows(page).getByRole('link', { name: classes[0], exact: true })).toBeVisible()
+          expect(await page.evaluate(() => (window as unknown as { __firstPaintXss?: number }).__firstPaintXss)).toBeUndefined()
+        },
+      })
     }
   }
+})
+
+test('the rows sit where the app’s do between the tested widths too', async ({ browser, request }) => {
+  const { api, projectId } = await seed(request)
+  for (const width of [1440, 1024, 768, 640]) {
+    await expectShellWhereTheAppIs(browser, { token: api.token, path: `/projects/${projectId}/errors`, viewport: { width, height: 900 }, colorScheme: 'light' })
+  }
+})
+
+test('long project and organization names, and assigned errors, are painted as the app shows them', async ({ browser, request }) => {
+  const api = await Api.signIn(request)
+  const suffix = Date.now().toString(36)
+  const organizationName = `The Northern Hemisphere Consolidated Payments and Logistics Holding Company Incorporated ${suffix} `.repeat(2).trim().slice(0, 200)
+  const projectName = `ledger-reconciliation-worker-for-the-european-subsidiaries-and-their-regional-banks-${suffix}-`.repeat(3).slice(0, 200)
+  const organization = await api.post<{ id: string }>('/user/organizations', { name: organizationName })
+  const project = await api.post<{ id: string; api_key: string }>(`/organizations/${organization.id}/projects`, { name: projectName, type: 'js' })
+  await notify(request, project.api_key, Array.from({ length: 6 }, (_, i) => simpleEvent({ errorClass: `LongNameError${i + 1}` })))
+  await waitForEvents(api, project.id, 6)
+  const me = await api.get<{ id: string; name: string }>('/user')
+  const errors = await api.get<{ id: string }[]>(`/projects/${project.id}/errors?per_page=100`)
+  for (const error of errors.slice(0, 3)) {
+    const assigned = await request.patch(`/api/projects/${project.id}/errors/${error.id}`, {
+      headers: { Authorization: `token ${api.token}`, 'X-Version': '2' },
+      data: { operation: 'assign', assigned_collaborator_id: me.id },
+    })
+    expect(assigned.status(), await assigned.text()).toBe(200)
+  }
+  const assignees = async (page: Page, scope: '#first-paint' | '#root') =>
+    page.locator(`${scope} [role="listitem"]`).filter({ hasText: `Assigned to ${me.name}` }).count()
+  for (const viewport of VIEWPORTS) {
+    await expectShellWhereTheAppIs(browser, {
+      token: api.token,
+      path: `/projects/${project.id}/errors`,
+      viewport,
+      colorScheme: 'light',
+      screenshot: `first-paint-long-names-${viewport.width}`,
+      onShell: async (page) => {
+        expect(await assignees(page, '#first-paint')).toBe(3)
+        await expect(page.getByRole('heading', { name: `${projectName}: errors` })).toBeVisible()
+        if (viewport.width < 640) await expect(page.locator('#first-paint').getByRole('navigation', { name: 'Breadcrumbs' })).toContainText(organizationName)
+      },
+      onApp: async (page) => expect(await assignees(page, '#root')).toBe(3),
+    })
+  }
+})
+
+/** Holds the app's entry until `release` is called: the page stays as its own script left it until then. */
+async function holdTheApp(page: Page) {
+  let release!: () => void
+  const released = new Promise<void>((resolve) => (release = resolve))
+  await page.route(/\/assets\/index-[^/]*\.js$/, async (route) => {
+    await released
+    await route.continue()
+  })
+  return release
+}
+
+test('the app’s files are asked for once each, after the page’s API requests', async ({ page, request }) => {
+  const { api, projectId, classes } = await seed(request)
+  await prepare(page, api.token)
+  const asked: string[] = []
+  page.on('request', (sent) => asked.push(new URL(sent.url()).pathname))
+  await page.goto(`/projects/${projectId}/errors`)
+  await expect(appRows(page).getByRole('link', { name: classes[0], exact: true })).toBeVisible()
+  await expect(page.locator('#first-paint')).toHaveCount(0)
+  const scripts = asked.filter((path) => path.startsWith('/assets/') && path.endsWith('.js'))
+  expect(scripts.length).toBeGreaterThan(3)
+  expect(new Set(scripts).size, `asked twice: ${scripts.filter((path, i) => scripts.indexOf(path) !== i).join(', ')}`).toBe(scripts.length)
+  // The early script sends its requests before it names the app's files, so the browser queues them first.
+  const firstScript = asked.findIndex((path) => path.startsWith('/assets/') && path.endsWith('.js'))
+  for (const path of ['/api/user', `/api/projects/${projectId}`]) {
+    expect(asked.indexOf(path), path).toBeGreaterThanOrEqual(0)
+    expect(asked.indexOf(path), path).toBeLessThan(firstScript)
+  }
+  expect(asked.findIndex((path) => path === `/api/projects/${projectId}/errors`)).toBeLessThan(firstScript)
+})
+
+test('a row focused before the app runs keeps the focus when the app takes over', async ({ page, request }) => {
+  const { api, projectId, classes } = await seed(request)
+  await prepare(page, api.token)
+  const release = await holdTheApp(page)
+  // Not until `load`: that waits for the held entry.
+  await page.goto(`/projects/${projectId}/errors`, { waitUntil: 'commit' })
+  await expect(shellRows(page)).toHaveCount(classes.length)
+  // Tabbed into the shell: the project's tabs come first, then the rows' links.
+  const target = shellRows(page).nth(2).getByRole('link')
+  const name = (await target.textContent()) ?? ''
+  const next = (await shellRows(page).nth(3).getByRole('link').textContent()) ?? ''
+  await target.focus()
+  await page.keyboard.press('Tab')
+  await page.keyboard.press('Shift+Tab')
+  await expect(target).toBeFocused()
+  release()
+  await expect(page.locator('#first-paint')).toHaveCount(0)
+  const appLink = appRows(page).getByRole('link', { name, exact: true })
+  await expect(appLink).toBeFocused()
+  // The app's row keyboard focus follows: j moves to the next row.
+  await page.keyboard.press('j')
+  await expect(appRows(page).getByRole('link', { name: next, exact: true })).toBeFocused()
 })
 
 test('a row clicked before the app runs opens its error page', async ({ page, request }) => {

@@ -20,10 +20,12 @@ type Manifest = Record<string, ManifestChunk>
  * KB of gzip. The targets are 150 KB for any first page and 80 KB for /login. /login is the sign-in
  * entry (login.html: React and the form, about 75 KB, most of it React DOM). What every signed-in
  * page loads (React DOM, the router, TanStack Query, the virtualized list, zod/mini,
- * the app's shared code) is above 150 KB today (about 188 KB with the early script: see BENCHMARKS.md), so those limits
- * hold what was reached, with a little room, and fail any growth.
+ * the app's shared code) is above 150 KB today (about 190 KB with the early script: see BENCHMARKS.md), so those limits
+ * hold what was reached, with a little room, and fail any growth. The early script (in the
+ * document itself) also paints the page's title, controls' places, breadcrumbs and assignees, and
+ * asks for the app's files (src/first-paint/): about 6.0 KB.
  */
-export const BUDGETS_KB = { login: 77, errorsList: 190, errorPage: 189, heaviestPage: 190, earlyScript: 5 }
+export const BUDGETS_KB = { login: 77, errorsList: 192, errorPage: 191, heaviestPage: 192, earlyScript: 6.5 }
 
 /** The app's pages: the route modules a page renders, as the router plugin names their split components. */
 const APP_PAGES: Record<'errorsList' | 'errorPage', string[]> = {
@@ -67,7 +69,10 @@ export function measure(dist: string): { page: string; kb: number; budget: numbe
   // rows), built apart from the manifest's chunks and written into the page, which every app page
   // runs first: counted in each app page's total, and held on its own too.
   const index = readFileSync(join(dist, APP_ENTRY), 'utf8')
-  const early = [...index.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((match) => match[1]!).join('\n')
+  const early = [...index.matchAll(/<script(\s[^>]*)?>([\s\S]*?)<\/script>/g)]
+    .filter((match) => !/\ssrc=/.test(match[1] ?? ''))
+    .map((match) => match[2]!)
+    .join('\n')
   if (!early) throw new Error(`${APP_ENTRY} has no early script`)
   const earlyKb = gzipSync(early, { level: 9 }).length / 1024
   const appPageKb = (keys: string[]) => earlyKb + gzipKb(filesOf(manifest, [APP_ENTRY, ...keys]))

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { brotliCompressSync, gunzipSync } from 'node:zlib'
+import { brotliCompressSync, brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApiPortApp, createApp } from './app.ts'
 import { bootstrapFirstAdmin } from './auth/bootstrap.ts'
@@ -16,9 +16,11 @@ let user: TestUser
 const staticDir = mkdtempSync(join(tmpdir(), 'errata-static-'))
 /** index.html's inline early script, as the build writes it (vite.config.ts). */
 const EARLY_SCRIPT = 'window.errataEarly = "</b>"'
+/** Its tag names the app's files, which it asks for (src/first-paint/load-app.ts). */
+const EARLY_SCRIPT_TAG = '<script data-app-entry="/assets/index-abc123.js" data-app-preloads="/assets/big-def456.js">'
 
 beforeAll(async () => {
-  writeFileSync(join(staticDir, 'index.html'), `<!doctype html><title>Errata</title><script>${EARLY_SCRIPT}</script><div id="root"></div>`)
+  writeFileSync(join(staticDir, 'index.html'), `<!doctype html><title>Errata</title>${EARLY_SCRIPT_TAG}${EARLY_SCRIPT}</script><div id="root"></div>`)
   writeFileSync(join(staticDir, 'login.html'), '<!doctype html><title>Sign in · Errata</title><div id="root"></div>')
   mkdirSync(join(staticDir, 'assets'))
   writeFileSync(join(staticDir, 'assets', 'index-abc123.js'), 'export {}')
@@ -68,10 +70,29 @@ describe('app wiring', () => {
     expect(res.headers.get('Vary')).toContain('Accept-Encoding')
     expect(res.headers.get('Cache-Control')).toBe('public, max-age=31536000, immutable')
     expect(res.headers.get('Content-Type')).toMatch(/javascript/)
-    // Without Accept-Encoding, the file as built.
+    expect(brotliDecompressSync(Buffer.from(await res.arrayBuffer())).toString()).toContain('chunk chunk')
+    // Without Accept-Encoding, the file as built, the same headers otherwise.
     const plain = await ctx.request('/assets/big-def456.js')
     expect(plain.headers.get('Content-Encoding')).toBeNull()
+    expect(plain.headers.get('Vary')).toContain('Accept-Encoding')
+    expect(plain.headers.get('Cache-Control')).toBe('public, max-age=31536000, immutable')
     expect(await plain.text()).toContain('chunk chunk')
+    // A file without copies; a HEAD; an encoding the browser refuses.
+    const small = await ctx.request('/assets/index-abc123.js', { headers: { 'Accept-Encoding': 'br' } })
+    expect([small.status, small.headers.get('Content-Encoding'), small.headers.get('Content-Length'), await small.text()]).toEqual([200, null, '9', 'export {}'])
+    const head = await ctx.request('/assets/big-def456.js', { method: 'HEAD', headers: { 'Accept-Encoding': 'br' } })
+    expect([head.status, head.headers.get('Content-Encoding'), await head.text()]).toEqual([200, 'br', ''])
+    const refused = await ctx.request('/assets/big-def456.js', { headers: { 'Accept-Encoding': 'br;q=0, identity' } })
+    expect(refused.headers.get('Content-Encoding')).toBeNull()
+  })
+
+  it('serves a built file written after the start from the disk, cached for good too, and 404 for one that is not there', async () => {
+    writeFileSync(join(staticDir, 'assets', 'late-aaa111.js'), 'export const late = 1')
+    const late = await ctx.request('/assets/late-aaa111.js')
+    expect([late.status, late.headers.get('Cache-Control'), await late.text()]).toEqual([200, 'public, max-age=31536000, immutable', 'export const late = 1'])
+    // Not index.html: that would be cached for good under the file's name, and read as a script.
+    const missing = await ctx.request('/assets/none-bbb222.js')
+    expect([missing.status, missing.headers.get('Cache-Control'), await missing.json()]).toEqual([404, null, { errors: ['not found: /assets/none-bbb222.js'] }])
   })
 
   it('serves the sign-in entry (login.html) for a page load of /login, revalidated like index.html', async () => {
@@ -272,7 +293,7 @@ describe('security headers', () => {
     const hash = `'sha256-${createHash('sha256').update(EARLY_SCRIPT).digest('base64')}'`
     for (const path of ['/', '/projects/abc/errors']) {
       const page = await ctx.request(path)
-      expect(await page.text()).toContain(`<script>${EARLY_SCRIPT}</script>`)
+      expect(await page.text()).toContain(`${EARLY_SCRIPT_TAG}${EARLY_SCRIPT}</script>`)
       const scriptSrc = /script-src ([^;]*)/.exec(page.headers.get('Content-Security-Policy') ?? '')?.[1]
       expect(scriptSrc, path).toBe(`'self' ${hash}`)
       expectProtected(page, path)

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { staticDashboard } from './static-dashboard.ts'
+import { inlineScriptSources, staticDashboard } from './static-dashboard.ts'
 
 // A build's manifest in the shape vite writes it (a subset of a real one): the entry, the
 // signed-in layout and three of its routes, with their shared chunks.
@@ -29,16 +29,30 @@ const manifest = {
 
 let dir: string
 let app: ReturnType<typeof staticDashboard>
+let withEarlyScriptDir: string
+let withEarlyScript: ReturnType<typeof staticDashboard>
+/** index.html's early script as the build writes it (vite.config.ts): it asks for the app's files itself. */
+const EARLY_SCRIPT = '<script data-app-entry="/assets/index-e1.js" data-app-preloads="/assets/react-r1.js">window.early = 1</script>'
+
+const builtDashboard = (page: string) => {
+  const root = mkdtempSync(join(tmpdir(), 'errata-route-preloads-'))
+  writeFileSync(join(root, 'index.html'), page)
+  mkdirSync(join(root, '.vite'))
+  writeFileSync(join(root, '.vite', 'manifest.json'), JSON.stringify(manifest))
+  return root
+}
 
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'errata-route-preloads-'))
-  writeFileSync(join(dir, 'index.html'), '<!doctype html><html><head><title>Errata</title>\n  </head><body><div id="root"></div></body></html>')
-  mkdirSync(join(dir, '.vite'))
-  writeFileSync(join(dir, '.vite', 'manifest.json'), JSON.stringify(manifest))
+  dir = builtDashboard('<!doctype html><html><head><title>Errata</title>\n  </head><body><div id="root"></div></body></html>')
   app = staticDashboard(dir)
+  withEarlyScriptDir = builtDashboard(`<!doctype html><html><head><title>Errata</title>${EARLY_SCRIPT}\n  </head><body><div id="root"></div></body></html>`)
+  withEarlyScript = staticDashboard(withEarlyScriptDir)
 })
 
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true })
+  rmSync(withEarlyScriptDir, { recursive: true, force: true })
+})
 
 const linksOf = async (path: string) => {
   const res = await app.request(path)
@@ -74,5 +88,22 @@ describe('route preloads in the page', () => {
 
   it('adds nothing for a path no route names', async () => {
     expect(await linksOf('/no/such/page/here/at/all')).toEqual([])
+  })
+})
+
+describe('route files named on the early script', () => {
+  it('go on its tag for it to ask for after its API requests, not in the head, and its hash still allows it', async () => {
+    const res = await withEarlyScript.request('/projects/p1/errors')
+    const html = await res.text()
+    const tag = /<script [^>]*>/.exec(html)?.[0] ?? ''
+    const routeFiles = /data-route-preloads="([^"]*)"/.exec(tag)?.[1]?.split(' ').sort()
+    expect(routeFiles).toEqual(['/assets/_authed-a1.js', '/assets/projects._projectId.errors.index-l1.js', '/assets/table-t1.js'])
+    expect(tag).toContain('data-app-entry="/assets/index-e1.js"')
+    expect(html).not.toContain('<link')
+    const [hash] = inlineScriptSources(html)
+    expect(hash).toBe(inlineScriptSources(EARLY_SCRIPT)[0])
+    expect(res.headers.get('Content-Security-Policy')).toContain(`script-src 'self' ${hash};`)
+    // A page no route names: the tag as the build wrote it.
+    expect(await (await withEarlyScript.request('/no/such/page/here/at/all')).text()).toContain(EARLY_SCRIPT)
   })
 })

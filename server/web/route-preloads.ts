@@ -1,10 +1,10 @@
-// The chunks a page load's route needs, named in the page itself: `<link rel="modulepreload">`
-// for each JS file (and a preload for each stylesheet) of the route modules the URL names, from
-// the build's manifest (vite.config.ts writes dist/.vite/manifest.json). Without them the browser
-// learns of these files only after the entry has run and the router has matched the URL, a
-// second wave of requests after the first (BENCHMARKS.md, "First paint of the errors list").
-// They are fetched at low priority: the entry's files (which must run first anyway) and the page's
-// first API requests (src/first-paint/first-requests.ts) then take the six connections of HTTP/1.1 before them.
+// The chunks a page load's route needs, named in the page itself: each JS file (and stylesheet)
+// of the route modules the URL names, from the build's manifest (vite.config.ts writes
+// dist/.vite/manifest.json). Without them the browser learns of these files only after the entry
+// has run and the router has matched the URL, a second wave of requests after the first
+// (BENCHMARKS.md, "First paint of the errors list"). The page's early script asks for them
+// (src/first-paint/load-app.ts), after its API requests and the entry's files, at low priority;
+// a page without it gets `<link>` tags (`preloadLinks`).
 //
 // Which route modules a URL needs comes from the route files' names (TanStack Router's flat
 // file convention, src/routes/): `_authed/projects.$projectId.errors.index.tsx` is
@@ -69,13 +69,13 @@ function matches(pattern: RoutePattern, pathSegments: string[]): boolean {
 }
 
 /**
- * Reads the manifest once and answers, for a page's path, the `<link>` tags of its route's files
- * that the entry does not already load (index.html names those). No manifest (a build without
- * one, tests without a build): no links.
+ * Reads the manifest once and answers, for a page's path, the URLs of its route's files that the
+ * entry does not already load (index.html names those). No manifest (a build without one, tests
+ * without a build): none.
  */
-export function routePreloads(root: string, entry = 'index.html'): (path: string) => string {
+export function routePreloads(root: string, entry = 'index.html'): (path: string) => string[] {
   const manifestPath = join(root, '.vite', 'manifest.json')
-  if (!existsSync(manifestPath)) return () => ''
+  if (!existsSync(manifestPath)) return () => []
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Manifest
 
   const loadedBy = (keys: string[]) => {
@@ -103,25 +103,29 @@ export function routePreloads(root: string, entry = 'index.html'): (path: string
     .filter((pattern): pattern is RoutePattern => pattern !== null)
     .sort((a, b) => a.params - b.params)
 
-  const cache = new Map<string, string>()
+  const cache = new Map<string, string[]>()
   return (path) => {
     const pathSegments = path.split('/').filter(Boolean)
     const pattern = patterns.find((candidate) => matches(candidate, pathSegments))
-    if (!pattern) return ''
+    if (!pattern) return []
     const key = pattern.modules.join('|')
-    let links = cache.get(key)
-    if (links === undefined) {
-      const files = loadedBy(pattern.modules.filter((m) => routeFiles.has(m)).map((m) => `${m}${COMPONENT_SPLIT}`))
-      links = [...files]
-        .filter((file) => !entryFiles.has(file))
-        .map((file) =>
-          file.endsWith('.css')
-            ? `<link rel="preload" as="style" crossorigin href="/${file}">`
-            : `<link rel="modulepreload" fetchpriority="low" crossorigin href="/${file}">`,
-        )
-        .join('\n    ')
-      cache.set(key, links)
+    let files = cache.get(key)
+    if (files === undefined) {
+      const loaded = loadedBy(pattern.modules.filter((m) => routeFiles.has(m)).map((m) => `${m}${COMPONENT_SPLIT}`))
+      files = [...loaded].filter((file) => !entryFiles.has(file)).map((file) => `/${file}`)
+      cache.set(key, files)
     }
-    return links
+    return files
   }
+}
+
+/** The files as `<link>` tags of the document's head, for a page without the early script that asks for them. */
+export function preloadLinks(files: readonly string[]): string {
+  return files
+    .map((file) =>
+      file.endsWith('.css')
+        ? `<link rel="preload" as="style" crossorigin href="${file}">`
+        : `<link rel="modulepreload" fetchpriority="low" crossorigin href="${file}">`,
+    )
+    .join('\n    ')
 }

@@ -6,7 +6,8 @@ import { Hono } from 'hono'
 import { compress } from 'hono/compress'
 import type { AppEnv } from '../context.ts'
 import { contentSecurityPolicy } from '../http/security-headers.ts'
-import { routePreloads } from './route-preloads.ts'
+import { hashedAssets, IMMUTABLE } from './hashed-assets.ts'
+import { preloadLinks, routePreloads } from './route-preloads.ts'
 
 /** Paths that belong to the service, never to the dashboard's client-side routes. */
 export const SERVICE_PATHS = /^\/(api|notify|sessions|healthz|readyz|sourcemap|minidump-symbol|ndk-symbol|minidump|build)(\/|$)/
@@ -17,12 +18,26 @@ const SIGN_IN_PATH = /^\/login\/?$/
 /**
  * The CSP sources that allow a page's inline scripts, by their SHA-256 hashes: index.html's early
  * script (src/first-paint/, inlined by vite.config.ts so that it runs as the document is parsed,
- * without waiting for a file of its own). Only those exact scripts run.
+ * without waiting for a file of its own). Only those exact scripts run; a script with `src` is a
+ * file, allowed by 'self'.
  */
 export function inlineScriptSources(html: string): string[] {
-  return [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map(
-    (match) => `'sha256-${createHash('sha256').update(match[1]!, 'utf8').digest('base64')}'`,
-  )
+  return [...html.matchAll(/<script(\s[^>]*)?>([\s\S]*?)<\/script>/g)]
+    .filter((match) => !/\ssrc=/.test(match[1] ?? ''))
+    .map((match) => `'sha256-${createHash('sha256').update(match[2]!, 'utf8').digest('base64')}'`)
+}
+
+/** The early script's tag (vite.config.ts), which asks for the app's files: the route's go on it too. */
+const EARLY_SCRIPT_TAG = '<script data-app-entry='
+
+/** The page with its route's files named: on the early script's tag, or as links in its head. */
+function withRouteFiles(page: string, files: string[]): string {
+  if (files.length === 0) return page
+  if (page.includes(EARLY_SCRIPT_TAG)) {
+    const list = files.join(' ').replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`)
+    return page.replace(EARLY_SCRIPT_TAG, () => `<script data-route-preloads="${list}" data-app-entry=`)
+  }
+  return page.replace('</head>', () => `  ${preloadLinks(files)}\n  </head>`)
 }
 
 /**
@@ -35,34 +50,38 @@ export function staticDashboard(staticDir: string): Hono<AppEnv> {
   const indexPath = join(root, 'index.html')
   const signInPath = join(root, 'login.html')
   // The page names its route's chunks itself, so the browser fetches them beside the entry's.
-  const preloadsFor = existsSync(root) ? routePreloads(root) : () => ''
+  const preloadsFor = existsSync(root) ? routePreloads(root) : () => []
   const app = new Hono<AppEnv>()
   // Without a build (tests, API-only use) only the fallback below answers.
   if (existsSync(root)) serveBuiltFiles(app, root)
   // Built files come with precompressed copies (vite.config.ts); index.html for a client-side route is compressed here.
   app.get('*', compress(), (c) => {
-    if (SERVICE_PATHS.test(c.req.path)) return c.json({ errors: [`not found: ${c.req.path}`] }, 404)
+    // A built file that is not there (a chunk of an earlier build) is no page: index.html in its
+    // place would be cached for good under the file's name and read as a script.
+    if (SERVICE_PATHS.test(c.req.path) || c.req.path.startsWith('/assets/')) return c.json({ errors: [`not found: ${c.req.path}`] }, 404)
     if (!existsSync(indexPath)) {
       return c.text('The dashboard is not built. Run `npm run build` (npm start does this for you).', 503)
     }
     c.header('Cache-Control', 'no-cache')
     if (SIGN_IN_PATH.test(c.req.path) && existsSync(signInPath)) return c.html(readFileSync(signInPath, 'utf8'))
-    const preloads = preloadsFor(c.req.path)
-    const page = readFileSync(indexPath, 'utf8')
+    const page = withRouteFiles(readFileSync(indexPath, 'utf8'), preloadsFor(c.req.path))
     const inlineScripts = inlineScriptSources(page)
     if (inlineScripts.length > 0) c.header('Content-Security-Policy', contentSecurityPolicy(inlineScripts))
-    return c.html(preloads ? page.replace('</head>', `  ${preloads}\n  </head>`) : page)
+    return c.html(page)
   })
   app.all('*', (c) => c.json({ errors: [`no endpoint ${c.req.method} ${c.req.path}`] }, 404))
   return app
 }
 
 function serveBuiltFiles(app: Hono<AppEnv>, root: string): void {
-  // Vite puts a content hash in asset names, so they can be cached for good. (Set on the way out:
-  // serveStatic's onFound runs after its response is made, too late for a header.)
+  // The build's hashed files, from memory, cached for good.
+  app.use('/assets/*', hashedAssets(root))
+  // Anything else under /assets (a source map, a file written after the start): from the disk, and
+  // cached for good as well (Vite puts a content hash in every name there). Set on the way out:
+  // serveStatic's onFound runs after its response is made, too late for a header.
   app.use('/assets/*', async (c, next) => {
     await next()
-    if (c.res.status === 200) c.header('Cache-Control', 'public, max-age=31536000, immutable')
+    if (c.res.status === 200) c.header('Cache-Control', IMMUTABLE)
   })
   // The .br or .gz copy beside the file when the browser takes it (Vary: Accept-Encoding).
   app.use('/assets/*', serveStatic({ root, precompressed: true }))

@@ -34,12 +34,33 @@ function severity(value: Severity, fromMd: boolean): HTMLElement {
   return el('span', className, [el('span', severityDotClass(value), [], { 'aria-hidden': 'true' }), value])
 }
 
+const SVG = 'http://www.w3.org/2000/svg'
+/** lucide's UserRound, as the app's AssigneeLabel shows it (features/triage/assignee.tsx). */
+function userRoundIcon(): SVGElement {
+  const svg = document.createElementNS(SVG, 'svg')
+  const attributes = { xmlns: SVG, width: '24', height: '24', viewBox: '0 0 24 24', fill: 'none', stroke: 'currentColor', 'stroke-width': '2', 'stroke-linecap': 'round', 'stroke-linejoin': 'round', class: assigneeClasses.icon, 'aria-hidden': 'true' }
+  for (const [name, value] of Object.entries(attributes)) svg.setAttribute(name, value)
+  const circle = document.createElementNS(SVG, 'circle')
+  for (const [name, value] of Object.entries({ cx: '12', cy: '8', r: '5' })) circle.setAttribute(name, value)
+  const path = document.createElementNS(SVG, 'path')
+  path.setAttribute('d', 'M20 21a8 8 0 0 0-16 0')
+  svg.append(circle, path)
+  return svg
+}
+
+/** The classes of the app's AssigneeLabel. */
+export const assigneeClasses = { label: 'inline-flex min-w-0 items-center gap-1 text-xs text-muted-foreground', icon: 'lucide lucide-user-round size-3.5 shrink-0', name: 'truncate' }
+
+function assigneeLabel(name: string): HTMLElement {
+  return el('span', assigneeClasses.label, [userRoundIcon(), srOnly('Assigned to '), el('span', assigneeClasses.name, [name])])
+}
+
 /** The error page's address, as the app's row links to it (the default list has no event filters to pass on). */
 export const errorHref = (projectId: string, errorId: string): string =>
   `/projects/${encodeURIComponent(projectId)}/errors/${encodeURIComponent(errorId)}`
 
 /** One row: what the app's ErrorRow shows, its link a real one (a click before the app runs opens the error page). */
-export function errorRowElement(error: ErrorGroup, projectId: string, index: number, now: number): HTMLElement {
+export function errorRowElement(error: ErrorGroup, projectId: string, index: number, now: number, assignee: string | null = null): HTMLElement {
   const text = errorRowText(error)
   const messageId = `error-message-${error.id}`
   const meta = el('div', rowClasses.meta, [
@@ -50,6 +71,7 @@ export function errorRowElement(error: ErrorGroup, projectId: string, index: num
       ? el('span', rowClasses.releaseStages, [srOnly('release stages '), text.releaseStages.text], { title: text.releaseStages.title })
       : null,
     text.appVersions ? el('span', rowClasses.appVersions, [srOnly('app versions '), text.appVersions.text], { title: text.appVersions.title }) : null,
+    assignee === null ? null : assigneeLabel(assignee),
     text.context ? el('span', rowClasses.context, [srOnly('context '), text.context], { title: text.context }) : null,
   ])
   const events =
@@ -83,11 +105,18 @@ export function errorRowElement(error: ErrorGroup, projectId: string, index: num
 }
 
 /** The list of rows, as the app's list is named ("Errors"). */
-export function errorRowsElement(errors: readonly ErrorGroup[], projectId: string, now: number): HTMLElement {
+export function errorRowsElement(
+  errors: readonly ErrorGroup[],
+  projectId: string,
+  now: number,
+  assignees: ReadonlyMap<string, string> = new Map(),
+): HTMLElement {
   return el(
     'div',
     null,
-    errors.map((error, index) => errorRowElement(error, projectId, index, now)),
+    errors.map((error, index) =>
+      errorRowElement(error, projectId, index, now, error.assigned_collaborator_id ? (assignees.get(error.assigned_collaborator_id) ?? null) : null),
+    ),
     { role: 'list', 'aria-label': 'Errors' },
   )
 }

@@ -2,12 +2,14 @@ import { QueryClient } from '@tanstack/react-query'
 import { waitFor } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { currentUserQuery } from '../api/auth.ts'
+import { projectCollaboratorsQuery } from '../api/collaborators.ts'
 import { errorsInfiniteQuery } from '../api/errors.ts'
+import { organizationQuery } from '../api/organizations.ts'
 import { projectQuery } from '../api/projects.ts'
 import { DEFAULT_FILTERS } from '../features/filters/to-filter-search.ts'
 import { forgetFirstRequests } from '../lib/first-requests.ts'
 import { clearToken, writeToken } from '../lib/token-store.ts'
-import { errorGroup, project } from '../test/fixtures.ts'
+import { collaborator, errorGroup, organization, project } from '../test/fixtures.ts'
 import { json, mockApi } from '../test/mock-api.ts'
 import { startFirstRequests } from './first-requests.ts'
 
@@ -33,9 +35,11 @@ describe('the first page’s requests, started by the page', () => {
       'GET /api/user': user,
       'GET /api/projects/p1': project(),
       'GET /api/projects/p1/errors': json([errorGroup()], { headers: { 'X-Total-Count': '1' } }),
+      'GET /api/projects/p1/collaborators': [collaborator()],
+      'GET /api/organizations/org1': organization(),
     })
     runPageScript()
-    expect(requests.map((r) => r.url.pathname).sort()).toEqual(['/api/projects/p1', '/api/projects/p1/errors', '/api/user'])
+    expect(requests.map((r) => r.url.pathname).sort()).toEqual(['/api/projects/p1', '/api/projects/p1/collaborators', '/api/projects/p1/errors', '/api/user'])
     for (const request of requests) {
       expect(request.headers.get('Authorization')).toBe('token secret-token')
       expect(request.headers.get('X-Version')).toBe('2')
@@ -51,12 +55,17 @@ describe('the first page’s requests, started by the page', () => {
     expect(list.pages[0]?.totalCount).toBe(1)
     expect(shown.id).toBe('p1')
     expect(me.email).toBe('ada@example.com')
-    // Three requests in all: the page's.
-    expect(requests).toHaveLength(3)
+    const collaborators = await queryClient.fetchQuery(projectCollaboratorsQuery('p1'))
+    expect(collaborators.map((c) => c.id)).toEqual(['u2'])
+    // The header's organization, asked for by the page as soon as the project's answer named it.
+    await waitFor(() => expect(requests.map((r) => r.url.pathname)).toContain('/api/organizations/org1'))
+    expect((await queryClient.fetchQuery(organizationQuery('org1'))).name).toBe('Acme Inc.')
+    // Five requests in all: the page's.
+    expect(requests).toHaveLength(5)
 
     // Taken once: the next read asks the server.
     await queryClient.refetchQueries({ queryKey: projectQuery('p1').queryKey })
-    expect(requests).toHaveLength(4)
+    expect(requests).toHaveLength(6)
   })
 
   it('hands an error answer to the app, which handles it as its own', async () => {
@@ -158,5 +167,15 @@ describe('the first page’s requests, started by the page', () => {
       await new Promise((resolve) => setTimeout(resolve, 0))
       expect(document.querySelectorAll('[role="listitem"]')).toHaveLength(0)
     })
+  })
+
+  it('do not ask for the organization when the app has asked for it itself', async () => {
+    const { requests } = mockApi({ 'GET /api/user': user, 'GET /api/projects/p1': project(), 'GET /api/organizations/org1': organization() })
+    runPageScript()
+    // The app's header asks first (it took the project's answer before the page had read it).
+    await new QueryClient().fetchQuery(organizationQuery('org1'))
+    await Promise.all(Object.values(window.errataFirstRequests?.requests ?? {}))
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(requests.filter((r) => r.url.pathname === '/api/organizations/org1')).toHaveLength(1)
   })
 })

@@ -13,11 +13,13 @@
 // allows it by its hash (server/web/static-dashboard.ts).
 import { TOKEN_KEY } from '../lib/token-store.ts'
 import { paintErrorsShell } from './errors-shell.ts'
+import { readCopy } from './read-copy.ts'
 
 /** Where the errors page keeps whether its trend is folded (features/errors/use-trend-collapsed.ts, which imports React). */
 const TREND_COLLAPSED_KEY = 'errata.errors-trend-collapsed'
 
-export function startFirstRequests(): void {
+/** Starts the requests; on the errors list's default view, settles when its rows are painted (or will not be). */
+export function startFirstRequests(): Promise<void> | undefined {
   let token: string | null = null
   let trendCollapsed = true
   try {
@@ -39,12 +41,25 @@ export function startFirstRequests(): void {
   const finish = () => {
     window.errataFirstRequests = { token: token!, requests }
   }
+  /** A request that needs an earlier answer: only while the app may still take it, and not when it already asked itself. */
+  const startLater = (url: string) => {
+    const started = window.errataFirstRequests
+    if (started?.requests !== requests || started.asked?.has(url)) return null
+    return start(url)
+  }
   start('/api/user')
   const list = /^\/projects\/([^/]+)\/errors\/?$/.exec(window.location.pathname)
-  if (!list) return finish()
+  if (!list) return void finish()
   const projectId = decodeURIComponent(list[1]!)
   const projectUrl = `/api/projects/${encodeURIComponent(projectId)}`
   const project = start(projectUrl)
+  const projectJson = readCopy(project)
+  // The header names the project's organization (its breadcrumbs): asked for as soon as the project says which.
+  const organization = projectJson.then((answer) => {
+    const id = (answer as { organization_id?: unknown } | null)?.organization_id
+    const request = typeof id === 'string' ? startLater(`/api/organizations/${encodeURIComponent(id)}`) : null
+    return request ? readCopy(request) : null
+  })
   // The list's parameters as the app sends them: sort, direction, page size, then the filters
   // (`f=field:type:value`; no `f` is the default view, open errors).
   const search = new URLSearchParams(window.location.search)
@@ -56,13 +71,17 @@ export function startFirstRequests(): void {
   const entries = defaultView ? ['error.status:eq:open'] : search.getAll('f').filter(Boolean)
   for (const entry of entries) {
     const match = /^([^:]+):([^:]+):(.*)$/.exec(entry)
-    if (!match) return finish()
+    if (!match) return void finish()
     params.append(`filters[${match[1]}][][type]`, match[2]!)
     params.append(`filters[${match[1]}][][value]`, match[3]!)
   }
   const errors = start(`${projectUrl}/errors?${params.toString()}`)
+  // Who errors can be assigned to: the list names its rows' assignees (the route asks for it too).
+  const collaborators = start(`${projectUrl}/collaborators`)
   finish()
   // The rows are painted only where the shell's frame is the page's: the default view (its filter
   // bar holds one chip) with the trend folded. Anything else keeps the plain shell until the app runs.
-  if (defaultView && trendCollapsed) paintErrorsShell(projectId, project, errors)
+  if (defaultView && trendCollapsed) {
+    return paintErrorsShell(projectId, { project: projectJson, errors, collaborators, organization, descending: params.get('direction') !== 'asc' })
+  }
 }

@@ -1,3 +1,5 @@
+import { once } from './once.ts'
+
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['year', 365 * 24 * 3600],
   ['month', 30 * 24 * 3600],
@@ -8,7 +10,8 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['second', 1],
 ]
 
-const relativeFormat = new Intl.RelativeTimeFormat('en', { numeric: 'auto' })
+// Each formatter made on its first use (once.ts): the page's early script imports this module.
+const relativeFormat = once(() => new Intl.RelativeTimeFormat('en', { numeric: 'auto' }))
 
 // Server times run a little ahead of a browser whose clock is slow: up to a minute ahead is "just now".
 const CLOCK_SKEW_SECONDS = 60
@@ -21,43 +24,49 @@ export function formatRelativeTime(iso: string, now: number = Date.now()): strin
   const abs = Math.abs(seconds)
   if (abs < 10 || (seconds > 0 && seconds <= CLOCK_SKEW_SECONDS)) return 'just now'
   for (const [unit, size] of UNITS) {
-    if (abs >= size || unit === 'second') return relativeFormat.format(Math.trunc(seconds / size), unit)
+    if (abs >= size || unit === 'second') return relativeFormat().format(Math.trunc(seconds / size), unit)
   }
-  return relativeFormat.format(seconds, 'second')
+  return relativeFormat().format(seconds, 'second')
 }
 
-const exactFormat = new Intl.DateTimeFormat('en', {
-  year: 'numeric',
-  month: 'short',
-  day: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  hourCycle: 'h23',
-  timeZoneName: 'short',
-})
+const exactFormat = once(
+  () =>
+    new Intl.DateTimeFormat('en', {
+      year: 'numeric',
+      month: 'short',
+      day: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+      timeZoneName: 'short',
+    }),
+)
 
 /** The exact local time, for hover titles: "Nov 22, 2026, 11:01:58 UTC". */
 export function formatExactTime(iso: string): string {
   const time = Date.parse(iso)
-  return Number.isNaN(time) ? iso : exactFormat.format(time)
+  return Number.isNaN(time) ? iso : exactFormat().format(time)
 }
 
-const clockFormat = new Intl.DateTimeFormat('en', {
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  fractionalSecondDigits: 3,
-  hourCycle: 'h23',
-})
+const clockFormat = once(
+  () =>
+    new Intl.DateTimeFormat('en', {
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      fractionalSecondDigits: 3,
+      hourCycle: 'h23',
+    }),
+)
 
 /** "11:01:58.353" — breadcrumb times, where the milliseconds between steps matter. */
 export function formatClockTime(iso: string): string {
   const time = Date.parse(iso)
-  return Number.isNaN(time) ? iso : clockFormat.format(time)
+  return Number.isNaN(time) ? iso : clockFormat().format(time)
 }
 
-const dayFormat = new Intl.DateTimeFormat('en', { year: 'numeric', month: 'short', day: 'numeric' })
+const dayFormat = once(() => new Intl.DateTimeFormat('en', { year: 'numeric', month: 'short', day: 'numeric' }))
 
 /**
  * A breadcrumb's time: "11:01:58.353" on the event's day, with the date before it when the
@@ -67,17 +76,17 @@ export function formatClockTimeOn(iso: string, eventIso: string): string {
   const time = Date.parse(iso)
   const eventTime = Date.parse(eventIso)
   if (Number.isNaN(time)) return iso
-  const day = dayFormat.format(time)
-  const clock = clockFormat.format(time)
-  return !Number.isNaN(eventTime) && day === dayFormat.format(eventTime) ? clock : `${day}, ${clock}`
+  const day = dayFormat().format(time)
+  const clock = clockFormat().format(time)
+  return !Number.isNaN(eventTime) && day === dayFormat().format(eventTime) ? clock : `${day}, ${clock}`
 }
 
-const numberFormat = new Intl.NumberFormat('en')
-export const formatCount = (value: number): string => numberFormat.format(value)
+const numberFormat = once(() => new Intl.NumberFormat('en'))
+export const formatCount = (value: number): string => numberFormat().format(value)
 
-const compactFormat = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 })
+const compactFormat = once(() => new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 }))
 /** "950", "1.5K", "20K", "1.2M": at most four characters, for labels with little room (chart axes). */
-export const formatCompactCount = (value: number): string => compactFormat.format(value)
+export const formatCompactCount = (value: number): string => compactFormat().format(value)
 
 /** A count with its noun in the right number: `1 event`, `1,204 events`. */
 export const formatCountOf = (value: number, singular: string, plural = `${singular}s`): string =>

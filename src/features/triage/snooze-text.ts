@@ -1,4 +1,5 @@
 import type { StoredReopenRules } from '../../../contract/errors.ts'
+import { once } from '../../lib/once.ts'
 import { formatCount } from '../../lib/relative-time.ts'
 
 const plural = (value: number, singular: string) => `${formatCount(value)} ${value === 1 ? singular : `${singular}s`}`
@@ -18,7 +19,7 @@ export function formatDuration(seconds: number): string {
   return plural(seconds, 'second')
 }
 
-const timeFormat = new Intl.DateTimeFormat('en', { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+const timeFormat = once(() => new Intl.DateTimeFormat('en', { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }))
 
 /**
  * A snooze rule in words, as it continues "Snoozed …": "until 3 more events",
@@ -41,7 +42,7 @@ export function describeReopenRules(rules: StoredReopenRules | null, currentEven
       return `until ${plural(rules.occurrences, 'event')} in ${plural(rules.hours, 'hour')}`
     case 'occurs_after': {
       const reopenAfter = Date.parse(rules.reopen_after)
-      return Number.isNaN(reopenAfter) ? `for ${formatDuration(rules.seconds)}` : `until ${timeFormat.format(reopenAfter)}`
+      return Number.isNaN(reopenAfter) ? `for ${formatDuration(rules.seconds)}` : `until ${timeFormat().format(reopenAfter)}`
     }
   }
 }

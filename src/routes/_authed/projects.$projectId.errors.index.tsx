@@ -2,8 +2,10 @@ import { createFileRoute, notFound } from '@tanstack/react-router'
 import { z } from 'zod/mini'
 import { directionSchema } from '../../../contract/common.ts'
 import { errorSortSchema } from '../../../contract/errors.ts'
+import { projectCollaboratorsQuery } from '../../api/collaborators.ts'
 import { errorsInfiniteQuery } from '../../api/errors.ts'
 import { isApiError } from '../../api/http.ts'
+import { organizationQuery } from '../../api/organizations.ts'
 import { projectQuery } from '../../api/projects.ts'
 import { Skeleton } from '../../components/ui/skeleton.tsx'
 import { ErrorListSkeleton } from '../../features/errors/error-list-skeleton.tsx'
@@ -25,11 +27,17 @@ export const Route = createFileRoute('/_authed/projects/$projectId/errors/')({
   loaderDeps: ({ search: { sort, direction, f } }) => ({ sort, direction, filters: fromFilterSearch(f) }),
   loader: async ({ context: { queryClient }, params: { projectId }, deps, cause }) => {
     const list = queryClient.ensureInfiniteQueryData(errorsInfiniteQuery(projectId, deps))
+    // The rows name their assignees: asked for beside the list (on a page load the page's own
+    // request, src/first-paint/first-requests.ts, is taken here), not after the list has rendered.
+    void queryClient.prefetchQuery(projectCollaboratorsQuery(projectId))
     // Handled below; not left unhandled when the project fails first.
     list.catch(() => undefined)
     // Without the project there is no page: its failure is the route's error (or not-found) page.
     const cachedProject = queryClient.getQueryData(projectQuery(projectId).queryKey) !== undefined
-    await orNotFound(queryClient.ensureQueryData(projectQuery(projectId)))
+    const shown = await orNotFound(queryClient.ensureQueryData(projectQuery(projectId)))
+    // The header's breadcrumbs name its organization: asked for with the page (on a page load the
+    // page's own request, src/first-paint/first-requests.ts, is taken here), not after it rendered.
+    void queryClient.prefetchQuery(organizationQuery(shown.organization_id))
     const settled = (async () => {
       try {
         const first = (await list).pages[0]
