@@ -1,8 +1,8 @@
 // The header's breadcrumbs (Organizations › organization › project) as the app's header shows them
 // on a project's page (features/layout/app-header.tsx), painted by the page before the app runs:
 // on phones they have a row of their own and long names wrap whole, so the header's height, and
-// everything under it, depends on them. The same elements in the same classes (resolved by
-// tailwind-merge in the app; a unit test holds them to the app's), names as text nodes.
+// everything under it, depends on them. The same elements in the same classes (a unit
+// test holds them to the app's), names as text nodes.
 
 const SVG = 'http://www.w3.org/2000/svg'
 

@@ -28,7 +28,7 @@ function time(iso: string, now: number): HTMLElement {
   return el('time', rowClasses.time, [formatRelativeTime(iso, now)], { datetime: iso, title: formatExactTime(iso) })
 }
 
-/** The severity's word and dot; the meta line's is shown from md only (its `inline-flex` there, as tailwind-merge leaves it in the app's). */
+/** The severity's word and dot; the meta line's is shown from md only (`inline-flex` there, as SeverityIndicator's `fromMd` gives it). */
 function severity(value: Severity, fromMd: boolean): HTMLElement {
   const className = fromMd ? `${severityClass.replace('inline-flex ', '')} hidden shrink-0 md:inline-flex` : severityClass
   return el('span', className, [el('span', severityDotClass(value), [], { 'aria-hidden': 'true' }), value])

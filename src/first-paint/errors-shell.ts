@@ -49,8 +49,8 @@ function projectTabs(projectId: string): HTMLElement {
 
 /**
  * The classes of the app's page header and its controls (components/ui/page-header.tsx and
- * classes.ts as features/errors/project-errors.tsx uses them, resolved by tailwind-merge, which
- * the early script does not load): a unit test holds them to the app's.
+ * classes.ts as features/errors/project-errors.tsx uses them; the early script does not load
+ * class-variance-authority): a unit test holds them to the app's.
  */
 export const headerClasses = {
   header: 'flex flex-wrap justify-between gap-3 mb-3 items-center',
@@ -64,7 +64,7 @@ export const headerClasses = {
   sortSelect:
     'min-w-0 rounded-md border border-border bg-surface px-3 text-foreground placeholder:text-muted-foreground aria-invalid:border-danger disabled:opacity-50 pr-8 h-8 w-auto text-xs',
   settings:
-    'inline-flex shrink-0 items-center justify-center gap-1.5 rounded-md text-sm font-medium whitespace-nowrap transition-colors disabled:pointer-events-none disabled:opacity-50 [&_svg]:size-4 [&_svg]:shrink-0 border border-border bg-surface text-foreground hover:bg-surface-muted h-7 px-2 text-xs h-8',
+    'inline-flex shrink-0 items-center justify-center gap-1.5 rounded-md font-medium whitespace-nowrap transition-colors disabled:pointer-events-none disabled:opacity-50 [&_svg]:size-4 [&_svg]:shrink-0 border border-border bg-surface text-foreground hover:bg-surface-muted h-8 px-2 text-xs',
   settingsText: 'max-sm:sr-only',
 }
 

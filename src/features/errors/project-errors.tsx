@@ -102,11 +102,7 @@ function ProjectSettingsLink({ projectId }: { projectId: string }) {
       to="/projects/$projectId/settings"
       params={{ projectId }}
       // As tall as the sort controls beside it.
-      className={buttonVariants({
-        variant: 'secondary',
-        size: 'sm',
-        className: 'h-8',
-      })}
+      className={buttonVariants({ variant: 'secondary', size: 'toolbar' })}
     >
       <Settings aria-hidden="true" />
       {/* A phone keeps the icon: the sort controls beside it fit on the same line. */}
