@@ -150,8 +150,24 @@ test('the errors list paints its first rows from the page’s own request, where
 
 test('the rows sit where the app’s do between the tested widths too', async ({ browser, request }) => {
   const { api, projectId } = await seed(request)
-  for (const width of [1440, 1024, 768, 640]) {
+  for (const width of [1440, 1024, 768, 640, 393, 375, 360]) {
     await expectShellWhereTheAppIs(browser, { token: api.token, path: `/projects/${projectId}/errors`, viewport: { width, height: 900 }, colorScheme: 'light' })
+  }
+})
+
+test('between 397 and 639 px, where the app’s filter bar wraps differently, the plain shell stays', async ({ browser, request }) => {
+  const { api, projectId } = await seed(request)
+  for (const width of [412, 600]) {
+    const context = await browser.newContext({ viewport: { width, height: 900 } })
+    const page = await context.newPage()
+    await prepare(page, api.token)
+    await withoutTheApp(page)
+    await page.goto(`/projects/${projectId}/errors`)
+    await expect(page.getByRole('status', { name: 'Loading Errata' })).toBeVisible()
+    // Every first request answered, and still no row is painted.
+    await page.waitForLoadState('networkidle')
+    await expect(shellRows(page), `${width}px`).toHaveCount(0)
+    await context.close()
   }
 })
 

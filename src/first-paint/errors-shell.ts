@@ -121,8 +121,8 @@ export interface ShellList {
  * The page under the header: the tabs, the title and its controls, the filter bar's place, then
  * the list with its toolbar's place and the rows. The places' heights are the app's at each
  * Tailwind width range, for phones as at 390 px (e2e/first-paint.spec.ts checks the rows sit where
- * the app's do at 390, 640, 768, 1024, 1280 and 1440 px; between 400 and 639 px the app's filter
- * bar and toolbar are lower than these places).
+ * the app's do from 360 to 393 px and at 640, 768, 1024, 1280 and 1440 px; between 397 and 639 px,
+ * where the app's filter bar and toolbar are lower than these places, nothing is painted: placesMiss).
  */
 export function errorsPage(projectId: string, projectName: string, list: ShellList, now: number): HTMLElement {
   const page = document.createElement('div')
@@ -192,6 +192,14 @@ export interface ShellRequests {
   descending: boolean
 }
 
+/**
+ * Widths where the app's filter bar and list toolbar wrap onto fewer lines than the places painted
+ * for phones (sized as at 390 px): rows painted there would move up when the app takes over, so
+ * the plain shell stays instead. Measured with e2e/first-paint.spec.ts: the places match from 360
+ * to 396 px and from 640 px up; at 400–600 px the app's rows sit higher.
+ */
+const placesMiss = () => window.matchMedia?.('(min-width: 397px) and (max-width: 639.98px)').matches ?? false
+
 /** Phones give the breadcrumbs a row of their own, where long names wrap: the rows wait for them there. */
 const crumbsMoveTheRows = () => window.matchMedia?.('(max-width: 639.98px)').matches ?? false
 
@@ -215,7 +223,7 @@ export function paintErrorsShell(projectId: string, requests: ShellRequests): Pr
   const collaborators = readCopy(requests.collaborators)
   return answers.then(async ([projectAnswer, errorsAnswer, totalCount]) => {
     const name = (projectAnswer as { name?: unknown } | null)?.name
-    if (typeof name !== 'string' || !isErrorList(errorsAnswer) || errorsAnswer.length === 0) return
+    if (typeof name !== 'string' || !isErrorList(errorsAnswer) || errorsAnswer.length === 0 || placesMiss()) return
     // The app's rows name their assignees from the first render on (the route asks for the
     // collaborators with the list): the shell's rows wait for them too, or the lines would change.
     const assigned = errorsAnswer.some((error) => error.assigned_collaborator_id)
