@@ -12,6 +12,7 @@
 // index.html's head, so that it runs as the page is parsed, before the app's modules; the server
 // allows it by its hash (server/web/static-dashboard.ts).
 import { TOKEN_KEY } from '../lib/token-store.ts'
+import { prepareRowFormatters } from './error-rows.ts'
 import { paintErrorsShell } from './errors-shell.ts'
 import { readCopy } from './read-copy.ts'
 
@@ -82,6 +83,7 @@ export function startFirstRequests(): Promise<void> | undefined {
   // The rows are painted only where the shell's frame is the page's: the default view (its filter
   // bar holds one chip) with the trend folded. Anything else keeps the plain shell until the app runs.
   if (defaultView && trendCollapsed) {
+    setTimeout(prepareRowFormatters, 0)
     return paintErrorsShell(projectId, { project: projectJson, errors, collaborators, organization, descending: params.get('direction') !== 'asc' })
   }
 }
