@@ -10,7 +10,8 @@ const PHONE = { width: 390, height: 844 }
 
 test.use({ viewport: DESKTOP })
 
-const errorsList = (page: Page) => page.getByRole('list', { name: 'Errors' })
+// The app's list (#root): the page may paint a list of its own before the app runs, which takes no keys.
+const errorsList = (page: Page) => page.locator('#root').getByRole('list', { name: 'Errors' })
 const rowOf = (page: Page, errorClass: string) =>
   errorsList(page)
     .getByRole('listitem')

@@ -6,7 +6,8 @@ import { Api, createProject, notify, signIn, waitForEvents, watchPage, WIDE } fr
 
 test.use({ viewport: WIDE })
 
-const errorsList = (page: Page) => page.getByRole('list', { name: 'Errors' })
+// The app's list (#root): the page may paint a list of its own before the app runs, which takes no keys.
+const errorsList = (page: Page) => page.locator('#root').getByRole('list', { name: 'Errors' })
 
 /** A stopped server, as the browser sees it: every request to it, pages, chunks and API alike, is refused. */
 async function stopServer(page: Page) {

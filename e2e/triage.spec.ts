@@ -17,7 +17,8 @@ import {
 
 test.use({ viewport: WIDE })
 
-const errorsList = (page: Page) => page.getByRole('list', { name: 'Errors' })
+// The app's list (#root): the page may paint a list of its own before the app runs, which takes no keys.
+const errorsList = (page: Page) => page.locator('#root').getByRole('list', { name: 'Errors' })
 const rowOf = (page: Page, errorClass: string) =>
   errorsList(page)
     .getByRole('listitem')
