@@ -38,6 +38,14 @@ beforeAll(async () => {
 })
 afterAll(() => ctx.close())
 
+/** A second process's job runner with the privacy jobs, on the same database. */
+const anotherRunner = (privacy = ctx.deps.privacy!) =>
+  createJobRunner({
+    database: ctx.deps.database,
+    logger: pino({ level: 'silent' }),
+    handlers: privacyJobHandlers(ctx.deps.database.db, privacy, pino({ level: 'silent' })),
+  })
+
 const HOUR = 3_600_000
 // Two days ago, on the hour: requests select events received before they were made.
 const base = Math.floor((Date.now() - 48 * HOUR) / HOUR) * HOUR
@@ -290,11 +298,7 @@ describe('two job runners on one database', () => {
     const q = filtersToParams(ALICE, new URLSearchParams({ skip_confirmation: 'true' }))
     const retrieval = await ctx.request(api(`${org}/event_data_requests?${filtersToParams(ALICE)}`), { method: 'POST', token: seeded.user.token })
     const deletion = await ctx.request(api(`${org}/event_data_deletions?${q}`), { method: 'POST', token: seeded.user.token })
-    const second = createJobRunner({
-      database: ctx.deps.database,
-      logger: pino({ level: 'silent' }),
-      handlers: privacyJobHandlers(ctx.deps.database.db, ctx.deps.privacy!, pino({ level: 'silent' })),
-    })
+    const second = anotherRunner()
     await Promise.all([ctx.jobs.drain(), second.drain(), ctx.jobs.drain()])
     await second.stop()
     const r = eventDataRequestSchema.parse(await json(`${org}/event_data_requests/${((await retrieval.json()) as { id: string }).id}`, seeded.user.token))
@@ -334,11 +338,7 @@ describe('a retrieval made while a deletion is deleting in its scope', () => {
       }
       const requested = await ctx.request(api(`${org}/event_data_requests?${everyone}`), { method: 'POST', token: seeded.user.token })
       retrievalId = ((await requested.json()) as { id: string }).id
-      const other = createJobRunner({
-        database: ctx.deps.database,
-        logger: pino({ level: 'silent' }),
-        handlers: privacyJobHandlers(ctx.deps.database.db, ctx.deps.privacy!, pino({ level: 'silent' })),
-      })
+      const other = anotherRunner()
       await other.drain()
       await other.stop()
     }
@@ -400,7 +400,7 @@ describe('a deletion taken up again after a restart', () => {
         return ctx.deps.privacy!.runDeletionStep(step)
       }) as DeletionStepRunner,
     }
-    const restarted = createJobRunner({ database: ctx.deps.database, logger: pino({ level: 'silent' }), handlers: privacyJobHandlers(db, privacy, pino({ level: 'silent' })) })
+    const restarted = anotherRunner(privacy)
     await restarted.drain()
     await restarted.stop()
 
