@@ -3,7 +3,7 @@
  * should hold its project's lock on PostgreSQL. Reads do not wait for it there (MVCC); ingestion
  * and triage of the project do. On PGlite see PGLITE_BATCH_TARGET_MS (step-pace.ts).
  */
-export const BATCH_TARGET_MS = 50
+export const BATCH_TARGET_MS = 100
 
 /**
  * The next step's size: as many items as took about `targetMs` in the last one, from `min`

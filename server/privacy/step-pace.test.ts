@@ -1,5 +1,22 @@
-import { describe, expect, it } from 'vitest'
-import { PGLITE_QUIET_MS, yieldingPace } from './step-pace.ts'
+import { describe, expect, it, vi } from 'vitest'
+import { dutyCyclePace, PGLITE_QUIET_MS, yieldingPace } from './step-pace.ts'
+
+describe('dutyCyclePace (PostgreSQL: a pause after each step)', () => {
+  it('pauses half as long as the last step, so the job holds its project two thirds of the time at most', async () => {
+    vi.useFakeTimers()
+    try {
+      let done = false
+      const between = dutyCyclePace().between(200, new AbortController().signal).then(() => (done = true))
+      await vi.advanceTimersByTimeAsync(99)
+      expect(done).toBe(false)
+      await vi.advanceTimersByTimeAsync(1)
+      await between
+      expect(done).toBe(true)
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+})
 
 describe('yieldingPace (PGlite: a deletion steps aside while requests are served)', () => {
   it('goes on at once when nobody has used the database for a while', async () => {
