@@ -263,6 +263,26 @@ test('a row focused before the app runs keeps the focus when the app takes over'
   await expect(appRows(page).getByRole('link', { name: next, exact: true })).toBeFocused()
 })
 
+test('shortcuts pressed on the painted rows act once the app takes over', async ({ page, request }) => {
+  const { api, projectId, classes } = await seed(request)
+  await prepare(page, api.token)
+  const release = await holdTheApp(page)
+  await page.goto(`/projects/${projectId}/errors`, { waitUntil: 'commit' })
+  await expect(shellRows(page)).toHaveCount(classes.length)
+  const names = await shellRows(page).getByRole('link').allTextContents()
+  await shellRows(page).nth(1).getByRole('link').focus()
+  // Two rows down, then select that row: nothing to see until the app runs.
+  await page.keyboard.press('j')
+  await page.keyboard.press('j')
+  await page.keyboard.press('x')
+  release()
+  await expect(page.locator('#first-paint')).toHaveCount(0)
+  const row = appRows(page).filter({ has: page.getByRole('link', { name: names[3], exact: true }) })
+  await expect(row.getByRole('link')).toBeFocused()
+  await expect(row.getByRole('checkbox')).toBeChecked()
+  await expect(appRows(page).getByRole('checkbox', { checked: true })).toHaveCount(1)
+})
+
 test('a row clicked before the app runs opens its error page', async ({ page, request }) => {
   const { api, projectId, classes } = await seed(request)
   await prepare(page, api.token)

@@ -1,4 +1,5 @@
 // The early script's entry (vite.config.ts builds it into a classic script written into index.html).
+import { keepEarlyKeys } from '../lib/early-keys.ts'
 import { startFirstRequests } from './first-requests.ts'
 import { loadApp } from './load-app.ts'
 
@@ -10,6 +11,7 @@ const ROWS_WAIT_MS = 1500
 
 // Read now: `currentScript` is the running classic script only while it runs.
 const script = document.currentScript
+keepEarlyKeys()
 let painting: Promise<void> | undefined
 try {
   painting = startFirstRequests()

@@ -3,6 +3,8 @@
 // renders unseen under it (index.css), so its loading states (an empty first commit, the route's
 // pending view) never replace rows that are already shown.
 
+import { takeEarlyKeys } from './early-keys.ts'
+
 const SHELL_ID = 'first-paint'
 
 /**
@@ -19,7 +21,8 @@ function appEquivalent(focused: Element): HTMLElement | null {
 
 /**
  * The app's first page has rendered: it takes the shell's place. A user who had tabbed or clicked
- * into the shell (its rows are real links) keeps the focus on the same element of the app's page.
+ * into the shell (its rows are real links) keeps the focus on the same element of the app's page,
+ * and the shortcuts pressed meanwhile are played there (early-keys.ts).
  */
 export function removeFirstPaintShell(): void {
   const shell = document.getElementById(SHELL_ID)
@@ -29,4 +32,6 @@ export function removeFirstPaintShell(): void {
   shell.remove()
   // After the removal: the app's page is hidden while the shell is there (index.css), and a hidden element takes no focus.
   target?.focus({ preventScroll: true })
+  // Shortcuts pressed on the shell act from there (j moves on from the row that kept the focus).
+  takeEarlyKeys()
 }

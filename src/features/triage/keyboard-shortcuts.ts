@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react'
+import { listenForEarlyKeys } from '../../lib/early-keys.ts'
 
 export type ShortcutKey = 'j' | 'k' | 'Enter' | 'x' | 'f' | 's' | 'i' | 'a' | 'n' | '/' | '?'
 
@@ -70,6 +71,11 @@ export function useShortcuts(handlers: ShortcutHandlers, enabled = true): void {
       handler(event)
     }
     document.addEventListener('keydown', onKeyDown)
-    return () => document.removeEventListener('keydown', onKeyDown)
+    // Keys pressed on the page's first paint, before this listener existed, come now.
+    const stopListening = listenForEarlyKeys()
+    return () => {
+      stopListening()
+      document.removeEventListener('keydown', onKeyDown)
+    }
   }, [enabled])
 }

@@ -1,0 +1,77 @@
+// Keyboard shortcuts pressed on the page's first paint (src/first-paint/), before the app's code
+// runs: the early script keeps them, and the app plays them once its first page has taken the
+// shell's place and listens for shortcuts (features/triage/keyboard-shortcuts.ts). Without this a
+// `j` pressed on the painted rows was lost. Enter is not kept: the painted rows are real links,
+// which the browser opens on Enter itself.
+
+/** The shortcuts' single-character keys (a unit test holds them to SHORTCUTS). */
+export const EARLY_KEYS = 'jkxfsian/?'
+
+/** Where the early script keeps them: an attribute on <html>, which the app's page does not replace. */
+const ATTRIBUTE = 'data-early-keys'
+const SHELL_ID = 'first-paint'
+
+/**
+ * The early script: keeps each shortcut key pressed while the shell is on screen. The shell has
+ * no text fields, and a key with a modifier is the browser's. Returns a function that stops it
+ * (the first key after the shell has gone does too).
+ */
+export function keepEarlyKeys(): () => void {
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (!document.getElementById(SHELL_ID)) {
+      document.removeEventListener('keydown', onKeyDown)
+      return
+    }
+    if (event.altKey || event.ctrlKey || event.metaKey || event.isComposing) return
+    if (event.key.length !== 1 || !EARLY_KEYS.includes(event.key)) return
+    event.preventDefault()
+    const root = document.documentElement
+    root.setAttribute(ATTRIBUTE, (root.getAttribute(ATTRIBUTE) ?? '') + event.key)
+  }
+  document.addEventListener('keydown', onKeyDown)
+  return () => document.removeEventListener('keydown', onKeyDown)
+}
+
+/** Taken from the page when the shell goes, played once a page listens for shortcuts. */
+let pending: string[] = []
+let shellGone = false
+let listeners = 0
+
+/**
+ * Plays the keys one task apart, as typed keys come: each sees the page the one before left. In
+ * a task of its own, not in the render that removed the shell or attached the listener.
+ */
+function play(): void {
+  if (!shellGone || listeners === 0 || pending.length === 0) return
+  setTimeout(() => {
+    if (!shellGone || listeners === 0) return
+    const key = pending.shift()
+    if (key === undefined) return
+    const target = document.activeElement ?? document.body
+    target.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }))
+    play()
+  }, 0)
+}
+
+/** The app: the shell has gone (focus is where it will stay); the keys kept so far are to be played. */
+export function takeEarlyKeys(): void {
+  const root = document.documentElement
+  pending = [...(root.getAttribute(ATTRIBUTE) ?? '')]
+  root.removeAttribute(ATTRIBUTE)
+  shellGone = true
+  play()
+}
+
+/** The app moved to another page before any page listened: the keys were meant for the first one. */
+export function forgetEarlyKeys(): void {
+  pending = []
+}
+
+/** A page listens for shortcuts (until the returned function is called): the keys kept are its. */
+export function listenForEarlyKeys(): () => void {
+  listeners += 1
+  play()
+  return () => {
+    listeners -= 1
+  }
+}
