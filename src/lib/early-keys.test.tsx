@@ -29,7 +29,7 @@ const press = (key: string, init: KeyboardEventInit = {}) =>
 const stops: (() => void)[] = []
 
 beforeEach(() => {
-  document.body.innerHTML = '<div id="first-paint"><a href="/x">row</a></div><div id="root"></div>'
+  document.body.innerHTML = '<div id="first-paint"><div role="list"><a href="/x">row</a></div></div><div id="root"></div>'
 })
 
 afterEach(() => {
@@ -87,6 +87,14 @@ describe('shortcuts pressed before the app runs', () => {
     expect(document.documentElement.getAttribute('data-early-keys')).toBe('k')
     removeFirstPaintShell()
     press('j')
+    expect(document.documentElement.hasAttribute('data-early-keys')).toBe(false)
+  })
+
+  it('are not kept on the plain shell, where no rows are painted', async () => {
+    document.body.innerHTML = '<div id="first-paint"></div><div id="root"></div>'
+    const { keepEarlyKeys } = await load()
+    stops.push(keepEarlyKeys())
+    press('f')
     expect(document.documentElement.hasAttribute('data-early-keys')).toBe(false)
   })
 

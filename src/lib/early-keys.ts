@@ -12,16 +12,20 @@ const ATTRIBUTE = 'data-early-keys'
 const SHELL_ID = 'first-paint'
 
 /**
- * The early script: keeps each shortcut key pressed while the shell is on screen. The shell has
- * no text fields, and a key with a modifier is the browser's. Returns a function that stops it
- * (the first key after the shell has gone does too).
+ * The early script: keeps each shortcut key pressed while the shell shows the errors list's rows.
+ * On the plain shell nothing is on screen to act on, and a triage key played on a page nobody
+ * has seen yet would fix or ignore an error unseen: the key is dropped. The shell has no text
+ * fields, and a key with a modifier is the browser's. Returns a function that stops it (the
+ * first key after the shell has gone does too).
  */
 export function keepEarlyKeys(): () => void {
   const onKeyDown = (event: KeyboardEvent) => {
-    if (!document.getElementById(SHELL_ID)) {
+    const shell = document.getElementById(SHELL_ID)
+    if (!shell) {
       document.removeEventListener('keydown', onKeyDown)
       return
     }
+    if (!shell.querySelector('[role="list"]')) return
     if (event.altKey || event.ctrlKey || event.metaKey || event.isComposing) return
     if (event.key.length !== 1 || !EARLY_KEYS.includes(event.key)) return
     event.preventDefault()
