@@ -40,15 +40,18 @@ export function keepEarlyKeys(): () => void {
 let pending: string[] = []
 let shellGone = false
 let listeners = 0
+let scheduled = false
 
 /**
  * Plays the keys one task apart, as typed keys come: each sees the page the one before left. In
  * a task of its own, not in the render that removed the shell or attached the listener.
  */
 function play(): void {
-  if (!shellGone || listeners === 0 || pending.length === 0) return
+  if (scheduled || !shellGone || listeners === 0 || pending.length === 0) return
+  scheduled = true
   setTimeout(() => {
-    if (!shellGone || listeners === 0) return
+    scheduled = false
+    if (listeners === 0) return
     const key = pending.shift()
     if (key === undefined) return
     const target = document.activeElement ?? document.body
