@@ -239,13 +239,19 @@ test('the app’s files are asked for once each, after the page’s API requests
   expect(asked.findIndex((path) => path === `/api/projects/${projectId}/errors`)).toBeLessThan(firstScript)
 })
 
-test('a row focused before the app runs keeps the focus when the app takes over', async ({ page, request }) => {
+/** The errors list with the app held back, its rows painted by the page; `release` lets the app in. */
+async function openWithTheAppHeld(page: Page, request: Parameters<typeof seed>[0]) {
   const { api, projectId, classes } = await seed(request)
   await prepare(page, api.token)
   const release = await holdTheApp(page)
   // Not until `load`: that waits for the held entry.
   await page.goto(`/projects/${projectId}/errors`, { waitUntil: 'commit' })
   await expect(shellRows(page)).toHaveCount(classes.length)
+  return release
+}
+
+test('a row focused before the app runs keeps the focus when the app takes over', async ({ page, request }) => {
+  const release = await openWithTheAppHeld(page, request)
   // Tabbed into the shell: the project's tabs come first, then the rows' links.
   const target = shellRows(page).nth(2).getByRole('link')
   const name = (await target.textContent()) ?? ''
@@ -264,11 +270,7 @@ test('a row focused before the app runs keeps the focus when the app takes over'
 })
 
 test('shortcuts pressed on the painted rows act once the app takes over', async ({ page, request }) => {
-  const { api, projectId, classes } = await seed(request)
-  await prepare(page, api.token)
-  const release = await holdTheApp(page)
-  await page.goto(`/projects/${projectId}/errors`, { waitUntil: 'commit' })
-  await expect(shellRows(page)).toHaveCount(classes.length)
+  const release = await openWithTheAppHeld(page, request)
   const names = await shellRows(page).getByRole('link').allTextContents()
   await shellRows(page).nth(1).getByRole('link').focus()
   // Two rows down, then select that row: nothing to see until the app runs.

@@ -3,19 +3,26 @@
 // server, the error page's steady buttons and next-error key, and the event page's tools.
 import { expect, test, type Page } from '@playwright/test'
 import { simpleEvent } from './bugsnag-payload.ts'
-import { Api, createProject, errorsByClass, expectAccessible, notify, shoot, shootAll, signIn, waitForEvents, watchPage } from './support.ts'
+import {
+  Api,
+  createProject,
+  errorsByClass,
+  errorsList,
+  expectAccessible,
+  notify,
+  rowOf,
+  shoot,
+  shootAll,
+  signIn,
+  waitForEvents,
+  watchPage,
+} from './support.ts'
 
 const DESKTOP = { width: 1280, height: 800 }
 const PHONE = { width: 390, height: 844 }
 
 test.use({ viewport: DESKTOP })
 
-// The app's list (#root): the page may paint a list of its own before the app runs, which takes no keys.
-const errorsList = (page: Page) => page.locator('#root').getByRole('list', { name: 'Errors' })
-const rowOf = (page: Page, errorClass: string) =>
-  errorsList(page)
-    .getByRole('listitem')
-    .filter({ has: page.getByRole('link', { name: errorClass, exact: true }) })
 const tabs = (page: Page) => page.getByRole('navigation', { name: 'Error status' })
 
 /** Twelve errors, one of them handled and in staging, one with "jwt" only in its message. */

@@ -2,12 +2,10 @@
 // Retry. And a deploy (the old route chunks gone, the server answering) reloads the page once.
 import { expect, test, type Page } from '@playwright/test'
 import { simpleEvent } from './bugsnag-payload.ts'
-import { Api, createProject, notify, signIn, waitForEvents, watchPage, WIDE } from './support.ts'
+import { Api, createProject, errorsList, notify, signIn, waitForEvents, watchPage, WIDE } from './support.ts'
 
 test.use({ viewport: WIDE })
 
-// The app's list (#root): the page may paint a list of its own before the app runs, which takes no keys.
-const errorsList = (page: Page) => page.locator('#root').getByRole('list', { name: 'Errors' })
 
 /** A stopped server, as the browser sees it: every request to it, pages, chunks and API alike, is refused. */
 async function stopServer(page: Page) {

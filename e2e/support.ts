@@ -28,6 +28,15 @@ export async function shootNarrow(page: Page, name: string) {
   await page.setViewportSize(WIDE)
 }
 
+/** The app's errors list (#root): the page may paint a list of its own before the app runs, which takes no keys. */
+export const errorsList = (page: Page) => page.locator('#root').getByRole('list', { name: 'Errors' })
+
+/** The app's row of an error, by its class. */
+export const rowOf = (page: Page, errorClass: string) =>
+  errorsList(page)
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('link', { name: errorClass, exact: true }) })
+
 /** The Data Access API with one user's token. */
 export class Api {
   constructor(

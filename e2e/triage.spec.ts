@@ -1,12 +1,14 @@
 // Triage journeys of issue 3 on the real server and a real browser: filters in the URL, bulk
 // and keyboard fixing, a snooze rule met by new events, pivots and the trend chart.
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test } from '@playwright/test'
 import { simpleEvent } from './bugsnag-payload.ts'
 import {
   Api,
   createProject,
   errorsByClass,
+  errorsList,
   notify,
+  rowOf,
   shoot,
   shootNarrow,
   signIn,
@@ -16,13 +18,6 @@ import {
 } from './support.ts'
 
 test.use({ viewport: WIDE })
-
-// The app's list (#root): the page may paint a list of its own before the app runs, which takes no keys.
-const errorsList = (page: Page) => page.locator('#root').getByRole('list', { name: 'Errors' })
-const rowOf = (page: Page, errorClass: string) =>
-  errorsList(page)
-    .getByRole('listitem')
-    .filter({ has: page.getByRole('link', { name: errorClass, exact: true }) })
 
 test('filter the errors list through the UI; the URL restores the view', async ({ page, request }) => {
   const watched = watchPage(page)
