@@ -1,6 +1,6 @@
 // The early script's entry (vite.config.ts builds it into a classic script written into index.html).
-import { keepEarlyKeys } from '../lib/early-keys.ts'
 import { startFirstRequests } from './first-requests.ts'
+import { keepEarlyKeys } from './keep-early-keys.ts'
 import { loadApp } from './load-app.ts'
 
 /**

@@ -7,6 +7,7 @@ import { SHORTCUTS } from '../features/triage/keyboard-shortcuts.ts'
 async function load() {
   vi.resetModules()
   const earlyKeys = await import('./early-keys.ts')
+  const { keepEarlyKeys } = await import('../first-paint/keep-early-keys.ts')
   const { removeFirstPaintShell } = await import('./first-paint.ts')
   const { useShortcuts } = await import('../features/triage/keyboard-shortcuts.ts')
   /** A page listening for j and x, as the errors list does: j counts rows moved, x the toggles. */
@@ -20,7 +21,7 @@ async function load() {
       </p>
     )
   }
-  return { ...earlyKeys, removeFirstPaintShell, Page }
+  return { ...earlyKeys, keepEarlyKeys, removeFirstPaintShell, Page }
 }
 
 const press = (key: string, init: KeyboardEventInit = {}) =>

@@ -1,40 +1,14 @@
 // Keyboard shortcuts pressed on the page's first paint (src/first-paint/), before the app's code
-// runs: the early script keeps them, and the app plays them once its first page has taken the
-// shell's place and listens for shortcuts (features/triage/keyboard-shortcuts.ts). Without this a
-// `j` pressed on the painted rows was lost. Enter is not kept: the painted rows are real links,
+// runs: the early script keeps them (src/first-paint/keep-early-keys.ts), and the app plays them
+// once its first page has taken the shell's place and listens for shortcuts
+// (features/triage/keyboard-shortcuts.ts). Without this a `j` pressed on the painted rows was lost. Enter is not kept: the painted rows are real links,
 // which the browser opens on Enter itself.
 
 /** The shortcuts' single-character keys (a unit test holds them to SHORTCUTS). */
 export const EARLY_KEYS = 'jkxfsian/?'
 
 /** Where the early script keeps them: an attribute on <html>, which the app's page does not replace. */
-const ATTRIBUTE = 'data-early-keys'
-const SHELL_ID = 'first-paint'
-
-/**
- * The early script: keeps each shortcut key pressed while the shell shows the errors list's rows.
- * On the plain shell nothing is on screen to act on, and a triage key played on a page nobody
- * has seen yet would fix or ignore an error unseen: the key is dropped. The shell has no text
- * fields, and a key with a modifier is the browser's. Returns a function that stops it (the
- * first key after the shell has gone does too).
- */
-export function keepEarlyKeys(): () => void {
-  const onKeyDown = (event: KeyboardEvent) => {
-    const shell = document.getElementById(SHELL_ID)
-    if (!shell) {
-      document.removeEventListener('keydown', onKeyDown)
-      return
-    }
-    if (!shell.querySelector('[role="list"]')) return
-    if (event.altKey || event.ctrlKey || event.metaKey || event.isComposing) return
-    if (event.key.length !== 1 || !EARLY_KEYS.includes(event.key)) return
-    event.preventDefault()
-    const root = document.documentElement
-    root.setAttribute(ATTRIBUTE, (root.getAttribute(ATTRIBUTE) ?? '') + event.key)
-  }
-  document.addEventListener('keydown', onKeyDown)
-  return () => document.removeEventListener('keydown', onKeyDown)
-}
+export const EARLY_KEYS_ATTRIBUTE = 'data-early-keys'
 
 /** Taken from the page when the shell goes, played once a page listens for shortcuts. */
 let pending: string[] = []
@@ -63,8 +37,8 @@ function play(): void {
 /** The app: the shell has gone (focus is where it will stay); the keys kept so far are to be played. */
 export function takeEarlyKeys(): void {
   const root = document.documentElement
-  pending = [...(root.getAttribute(ATTRIBUTE) ?? '')]
-  root.removeAttribute(ATTRIBUTE)
+  pending = [...(root.getAttribute(EARLY_KEYS_ATTRIBUTE) ?? '')]
+  root.removeAttribute(EARLY_KEYS_ATTRIBUTE)
   shellGone = true
   play()
 }
