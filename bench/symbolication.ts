@@ -39,7 +39,7 @@ export interface SymbolicationBenchResult {
     /** Stored as uploads are (the map without sourcesContent, each source apart), gzip'd. */
     gzipBytes: number
     /**
-     * As stored: gunzip + JSON.parse + TraceMap of the map without sourcesContent, the first
+     * As stored: gunzip + JSON.parse + parseSourceMap of the map without sourcesContent, the first
      * lookup (which decodes every mapping), and gunzip of the frame's one source for its code
      * context; median of 5, wall and CPU time.
      */
@@ -145,7 +145,7 @@ function collectGarbage(): void {
 }
 
 function load(text: string, key = 'bench'): LoadedSourceMap {
-  return new LoadedSourceMap({ key, trace: parseSourceMap(text), textBytes: text.length, projectRoot: null, minified: null, sourceFiles: new Map() })
+  return new LoadedSourceMap({ key, parsed: parseSourceMap(text), textBytes: text.length, projectRoot: null, minified: null, sourceFiles: new Map() })
 }
 
 /** What symbolicate() does for one mapped frame, minus building the frame object. */
@@ -236,7 +236,7 @@ async function coldFirstLookup(generated: GeneratedMap): Promise<{ split: ColdLo
       const text = gunzipSync(split.map).toString('utf8')
       const map = new LoadedSourceMap({
         key: 'bench',
-        trace: parseSourceMap(text),
+        parsed: parseSourceMap(text),
         textBytes: text.length,
         projectRoot: null,
         minified: null,

@@ -58,7 +58,7 @@ function inspectOnWorker(gzipped: Buffer): Promise<InspectReply> {
 
 /**
  * Reads the uploaded map once to refuse what symbolication could not use: not JSON, not
- * version 3, fields of the wrong type, an index map that cannot be flattened (400 naming
+ * version 3, fields of the wrong type, an index map whose sections cannot be used (400 naming
  * sourceMap and the problem), and splits its sourcesContent off for storage. Large maps are
  * read on a worker thread, off the HTTP thread.
  */

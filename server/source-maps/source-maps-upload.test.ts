@@ -216,9 +216,9 @@ describe('POST /sourcemap refusals', () => {
     ['not version 3', JSON.stringify({ version: 2, sources: [], mappings: '' }), /^sourceMap: "version" is 2; only version 3 source maps are supported$/],
     ['without mappings', JSON.stringify({ version: 3, sources: [] }), /^sourceMap: "mappings" is missing or not a string$/],
     [
-      'an index map that cannot be flattened',
+      'an index map that cannot be used',
       JSON.stringify({ version: 3, sections: [{ offset: { line: 0, column: 0 }, url: 'https://cdn.example.com/part.js.map' }] }),
-      /^sourceMap: index map cannot be flattened: sections\[0\]: points at another map by "url"/,
+      /^sourceMap: index map cannot be used: sections\[0\]: points at another map by "url"/,
     ],
   ])('400 for a source map that is %s', async (_case, map, message) => {
     const res = await post('/sourcemap', uploadForm(valid(), { sourceMap: map }))

@@ -77,7 +77,8 @@ export class ChunkedMappings {
     // Bytes read 2-3 times faster than charCodeAt. Mappings are ASCII: parseSourceMap refuses
     // any other character, which latin1 would otherwise fold onto a separator.
     const bytes = Buffer.from(mappings, 'latin1')
-    let chunks = new Int32Array(FIELDS * 1024)
+    // Grown as needed: an index map's many small sections each start small.
+    let chunks = new Int32Array(FIELDS * Math.min(1024, 1 + (length >>> 4)))
     let chunkCount = 0
     const lineChunks: number[] = []
     let source = 0

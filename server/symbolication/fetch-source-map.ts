@@ -57,8 +57,8 @@ export async function fetchSourceMapForUrl(fetcher: UrlFetcher, minifiedUrl: str
     mapText = fetched.text
   }
   try {
-    const trace = parseSourceMap(mapText, mapUrl)
-    return new LoadedSourceMap({ key: `url:${minifiedUrl}`, trace, textBytes: mapText.length, projectRoot: null, minified: minified.text, sourceFiles: new Map() })
+    const parsed = parseSourceMap(mapText, mapUrl)
+    return new LoadedSourceMap({ key: `url:${minifiedUrl}`, parsed, textBytes: mapText.length, projectRoot: null, minified: minified.text, sourceFiles: new Map() })
   } catch (err) {
     return { error: `the source map ${mapUrl} ${err instanceof SourceMapError ? err.message : 'could not be read'}` }
   }

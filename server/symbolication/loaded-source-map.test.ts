@@ -9,7 +9,7 @@ const read = (path: string) => readFileSync(new URL(path, fixtures), 'utf8')
 function load(mapText: string, extra: { minified?: string | null; projectRoot?: string | null; sources?: Record<string, string> } = {}) {
   return new LoadedSourceMap({
     key: 'test',
-    trace: parseSourceMap(mapText),
+    parsed: parseSourceMap(mapText),
     textBytes: mapText.length,
     projectRoot: extra.projectRoot ?? null,
     minified: extra.minified ?? null,
@@ -162,7 +162,7 @@ describe('index (sectioned) maps', () => {
   const esbuild = JSON.parse(read('js-app/dist/app.min.js.map'))
   const sectioned = { version: 3, file: 'bundle.js', sections: [{ offset: { line: 0, column: 0 }, map: terser }, { offset: { line: 1, column: 0 }, map: esbuild }] }
 
-  it('flattens the sections: each generated line maps through its own section', () => {
+  it('looks each generated line up in its own section', () => {
     const map = load(JSON.stringify(sectioned))
     const first = map.position(1, 33)!
     expect([map.displayPath(first.sourceIndex), first.line, first.column]).toEqual(['src/math.js', 3, 10])
@@ -177,14 +177,49 @@ describe('index (sectioned) maps', () => {
     expect(map.codeContext(fromSection.sourceIndex, fromSection.line)).toEqual(plain.codeContext(fromPlain.sourceIndex, fromPlain.line))
   })
 
-  it('refuses sections it cannot flatten, saying why', () => {
+  it('refuses sections it cannot use, saying why', () => {
     const refuse = (map: unknown) => () => parseSourceMap(JSON.stringify(map))
-    expect(refuse({ ...sectioned, sections: [{ offset: { line: 0, column: 0 }, url: 'https://x/a.map' }] })).toThrow(/index map cannot be flattened: sections\[0\]: points at another map by "url"/)
+    expect(refuse({ ...sectioned, sections: [{ offset: { line: 0, column: 0 }, url: 'https://x/a.map' }] })).toThrow(/index map cannot be used: sections\[0\]: points at another map by "url"/)
     expect(refuse({ ...sectioned, sections: [...sectioned.sections].reverse() })).toThrow(/sections\[1\]: starts before the section above/)
     expect(refuse({ ...sectioned, sections: [{ offset: { line: 0, column: 0 }, map: sectioned }] })).toThrow(/sections\[0\]: holds another index map/)
     expect(refuse({ ...sectioned, sections: [{ offset: { line: -1, column: 0 }, map: terser }] })).toThrow(/"offset" must be/)
     expect(refuse({ ...sectioned, sections: [{ offset: { line: 0, column: 0 }, map: { ...terser, version: 2 } }] })).toThrow(/sections\[0\]: "version" is 2/)
     expect(refuse({ ...sectioned, sections: 'nope' })).toThrow(/"sections" is not a list/)
+  })
+})
+
+describe('index maps whose offsets name far more than they hold', () => {
+  const section = (line: number, column: number, sources = ['a.js'], names: string[] = []) => ({
+    offset: { line, column },
+    map: { version: 3, sources, names, mappings: 'AAAAA,EAAE' },
+  })
+
+  it('reads a map of under 160 bytes whose section sits at line 100,000,000 without allocating per line', () => {
+    const text = JSON.stringify({ version: 3, sections: [section(100_000_000, 0, ['a.js'], ['x'])] })
+    expect(text.length).toBeLessThan(160)
+    const before = process.memoryUsage().heapUsed
+    const map = load(text)
+    expect(map.position(100_000_001, 1)).toEqual({ sourceIndex: 0, line: 1, column: 0, name: 'x' })
+    expect(map.position(100_000_001, 3)).toEqual({ sourceIndex: 0, line: 1, column: 2, name: null })
+    expect(map.position(1, 1)).toBeNull()
+    expect(map.position(99_999_999, 1)).toBeNull()
+    expect(map.bytes).toBeLessThan(64 * 1024)
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(64 * 1024 * 1024)
+  })
+
+  it('shifts columns on a section\'s first line only, and source and name indexes by the sections before', () => {
+    const map = load(JSON.stringify({ version: 3, sections: [section(0, 0, ['a.js'], ['x']), section(0, 2 ** 40, ['b.js', 'c.js'], ['y'])] }))
+    expect(map.position(1, 2 ** 40 + 1)).toEqual({ sourceIndex: 1, line: 1, column: 0, name: 'y' })
+    expect(map.position(1, 2 ** 40)).toEqual({ sourceIndex: 0, line: 1, column: 2, name: null })
+    expect(map.displayPath(1)).toBe('b.js')
+  })
+
+  it('holds memory in proportion to the text for many empty sections', () => {
+    const sections = Array.from({ length: 20_000 }, (_, i) => ({ offset: { line: i * 1000, column: 0 }, map: { version: 3, sources: [], mappings: '' } }))
+    const text = JSON.stringify({ version: 3, sections })
+    const map = load(text)
+    expect(map.bytes).toBeLessThan(text.length * 8)
+    expect(map.position(5_000_001, 1)).toBeNull()
   })
 })
 

@@ -1,5 +1,6 @@
-import { encodedMappings, type TraceMap } from '@jridgewell/trace-mapping'
-import { ChunkedMappings, lastAtOrBefore } from './chunked-mappings.ts'
+import { lastAtOrBefore } from './chunked-mappings.ts'
+import { MapMappings } from './map-mappings.ts'
+import type { ParsedSourceMap } from './parse-source-map.ts'
 import { wildcardMatch } from './url-pattern.ts'
 
 /** Where a generated position comes from in the original sources. */
@@ -16,7 +17,7 @@ export interface OriginalPosition {
 export interface LoadedSourceMapInit {
   /** The upload's id, or `url:` and the address of a fetched map. */
   key: string
-  trace: TraceMap
+  parsed: ParsedSourceMap
   /** Size of the map's JSON text. */
   textBytes: number
   projectRoot: string | null
@@ -105,9 +106,9 @@ function lineStarts(text: string): number[] {
  */
 export class LoadedSourceMap {
   readonly key: string
-  readonly trace: TraceMap
-  /** The trace's mappings, decoded a chunk at a time as lookups need them (trace-mapping decodes them all at once). */
-  private readonly mappings: ChunkedMappings
+  readonly parsed: ParsedSourceMap
+  /** The map's mappings, decoded a chunk at a time as lookups need them. */
+  private readonly mappings: MapMappings
   readonly projectRoot: string | null
   /** Estimated memory held whatever lookups ask: the parsed map, the chunk index, the minified and uploaded files. */
   private readonly fixedBytes: number
@@ -128,9 +129,8 @@ export class LoadedSourceMap {
 
   constructor(init: LoadedSourceMapInit) {
     this.key = init.key
-    this.trace = init.trace
-    const encoded = encodedMappings(init.trace)
-    this.mappings = new ChunkedMappings(encoded)
+    this.parsed = init.parsed
+    this.mappings = new MapMappings(init.parsed.sections)
     this.projectRoot = init.projectRoot
     this.minified = init.minified
     this.sourceFiles = init.sourceFiles
@@ -162,12 +162,12 @@ export class LoadedSourceMap {
       if (!segment || segment.length < 4) segment = this.mappings.findFrom(line - 1, column0, (after) => after.length >= 4)
       if (!segment || segment.length < 4) return null
       const sourceIndex = segment[1]!
-      if (sourceIndex < 0 || sourceIndex >= this.trace.sources.length) return null
+      if (sourceIndex < 0 || sourceIndex >= this.parsed.sources.length) return null
       return {
         sourceIndex,
         line: segment[2]! + 1,
         column: segment[3]!,
-        name: segment.length === 5 ? (this.trace.names[segment[4]!] ?? null) : null,
+        name: segment.length === 5 ? (this.parsed.names[segment[4]!] ?? null) : null,
       }
     } catch {
       // A mappings string that decodes to nonsense: no position rather than a failed batch.
@@ -177,7 +177,7 @@ export class LoadedSourceMap {
 
   /** The source's path as written in the map (with sourceRoot, resolved against the map's URL for fetched maps). */
   sourcePath(index: number): string {
-    return this.trace.resolvedSources[index] ?? this.trace.sources[index] ?? ''
+    return this.parsed.resolvedSources[index] ?? this.parsed.sources[index] ?? ''
   }
 
   /** The source as the map writes it (with sourceRoot, not resolved against a fetched map's URL), cleaned for people. */
@@ -191,8 +191,8 @@ export class LoadedSourceMap {
   }
 
   private computeDisplayPath(index: number): string {
-    const source = this.trace.sources[index] ?? ''
-    const root = this.trace.sourceRoot
+    const source = this.parsed.sources[index] ?? ''
+    const root = this.parsed.sourceRoot
     const written = root && !URL_WITH_SCHEME.test(source) && !source.startsWith('/') ? `${root.endsWith('/') ? root : `${root}/`}${source}` : source
     return displayPath(written, this.projectRoot)
   }
@@ -202,7 +202,7 @@ export class LoadedSourceMap {
    * source file whose field names it (rule 5: any one), else a fetched copy.
    */
   sourceText(index: number): string | null {
-    const embedded = this.trace.sourcesContent?.[index] ?? this.storedSourceTexts.get(index)
+    const embedded = this.parsed.sourcesContent[index] ?? this.storedSourceTexts.get(index)
     if (typeof embedded === 'string') return embedded
     const uploaded = this.uploadedSource(index)
     if (uploaded !== null) return uploaded
@@ -211,7 +211,7 @@ export class LoadedSourceMap {
 
   private uploadedSource(index: number): string | null {
     if (this.sourceFiles.size === 0) return null
-    const names = [this.trace.sources[index], this.sourcePath(index), this.displayPath(index)].filter((name): name is string => !!name)
+    const names = [this.parsed.sources[index], this.sourcePath(index), this.displayPath(index)].filter((name): name is string => !!name)
     for (const name of names) {
       const exact = this.sourceFiles.get(name)
       if (exact !== undefined) return exact
@@ -295,7 +295,7 @@ export class LoadedSourceMap {
     const defColumn = offset - starts[defLine]!
     // The first segment on the name token that carries a name.
     const named = this.mappings.findFrom(defLine, defColumn, (segment) => segment[0] > defColumn + identifier.length || segment.length === 5)
-    return named && named.length === 5 && named[0] <= defColumn + identifier.length ? (this.trace.names[named[4]] ?? null) : null
+    return named && named.length === 5 && named[0] <= defColumn + identifier.length ? (this.parsed.names[named[4]] ?? null) : null
   }
 
   private definitionIndex(): Map<string, number[]> {

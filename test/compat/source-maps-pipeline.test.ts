@@ -6,7 +6,7 @@ import Bugsnag from '@bugsnag/node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ErrorEvent } from '../../contract/events.ts'
 import { seedProject, type SeededProject } from '../../server/test-support/seed.ts'
-import { JS_APP_DIR, readJsApp, runSourceMapsCli } from '../../server/test-support/source-map-uploads.ts'
+import { JS_APP_DIR, readJsApp, runSourceMapsCli, uploadForm } from '../../server/test-support/source-map-uploads.ts'
 import { createTestContext, listen, type TestContext } from '../../server/test-support/test-app.ts'
 
 let ctx: TestContext
@@ -71,5 +71,34 @@ describe('source maps through ingestion', () => {
       events: number
     }>
     expect(errors).toEqual([expect.objectContaining({ error_class: 'TypeError', events: 1 })])
+  })
+
+  it('takes a tiny map whose section names line 100,000,000 at once, and indexes the events it matches', async () => {
+    // 136 bytes that used to hold every request for about 30 s and take gigabytes, once at upload
+    // and again for every event that matched it, restarts included.
+    const map = JSON.stringify({ version: 3, sections: [{ offset: { line: 100_000_000, column: 0 }, map: { version: 3, sources: ['far.js'], names: ['far'], mappings: 'AAAAA' } }] })
+    const upload = await fetch(`${server.url}/sourcemap`, {
+      method: 'POST',
+      body: uploadForm({ apiKey: seeded.project.api_key, appVersion: '9.9.9', minifiedUrl: 'https://cdn.example.com/far.min.js' }, { sourceMap: map }),
+    })
+    expect(upload.status).toBe(200)
+    const frames = [
+      { file: 'https://cdn.example.com/far.min.js', lineNumber: 100_000_001, columnNumber: 1, method: 'a' },
+      { file: 'https://cdn.example.com/far.min.js', lineNumber: 7, columnNumber: 1, method: 'b' },
+    ]
+    const notify = await fetch(`${server.url}/notify`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Bugsnag-Api-Key': seeded.project.api_key, 'Bugsnag-Payload-Version': '5' },
+      body: JSON.stringify({
+        notifier: { name: 'Bugsnag JavaScript', version: '8.0.0', url: 'https://github.com/bugsnag/bugsnag-js' },
+        events: [{ exceptions: [{ errorClass: 'FarAway', message: 'far', type: 'browserjs', stacktrace: frames }], app: { version: '9.9.9' } }],
+      }),
+    })
+    expect(notify.status).toBe(200)
+    const list = await ctx.request(`/api/projects/${seeded.project.id}/events?full_reports=true`, { token: seeded.user.token })
+    const event = ((await list.json()) as ErrorEvent[]).find((e) => e.exceptions[0]!.class === 'FarAway')!
+    expect(event.exceptions[0]!.stacktrace[0]).toMatchObject({ file: 'far.js', line: 1, column: 1 })
+    expect(event.exceptions[0]!.stacktrace[1]).toMatchObject({ file: 'https://cdn.example.com/far.min.js', line: 7 })
+    expect(event.symbolication).toMatchObject({ status: 'partial', mapped_frames: 1 })
   })
 })

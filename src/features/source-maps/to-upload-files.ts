@@ -35,7 +35,7 @@ export function checkSourceMap(text: string, fileName: string): SourceMapCheck {
   }
   const file = typeof map.file === 'string' && map.file.trim() !== '' ? map.file : null
   if (Array.isArray(map.sections)) {
-    // An index map: its sections' sources, as the server flattens them.
+    // An index map: its sections' sources, as the server reads them.
     const sections = map.sections as { map?: Record<string, unknown> }[]
     const sources: string[] = []
     const embedded: boolean[] = []
