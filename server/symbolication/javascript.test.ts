@@ -333,15 +333,33 @@ describe('matching rules against stored uploads', () => {
     expect(event.payload.exceptions[0]!.stacktrace[0]).toMatchObject({ file: 'src/math.js', line: 3, column: 11, in_project: true, code: { '3': '    throw new Error("x");' } })
   })
 
-  it('changes nothing, and rejects, when the database fails', async () => {
+  it('changes nothing, and rejects, when the database cannot be reached (the batch is retried)', async () => {
+    const lost = Object.assign(new Error('connection lost'), { code: 'ECONNRESET' })
     const failing = createJavaScriptSymbolicator({
-      database: { db: { execute: () => Promise.reject(new Error('connection lost')) } as never },
+      database: { db: { execute: () => Promise.reject(lost) } as never },
       logger: ctx.deps.logger,
     })
     const event = browserEvent('1.2.3')
     const before = structuredClone(event.payload)
     await expect(failing.symbolicate([batchItem(event)])).rejects.toThrow('connection lost')
     expect(event.payload).toEqual(before)
+  })
+
+  it('leaves the frames as sent, with the reason, when symbolication fails unexpectedly: the event is never held back', async () => {
+    const failing = createJavaScriptSymbolicator({
+      database: { db: { execute: () => Promise.reject(new RangeError('Invalid array length')) } as never },
+      logger: ctx.deps.logger,
+    })
+    const event = browserEvent('1.2.3')
+    const frames = structuredClone(event.payload.exceptions[0]!.stacktrace)
+    await failing.symbolicate([batchItem(event)])
+    expect(event.payload.exceptions[0]!.stacktrace).toEqual(frames)
+    expect(event.payload.symbolication).toEqual({
+      status: 'failed',
+      mapped_frames: 0,
+      missing: [],
+      errors: [{ url: BROWSER_URL, message: 'symbolication failed: Invalid array length' }],
+    })
   })
 
   it('leaves events without JavaScript frames untouched', async () => {
@@ -370,6 +388,9 @@ describe('fetching the minified file and its map by URL when none was uploaded (
       // The map's ../src/util.js, next to bare/.
       '/src/util.js': readJsApp('src/util.js'),
       '/src/index.js': readJsApp('src/index.js'),
+      // A map of a few bytes whose section names line 100,000,000.
+      '/far/app.min.js': 'a()\n//# sourceMappingURL=app.min.js.map',
+      '/far/app.min.js.map': JSON.stringify({ version: 3, sections: [{ offset: { line: 100_000_000, column: 0 }, map: { version: 3, sources: ['far.js'], mappings: 'AAAA' } }] }),
     }
     assets = createServer((req, res) => {
       const body = files[req.url ?? '']
@@ -394,6 +415,15 @@ describe('fetching the minified file and its map by URL when none was uploaded (
     expectUtilFrames(bare.payload.exceptions[0]!.stacktrace, `${origin}/bare/app.min.js`)
     expect(embedded.payload.exceptions[0]!.stacktrace[0]!.source_map_id).toBeUndefined()
     expect(bare.payload.symbolication).toEqual({ status: 'mapped', mapped_frames: 3, missing: [], errors: [] })
+  })
+
+  it('reads a fetched map whose section names line 100,000,000 without allocating per line', async () => {
+    const fetching = createJavaScriptSymbolicator({ database: ctx.deps.database, logger: ctx.deps.logger, fetch: { allow: parseFetchAllow('127.0.0.1') } })
+    const url = `${origin}/far/app.min.js`
+    const event = browserEvent('8.0.0', [{ file: url, method: 'a', lineNumber: 100_000_001, columnNumber: 1 }])
+    await fetching.symbolicate([batchItem(event)])
+    expect(event.payload.exceptions[0]!.stacktrace[0]).toMatchObject({ file: `${origin}/far/far.js`, line: 1, column: 1 })
+    expect(fetching.cacheStats().bytes).toBeLessThan(1024 * 1024)
   })
 
   it('refuses a private address without the allow-list: the event misses its map and says why', async () => {

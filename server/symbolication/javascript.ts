@@ -14,6 +14,7 @@ import { addEventsMapped, findCandidates, loadStoredSources, loadUploadFiles } f
 import { variantStrings } from './url-pattern.ts'
 import { createCodeSnippetStore, snippetHash } from './code-snippets.ts'
 import { markCodeStored, type CodeLines } from '../events/stored-frames.ts'
+import { isTransientPgError } from '../db/pg-errors.ts'
 
 /** One event of a batch, as the ingestion pipeline holds it before grouping. */
 export interface SymbolicationEvent {
@@ -130,10 +131,10 @@ export function createJavaScriptSymbolicator(options: JavaScriptSymbolicatorOpti
       const files = await loadUploadFiles(db, upload.id)
       if (!files?.map) return { error: 'the source map upload was deleted' }
       try {
-        const trace = parseSourceMap(files.map)
+        const parsed = parseSourceMap(files.map)
         return new LoadedSourceMap({
           key: upload.id,
-          trace,
+          parsed,
           textBytes: files.mapBytes,
           projectRoot: upload.projectRoot,
           minified: files.minified,
@@ -275,7 +276,20 @@ export function createJavaScriptSymbolicator(options: JavaScriptSymbolicatorOpti
         else byProject.set(input.projectId, [work])
       }
       const used = new Set<LoadedSourceMap>()
-      for (const [projectId, works] of byProject) await prepareProject(projectId, works, reader, used)
+      for (const [projectId, works] of [...byProject]) {
+        try {
+          await prepareProject(projectId, works, reader, used)
+        } catch (err) {
+          // The database going away is retried with the batch; anything else (a map or frame
+          // no rule foresaw) leaves this project's events unmapped, saying why, and never
+          // holds the batch back.
+          if (isTransientPgError(err)) throw err
+          const reason = `symbolication failed: ${err instanceof Error ? err.message : String(err)}`
+          logger.error({ err, projectId }, 'symbolication failed; the events are indexed unmapped')
+          for (const work of works) markFailed(work, reason)
+          byProject.delete(projectId)
+        }
+      }
       recount(used)
       const built = new Map<EventWork, (StackFrame | null)[]>()
       for (const [projectId, works] of byProject) {
@@ -311,6 +325,12 @@ export function createJavaScriptSymbolicator(options: JavaScriptSymbolicatorOpti
 function buildFrames(work: EventWork): (StackFrame | null)[] {
   // Frames are replaced only after every name is read: a frame's name can come from its caller's position.
   return work.targets.map((target) => (target.position ? mappedFrame(target) : null))
+}
+
+/** An event whose frames could not be looked up at all: left as sent, with the reason. */
+function markFailed(work: EventWork, reason: string): void {
+  const url = work.targets[0] ? targetUrl(work.targets[0]) : ''
+  work.input.event.payload.symbolication = { status: 'failed', mapped_frames: 0, missing: [], errors: [{ url, message: reason }] }
 }
 
 function applyWork(work: EventWork, frames: readonly (StackFrame | null)[], counts: Map<string, number>): void {
