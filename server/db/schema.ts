@@ -169,6 +169,15 @@ export const ingestLog = pgTable('ingest_log', {
   failure: text('failure'),
 })
 
+/** Batches being processed (server/ingest/process/attempts.ts). */
+export const ingestAttempts = pgTable('ingest_attempts', {
+  requestKey: text('request_key').primaryKey(),
+  batchSize: integer('batch_size').notNull(),
+  owner: bigint('owner', { mode: 'number' }).notNull(),
+  crashes: integer('crashes').notNull().default(0),
+  startedAt: tstz('started_at').notNull().defaultNow(),
+})
+
 export const ingestJournals = pgTable('ingest_journals', {
   journalId: text('journal_id').primaryKey(),
   segment: bigint('segment', { mode: 'number' }).notNull(),
@@ -519,6 +528,7 @@ export const schema = {
   eventPayloads,
   ingestQueue,
   ingestLog,
+  ingestAttempts,
   rollupWatermarks,
   ingestJournals,
   sessionCounts,

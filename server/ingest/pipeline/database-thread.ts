@@ -5,8 +5,8 @@ import type { Database, ThreadPluginHandler } from '../../db/client.ts'
 import type { JournalPlace } from '../log/journal-source.ts'
 import { createPipelineHost, type PipelineRequest } from './host.ts'
 
-export function attach(database: Database, data: unknown, logger: Logger): ThreadPluginHandler {
+export async function attach(database: Database, data: unknown, logger: Logger): Promise<ThreadPluginHandler> {
   const { journal } = data as { journal: JournalPlace }
-  const host = createPipelineHost(database, journal, logger)
+  const host = await createPipelineHost(database, journal, logger)
   return { handle: (request) => host.handle(request as PipelineRequest), close: () => host.close() }
 }

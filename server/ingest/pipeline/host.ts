@@ -7,6 +7,7 @@ import type { Database } from '../../db/client.ts'
 import { createIngestIndexer, type IndexerOptions, type IngestIndexer } from '../index/indexer.ts'
 import { createJournalSource, type JournalPlace } from '../log/journal-source.ts'
 import { createLogSource } from '../log/table-source.ts'
+import { createAttemptGuard } from '../process/attempts.ts'
 import { createProcessor } from '../process/process.ts'
 import { processStages } from '../process/stages.ts'
 import { loadConfig } from '../../config.ts'
@@ -21,9 +22,10 @@ export const isPipelineRequest = (request: { op: string }): request is PipelineR
   request.op.startsWith('indexer.') || request.op === 'journal.pending'
 
 /** `journalPlace`: the journal this process appends accepted requests to, if it journals. */
-export function createPipelineHost(local: Database, journalPlace: JournalPlace | undefined, logger: Logger) {
+export async function createPipelineHost(local: Database, journalPlace: JournalPlace | undefined, logger: Logger) {
   // The same settings as the HTTP thread's: both read them from the process's environment.
-  const processor = createProcessor(processStages({ database: local, logger, config: loadConfig() }))
+  const guard = await createAttemptGuard(local, logger)
+  const processor = createProcessor(processStages({ database: local, logger, config: loadConfig() }), guard)
   // Read by every indexer on this thread in turn.
   const journal = journalPlace ? createJournalSource(local, journalPlace, processor, logger) : undefined
   // ingest_log is PostgreSQL's database log; it is read whichever log this process appends to
@@ -54,6 +56,7 @@ export function createPipelineHost(local: Database, journalPlace: JournalPlace |
       await Promise.all([...indexers.values()].map((indexer) => indexer.close()))
       await journal?.close()
       await processor.close()
+      await guard.close()
     },
   }
 }

@@ -11,8 +11,9 @@ import { createPipelineHost, type PipelineRequest } from './host.ts'
 const port = parentPort!
 const { databaseUrl, logLevel, journal } = workerData as { databaseUrl: string; logLevel: string; journal?: JournalPlace }
 const logger = createLogger(logLevel, 'pipeline')
-const database = await openPostgres(databaseUrl, { maxConnections: 4 })
-const host = createPipelineHost(database, journal, logger)
+// Four for the pipeline's work, one held while it runs (attempts.ts: other processes see it is alive).
+const database = await openPostgres(databaseUrl, { maxConnections: 5 })
+const host = await createPipelineHost(database, journal, logger)
 
 port.on('message', (request: (PipelineRequest | { op: 'close' }) & { id: number }) => {
   const work = request.op === 'close' ? host.close().then(() => database.close()).then(() => null) : host.handle(request)

@@ -5,6 +5,7 @@
 import type { AcceptedRequest, IndexableEvent } from '../log/record.ts'
 import { notifyPayloadSchema } from '../accept/payload-schema.ts'
 import { storedPayloadJson } from '../../events/stored-frames.ts'
+import type { AttemptGuard } from './attempts.ts'
 import { computeGrouping } from './grouping.ts'
 import { crashedSessionOf, prepareEvents, type PreparedEvent } from './normalize.ts'
 
@@ -49,36 +50,56 @@ function payloadOf(request: AcceptedRequest) {
   return parsed.data
 }
 
-export function createProcessor(stages: readonly ProcessStage[] = []) {
+/** Why a request is set aside without being processed again (attempts.ts). */
+export const ENDED_A_PROCESS = 'processing this request alone ended the process that ran it twice (out of memory or a crash); set aside so that it cannot stop Errata again'
+
+/**
+ * The process stage: `stages` run in order on each batch. With a `guard`, each batch is noted
+ * while it is processed: a batch whose processing ended an earlier process throws (the log
+ * sources then process it one request at a time), and a request that ended two alone is set
+ * aside (attempts.ts).
+ */
+export function createProcessor(stages: readonly ProcessStage[] = [], guard?: AttemptGuard) {
+  async function run(requests: readonly AcceptedRequest[]): Promise<Processed> {
+    const staged: StageEvent[] = []
+    const failed: ProcessFailure[] = []
+    for (const request of requests) {
+      try {
+        const events = prepareEvents(request.projectId, request.receivedAt, payloadOf(request), request.userAgent, request.eventIds)
+        for (const event of events) staged.push({ event, changed: false, dropped: false })
+      } catch (err) {
+        failed.push({ request, reason: err instanceof Error ? err.message : String(err) })
+      }
+    }
+    for (const stage of stages) await stage.run(staged.filter((s) => !s.dropped))
+    const events: IndexableEvent[] = []
+    for (const { event, changed, dropped } of staged) {
+      if (dropped) continue
+      const { payload, ...row } = event
+      if (changed) {
+        row.grouping = computeGrouping(payload.exceptions, payload.grouping_hash, payload.grouping_discriminator ?? null)
+        const crashed = crashedSessionOf({ columns: row.columns, payload, grouping: row.grouping, userKey: row.userKey }, row.receivedAt)
+        row.crashedSession = crashed
+      }
+      events.push({ ...row, payloadJson: storedPayloadJson(payload) })
+    }
+    return { events, failed }
+  }
+
   return {
-    /** The events of `requests`, in order; requests that cannot be read come back in `failed`. */
     close: async () => {
       for (const stage of stages) await stage.close?.()
     },
+    /** The events of `requests`, in order; requests that cannot be read come back in `failed`. */
     async process(requests: readonly AcceptedRequest[]): Promise<Processed> {
-      const staged: StageEvent[] = []
-      const failed: ProcessFailure[] = []
-      for (const request of requests) {
-        try {
-          const events = prepareEvents(request.projectId, request.receivedAt, payloadOf(request), request.userAgent, request.eventIds)
-          for (const event of events) staged.push({ event, changed: false, dropped: false })
-        } catch (err) {
-          failed.push({ request, reason: err instanceof Error ? err.message : String(err) })
-        }
+      if (!guard || requests.length === 0) return run(requests)
+      const first = requests[0]!
+      if ((await guard.begin(first, requests.length)) === 'set aside') return { events: [], failed: [{ request: first, reason: ENDED_A_PROCESS }] }
+      try {
+        return await run(requests)
+      } finally {
+        await guard.end(first)
       }
-      for (const stage of stages) await stage.run(staged.filter((s) => !s.dropped))
-      const events: IndexableEvent[] = []
-      for (const { event, changed, dropped } of staged) {
-        if (dropped) continue
-        const { payload, ...row } = event
-        if (changed) {
-          row.grouping = computeGrouping(payload.exceptions, payload.grouping_hash, payload.grouping_discriminator ?? null)
-          const crashed = crashedSessionOf({ columns: row.columns, payload, grouping: row.grouping, userKey: row.userKey }, row.receivedAt)
-          row.crashedSession = crashed
-        }
-        events.push({ ...row, payloadJson: storedPayloadJson(payload) })
-      }
-      return { events, failed }
     },
   }
 }
