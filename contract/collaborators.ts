@@ -23,29 +23,21 @@ const email = z.pipe(
 
 /**
  * POST /organizations/{id}/collaborators. A pending invitation is made, whose accept link is
- * answered once as `invitation_url`, whether or not the email has an account (an existing
- * account accepts it once signed in); with `name` and `password` and no account for the email,
- * the account is created directly and joins (installs without mail).
+ * answered once as `invitation_url`, the same whether or not the email has an account (an
+ * existing account accepts it once signed in). An invitation never sets anyone's name or
+ * password: the invitee picks both when accepting. `name` and `password`, which older clients
+ * send to create the account directly, are accepted and ignored (dropped like any unknown field).
  */
-export const inviteCollaboratorSchema = z
-  .object({
-    email,
-    is_admin: z._default(z.boolean(), false),
-    project_ids: z._default(z.nullable(z.array(idSchema).check(z.maxLength(1000))), null),
-    name: z.optional(z.string().check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(200))),
-    password: z.optional(passwordSchema),
-  })
-  .check(
-    z.refine((v) => (v.name === undefined) === (v.password === undefined), {
-      message: 'give name and password together (to create the account directly), or neither (to invite)',
-      path: ['password'],
-    }),
-  )
+export const inviteCollaboratorSchema = z.object({
+  email,
+  is_admin: z._default(z.boolean(), false),
+  project_ids: z._default(z.nullable(z.array(idSchema).check(z.maxLength(1000))), null),
+})
 export type InviteCollaborator = z.infer<typeof inviteCollaboratorSchema>
 
 export const invitedCollaboratorSchema = z.extend(collaboratorSchema, {
-  /** Present once, when a pending invitation was created: the link the invitee opens. */
-  invitation_url: z.optional(z.string()),
+  /** The link the invitee opens, answered only this once (only its hash is stored). */
+  invitation_url: z.string(),
 })
 export type InvitedCollaborator = z.infer<typeof invitedCollaboratorSchema>
 

@@ -4,7 +4,7 @@
 // member sees.
 import { expect, test, type APIRequestContext } from '@playwright/test'
 import { notifyBody, simpleEvent } from './bugsnag-payload.ts'
-import { Api, createProject, notify, shoot, shootNarrow, signIn, waitForEvents, watchPage, WIDE } from './support.ts'
+import { addMember, Api, createProject, notify, shoot, shootNarrow, signIn, waitForEvents, watchPage, WIDE } from './support.ts'
 
 test.use({ viewport: WIDE })
 
@@ -141,7 +141,7 @@ test('rename and delete an organization; members only read the settings', async 
   const { organizationId, projectId } = await createProject(api, 'settings-org')
   const organizationName = (await api.get<{ name: string }>(`/organizations/${organizationId}`)).name
   const member = { email: `member-${Date.now().toString(36)}@example.com`, password: 'member-password-123' }
-  await api.post(`/organizations/${organizationId}/collaborators`, { email: member.email, name: 'Mia Member', password: member.password })
+  await addMember(api, organizationId, { ...member, name: 'Mia Member' })
 
   // The member sees the settings but cannot change them.
   const memberContext = await browser.newContext({ viewport: WIDE })

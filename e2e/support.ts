@@ -68,6 +68,22 @@ export class Api {
   }
 }
 
+/**
+ * A member who signed in once, made the only way there is: an admin's invitation, accepted through
+ * its link with the invitee's own name and password.
+ */
+export async function addMember(
+  api: Api,
+  organizationId: string,
+  member: { email: string; name: string; password: string; project_ids?: string[] },
+): Promise<void> {
+  const { name, password, ...invitation } = member
+  const { invitation_url } = await api.post<{ invitation_url: string }>(`/organizations/${organizationId}/collaborators`, invitation)
+  const token = invitation_url.split('/').pop()!
+  const response = await api.request.post(`/api/invitations/${token}/accept`, { headers: { 'X-Version': '2' }, data: { name, password } })
+  expect(response.status(), await response.text()).toBe(200)
+}
+
 export interface ProjectSetup {
   organizationId: string
   projectId: string

@@ -38,6 +38,7 @@ const envSchema = z.object({
   ERRATA_READY_MAX_BACKLOG: z.coerce.number().int().min(1).max(10_000).default(10_000),
   ERRATA_MAX_FILTERED_QUERIES: z.coerce.number().int().min(1).max(1000).optional(),
   ERRATA_FILTERED_QUERY_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
+  ERRATA_SIGNIN_MAX_DELAY_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
   ERRATA_STATIC_DIR: z.string().default('./dist'),
   ERRATA_REQUEST_LOG: z.enum(['all', 'errors', 'off'], { error: 'must be all, errors or off' }).default('all'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -89,6 +90,11 @@ export interface Config {
   filteredQueries: { concurrency: number; waitMs: number }
   /** Events per privacy deletion batch (one short transaction each) and per export read. */
   privacyBatchSize: number
+  /**
+   * Sign-in throttling (server/auth/login-throttle.ts): the longest wait between sign-ins for one
+   * email from browsers it has not signed in from, once they failed too often.
+   */
+  signInMaxDelayMs: number
   staticDir: string
   /**
    * Which requests get a log line: every one (ingestion acknowledgements as a count every 10 s),
@@ -162,6 +168,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // side by side on its own cores.
     filteredQueries: { concurrency: e.ERRATA_MAX_FILTERED_QUERIES ?? (e.DATABASE_URL ? 8 : 2), waitMs: e.ERRATA_FILTERED_QUERY_WAIT_MS },
     privacyBatchSize: e.ERRATA_PRIVACY_BATCH_SIZE,
+    signInMaxDelayMs: e.ERRATA_SIGNIN_MAX_DELAY_MS,
     staticDir: e.ERRATA_STATIC_DIR,
     requestLog: e.ERRATA_REQUEST_LOG,
     logLevel: e.LOG_LEVEL,

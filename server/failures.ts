@@ -70,7 +70,7 @@ export class TooManyRequestsError extends Failure {
   constructor(what: string, waitMs: number) {
     const seconds = Math.max(1, Math.ceil(waitMs / 1000))
     const minutes = Math.ceil(seconds / 60)
-    const wait = seconds < 60 ? `${seconds} seconds` : minutes === 1 ? '1 minute' : `${minutes} minutes`
+    const wait = seconds === 1 ? '1 second' : seconds < 60 ? `${seconds} seconds` : minutes === 1 ? '1 minute' : `${minutes} minutes`
     super('too many', [`${what}; try again in ${wait}`])
     this.retryAfterSeconds = seconds
   }

@@ -4,7 +4,7 @@ import { createServer, type RequestListener, type Server } from 'node:http'
 import { getRequestListener } from '@hono/node-server'
 import { createApiPortApp, createApp } from './app.ts'
 import { bootstrapFirstAdmin } from './auth/bootstrap.ts'
-import { createLoginThrottle } from './auth/login-throttle.ts'
+import { createLoginThrottle, DEFAULT_LOGIN_LIMITS } from './auth/login-throttle.ts'
 import { ConfigError, loadConfig } from './config.ts'
 import type { AppDeps } from './context.ts'
 import { openDatabase } from './db/client.ts'
@@ -156,7 +156,7 @@ async function main(): Promise<void> {
     handlers: [...privacyJobHandlers(database.db, privacy, logger), ...webhookJobHandlers(database.db, webhooks, logger)],
   })
   wake.jobs = () => jobRunner.wake()
-  const deps: AppDeps = { config, database, logger, pipeline, ingestWriter, loginThrottle: createLoginThrottle(), privacy, webhooks }
+  const deps: AppDeps = { config, database, logger, pipeline, ingestWriter, loginThrottle: createLoginThrottle({ ...DEFAULT_LOGIN_LIMITS, maxDelayMs: config.signInMaxDelayMs }), privacy, webhooks }
   const servers: Server[] = []
   let ingestListener: { close(): void } | undefined
   try {

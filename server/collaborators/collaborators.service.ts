@@ -7,9 +7,7 @@ import type {
   UpdateCollaborator,
 } from '../../contract/collaborators.ts'
 import { collaboratorSeesProject, requireOrganizationAdmin, requireOrganizationMember } from '../auth/access.ts'
-import { hashPassword } from '../auth/passwords.ts'
 import type { Db } from '../db/client.ts'
-import { newId } from '../db/ids.ts'
 import { collaborators, errors, invitations, projects, users } from '../db/schema.ts'
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../failures.ts'
 import type { UrlBuilder } from '../http/urls.ts'
@@ -190,14 +188,13 @@ async function checkedProjectIds(
   return wanted
 }
 
-const alreadyCollaborator = (email: string) => new ConflictError(`email: ${email} is already a collaborator`)
-
 /**
  * Invites someone to the organization (admins only): a pending invitation, answered with its
  * accept link once, the same whether or not the email has an account, so an admin (anyone can
  * create an organization) learns nothing about which emails exist, and no one joins without
- * accepting. An existing account accepts it once signed in (GET /user/invitations). With name
- * and password and no account for the email, the account is created directly and joins.
+ * accepting. An invitation never creates an account or sets a password: the invitee picks
+ * their own when accepting the link, or, with an account already, accepts once signed in
+ * (GET /user/invitations).
  */
 export async function inviteCollaborator(
   db: Db,
@@ -208,37 +205,21 @@ export async function inviteCollaborator(
 ): Promise<InvitedCollaborator> {
   await requireOrganizationAdmin(db, userId, organizationId)
   const projectIds = await checkedProjectIds(db, organizationId, input.is_admin, input.project_ids)
-  const membership = { organizationId, isAdmin: input.is_admin, projectIds }
-  const [existing] = await db
-    .select({ id: users.id, member: sql<boolean>`EXISTS (SELECT 1 FROM ${collaborators} WHERE ${collaborators.organizationId} = ${organizationId} AND ${collaborators.userId} = ${users.id})` })
-    .from(users)
-    .where(sql`lower(${users.email}) = ${input.email}`)
-    .limit(1)
   // Members are listed to the admin already: saying so reveals nothing.
-  if (existing?.member) throw alreadyCollaborator(input.email)
-
-  if (!existing && input.name !== undefined && input.password !== undefined) {
-    const passwordHash = await hashPassword(input.password)
-    const memberId = await db.transaction(async (tx) => {
-      const [created] = await tx
-        .insert(users)
-        .values({ id: newId(), email: input.email, name: input.name ?? input.email, passwordHash })
-        .onConflictDoNothing()
-        .returning({ id: users.id })
-      if (!created) throw new ConflictError(`email: an account for ${input.email} was created meanwhile; invite again`)
-      await tx.insert(collaborators).values({ ...membership, userId: created.id })
-      // A pending invitation for the same person is now moot.
-      await tx
-        .delete(invitations)
-        .where(and(eq(invitations.organizationId, organizationId), sql`lower(${invitations.email}) = ${input.email}`))
-      return created.id
-    })
-    const member = await findMember(db, organizationId, memberId)
-    if (!member) throw new NotFoundError('Collaborator')
-    return toCollaborator(member)
-  }
-
-  const { invitation, url } = await createInvitation(db, urls, { ...membership, email: input.email, invitedBy: userId })
+  const [member] = await db
+    .select({ one: sql`1` })
+    .from(collaborators)
+    .innerJoin(users, eq(users.id, collaborators.userId))
+    .where(and(eq(collaborators.organizationId, organizationId), sql`lower(${users.email}) = ${input.email}`))
+    .limit(1)
+  if (member) throw new ConflictError(`email: ${input.email} is already a collaborator`)
+  const { invitation, url } = await createInvitation(db, urls, {
+    organizationId,
+    isAdmin: input.is_admin,
+    projectIds,
+    email: input.email,
+    invitedBy: userId,
+  })
   return { ...invitationToCollaborator(invitation), invitation_url: url }
 }
 

@@ -254,8 +254,8 @@ export async function deleteEvent(db: Db, { projectId }: ProjectScope, eventId: 
 /**
  * The error's summary once one of its events is gone: one event fewer; when it was the latest,
  * the newest remaining event's id, message, context, severity and time (the deleted event's
- * message must not stay on show); when it was the first, the oldest remaining time; release
- * stages and app versions from the rollups the delete has just updated. Users affected stay
+ * message must not stay on show); when it was the first, the oldest remaining event's time and
+ * release (first_release); release stages and app versions from the rollups the delete has just updated. Users affected stay
  * as they were (docs/events-api.md). An error left without events keeps its message and times.
  */
 async function summarizeAfterDelete(tx: Db, errorId: string, eventId: string, receivedAt: Date): Promise<void> {
@@ -266,7 +266,16 @@ async function summarizeAfterDelete(tx: Db, errorId: string, eventId: string, re
   if (!error) return
   const remaining = (direction: 'newest' | 'oldest') =>
     tx
-      .select({ id: events.id, receivedAt: events.receivedAt, message: events.message, context: events.context, severity: events.severity, unhandled: events.unhandled })
+      .select({
+        id: events.id,
+        receivedAt: events.receivedAt,
+        message: events.message,
+        context: events.context,
+        severity: events.severity,
+        unhandled: events.unhandled,
+        releaseStage: events.releaseStage,
+        appVersion: events.appVersion,
+      })
       .from(events)
       .where(eq(events.errorId, errorId))
       .orderBy(...(direction === 'newest' ? [desc(events.receivedAt), desc(events.id)] : [asc(events.receivedAt), asc(events.id)]))
@@ -285,7 +294,7 @@ async function summarizeAfterDelete(tx: Db, errorId: string, eventId: string, re
       ...(newest
         ? { message: newest.message, context: newest.context, severity: newest.severity, unhandled: newest.unhandled, lastSeen: newest.receivedAt }
         : {}),
-      ...(oldest ? { firstSeen: oldest.receivedAt } : {}),
+      ...(oldest ? { firstSeen: oldest.receivedAt, firstReleaseStage: oldest.releaseStage, firstAppVersion: oldest.appVersion } : {}),
       releaseStages: valuesOf('app.release_stage'),
       appVersions: valuesOf('app.version'),
       updatedAt: sql`now()`,

@@ -337,6 +337,24 @@ describe('DELETE /events/:id', () => {
     })
   })
 
+  it('takes a deleted first event off the error: first seen and first release from the oldest left', async () => {
+    await notify(apiKey, { events: [event('FirstReleaseError', 'first', { app: { version: '1.0.0-first', releaseStage: 'beta' } })] })
+    await new Promise((resolve) => setTimeout(resolve, 15))
+    await notify(apiKey, { events: [event('FirstReleaseError', 'second', { app: { version: '9.9', releaseStage: 'staging' } })] })
+    await ctx.deps.ingestWriter.indexed()
+    const errorId = await errorIdOf('FirstReleaseError')
+    const [newest, oldest] = (await (await get(`/errors/${errorId}/events`)).json()) as { id: string; received_at: string }[]
+    expect(await (await get(`/projects/${projectId}/errors/${errorId}`)).json()).toMatchObject({
+      first_release: { release_stage: 'beta', app_version: '1.0.0-first' },
+    })
+    expect((await ctx.request(`/api/events/${oldest!.id}`, { method: 'DELETE', token: alice.token })).status).toBe(204)
+    expect(await (await get(`/projects/${projectId}/errors/${errorId}`)).json()).toMatchObject({
+      first_seen: newest!.received_at,
+      first_release: { release_stage: 'staging', app_version: '9.9' },
+      app_versions: ['9.9'],
+    })
+  })
+
   it('is for admins: a member who sees the event gets 403 and the event stays; an outsider gets 404', async () => {
     const member = await ctx.createUser('Member who sees everything')
     const organizationId = (await ctx.deps.database.db.select().from(projects).where(eq(projects.id, projectId)))[0]!.organizationId

@@ -37,7 +37,7 @@ describe('request log', () => {
       json: { email: 'new.admin@example.com', is_admin: true },
     })
     expect(invited.status).toBe(201)
-    const invitationToken = (await invited.json() as InvitedCollaborator).invitation_url!.split('/').pop()!
+    const invitationToken = (await invited.json() as InvitedCollaborator).invitation_url.split('/').pop()!
     expect((await ctx.request(`/api/invitations/${invitationToken}`)).status).toBe(200)
     // The dashboard's accept page, whose URL the email links to.
     await ctx.request(`/invitations/${invitationToken}`)

@@ -4,7 +4,7 @@
 // Each batch is one short transaction holding the project's write lock (ingestion and triage
 // of that project wait for it, nothing else does): the batch's rollup counts go down exactly
 // (removeEventsFromRollups, one statement), its errors' event counters too, the events and their
-// payloads go, and what cannot be corrected by subtraction (first / last seen, users, the pivot
+// payloads go, and what cannot be corrected by subtraction (first / last seen, the first release, users, the pivot
 // rows a deleted event can have shaped) is written down in event_data_deletion_work (one more). finishDeletedEvents then recomputes exactly those,
 // once, from what is left. Every step reads the database as it is, so a step cut off by a crash
 // is simply run again.
@@ -218,9 +218,9 @@ const finishErrors: FinishStep = (db, deletionId, projectId, limit) =>
     const keys = (field: string) => sql`SELECT w.error_id, w.value FROM event_data_deletion_work w
       WHERE w.deletion_id = ${deletionId} AND w.project_id = ${projectId} AND w.kind = 'user' AND w.field = ${field}
         AND w.error_id = ANY(${ids}::text[])`
-    // Counters and the summary from what is left, read by index: first / last seen and the newest
-    // event's text (the deleted event's message must not stay on show); stages and versions from
-    // the rollups.
+    // Counters and the summary from what is left, read by index: first seen and the first
+    // release from the oldest event, last seen and the text from the newest (a deleted event's
+    // message or app version must not stay on show); stages and versions from the rollups.
     const valuesOf = (field: string) =>
       sql`ARRAY(SELECT p.value FROM pivot_counts p WHERE p.project_id = e.project_id AND p.error_id = e.id
         AND p.field = ${field} ORDER BY p.first_seen, p.value)`
@@ -250,7 +250,7 @@ const finishErrors: FinishStep = (db, deletionId, projectId, limit) =>
         UPDATE errors e SET
           users_count = (SELECT count(*) FROM error_users u WHERE u.error_id = e.id)
             - coalesce((SELECT n FROM users_gone WHERE users_gone.error_id = e.id), 0),
-          first_seen = (SELECT min(g.received_at) FROM events g WHERE g.error_id = e.id),
+          first_seen = f.received_at, first_release_stage = f.release_stage, first_app_version = f.app_version,
           last_seen = n.received_at, last_event_id = n.id, message = n.message, context = n.context,
           severity = n.severity, unhandled = n.unhandled,
           release_stages = ${valuesOf('app.release_stage')}, app_versions = ${valuesOf('app.version')},
@@ -258,6 +258,8 @@ const finishErrors: FinishStep = (db, deletionId, projectId, limit) =>
         FROM unnest(${ids}::text[]) AS t(error_id)
           CROSS JOIN LATERAL (SELECT g.id, g.received_at, g.message, g.context, g.severity, g.unhandled
             FROM events g WHERE g.error_id = t.error_id ORDER BY g.received_at DESC, g.id DESC LIMIT 1) n
+          CROSS JOIN LATERAL (SELECT g.received_at, g.release_stage, g.app_version
+            FROM events g WHERE g.error_id = t.error_id ORDER BY g.received_at, g.id LIMIT 1) f
         WHERE e.id = t.error_id
         RETURNING 1
       )

@@ -115,19 +115,29 @@ async function rollupsAgainstRebuild(projectId: string) {
   return { stored, rebuilt }
 }
 
-/** Each error's counters and users, and the same recomputed from its remaining events. */
+/**
+ * Each error's counters, users and every field taken from its events (the first release from the
+ * oldest, the text from the newest), and the same recomputed from its remaining events.
+ */
 async function countersAgainstEvents(projectId: string) {
   const stored = await queryRows(
     ctx.deps.database.db,
     sql`SELECT id, events_count::int AS events, users_count::int AS users, first_seen::text, last_seen::text, last_event_id,
+        first_release_stage, first_app_version, message, context, severity, unhandled,
         (SELECT array_agg(user_key ORDER BY user_key) FROM error_users u WHERE u.error_id = e.id) AS user_keys
       FROM errors e WHERE project_id = ${projectId} ORDER BY id`,
   )
+  const oldest = (column: string) =>
+    sql.raw(`(SELECT g2.${column} FROM events g2 WHERE g2.error_id = e.id ORDER BY g2.received_at, g2.id LIMIT 1)`)
+  const newest = (column: string) =>
+    sql.raw(`(SELECT g2.${column} FROM events g2 WHERE g2.error_id = e.id ORDER BY g2.received_at DESC, g2.id DESC LIMIT 1)`)
   const expected = await queryRows(
     ctx.deps.database.db,
     sql`SELECT e.id, count(g.id)::int AS events, count(DISTINCT k.key)::int AS users,
-        min(g.received_at)::text AS first_seen, max(g.received_at)::text AS last_seen,
-        (SELECT g2.id FROM events g2 WHERE g2.error_id = e.id ORDER BY g2.received_at DESC, g2.id DESC LIMIT 1) AS last_event_id,
+        min(g.received_at)::text AS first_seen, max(g.received_at)::text AS last_seen, ${newest('id')} AS last_event_id,
+        ${oldest('release_stage')} AS first_release_stage, ${oldest('app_version')} AS first_app_version,
+        ${newest('message')} AS message, ${newest('context')} AS context, ${newest('severity')} AS severity,
+        ${newest('unhandled')} AS unhandled,
         array_agg(DISTINCT k.key ORDER BY k.key) FILTER (WHERE k.key IS NOT NULL) AS user_keys
       FROM errors e JOIN events g ON g.error_id = e.id
       LEFT JOIN event_payloads p ON p.event_id = g.id
@@ -283,6 +293,38 @@ describe('a completed deletion leaves no trace', () => {
     await ctx.jobs.drain()
     const request = eventDataRequestSchema.parse(await json(`${orgPath()}/event_data_requests/${((await made.json()) as { id: string }).id}`, token))
     expect(request.total).toBe(1)
+  })
+})
+
+describe('an error whose first event was the deleted person\'s', () => {
+  it('takes its first seen time and first release from the oldest event left', async () => {
+    const seeded = await seedProject(ctx, { user: 'Officer 3', organization: 'First Release Org', project: 'Versions' })
+    const p = seeded.project.id
+    await ingestAt(ctx, p, [
+      // Alice's build first saw it; Bob's came later.
+      { at: at(1), event: event('FirstSeenError', { user: alice, release: ['beta', '3.0.0-alice-build'] }) },
+      { at: at(2), event: event('FirstSeenError', { user: bob, release: ['production', '3.1.0'] }) },
+      { at: at(3), event: event('FirstSeenError', { user: alice, release: ['production', '3.2.0'] }) },
+    ])
+    const [before] = await json<{ id: string; first_release: unknown }[]>(`/projects/${p}/errors`, seeded.user.token)
+    expect(before!.first_release).toEqual({ release_stage: 'beta', app_version: '3.0.0-alice-build' })
+
+    const org = `/organizations/${seeded.organization.id}`
+    const q = filtersToParams(ALICE, new URLSearchParams({ skip_confirmation: 'true' }))
+    expect((await ctx.request(api(`${org}/event_data_deletions?${q}`), { method: 'POST', token: seeded.user.token })).status).toBe(201)
+    await ctx.jobs.drain()
+
+    const after = await json<Record<string, unknown>>(`/projects/${p}/errors/${before!.id}`, seeded.user.token)
+    expect(after).toMatchObject({
+      first_release: { release_stage: 'production', app_version: '3.1.0' },
+      first_seen: at(2).toISOString(),
+      last_seen: at(2).toISOString(),
+      release_stages: ['production'],
+      app_versions: ['3.1.0'],
+    })
+    expect(JSON.stringify(after)).not.toContain('alice')
+    const counters = await countersAgainstEvents(p)
+    expect(counters.stored).toEqual(counters.expected)
   })
 })
 

@@ -19,6 +19,12 @@ function sameIdentity(identity: UploadIdentity, projectId: string) {
   )
 }
 
+/** The identity as one string, for the advisory lock uploads of it take turns on. */
+function identityKey(identity: UploadIdentity, projectId: string): string {
+  const { kind, appVersion, codeBundleId, minifiedUrl, platform, appVersionCode, dev } = identity
+  return JSON.stringify(['source map', projectId, kind, appVersion, codeBundleId, minifiedUrl, platform, appVersionCode, dev])
+}
+
 function describe(identity: UploadIdentity): string {
   const versions = [
     identity.appVersion === '' ? 'no appVersion' : `appVersion "${identity.appVersion}"`,
@@ -34,6 +40,10 @@ function describe(identity: UploadIdentity): string {
  * Stores an upload and its files in one transaction. With overwrite the upload of the same
  * URL pattern and versions is replaced (its files and its count go with it); without, such an
  * upload answers 409. Returns the new upload's id.
+ *
+ * Uploads of one identity take turns (a transaction-level advisory lock on it, released at
+ * commit): each sees the one before it committed, so concurrent overwrites all succeed and the
+ * last one stays, on PostgreSQL as on the embedded database.
  */
 export async function storeUpload(
   db: Db,
@@ -71,13 +81,9 @@ export async function storeUpload(
     uploadedAt: new Date(),
   }
   await db.transaction(async (tx) => {
-    let inserted: { id: string }[] = []
-    // Twice with overwrite: a concurrent upload of the same identity that committed between the
-    // delete and the insert is seen (and replaced) by the second delete.
-    for (let attempt = 0; attempt < (request.overwrite ? 2 : 1) && inserted.length === 0; attempt++) {
-      if (request.overwrite) await tx.delete(sourceMaps).where(sameIdentity(identity, projectId))
-      inserted = await tx.insert(sourceMaps).values(row).onConflictDoNothing().returning({ id: sourceMaps.id })
-    }
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${identityKey(identity, projectId)}, 0))`)
+    if (request.overwrite) await tx.delete(sourceMaps).where(sameIdentity(identity, projectId))
+    const inserted = await tx.insert(sourceMaps).values(row).onConflictDoNothing().returning({ id: sourceMaps.id })
     if (inserted.length === 0) throw new ConflictError(`${describe(identity)} (send overwrite=true to replace it)`)
     // Distinct names only: a source field sent twice keeps its last copy.
     const byName = new Map([...files, ...contents].map((entry) => [`${entry.role}\n${entry.name}`, entry]))

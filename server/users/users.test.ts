@@ -175,12 +175,18 @@ describe('sign-in throttling', () => {
     let clock = Date.now()
     const throttled = () => createApp({ ...ctx.deps, loginThrottle: createLoginThrottle({ ...DEFAULT_LOGIN_LIMITS, perAddress: 3 }, () => clock) })
     // What @hono/node-server hands the app: the Node request, whose socket has the client's address.
-    const from = (app: ReturnType<typeof createApp>, address: string, email: string, password: string) =>
+    const from = (app: ReturnType<typeof createApp>, address: string, email: string, password: string, knownBrowser?: string) =>
       app.request(
         'http://errata.test/api/auth/login',
-        { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password }) },
+        {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', ...(knownBrowser ? { Cookie: `errata_known_browser=${knownBrowser}` } : {}) },
+          body: JSON.stringify({ email, password }),
+        },
         { incoming: { socket: { remoteAddress: address } } },
       )
+    /** The value of the known-browser cookie a successful sign-in set. */
+    const knownBrowserCookie = (res: Response) => /^errata_known_browser=([^;]+)/.exec(res.headers.get('Set-Cookie') ?? '')![1]!
 
     it('limits failures from one address across emails, more loosely, without touching other addresses', async () => {
       const app = throttled()
@@ -222,14 +228,38 @@ describe('sign-in throttling', () => {
       expect((await from(app, '198.51.100.20', user.email, PASSWORD)).status).toBe(200)
     })
 
-    it('still bounds guesses at one email from many addresses, with a higher limit', async () => {
-      const app = createApp({ ...ctx.deps, loginThrottle: createLoginThrottle({ ...DEFAULT_LOGIN_LIMITS, perEmail: 25 }, () => clock) })
+    it('only slows guesses at one email from many addresses, and never the browsers its owner signed in from', async () => {
+      let time = clock
+      const app = createApp({ ...ctx.deps, loginThrottle: createLoginThrottle(DEFAULT_LOGIN_LIMITS, () => time) })
       const user = await ctx.createUser('Widely Guessed User')
-      for (let i = 0; i < 25; i++) expect((await from(app, `203.0.113.${100 + Math.floor(i / 5)}`, user.email, 'wrong password')).status).toBe(401)
-      const fresh = await from(app, '198.51.100.30', user.email, PASSWORD)
-      expect(fresh.status).toBe(429)
-      expect(await fresh.json()).toEqual({ errors: ['too many failed sign-ins for this email; try again in 15 minutes'] })
-    })
+      const other = await ctx.createUser('Other Account User')
+      // The owner signed in from this browser before: it keeps the cookie, for the sign-in path only.
+      const signedIn = await from(app, '198.51.100.40', user.email, PASSWORD)
+      expect(signedIn.status).toBe(200)
+      expect(signedIn.headers.get('Set-Cookie')).toMatch(/^errata_known_browser=[\w-]+\.[\w-]+; Max-Age=31536000; Path=\/api\/auth\/login; HttpOnly; SameSite=Strict$/)
+      const ownersBrowser = knownBrowserCookie(signedIn)
+      const othersBrowser = knownBrowserCookie(await from(app, '198.51.100.40', other.email, PASSWORD))
+      // Ten wrong passwords from each of ten addresses at once (a web page's visitors could send them).
+      const guesses = await Promise.all(
+        Array.from({ length: 10 }, async (_, address) => {
+          const statuses: number[] = []
+          for (let i = 0; i < 10; i++) statuses.push((await from(app, `203.0.113.${100 + address}`, user.email, 'wrong password')).status)
+          return statuses
+        }),
+      )
+      expect(guesses.flat()).toEqual(Array(100).fill(401))
+      // A browser new to the account waits a second, not fifteen minutes; another account's cookie does not make it known.
+      for (const cookie of [undefined, othersBrowser, `${ownersBrowser.split('.')[0]}.forged`]) {
+        const fresh = await from(app, '198.51.100.41', user.email, PASSWORD, cookie)
+        expect([fresh.status, fresh.headers.get('Retry-After')]).toEqual([429, '1'])
+        expect(await fresh.json()).toEqual({ errors: ['too many failed sign-ins for this email from browsers it has not signed in from; try again in 1 second'] })
+      }
+      // The owner's browser gets in at once, from anywhere.
+      expect((await from(app, '198.51.100.42', user.email, PASSWORD, ownersBrowser)).status).toBe(200)
+      // After the wait, the right password gets in from a new browser too.
+      time += 1000
+      expect((await from(app, '198.51.100.41', user.email, PASSWORD)).status).toBe(200)
+    }, 120_000)
 
     it('lets the right password in once the wait is over', async () => {
       const app = throttled()

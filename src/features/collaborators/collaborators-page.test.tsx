@@ -2,7 +2,6 @@ import { configure, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import type { Collaborator } from '../../../contract/collaborators.ts'
-import { MIN_PASSWORD_LENGTH, PASSWORD_RULE } from '../../../contract/users.ts'
 import { organization, project } from '../../test/fixtures.ts'
 import { json, mockApi } from '../../test/mock-api.ts'
 import { renderApp } from '../../test/render-app.tsx'
@@ -108,34 +107,26 @@ describe('collaborators page', { timeout: 15_000 }, () => {
     expect(within(form).getByLabelText('Email')).toHaveValue('')
   })
 
-  it('creates an account directly with a name and password, as admin', async () => {
+  it('invites an admin by email only: the invitee picks their own name and password', async () => {
     const { requests } = mockApi({
       ...baseRoutes([admin]),
-      'POST /api/organizations/org1/collaborators': json(collaborator({ id: 'u9', name: 'Dan', email: 'dan@example.com' }), { status: 201 }),
+      'POST /api/organizations/org1/collaborators': json(
+        { ...pending, id: 'inv9', email: 'dan@example.com', is_admin: true, invitation_url: 'http://localhost:3000/invitations/dan-token' },
+        { status: 201 },
+      ),
     })
     renderApp('/organizations/org1/collaborators')
     const form = await screen.findByRole('form', { name: 'Invite a collaborator' })
+    // Nothing here sets an account's name or password.
+    expect(within(form).queryByLabelText(/password/i)).not.toBeInTheDocument()
+    expect(within(form).queryByLabelText('Name')).not.toBeInTheDocument()
     await fill(within(form).getByLabelText('Email'), 'dan@example.com')
     await userEvent.click(within(form).getByLabelText(/^Admin/))
     expect(within(form).getByLabelText('All projects')).toBeDisabled()
-    await userEvent.click(within(form).getByLabelText('Create the account directly'))
-    await fill(within(form).getByLabelText('Name'), 'Dan')
-    // The one password rule (contract/users.ts), stated beside the field and checked before sending.
-    const password = within(form).getByLabelText('Password')
-    expect(password).toHaveAccessibleDescription(PASSWORD_RULE)
-    expect(password).toHaveAttribute('minlength', String(MIN_PASSWORD_LENGTH))
-    await fill(password, 'correct horse battery')
-    await userEvent.click(within(form).getByRole('button', { name: 'Create account' }))
+    await userEvent.click(within(form).getByRole('button', { name: 'Invite' }))
 
-    expect(await screen.findByText('Dan was added to the organization.')).toBeInTheDocument()
-    expect(screen.queryByLabelText(/Invitation link/)).not.toBeInTheDocument()
-    expect(requests.find((r) => r.method === 'POST')?.body).toEqual({
-      email: 'dan@example.com',
-      is_admin: true,
-      project_ids: null,
-      name: 'Dan',
-      password: 'correct horse battery',
-    })
+    expect(await screen.findByLabelText('Invitation link for dan@example.com')).toHaveValue('http://localhost:3000/invitations/dan-token')
+    expect(requests.find((r) => r.method === 'POST')?.body).toEqual({ email: 'dan@example.com', is_admin: true, project_ids: null })
   })
 
   it('shows the server field errors of an invitation inline', async () => {

@@ -90,11 +90,9 @@ function InviteResult({ collaborator, onDismiss }: { collaborator: InvitedCollab
         <CheckCircle2 aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-success" />
         <div className="flex min-w-0 flex-1 flex-col gap-3">
           <p role="status" className="text-sm font-medium">
-            {collaborator.invitation_url
-              ? `Invitation created for ${collaborator.email}.`
-              : `${displayName(collaborator)} was added to the organization.`}
+            Invitation created for {collaborator.email}.
           </p>
-          {collaborator.invitation_url ? <InvitationLink email={collaborator.email} url={collaborator.invitation_url} /> : null}
+          <InvitationLink email={collaborator.email} url={collaborator.invitation_url} />
         </div>
         <Button variant="ghost" size="icon" aria-label="Dismiss" onClick={onDismiss}>
           <X aria-hidden="true" />
@@ -223,14 +221,7 @@ function ActionDialog({
   return relink.data ? (
     <Dialog open onClose={onClose} title={`New invitation link for ${collaborator.email}`}>
       <div className="flex flex-col gap-3">
-        {relink.data.invitation_url ? (
-          <InvitationLink email={collaborator.email} url={relink.data.invitation_url} />
-        ) : (
-          // They signed up meanwhile: the server added them at once, no link needed.
-          <p role="status" className="text-sm">
-            {collaborator.email} already has an account and was added to {organizationName}.
-          </p>
-        )}
+        <InvitationLink email={collaborator.email} url={relink.data.invitation_url} />
         <div className="flex justify-end">
           <Button variant="primary" onClick={onClose}>
             Done

@@ -1,7 +1,6 @@
 import { useMutation } from '@tanstack/react-query'
 import { UserPlus } from 'lucide-react'
 import { useId, useState } from 'react'
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, PASSWORD_RULE } from '../../../contract/users.ts'
 import type { InvitedCollaborator } from '../../../contract/collaborators.ts'
 import type { Project } from '../../../contract/projects.ts'
 import { inviteCollaboratorMutation } from '../../api/collaborators.ts'
@@ -10,7 +9,7 @@ import { FormErrors } from '../../components/ui/form-errors.tsx'
 import { Input, Label } from '../../components/ui/input.tsx'
 import { ProjectPicker } from './project-picker.tsx'
 
-/** Invite by email; on an install without mail, the admin may create the account directly instead. */
+/** Invite by email: the answer is an accept link to send; the invitee picks their own name and password. */
 export function InviteCollaboratorForm({
   organizationId,
   projects,
@@ -24,9 +23,6 @@ export function InviteCollaboratorForm({
   const [email, setEmail] = useState('')
   const [isAdmin, setIsAdmin] = useState(false)
   const [projectIds, setProjectIds] = useState<string[] | null>(null)
-  const [createAccount, setCreateAccount] = useState(false)
-  const [name, setName] = useState('')
-  const [password, setPassword] = useState('')
   const [localError, setLocalError] = useState<Error | null>(null)
 
   const mutation = useMutation({
@@ -35,9 +31,6 @@ export function InviteCollaboratorForm({
       setEmail('')
       setIsAdmin(false)
       setProjectIds(null)
-      setCreateAccount(false)
-      setName('')
-      setPassword('')
       onInvited(collaborator)
     },
   })
@@ -57,7 +50,6 @@ export function InviteCollaboratorForm({
           email,
           is_admin: isAdmin,
           project_ids: isAdmin ? null : projectIds,
-          ...(createAccount ? { name, password } : {}),
         })
       }}
     >
@@ -82,50 +74,10 @@ export function InviteCollaboratorForm({
         Admin (can invite, change and remove collaborators)
       </label>
       <ProjectPicker projects={projects} value={projectIds} onChange={setProjectIds} disabled={isAdmin} />
-      <div className="flex flex-col gap-3 rounded-md border border-border p-3">
-        <label className="flex items-center gap-2 text-sm">
-          <input
-            type="checkbox"
-            className="size-4 accent-accent"
-            checked={createAccount}
-            onChange={(event) => setCreateAccount(event.target.checked)}
-          />
-          Create the account directly
-        </label>
-        <p className="text-xs text-muted-foreground">
-          For installs without email: set a name and password now and pass them on yourself. Without this, you
-          get an invitation link to send.
-        </p>
-        {createAccount ? (
-          <>
-            <div className="flex flex-col gap-1.5">
-              <Label htmlFor={`${id}-name`}>Name</Label>
-              <Input id={`${id}-name`} required maxLength={200} value={name} onChange={(event) => setName(event.target.value)} />
-            </div>
-            <div className="flex flex-col gap-1.5">
-              <Label htmlFor={`${id}-password`}>Password</Label>
-              <Input
-                id={`${id}-password`}
-                type="password"
-                required
-                minLength={MIN_PASSWORD_LENGTH}
-                maxLength={MAX_PASSWORD_LENGTH}
-                autoComplete="new-password"
-                aria-describedby={`${id}-password-rule`}
-                value={password}
-                onChange={(event) => setPassword(event.target.value)}
-              />
-              <p id={`${id}-password-rule`} className="text-xs text-muted-foreground">
-                {PASSWORD_RULE}
-              </p>
-            </div>
-          </>
-        ) : null}
-      </div>
       <FormErrors error={localError ?? mutation.error} />
       <Button type="submit" variant="primary" disabled={mutation.isPending}>
         <UserPlus aria-hidden="true" />
-        {mutation.isPending ? 'Inviting…' : createAccount ? 'Create account' : 'Invite'}
+        {mutation.isPending ? 'Inviting…' : 'Invite'}
       </Button>
     </form>
   )
