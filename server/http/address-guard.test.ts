@@ -111,7 +111,7 @@ describe('webhook targets and fetched source maps refuse every form of a local a
     await expect(checkTargetUrl(url, [])).rejects.toThrow(/loopback, link-local or private address; an operator may allow it with ERRATA_WEBHOOK_ALLOW/)
 
     const delivery = { id: 'd', body: '{}', secret: 's', trigger: 'exception' }
-    const outcome = await sendDelivery(url, delivery, new Date(), { allow: [], timeoutMs: 5000 })
+    const outcome = await sendDelivery(url, delivery, new Date(), { allow: [], timeoutMs: 5000, maxResponseBytes: 1024 })
     expect(outcome).toMatchObject({ status: null, retryable: false, error: expect.stringMatching(/loopback, link-local or private address \(allow it with ERRATA_WEBHOOK_ALLOW\)/) })
 
     const fetched = await createUrlFetcher({ allow: [] }).fetchText(url)

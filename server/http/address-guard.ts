@@ -1,7 +1,7 @@
 // The guard on outgoing requests to addresses event data or users name (source maps fetched by
 // URL, webhook targets): no loopback, link-local or private address unless the operator's
 // allow-list names it, checked on the address actually connected to, after DNS, at connect time
-// (every request gets guardedLookup as its `lookup`). An IPv6 address that carries an
+// (outbound-request.ts gives every connection guardedLookup). An IPv6 address that carries an
 // IPv4 address (::ffff:127.0.0.1, ::127.0.0.1, 64:ff9b::10.0.0.1, 2002:7f00:1::) is judged by
 // the IPv4 address it reaches.
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns'
@@ -11,8 +11,9 @@ import type { FetchAllowEntry } from '../symbolication/fetch-allow.ts'
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6
 
-export class RefusedAddressError extends Error {
-  code = 'ERR_ADDRESS_REFUSED'
+/** Refused before anything is sent (an address the guard refuses, a URL that is not http or https): trying again will not help. */
+export class RefusedRequestError extends Error {
+  code = 'ERR_REQUEST_REFUSED'
 }
 
 const ipv4 = (high: number, low: number) => new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff])
@@ -68,10 +69,10 @@ export function mayConnect(allow: readonly FetchAllowEntry[], host: string, addr
  * null (host names are checked by guardedLookup when they resolve). `setting` names the
  * environment variable that allows it.
  */
-export function refusedLiteral(allow: readonly FetchAllowEntry[], hostname: string, setting: string): RefusedAddressError | null {
+export function refusedLiteral(allow: readonly FetchAllowEntry[], hostname: string, setting: string): RefusedRequestError | null {
   const host = hostname.replace(/^\[(.*)\]$/, '$1')
   if (isIP(host) && !mayConnect(allow, host, host)) {
-    return new RefusedAddressError(`${host} is a loopback, link-local or private address (allow it with ${setting})`)
+    return new RefusedRequestError(`${host} is a loopback, link-local or private address (allow it with ${setting})`)
   }
   return null
 }
@@ -84,7 +85,7 @@ export function guardedLookup(allow: readonly FetchAllowEntry[], host: string, s
       const allowed = addresses.filter((entry) => mayConnect(allow, host, entry.address))
       if (allowed.length === 0) {
         const refused = addresses[0]?.address ?? hostname
-        return callback(new RefusedAddressError(`${host} resolves to ${refused}, a loopback, link-local or private address (allow it with ${setting})`), '', 4)
+        return callback(new RefusedRequestError(`${host} resolves to ${refused}, a loopback, link-local or private address (allow it with ${setting})`), '', 4)
       }
       if (lookupOptions.all) (callback as unknown as (e: null, list: LookupAddress[]) => void)(null, allowed)
       else callback(null, allowed[0]!.address, allowed[0]!.family)
