@@ -36,6 +36,7 @@ const envSchema = z.object({
   ERRATA_WEBHOOK_ALLOW: z.string().default(''),
   ERRATA_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   ERRATA_WEBHOOK_MAX_RESPONSE_BYTES: bytes.default(64 * 1024),
+  ERRATA_WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
   ERRATA_PRIVACY_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(500),
   ERRATA_READY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   ERRATA_READY_MAX_BACKLOG: z.coerce.number().int().min(1).max(10_000).default(10_000),
@@ -85,8 +86,11 @@ export interface Config {
   ingest: IngestOptions
   /** Loopback, link-local and private hosts or networks webhook targets may be all the same. */
   webhookAllow: FetchAllowEntry[]
-  /** One delivery attempt's whole time (connecting, sending, the answer's headers and body) and the answer's bytes read at most. */
-  webhookDelivery: { timeoutMs: number; maxResponseBytes: number }
+  /**
+   * One delivery attempt's whole time (connecting, sending, the answer's headers and body) and
+   * the answer's bytes read at most; deliveries sent at once per process, in slots of their own.
+   */
+  webhookDelivery: { timeoutMs: number; maxResponseBytes: number; concurrency: number }
   /** GET /readyz: how long the database may take to answer, and the ingest backlog it tolerates. */
   readiness: { timeoutMs: number; maxBacklog: number }
   /**
@@ -167,6 +171,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookDelivery: {
       timeoutMs: e.ERRATA_WEBHOOK_TIMEOUT_MS,
       maxResponseBytes: e.ERRATA_WEBHOOK_MAX_RESPONSE_BYTES,
+      concurrency: e.ERRATA_WEBHOOK_CONCURRENCY,
     },
     readiness: { timeoutMs: e.ERRATA_READY_TIMEOUT_MS, maxBacklog: e.ERRATA_READY_MAX_BACKLOG },
     // The embedded database runs one query at a time: two filtered queries queued in front of a
