@@ -70,6 +70,7 @@ const forbid = (regex, message) => ({ regex, message })
 const restrictImports = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] })
 const NO_DASHBOARD = forbid('^(\\.\\./)+src(/|$)', 'the server never imports the dashboard (src/).')
 /** The dashboard and the contract it shares use zod/mini: classic zod is the whole library (about 27 KB gzip) on every page. */
+const OUTBOUND_ONLY_THERE = 'outbound HTTP goes through server/http/outbound-request.ts: a deadline for the whole request, a byte cap, the address guard.'
 const NO_CLASSIC_ZOD = forbid('^zod$', "import { z } from 'zod/mini' (docs/architecture.md, code layout): classic zod would load the whole library into the dashboard.")
 
 export default tseslint.config(
@@ -124,6 +125,26 @@ export default tseslint.config(
     files: ['server/jobs/**', 'server/rollups/**'],
     ignores: ['**/*.test.ts'],
     rules: restrictImports(NO_DASHBOARD, forbid('^\\.\\./(?!db/|clock\\.ts$|filters/)', 'the job runner and the rollups build on server/db (and the filters) alone.')),
+  },
+  // Outbound HTTP (docs/operations.md, "Outbound requests"): only through outboundRequest, which
+  // bounds every request's whole time and the bytes it reads and guards the addresses it reaches.
+  {
+    files: ['server/**/*.ts'],
+    ignores: ['**/*.test.ts', 'server/test-support/**', 'server/http/outbound-request.ts'],
+    rules: {
+      'no-restricted-globals': ['error', { name: 'fetch', message: OUTBOUND_ONLY_THERE }],
+      'no-restricted-properties': [
+        'error',
+        ...[['http', 'request'], ['http', 'get'], ['https', 'request'], ['https', 'get'], ['net', 'connect'], ['net', 'createConnection'], ['tls', 'connect']].map(
+          ([object, property]) => ({ object, property, message: OUTBOUND_ONLY_THERE }),
+        ),
+      ],
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'ImportDeclaration[source.value=/^(node:)?(https|http2|undici)$/]', message: OUTBOUND_ONLY_THERE },
+        { selector: 'ImportDeclaration[source.value=/^(node:)?http$/] > ImportSpecifier[imported.name=/^(request|get)$/]', message: OUTBOUND_ONLY_THERE },
+      ],
+    },
   },
   // Services are called with what the edge resolved (a user, a scope): they never see the request.
   {

@@ -11,6 +11,7 @@
 import { openInProcessPglite } from './in-process-pglite.ts'
 import { sql } from 'drizzle-orm'
 import pino from 'pino'
+import { loadConfig } from '../server/config.ts'
 import { queryRows, type Db } from '../server/db/client.ts'
 import { indexEvents } from '../server/ingest/index/index-events.ts'
 import { acceptedRequest } from '../server/ingest/log/record.ts'
@@ -55,7 +56,13 @@ export async function webhooksBench(log: (line: string) => void = console.log): 
     ('w3', 'hooked', 'http://127.0.0.1:9/c', '{errorEventFrequency}', '{"errorEventFrequency":{"threshold":100,"unit":"events","hours":1}}', 's')`)
   const bodies = Array.from({ length: 200 }, (_, i) => Buffer.from(JSON.stringify(buildNotifyPayload('k', i))))
   const logger = pino({ level: 'silent' })
-  const deps = defaultWebhookDeps({ publicUrl: 'http://errata.bench', host: '127.0.0.1', port: 8080, webhookAllow: parseFetchAllow('127.0.0.1') })
+  const deps = defaultWebhookDeps({
+    publicUrl: 'http://errata.bench',
+    host: '127.0.0.1',
+    port: 8080,
+    webhookAllow: parseFetchAllow('127.0.0.1'),
+    webhookDelivery: loadConfig({}).webhookDelivery,
+  })
   const handlers = webhookJobHandlers(db, deps, logger)
   // Only the expansion: the delivery jobs it queues are not run (see expansion()).
   const expander = createJobRunner({ database, logger, handlers: handlers.filter((h) => h.kind === WEBHOOK_EXPAND_JOB) })

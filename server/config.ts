@@ -32,7 +32,11 @@ const envSchema = z.object({
   ERRATA_SOURCE_MAP_CACHE_BYTES: bytes.default(256 * 1024 * 1024),
   ERRATA_FETCH_SOURCES: z.enum(['true', 'false'], { error: 'must be true or false' }).default('true'),
   ERRATA_FETCH_ALLOW: z.string().default(''),
+  ERRATA_FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
   ERRATA_WEBHOOK_ALLOW: z.string().default(''),
+  ERRATA_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  ERRATA_WEBHOOK_MAX_RESPONSE_BYTES: bytes.default(64 * 1024),
+  ERRATA_WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
   ERRATA_PRIVACY_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(500),
   ERRATA_READY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   ERRATA_READY_MAX_BACKLOG: z.coerce.number().int().min(1).max(10_000).default(10_000),
@@ -72,6 +76,8 @@ export interface Config {
     fetch: boolean
     /** Hosts and networks fetching may reach although loopback, link-local or private. */
     fetchAllow: FetchAllowEntry[]
+    /** The whole fetch of one URL: connecting, redirects, headers and body. */
+    fetchTimeoutMs: number
   }
   /**
    * The accepted-event log: `journal`, files in DATA_DIR fsync'd before the 200 (the embedded
@@ -81,6 +87,11 @@ export interface Config {
   ingest: IngestOptions
   /** Loopback, link-local and private hosts or networks webhook targets may be all the same. */
   webhookAllow: FetchAllowEntry[]
+  /**
+   * One delivery attempt's whole time (connecting, sending, the answer's headers and body) and
+   * the answer's bytes read at most; deliveries sent at once per process, in slots of their own.
+   */
+  webhookDelivery: { timeoutMs: number; maxResponseBytes: number; concurrency: number }
   /** GET /readyz: how long the database may take to answer, and the ingest backlog it tolerates. */
   readiness: { timeoutMs: number; maxBacklog: number }
   /**
@@ -152,6 +163,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       cacheBytes: e.ERRATA_SOURCE_MAP_CACHE_BYTES,
       fetch: e.ERRATA_FETCH_SOURCES === 'true',
       fetchAllow,
+      fetchTimeoutMs: e.ERRATA_FETCH_TIMEOUT_MS,
     },
     // Where accepted requests wait before indexing (docs/ingestion.md, "The accepted-event log").
     ingestLog: e.ERRATA_INGEST_LOG ?? (e.DATABASE_URL ? 'database' : 'journal'),
@@ -162,6 +174,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       indexLingerMs: e.ERRATA_INDEX_LINGER_MS,
     },
     webhookAllow,
+    webhookDelivery: {
+      timeoutMs: e.ERRATA_WEBHOOK_TIMEOUT_MS,
+      maxResponseBytes: e.ERRATA_WEBHOOK_MAX_RESPONSE_BYTES,
+      concurrency: e.ERRATA_WEBHOOK_CONCURRENCY,
+    },
     readiness: { timeoutMs: e.ERRATA_READY_TIMEOUT_MS, maxBacklog: e.ERRATA_READY_MAX_BACKLOG },
     // The embedded database runs one query at a time: two filtered queries queued in front of a
     // health probe or an indexing batch are the most it should wait behind. PostgreSQL runs them

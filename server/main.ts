@@ -5,6 +5,7 @@ import { getRequestListener } from '@hono/node-server'
 import { createApiPortApp, createApp } from './app.ts'
 import { bootstrapFirstAdmin } from './auth/bootstrap.ts'
 import { createLoginThrottle, DEFAULT_LOGIN_LIMITS } from './auth/login-throttle.ts'
+import { createBackgroundJobs } from './background-jobs.ts'
 import { ConfigError, loadConfig } from './config.ts'
 import type { AppDeps } from './context.ts'
 import { openDatabase } from './db/client.ts'
@@ -16,12 +17,11 @@ import { limitConnections, type ConnectionLimits } from './http/connection-limit
 import { createRequestListener } from './ingest/accept/node-listener.ts'
 import { createIngestWriter } from './ingest/log/group-commit.ts'
 import { openPipeline } from './ingest/pipeline/open.ts'
-import { createJobRunner, type JobRunner } from './jobs/job-runner.ts'
+import type { JobRunner } from './jobs/job-runner.ts'
 import { createLogger } from './logger.ts'
 import { defaultPrivacyDeps } from './privacy/privacy-deps.ts'
-import { privacyJobHandlers, sweepRetrievalFiles } from './privacy/privacy.jobs.ts'
+import { sweepRetrievalFiles } from './privacy/privacy.jobs.ts'
 import { defaultWebhookDeps } from './webhooks/webhook-deps.ts'
-import { webhookJobHandlers } from './webhooks/webhook.jobs.ts'
 
 async function buildDashboardIfNeeded(staticDir: string, log: (msg: string) => void): Promise<void> {
   if (existsSync(join(staticDir, 'index.html'))) return
@@ -149,11 +149,13 @@ async function main(): Promise<void> {
   const wake = { jobs: (): void => {} }
   const privacy = defaultPrivacyDeps({ database, config, ingestWriter, pipeline, logger }, { wakeJobs: () => wake.jobs() })
   const webhooks = defaultWebhookDeps(config, { wakeJobs: () => wake.jobs() })
-  const jobRunner: JobRunner = createJobRunner({
+  const jobRunner: JobRunner = createBackgroundJobs({
     database,
     logger,
     clock: privacy.clock,
-    handlers: [...privacyJobHandlers(database.db, privacy, logger), ...webhookJobHandlers(database.db, webhooks, logger)],
+    privacy,
+    webhooks,
+    webhookConcurrency: config.webhookDelivery.concurrency,
   })
   wake.jobs = () => jobRunner.wake()
   const deps: AppDeps = { config, database, logger, pipeline, ingestWriter, loginThrottle: createLoginThrottle({ ...DEFAULT_LOGIN_LIMITS, maxDelayMs: config.signInMaxDelayMs }), privacy, webhooks }
@@ -197,11 +199,14 @@ async function main(): Promise<void> {
     if (stopping) return
     stopping = true
     logger.info({ signal }, 'shutting down: finishing in-flight requests')
+    // Running jobs are asked to stop now (a webhook delivery's request is aborted, other jobs stop
+    // at their next batch) and handed back to the queue within 10 s, whatever they are doing, for
+    // another process or the next start; meanwhile the listeners let their clients go.
+    const jobsStopped = jobRunner.stop()
     await Promise.all(servers.map(closeServer))
     ingestListener?.close()
     stopMaintenance()
-    // Running jobs stop at their next batch and go back to the queue for the next start.
-    await jobRunner.stop()
+    await jobsStopped
     await ingestWriter.close()
     await pipeline.close()
     await database.close()

@@ -242,6 +242,35 @@ describe('the job runner', () => {
     expect(await jobRow(id)).toMatchObject({ state: 'queued', attempts: 0 })
   })
 
+  it('on stop, hands back within its grace a job that does not stop when asked', { timeout: 30_000 }, async () => {
+    const id = (await enqueueJob(database.db, 'test.stuck', {}, new Date()))!
+    let release: () => void = () => {}
+    const started = new Promise<void>((resolve) => (release = resolve))
+    let finish: () => void = () => {}
+    const jobs = runner(
+      [
+        {
+          kind: 'test.stuck',
+          // Ignores job.signal: a call without a deadline, a statement that does not end.
+          run: () => {
+            release()
+            return new Promise<void>((resolve) => (finish = resolve))
+          },
+        },
+      ],
+      { stopGraceMs: 200 },
+    )
+    jobs.start()
+    await started
+    await jobs.stop()
+    expect(await jobRow(id)).toMatchObject({ state: 'queued', attempts: 0 })
+    // Taken again at once (by this process's next start, or another process), and its lease is new.
+    const again = runner([{ kind: 'test.stuck', run: async () => {} }])
+    await again.drain()
+    expect(await jobRow(id)).toMatchObject({ state: 'completed', attempts: 1 })
+    finish()
+  })
+
   it('on the embedded database, queues again at start what a killed process left running', async () => {
     if (database.engine !== 'pglite') return
     const id = (await enqueueJob(database.db, 'test.orphan', {}, new Date()))!

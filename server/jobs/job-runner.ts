@@ -1,5 +1,6 @@
-// The job runner: claims due jobs from the jobs table (jobs.ts) and runs their handlers, in
-// every Errata process at once if there are several on one PostgreSQL database.
+// The job runner: claims due jobs of its kinds from the jobs table (jobs.ts) and runs their
+// handlers, in every Errata process at once if there are several on one PostgreSQL database. A
+// process runs one runner per family of kinds (server/background-jobs.ts), each with its own slots.
 import { isDatabaseUnavailable, logDatabaseUnavailable } from '../db/pg-errors.ts'
 import { randomBytes } from 'node:crypto'
 import { sql } from 'drizzle-orm'
@@ -19,8 +20,10 @@ export interface JobRunnerOptions {
   pollMs?: number
   /** How long a claim holds a job without renewing; renewed every third of it while running. */
   leaseMs?: number
-  /** Jobs run at once by this process. */
+  /** Jobs run at once by this runner. */
   concurrency?: number
+  /** How long stop() waits for running jobs to stop when asked before it hands them back all the same. */
+  stopGraceMs?: number
   /** Wait before attempt n + 1 after n failed: doubles from `retryBaseMs` up to `retryMaxMs`, ±20 %. */
   retryBaseMs?: number
   retryMaxMs?: number
@@ -36,7 +39,11 @@ export interface JobRunner {
    * result). Jobs enqueued by the jobs it runs are run too.
    */
   drain(): Promise<void>
-  /** Stops claiming, aborts running jobs at their next safe point and hands them back to the queue. */
+  /**
+   * Stops claiming, aborts running jobs (their `signal`: at their next safe point, an HTTP call at
+   * once) and hands them back to the queue; one still running after the grace is handed back
+   * anyway (its late outcome is fenced off), so this ends within the grace whatever jobs do.
+   */
   stop(): Promise<void>
 }
 
@@ -67,6 +74,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   const pollMs = options.pollMs ?? 1000
   const leaseMs = options.leaseMs ?? 30_000
   const concurrency = options.concurrency ?? 2
+  const stopGraceMs = options.stopGraceMs ?? 10_000
   const retryBaseMs = options.retryBaseMs ?? 2000
   const retryMaxMs = options.retryMaxMs ?? 5 * 60_000
   const handlers = new Map(options.handlers.map((h) => [h.kind, h as unknown as JobHandler<Record<string, unknown>>]))
@@ -75,7 +83,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   const unreadKinds = textArrayLiteral([...handlers.values()].filter((h) => h.readsPayload === false).map((h) => h.kind))
   const lease = sql`make_interval(secs => ${leaseMs / 1000})`
 
-  const running = new Map<string, { done: Promise<void>; controller: AbortController }>()
+  const running = new Map<string, { row: ClaimedRow; done: Promise<void>; controller: AbortController }>()
   let stopping = false
   let timer: NodeJS.Timeout | null = null
   let ticking: Promise<void> | null = null
@@ -86,16 +94,17 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   /** Finished jobs are kept a while for inspection (attempts, last error), then removed. */
   async function prune(): Promise<void> {
     try {
-      await db.execute(sql`DELETE FROM jobs WHERE (state = 'completed' AND finished_at < now() - interval '7 days')
-        OR (state = 'failed' AND finished_at < now() - interval '30 days')`)
+      await db.execute(sql`DELETE FROM jobs WHERE kind = ANY(${kinds}::text[]) AND ((state = 'completed' AND finished_at < now() - interval '7 days')
+        OR (state = 'failed' AND finished_at < now() - interval '30 days'))`)
     } catch (err) {
       logger.warn({ err }, 'removing old finished jobs failed')
     }
   }
 
   /**
-   * The embedded database belongs to this process alone (data-dir-lock.ts): a job still marked
-   * running was cut off by a crash or a kill, and is due again at once rather than after its lease.
+   * The embedded database belongs to this process alone (data-dir-lock.ts): a job of this
+   * runner's kinds still marked running was cut off by a crash or a kill, and is due again at once
+   * rather than after its lease. (Other kinds belong to the process's other runners.)
    */
   function recoverOrphans(): Promise<void> {
     recovered ??= (async () => {
@@ -103,7 +112,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       const rows = await queryRows<{ id: string }>(
         db,
         sql`UPDATE jobs SET state = 'queued', lock_token = NULL, locked_until = NULL, updated_at = now()
-          WHERE state = 'running' RETURNING id`,
+          WHERE state = 'running' AND kind = ANY(${kinds}::text[]) RETURNING id`,
       )
       if (rows.length > 0) logger.warn({ jobs: rows.map((r) => r.id) }, 'jobs cut off by the last stop are queued again')
     })().catch((err: unknown) => {
@@ -178,9 +187,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       return
     }
     if (err instanceof StopRequestedError || (stopping && err instanceof Error && err.name === 'AbortError')) {
-      // Not a failure: handed back as it was, due at once for the next process or start.
-      await db.execute(sql`UPDATE jobs SET state = 'queued', attempts = greatest(attempts - 1, 0), lock_token = NULL,
-        locked_until = NULL, updated_at = now() WHERE ${owned}`)
+      await handBack([row])
       return
     }
     const message = handler ? messageOf(err) : `no handler for job kind ${row.kind}`
@@ -200,6 +207,14 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     logger.warn({ err, job: row.id, kind: row.kind, attempt: row.attempts, retryAt: runAt.toISOString() }, 'job failed; will retry')
     await db.execute(sql`UPDATE jobs SET state = 'queued', last_error = ${message}, run_at = ${runAt.toISOString()}::timestamptz,
       lock_token = NULL, locked_until = NULL, updated_at = now() WHERE ${owned}`)
+  }
+
+  /** Not a failure: handed back as they were, due at once for the next process or start. */
+  async function handBack(rows: ClaimedRow[]): Promise<void> {
+    for (const row of rows) {
+      await db.execute(sql`UPDATE jobs SET state = 'queued', attempts = greatest(attempts - 1, 0), lock_token = NULL,
+        locked_until = NULL, updated_at = now() WHERE id = ${row.id} AND lock_token = ${row.lock_token} AND state = 'running'`)
+    }
   }
 
   async function execute(row: ClaimedRow): Promise<void> {
@@ -241,10 +256,10 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
         // The lease runs out and the job is claimed again.
         logger.error({ err, job: row.id }, 'recording the outcome of a job failed')
       }
+      running.delete(row.id)
     })()
-    running.set(row.id, { done, controller })
+    running.set(row.id, { row, done, controller })
     await done
-    running.delete(row.id)
   }
 
   /** Claims while there is room; each finished job looks again. */
@@ -308,7 +323,17 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       // A claim in flight may still start a job: abort after it.
       await ticking
       for (const { controller } of running.values()) controller.abort(new StopRequestedError())
-      await Promise.all([...running.values()].map((r) => r.done))
+      let graceTimer: NodeJS.Timeout | undefined
+      const graceOver = new Promise<void>((resolve) => (graceTimer = setTimeout(resolve, stopGraceMs)))
+      await Promise.race([Promise.all([...running.values()].map((r) => r.done)), graceOver])
+      clearTimeout(graceTimer)
+      const stuck = [...running.values()].map((r) => r.row)
+      if (stuck.length === 0) return
+      // Its lease is returned: the next start or another process takes it at once, and whatever
+      // it still does is fenced off (its lock token is gone).
+      logger.warn({ jobs: stuck.map((row) => ({ id: row.id, kind: row.kind })), graceMs: stopGraceMs }, 'jobs still running at stop are handed back')
+      // The database away: their leases run out instead (at once for the next start on the embedded database).
+      await handBack(stuck).catch((err: unknown) => logger.warn({ err }, 'handing back jobs at stop failed'))
     },
   }
 }

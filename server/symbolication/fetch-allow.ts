@@ -25,26 +25,3 @@ export function parseFetchAllow(text: string): FetchAllowEntry[] {
   }
   return entries
 }
-
-/** True for addresses on the public internet; loopback, link-local, private, multicast and other special ranges are not. */
-export function isPublicAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false
-  // process() turns IPv4-mapped IPv6 (::ffff:127.0.0.1) into the IPv4 address it carries.
-  return ipaddr.process(address).range() === 'unicast'
-}
-
-function inNetwork(address: ipaddr.IPv4 | ipaddr.IPv6, [network, bits]: [ipaddr.IPv4 | ipaddr.IPv6, number]): boolean {
-  return address.kind() === network.kind() && address.match(network, bits)
-}
-
-/**
- * Whether a fetch may connect to `address` (as resolved) for the URL host `host`: a public
- * address, or one the allow-list names (by host name, address or network).
- */
-export function mayConnect(allow: readonly FetchAllowEntry[], host: string, address: string): boolean {
-  if (isPublicAddress(address)) return true
-  if (!ipaddr.isValid(address)) return false
-  const name = host.toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '')
-  const parsed = ipaddr.process(address)
-  return allow.some((entry) => ('host' in entry ? entry.host === name : inNetwork(parsed, entry.network)))
-}

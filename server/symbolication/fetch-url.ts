@@ -1,16 +1,14 @@
-import http, { type IncomingMessage } from 'node:http'
-import https from 'node:https'
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
+import type { IncomingHttpHeaders } from 'node:http'
 import { LRUCache } from 'lru-cache'
-import { guardedLookup, refusedLiteral } from '../http/address-guard.ts'
+import { outboundRequest } from '../http/outbound-request.ts'
 import type { FetchAllowEntry } from './fetch-allow.ts'
 
 export interface FetchOptions {
   /** Loopback, link-local and private hosts or networks that may be reached all the same (ERRATA_FETCH_ALLOW). */
   allow: readonly FetchAllowEntry[]
-  /** Whole request, redirects included. Default 5 s. */
+  /** Whole request: connecting, redirects, headers and body (ERRATA_FETCH_TIMEOUT_MS). Default 5 s. */
   timeoutMs?: number
-  /** Largest body read; larger ones fail. Default 10 MiB. */
+  /** Largest body read (decompressed); larger ones fail. Default 10 MiB. */
   maxBytes?: number
   /** Bodies kept in memory, by bytes. Default 64 MiB. */
   cacheBytes?: number
@@ -32,9 +30,10 @@ const FAILURE_TTL_MS = 60_000
 
 /**
  * Fetches minified files, maps and sources for the symbolicator (spec rule 7) off the request
- * path: http and https only, a timeout, a size cap, a cache, and no connection to a loopback,
- * link-local or private address unless the allow-list names it. The check is made on the
- * address actually connected to (after DNS), so a public name resolving to 127.0.0.1 is refused.
+ * path, through outboundRequest (server/http/outbound-request.ts): http and https only, one
+ * deadline for the whole fetch, a size cap, at most 3 redirects each checked again, and no
+ * connection to a loopback, link-local or private address unless the allow-list names it. Answers
+ * are cached.
  */
 export function createUrlFetcher(options: FetchOptions): UrlFetcher {
   const timeoutMs = options.timeoutMs ?? 5_000
@@ -46,73 +45,23 @@ export function createUrlFetcher(options: FetchOptions): UrlFetcher {
   })
   const inFlight = new Map<string, Promise<FetchResult>>()
 
-  function requestOnce(url: URL, signal: AbortSignal): Promise<{ response: IncomingMessage }> {
-    return new Promise((resolve, reject) => {
-      const host = url.hostname.replace(/^\[(.*)\]$/, '$1')
-      const refused = refusedLiteral(options.allow, host, 'ERRATA_FETCH_ALLOW')
-      if (refused) {
-        reject(refused)
-        return
-      }
-      const client = url.protocol === 'https:' ? https : http
-      const request = client.get(url, { lookup: guardedLookup(options.allow, host, 'ERRATA_FETCH_ALLOW'), signal, headers: { 'accept-encoding': 'gzip, deflate, br', 'user-agent': 'Errata' }, agent: false }, (response) =>
-        resolve({ response }),
-      )
-      request.on('error', reject)
-    })
-  }
-
-  async function readBody(response: IncomingMessage): Promise<string> {
-    const encoding = (response.headers['content-encoding'] ?? 'identity').toLowerCase()
-    const declared = Number(response.headers['content-length'])
-    if (encoding === 'identity' && Number.isFinite(declared) && declared > maxBytes) throw new Error(`larger than ${maxBytes} bytes`)
-    const decoder =
-      encoding === 'gzip' || encoding === 'x-gzip' ? createGunzip() : encoding === 'deflate' ? createInflate() : encoding === 'br' ? createBrotliDecompress() : null
-    if (!decoder && encoding !== 'identity') throw new Error(`Content-Encoding ${encoding} is not supported`)
-    const stream = decoder ? response.pipe(decoder) : response
-    const chunks: Buffer[] = []
-    let size = 0
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      size += chunk.length
-      if (size > maxBytes) {
-        response.destroy()
-        throw new Error(`larger than ${maxBytes} bytes`)
-      }
-      chunks.push(chunk)
-    }
-    return Buffer.concat(chunks).toString('utf8')
-  }
-
   async function fetchUncached(address: string): Promise<FetchResult> {
-    let url: URL
     try {
-      url = new URL(address)
-    } catch {
-      return { ok: false, url: address, reason: 'not a URL' }
-    }
-    const signal = AbortSignal.timeout(timeoutMs)
-    try {
-      for (let redirects = 0; ; redirects++) {
-        if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, url: address, reason: `${url.protocol} URLs are not fetched` }
-        const { response } = await requestOnce(url, signal)
-        const status = response.statusCode ?? 0
-        if (status >= 300 && status < 400 && response.headers.location) {
-          response.resume()
-          if (redirects >= MAX_REDIRECTS) return { ok: false, url: address, reason: `more than ${MAX_REDIRECTS} redirects` }
-          url = new URL(response.headers.location, url)
-          continue
-        }
-        if (status !== 200) {
-          response.resume()
-          return { ok: false, url: address, reason: `HTTP ${status}` }
-        }
-        const text = await readBody(response)
-        const headers = { sourcemap: header(response, 'sourcemap') ?? header(response, 'x-sourcemap'), 'content-type': header(response, 'content-type') }
-        return { ok: true, url: address, text, headers }
-      }
+      const response = await outboundRequest(address, {
+        headers: { 'user-agent': 'Errata' },
+        allow: options.allow,
+        allowSetting: 'ERRATA_FETCH_ALLOW',
+        timeoutMs,
+        maxBytes,
+        maxRedirects: MAX_REDIRECTS,
+        decompress: true,
+      })
+      if (response.status !== 200) return { ok: false, url: address, reason: `HTTP ${response.status}` }
+      if (response.truncated) return { ok: false, url: address, reason: `larger than ${maxBytes} bytes` }
+      const headers = { sourcemap: header(response.headers, 'sourcemap') ?? header(response.headers, 'x-sourcemap'), 'content-type': header(response.headers, 'content-type') }
+      return { ok: true, url: address, text: response.body.toString('utf8'), headers }
     } catch (err) {
-      const reason = signal.aborted ? `no answer within ${timeoutMs} ms` : (err as Error).message || String(err)
-      return { ok: false, url: address, reason }
+      return { ok: false, url: address, reason: (err as Error).message || String(err) }
     }
   }
 
@@ -133,7 +82,7 @@ export function createUrlFetcher(options: FetchOptions): UrlFetcher {
   }
 }
 
-function header(response: IncomingMessage, name: string): string | undefined {
-  const value = response.headers[name]
+function header(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const value = headers[name]
   return Array.isArray(value) ? value[0] : value
 }

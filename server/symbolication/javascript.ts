@@ -60,8 +60,8 @@ export interface JavaScriptSymbolicator {
 
 /** The symbolicator's settings from the server configuration (ERRATA_SOURCE_MAP_CACHE_BYTES, ERRATA_FETCH_*). */
 export function symbolicatorSettings(config: Config): Pick<JavaScriptSymbolicatorOptions, 'cacheBytes' | 'fetch'> {
-  const { cacheBytes, fetch, fetchAllow, maxFileBytes } = config.sourceMaps
-  return { cacheBytes, fetch: fetch ? { allow: fetchAllow, maxBytes: maxFileBytes } : false }
+  const { cacheBytes, fetch, fetchAllow, fetchTimeoutMs, maxFileBytes } = config.sourceMaps
+  return { cacheBytes, fetch: fetch ? { allow: fetchAllow, maxBytes: maxFileBytes, timeoutMs: fetchTimeoutMs } : false }
 }
 
 type MapOutcome = LoadedSourceMap | { error: string }

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pino from 'pino'
 import { createApp } from '../app.ts'
+import { createBackgroundJobs } from '../background-jobs.ts'
 import { createLoginThrottle } from '../auth/login-throttle.ts'
 import { hashPassword } from '../auth/passwords.ts'
 import { createToken } from '../auth/tokens.ts'
@@ -20,13 +21,11 @@ import { limitConnections } from '../http/connection-limits.ts'
 import { createRequestListener } from '../ingest/accept/node-listener.ts'
 import { createIngestWriter } from '../ingest/log/group-commit.ts'
 import { openPipeline } from '../ingest/pipeline/open.ts'
-import { createJobRunner, type JobRunner } from '../jobs/job-runner.ts'
+import type { JobRunner } from '../jobs/job-runner.ts'
 import { systemClock, type Clock } from '../clock.ts'
 import { defaultPrivacyDeps, type PrivacyDeps } from '../privacy/privacy-deps.ts'
 import { directoryFileStore } from '../privacy/retrieval-files.ts'
-import { privacyJobHandlers } from '../privacy/privacy.jobs.ts'
 import { defaultWebhookDeps, type WebhookDeps } from '../webhooks/webhook-deps.ts'
-import { webhookJobHandlers } from '../webhooks/webhook.jobs.ts'
 
 /**
  * A fresh, migrated database for one test file: in-memory PGlite, or a new database on
@@ -60,8 +59,9 @@ export interface TestContext {
   request(path: string, init?: RequestInit & { token?: string; json?: unknown }): Promise<Response>
   createUser(name?: string, password?: string): Promise<TestUser>
   /**
-   * The background jobs (privacy requests), not started: `jobs.drain()` runs what is due and
-   * what that queues in turn, so a test decides when the asynchronous work happens.
+   * The background jobs (privacy requests, webhook deliveries: server/background-jobs.ts), not
+   * started: `jobs.drain()` runs what is due and what that queues in turn, so a test decides when
+   * the asynchronous work happens.
    */
   jobs: JobRunner
   close(): Promise<void>
@@ -90,13 +90,14 @@ export async function createTestContext(overrides: Partial<Config> = {}, options
     { clock, ...(filesDir ? { files: directoryFileStore(database, filesDir) } : {}), ...options.privacy },
   )
   const webhooks = defaultWebhookDeps(config, { clock, ...options.webhooks })
-  const jobs = createJobRunner({
+  const jobs = createBackgroundJobs({
     database,
     logger,
     clock,
-    handlers: [...privacyJobHandlers(database.db, privacy, logger), ...webhookJobHandlers(database.db, webhooks, logger)],
-    retryBaseMs: 1,
-    retryMaxMs: 1,
+    privacy,
+    webhooks,
+    webhookConcurrency: config.webhookDelivery.concurrency,
+    runner: { retryBaseMs: 1, retryMaxMs: 1 },
   })
   const deps: AppDeps = { config, database, logger, pipeline, ingestWriter, loginThrottle: createLoginThrottle(), privacy, webhooks }
   const app = createApp(deps)

@@ -1,9 +1,9 @@
-// One delivery attempt: a signed POST to the webhook's target, through the address guard
-// (server/http/address-guard.ts), with a timeout, reading at most a short excerpt of the answer.
-import http from 'node:http'
-import https from 'node:https'
+// One delivery attempt: a signed POST to the webhook's target through outboundRequest
+// (server/http/outbound-request.ts): the address guard, one deadline for the whole attempt, and at
+// most a few kilobytes of the answer read, of which a short excerpt is kept.
 import type { FetchAllowEntry } from '../symbolication/fetch-allow.ts'
-import { guardedLookup, RefusedAddressError, refusedLiteral } from '../http/address-guard.ts'
+import { RefusedRequestError } from '../http/address-guard.ts'
+import { outboundRequest } from '../http/outbound-request.ts'
 import { signatureHeader } from './signature.ts'
 
 export const WEBHOOK_ALLOW_SETTING = 'ERRATA_WEBHOOK_ALLOW'
@@ -13,7 +13,12 @@ const EXCERPT_CHARS = 1000
 
 export interface SendOptions {
   allow: readonly FetchAllowEntry[]
+  /** The whole attempt: connecting, sending, the answer's headers and body (ERRATA_WEBHOOK_TIMEOUT_MS). */
   timeoutMs: number
+  /** Bytes of the answer read at most (ERRATA_WEBHOOK_MAX_RESPONSE_BYTES); the rest is not. */
+  maxResponseBytes: number
+  /** Aborted when the job runner stops or loses the job: the attempt then rejects with its reason and is not one. */
+  signal?: AbortSignal
 }
 
 export interface AttemptOutcome {
@@ -34,65 +39,35 @@ export async function sendDelivery(
 ): Promise<AttemptOutcome> {
   const started = performance.now()
   const took = () => Math.round(performance.now() - started)
-  let target: URL
   try {
-    target = new URL(url)
-  } catch {
-    return { status: null, durationMs: 0, error: 'the target is not a URL', responseExcerpt: null, retryable: false }
-  }
-  if (target.protocol !== 'http:' && target.protocol !== 'https:') {
-    return { status: null, durationMs: 0, error: `${target.protocol} targets are not allowed`, responseExcerpt: null, retryable: false }
-  }
-  const host = target.hostname.replace(/^\[(.*)\]$/, '$1')
-  const refused = refusedLiteral(options.allow, host, WEBHOOK_ALLOW_SETTING)
-  if (refused) return { status: null, durationMs: 0, error: refused.message, responseExcerpt: null, retryable: false }
-
-  const body = Buffer.from(delivery.body, 'utf8')
-  return new Promise<AttemptOutcome>((resolve) => {
-    const client = target.protocol === 'https:' ? https : http
-    const request = client.request(
-      target,
-      {
-        method: 'POST',
-        agent: false,
-        lookup: guardedLookup(options.allow, host, WEBHOOK_ALLOW_SETTING),
-        timeout: options.timeoutMs,
-        headers: {
-          'content-type': 'application/json',
-          'content-length': String(body.length),
-          'user-agent': 'Errata-Webhooks',
-          'x-errata-delivery': delivery.id,
-          'x-errata-trigger': delivery.trigger,
-          'x-errata-signature': signatureHeader(delivery.secret, delivery.body, now),
-        },
+    const response = await outboundRequest(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'Errata-Webhooks',
+        'x-errata-delivery': delivery.id,
+        'x-errata-trigger': delivery.trigger,
+        'x-errata-signature': signatureHeader(delivery.secret, delivery.body, now),
       },
-      (response) => {
-        const status = response.statusCode ?? 0
-        const chunks: Buffer[] = []
-        let size = 0
-        response.on('data', (chunk: Buffer) => {
-          if (size < EXCERPT_CHARS * 4) chunks.push(chunk)
-          size += chunk.length
-        })
-        response.on('end', () => {
-          const excerpt = Buffer.concat(chunks).toString('utf8').slice(0, EXCERPT_CHARS)
-          const ok = status >= 200 && status < 300
-          resolve({
-            status,
-            durationMs: took(),
-            error: ok ? null : `HTTP ${status}`,
-            responseExcerpt: excerpt || null,
-            retryable: status >= 500 || status === 408 || status === 429,
-          })
-        })
-        response.on('error', (err) => resolve({ status, durationMs: took(), error: err.message, responseExcerpt: null, retryable: true }))
-      },
-    )
-    request.on('timeout', () => request.destroy(new Error(`no answer within ${options.timeoutMs} ms`)))
-    request.on('error', (err) => {
-      const refusedAddress = err instanceof RefusedAddressError
-      resolve({ status: null, durationMs: took(), error: err.message || String(err), responseExcerpt: null, retryable: !refusedAddress })
+      body: Buffer.from(delivery.body, 'utf8'),
+      allow: options.allow,
+      allowSetting: WEBHOOK_ALLOW_SETTING,
+      timeoutMs: options.timeoutMs,
+      maxBytes: options.maxResponseBytes,
+      signal: options.signal,
     })
-    request.end(body)
-  })
+    const { status } = response
+    const ok = status >= 200 && status < 300
+    return {
+      status,
+      durationMs: took(),
+      error: ok ? null : `HTTP ${status}`,
+      responseExcerpt: response.body.toString('utf8').slice(0, EXCERPT_CHARS) || null,
+      retryable: status >= 500 || status === 408 || status === 429,
+    }
+  } catch (err) {
+    if (options.signal?.aborted) throw options.signal.reason
+    const message = err instanceof Error ? err.message : String(err)
+    return { status: null, durationMs: took(), error: message || 'the request failed', responseExcerpt: null, retryable: !(err instanceof RefusedRequestError) }
+  }
 }

@@ -5,7 +5,8 @@
 import { lookup } from 'node:dns/promises'
 import { isIP } from 'node:net'
 import { ValidationError } from '../failures.ts'
-import { mayConnect, type FetchAllowEntry } from '../symbolication/fetch-allow.ts'
+import { mayConnect } from '../http/address-guard.ts'
+import type { FetchAllowEntry } from '../symbolication/fetch-allow.ts'
 import { WEBHOOK_ALLOW_SETTING } from './send.ts'
 
 export async function checkTargetUrl(text: string, allow: readonly FetchAllowEntry[]): Promise<string> {

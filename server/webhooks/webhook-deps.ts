@@ -23,8 +23,10 @@ export interface WebhookDeps {
   wakeJobs(): void
   /** ERRATA_WEBHOOK_ALLOW. */
   allow: readonly FetchAllowEntry[]
-  /** Whole request, connection included. */
+  /** One attempt's whole time: connecting, sending, the answer's headers and body. */
   timeoutMs: number
+  /** Bytes of an answer read at most. */
+  maxResponseBytes: number
   retryDelayMs(attempt: number): number
   maxAttempts: number
   /** Addresses of `url` members: ERRATA_PUBLIC_URL, else the main listener's own address. */
@@ -38,12 +40,16 @@ export function payloadUrls(config: Pick<Config, 'publicUrl' | 'host' | 'port'>)
   return { web: (path) => `${base}${path}` }
 }
 
-export function defaultWebhookDeps(config: Pick<Config, 'publicUrl' | 'host' | 'port' | 'webhookAllow'>, overrides: Partial<WebhookDeps> = {}): WebhookDeps {
+export function defaultWebhookDeps(
+  config: Pick<Config, 'publicUrl' | 'host' | 'port' | 'webhookAllow' | 'webhookDelivery'>,
+  overrides: Partial<WebhookDeps> = {},
+): WebhookDeps {
   return {
     clock: systemClock,
     wakeJobs: () => {},
     allow: config.webhookAllow,
-    timeoutMs: 10_000,
+    timeoutMs: config.webhookDelivery.timeoutMs,
+    maxResponseBytes: config.webhookDelivery.maxResponseBytes,
     retryDelayMs: deliveryRetryDelayMs,
     maxAttempts: DELIVERY_MAX_ATTEMPTS,
     urls: payloadUrls(config),

@@ -75,9 +75,13 @@ export function webhookJobHandlers(db: Db, deps: WebhookDeps, logger: Logger): J
       const body = await bodyOf(db, deps, delivery)
       job.signal.throwIfAborted()
       const attemptedAt = deps.clock()
+      // A stop or a lost lease aborts the request at once and the attempt is not recorded (the
+      // runner hands the job back, or the claim that took it over sends it).
       const outcome = await sendDelivery(webhook.url, { id: delivery.id, body, secret: webhook.secret, trigger: delivery.trigger }, attemptedAt, {
         allow: deps.allow,
         timeoutMs: deps.timeoutMs,
+        maxResponseBytes: deps.maxResponseBytes,
+        signal: job.signal,
       })
       const delivered = outcome.error === null
       const retry = !delivered && outcome.retryable && job.attempt < job.maxAttempts
