@@ -22,7 +22,8 @@ const envSchema = z.object({
   ERRATA_MAX_API_BODY_BYTES: bytes.default(256 * 1024),
   ERRATA_INGEST_BODY_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
   ERRATA_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(4096),
-  ERRATA_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(256),
+  ERRATA_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(64),
+  ERRATA_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1000).max(300_000).default(10_000),
   ERRATA_INGEST_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(500),
   ERRATA_INGEST_FLUSH_MS: z.coerce.number().int().min(0).max(1000).default(1),
   ERRATA_INDEX_BATCH_SIZE: z.coerce.number().int().min(1).max(20000).default(2000),
@@ -58,9 +59,14 @@ export interface Config {
     apiBodyBytes: number
     /** How long a /notify or /sessions body may take to arrive before 408 (notifier bodies are small). */
     ingestBodyTimeoutMs: number
-    /** Open connections per listener, in all and from one client address; more are closed at once. */
+    /**
+     * Open connections per listener, in all and from one client address (past the latter a new
+     * connection is closed at once; past the former it replaces the longest waiting one).
+     */
     connections: number
     connectionsPerAddress: number
+    /** How long a request's headers may take to arrive before 408. */
+    headersTimeoutMs: number
   }
   sourceMaps: {
     /** Largest file of an upload (a map, minified file or source); the whole upload may hold 4 of them. */
@@ -140,6 +146,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ingestBodyTimeoutMs: e.ERRATA_INGEST_BODY_TIMEOUT_MS,
       connections: e.ERRATA_MAX_CONNECTIONS,
       connectionsPerAddress: e.ERRATA_MAX_CONNECTIONS_PER_ADDRESS,
+      headersTimeoutMs: e.ERRATA_HEADERS_TIMEOUT_MS,
     },
     sourceMaps: {
       maxFileBytes: e.ERRATA_MAX_SOURCE_MAP_BYTES,
