@@ -37,6 +37,7 @@ const envSchema = z.object({
   ERRATA_PRIVACY_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(500),
   ERRATA_READY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   ERRATA_READY_MAX_BACKLOG: z.coerce.number().int().min(1).max(10_000).default(10_000),
+  ERRATA_READY_STALL_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
   ERRATA_MAX_FILTERED_QUERIES: z.coerce.number().int().min(1).max(1000).optional(),
   ERRATA_FILTERED_QUERY_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
   ERRATA_STATIC_DIR: z.string().default('./dist'),
@@ -86,8 +87,12 @@ export interface Config {
   ingest: IngestOptions
   /** Loopback, link-local and private hosts or networks webhook targets may be all the same. */
   webhookAllow: FetchAllowEntry[]
-  /** GET /readyz: how long the database may take to answer, and the ingest backlog it tolerates. */
-  readiness: { timeoutMs: number; maxBacklog: number }
+  /**
+   * GET /readyz: how long the database may take to answer; on the embedded database (one
+   * connection), how long it may go without answering any query while others keep the probe's
+   * waiting; and the ingest backlog it tolerates.
+   */
+  readiness: { timeoutMs: number; stallMs: number; maxBacklog: number }
   /**
    * API requests with filters (the expensive ones: a "contains" filter scans events) running at
    * once per process, and how long one waits for its turn before a 503 with Retry-After.
@@ -163,9 +168,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       indexLingerMs: e.ERRATA_INDEX_LINGER_MS,
     },
     webhookAllow,
-    readiness: { timeoutMs: e.ERRATA_READY_TIMEOUT_MS, maxBacklog: e.ERRATA_READY_MAX_BACKLOG },
+    readiness: { timeoutMs: e.ERRATA_READY_TIMEOUT_MS, stallMs: e.ERRATA_READY_STALL_MS, maxBacklog: e.ERRATA_READY_MAX_BACKLOG },
     // The embedded database runs one query at a time: two filtered queries queued in front of a
-    // health probe or an indexing batch are the most it should wait behind. PostgreSQL runs them
+    // request or an indexing batch are the most it should wait behind. PostgreSQL runs them
     // side by side on its own cores.
     filteredQueries: { concurrency: e.ERRATA_MAX_FILTERED_QUERIES ?? (e.DATABASE_URL ? 8 : 2), waitMs: e.ERRATA_FILTERED_QUERY_WAIT_MS },
     privacyBatchSize: e.ERRATA_PRIVACY_BATCH_SIZE,

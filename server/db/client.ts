@@ -38,6 +38,17 @@ export interface Database {
    * behind the job's transaction.
    */
   idleForMs?(): number
+  /**
+   * PGlite only: how long ago its thread last answered this process (a statement's result or
+   * failure, a plug-in's reply). While other requests' statements keep a readiness probe's query
+   * waiting on the one connection, this says whether the engine is still getting through them.
+   */
+  sinceLastAnswerMs?(): number
+  /**
+   * PostgreSQL only: a connection of its own, beside the pool, for readiness probes: a pool whose
+   * connections are all busy with long queries does not hold them up.
+   */
+  readonly probeDb?: Db
   /** PostgreSQL only: the connection string, for threads that open a pool of their own. */
   readonly url?: string
   /** Runs `fn` holding a database-wide advisory lock (one migrator at a time across processes). */
@@ -96,6 +107,7 @@ export async function openPglite(dataDir?: string, logLevel = 'silent', snapshot
     loadThreadPlugin: (module, data) => client.loadPlugin(module, data),
     saveSnapshot: (path) => client.saveSnapshot(path),
     idleForMs: () => client.idleForMs(),
+    sinceLastAnswerMs: () => client.sinceLastAnswerMs(),
     async close() {
       await client.close()
       lock?.release()
@@ -139,9 +151,14 @@ export async function openPostgres(
   const probe = await pool.connect()
   probe.release()
   const db = drizzlePg({ client: pool, schema }) as unknown as Db
+  // Readiness probes' one connection, kept open between probes (connected on first use).
+  const probePool = new pg.Pool({ connectionString, max: 1, connectionTimeoutMillis: 10_000, idleTimeoutMillis: 0 })
+  probePool.on('error', () => {})
+  probePool.on('connect', (client) => client.on('error', () => {}))
   return {
     engine: 'postgres',
     db,
+    probeDb: drizzlePg({ client: probePool, schema }) as unknown as Db,
     url: connectionString,
     execScript: async (text) => {
       await pool.query(text)
@@ -160,7 +177,7 @@ export async function openPostgres(
       }
     },
     async close() {
-      await pool.end()
+      await Promise.all([pool.end(), probePool.end()])
     },
   }
 }
