@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { statfs } from 'node:fs/promises'
 import type { PGlite } from '@electric-sql/pglite'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
@@ -182,10 +183,12 @@ export async function openPostgres(
   }
 }
 
-export function openDatabase(options: { databaseUrl?: string; dataDir?: string; logLevel?: string }): Promise<Database> {
-  return options.databaseUrl
-    ? openPostgres(options.databaseUrl)
-    : openPglite(options.dataDir, options.logLevel)
+export async function openDatabase(options: { databaseUrl?: string; dataDir?: string; logLevel?: string }): Promise<Database> {
+  if (!options.databaseUrl) return openPglite(options.dataDir, options.logLevel)
+  // PostgreSQL keeps its data elsewhere, but DATA_DIR may hold this process's ingest journal:
+  // owner-only too, when it exists (a setup with no use for it need not have it).
+  if (options.dataDir && existsSync(options.dataDir)) secureDataDir(options.dataDir)
+  return openPostgres(options.databaseUrl)
 }
 
 /**
