@@ -50,7 +50,7 @@ export const eventDataRequestSchema = z.object({
   completed_at: z.nullable(timestampSchema),
   /** completed_at + 7 days: the file is removed then, and the download answers 410. */
   expires_at: z.nullable(timestampSchema),
-  /** The download (GET with the same Authorization); present once completed. */
+  /** The download (GET with the same Authorization); present while the file can be downloaded: completed, not expired or removed. */
   url: z.optional(z.string()),
   organization_id: idSchema,
   /** null: every project of the organization. */

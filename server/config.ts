@@ -22,7 +22,8 @@ const envSchema = z.object({
   ERRATA_MAX_API_BODY_BYTES: bytes.default(256 * 1024),
   ERRATA_INGEST_BODY_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
   ERRATA_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(4096),
-  ERRATA_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(256),
+  ERRATA_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(64),
+  ERRATA_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1000).max(300_000).default(10_000),
   ERRATA_INGEST_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(500),
   ERRATA_INGEST_FLUSH_MS: z.coerce.number().int().min(0).max(1000).default(1),
   ERRATA_INDEX_BATCH_SIZE: z.coerce.number().int().min(1).max(20000).default(2000),
@@ -40,6 +41,7 @@ const envSchema = z.object({
   ERRATA_PRIVACY_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(500),
   ERRATA_READY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   ERRATA_READY_MAX_BACKLOG: z.coerce.number().int().min(1).max(10_000).default(10_000),
+  ERRATA_READY_STALL_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
   ERRATA_MAX_FILTERED_QUERIES: z.coerce.number().int().min(1).max(1000).optional(),
   ERRATA_FILTERED_QUERY_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
   ERRATA_SIGNIN_MAX_DELAY_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
@@ -63,9 +65,14 @@ export interface Config {
     apiBodyBytes: number
     /** How long a /notify or /sessions body may take to arrive before 408 (notifier bodies are small). */
     ingestBodyTimeoutMs: number
-    /** Open connections per listener, in all and from one client address; more are closed at once. */
+    /**
+     * Open connections per listener, in all and from one client address (past the latter a new
+     * connection is closed at once; past the former it replaces the longest waiting one).
+     */
     connections: number
     connectionsPerAddress: number
+    /** How long a request's headers may take to arrive before 408. */
+    headersTimeoutMs: number
   }
   sourceMaps: {
     /** Largest file of an upload (a map, minified file or source); the whole upload may hold 4 of them. */
@@ -92,8 +99,12 @@ export interface Config {
    * the answer's bytes read at most; deliveries sent at once per process, in slots of their own.
    */
   webhookDelivery: { timeoutMs: number; maxResponseBytes: number; concurrency: number }
-  /** GET /readyz: how long the database may take to answer, and the ingest backlog it tolerates. */
-  readiness: { timeoutMs: number; maxBacklog: number }
+  /**
+   * GET /readyz: how long the database may take to answer; on the embedded database (one
+   * connection), how long it may go without answering any query while others keep the probe's
+   * waiting; and the ingest backlog it tolerates.
+   */
+  readiness: { timeoutMs: number; stallMs: number; maxBacklog: number }
   /**
    * API requests with filters (the expensive ones: a "contains" filter scans events) running at
    * once per process, and how long one waits for its turn before a 503 with Retry-After.
@@ -157,6 +168,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ingestBodyTimeoutMs: e.ERRATA_INGEST_BODY_TIMEOUT_MS,
       connections: e.ERRATA_MAX_CONNECTIONS,
       connectionsPerAddress: e.ERRATA_MAX_CONNECTIONS_PER_ADDRESS,
+      headersTimeoutMs: e.ERRATA_HEADERS_TIMEOUT_MS,
     },
     sourceMaps: {
       maxFileBytes: e.ERRATA_MAX_SOURCE_MAP_BYTES,
@@ -179,9 +191,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxResponseBytes: e.ERRATA_WEBHOOK_MAX_RESPONSE_BYTES,
       concurrency: e.ERRATA_WEBHOOK_CONCURRENCY,
     },
-    readiness: { timeoutMs: e.ERRATA_READY_TIMEOUT_MS, maxBacklog: e.ERRATA_READY_MAX_BACKLOG },
+    readiness: { timeoutMs: e.ERRATA_READY_TIMEOUT_MS, stallMs: e.ERRATA_READY_STALL_MS, maxBacklog: e.ERRATA_READY_MAX_BACKLOG },
     // The embedded database runs one query at a time: two filtered queries queued in front of a
-    // health probe or an indexing batch are the most it should wait behind. PostgreSQL runs them
+    // request or an indexing batch are the most it should wait behind. PostgreSQL runs them
     // side by side on its own cores.
     filteredQueries: { concurrency: e.ERRATA_MAX_FILTERED_QUERIES ?? (e.DATABASE_URL ? 8 : 2), waitMs: e.ERRATA_FILTERED_QUERY_WAIT_MS },
     privacyBatchSize: e.ERRATA_PRIVACY_BATCH_SIZE,

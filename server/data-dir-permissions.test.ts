@@ -6,7 +6,7 @@ import { chmodSync, chownSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, r
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { openPglite } from './db/client.ts'
+import { openDatabase, openPglite } from './db/client.ts'
 import { DataDirOwnerError, secureDataDir } from './db/data-dir-permissions.ts'
 import { migrate } from './db/migrate.ts'
 import { openPipeline } from './ingest/pipeline/open.ts'
@@ -70,6 +70,18 @@ describe('the data directory', () => {
     expect(notPrivate(dataDir)).toEqual([])
     // Nothing left to change the next time.
     expect(secureDataDir(dataDir)).toBe(0)
+  })
+
+  it('is made owner-only with PostgreSQL too, before the database is connected to', async () => {
+    const dataDir = join(tempDir(), 'data')
+    mkdirSync(join(dataDir, 'ingest-journal'), { recursive: true })
+    writeFileSync(join(dataDir, 'ingest-journal', 'old-segment'), 'raw events\n')
+    chmodSync(join(dataDir, 'ingest-journal', 'old-segment'), 0o644)
+    chmodSync(join(dataDir, 'ingest-journal'), 0o755)
+    chmodSync(dataDir, 0o755)
+    // Nothing listens there: the connection is refused after DATA_DIR was seen to.
+    await expect(openDatabase({ databaseUrl: 'postgres://errata@127.0.0.1:1/errata', dataDir })).rejects.toThrow(/ECONNREFUSED/)
+    expect(notPrivate(dataDir)).toEqual([])
   })
 
   it('is refused, with a message saying why, when it belongs to another user', async () => {

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { createServer, type RequestListener, type Server } from 'node:http'
+import type { RequestListener } from 'node:http'
 import { getRequestListener } from '@hono/node-server'
 import { createApiPortApp, createApp } from './app.ts'
 import { bootstrapFirstAdmin } from './auth/bootstrap.ts'
@@ -13,7 +13,7 @@ import { DataDirInUseError } from './db/data-dir-lock.ts'
 import { DataDirOwnerError } from './db/data-dir-permissions.ts'
 import { startMaintenance } from './db/maintenance.ts'
 import { migrate } from './db/migrate.ts'
-import { limitConnections, type ConnectionLimits } from './http/connection-limits.ts'
+import { createLimitedServer, type ConnectionLimits, type LimitedServer } from './http/connection-limits.ts'
 import { createRequestListener } from './ingest/accept/node-listener.ts'
 import { createIngestWriter } from './ingest/log/group-commit.ts'
 import { openPipeline } from './ingest/pipeline/open.ts'
@@ -65,11 +65,11 @@ async function listen(
   port: number,
   setting: string,
   limits: ConnectionLimits,
-): Promise<Server> {
+): Promise<LimitedServer> {
   // The request URL's host when a client sends no Host header (HTTP/1.0): this address with its
   // port, so Link and url fields still point here.
   const handler = await listener(defaultRequestHost(host, port))
-  return new Promise<Server>((resolve, reject) => {
+  return new Promise<LimitedServer>((resolve, reject) => {
     const refused = (err: NodeJS.ErrnoException) => {
       const why =
         err.code === 'EADDRINUSE'
@@ -79,18 +79,13 @@ async function listen(
             : `cannot listen on ${host}:${port} (${err.message})`
       reject(new ListenError(why))
     }
-    const server = createServer(handler)
-    limitConnections(server, limits)
-    // Node closes an idle kept-alive connection after 5 s, which races with a client sending its
-    // next request on it (ECONNRESET, and an event lost by a notifier that does not retry).
-    // Proxies and HTTP clients keep idle connections up to a minute; outlast them.
-    server.keepAliveTimeout = 65_000
-    server.headersTimeout = 66_000
+    const limited = createLimitedServer(handler, limits)
+    const { server } = limited
     server.once('error', refused)
     server.listen(port, host, () => {
       // Only failing to listen is handled here; later server errors keep Node's default.
       server.off('error', refused)
-      resolve(server)
+      resolve(limited)
     })
   })
 }
@@ -98,23 +93,8 @@ async function listen(
 // How long a stopping server waits for clients to let go of their connections before cutting them.
 const CLOSE_GRACE_MS = 10_000
 
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    // A client keeping its connection alive would otherwise go on sending requests on it for
-    // as long as it likes: each request still served is answered with Connection: close.
-    server.on('request', (_request: unknown, response: { headersSent: boolean; setHeader(name: string, value: string): void }) => {
-      if (!response.headersSent) response.setHeader('Connection', 'close')
-    })
-    const cutOff = setTimeout(() => {
-      server.closeAllConnections()
-    }, CLOSE_GRACE_MS)
-    // Stop accepting; in-flight requests finish, idle keep-alive sockets close now.
-    server.close(() => {
-      clearTimeout(cutOff)
-      resolve()
-    })
-    server.closeIdleConnections()
-  })
+function closeServer(server: LimitedServer): Promise<void> {
+  return server.close(CLOSE_GRACE_MS)
 }
 
 async function main(): Promise<void> {
@@ -159,7 +139,7 @@ async function main(): Promise<void> {
   })
   wake.jobs = () => jobRunner.wake()
   const deps: AppDeps = { config, database, logger, pipeline, ingestWriter, loginThrottle: createLoginThrottle({ ...DEFAULT_LOGIN_LIMITS, maxDelayMs: config.signInMaxDelayMs }), privacy, webhooks }
-  const servers: Server[] = []
+  const servers: LimitedServer[] = []
   let ingestListener: { close(): void } | undefined
   try {
     servers.push(

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { statfs } from 'node:fs/promises'
 import type { PGlite } from '@electric-sql/pglite'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
@@ -38,6 +39,17 @@ export interface Database {
    * behind the job's transaction.
    */
   idleForMs?(): number
+  /**
+   * PGlite only: how long ago its thread last answered this process (a statement's result or
+   * failure, a plug-in's reply). While other requests' statements keep a readiness probe's query
+   * waiting on the one connection, this says whether the engine is still getting through them.
+   */
+  sinceLastAnswerMs?(): number
+  /**
+   * PostgreSQL only: a connection of its own, beside the pool, for readiness probes: a pool whose
+   * connections are all busy with long queries does not hold them up.
+   */
+  readonly probeDb?: Db
   /** PostgreSQL only: the connection string, for threads that open a pool of their own. */
   readonly url?: string
   /** Runs `fn` holding a database-wide advisory lock (one migrator at a time across processes). */
@@ -96,6 +108,7 @@ export async function openPglite(dataDir?: string, logLevel = 'silent', snapshot
     loadThreadPlugin: (module, data) => client.loadPlugin(module, data),
     saveSnapshot: (path) => client.saveSnapshot(path),
     idleForMs: () => client.idleForMs(),
+    sinceLastAnswerMs: () => client.sinceLastAnswerMs(),
     async close() {
       await client.close()
       lock?.release()
@@ -139,9 +152,14 @@ export async function openPostgres(
   const probe = await pool.connect()
   probe.release()
   const db = drizzlePg({ client: pool, schema }) as unknown as Db
+  // Readiness probes' one connection, kept open between probes (connected on first use).
+  const probePool = new pg.Pool({ connectionString, max: 1, connectionTimeoutMillis: 10_000, idleTimeoutMillis: 0 })
+  probePool.on('error', () => {})
+  probePool.on('connect', (client) => client.on('error', () => {}))
   return {
     engine: 'postgres',
     db,
+    probeDb: drizzlePg({ client: probePool, schema }) as unknown as Db,
     url: connectionString,
     execScript: async (text) => {
       await pool.query(text)
@@ -160,15 +178,17 @@ export async function openPostgres(
       }
     },
     async close() {
-      await pool.end()
+      await Promise.all([pool.end(), probePool.end()])
     },
   }
 }
 
-export function openDatabase(options: { databaseUrl?: string; dataDir?: string; logLevel?: string }): Promise<Database> {
-  return options.databaseUrl
-    ? openPostgres(options.databaseUrl)
-    : openPglite(options.dataDir, options.logLevel)
+export async function openDatabase(options: { databaseUrl?: string; dataDir?: string; logLevel?: string }): Promise<Database> {
+  if (!options.databaseUrl) return openPglite(options.dataDir, options.logLevel)
+  // PostgreSQL keeps its data elsewhere, but DATA_DIR may hold this process's ingest journal:
+  // owner-only too, when it exists (a setup with no use for it need not have it).
+  if (options.dataDir && existsSync(options.dataDir)) secureDataDir(options.dataDir)
+  return openPostgres(options.databaseUrl)
 }
 
 /**

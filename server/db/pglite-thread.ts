@@ -29,6 +29,8 @@ export interface PgliteThread {
   saveSnapshot(path: string): Promise<void>
   /** See Database.idleForMs (client.ts). */
   idleForMs(): number
+  /** See Database.sinceLastAnswerMs (client.ts). */
+  sinceLastAnswerMs(): number
   close(): Promise<void>
 }
 
@@ -41,7 +43,11 @@ export interface PgliteThread {
  */
 export async function startPgliteThread(dataDir: string | undefined, logLevel: string, snapshotPath?: string): Promise<PgliteThread> {
   const thread = await startThread(new URL('./pglite-worker.ts', import.meta.url), { dataDir, logLevel, snapshotPath }, 'database')
-  const send = <T>(request: DistributiveOmitId<WorkerRequest>) => thread.send<T>(request)
+  let answeredAt = performance.now()
+  const send = <T>(request: DistributiveOmitId<WorkerRequest>) =>
+    thread.send<T>(request).finally(() => {
+      answeredAt = performance.now()
+    })
   let nextPluginId = 1
 
   // Statements and transactions of this thread's callers in flight on the engine, and when the
@@ -95,6 +101,7 @@ export async function startPgliteThread(dataDir: string | undefined, logLevel: s
       await send({ op: 'snapshot', path })
     },
     idleForMs: () => (inFlight > 0 ? 0 : performance.now() - idleSince),
+    sinceLastAnswerMs: () => performance.now() - answeredAt,
     async close() {
       await send({ op: 'close' })
       await thread.terminate()

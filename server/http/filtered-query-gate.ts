@@ -70,8 +70,8 @@ export function filteredQueryGate(deps: AppDeps): Gate {
 
 /**
  * Bounds the API requests that carry filters (a "contains" filter scans events; on the embedded
- * database, which runs one query at a time, a few of them at once would hold the readiness probe
- * and indexing behind them). Past `filteredQueries.concurrency` running, a request waits its
+ * database, which runs one query at a time, a few of them at once would hold indexing and every
+ * other request behind them). Past `filteredQueries.concurrency` running, a request waits its
  * turn up to `filteredQueries.waitMs`, then answers 503 with Retry-After.
  */
 export const boundFilteredQueries: MiddlewareHandler<AppEnv> = async (c, next) => {

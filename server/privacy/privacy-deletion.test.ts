@@ -279,6 +279,7 @@ describe('a completed deletion leaves no trace', () => {
   it('removes retrieval files made before it: their downloads answer 410', async () => {
     const after = eventDataRequestSchema.parse(await json(`${orgPath()}/event_data_requests/${earlierExport.id}`, token))
     expect(after).toMatchObject({ status: 'COMPLETED', file_removed: 'deleted' })
+    expect(after.url).toBeUndefined()
     const res = await ctx.request(new URL(earlierExport.url!).pathname, { token })
     expect(res.status).toBe(410)
     expect(((await res.json()) as { errors: string[] }).errors).toEqual([

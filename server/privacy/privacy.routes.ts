@@ -92,13 +92,13 @@ function privacyRoutesAt(base: '/organizations/:organizationId' | '/projects/:pr
     .get(`${base}/event_data_requests`, async (c) => {
       const query = parseInput(listPrivacyQuerySchema, queryObject(c.req.url))
       const scope = scopeOf(c)
-      const page = await listRetrievals(db(c), urlBuilder(c), scope, query)
+      const page = await listRetrievals(db(c), urlBuilder(c), scope, query, privacyDeps(c.var.deps).clock())
       setPageHeaders(c, page)
       return c.json(page.items)
     })
     .get(`${base}/event_data_requests/:requestId`, async (c) => {
       const scope = scopeOf(c)
-      return c.json(await getRetrieval(db(c), urlBuilder(c), scope, c.req.param('requestId')))
+      return c.json(await getRetrieval(db(c), urlBuilder(c), scope, c.req.param('requestId'), privacyDeps(c.var.deps).clock()))
     })
     .get(`${base}/event_data_requests/:requestId/download`, downloadRoute)
     .post(`${base}/event_data_deletions`, createDeletionRoute)

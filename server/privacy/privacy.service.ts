@@ -39,7 +39,12 @@ type DeletionRow = typeof eventDataDeletions.$inferSelect & { attempts: number |
 const downloadPath = (row: { organizationId: string; id: string }) =>
   `/organizations/${row.organizationId}/event_data_requests/${row.id}/download`
 
-export function toEventDataRequest(urls: UrlBuilder, row: RequestRow): EventDataRequest {
+/** Whether a retrieval's file can be downloaded at `now` (openRetrievalFile answers 410 otherwise). */
+const downloadable = (row: RequestRow, now: Date) =>
+  row.status === 'COMPLETED' && row.fileKey !== null && row.fileRemovedReason === null && row.expiresAt !== null && row.expiresAt > now
+
+/** The wire form of a retrieval; `url` only while its file can be downloaded. */
+export function toEventDataRequest(urls: UrlBuilder, row: RequestRow, now: Date): EventDataRequest {
   return {
     id: row.id,
     status: row.status,
@@ -49,7 +54,7 @@ export function toEventDataRequest(urls: UrlBuilder, row: RequestRow): EventData
     created_at: row.createdAt.toISOString(),
     completed_at: iso(row.completedAt),
     expires_at: iso(row.expiresAt),
-    ...(row.status === 'COMPLETED' ? { url: urls.api(downloadPath(row)) } : {}),
+    ...(downloadable(row, now) ? { url: urls.api(downloadPath(row)) } : {}),
     organization_id: row.organizationId,
     project_id: row.projectId,
     all_events: row.allEvents,
@@ -151,7 +156,7 @@ export async function createRetrieval(
 ): Promise<EventDataRequest> {
   const retrieval = { table: eventDataRequests, job: PRIVACY_JOBS.retrieve, payloadKey: 'requestId' } as const
   const id = await createPreparing(db, privacy, user, scope, input, retrieval, { reportType: input.reportType })
-  return getRetrieval(db, urls, scope, id)
+  return getRetrieval(db, urls, scope, id, privacy.clock())
 }
 
 /** POST …/event_data_deletions: PREPARING, with its count queued. */
@@ -167,10 +172,10 @@ export async function createDeletion(
   return getDeletion(db, scope, id)
 }
 
-export async function getRetrieval(db: Db, urls: UrlBuilder, scope: Scope, id: string): Promise<EventDataRequest> {
+export async function getRetrieval(db: Db, urls: UrlBuilder, scope: Scope, id: string, now: Date): Promise<EventDataRequest> {
   const [found] = await selectRequests(db).where(and(eq(eventDataRequests.id, id), inScope(eventDataRequests, scope)))
   if (!found) throw new NotFoundError('Event data request')
-  return toEventDataRequest(urls, flatten(found))
+  return toEventDataRequest(urls, flatten(found), now)
 }
 
 export async function getDeletion(db: Db, scope: Scope, id: string): Promise<EventDataDeletion> {
@@ -213,7 +218,7 @@ const before = (table: typeof eventDataRequests | typeof eventDataDeletions, aft
   after ? sql`(${table.createdAt}, ${table.id}) < (${after.at}::timestamptz, ${after.id})` : undefined
 
 /** GET …/event_data_requests: newest first. */
-export function listRetrievals(db: Db, urls: UrlBuilder, scope: Scope, query: { per_page: number; cursor?: string }) {
+export function listRetrievals(db: Db, urls: UrlBuilder, scope: Scope, query: { per_page: number; cursor?: string }, now: Date) {
   return pageOf(
     `event_data_requests|${scopeTag(scope)}`,
     query,
@@ -225,7 +230,7 @@ export function listRetrievals(db: Db, urls: UrlBuilder, scope: Scope, query: { 
           .limit(limit)
       ).map(flatten),
     () => db.$count(eventDataRequests, inScope(eventDataRequests, scope)),
-    (row) => toEventDataRequest(urls, row),
+    (row) => toEventDataRequest(urls, row, now),
   )
 }
 

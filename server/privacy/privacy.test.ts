@@ -198,11 +198,16 @@ describe('event data requests (retrieval)', () => {
     expect(inProject.map((r) => r.id)).toEqual([scoped.id])
   })
 
-  it('after expires_at the download answers 410 and the file is removed', async () => {
+  it('after expires_at the download answers 410, the request offers no url, and the file is removed', async () => {
     const before = now
     const [stored] = await ctx.deps.database.db.select({ key: eventDataRequests.fileKey }).from(eventDataRequests).where(eq(eventDataRequests.id, created.id))
     expect(await ctx.deps.privacy!.files.open(created.id, stored!.key!)).not.toBeNull()
     now = new Date(created.expires_at!)
+    // Expired, even before the sweep removes the file: neither the request nor the list names its download.
+    expect((await retrieval(`${org()}/event_data_requests/${created.id}`)).url).toBeUndefined()
+    const listed = z.array(eventDataRequestSchema).parse(await getJson(`${org()}/event_data_requests`))
+    expect(listed.find((r) => r.id === created.id)).toMatchObject({ status: 'COMPLETED', expires_at: created.expires_at })
+    expect(listed.find((r) => r.id === created.id)!.url).toBeUndefined()
     const expired = await download(created)
     expect(expired.status).toBe(410)
     expect(await errorsOf(expired)).toEqual([
@@ -211,6 +216,7 @@ describe('event data requests (retrieval)', () => {
     await ctx.jobs.drain()
     const after = await retrieval(`${org()}/event_data_requests/${created.id}`)
     expect(after).toMatchObject({ status: 'COMPLETED', file_removed: 'expired' })
+    expect(after.url).toBeUndefined()
     expect(await ctx.deps.privacy!.files.open(created.id, stored!.key!)).toBeNull()
     // Gone from storage, not only refused: back before the expiry it is still gone.
     now = before

@@ -1,6 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
-import { createServer, type IncomingMessage } from 'node:http'
+import type { IncomingMessage } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pino from 'pino'
@@ -17,7 +17,7 @@ import { migratedPgliteSnapshot } from '../db/migrated-template.ts'
 import { newId } from '../db/ids.ts'
 import { migrate } from '../db/migrate.ts'
 import { users } from '../db/schema.ts'
-import { limitConnections } from '../http/connection-limits.ts'
+import { createLimitedServer, type LimitedServer } from '../http/connection-limits.ts'
 import { createRequestListener } from '../ingest/accept/node-listener.ts'
 import { createIngestWriter } from '../ingest/log/group-commit.ts'
 import { openPipeline } from '../ingest/pipeline/open.ts'
@@ -140,28 +140,26 @@ export async function createTestContext(overrides: Partial<Config> = {}, options
  * Serves a test context over real HTTP on an ephemeral 127.0.0.1 port, with the server's own
  * request listener (ingestion answered on node:http, the rest by the app), as `npm start` does:
  * compatibility tests run real notifier clients against it. `observe` sees each request first.
- * `close` stops accepting and waits for open requests.
+ * `close` stops accepting and cuts the connections still open.
  */
 export async function listen(
   ctx: Pick<TestContext, 'app' | 'deps'>,
   observe?: (request: IncomingMessage) => void,
-): Promise<{ url: string; close(): Promise<void>; connections: ReturnType<typeof limitConnections> }> {
+): Promise<{ url: string; close(): Promise<void>; connections: Pick<LimitedServer, 'open'> }> {
   const listener = await createRequestListener(ctx.app, ctx.deps)
-  const server = createServer((request, response) => {
+  const limited = createLimitedServer((request, response) => {
     observe?.(request)
     listener(request, response)
-  })
-  const connections = limitConnections(server, ctx.deps.config.limits)
+  }, ctx.deps.config.limits)
+  const { server } = limited
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo
   return {
     url: `http://127.0.0.1:${port}`,
-    connections,
-    close: () =>
-      new Promise<void>((done) => {
-        listener.close()
-        server.closeAllConnections()
-        server.close(() => done())
-      }),
+    connections: limited,
+    close: async () => {
+      listener.close()
+      await limited.close(0)
+    },
   }
 }

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import autocannon, { type Result as LoadResult } from 'autocannon'
 import { afterAll, describe, expect, it } from 'vitest'
+import { until } from './errata-process.ts'
 
 const root = join(import.meta.dirname, '../..')
 const dataDir = mkdtempSync(join(tmpdir(), 'errata-process-'))
@@ -16,16 +17,16 @@ const adminToken = 'p'.repeat(40)
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
 /** Spawns `server/main.ts` as `npm start` does (without the dashboard build). */
-function spawnServer(env: { PORT: string; DATA_DIR: string }): ChildProcessWithoutNullStreams {
+function spawnServer(env: { PORT: string; DATA_DIR: string; LOG_LEVEL?: string; ERRATA_REQUEST_LOG?: string }): ChildProcessWithoutNullStreams {
   return spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: root,
     env: {
       ...process.env,
-      ...env,
       ERRATA_ADMIN_EMAIL: 'ops@example.com',
       ERRATA_ADMIN_TOKEN: adminToken,
       LOG_LEVEL: 'warn',
       DATABASE_URL: '',
+      ...env,
     },
   })
 }
@@ -65,8 +66,8 @@ function rawHttp10(path: string): Promise<string> {
 }
 
 /** Starts the server on this test's port and data directory, and waits until it listens. */
-async function startServer(): Promise<{ child: ChildProcessWithoutNullStreams; output: () => string }> {
-  const child = spawnServer({ PORT: String(port), DATA_DIR: dataDir })
+async function startServer(env: { LOG_LEVEL?: string; ERRATA_REQUEST_LOG?: string } = {}): Promise<{ child: ChildProcessWithoutNullStreams; output: () => string }> {
+  const child = spawnServer({ PORT: String(port), DATA_DIR: dataDir, ...env })
   const output = collectOutput(child)
   const deadline = Date.now() + 60_000
   while (!output().includes('Errata is running')) {
@@ -91,6 +92,56 @@ const api = async (path: string, init: RequestInit = {}) =>
     headers: { Authorization: `token ${adminToken}`, 'X-Version': '2', 'Content-Type': 'application/json' },
   })
 
+
+/**
+ * A client on one kept-alive connection sending GET /healthz again as soon as it has the answer,
+ * until the server answers with Connection: close or the connection closes; it records when each
+ * request was sent, whether it was answered, and errors (a reset) with the request then outstanding.
+ */
+function keepAliveClient() {
+  const socket = connect(port, '127.0.0.1')
+  const client = {
+    socket,
+    requests: [] as Array<{ sentAt: number; answered: boolean }>,
+    failures: [] as Array<{ code: string; sentAt: number }>,
+    closed: false,
+    toldToClose: false,
+    answered: () => client.requests.filter((r) => r.answered).length,
+  }
+  let buffered = Buffer.alloc(0)
+  const send = () => {
+    client.requests.push({ sentAt: Date.now(), answered: false })
+    socket.write('GET /healthz HTTP/1.1\r\nHost: errata.test\r\n\r\n')
+  }
+  socket.on('connect', send)
+  socket.on('data', (chunk: Buffer) => {
+    buffered = Buffer.concat([buffered, chunk])
+    for (;;) {
+      const headEnd = buffered.indexOf('\r\n\r\n')
+      if (headEnd < 0) return
+      const head = buffered.subarray(0, headEnd).toString()
+      const length = Number(/^content-length: *(\d+)/im.exec(head)?.[1] ?? NaN)
+      let end: number
+      if (Number.isFinite(length)) end = headEnd + 4 + length
+      else {
+        const last = buffered.indexOf('\r\n0\r\n\r\n', headEnd)
+        end = last < 0 ? Infinity : last + 7
+      }
+      if (buffered.length < end) return
+      buffered = buffered.subarray(end)
+      const request = client.requests.find((r) => !r.answered)
+      if (request) request.answered = true
+      if (/^connection: *close/im.test(head)) client.toldToClose = true
+      else send()
+    }
+  })
+  socket.on('error', (err: NodeJS.ErrnoException) => {
+    const outstanding = client.requests.find((r) => !r.answered)
+    if (outstanding) client.failures.push({ code: err.code ?? err.message, sentAt: outstanding.sentAt })
+  })
+  socket.on('close', () => (client.closed = true))
+  return client
+}
 
 // Each test starts the server once or twice: on a loaded 2-core machine a start alone can take 30 s.
 describe('the server process', { timeout: 180_000 }, () => {
@@ -162,6 +213,31 @@ describe('the server process', { timeout: 180_000 }, () => {
     expect(load['2xx']).toBeGreaterThan(0)
     // Well before the clients stopped on their own, and before the 10 s cut-off.
     expect(exitedAt - signalledAt).toBeLessThan(8_000)
+  })
+
+  it('answers every request sent before SIGTERM on kept-alive connections, then closes them cleanly', async () => {
+    // Logged at info: when the server began to stop, on the same clock as the clients'.
+    const server = await startServer({ LOG_LEVEL: 'info', ERRATA_REQUEST_LOG: 'off' })
+    const clients = Array.from({ length: 8 }, () => keepAliveClient())
+    try {
+      await until(() => clients.every((c) => c.answered() >= 5), () => 'not every client has answers')
+      server.child.kill('SIGTERM')
+      await until(() => clients.every((c) => c.closed), () => 'not every client was closed')
+      expect(await exited(server.child)).toBe(0)
+      const stopping = /^\{.*"msg":"shutting down.*$/m.exec(server.output())
+      const closeBegan = Date.parse(JSON.parse(stopping![0]).time)
+      for (const client of clients) {
+        // Whatever a client sent before the server began to stop was answered, none was reset;
+        // a request sent after may meet a closed connection instead.
+        expect(client.requests.filter((r) => r.sentAt < closeBegan && !r.answered)).toEqual([])
+        expect(client.failures.filter((f) => f.sentAt < closeBegan)).toEqual([])
+      }
+      // The server said it was closing: answers carried Connection: close.
+      expect(clients.some((c) => c.toldToClose)).toBe(true)
+    } finally {
+      for (const client of clients) client.socket.destroy()
+      if (server.child.exitCode === null) server.child.kill('SIGKILL')
+    }
   })
 
   it('refuses a second process on the same DATA_DIR or port; the running one loses nothing', async () => {
