@@ -69,8 +69,8 @@ const FEATURE_COMPOSES = {
 const forbid = (regex, message) => ({ regex, message })
 const restrictImports = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] })
 const NO_DASHBOARD = forbid('^(\\.\\./)+src(/|$)', 'the server never imports the dashboard (src/).')
-/** The dashboard and the contract it shares use zod/mini: classic zod is the whole library (about 27 KB gzip) on every page. */
 const OUTBOUND_ONLY_THERE = 'outbound HTTP goes through server/http/outbound-request.ts: a deadline for the whole request, a byte cap, the address guard.'
+/** The dashboard and the contract it shares use zod/mini: classic zod is the whole library (about 27 KB gzip) on every page. */
 const NO_CLASSIC_ZOD = forbid('^zod$', "import { z } from 'zod/mini' (docs/architecture.md, code layout): classic zod would load the whole library into the dashboard.")
 
 export default tseslint.config(
