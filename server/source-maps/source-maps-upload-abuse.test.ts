@@ -1,14 +1,16 @@
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
+import { request as httpRequest, type ClientRequest, type IncomingHttpHeaders } from 'node:http'
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createApp } from '../app.ts'
 import { seedProject } from '../test-support/seed.ts'
 import { createTestContext, listen, type TestContext } from '../test-support/test-app.ts'
+import { uploadsInProgress } from './upload-slots.ts'
 
 /**
  * What an anonymous client can send the upload endpoints: bodies cut short, connections dropped
@@ -204,3 +206,54 @@ describe('memory held by an upload not yet authorized', () => {
   })
 })
 
+describe('uploads in progress from one address', () => {
+  it('429 with Retry-After past ERRATA_MAX_UPLOADS_PER_ADDRESS, before the body is read; a finished upload frees its place', async () => {
+    const deps = { ...ctx.deps, config: { ...ctx.deps.config, sourceMaps: { ...ctx.deps.config.sourceMaps, uploadsPerAddress: 2 } } }
+    const limited = await listen({ app: createApp(deps), deps })
+    const { port } = new URL(limited.url)
+    const open: ClientRequest[] = []
+    try {
+      // Two uploads that have sent their key and the start of a file, and wait.
+      const answers = [0, 1].map(
+        () =>
+          new Promise<number>((resolve, reject) => {
+            const req = httpRequest(
+              { host: '127.0.0.1', port, path: '/sourcemap', method: 'POST', agent: false, headers: { 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}` } },
+              (res) => {
+                res.resume()
+                resolve(res.statusCode ?? 0)
+              },
+            )
+            req.on('error', reject)
+            req.write(`${part('apiKey', apiKey)}${part('minifiedUrl', 'https://cdn.example.com/slow.js')}${fileStart('sourceMap')}{"version":3,`)
+            open.push(req)
+          }),
+      )
+      // Destroyed in the end: a rejection then is expected.
+      for (const answer of answers) answer.catch(() => {})
+      const inProgress = () => uploadsInProgress(deps).get('127.0.0.1') ?? 0
+      await until(() => inProgress() === 2)
+
+      const refused = await sendRaw('/sourcemap', `${part('apiKey', apiKey)}--${BOUNDARY}--\r\n`, {}, limited.url)
+      expect(refused.status).toBe(429)
+      expect(refused.headers['retry-after']).toBe('5')
+      expect(JSON.parse(refused.body)).toEqual({
+        errors: ['uploads: 2 from this address are in progress already (ERRATA_MAX_UPLOADS_PER_ADDRESS); try again in 5 seconds'],
+      })
+
+      open[0]!.end(`"sources":[],"mappings":""}\r\n--${BOUNDARY}--\r\n`)
+      expect(await answers[0]).toBe(200)
+      await until(() => inProgress() === 1)
+      const next = await sendRaw('/sourcemap', `${part('apiKey', apiKey)}--${BOUNDARY}--\r\n`, {}, limited.url)
+      expect(next.status).toBe(400)
+      // The second client goes away mid-file: its place is freed too.
+      const gone = answers[1]!.catch(() => 'gone')
+      open[1]!.destroy()
+      expect(await gone).toBe('gone')
+      await until(() => inProgress() === 0)
+    } finally {
+      for (const req of open) req.destroy()
+      await limited.close()
+    }
+  })
+})

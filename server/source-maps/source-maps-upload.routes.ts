@@ -8,6 +8,7 @@ import { projectIdForApiKey } from '../ingest/accept/project-keys.ts'
 import { readMultipartUpload, type ReceivedUpload } from './multipart-upload.ts'
 import { inspectSourceMap } from './inspect-source-map.ts'
 import { storeUpload } from './source-maps-upload.service.ts'
+import { takeUploadSlot } from './upload-slots.ts'
 import { readUploadForm, SCALAR_FIELDS, type UploadKind } from './upload-form.ts'
 
 /** An upload may hold this many files of the largest size together (a map, its minified file and sources). */
@@ -81,10 +82,15 @@ async function receiveUpload(c: Context<AppEnv>, kind: UploadKind, authority: Up
 
 /** Receives, checks and stores one upload; its id. */
 async function acceptUpload(c: Context<AppEnv>, kind: UploadKind, authority: UploadAuthority): Promise<string> {
-  const { projectId, upload } = await receiveUpload(c, kind, authority)
-  const request = readUploadForm(kind, upload)
-  const summary = await inspectSourceMap(request.map.gzipped, request.map.size)
-  return storeUpload(c.var.deps.database.db, projectId, request, summary, authority.by === 'user' ? authority.userId : null)
+  const release = takeUploadSlot(c)
+  try {
+    const { projectId, upload } = await receiveUpload(c, kind, authority)
+    const request = readUploadForm(kind, upload)
+    const summary = await inspectSourceMap(request.map.gzipped, request.map.size)
+    return await storeUpload(c.var.deps.database.db, projectId, request, summary, authority.by === 'user' ? authority.userId : null)
+  } finally {
+    release()
+  }
 }
 
 async function handleUpload(c: Context<AppEnv>, kind: UploadKind) {
