@@ -111,7 +111,18 @@ export default tseslint.config(
   },
   {
     files: ['server/**'],
-    rules: restrictImports(NO_DASHBOARD),
+    rules: {
+      ...restrictImports(NO_DASHBOARD),
+      // A stream's 'error' that nothing listens for stops the process; pipe() forwards none.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='pipe'][callee.object.name!='z']",
+          message:
+            "pipe() forwards no errors: a failing source leaves the destination waiting, and an 'error' nothing listens for stops the process. Use pipeline() from node:stream/promises.",
+        },
+      ],
+    },
   },
   // Zones inside server/ (docs/architecture.md): the database layer is a plain adapter, and the
   // job runner and rollups sit on it alone, so ingestion and features build on them, never the reverse.

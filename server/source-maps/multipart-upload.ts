@@ -254,7 +254,9 @@ function receive(source: Readable, parser: busboy.Busboy, spool: string, options
       if (!source.readableEnded) clientGone()
     })
     // pipe, not pipeline: pipeline would destroy the request on a refusal, and the client would
-    // see a reset connection instead of the answer. The request's errors are listened for above.
+    // see a reset connection instead of the answer. The request's errors are listened for above,
+    // the parser's too, and finish() stops the parser.
+    // eslint-disable-next-line no-restricted-syntax
     source.pipe(parser)
   })
 }

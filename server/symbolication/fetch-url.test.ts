@@ -20,6 +20,13 @@ beforeAll(async () => {
       return res.end(gzipSync('compressed body'))
     }
     if (req.url === '/big.js') return res.end('x'.repeat(2048))
+    if (req.url === '/cut.js') {
+      // Half of a gzip'd body, then the connection goes.
+      res.setHeader('Content-Encoding', 'gzip')
+      const body = gzipSync('x'.repeat(100_000))
+      res.write(body.subarray(0, body.length / 2), () => res.destroy())
+      return
+    }
     if (req.url === '/redirect') {
       res.statusCode = 302
       res.setHeader('Location', '/app.js')
@@ -123,6 +130,11 @@ describe('createUrlFetcher', () => {
     expect(await fetcher.fetchText(`${origin}/slow.js`)).toMatchObject({ ok: false, reason: 'no answer within 300 ms' })
     expect(await fetcher.fetchText('file:///etc/passwd')).toMatchObject({ ok: false, reason: 'file: URLs are not fetched' })
     expect(await fetcher.fetchText('not a url')).toMatchObject({ ok: false, reason: 'not a URL' })
+  })
+
+  it('fails on a compressed answer cut short instead of waiting for its end', async () => {
+    const fetcher = createUrlFetcher({ ...allowLocal, timeoutMs: 60_000 })
+    expect(await fetcher.fetchText(`${origin}/cut.js`)).toMatchObject({ ok: false, url: `${origin}/cut.js` })
   })
 
   it('answers again from its cache, failures included', async () => {

@@ -1,5 +1,6 @@
 import http, { type IncomingMessage } from 'node:http'
 import https from 'node:https'
+import { pipeline } from 'node:stream/promises'
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
 import { LRUCache } from 'lru-cache'
 import { guardedLookup, refusedLiteral } from '../http/address-guard.ts'
@@ -69,7 +70,9 @@ export function createUrlFetcher(options: FetchOptions): UrlFetcher {
     const decoder =
       encoding === 'gzip' || encoding === 'x-gzip' ? createGunzip() : encoding === 'deflate' ? createInflate() : encoding === 'br' ? createBrotliDecompress() : null
     if (!decoder && encoding !== 'identity') throw new Error(`Content-Encoding ${encoding} is not supported`)
-    const stream = decoder ? response.pipe(decoder) : response
+    const stream = decoder ?? response
+    // A response cut short fails the decoder, read below, instead of leaving it waiting.
+    if (decoder) pipeline(response, decoder).catch(() => {})
     const chunks: Buffer[] = []
     let size = 0
     for await (const chunk of stream as AsyncIterable<Buffer>) {
