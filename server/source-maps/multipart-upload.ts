@@ -215,29 +215,42 @@ function receive(source: Readable, parser: busboy.Busboy, spool: string, options
         }, failed),
       )
     }
-    const badName = (name: string) => {
-      if (name.length <= MAX_FIELD_NAME_CHARS) return false
-      refuse(new ValidationError(`a field's name is longer than ${MAX_FIELD_NAME_CHARS} characters ("${name.slice(0, 40)}…")`))
+    /** Refuses a part busboy found no name for (name absent from its Content-Disposition), or too long a name. */
+    const badName = (name: string | undefined): name is undefined => {
+      if (name === undefined) refuse(new ValidationError('body: a part has no field name (Content-Disposition: form-data; name="…")'))
+      else if (name.length > MAX_FIELD_NAME_CHARS) refuse(new ValidationError(`a field's name is longer than ${MAX_FIELD_NAME_CHARS} characters ("${name.slice(0, 40)}…")`))
+      else return false
       return true
     }
 
-    parser.on('file', (name, part) => {
-      if (refusal || badName(name)) drop(part)
-      else if (scalarFields.has(name)) readScalarPart(part, name)
-      else spoolPart(part, name, false, '')
-    })
-    parser.on('field', (name, value, info) => {
-      if (refusal || badName(name)) return
-      if (scalarFields.has(name)) return scalar(name, value)
-      if (info.valueTruncated || Buffer.byteLength(value) > maxFileBytes) {
-        if (maxFileBytes <= MAX_TEXT_VALUE_BYTES) return tooLarge(name)
-        return refuse(
-          new PayloadTooLargeUploadError(
-            `${name}: a value sent as text (a part without a filename) is larger than the limit of ${MAX_TEXT_VALUE_BYTES} bytes; send it as a file (with curl: -F '${name}=@path')`,
-          ),
-        )
+    // A handler that threw would throw inside busboy's parse: the error would escape every
+    // listener and the parse would stop for good. A throw ends the upload instead (a 500).
+    parser.on('file', (name: string | undefined, part) => {
+      try {
+        if (refusal || badName(name)) drop(part)
+        else if (scalarFields.has(name)) readScalarPart(part, name)
+        else spoolPart(part, name, false, '')
+      } catch (err) {
+        if (part.listenerCount('error') === 0) drop(part)
+        finish(err as Error)
       }
-      spoolPart(Readable.from([Buffer.from(value)]), name, true, value.slice(0, PREVIEW_CHARS))
+    })
+    parser.on('field', (name: string | undefined, value, info) => {
+      try {
+        if (refusal || badName(name)) return
+        if (scalarFields.has(name)) return scalar(name, value)
+        if (info.valueTruncated || Buffer.byteLength(value) > maxFileBytes) {
+          if (maxFileBytes <= MAX_TEXT_VALUE_BYTES) return tooLarge(name)
+          return refuse(
+            new PayloadTooLargeUploadError(
+              `${name}: a value sent as text (a part without a filename) is larger than the limit of ${MAX_TEXT_VALUE_BYTES} bytes; send it as a file (with curl: -F '${name}=@path')`,
+            ),
+          )
+        }
+        spoolPart(Readable.from([Buffer.from(value)]), name, true, value.slice(0, PREVIEW_CHARS))
+      } catch (err) {
+        finish(err as Error)
+      }
     })
     parser.on('partsLimit', () => refuse(new PayloadTooLargeUploadError(`the upload has more than ${maxParts} parts`)))
     parser.on('error', (err: Error) => finish(refusal ?? invalidBody(err)))

@@ -146,6 +146,13 @@ describe.each(uploads)('$path', ({ path: pattern, fields, headers }) => {
     await stillServing()
   })
 
+  it('400 for a part without a name', async () => {
+    const res = await sendRaw(path(), `${fields()}--${BOUNDARY}\r\nContent-Disposition: form-data; filename="a.map"\r\n\r\n{}\r\n--${BOUNDARY}--\r\n`, headers())
+    expect(res.status).toBe(400)
+    expect(JSON.parse(res.body)).toEqual({ errors: ['body: a part has no field name (Content-Disposition: form-data; name="…")'] })
+    await stillServing()
+  })
+
   it('forgets an upload whose connection is reset mid-file, and goes on serving', async () => {
     await abortMidFile(path(), `${fields()}${fileStart('sourceMap')}`, headers())
     await stillServing()
