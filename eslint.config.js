@@ -69,6 +69,12 @@ const FEATURE_COMPOSES = {
 const forbid = (regex, message) => ({ regex, message })
 const restrictImports = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] })
 const NO_DASHBOARD = forbid('^(\\.\\./)+src(/|$)', 'the server never imports the dashboard (src/).')
+/** A stream's 'error' that nothing listens for stops the process; pipe() forwards none. */
+const NO_PIPE = {
+  selector: "CallExpression[callee.property.name='pipe'][callee.object.name!='z']",
+  message:
+    "pipe() forwards no errors: a failing source leaves the destination waiting, and an 'error' nothing listens for stops the process. Use pipeline() from node:stream/promises.",
+}
 const OUTBOUND_ONLY_THERE = 'outbound HTTP goes through server/http/outbound-request.ts: a deadline for the whole request, a byte cap, the address guard.'
 /** The dashboard and the contract it shares use zod/mini: classic zod is the whole library (about 27 KB gzip) on every page. */
 const NO_CLASSIC_ZOD = forbid('^zod$', "import { z } from 'zod/mini' (docs/architecture.md, code layout): classic zod would load the whole library into the dashboard.")
@@ -112,7 +118,10 @@ export default tseslint.config(
   },
   {
     files: ['server/**'],
-    rules: restrictImports(NO_DASHBOARD),
+    rules: {
+      ...restrictImports(NO_DASHBOARD),
+      'no-restricted-syntax': ['error', NO_PIPE],
+    },
   },
   // Zones inside server/ (docs/architecture.md): the database layer is a plain adapter, and the
   // job runner and rollups sit on it alone, so ingestion and features build on them, never the reverse.
@@ -139,8 +148,10 @@ export default tseslint.config(
           ([object, property]) => ({ object, property, message: OUTBOUND_ONLY_THERE }),
         ),
       ],
+      // With NO_PIPE again: a later config's rule replaces an earlier one's options.
       'no-restricted-syntax': [
         'error',
+        NO_PIPE,
         { selector: 'ImportDeclaration[source.value=/^(node:)?(https|http2|undici)$/]', message: OUTBOUND_ONLY_THERE },
         { selector: 'ImportDeclaration[source.value=/^(node:)?http$/] > ImportSpecifier[imported.name=/^(request|get)$/]', message: OUTBOUND_ONLY_THERE },
       ],

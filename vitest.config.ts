@@ -15,6 +15,7 @@ const embeddedDatabaseOnly = [
   'test/process/server-process.test.ts',
   'test/process/privacy-crash.test.ts',
   'test/process/webhook-crash.test.ts',
+  'test/process/leaked-errors.test.ts',
 ]
 /** Server test files of what exists only on PostgreSQL (several processes' journals on one database): the PostgreSQL run has them. */
 const postgresOnly = ['server/ingest/log/postgres-journals.test.ts']

@@ -30,6 +30,7 @@ const envSchema = z.object({
   ERRATA_INDEX_LINGER_MS: z.coerce.number().int().min(0).max(5000).default(100),
   ERRATA_INGEST_LOG: z.enum(['database', 'journal'], { error: 'must be database or journal' }).optional(),
   ERRATA_MAX_SOURCE_MAP_BYTES: bytes.default(50 * 1024 * 1024),
+  ERRATA_MAX_UPLOADS_PER_ADDRESS: z.coerce.number().int().min(1).max(10_000).default(4),
   ERRATA_SOURCE_MAP_CACHE_BYTES: bytes.default(256 * 1024 * 1024),
   ERRATA_FETCH_SOURCES: z.enum(['true', 'false'], { error: 'must be true or false' }).default('true'),
   ERRATA_FETCH_ALLOW: z.string().default(''),
@@ -77,6 +78,8 @@ export interface Config {
   sourceMaps: {
     /** Largest file of an upload (a map, minified file or source); the whole upload may hold 4 of them. */
     maxFileBytes: number
+    /** Uploads in progress at once from one client address; past it 429 (each holds a few MiB and a temporary directory). */
+    uploadsPerAddress: number
     /** Parsed source maps kept in each process's memory, in (estimated) bytes. */
     cacheBytes: number
     /** Whether minified files, maps and sources may be fetched by URL (spec rule 7). */
@@ -172,6 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     sourceMaps: {
       maxFileBytes: e.ERRATA_MAX_SOURCE_MAP_BYTES,
+      uploadsPerAddress: e.ERRATA_MAX_UPLOADS_PER_ADDRESS,
       cacheBytes: e.ERRATA_SOURCE_MAP_CACHE_BYTES,
       fetch: e.ERRATA_FETCH_SOURCES === 'true',
       fetchAllow,

@@ -18,6 +18,7 @@ import { createRequestListener } from './ingest/accept/node-listener.ts'
 import { createIngestWriter } from './ingest/log/group-commit.ts'
 import { openPipeline } from './ingest/pipeline/open.ts'
 import type { JobRunner } from './jobs/job-runner.ts'
+import { logLeakedErrors } from './leaked-errors.ts'
 import { createLogger } from './logger.ts'
 import { defaultPrivacyDeps } from './privacy/privacy-deps.ts'
 import { sweepRetrievalFiles } from './privacy/privacy.jobs.ts'
@@ -169,6 +170,7 @@ async function main(): Promise<void> {
   jobRunner.start()
   const origin = `http://${config.host}:${config.port}`
   logger.info({ url: origin }, 'Errata is listening')
+  logLeakedErrors(logger)
   process.stdout.write(`Errata is running at ${config.publicUrl ?? origin}\n`)
   if (config.apiPort !== undefined) {
     logger.info({ url: `http://${config.host}:${config.apiPort}` }, 'Data Access API port listening')

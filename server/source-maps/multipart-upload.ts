@@ -1,9 +1,14 @@
-import type { Readable } from 'node:stream'
-import { createGzip, gzipSync } from 'node:zlib'
+import { createWriteStream } from 'node:fs'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Readable, Transform, Writable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import { createGzip } from 'node:zlib'
 import busboy from 'busboy'
 import { Failure, ValidationError } from '../failures.ts'
 
-/** A file of an upload, gzip'd as it arrived (the only copy held). */
+/** A file of an upload, gzip'd as it arrived. */
 export interface ReceivedFile {
   /** The form field: `sourceMap`, `minifiedFile`, `bundle`, or a source file's URL. */
   field: string
@@ -29,10 +34,12 @@ export interface MultipartOptions {
   /** The text fields kept as strings; every other field is a file. */
   scalarFields: ReadonlySet<string>
   /**
-   * Checks a scalar field as soon as it arrives (the API key, before any file is kept): an
-   * error refuses the upload, whose remaining files are then read and dropped.
+   * Who may send the upload, decided by one of its scalar fields (the API key): `check` is called
+   * as soon as that field arrives (the upload tools send it first), or with undefined once the body
+   * has ended without it. A rejection refuses the upload, whose remaining parts are then read and
+   * dropped. No file is read into memory before the check has passed (see readMultipartUpload).
    */
-  checkField?: (name: string, value: string) => Promise<void>
+  authorizeBy: { field: string; check: (value: string | undefined) => Promise<void> }
   /** Largest file (or text value); past it the upload is refused with 413 while it streams. */
   maxFileBytes: number
   /** Largest upload, all files together. */
@@ -43,6 +50,10 @@ export interface MultipartOptions {
 
 /** Longest value of a scalar field (apiKey, appVersion, minifiedUrl, …). */
 export const MAX_SCALAR_CHARS = 4096
+/** Largest value of a part sent without a filename: busboy holds such a value whole in memory. */
+export const MAX_TEXT_VALUE_BYTES = 1024 * 1024
+/** Longest field name (a source file's field is named by its URL). */
+export const MAX_FIELD_NAME_CHARS = 2048
 // After a refusal the rest of the body is read and dropped, up to this much, so that the client
 // reads the answer instead of a reset connection (the upload tools retry on a network error).
 const DRAIN_BYTES = 64 * 1024 * 1024
@@ -54,36 +65,80 @@ export class PayloadTooLargeUploadError extends Failure {
   }
 }
 
+/** A part of the upload, gzip'd into a file of the upload's temporary directory. */
+interface SpooledPart extends Omit<ReceivedFile, 'gzipped'> {
+  path: string
+}
+
 /**
  * Reads a multipart/form-data upload as it streams (busboy): text fields named in
- * `scalarFields` as strings, everything else gzip'd part by part. Sizes are enforced while
- * reading: a file past `maxFileBytes`, or an upload past `maxTotalBytes`, stops being kept and
- * the upload is refused with 413 once the rest of the body has been read (up to 64 MiB more; past
- * that the answer goes at once). A body that is not valid multipart answers 400.
+ * `scalarFields` as strings, everything else gzip'd part by part into owner-only files of a
+ * temporary directory (TMPDIR), read into memory only once the body has ended and
+ * `authorizeBy.check` has passed; the directory is removed whatever the outcome. Until then an
+ * upload holds little memory however large its files: a text value being read (at most
+ * MAX_TEXT_VALUE_BYTES), its scalar fields and part names, and stream buffers.
+ *
+ * Sizes are enforced while reading: a file past `maxFileBytes`, or an upload past
+ * `maxTotalBytes`, stops being kept and the upload is refused with 413 once the rest of the body
+ * has been read (up to 64 MiB more; past that the answer goes at once). A body that is not valid
+ * multipart, or ends before its closing boundary, answers 400; a client that goes away mid-body
+ * is forgotten.
  */
-export function readMultipartUpload(
-  source: Readable,
-  contentType: string,
-  options: MultipartOptions,
-): Promise<ReceivedUpload> {
-  const { scalarFields, checkField, ...limits } = options
-  return new Promise((resolve, reject) => {
-    let parser: busboy.Busboy
-    try {
-      parser = busboy({
-        headers: { 'content-type': contentType },
-        limits: { fieldSize: limits.maxFileBytes + 1, fieldNameSize: 8192, parts: limits.maxParts },
-        defParamCharset: 'utf8',
-      })
-    } catch (err) {
-      reject(new Failure('unsupported media type', [`Content-Type: expected multipart/form-data with a boundary (${(err as Error).message})`]))
-      return
-    }
-    const fields = new Map<string, string>()
+export async function readMultipartUpload(source: Readable, contentType: string, options: MultipartOptions): Promise<ReceivedUpload> {
+  let parser: busboy.Busboy
+  try {
+    parser = busboy({
+      headers: { 'content-type': contentType },
+      limits: { fieldSize: Math.min(options.maxFileBytes, MAX_TEXT_VALUE_BYTES) + 1, parts: options.maxParts },
+      defParamCharset: 'utf8',
+    })
+  } catch (err) {
+    throw new Failure('unsupported media type', [`Content-Type: expected multipart/form-data with a boundary (${(err as Error).message})`])
+  }
+  // mkdtemp makes it owner-only (0700); the files in it are 0600.
+  const spool = await mkdtemp(join(tmpdir(), 'errata-upload-'))
+  try {
+    const { fields, parts } = await receive(source, parser, spool, options)
     const files: ReceivedFile[] = []
-    const pending: Promise<void>[] = []
+    for (const { path, ...part } of parts) files.push({ ...part, gzipped: await readFile(path) })
+    return { fields, files }
+  } finally {
+    await rm(spool, { recursive: true, force: true })
+  }
+}
+
+/** busboy's complaints about a body, as the client is told them. */
+function invalidBody(err: Error): ValidationError {
+  if (/^Unexpected end of (form|file)$/.test(err.message)) return new ValidationError('body: ends before its closing boundary: the upload is incomplete')
+  if (err.message === 'Malformed part header') return new ValidationError("body: a part's headers are malformed")
+  return new ValidationError(`body: is not valid multipart/form-data (${err.message})`)
+}
+
+const discard = () =>
+  new Writable({
+    write(_chunk, _encoding, done) {
+      done()
+    },
+  })
+
+/**
+ * Parses the body into the spool; settles once every part has been read (or dropped) and the
+ * authorization has settled, so nothing writes to the spool afterwards.
+ *
+ * Busboy hands over each part as a stream that must be read to its end (the parse waits for it)
+ * and that it destroys with an error when the body breaks off: every part is read through
+ * `pipeline`, which always listens for that error. A part's error is the body's: busboy reports it
+ * too (first), and that report is the answer.
+ */
+function receive(source: Readable, parser: busboy.Busboy, spool: string, options: MultipartOptions): Promise<{ fields: Map<string, string>; parts: SpooledPart[] }> {
+  const { scalarFields, authorizeBy, maxFileBytes, maxTotalBytes, maxParts } = options
+  return new Promise((resolve, reject) => {
+    const fields = new Map<string, string>()
+    const parts: SpooledPart[] = []
+    const pending: Promise<unknown>[] = []
     let total = 0
     let refusal: Error | null = null
+    let authorizing = false
     let read = 0
     let readAtRefusal = 0
     let settled = false
@@ -94,10 +149,12 @@ export function readMultipartUpload(
       source.off('data', countRead)
       if (err) {
         source.unpipe(parser)
+        // Ends the part being read, if any (its pipeline fails, and is waited for below).
+        parser.destroy()
         // Keep reading what is left and drop it, so the client's writes do not fail.
         source.resume()
-        reject(err)
-      } else resolve({ fields, files })
+      }
+      void Promise.allSettled(pending).then(() => (err ? reject(err) : resolve({ fields, parts })))
     }
     const refuse = (err: Error) => {
       if (refusal) return
@@ -108,106 +165,111 @@ export function readMultipartUpload(
       read += chunk.length
       if (refusal && read - readAtRefusal > DRAIN_BYTES) finish(refusal)
     }
+    const failed = (err: Error) => finish(refusal ?? err)
     const tooLarge = (what: string) =>
-      refuse(new PayloadTooLargeUploadError(`${what} is larger than the limit of ${limits.maxFileBytes} bytes a file (ERRATA_MAX_SOURCE_MAP_BYTES)`))
-    const totalTooLarge = () => refuse(new PayloadTooLargeUploadError(`the upload is larger than the limit of ${limits.maxTotalBytes} bytes for all its files`))
+      refuse(new PayloadTooLargeUploadError(`${what} is larger than the limit of ${maxFileBytes} bytes a file (ERRATA_MAX_SOURCE_MAP_BYTES)`))
+    const totalTooLarge = () => refuse(new PayloadTooLargeUploadError(`the upload is larger than the limit of ${maxTotalBytes} bytes for all its files`))
 
-    parser.on('field', (name, value, info) => {
-      if (refusal) return
-      if (scalarFields.has(name)) {
-        if (value.length > MAX_SCALAR_CHARS) refuse(new ValidationError(`${name}: is longer than ${MAX_SCALAR_CHARS} characters`))
-        else {
-          fields.set(name, value)
-          if (checkField) pending.push(checkField(name, value).catch(refuse))
-        }
-        return
-      }
-      const size = Buffer.byteLength(value)
-      if (info.valueTruncated || size > limits.maxFileBytes) return tooLarge(name)
-      total += size
-      if (total > limits.maxTotalBytes) return totalTooLarge()
-      files.push({ field: name, gzipped: gzipSync(value), size, asText: true, preview: value.slice(0, PREVIEW_CHARS) })
-    })
+    const authorize = (value: string | undefined) => {
+      if (authorizing) return
+      authorizing = true
+      pending.push(Promise.resolve(value).then(authorizeBy.check).catch(refuse))
+    }
+    const scalar = (name: string, value: string) => {
+      if (value.length > MAX_SCALAR_CHARS) return refuse(new ValidationError(`${name}: is longer than ${MAX_SCALAR_CHARS} characters`))
+      fields.set(name, value)
+      if (name === authorizeBy.field) authorize(value)
+    }
+    const drop = (part: Readable) => pending.push(pipeline(part, discard()).catch(failed))
 
-    parser.on('file', (name, stream) => {
-      if (refusal) {
-        stream.resume()
-        return
-      }
-      if (scalarFields.has(name)) {
-        // A scalar sent as a file part (a form library's choice): read it as text.
-        const chunks: Buffer[] = []
-        let size = 0
-        stream.on('data', (chunk: Buffer) => {
+    /** A part's content, gzip'd into the spool while it streams; once the upload is refused the rest is dropped. */
+    const spoolPart = (part: Readable, field: string, asText: boolean, preview: string) => {
+      const spooled: SpooledPart = { field, path: join(spool, String(parts.length)), size: 0, asText, preview }
+      parts.push(spooled)
+      const limit = new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          spooled.size += chunk.length
+          total += chunk.length
+          if (spooled.size > maxFileBytes) tooLarge(field)
+          else if (total > maxTotalBytes) totalTooLarge()
+          done(null, refusal ? undefined : chunk)
+        },
+      })
+      pending.push(pipeline(part, limit, createGzip(), createWriteStream(spooled.path, { flags: 'wx', mode: 0o600 })).catch(failed))
+    }
+    /** A scalar sent as a file part (a form library's choice): read as text. */
+    const readScalarPart = (part: Readable, name: string) => {
+      const chunks: Buffer[] = []
+      let size = 0
+      const keep = new Writable({
+        write(chunk: Buffer, _encoding, done) {
           size += chunk.length
           if (size <= MAX_SCALAR_CHARS) chunks.push(chunk)
-        })
-        pending.push(
-          new Promise((done) =>
-            stream.on('end', () => {
-              if (size > MAX_SCALAR_CHARS) refuse(new ValidationError(`${name}: is longer than ${MAX_SCALAR_CHARS} characters`))
-              else {
-                const value = Buffer.concat(chunks).toString('utf8')
-                fields.set(name, value)
-                if (checkField) return checkField(name, value).catch(refuse).then(done)
-              }
-              done()
-            }),
-          ),
-        )
-        return
-      }
-      const gzip = createGzip()
-      const compressed: Buffer[] = []
-      let size = 0
-      let dropped = false
-      gzip.on('data', (chunk: Buffer) => compressed.push(chunk))
-      const drop = () => {
-        dropped = true
-        stream.unpipe(gzip)
-        gzip.destroy()
-        compressed.length = 0
-        stream.resume()
-      }
-      stream.on('data', (chunk: Buffer) => {
-        if (dropped) return
-        size += chunk.length
-        total += chunk.length
-        if (refusal) return drop()
-        if (size > limits.maxFileBytes) {
-          tooLarge(name)
-          return drop()
-        }
-        if (total > limits.maxTotalBytes) {
-          totalTooLarge()
-          return drop()
-        }
+          done()
+        },
       })
-      stream.pipe(gzip)
       pending.push(
-        new Promise((done) => {
-          const end = () => {
-            if (!dropped) files.push({ field: name, gzipped: Buffer.concat(compressed), size, asText: false, preview: '' })
-            done()
-          }
-          gzip.on('end', end)
-          gzip.on('close', () => (dropped ? done() : undefined))
-          gzip.on('error', () => {
-            dropped = true
-            done()
-          })
-        }),
+        pipeline(part, keep).then(() => {
+          if (size > MAX_SCALAR_CHARS) refuse(new ValidationError(`${name}: is longer than ${MAX_SCALAR_CHARS} characters`))
+          else if (!refusal) scalar(name, Buffer.concat(chunks).toString('utf8'))
+        }, failed),
       )
+    }
+    /** Refuses a part busboy found no name for (name absent from its Content-Disposition), or too long a name. */
+    const badName = (name: string | undefined): name is undefined => {
+      if (name === undefined) refuse(new ValidationError('body: a part has no field name (Content-Disposition: form-data; name="…")'))
+      else if (name.length > MAX_FIELD_NAME_CHARS) refuse(new ValidationError(`a field's name is longer than ${MAX_FIELD_NAME_CHARS} characters ("${name.slice(0, 40)}…")`))
+      else return false
+      return true
+    }
+
+    // A handler that threw would throw inside busboy's parse: the error would escape every
+    // listener and the parse would stop for good. A throw ends the upload instead (a 500).
+    parser.on('file', (name: string | undefined, part) => {
+      try {
+        if (refusal || badName(name)) drop(part)
+        else if (scalarFields.has(name)) readScalarPart(part, name)
+        else spoolPart(part, name, false, '')
+      } catch (err) {
+        if (part.listenerCount('error') === 0) drop(part)
+        finish(err as Error)
+      }
+    })
+    parser.on('field', (name: string | undefined, value, info) => {
+      try {
+        if (refusal || badName(name)) return
+        if (scalarFields.has(name)) return scalar(name, value)
+        if (info.valueTruncated || Buffer.byteLength(value) > maxFileBytes) {
+          if (maxFileBytes <= MAX_TEXT_VALUE_BYTES) return tooLarge(name)
+          return refuse(
+            new PayloadTooLargeUploadError(
+              `${name}: a value sent as text (a part without a filename) is larger than the limit of ${MAX_TEXT_VALUE_BYTES} bytes; send it as a file (with curl: -F '${name}=@path')`,
+            ),
+          )
+        }
+        spoolPart(Readable.from([Buffer.from(value)]), name, true, value.slice(0, PREVIEW_CHARS))
+      } catch (err) {
+        finish(err as Error)
+      }
+    })
+    parser.on('partsLimit', () => refuse(new PayloadTooLargeUploadError(`the upload has more than ${maxParts} parts`)))
+    parser.on('error', (err: Error) => finish(refusal ?? invalidBody(err)))
+    parser.on('close', () => {
+      if (settled) return
+      if (!refusal) authorize(undefined)
+      void Promise.allSettled(pending).then(() => finish(refusal))
     })
 
-    parser.on('partsLimit', () => refuse(new PayloadTooLargeUploadError(`the upload has more than ${limits.maxParts} parts`)))
-    parser.on('error', (err: Error) => finish(refusal ?? new ValidationError(`body: is not valid multipart/form-data (${err.message})`)))
-    parser.on('close', () => {
-      void Promise.all(pending).then(() => finish(refusal))
-    })
+    const clientGone = () => finish(new ValidationError('the client closed the connection before the upload was complete'))
     source.on('data', countRead)
-    source.on('error', () => finish(new ValidationError('the client closed the connection before the upload was complete')))
-    source.on('aborted', () => finish(new ValidationError('the client closed the connection before the upload was complete')))
+    source.on('error', clientGone)
+    source.on('close', () => {
+      if (!source.readableEnded) clientGone()
+    })
+    // pipe, not pipeline: pipeline would destroy the request on a refusal, and the client would
+    // see a reset connection instead of the answer. The request's errors are listened for above,
+    // the parser's too, and finish() stops the parser.
+    // eslint-disable-next-line no-restricted-syntax
     source.pipe(parser)
   })
 }

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sourceMapFiles, sourceMaps } from '../db/schema.ts'
 import { seedProject } from '../test-support/seed.ts'
 import { readJsApp, uploadForm } from '../test-support/source-map-uploads.ts'
+import { loadConfig } from '../config.ts'
 import { createTestContext, type TestContext } from '../test-support/test-app.ts'
 
 let ctx: TestContext
@@ -12,7 +13,9 @@ let apiKey: string
 let projectId: string
 
 beforeAll(async () => {
-  ctx = await createTestContext()
+  // A build uploading from one address: the 20 at once here are more than the default allows in progress.
+  const defaults = loadConfig({ LOG_LEVEL: 'silent' })
+  ctx = await createTestContext({ sourceMaps: { ...defaults.sourceMaps, uploadsPerAddress: 20 } })
   const { project } = await seedProject(ctx, { user: 'Uploader', organization: 'Overwrite Org', project: 'Web shop', type: 'browser' })
   apiKey = project.api_key
   projectId = project.id

@@ -8,6 +8,7 @@ import { projectIdForApiKey } from '../ingest/accept/project-keys.ts'
 import { readMultipartUpload, type ReceivedUpload } from './multipart-upload.ts'
 import { inspectSourceMap } from './inspect-source-map.ts'
 import { storeUpload } from './source-maps-upload.service.ts'
+import { takeUploadSlot } from './upload-slots.ts'
 import { readUploadForm, SCALAR_FIELDS, type UploadKind } from './upload-form.ts'
 
 /** An upload may hold this many files of the largest size together (a map, its minified file and sources). */
@@ -54,23 +55,24 @@ async function receiveUpload(c: Context<AppEnv>, kind: UploadKind, authority: Up
     throw new Failure('unsupported media type', [`Content-Type: expected multipart/form-data, not "${contentType.slice(0, 80) || 'none'}"`])
   }
   const maxFileBytes = c.var.deps.config.sourceMaps.maxFileBytes
-  let projectId: Promise<string> | null = null
+  let projectId = authority.by === 'user' ? authority.projectId : null
   try {
     const upload = await readMultipartUpload(bodyStream(c), contentType, {
       scalarFields: SCALAR_FIELDS[kind],
       maxFileBytes,
       maxTotalBytes: maxFileBytes * TOTAL_FILES_FACTOR,
       maxParts: MAX_PARTS,
-      // The key comes first from the upload tools: an unknown one is refused before any file is kept.
-      checkField: async (name, value) => {
-        if (name !== 'apiKey') return
-        if (authority.by === 'user') throw new ValidationError("apiKey: not used on this endpoint; the signed-in user's token authorizes the upload")
-        projectId = projectForApiKey(c, value)
-        await projectId
+      // The key comes first from the upload tools: an unknown one is refused before the files are read.
+      authorizeBy: {
+        field: 'apiKey',
+        check: async (apiKey) => {
+          if (authority.by === 'api_key') projectId = await projectForApiKey(c, apiKey ?? '')
+          else if (apiKey !== undefined) throw new ValidationError("apiKey: not used on this endpoint; the signed-in user's token authorizes the upload")
+        },
       },
     })
-    if (authority.by === 'user') return { projectId: authority.projectId, upload }
-    return { projectId: await (projectId ?? projectForApiKey(c, '')), upload }
+    // The check has passed before the upload is returned: the project is known.
+    return { projectId: projectId!, upload }
   } catch (err) {
     // The client may still be sending what was not read: it reconnects for anything else.
     if (err instanceof Failure && err.kind === 'too large') c.header('Connection', 'close')
@@ -80,10 +82,15 @@ async function receiveUpload(c: Context<AppEnv>, kind: UploadKind, authority: Up
 
 /** Receives, checks and stores one upload; its id. */
 async function acceptUpload(c: Context<AppEnv>, kind: UploadKind, authority: UploadAuthority): Promise<string> {
-  const { projectId, upload } = await receiveUpload(c, kind, authority)
-  const request = readUploadForm(kind, upload)
-  const summary = await inspectSourceMap(request.map.gzipped, request.map.size)
-  return storeUpload(c.var.deps.database.db, projectId, request, summary, authority.by === 'user' ? authority.userId : null)
+  const release = takeUploadSlot(c)
+  try {
+    const { projectId, upload } = await receiveUpload(c, kind, authority)
+    const request = readUploadForm(kind, upload)
+    const summary = await inspectSourceMap(request.map.gzipped, request.map.size)
+    return await storeUpload(c.var.deps.database.db, projectId, request, summary, authority.by === 'user' ? authority.userId : null)
+  } finally {
+    release()
+  }
 }
 
 async function handleUpload(c: Context<AppEnv>, kind: UploadKind) {

@@ -21,6 +21,13 @@ beforeAll(async () => {
       return res.end(gzipSync('compressed body'))
     }
     if (req.url === '/big.js') return res.end('x'.repeat(2048))
+    if (req.url === '/cut.js') {
+      // Half of a gzip'd body, then the connection goes.
+      res.setHeader('Content-Encoding', 'gzip')
+      const body = gzipSync('x'.repeat(100_000))
+      res.write(body.subarray(0, body.length / 2), () => res.destroy())
+      return
+    }
     if (req.url === '/redirect') {
       res.statusCode = 302
       res.setHeader('Location', '/app.js')
@@ -125,6 +132,11 @@ describe('createUrlFetcher', () => {
     } finally {
       await slow.close()
     }
+  })
+
+  it('fails on a compressed answer cut short instead of waiting for its end', async () => {
+    const fetcher = createUrlFetcher({ ...allowLocal, timeoutMs: 60_000 })
+    expect(await fetcher.fetchText(`${origin}/cut.js`)).toMatchObject({ ok: false, url: `${origin}/cut.js` })
   })
 
   it('answers again from its cache, failures included', async () => {

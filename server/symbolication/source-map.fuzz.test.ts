@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { fuzzSeeds, Random } from '../../test/fuzz/random.ts'
+import { fuzzSeeds, hostileNumber, mutate, randomString, seededRandom, type SeededRandom } from '../test-support/seeded-random.ts'
 import { sourceMappingUrl } from './fetch-source-map.ts'
 import { LoadedSourceMap } from './loaded-source-map.ts'
 import { parseSourceMap, SourceMapError } from './parse-source-map.ts'
@@ -18,38 +18,38 @@ const esbuildMap = readFileSync(new URL('js-app/dist/app.min.js.map', fixtures),
 const VLQ = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
 
 /** A regular map that names far more than it holds: huge names and sources lists, long VLQ runs, hostile numbers. */
-function hostileRegularMap(random: Random, small = false): Record<string, unknown> {
-  if (small) return { version: 3, sources: ['a.js'], names: ['x'], mappings: random.pick(['AAAAA', ';;;AAAA,CAAC', '', random.string(random.int(40), `${VLQ};,`)]) }
+function hostileRegularMap(random: SeededRandom, small = false): Record<string, unknown> {
+  if (small) return { version: 3, sources: ['a.js'], names: ['x'], mappings: random.pick(['AAAAA', ';;;AAAA,CAAC', '', randomString(random, random.int(0, 39), `${VLQ};,`)]) }
   const count = random.pick([0, 1, 3, 1000, 20_000])
   return {
     version: 3,
-    file: random.chance(0.5) ? 'x'.repeat(random.int(10_000)) : undefined,
+    file: random.chance(0.5) ? 'x'.repeat(random.int(0, 9999)) : undefined,
     sourceRoot: random.pick([undefined, '', '/', 'webpack://app', '../../../../..', 'x'.repeat(5000)]),
     sources: Array.from({ length: count }, (_, i) => random.pick([`src/${i}.js`, null, '', '../'.repeat(200), `https://h/${'a/'.repeat(100)}`])),
-    sourcesContent: random.chance(0.5) ? Array.from({ length: Math.min(count, 50) }, () => random.pick([null, 'line\n'.repeat(random.int(2000))])) : undefined,
+    sourcesContent: random.chance(0.5) ? Array.from({ length: Math.min(count, 50) }, () => random.pick([null, 'line\n'.repeat(random.int(0, 1999))])) : undefined,
     names: Array.from({ length: random.pick([0, 5, 30_000]) }, (_, i) => (random.chance(0.01) ? 'n'.repeat(10_000) : `n${i}`)),
     mappings: random.pick([
-      () => random.string(random.int(200_000), `${VLQ};,`),
-      () => ';'.repeat(random.int(200_000)),
-      () => ','.repeat(random.int(200_000)),
-      () => 'g'.repeat(random.int(100_000)),
-      () => `${'/'.repeat(random.int(50))}A`.repeat(random.int(2000)),
-      () => 'AAAA,'.repeat(random.int(50_000)),
-      () => 'AAAAA;'.repeat(random.int(50_000)),
-      () => Array.from({ length: random.int(5000) }, () => random.string(random.int(7), VLQ)).join(random.pick([',', ';'])),
+      () => randomString(random, random.int(0, 199_999), `${VLQ};,`),
+      () => ';'.repeat(random.int(0, 199_999)),
+      () => ','.repeat(random.int(0, 199_999)),
+      () => 'g'.repeat(random.int(0, 99_999)),
+      () => `${'/'.repeat(random.int(0, 49))}A`.repeat(random.int(0, 1999)),
+      () => 'AAAA,'.repeat(random.int(0, 49_999)),
+      () => 'AAAAA;'.repeat(random.int(0, 49_999)),
+      () => Array.from({ length: random.int(0, 4999) }, () => randomString(random, random.int(0, 6), VLQ)).join(random.pick([',', ';'])),
     ])(),
   }
 }
 
 /** An index map with hostile offsets: far lines and columns, many sections, unsafe integers. */
-function hostileIndexMap(random: Random): Record<string, unknown> {
+function hostileIndexMap(random: SeededRandom): Record<string, unknown> {
   const count = random.pick([1, 2, 5, 5000])
   let line = 0
   let column = 0
   const sections = Array.from({ length: count }, () => {
     if (random.chance(0.5)) line += random.pick([0, 1, 1000, 100_000_000, 2 ** 31, 2 ** 40])
     column = random.pick([0, column + 1, 2 ** 31, 2 ** 52, 1e9])
-    const offset = random.chance(0.05) ? { line: random.hostileNumber(), column: random.hostileNumber() } : { line, column }
+    const offset = random.chance(0.05) ? { line: hostileNumber(random), column: hostileNumber(random) } : { line, column }
     // Many sections are each small: the input stays a few megabytes.
     const map = count > 5 ? hostileRegularMap(random, true) : random.chance(0.7) ? hostileRegularMap(random) : JSON.parse(random.pick([terserMap, esbuildMap]))
     return { offset, map }
@@ -57,29 +57,29 @@ function hostileIndexMap(random: Random): Record<string, unknown> {
   return { version: 3, file: 'bundle.js', sections }
 }
 
-function input(random: Random): { text: string; minified: string | null } {
-  const minified = random.pick([null, terserMinified, random.mutate(terserMinified), 'a=('.repeat(20_000), `function ${'a'.repeat(50_000)}(`, '('.repeat(100_000)])
+function input(random: SeededRandom): { text: string; minified: string | null } {
+  const minified = random.pick([null, terserMinified, mutate(random, terserMinified), 'a=('.repeat(20_000), `function ${'a'.repeat(50_000)}(`, '('.repeat(100_000)])
   const text = random.pick([
-    () => random.mutate(random.pick([terserMap, esbuildMap])),
+    () => mutate(random, random.pick([terserMap, esbuildMap])),
     () => JSON.stringify(hostileRegularMap(random)),
     () => JSON.stringify(hostileIndexMap(random)),
-    () => random.mutate(JSON.stringify(hostileIndexMap(random))),
-    () => random.string(random.int(5000), '{}[]",:0123456789 \n'),
+    () => mutate(random, JSON.stringify(hostileIndexMap(random))),
+    () => randomString(random, random.int(0, 4999), '{}[]",:0123456789 \n'),
   ])()
   return { text, minified }
 }
 
 /** Positions a frame may name: inside the map, past it, at hostile lines and columns. */
-function positions(random: Random): [number, number | null][] {
+function positions(random: SeededRandom): [number, number | null][] {
   return Array.from({ length: 40 }, () => [
-    random.pick([1, 2, 3, random.int(100), 100_000_001, 2 ** 31, 2 ** 40 + 1, random.hostileNumber()]),
-    random.pick([null, 1, 33, random.int(5000), 2 ** 31, 2 ** 52, random.hostileNumber()]),
+    random.pick([1, 2, 3, random.int(0, 99), 100_000_001, 2 ** 31, 2 ** 40 + 1, hostileNumber(random)]),
+    random.pick([null, 1, 33, random.int(0, 4999), 2 ** 31, 2 ** 52, hostileNumber(random)]),
   ])
 }
 
 describe('source maps, fuzzed', () => {
   it.each(fuzzSeeds(12))('seed %i: every map is read or refused with a reason, in bounded time and memory', (seed) => {
-    const random = new Random(seed)
+    const random = seededRandom(seed)
     for (let round = 0; round < 25; round++) {
       const { text, minified } = input(random)
       const started = performance.now()

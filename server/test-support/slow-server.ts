@@ -2,6 +2,7 @@
 // (server/http/outbound-request.ts): it answers at once and then drips the body a byte at a
 // time, sends a body without end, never answers, or redirects for ever. It records when a client
 // lets go of a request, so tests can await that rather than sleep.
+import { pipeline } from 'node:stream/promises'
 import { createServer, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createGzip, constants as zlib } from 'node:zlib'
@@ -46,7 +47,7 @@ export async function startSlowServer(): Promise<SlowServer> {
     } else if (path === '/drip-gzip') {
       response.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' })
       const gzip = createGzip()
-      gzip.pipe(response)
+      void pipeline(gzip, response).catch(() => {})
       // Flushed after each byte, so the client gets compressed bytes steadily and never an end.
       drip(response, (byte) => gzip.write(byte, () => gzip.flush(zlib.Z_SYNC_FLUSH)))
     } else if (path === '/huge') {
