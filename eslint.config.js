@@ -75,7 +75,7 @@ const NO_PIPE = {
   message:
     "pipe() forwards no errors: a failing source leaves the destination waiting, and an 'error' nothing listens for stops the process. Use pipeline() from node:stream/promises.",
 }
-const OUTBOUND_ONLY_THERE = 'outbound HTTP goes through server/http/outbound-request.ts: a deadline for the whole request, a byte cap, the address guard.'
+const OUTBOUND_ONLY_THERE = 'outbound HTTP goes through server/outbound/request.ts: a deadline for the whole request, a byte cap, the address guard.'
 /** The dashboard and the contract it shares use zod/mini: classic zod is the whole library (about 27 KB gzip) on every page. */
 const NO_CLASSIC_ZOD = forbid('^zod$', "import { z } from 'zod/mini' (docs/architecture.md, code layout): classic zod would load the whole library into the dashboard.")
 
@@ -139,7 +139,7 @@ export default tseslint.config(
   // bounds every request's whole time and the bytes it reads and guards the addresses it reaches.
   {
     files: ['server/**/*.ts'],
-    ignores: ['**/*.test.ts', 'server/test-support/**', 'server/http/outbound-request.ts'],
+    ignores: ['**/*.test.ts', 'server/test-support/**', 'server/outbound/request.ts'],
     rules: {
       'no-restricted-globals': ['error', { name: 'fetch', message: OUTBOUND_ONLY_THERE }],
       'no-restricted-properties': [

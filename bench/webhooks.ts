@@ -17,7 +17,7 @@ import { indexEvents } from '../server/ingest/index/index-events.ts'
 import { acceptedRequest } from '../server/ingest/log/record.ts'
 import { createProcessor } from '../server/ingest/process/process.ts'
 import { createJobRunner } from '../server/jobs/job-runner.ts'
-import { parseFetchAllow } from '../server/symbolication/fetch-allow.ts'
+import { parseAllowList } from '../server/outbound/allow-list.ts'
 import { startWebhookReceiver } from '../server/test-support/webhook-receiver.ts'
 import { queueDeliveries } from '../server/webhooks/queue-deliveries.ts'
 import { defaultWebhookDeps } from '../server/webhooks/webhook-deps.ts'
@@ -60,7 +60,7 @@ export async function webhooksBench(log: (line: string) => void = console.log): 
     publicUrl: 'http://errata.bench',
     host: '127.0.0.1',
     port: 8080,
-    webhookAllow: parseFetchAllow('127.0.0.1'),
+    webhookAllow: parseAllowList('127.0.0.1'),
     webhookDelivery: loadConfig({}).webhookDelivery,
   })
   const handlers = webhookJobHandlers(db, deps, logger)

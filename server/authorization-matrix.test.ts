@@ -13,7 +13,7 @@ import { notifierEvent } from './test-support/ingest.ts'
 import { seedProject } from './test-support/seed.ts'
 import { readJsApp, uploadForm } from './test-support/source-map-uploads.ts'
 import { createTestContext, type TestContext, type TestUser } from './test-support/test-app.ts'
-import { parseFetchAllow } from './symbolication/fetch-allow.ts'
+import { parseAllowList } from './outbound/allow-list.ts'
 
 /**
  * Who may call a route. `member`: anyone who can see the organization or project; `admin`: its
@@ -257,7 +257,7 @@ async function tokenOf(actor: Actor, route: Route, rule: Rule): Promise<string |
 }
 
 beforeAll(async () => {
-  ctx = await createTestContext({ webhookAllow: parseFetchAllow('127.0.0.1') }, { webhooks: { retryDelayMs: () => 0 } })
+  ctx = await createTestContext({ webhookAllow: parseAllowList('127.0.0.1') }, { webhooks: { retryDelayMs: () => 0 } })
   admin = await ctx.createUser('Admin')
   const seeded = await seedProject(ctx, { user: admin, organization: 'Matrix Org', project: 'Main' })
   organization = seeded.organization

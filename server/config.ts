@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { passwordSchema } from '../contract/users.ts'
 import type { IngestOptions } from './ingest/log/group-commit.ts'
-import { parseFetchAllow, type FetchAllowEntry } from './symbolication/fetch-allow.ts'
+import { parseAllowList, type AllowListEntry } from './outbound/allow-list.ts'
 
 const port = z.coerce.number().int().min(0).max(65535)
 const bytes = z.coerce.number().int().positive()
@@ -85,7 +85,7 @@ export interface Config {
     /** Whether minified files, maps and sources may be fetched by URL (spec rule 7). */
     fetch: boolean
     /** Hosts and networks fetching may reach although loopback, link-local or private. */
-    fetchAllow: FetchAllowEntry[]
+    fetchAllow: AllowListEntry[]
     /** The whole fetch of one URL: connecting, redirects, headers and body. */
     fetchTimeoutMs: number
   }
@@ -96,7 +96,7 @@ export interface Config {
   ingestLog: 'database' | 'journal'
   ingest: IngestOptions
   /** Loopback, link-local and private hosts or networks webhook targets may be all the same. */
-  webhookAllow: FetchAllowEntry[]
+  webhookAllow: AllowListEntry[]
   /**
    * One delivery attempt's whole time (connecting, sending, the answer's headers and body) and
    * the answer's bytes read at most; deliveries sent at once per process, in slots of their own.
@@ -144,15 +144,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.ERRATA_INGEST_LOG === 'database' && !e.DATABASE_URL) {
     throw new ConfigError('Invalid configuration:\n  ERRATA_INGEST_LOG: database needs DATABASE_URL (the embedded database always uses the journal)')
   }
-  let fetchAllow: FetchAllowEntry[]
+  let fetchAllow: AllowListEntry[]
   try {
-    fetchAllow = parseFetchAllow(e.ERRATA_FETCH_ALLOW)
+    fetchAllow = parseAllowList(e.ERRATA_FETCH_ALLOW)
   } catch (err) {
     throw new ConfigError(`Invalid configuration:\n  ERRATA_FETCH_ALLOW: ${(err as Error).message}`)
   }
-  let webhookAllow: FetchAllowEntry[]
+  let webhookAllow: AllowListEntry[]
   try {
-    webhookAllow = parseFetchAllow(e.ERRATA_WEBHOOK_ALLOW)
+    webhookAllow = parseAllowList(e.ERRATA_WEBHOOK_ALLOW)
   } catch (err) {
     throw new ConfigError(`Invalid configuration:\n  ERRATA_WEBHOOK_ALLOW: ${(err as Error).message}`)
   }

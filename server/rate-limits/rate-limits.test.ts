@@ -15,7 +15,7 @@ import { acceptedPayload, ingestAt, notifierEvent } from '../test-support/ingest
 import { seedMember, seedProject, type SeededProject } from '../test-support/seed.ts'
 import { createTestContext, type TestContext, type TestUser } from '../test-support/test-app.ts'
 import { startWebhookReceiver, type WebhookReceiver } from '../test-support/webhook-receiver.ts'
-import { parseFetchAllow } from '../symbolication/fetch-allow.ts'
+import { parseAllowList } from '../outbound/allow-list.ts'
 import { applyRateLimits } from './rate-limit-step.ts'
 import { keptBetween, keptInWindow } from './sampling.ts'
 
@@ -27,7 +27,7 @@ let outsider: TestUser
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver()
-  ctx = await createTestContext({ webhookAllow: parseFetchAllow('127.0.0.1') }, { webhooks: { retryDelayMs: () => 0 } })
+  ctx = await createTestContext({ webhookAllow: parseAllowList('127.0.0.1') }, { webhooks: { retryDelayMs: () => 0 } })
   main = await seedProject(ctx, { user: 'Quota Admin', organization: 'Quota Org', project: 'Quota' })
   member = await seedMember(ctx, main.organization.id, 'Quota Member')
   outsider = await ctx.createUser('Quota Outsider')

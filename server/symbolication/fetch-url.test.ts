@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../config.ts'
-import { parseFetchAllow } from './fetch-allow.ts'
+import { parseAllowList } from '../outbound/allow-list.ts'
 import { createUrlFetcher } from './fetch-url.ts'
 import { symbolicatorSettings } from './javascript.ts'
 import { startSlowServer } from '../test-support/slow-server.ts'
@@ -49,10 +49,10 @@ afterAll(async () => {
 
 describe('ERRATA_FETCH_ALLOW', () => {
   it('reads host names, addresses and networks, and refuses anything else', () => {
-    expect(parseFetchAllow(' localhost, 127.0.0.1 ,10.0.0.0/8,[::1], fd00::/8, assets.internal. ,')).toHaveLength(6)
-    expect(parseFetchAllow('')).toEqual([])
-    expect(() => parseFetchAllow('10.0.0.0/33')).toThrow('"10.0.0.0/33" is not a host name, an IP address or a network such as 10.0.0.0/8')
-    expect(() => parseFetchAllow('http://x')).toThrow(/is not a host name/)
+    expect(parseAllowList(' localhost, 127.0.0.1 ,10.0.0.0/8,[::1], fd00::/8, assets.internal. ,')).toHaveLength(6)
+    expect(parseAllowList('')).toEqual([])
+    expect(() => parseAllowList('10.0.0.0/33')).toThrow('"10.0.0.0/33" is not a host name, an IP address or a network such as 10.0.0.0/8')
+    expect(() => parseAllowList('http://x')).toThrow(/is not a host name/)
   })
 
   it('comes from the environment, with the other symbolication settings', () => {
@@ -66,7 +66,7 @@ describe('ERRATA_FETCH_ALLOW', () => {
 })
 
 describe('createUrlFetcher', () => {
-  const allowLocal = { allow: parseFetchAllow('127.0.0.1') }
+  const allowLocal = { allow: parseAllowList('127.0.0.1') }
 
   it('fetches from a loopback server the allow-list permits, following redirects and decompressing', async () => {
     const fetcher = createUrlFetcher(allowLocal)
@@ -87,7 +87,7 @@ describe('createUrlFetcher', () => {
   })
 
   it('refuses private and link-local literals (cloud metadata, LAN hosts) before connecting', async () => {
-    const fetcher = createUrlFetcher({ allow: parseFetchAllow('127.0.0.1') })
+    const fetcher = createUrlFetcher({ allow: parseAllowList('127.0.0.1') })
     for (const url of ['http://10.1.2.3/app.js', 'http://192.168.0.10:8080/app.js', 'http://169.254.169.254/latest/meta-data', 'http://[fd00::1]/app.js', 'http://[::ffff:172.16.0.1]/app.js']) {
       const result = await fetcher.fetchText(url)
       expect(result.ok, url).toBe(false)
@@ -103,7 +103,7 @@ describe('createUrlFetcher', () => {
     })
     await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.2', resolve))
     try {
-      const fetcher = createUrlFetcher({ allow: parseFetchAllow('127.0.0.2') })
+      const fetcher = createUrlFetcher({ allow: parseAllowList('127.0.0.2') })
       const result = await fetcher.fetchText(`http://127.0.0.2:${(redirecting.address() as AddressInfo).port}/`)
       expect(result).toMatchObject({ ok: false, reason: '127.0.0.1 is a loopback, link-local or private address (allow it with ERRATA_FETCH_ALLOW)' })
     } finally {

@@ -1,11 +1,11 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import { LRUCache } from 'lru-cache'
-import { outboundRequest } from '../http/outbound-request.ts'
-import type { FetchAllowEntry } from './fetch-allow.ts'
+import { outboundRequest } from '../outbound/request.ts'
+import type { AllowListEntry } from '../outbound/allow-list.ts'
 
 export interface FetchOptions {
   /** Loopback, link-local and private hosts or networks that may be reached all the same (ERRATA_FETCH_ALLOW). */
-  allow: readonly FetchAllowEntry[]
+  allow: readonly AllowListEntry[]
   /** Whole request: connecting, redirects, headers and body (ERRATA_FETCH_TIMEOUT_MS). Default 5 s. */
   timeoutMs?: number
   /** Largest body read (decompressed); larger ones fail. Default 10 MiB. */
@@ -30,7 +30,7 @@ const FAILURE_TTL_MS = 60_000
 
 /**
  * Fetches minified files, maps and sources for the symbolicator (spec rule 7) off the request
- * path, through outboundRequest (server/http/outbound-request.ts): http and https only, one
+ * path, through outboundRequest (server/outbound/request.ts): http and https only, one
  * deadline for the whole fetch, a size cap, at most 3 redirects each checked again, and no
  * connection to a loopback, link-local or private address unless the allow-list names it. Answers
  * are cached.

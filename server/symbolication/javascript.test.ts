@@ -15,7 +15,7 @@ import { notifyPayloadSchema } from '../ingest/accept/payload-schema.ts'
 import { seedProject, type SeededProject } from '../test-support/seed.ts'
 import { JS_APP_DIR, readJsApp, runSourceMapsCli, uploadForm } from '../test-support/source-map-uploads.ts'
 import { createTestContext, listen, type TestContext } from '../test-support/test-app.ts'
-import { parseFetchAllow } from './fetch-allow.ts'
+import { parseAllowList } from '../outbound/allow-list.ts'
 import { createJavaScriptSymbolicator, type JavaScriptSymbolicator, type SymbolicationEvent } from './javascript.ts'
 
 let ctx: TestContext
@@ -407,7 +407,7 @@ describe('fetching the minified file and its map by URL when none was uploaded (
   const eventAt = (url: string) => browserEvent('8.0.0', framesOf(browserError()).map((frame) => (frame.file === BROWSER_URL ? { ...frame, file: url } : frame)))
 
   it('maps from the sourceMappingURL of a file the allow-list lets it fetch, sources fetched for code context', async () => {
-    const fetching = createJavaScriptSymbolicator({ database: ctx.deps.database, logger: ctx.deps.logger, fetch: { allow: parseFetchAllow('127.0.0.1') } })
+    const fetching = createJavaScriptSymbolicator({ database: ctx.deps.database, logger: ctx.deps.logger, fetch: { allow: parseAllowList('127.0.0.1') } })
     const embedded = eventAt(`${origin}/assets/app.min.js`)
     const bare = eventAt(`${origin}/bare/app.min.js`)
     await fetching.symbolicate([batchItem(embedded), batchItem(bare)])
@@ -418,7 +418,7 @@ describe('fetching the minified file and its map by URL when none was uploaded (
   })
 
   it('reads a fetched map whose section names line 100,000,000 without allocating per line', async () => {
-    const fetching = createJavaScriptSymbolicator({ database: ctx.deps.database, logger: ctx.deps.logger, fetch: { allow: parseFetchAllow('127.0.0.1') } })
+    const fetching = createJavaScriptSymbolicator({ database: ctx.deps.database, logger: ctx.deps.logger, fetch: { allow: parseAllowList('127.0.0.1') } })
     const url = `${origin}/far/app.min.js`
     const event = browserEvent('8.0.0', [{ file: url, method: 'a', lineNumber: 100_000_001, columnNumber: 1 }])
     await fetching.symbolicate([batchItem(event)])

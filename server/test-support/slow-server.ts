@@ -1,5 +1,5 @@
 // A real HTTP server on 127.0.0.1 that misbehaves the ways an outbound request must survive
-// (server/http/outbound-request.ts): it answers at once and then drips the body a byte at a
+// (server/outbound/request.ts): it answers at once and then drips the body a byte at a
 // time, sends a body without end, never answers, or redirects for ever. It records when a client
 // lets go of a request, so tests can await that rather than sleep.
 import { pipeline } from 'node:stream/promises'

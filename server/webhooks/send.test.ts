@@ -1,7 +1,7 @@
 // One delivery attempt against receivers that misbehave: each attempt ends by its total deadline
 // and reads at most its byte cap, whatever the receiver does, and lets go when it is aborted.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { parseFetchAllow } from '../symbolication/fetch-allow.ts'
+import { parseAllowList } from '../outbound/allow-list.ts'
 import { startSlowServer, type SlowServer } from '../test-support/slow-server.ts'
 import { sendDelivery, type SendOptions } from './send.ts'
 
@@ -12,7 +12,7 @@ beforeEach(async () => {
 afterEach(() => server.close())
 
 const delivery = { id: 'd-1', body: '{"trigger":{"type":"exception"}}', secret: 's', trigger: 'exception' }
-const options = (more: Partial<SendOptions> = {}): SendOptions => ({ allow: parseFetchAllow('127.0.0.1'), timeoutMs: 300, maxResponseBytes: 4096, ...more })
+const options = (more: Partial<SendOptions> = {}): SendOptions => ({ allow: parseAllowList('127.0.0.1'), timeoutMs: 300, maxResponseBytes: 4096, ...more })
 
 describe('sendDelivery', () => {
   it('gives up on a receiver that drips its answer at the total deadline, not after it stops sending', { timeout: 30_000 }, async () => {

@@ -1,9 +1,9 @@
 // One delivery attempt: a signed POST to the webhook's target through outboundRequest
-// (server/http/outbound-request.ts): the address guard, one deadline for the whole attempt, and at
+// (server/outbound/request.ts): the address guard, one deadline for the whole attempt, and at
 // most a few kilobytes of the answer read, of which a short excerpt is kept.
-import type { FetchAllowEntry } from '../symbolication/fetch-allow.ts'
-import { RefusedRequestError } from '../http/address-guard.ts'
-import { outboundRequest } from '../http/outbound-request.ts'
+import type { AllowListEntry } from '../outbound/allow-list.ts'
+import { RefusedRequestError } from '../outbound/address-guard.ts'
+import { outboundRequest } from '../outbound/request.ts'
 import { signatureHeader } from './signature.ts'
 
 export const WEBHOOK_ALLOW_SETTING = 'ERRATA_WEBHOOK_ALLOW'
@@ -12,7 +12,7 @@ export const WEBHOOK_ALLOW_SETTING = 'ERRATA_WEBHOOK_ALLOW'
 const EXCERPT_CHARS = 1000
 
 export interface SendOptions {
-  allow: readonly FetchAllowEntry[]
+  allow: readonly AllowListEntry[]
   /** The whole attempt: connecting, sending, the answer's headers and body (ERRATA_WEBHOOK_TIMEOUT_MS). */
   timeoutMs: number
   /** Bytes of the answer read at most (ERRATA_WEBHOOK_MAX_RESPONSE_BYTES); the rest is not. */

@@ -5,11 +5,11 @@
 import { lookup } from 'node:dns/promises'
 import { isIP } from 'node:net'
 import { ValidationError } from '../failures.ts'
-import { mayConnect } from '../http/address-guard.ts'
-import type { FetchAllowEntry } from '../symbolication/fetch-allow.ts'
+import { mayConnect } from '../outbound/address-guard.ts'
+import type { AllowListEntry } from '../outbound/allow-list.ts'
 import { WEBHOOK_ALLOW_SETTING } from './send.ts'
 
-export async function checkTargetUrl(text: string, allow: readonly FetchAllowEntry[]): Promise<string> {
+export async function checkTargetUrl(text: string, allow: readonly AllowListEntry[]): Promise<string> {
   let url: URL
   try {
     url = new URL(text)

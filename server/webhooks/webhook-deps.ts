@@ -1,7 +1,7 @@
 import { systemClock, type Clock } from '../clock.ts'
 import type { Config } from '../config.ts'
 import type { AppDeps } from '../context.ts'
-import type { FetchAllowEntry } from '../symbolication/fetch-allow.ts'
+import type { AllowListEntry } from '../outbound/allow-list.ts'
 import type { PayloadUrls } from './payload.ts'
 
 /** Attempts of one delivery before it is given up (docs/webhooks.md, "Retries"). */
@@ -22,7 +22,7 @@ export interface WebhookDeps {
   /** Starts queued jobs at once (the job runner's wake); a no-op where no runner runs. */
   wakeJobs(): void
   /** ERRATA_WEBHOOK_ALLOW. */
-  allow: readonly FetchAllowEntry[]
+  allow: readonly AllowListEntry[]
   /** One attempt's whole time: connecting, sending, the answer's headers and body. */
   timeoutMs: number
   /** Bytes of an answer read at most. */

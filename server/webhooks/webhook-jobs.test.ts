@@ -6,7 +6,7 @@ import { filtersToParams } from '../../contract/filters.ts'
 import type { Webhook, WebhookDelivery } from '../../contract/webhooks.ts'
 import { jobs, webhookDeliveries } from '../db/schema.ts'
 import { createJobRunner } from '../jobs/job-runner.ts'
-import { parseFetchAllow } from '../symbolication/fetch-allow.ts'
+import { parseAllowList } from '../outbound/allow-list.ts'
 import { seedProject, type SeededProject } from '../test-support/seed.ts'
 import { startSlowServer, type SlowServer } from '../test-support/slow-server.ts'
 import { createTestContext, type TestContext } from '../test-support/test-app.ts'
@@ -20,7 +20,7 @@ let slow: SlowServer
 beforeEach(async () => {
   slow = await startSlowServer()
   // Deliveries as long as they like: only a stop (or the test's end) ends them.
-  ctx = await createTestContext({ webhookAllow: parseFetchAllow('127.0.0.1') }, { webhooks: { timeoutMs: 600_000 } })
+  ctx = await createTestContext({ webhookAllow: parseAllowList('127.0.0.1') }, { webhooks: { timeoutMs: 600_000 } })
   seeded = await seedProject(ctx, { user: 'Hook Admin', organization: 'Slow Hook Org', project: 'Slow' })
 })
 afterEach(async () => {

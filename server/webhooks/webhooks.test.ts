@@ -15,7 +15,7 @@ import { notifierEvent } from '../test-support/ingest.ts'
 import { seedProject, type SeededProject } from '../test-support/seed.ts'
 import { createTestContext, type TestContext, type TestUser } from '../test-support/test-app.ts'
 import { startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from '../test-support/webhook-receiver.ts'
-import { parseFetchAllow } from '../symbolication/fetch-allow.ts'
+import { parseAllowList } from '../outbound/allow-list.ts'
 import { expandDeliveries, type ExpandJobPayload } from './queue-deliveries.ts'
 import { WEBHOOK_EXPAND_JOB } from './webhook-job-kinds.ts'
 
@@ -105,7 +105,7 @@ const byTrigger = (requests: ReceivedRequest[], type: string) => requests.filter
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver()
-  ctx = await createTestContext({ webhookAllow: parseFetchAllow('127.0.0.1') }, { webhooks: { retryDelayMs: () => 0 } })
+  ctx = await createTestContext({ webhookAllow: parseAllowList('127.0.0.1') }, { webhooks: { retryDelayMs: () => 0 } })
   seeded = await seedProject(ctx, { user: 'Hook Admin', organization: 'Hook Org', project: 'Shop' })
   member = await ctx.createUser('Member')
   outsider = await ctx.createUser('Outsider')

@@ -7,7 +7,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns'
 import { isIP, type LookupFunction } from 'node:net'
 import ipaddr from 'ipaddr.js'
-import type { FetchAllowEntry } from '../symbolication/fetch-allow.ts'
+import type { AllowListEntry } from './allow-list.ts'
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6
 
@@ -55,7 +55,7 @@ function inNetwork(address: Address, [network, bits]: [Address, number]): boolea
  * address, or one the allow-list names (by host name, or by a network holding the address as
  * written or the IPv4 address it carries).
  */
-export function mayConnect(allow: readonly FetchAllowEntry[], host: string, address: string): boolean {
+export function mayConnect(allow: readonly AllowListEntry[], host: string, address: string): boolean {
   const reached = reachedAddress(address)
   if (!reached) return false
   if (reached.range() === 'unicast') return true
@@ -69,7 +69,7 @@ export function mayConnect(allow: readonly FetchAllowEntry[], host: string, addr
  * null (host names are checked by guardedLookup when they resolve). `setting` names the
  * environment variable that allows it.
  */
-export function refusedLiteral(allow: readonly FetchAllowEntry[], hostname: string, setting: string): RefusedRequestError | null {
+export function refusedLiteral(allow: readonly AllowListEntry[], hostname: string, setting: string): RefusedRequestError | null {
   const host = hostname.replace(/^\[(.*)\]$/, '$1')
   if (isIP(host) && !mayConnect(allow, host, host)) {
     return new RefusedRequestError(`${host} is a loopback, link-local or private address (allow it with ${setting})`)
@@ -78,7 +78,7 @@ export function refusedLiteral(allow: readonly FetchAllowEntry[], hostname: stri
 }
 
 /** A DNS lookup for http(s).request that refuses addresses the allow-list does not let through. */
-export function guardedLookup(allow: readonly FetchAllowEntry[], host: string, setting: string): LookupFunction {
+export function guardedLookup(allow: readonly AllowListEntry[], host: string, setting: string): LookupFunction {
   return (hostname, lookupOptions, callback) => {
     dnsLookup(hostname, { ...lookupOptions, all: true }, (err, addresses: LookupAddress[]) => {
       if (err) return callback(err, '', 4)

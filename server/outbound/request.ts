@@ -9,7 +9,7 @@ import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http'
 import https from 'node:https'
 import { pipeline } from 'node:stream'
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
-import type { FetchAllowEntry } from '../symbolication/fetch-allow.ts'
+import type { AllowListEntry } from './allow-list.ts'
 import { guardedLookup, RefusedRequestError, refusedLiteral } from './address-guard.ts'
 
 export interface OutboundRequest {
@@ -17,7 +17,7 @@ export interface OutboundRequest {
   headers?: Record<string, string>
   body?: Buffer
   /** Loopback, link-local and private hosts or networks that may be reached all the same... */
-  allow: readonly FetchAllowEntry[]
+  allow: readonly AllowListEntry[]
   /** ...and the setting that lists them, named in refusals. */
   allowSetting: string
   /** The whole exchange, redirects and body included. */

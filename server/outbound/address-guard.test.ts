@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ValidationError } from '../failures.ts'
 import { isPublicAddress, mayConnect } from './address-guard.ts'
-import { parseFetchAllow } from '../symbolication/fetch-allow.ts'
+import { parseAllowList } from './allow-list.ts'
 import { createUrlFetcher } from '../symbolication/fetch-url.ts'
 import { sendDelivery } from '../webhooks/send.ts'
 import { checkTargetUrl } from '../webhooks/target-url.ts'
@@ -51,7 +51,7 @@ describe('which addresses are public', () => {
   it.each(isPublic)('%s (%s) is', (address) => expect(isPublicAddress(address)).toBe(true))
 
   it('an allow-list entry lets an address through however it is written', () => {
-    const allow = parseFetchAllow('localhost,10.0.0.0/8,::1')
+    const allow = parseAllowList('localhost,10.0.0.0/8,::1')
     const table: [string, string, boolean][] = [
       ['cdn.internal', '10.4.5.6', true],
       ['cdn.internal', '::ffff:10.0.0.1', true],

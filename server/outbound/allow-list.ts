@@ -1,17 +1,18 @@
 import ipaddr from 'ipaddr.js'
 
-/** One entry of ERRATA_FETCH_ALLOW: a host name, or an address / network (CIDR). */
-export type FetchAllowEntry = { host: string } | { network: [ipaddr.IPv4 | ipaddr.IPv6, number] }
+/** One entry of an allow-list (ERRATA_FETCH_ALLOW, ERRATA_WEBHOOK_ALLOW): a host name, or an address / network (CIDR). */
+export type AllowListEntry = { host: string } | { network: [ipaddr.IPv4 | ipaddr.IPv6, number] }
 
 const HOST_NAME = /^(?=.{1,253}$)[a-z0-9_](?:[a-z0-9_-]{0,62}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,62}[a-z0-9_])?)*\.?$/i
 
 /**
- * ERRATA_FETCH_ALLOW: comma-separated host names (`localhost`, `assets.internal`), addresses
- * (`127.0.0.1`, `::1`) and networks (`10.0.0.0/8`, `fd00::/8`) that fetching may reach although
- * they are loopback, link-local or private. Throws on an entry that is none of those.
+ * An allow-list setting (ERRATA_FETCH_ALLOW, ERRATA_WEBHOOK_ALLOW): comma-separated host names
+ * (`localhost`, `assets.internal`), addresses (`127.0.0.1`, `::1`) and networks (`10.0.0.0/8`,
+ * `fd00::/8`) that outbound requests may reach although they are loopback, link-local or
+ * private. Throws on an entry that is none of those.
  */
-export function parseFetchAllow(text: string): FetchAllowEntry[] {
-  const entries: FetchAllowEntry[] = []
+export function parseAllowList(text: string): AllowListEntry[] {
+  const entries: AllowListEntry[] = []
   for (const raw of text.split(',')) {
     const item = raw.trim()
     if (item === '') continue
