@@ -2,6 +2,7 @@ import { configure, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { EventDataDeletion, EventDataRequest } from '../../../contract/privacy.ts'
+import { PRIVACY_POLL_MS } from '../../api/privacy.ts'
 import { organization, project, signedInCollaborator, signedInUser } from '../../test/fixtures.ts'
 import { json, mockApi, type MockRequest } from '../../test/mock-api.ts'
 import { renderApp } from '../../test/render-app.tsx'
@@ -100,10 +101,15 @@ const countRequests = (requests: MockRequest[], method: string, path: string) =>
   requests.filter((r) => r.method === method && r.url.pathname === path).length
 
 configure({ asyncUtilTimeout: 6_000 })
-afterEach(() => vi.restoreAllMocks())
+afterEach(() => {
+  vi.useRealTimers()
+  vi.restoreAllMocks()
+})
 
 describe('the privacy page', { timeout: 20_000 }, () => {
   it('counts the prefilled user’s events, exports them and downloads the file once ready', async () => {
+    // Polling runs on intervals: faked (with time still flowing), so the end can tell that none is left.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'], shouldAdvanceTime: true })
     const { requests, state } = api()
     const createObjectURL = vi.fn(() => 'blob:errata-test')
     vi.stubGlobal(
@@ -151,7 +157,7 @@ describe('the privacy page', { timeout: 20_000 }, () => {
     expect(download?.headers.get('Authorization')).toBe('token test-token')
     expect(createObjectURL).toHaveBeenCalled()
     // Every request is final: polling has stopped.
-    await new Promise((resolve) => setTimeout(resolve, 2_500))
+    await vi.advanceTimersByTimeAsync(PRIVACY_POLL_MS * 3)
     expect(countRequests(requests, 'GET', '/api/organizations/org1/event_data_requests')).toBe(listsBefore)
   })
 

@@ -1,7 +1,8 @@
-import { screen, waitFor, within } from '@testing-library/react'
+import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import { snoozeBookkeeping, type ErrorGroup, type ErrorStatusChange, type ReopenRules } from '../../../contract/errors.ts'
+import { collaboratorsQuery } from '../../api/collaborators.ts'
 import { collaborator, errorGroup, event, project } from '../../test/fixtures.ts'
 import { json, mockApi, type MockRequest } from '../../test/mock-api.ts'
 import { renderApp } from '../../test/render-app.tsx'
@@ -424,12 +425,12 @@ describe('error page triage', { timeout: 20_000 }, () => {
   })
 
   it('does not offer Delete to a member who is not an admin', async () => {
-    const { requests } = errorPageApi({ admin: false })
-    renderApp('/projects/p1/errors/e1')
+    errorPageApi({ admin: false })
+    const { queryClient } = renderApp('/projects/p1/errors/e1')
     await heading()
-    await waitFor(() => expect(requests.some((r) => r.url.pathname === '/api/organizations/org1/collaborators')).toBe(true))
-    // Let the answer render.
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    // The answer that decides is in the cache; then one task lets its observers render it.
+    await waitFor(() => expect(queryClient.getQueryState(collaboratorsQuery('org1').queryKey)?.status).toBe('success'))
+    await act(() => new Promise((resolve) => setTimeout(resolve, 0)))
     expect(within(actions()).getByRole('button', { name: 'Fix' })).toBeInTheDocument()
     expect(screen.queryByRole('button', { name: 'Delete' })).not.toBeInTheDocument()
   })
