@@ -1,8 +1,8 @@
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Collaborator, InvitedCollaborator } from '../../contract/collaborators.ts'
 import type { Project } from '../../contract/projects.ts'
-import type { Db } from '../db/client.ts'
+import { queryRows, type Db } from '../db/client.ts'
 import { collaborators, errors, organizations, users } from '../db/schema.ts'
 import { seedErrors, seedProject, type SeededProject } from '../test-support/seed.ts'
 import { createTestContext, type TestContext, type TestUser } from '../test-support/test-app.ts'
@@ -543,44 +543,69 @@ describe('DELETE /organizations/:organizationId/collaborators/:collaboratorId', 
 // On PostgreSQL these deadlocked (503) while collaborator changes locked member rows before the
 // project locks that deletions take first; on PGlite, one connection, they take turns anyway.
 describe('collaborator changes while a project or the organization is being deleted', () => {
-  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
   /**
-   * Runs `lock` in a transaction kept open for `ms`, returning once it holds its locks: a slow
-   * writer that a deletion queues behind while holding its project locks (on PGlite, where
+   * Runs `lock` in a transaction kept open until `release()`, returning once it holds its locks: a
+   * slow writer that a deletion queues behind while holding its project locks (on PGlite, where
    * there is one connection, everything else just waits).
    */
-  async function holdFor(ms: number, lock: (tx: Db) => Promise<unknown>): Promise<{ released: Promise<void> }> {
+  async function hold(lock: (tx: Db) => Promise<unknown>): Promise<{ release: () => void; released: Promise<void> }> {
     let locked!: () => void
+    let release!: () => void
     const isLocked = new Promise<void>((resolve) => (locked = resolve))
+    const releasing = new Promise<void>((resolve) => (release = resolve))
     const released = ctx.deps.database.db.transaction(async (tx) => {
       await lock(tx as unknown as Db)
       locked()
-      await sleep(ms)
+      await releasing
     })
     await isLocked
     // Wrapped: an async function returning the promise itself would wait for it.
-    return { released }
+    return { release, released }
   }
 
   /** Holds the rows of a project's errors, as a slow cascade delete of them does. */
-  async function holdErrorsOf(projectId: string, ms: number) {
+  async function holdErrorsOf(projectId: string) {
     await seedErrors(ctx.deps.database, projectId, 1)
-    return holdFor(ms, (tx) => tx.select({ id: errors.id }).from(errors).where(eq(errors.projectId, projectId)).for('update'))
+    return hold((tx) => tx.select({ id: errors.id }).from(errors).where(eq(errors.projectId, projectId)).for('update'))
+  }
+
+  /**
+   * Resolves once `count` statements wait for a lock (PostgreSQL). On PGlite the held transaction
+   * has the only connection: the others wait for it whatever the order, so at once.
+   */
+  async function untilWaiting(count: number, orDone: () => boolean = () => false): Promise<void> {
+    if (ctx.deps.database.engine !== 'postgres') return
+    for (;;) {
+      const [row] = await queryRows<{ waiting: number }>(
+        ctx.deps.database.db,
+        sql`SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+      )
+      if (orDone() || (row?.waiting ?? 0) >= count) return
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+  }
+
+  /** Sends the change once the deletion waits, and lets the held transaction go once the change waits too (or is done). */
+  async function whileDeletionWaits(held: { release: () => void }, change: () => Promise<Response>): Promise<Response> {
+    await untilWaiting(1)
+    let done = false
+    const changed = change().finally(() => (done = true))
+    await untilWaiting(2, () => done)
+    held.release()
+    return changed
   }
 
   it('deleting a project and changing a member restricted to it both succeed (no deadlock)', { timeout: 20_000 }, async () => {
     const org = await freshOrg()
     const pat = await ctx.createUser('Pat')
     await addMember(org.organization.id, pat, false, [org.mobile.id, org.web.id])
-    const { released } = await holdErrorsOf(org.mobile.id, 1_500)
+    const held = await holdErrorsOf(org.mobile.id)
     const deleted = send('DELETE', `/api/projects/${org.mobile.id}`, org.user.token)
     // The deletion holds the project's lock and waits for the errors; the change comes in then.
-    await sleep(300)
-    const changed = send('PATCH', `/api/organizations/${org.organization.id}/collaborators/${pat.id}`, org.user.token, {
-      project_ids: [org.web.id],
-    })
-    const [deleteRes, changeRes] = await Promise.all([deleted, changed, released])
+    const changed = whileDeletionWaits(held, () =>
+      send('PATCH', `/api/organizations/${org.organization.id}/collaborators/${pat.id}`, org.user.token, { project_ids: [org.web.id] }),
+    )
+    const [deleteRes, changeRes] = await Promise.all([deleted, changed, held.released])
     expect([deleteRes.status, changeRes.status]).toEqual([204, 200])
     expect(await (await get(`/api/organizations/${org.organization.id}/collaborators/${pat.id}`, org.user.token)).json()).toMatchObject({
       project_ids: [org.web.id],
@@ -591,11 +616,10 @@ describe('collaborator changes while a project or the organization is being dele
     const org = await freshOrg()
     const pat = await ctx.createUser('Pat')
     await addMember(org.organization.id, pat, false, [org.mobile.id, org.web.id])
-    const { released } = await holdErrorsOf(org.mobile.id, 1_500)
+    const held = await holdErrorsOf(org.mobile.id)
     const deleted = send('DELETE', `/api/projects/${org.mobile.id}`, org.user.token)
-    await sleep(300)
-    const removed = send('DELETE', `/api/organizations/${org.organization.id}/collaborators/${pat.id}`, org.user.token)
-    const [deleteRes, removeRes] = await Promise.all([deleted, removed, released])
+    const removed = whileDeletionWaits(held, () => send('DELETE', `/api/organizations/${org.organization.id}/collaborators/${pat.id}`, org.user.token))
+    const [deleteRes, removeRes] = await Promise.all([deleted, removed, held.released])
     expect([deleteRes.status, removeRes.status]).toEqual([204, 204])
   })
 
@@ -604,15 +628,12 @@ describe('collaborator changes while a project or the organization is being dele
     const pat = await ctx.createUser('Pat')
     await addMember(org.organization.id, pat, false, [org.mobile.id, org.web.id])
     // A rename in progress: the deletion takes the project locks, then waits for the row.
-    const { released } = await holdFor(1_500, (tx) =>
-      tx.update(organizations).set({ name: 'Renamed' }).where(eq(organizations.id, org.organization.id)),
-    )
+    const held = await hold((tx) => tx.update(organizations).set({ name: 'Renamed' }).where(eq(organizations.id, org.organization.id)))
     const deleted = send('DELETE', `/api/organizations/${org.organization.id}`, org.user.token)
-    await sleep(300)
-    const changed = send('PATCH', `/api/organizations/${org.organization.id}/collaborators/${pat.id}`, org.user.token, {
-      project_ids: [org.web.id],
-    })
-    const [deleteRes, changeRes] = await Promise.all([deleted, changed, released])
+    const changed = whileDeletionWaits(held, () =>
+      send('PATCH', `/api/organizations/${org.organization.id}/collaborators/${pat.id}`, org.user.token, { project_ids: [org.web.id] }),
+    )
+    const [deleteRes, changeRes] = await Promise.all([deleted, changed, held.released])
     expect(deleteRes.status).toBe(204)
     // Done before the deletion (PGlite takes them in turn), or after it: the organization gone
     // when the request's access is resolved (404), or gone by the time it changes the member,
