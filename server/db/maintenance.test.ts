@@ -53,7 +53,12 @@ describe('analyzing changed tables (PGlite has no autovacuum)', () => {
       expect(await reltuples()).toBe(800)
       // Two rows more of 800 is below the threshold (50 + 10 %): no new ANALYZE.
       await pglite.execScript(`UPDATE errors SET events_count = 1 WHERE id IN ('e1', 'e2')`)
-      await new Promise((resolve) => setTimeout(resolve, 1_100))
+      const modified = async () =>
+        (
+          await queryRows<{ n: number }>(pglite.db, sql`SELECT n_mod_since_analyze::int AS n FROM pg_stat_user_tables WHERE relname = 'errors'`)
+        )[0]?.n
+      // Once the database has published the two changes, they are what the decision reads.
+      await expect.poll(modified, { interval: 100, timeout: 10_000 }).toBe(2)
       expect(await analyzeChangedTables(pglite)).toEqual([])
     } finally {
       await pglite.close()
