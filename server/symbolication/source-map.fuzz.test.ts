@@ -107,7 +107,7 @@ describe('source maps, fuzzed', () => {
       const grewBytes = process.memoryUsage().heapUsed - heapBefore
       // Generous: a loaded 2-core machine, and a garbage collector that runs when it likes. The
       // defects these catch cost seconds and gigabytes.
-      expect(tookMs, `seed ${seed} round ${round}: ${tookMs} ms for ${text.length} characters`).toBeLessThan(3000 + text.length / 1000)
+      expect(tookMs, `seed ${seed} round ${round}: ${tookMs} ms for ${text.length} characters`).toBeLessThan(15_000 + text.length / 100)
       expect(grewBytes, `seed ${seed} round ${round}: heap grew ${grewBytes} bytes for ${text.length} characters`).toBeLessThan(256 * 1024 * 1024 + text.length * 40)
     }
   })
