@@ -1,5 +1,5 @@
 // Bulk seeding for the read benchmark: set-based INSERT … SELECT generate_series straight into the
-// schema of server/db/migrations/0001-init.sql (HTTP ingestion would take far too long for 200k events).
+// schema of server/db/migrations/0001-baseline.sql (HTTP ingestion would take far too long for 200k events).
 import { sql, type SQL } from 'drizzle-orm'
 import { queryRows, type Db } from '../server/db/client.ts'
 import { encodeEventPayload, type StoredEventPayload } from '../server/events/event-payload.ts'
