@@ -184,7 +184,7 @@ export async function seedProjectData(db: Db, options: SeedOptions): Promise<{ p
   return { payloadBytes: payload.length }
 }
 
-export async function countRows(db: Db, table: 'events' | 'errors' | 'event_payloads' | 'ingest_queue', projectId: string): Promise<number> {
+export async function countRows(db: Db, table: 'events' | 'errors' | 'event_payloads', projectId: string): Promise<number> {
   const column = table === 'event_payloads' ? sql`event_id IN (SELECT id FROM events WHERE project_id = ${projectId})` : sql`project_id = ${projectId}`
   const rows = await queryRows<{ n: number | string }>(db, sql`SELECT count(*) AS n FROM ${sql.raw(table)} WHERE ${column}`)
   return Number(rows[0]?.n ?? 0)

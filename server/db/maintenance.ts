@@ -14,7 +14,6 @@ const TABLES = [
   'projects',
   'session_counts',
   'crashed_sessions',
-  'ingest_queue',
   'ingest_log',
   'jobs',
   'webhook_deliveries',

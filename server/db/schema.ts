@@ -147,17 +147,6 @@ export const eventPayloads = pgTable('event_payloads', {
   payload: bytea('payload').notNull(),
 })
 
-export const ingestQueue = pgTable('ingest_queue', {
-  seq: bigint('seq', { mode: 'number' }).primaryKey(),
-  eventId: text('event_id').notNull(),
-  projectId: text('project_id').notNull(),
-  receivedAt: tstz('received_at').notNull(),
-  event: jsonb('event').notNull(),
-  payload: bytea('payload').notNull(),
-  failedAt: tstz('failed_at'),
-  failure: text('failure'),
-})
-
 export const ingestLog = pgTable('ingest_log', {
   seq: bigint('seq', { mode: 'number' }).primaryKey(),
   projectId: text('project_id').notNull(),
@@ -526,7 +515,6 @@ export const schema = {
   errorUsers,
   events,
   eventPayloads,
-  ingestQueue,
   ingestLog,
   ingestAttempts,
   rollupWatermarks,

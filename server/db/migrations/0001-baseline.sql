@@ -336,19 +336,6 @@ CREATE TABLE ingest_log (
 );
 CREATE INDEX ingest_log_project_seq_idx ON ingest_log (project_id, seq);
 
--- Normalized events queued by an earlier version.
-CREATE TABLE ingest_queue (
-  seq         bigserial PRIMARY KEY,
-  event_id    text NOT NULL,
-  project_id  text NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
-  received_at timestamptz NOT NULL,
-  event       jsonb NOT NULL,
-  payload     bytea NOT NULL,
-  failed_at   timestamptz,
-  failure     text
-);
-CREATE INDEX ingest_queue_project_seq_idx ON ingest_queue (project_id, seq);
-
 -- One row per ingest journal (server/ingest/log/journal-source.ts): how far its indexer has
 -- read, moved in the transaction that indexes what it passed. The embedded database has one
 -- journal ('embedded'); on PostgreSQL with ERRATA_INGEST_LOG=journal every Errata process has
