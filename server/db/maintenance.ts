@@ -48,7 +48,7 @@ export async function analyzeChangedTables(database: Database): Promise<string[]
   return due
 }
 
-export interface MaintenanceIntervals {
+interface MaintenanceIntervals {
   /** VACUUM (ANALYZE) of every table. */
   vacuumMs: number
   /** The check for tables due an ANALYZE. */

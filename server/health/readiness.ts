@@ -8,7 +8,7 @@ import { pgErrorMessage } from '../db/pg-errors.ts'
 export const QUEUE_COUNT_CAP = 10_000
 
 /** Below this much free space (one journal segment) the ingest journal is about to refuse events. */
-export const MIN_JOURNAL_FREE_BYTES = 16 * 1024 * 1024
+const MIN_JOURNAL_FREE_BYTES = 16 * 1024 * 1024
 
 /** Free space on the ingest journal's disk, and whether it is below `minFreeBytes`. */
 export async function journalDiskSpace(dir: string, minFreeBytes = MIN_JOURNAL_FREE_BYTES): Promise<{ freeBytes: number; low: boolean }> {

@@ -77,7 +77,7 @@ export interface BatchResult {
  * transaction holding the project's write lock, and records what finishDeletedEvents must
  * recompute and where pass `pass` now stands. `where` selects the events (selection.ts).
  */
-export async function deleteEventBatch(
+async function deleteEventBatch(
   db: Db,
   deletionId: string,
   projectId: string,
@@ -388,7 +388,7 @@ export type DeletionStep =
     }
   | { kind: FinishKind; deletionId: string; projectId: string; limit: number }
 
-export type DeletionStepResult<S extends DeletionStep> = S extends { kind: 'batch' } ? BatchResult : number
+type DeletionStepResult<S extends DeletionStep> = S extends { kind: 'batch' } ? BatchResult : number
 
 /** Runs a step (deleteEventBatch or one finishing step) on `db`. */
 export function runDeletionStep<S extends DeletionStep>(db: Db, step: S): Promise<DeletionStepResult<S>>

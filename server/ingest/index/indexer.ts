@@ -22,7 +22,7 @@ export interface IndexerOptions {
  * batches of at least this size, where the per-event cost of indexing is a fraction of a small
  * batch's; below that rate, events wait up to lingerMs.
  */
-export const MIN_BATCH_EVENTS = 500
+const MIN_BATCH_EVENTS = 500
 
 /**
  * Under load (at least LOAD_EVENTS_PER_SECOND appended in the last second) a pass waits up to
@@ -34,7 +34,7 @@ const LOAD_EVENTS_PER_SECOND = 200
 const LOAD_LINGER_MS = 500
 
 /** Where accepted records wait: this process's journal, and/or ingest_log (PostgreSQL). */
-export interface IndexerSources {
+interface IndexerSources {
   journal?: JournalSource
   log?: TableSource
 }

@@ -15,7 +15,7 @@ import { join } from 'node:path'
 import { oneLineBody, type AcceptedRequest } from './record.ts'
 
 /** A segment is closed once it holds this much; the indexer deletes it once past it. */
-export const SEGMENT_BYTES = 16 * 1024 * 1024
+const SEGMENT_BYTES = 16 * 1024 * 1024
 
 /** Where the indexer resumes: a segment number and a byte offset in it. */
 export interface JournalPosition {
@@ -304,7 +304,7 @@ function parseRecord(line: Buffer, end: JournalPosition): JournalRecord {
 }
 
 /** A journal line that cannot be read (damaged on disk): reported with where it ends, so it can be skipped. */
-export class JournalRecordError extends Error {
+class JournalRecordError extends Error {
   constructor(
     readonly end: JournalPosition,
     reason: string,
