@@ -11,7 +11,7 @@ afterEach(async () => {
   database = undefined
 })
 
-describe('migrate', () => {
+describe('migrate', { timeout: 180_000 }, () => {
   it('refuses a database made by a development build before 0.1.0, and leaves it as it was', async () => {
     database = await createTestDatabase()
     // What such a build left: its own migration names, none of them the baseline.

@@ -133,8 +133,8 @@ export const events = pgTable('events', {
   userEmail: text('user_email'),
   userName: text('user_name'),
   requestUrl: text('request_url'),
-  /** Order of indexing; null for events stored before rollups were folded (rollups/fold.ts). */
-  seq: bigint('seq', { mode: 'number' }),
+  /** Order of indexing: the rollups are folded from the events above a watermark (rollups/fold.ts). */
+  seq: bigint('seq', { mode: 'number' }).notNull().default(sql`nextval('events_seq')`),
 })
 
 export const rollupWatermarks = pgTable('rollup_watermarks', {

@@ -198,11 +198,11 @@ CREATE TABLE events (
   user_email    text,
   user_name     text,
   request_url   text,
-  seq           bigint DEFAULT nextval('events_seq')
+  seq           bigint NOT NULL DEFAULT nextval('events_seq')
 );
 CREATE INDEX events_project_received_idx ON events (project_id, received_at, id);
 CREATE INDEX events_error_received_idx   ON events (error_id, received_at, id);
-CREATE INDEX events_project_seq_idx      ON events (project_id, seq) WHERE seq IS NOT NULL;
+CREATE INDEX events_project_seq_idx      ON events (project_id, seq);
 
 -- The full normalized event as UTF-8 JSON (server/events/event-payload.ts; the database
 -- compresses it), read only for event detail and exports.
