@@ -1,5 +1,5 @@
 // Bulk seeding for the read benchmark: set-based INSERT … SELECT generate_series straight into the
-// schema of server/db/migrations/0001-init.sql (HTTP ingestion would take far too long for 200k events).
+// schema of server/db/migrations/0001-baseline.sql (HTTP ingestion would take far too long for 200k events).
 import { sql, type SQL } from 'drizzle-orm'
 import { queryRows, type Db } from '../server/db/client.ts'
 import { encodeEventPayload, type StoredEventPayload } from '../server/events/event-payload.ts'
@@ -184,7 +184,7 @@ export async function seedProjectData(db: Db, options: SeedOptions): Promise<{ p
   return { payloadBytes: payload.length }
 }
 
-export async function countRows(db: Db, table: 'events' | 'errors' | 'event_payloads' | 'ingest_queue', projectId: string): Promise<number> {
+export async function countRows(db: Db, table: 'events' | 'errors' | 'event_payloads', projectId: string): Promise<number> {
   const column = table === 'event_payloads' ? sql`event_id IN (SELECT id FROM events WHERE project_id = ${projectId})` : sql`project_id = ${projectId}`
   const rows = await queryRows<{ n: number | string }>(db, sql`SELECT count(*) AS n FROM ${sql.raw(table)} WHERE ${column}`)
   return Number(rows[0]?.n ?? 0)

@@ -310,7 +310,6 @@ export const bulkErrorsQuerySchema = z.object({
       ),
   ),
 })
-export type BulkErrorsQuery = z.infer<typeof bulkErrorsQuerySchema>
 
 /** One error's outcome in a bulk PATCH: the updated error, or why it was not changed. */
 export const bulkErrorResultSchema = z.object({

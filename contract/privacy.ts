@@ -109,7 +109,6 @@ export const createRetrievalBodySchema = z.strictObject({
   report_type: z.optional(z.enum(REPORT_TYPES, { error: 'must be gdpr (it also serves CCPA requests)' })),
   all_events: z.optional(z.boolean()),
 })
-export type CreateRetrievalBody = z.infer<typeof createRetrievalBodySchema>
 
 /** POST …/event_data_deletions, in the query string or as a JSON body. */
 export const createDeletionQuerySchema = z.object({
@@ -121,7 +120,6 @@ export const createDeletionBodySchema = z.strictObject({
   skip_confirmation: z.optional(z.boolean()),
   all_events: z.optional(z.boolean()),
 })
-export type CreateDeletionBody = z.infer<typeof createDeletionBodySchema>
 
 export const listPrivacyQuerySchema = z.object({
   per_page: perPageSchema(30),
@@ -139,7 +137,6 @@ export const privacyPreviewEventSchema = z.object({
   context: z.nullable(z.string()),
   user: z.object({ id: z.nullable(z.string()), email: z.nullable(z.string()), name: z.nullable(z.string()) }),
 })
-export type PrivacyPreviewEvent = z.infer<typeof privacyPreviewEventSchema>
 
 /** GET …/event_data_preview: how many events a selection matches now, and the newest few. */
 export const privacyPreviewSchema = z.object({
@@ -159,4 +156,3 @@ export const retrievalLineSchema = z.looseObject({
   device: z.record(z.string(), z.unknown()),
   meta_data: z.record(z.string(), z.unknown()),
 })
-export type RetrievalLine = z.infer<typeof retrievalLineSchema>

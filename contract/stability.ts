@@ -36,7 +36,6 @@ export const stabilityReleaseSchema = z.object({
   first_seen: timestampSchema,
   last_seen: timestampSchema,
 })
-export type StabilityRelease = z.infer<typeof stabilityReleaseSchema>
 
 export const stabilitySchema = z.object({
   total: z.object(countsShape),

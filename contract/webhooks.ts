@@ -116,7 +116,6 @@ export const webhookAttemptSchema = z.object({
   error: z.nullable(z.string()),
   response_excerpt: z.nullable(z.string()),
 })
-export type WebhookAttempt = z.infer<typeof webhookAttemptSchema>
 
 export const webhookDeliverySchema = z.object({
   /** Sent as X-Errata-Delivery, the same on every retry and redelivery. */

@@ -12,7 +12,7 @@ import { openDatabase } from './db/client.ts'
 import { DataDirInUseError } from './db/data-dir-lock.ts'
 import { DataDirOwnerError } from './db/data-dir-permissions.ts'
 import { startMaintenance } from './db/maintenance.ts'
-import { migrate } from './db/migrate.ts'
+import { DevelopmentBuildDatabaseError, migrate } from './db/migrate.ts'
 import { createLimitedServer, type ConnectionLimits, type LimitedServer } from './http/connection-limits.ts'
 import { createRequestListener } from './ingest/accept/node-listener.ts'
 import { createIngestWriter } from './ingest/log/group-commit.ts'
@@ -200,7 +200,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  if (err instanceof ConfigError || err instanceof DataDirInUseError || err instanceof DataDirOwnerError || err instanceof ListenError) {
+  if (err instanceof ConfigError || err instanceof DataDirInUseError || err instanceof DataDirOwnerError || err instanceof ListenError || err instanceof DevelopmentBuildDatabaseError) {
     process.stderr.write(`Errata failed to start: ${err.message}\n`)
   } else {
     process.stderr.write(`Errata failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`)

@@ -66,9 +66,3 @@ export async function requireProjectAccess(db: Db, userId: string, projectId: st
   if (!row) throw new NotFoundError('Project')
   return { projectId, organizationId: row.organizationId, isAdmin: row.isAdmin }
 }
-
-export async function requireProjectAdmin(db: Db, userId: string, projectId: string): Promise<ProjectAccess> {
-  const access = await requireProjectAccess(db, userId, projectId)
-  if (!access.isAdmin) throw new ForbiddenError('only organization admins may do this')
-  return access
-}

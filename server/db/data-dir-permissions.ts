@@ -7,8 +7,8 @@
 import { chmodSync, lstatSync, mkdirSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 
-export const PRIVATE_DIR_MODE = 0o700
-export const PRIVATE_FILE_MODE = 0o600
+const PRIVATE_DIR_MODE = 0o700
+const PRIVATE_FILE_MODE = 0o600
 
 /** DATA_DIR belongs to another user: Errata refuses to start rather than write there. */
 export class DataDirOwnerError extends Error {}

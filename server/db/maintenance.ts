@@ -14,7 +14,6 @@ const TABLES = [
   'projects',
   'session_counts',
   'crashed_sessions',
-  'ingest_queue',
   'ingest_log',
   'jobs',
   'webhook_deliveries',
@@ -49,7 +48,7 @@ export async function analyzeChangedTables(database: Database): Promise<string[]
   return due
 }
 
-export interface MaintenanceIntervals {
+interface MaintenanceIntervals {
   /** VACUUM (ANALYZE) of every table. */
   vacuumMs: number
   /** The check for tables due an ANALYZE. */

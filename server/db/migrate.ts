@@ -14,9 +14,16 @@ export function listMigrations(dir = MIGRATIONS_DIR): { name: string; text: stri
     .map((name) => ({ name, text: readFileSync(join(dir, name), 'utf8') }))
 }
 
+const BASELINE = '0001-baseline.sql'
+
 /**
  * Applies pending migrations in order, each in its own transaction. Several Errata
  * processes may start at once against one PostgreSQL: an advisory lock lets one migrate.
+ *
+ * 0001-baseline.sql is the schema of 0.1.0, the first release, squashed from the migrations of
+ * the development builds before it; later changes are 0002 onwards. A database made by one of
+ * those builds (its schema_migrations names migrations, but not the baseline) is not upgraded:
+ * Errata refuses to start on it rather than guess which of its tables are which.
  */
 export async function migrate(database: Database): Promise<string[]> {
   return database.withExclusiveLock(MIGRATION_LOCK_KEY, async () => {
@@ -25,6 +32,7 @@ export async function migrate(database: Database): Promise<string[]> {
     )
     const done = await queryRows<{ name: string }>(database.db, sql`SELECT name FROM schema_migrations`)
     const applied = new Set(done.map((row) => row.name))
+    if (applied.size > 0 && !applied.has(BASELINE)) throw new DevelopmentBuildDatabaseError()
     const ran: string[] = []
     for (const migration of listMigrations()) {
       if (applied.has(migration.name)) continue
@@ -36,4 +44,14 @@ export async function migrate(database: Database): Promise<string[]> {
     }
     return ran
   })
+}
+
+export class DevelopmentBuildDatabaseError extends Error {
+  constructor() {
+    super(
+      'This database was made by a development build of Errata before 0.1.0, and is not upgraded: ' +
+        'start with an empty DATA_DIR / database.',
+    )
+    this.name = 'DevelopmentBuildDatabaseError'
+  }
 }

@@ -19,7 +19,7 @@ type QueryOptions = { rowMode?: 'array' | 'object'; parsers?: Record<number, (va
 type Results = { rows: unknown[]; fields: unknown[]; affectedRows?: number }
 
 /** What drizzle's PGlite driver and client.ts call on a PGlite instance, plus thread plug-ins. */
-export interface PgliteThread {
+interface PgliteThread {
   query(sql: string, params?: unknown[], options?: QueryOptions): Promise<Results>
   exec(sql: string): Promise<Results[]>
   transaction<T>(fn: (tx: Pick<PgliteThread, 'query' | 'exec'>) => Promise<T>): Promise<T>

@@ -33,7 +33,7 @@ export function writingProject<T>(db: Db, projectId: string, fn: (tx: Db) => Pro
 }
 
 /** Waits for the project's write lock, held until the transaction ends. */
-export async function lockProject(tx: Db, projectId: string): Promise<void> {
+async function lockProject(tx: Db, projectId: string): Promise<void> {
   // The key computed where it is used: one statement, not two (lockProjects), in every write.
   await tx.execute(sql`SELECT pg_advisory_xact_lock(${PROJECT_LOCK_CLASS}, hashtext(${projectId}))`)
 }

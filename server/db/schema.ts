@@ -133,8 +133,8 @@ export const events = pgTable('events', {
   userEmail: text('user_email'),
   userName: text('user_name'),
   requestUrl: text('request_url'),
-  /** Order of indexing; null for events stored before rollups were folded (rollups/fold.ts). */
-  seq: bigint('seq', { mode: 'number' }),
+  /** Order of indexing: the rollups are folded from the events above a watermark (rollups/fold.ts). */
+  seq: bigint('seq', { mode: 'number' }).notNull().default(sql`nextval('events_seq')`),
 })
 
 export const rollupWatermarks = pgTable('rollup_watermarks', {
@@ -145,17 +145,6 @@ export const rollupWatermarks = pgTable('rollup_watermarks', {
 export const eventPayloads = pgTable('event_payloads', {
   eventId: text('event_id').primaryKey(),
   payload: bytea('payload').notNull(),
-})
-
-export const ingestQueue = pgTable('ingest_queue', {
-  seq: bigint('seq', { mode: 'number' }).primaryKey(),
-  eventId: text('event_id').notNull(),
-  projectId: text('project_id').notNull(),
-  receivedAt: tstz('received_at').notNull(),
-  event: jsonb('event').notNull(),
-  payload: bytea('payload').notNull(),
-  failedAt: tstz('failed_at'),
-  failure: text('failure'),
 })
 
 export const ingestLog = pgTable('ingest_log', {
@@ -526,7 +515,6 @@ export const schema = {
   errorUsers,
   events,
   eventPayloads,
-  ingestQueue,
   ingestLog,
   ingestAttempts,
   rollupWatermarks,

@@ -171,9 +171,7 @@ async function revertStatus(
     else if (change.reason !== 'operation' || change.actorId !== actorId) {
       refused.set(row.id, 'its newest status change was not made by you, so it is not reverted')
     } else if (change.toStatus !== row.status) refused.set(row.id, `its status changed since (it is ${row.status} now)`)
-    else if (change.fromStatus === 'snoozed' && change.fromReopenRules === null) {
-      refused.set(row.id, 'the snooze rule before that change was not recorded, so it cannot be restored')
-    } else {
+    else {
       const rules = change.fromStatus === 'snoozed' ? change.fromReopenRules : null
       reverts.push({ id: row.id, from: row.status, to: change.fromStatus, rules, rulesBefore: row.reopenRules })
     }

@@ -1,4 +1,3 @@
-import { gunzipSync } from 'node:zlib'
 import type { ErrorEvent } from '../../contract/events.ts'
 
 /**
@@ -16,10 +15,6 @@ export function encodeEventPayload(payload: StoredEventPayload): Buffer {
   return Buffer.from(JSON.stringify(payload), 'utf8')
 }
 
-// Payloads written before that were gzip'd by Errata itself: still read.
-const isGzip = (data: Uint8Array) => data[0] === 0x1f && data[1] === 0x8b
-
 export function decodeEventPayload(data: Uint8Array): StoredEventPayload {
-  const text = isGzip(data) ? gunzipSync(data).toString('utf8') : Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8')
-  return JSON.parse(text) as StoredEventPayload
+  return JSON.parse(Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8')) as StoredEventPayload
 }

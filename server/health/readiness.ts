@@ -8,7 +8,7 @@ import { pgErrorMessage } from '../db/pg-errors.ts'
 export const QUEUE_COUNT_CAP = 10_000
 
 /** Below this much free space (one journal segment) the ingest journal is about to refuse events. */
-export const MIN_JOURNAL_FREE_BYTES = 16 * 1024 * 1024
+const MIN_JOURNAL_FREE_BYTES = 16 * 1024 * 1024
 
 /** Free space on the ingest journal's disk, and whether it is below `minFreeBytes`. */
 export async function journalDiskSpace(dir: string, minFreeBytes = MIN_JOURNAL_FREE_BYTES): Promise<{ freeBytes: number; low: boolean }> {
@@ -110,14 +110,12 @@ async function countBacklog({ database, pipeline }: AppDeps): Promise<Backlog> {
   const [queue] = await queryRows<{ pending: number | string; failed: number | string }>(
     database.probeDb ?? database.db,
     sql`SELECT
-      (SELECT count(*) FROM (SELECT 1 FROM ingest_log WHERE failed_at IS NULL LIMIT ${QUEUE_COUNT_CAP}) p) +
-      (SELECT count(*) FROM (SELECT 1 FROM ingest_queue WHERE failed_at IS NULL LIMIT ${QUEUE_COUNT_CAP}) p) AS pending,
-      (SELECT count(*) FROM (SELECT 1 FROM ingest_log WHERE failed_at IS NOT NULL LIMIT ${QUEUE_COUNT_CAP}) f) +
-      (SELECT count(*) FROM (SELECT 1 FROM ingest_queue WHERE failed_at IS NOT NULL LIMIT ${QUEUE_COUNT_CAP}) f) AS failed`,
+      (SELECT count(*) FROM (SELECT 1 FROM ingest_log WHERE failed_at IS NULL LIMIT ${QUEUE_COUNT_CAP}) p) AS pending,
+      (SELECT count(*) FROM (SELECT 1 FROM ingest_log WHERE failed_at IS NOT NULL LIMIT ${QUEUE_COUNT_CAP}) f) AS failed`,
   )
-  // Accepted requests wait in ingest_log (PostgreSQL) or in the ingest journal (PGlite); events an
-  // earlier version accepted may still wait in ingest_queue. Requests count as their events' number
-  // only approximately (one each): the backlog is a health signal, not an exact count.
+  // Accepted requests wait in ingest_log (PostgreSQL) or in the ingest journal (PGlite); requests
+  // set aside are in ingest_log on both. Requests count as their events' number only
+  // approximately (one each): the backlog is a health signal, not an exact count.
   const journaled = pipeline.journal ? await pipeline.journal.pending(QUEUE_COUNT_CAP) : 0
   return {
     pending: Math.min(QUEUE_COUNT_CAP, Number(queue?.pending ?? 0) + journaled),

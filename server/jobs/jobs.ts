@@ -127,11 +127,3 @@ export class LeaseLostError extends Error {
     this.name = 'LeaseLostError'
   }
 }
-
-/** What the jobs table says about one job: its attempts and last error, for resources that show progress. */
-export interface JobProgress {
-  state: 'queued' | 'running' | 'completed' | 'failed'
-  attempts: number
-  lastError: string | null
-  runAt: Date
-}

@@ -77,7 +77,7 @@ export interface BatchResult {
  * transaction holding the project's write lock, and records what finishDeletedEvents must
  * recompute and where pass `pass` now stands. `where` selects the events (selection.ts).
  */
-export async function deleteEventBatch(
+async function deleteEventBatch(
   db: Db,
   deletionId: string,
   projectId: string,
@@ -152,14 +152,12 @@ const FINISH_EVENTS_PER_ERROR = 25
 
 /**
  * A remaining event of error `errorId` still counts under the device id `key` (events without
- * a user id or email count under their device id, which only payloads hold; a payload in the
- * old gzip'd form keeps the key).
+ * a user id or email count under their device id, which only payloads hold).
  */
 const deviceStillCounted = (errorId: SQL, key: SQL) => sql`EXISTS (
   SELECT 1 FROM events g LEFT JOIN event_payloads p ON p.event_id = g.id
   WHERE g.error_id = ${errorId} AND g.user_id IS NULL AND g.user_email IS NULL AND (
-    p.payload IS NULL OR get_byte(p.payload, 0) = 31
-    OR convert_from(p.payload, 'UTF8')::jsonb #>> '{device,id}' = ${key}))`
+    p.payload IS NULL OR convert_from(p.payload, 'UTF8')::jsonb #>> '{device,id}' = ${key}))`
 
 /** Takes up to `limit` of a deletion's work rows of one kind for a project. */
 const takeWork = (tx: Db, deletionId: string, projectId: string, kind: WorkRow['kind'], limit: number, where: SQL = sql``) =>
@@ -360,8 +358,7 @@ const finishSessions: FinishStep = (db, deletionId, projectId, limit) =>
           SELECT 1 FROM events g JOIN event_payloads p ON p.event_id = g.id
           WHERE g.project_id = ${projectId} AND g.unhandled
             AND g.received_at >= cs.started_minute - interval '1 day'
-            AND (get_byte(p.payload, 0) = 31
-              OR left(convert_from(p.payload, 'UTF8')::jsonb #>> '{session,id}', 255) = cs.session_id))`)
+            AND left(convert_from(p.payload, 'UTF8')::jsonb #>> '{session,id}', 255) = cs.session_id)`)
     await tx.execute(sql`
       DELETE FROM event_data_deletion_work
       WHERE deletion_id = ${deletionId} AND project_id = ${projectId} AND kind = 'session' AND value = ANY(${sessions}::text[])`)
@@ -391,7 +388,7 @@ export type DeletionStep =
     }
   | { kind: FinishKind; deletionId: string; projectId: string; limit: number }
 
-export type DeletionStepResult<S extends DeletionStep> = S extends { kind: 'batch' } ? BatchResult : number
+type DeletionStepResult<S extends DeletionStep> = S extends { kind: 'batch' } ? BatchResult : number
 
 /** Runs a step (deleteEventBatch or one finishing step) on `db`. */
 export function runDeletionStep<S extends DeletionStep>(db: Db, step: S): Promise<DeletionStepResult<S>>

@@ -25,7 +25,7 @@ export interface PrivacyDeps {
  * A deletion's steps: on PGlite's thread when the database has one (deletion-thread.ts, loaded at
  * the first step), else here.
  */
-export function deletionStepRunner(database: Database): DeletionStepRunner {
+function deletionStepRunner(database: Database): DeletionStepRunner {
   const { loadThreadPlugin } = database
   if (!loadThreadPlugin) return (step) => runDeletionStep(database.db, step)
   let plugin: Promise<ThreadPlugin> | null = null

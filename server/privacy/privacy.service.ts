@@ -44,7 +44,7 @@ const downloadable = (row: RequestRow, now: Date) =>
   row.status === 'COMPLETED' && row.fileKey !== null && row.fileRemovedReason === null && row.expiresAt !== null && row.expiresAt > now
 
 /** The wire form of a retrieval; `url` only while its file can be downloaded. */
-export function toEventDataRequest(urls: UrlBuilder, row: RequestRow, now: Date): EventDataRequest {
+function toEventDataRequest(urls: UrlBuilder, row: RequestRow, now: Date): EventDataRequest {
   return {
     id: row.id,
     status: row.status,
@@ -67,7 +67,7 @@ export function toEventDataRequest(urls: UrlBuilder, row: RequestRow, now: Date)
   }
 }
 
-export function toEventDataDeletion(row: DeletionRow): EventDataDeletion {
+function toEventDataDeletion(row: DeletionRow): EventDataDeletion {
   return {
     id: row.id,
     status: row.status,
@@ -102,7 +102,7 @@ const flatten = <R>({ row, attempts, lastError }: { row: R; attempts: number | n
   lastError,
 })
 
-export interface SelectionInput {
+interface SelectionInput {
   filters: Filters
   allEvents: boolean
 }
@@ -184,7 +184,7 @@ export async function getDeletion(db: Db, scope: Scope, id: string): Promise<Eve
   return toEventDataDeletion(flatten(found))
 }
 
-export interface PageOf<T> {
+interface PageOf<T> {
   items: T[]
   nextCursor: string | null
   totalCount: number

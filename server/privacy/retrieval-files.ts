@@ -12,7 +12,7 @@ import { sql } from 'drizzle-orm'
 import { queryRows, type Database } from '../db/client.ts'
 
 /** An output file being written: lines in, gzip'd on the way. */
-export interface RetrievalFileWriter {
+interface RetrievalFileWriter {
   /** Appends text (whole JSON lines); waits when the file cannot keep up. */
   write(text: string): Promise<void>
   /** Makes the file complete and durable; its size in bytes. */
@@ -152,7 +152,7 @@ export function directoryFileStore(database: Database, dir: string): RetrievalFi
 const CHUNK_BYTES = 1024 * 1024
 
 /** Rows of event_data_files (PostgreSQL): a file is its pieces in seq order. */
-export function databaseFileStore(database: Database): RetrievalFileStore {
+function databaseFileStore(database: Database): RetrievalFileStore {
   const db = database.db
   return {
     async create(requestId, key) {

@@ -14,7 +14,7 @@ export interface Scope {
 }
 
 /** What a request selects, as stored with it. */
-export interface Selection {
+interface Selection {
   scope: Scope
   filters: Filters
   allEvents: boolean

@@ -24,7 +24,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.
  * made 100,000 events of 1,000,000 take 22 minutes with the errors list's p95 at 1.2× (the
  * target is 2×): the reads had room to spare, the deletion did not.
  */
-export const PG_PAUSE_SHARE = 0.5
+const PG_PAUSE_SHARE = 0.5
 
 export function dutyCyclePace(targetMs = BATCH_TARGET_MS): StepPace {
   return {
@@ -53,10 +53,10 @@ export function dutyCyclePace(targetMs = BATCH_TARGET_MS): StepPace {
  * several times more: a request that meets one waits about as long, and fewer requests meet one.
  */
 export const PGLITE_BATCH_TARGET_MS = 100
-export const PGLITE_MIN_BATCH = 50
+const PGLITE_MIN_BATCH = 50
 export const PGLITE_QUIET_MS = 20
-export const PGLITE_STEP_ASIDE = 6
-export const PGLITE_MAX_PAUSE_MS = 2000
+const PGLITE_STEP_ASIDE = 6
+const PGLITE_MAX_PAUSE_MS = 2000
 
 export function yieldingPace(idleForMs: () => number, targetMs = PGLITE_BATCH_TARGET_MS): StepPace {
   return {

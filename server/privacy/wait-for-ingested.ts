@@ -13,8 +13,7 @@ const SAY_WAITING_EVERY_MS = 60_000
 
 /**
  * No request received before `at` is still waiting in ingest_log (PostgreSQL's database log,
- * shared by every process) or in ingest_queue (an earlier version's), records set aside
- * excepted; this process's indexer reports idle (which covers its own journal); and every
+ * shared by every process), records set aside excepted; this process's indexer reports idle (which covers its own journal); and every
  * other process's journal (PostgreSQL with ERRATA_INGEST_LOG=journal) has caught up past `at`.
  * A journal whose process is down is waited for until it runs again and indexes what it
  * accepted: a deletion must not miss events that process acknowledged (docs/ingestion.md).
@@ -36,8 +35,6 @@ export function waitForIngestedBefore(
       const waiting = await queryRows<{ journal: string | null }>(
         database.db,
         sql`(SELECT NULL AS journal FROM ingest_log WHERE received_at < ${iso}::timestamptz AND failed_at IS NULL LIMIT 1)
-            UNION ALL
-            (SELECT NULL FROM ingest_queue WHERE received_at < ${iso}::timestamptz AND failed_at IS NULL LIMIT 1)
             UNION ALL
             (SELECT location || ' (' || journal_id || ')' FROM ingest_journals
               WHERE caught_up_at <= ${iso}::timestamptz AND journal_id <> ${ownJournalId ?? ''})`,

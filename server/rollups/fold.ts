@@ -27,7 +27,7 @@ export async function foldRollups(tx: Db, projectId: string): Promise<number> {
   const [range] = await queryRows<{ from_seq: number | string; to_seq: number | string | null }>(
     tx,
     sql`SELECT coalesce((SELECT seq FROM rollup_watermarks WHERE project_id = ${projectId}), 0) AS from_seq,
-               (SELECT max(seq) FROM events WHERE project_id = ${projectId} AND seq IS NOT NULL) AS to_seq`,
+               (SELECT max(seq) FROM events WHERE project_id = ${projectId}) AS to_seq`,
   )
   const from = Number(range!.from_seq)
   const to = range!.to_seq === null ? null : Number(range!.to_seq)
@@ -92,7 +92,7 @@ export async function projectsToFold(db: Db): Promise<string[]> {
   const rows = await queryRows<{ id: string }>(
     db,
     sql`SELECT p.id FROM projects p
-        WHERE EXISTS (SELECT 1 FROM events e WHERE e.project_id = p.id AND e.seq IS NOT NULL
+        WHERE EXISTS (SELECT 1 FROM events e WHERE e.project_id = p.id
                         AND e.seq > coalesce((SELECT w.seq FROM rollup_watermarks w WHERE w.project_id = p.id), 0))
         ORDER BY p.id`,
   )

@@ -217,7 +217,7 @@ export async function rebuildRollups(tx: Db, projectId: string): Promise<void> {
   // Every event is in them now: nothing to fold.
   await tx.execute(sql`
     INSERT INTO rollup_watermarks AS w (project_id, seq)
-    SELECT ${projectId}, coalesce(max(seq), 0) FROM events WHERE project_id = ${projectId} AND seq IS NOT NULL
+    SELECT ${projectId}, coalesce(max(seq), 0) FROM events WHERE project_id = ${projectId}
     ON CONFLICT (project_id) DO UPDATE SET seq = excluded.seq`)
 }
 

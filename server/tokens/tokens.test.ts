@@ -3,8 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AuthToken, CreatedToken } from '../../contract/tokens.ts'
 import type { LoginResponse } from '../../contract/users.ts'
 import { hashToken, SIGN_IN_TOKEN_IDLE_DAYS } from '../auth/tokens.ts'
-import { listMigrations } from '../db/migrate.ts'
-import { openPglite } from '../db/client.ts'
 import { authTokens } from '../db/schema.ts'
 import { createTestContext, type TestContext, type TestUser } from '../test-support/test-app.ts'
 
@@ -187,27 +185,5 @@ describe('sign-in tokens expire after 30 days without use', () => {
     await age(dana.token, 400, false)
     expect(await works(created.token)).toBe(200)
     expect(await works(dana.token)).toBe(200)
-  })
-
-  it('counts tokens from sign-ins before the change as sign-in tokens, by their label', async () => {
-    const database = await openPglite()
-    try {
-      const migrations = listMigrations()
-      const expiry = migrations.findIndex((m) => m.name === '0006-sign-in-token-expiry.sql')
-      expect(expiry).toBeGreaterThan(0)
-      for (const migration of migrations.slice(0, expiry)) await database.execScript(migration.text)
-      await database.execScript(`
-        INSERT INTO users (id, email, name) VALUES ('u1', 'old@example.com', 'Old');
-        INSERT INTO auth_tokens (id, user_id, token_hash, description) VALUES
-          ('t1', 'u1', 'h1', 'Dashboard sign-in'),
-          ('t2', 'u1', 'h2', 'Dashboard sign-in · Chrome on Linux'),
-          ('t3', 'u1', 'h3', 'Created at first start'),
-          ('t4', 'u1', 'h4', 'CI deploys');`)
-      await database.execScript(migrations[expiry]!.text)
-      const kinds = await database.db.select({ id: authTokens.id, kind: authTokens.kind }).from(authTokens).orderBy(authTokens.id)
-      expect(kinds.map((row) => row.kind)).toEqual(['sign_in', 'sign_in', 'personal', 'personal'])
-    } finally {
-      await database.close()
-    }
   })
 })

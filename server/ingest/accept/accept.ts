@@ -34,7 +34,7 @@ export interface IngestRequest {
   readBody(limitBytes: number): Promise<Buffer>
 }
 
-export interface IngestAnswer {
+interface IngestAnswer {
   status: number
   headers: Record<string, string>
   body: string
@@ -62,7 +62,7 @@ function corsHeaders(request: IngestRequest): Record<string, string> {
 }
 
 /** The JSON body of a refusal. */
-export const errorJson = (messages: string[]) => JSON.stringify(apiErrorSchema.parse({ errors: messages }))
+const errorJson = (messages: string[]) => JSON.stringify(apiErrorSchema.parse({ errors: messages }))
 
 /** The project of a request: the Bugsnag-Api-Key header, else the apiKey query parameter, else the body's apiKey. */
 async function projectOf(deps: AppDeps, request: IngestRequest, headerProject: string | null, body: unknown): Promise<string> {

@@ -75,7 +75,6 @@ export const notifyPayloadSchema = z.looseObject(
   { error: BODY_NOT_OBJECT },
 )
 
-export type ExceptionInput = z.infer<typeof exceptionInputSchema>
 export type EventInput = z.infer<typeof eventInputSchema>
 export type NotifyPayload = z.infer<typeof notifyPayloadSchema>
 

@@ -12,7 +12,7 @@ const MIN_SAMPLE = 50
 /** Before any measurement: about what an event costs under load on a small machine. */
 const INITIAL_MS_PER_EVENT = 0.5
 
-export interface BatchSizer {
+interface BatchSizer {
   /** The size of the next batch. */
   size(): number
   /** Records how long a batch of `events` took. */

@@ -2,7 +2,7 @@ import type { Logger } from 'pino'
 import type { Database } from '../../db/client.ts'
 import { isDatabaseUnavailable, isTransientPgError, logDatabaseUnavailable, pgErrorCode } from '../../db/pg-errors.ts'
 import type { JournalSource } from '../log/journal-source.ts'
-import { createLegacyQueueSource, type TableSource } from '../log/table-source.ts'
+import type { TableSource } from '../log/table-source.ts'
 import { tryLockProjects } from '../../db/project-lock.ts'
 import { foldRollups, projectsToFold } from '../../rollups/fold.ts'
 import type { Db } from '../../db/client.ts'
@@ -22,7 +22,7 @@ export interface IndexerOptions {
  * batches of at least this size, where the per-event cost of indexing is a fraction of a small
  * batch's; below that rate, events wait up to lingerMs.
  */
-export const MIN_BATCH_EVENTS = 500
+const MIN_BATCH_EVENTS = 500
 
 /**
  * Under load (at least LOAD_EVENTS_PER_SECOND appended in the last second) a pass waits up to
@@ -34,7 +34,7 @@ const LOAD_EVENTS_PER_SECOND = 200
 const LOAD_LINGER_MS = 500
 
 /** Where accepted records wait: this process's journal, and/or ingest_log (PostgreSQL). */
-export interface IndexerSources {
+interface IndexerSources {
   journal?: JournalSource
   log?: TableSource
 }
@@ -66,7 +66,7 @@ export interface IngestIndexer {
  * caller waiting on idle() (tests, shutdown) skips the wait.
  *
  * Sources, read in this order: the ingest journal (`sources.journal`, when this process
- * journals), ingest_log (PostgreSQL), and ingest_queue (what an earlier version queued).
+ * journals), then ingest_log (PostgreSQL).
  * A transient failure (pg-errors.ts) leaves a batch to be retried later as it is; anything
  * else failing on one record alone is set aside (failed_at) instead of blocking the others.
  */
@@ -102,7 +102,6 @@ export function createIngestIndexer(
   poll.unref()
   // Events an earlier run accepted but did not index are picked up at once.
   queueMicrotask(() => wake())
-  const tables = [sources.log, createLegacyQueueSource(database, logger)].filter((s): s is TableSource => s !== undefined)
 
   // Batches of a backlog stay near TARGET_BATCH_MS, up to batchSize events (batch-sizer.ts).
   const sizer = createBatchSizer(batchSize)
@@ -126,14 +125,12 @@ export function createIngestIndexer(
   async function indexUpTo(limit: number): Promise<{ indexed: number; more: boolean }> {
     const journaled = sources.journal ? await sources.journal.indexBatch(limit) : 0
     if (journaled > 0) return { indexed: journaled, more: journaled === limit }
-    for (const table of tables) {
-      const batch = await table.indexBatch(limit, drainedThisPass)
-      if (!batch.projectId) continue
-      // Drained (or taken meanwhile by a process that held the lock before): on to the others.
-      if (batch.indexed < limit) drainedThisPass.add(batch.projectId)
-      return { indexed: batch.indexed, more: batch.indexed === limit || batch.others }
-    }
-    return { indexed: 0, more: false }
+    if (!sources.log) return { indexed: 0, more: false }
+    const batch = await sources.log.indexBatch(limit, drainedThisPass)
+    if (!batch.projectId) return { indexed: 0, more: false }
+    // Drained (or taken meanwhile by a process that held the lock before): on to the others.
+    if (batch.indexed < limit) drainedThisPass.add(batch.projectId)
+    return { indexed: batch.indexed, more: batch.indexed === limit || batch.others }
   }
 
   let lastFold = -Infinity

@@ -1,35 +1,15 @@
 // Indexing: a batch of accepted events into errors, events, error_users and the rollups,
-// inside the caller's transaction. The ingest indexer calls it with batches taken from
-// ingest_queue; it moves their payloads itself.
+// inside the caller's transaction (index-events.ts, which also writes their payloads).
 import { sql, type SQL } from 'drizzle-orm'
 import { queryRows, type Db } from '../../db/client.ts'
 import { newId } from '../../db/ids.ts'
 import { createSeenReleases, type SeenRelease } from '../../releases/create-release.ts'
 import { textArrayLiteral } from '../../db/text-array.ts'
 import { moveErrorsBetweenStatuses } from '../../rollups/rollups.ts'
-import type { CrashedSession, EventColumns, PreparedEvent } from '../process/normalize.ts'
-import type { Grouping } from '../process/grouping.ts'
+import type { CrashedSession, PreparedEvent } from '../process/normalize.ts'
 
 /** An accepted event as the indexer writes it: everything but its payload. */
 export type IndexedEvent = Omit<PreparedEvent, 'payload'>
-
-/**
- * What the journal line or the ingest_queue row keeps of an event for indexing, beside its
- * id, project and time. `crashedSession` only when there is one (older records have none).
- */
-export interface IndexedRowData {
-  columns: EventColumns
-  grouping: Grouping
-  userKey: string | null
-  crashedSession?: CrashedSession | null
-}
-
-export const indexedRowData = (e: IndexedEvent): IndexedRowData => ({
-  columns: e.columns,
-  grouping: e.grouping,
-  userKey: e.userKey,
-  ...(e.crashedSession && { crashedSession: e.crashedSession }),
-})
 
 // PostgreSQL allows 65535 parameters per statement; stay well under it.
 const ROWS_PER_INSERT = 1000

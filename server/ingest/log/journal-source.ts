@@ -10,8 +10,7 @@ import { textArrayLiteral } from '../../db/text-array.ts'
 import { indexEvents } from '../index/index-events.ts'
 import type { Processor } from '../process/process.ts'
 import { createJournalReader, takeTurns, type JournalPosition, type JournalRecord } from './journal.ts'
-import type { IndexableEvent } from './record.ts'
-import { setAsideEvent, setAsideRequest } from './set-aside.ts'
+import { setAsideRequest } from './set-aside.ts'
 
 /** A journal: its directory, its row in ingest_journals, and where it is, for the operator. */
 export interface JournalPlace {
@@ -104,9 +103,8 @@ export function createJournalSource(database: Database, place: JournalPlace, pro
    * processed is set aside in the same transaction.
    */
   async function commit(records: readonly JournalRecord[], to: JournalPosition, caughtUpAt: Date | null): Promise<void> {
-    const requests = records.flatMap((r) => (r.request ? [r.request] : []))
-    const processed = await processor.process(requests)
-    const events: IndexableEvent[] = [...records.flatMap((r) => (r.event ? [r.event] : [])), ...processed.events]
+    const processed = await processor.process(records.map((r) => r.request))
+    const { events } = processed
     await database.db.transaction(async (txn) => {
       const tx = txn as unknown as Db
       const projectIds = [...new Set(events.map((e) => e.projectId))]
@@ -135,8 +133,7 @@ export function createJournalSource(database: Database, place: JournalPlace, pro
     logger.error({ err }, 'an accepted request cannot be indexed; it is kept aside with failed_at set')
     await database.db.transaction(async (txn) => {
       const tx = txn as unknown as Db
-      if (record.request) await setAsideRequest(tx, record.request, failure)
-      else await setAsideEvent(tx, record.event, failure)
+      await setAsideRequest(tx, record.request, failure)
       await savePosition(tx, record.end, null)
     })
     position = record.end

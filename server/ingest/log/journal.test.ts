@@ -19,9 +19,6 @@ import {
   type JournalPosition,
 } from './journal.ts'
 import { acceptedPayload } from '../../test-support/ingest.ts'
-import { indexedRowData } from '../index/write-events.ts'
-import { prepareEvents } from '../process/normalize.ts'
-import { notifyPayloadSchema } from '../accept/payload-schema.ts'
 import { createIngestWriter } from './group-commit.ts'
 import { openPipeline, type IngestPipeline } from '../pipeline/open.ts'
 import type { JournalRecord } from './journal.ts'
@@ -47,20 +44,9 @@ const notifierEvent = (errorClass: string, i: number, extra: Record<string, unkn
 const requests = (projectId: string, errorClass: string, n = 1, extra: Record<string, unknown> = {}) =>
   Array.from({ length: n }, (_, i) => acceptedPayload(projectId, { events: [notifierEvent(errorClass, i, extra)] }))
 
-/** Lines as Errata wrote them before the accepted-event log: one normalized event each. */
-function legacyLines(projectId: string, errorClass: string, n: number) {
-  const events = prepareEvents(projectId, new Date(), notifyPayloadSchema.parse({ events: Array.from({ length: n }, (_, i) => notifierEvent(errorClass, i)) }), null)
-  const lines = events.map(
-    (e) => `${JSON.stringify({ id: e.id, project_id: e.projectId, received_at: e.receivedAt.toISOString(), event: indexedRowData(e) })}\t${JSON.stringify(e.payload)}\n`,
-  )
-  return { events, lines }
-}
-
-const idOf = (record: JournalRecord): string => (record.request ? record.request.eventIds[0]! : record.event.id)
+const idOf = (record: JournalRecord): string => record.request.eventIds[0]!
 const classOf = (record: JournalRecord) =>
-  record.request
-    ? (JSON.parse(record.request.body.toString()) as { events: { exceptions: { errorClass: string }[] }[] }).events[0]!.exceptions[0]!.errorClass
-    : record.event.columns.errorClass
+  (JSON.parse(record.request.body.toString()) as { events: { exceptions: { errorClass: string }[] }[] }).events[0]!.exceptions[0]!.errorClass
 
 describe('ingest journal files', () => {
   it('reads back every appended event in order, across segments, resuming exactly where a read stopped', async () => {
@@ -331,24 +317,8 @@ describe('indexing from the journal', { timeout: 180_000 }, () => {
     await writer.indexed()
     expect(await eventCount(database, 'DoomedJournal')).toEqual({ events: 0, payloads: 0 })
     expect(await eventCount(database, 'KeptJournal')).toEqual({ events: 1, payloads: 1 })
-    const [failed] = await queryRows<{ n: number | string }>(database.db, sql`SELECT count(*) AS n FROM ingest_queue`)
+    const [failed] = await queryRows<{ n: number | string }>(database.db, sql`SELECT count(*) AS n FROM ingest_log`)
     expect(Number(failed!.n)).toBe(0)
-    await writer.close()
-    await database.close()
-  })
-
-  it('indexes the lines an earlier version journaled (one normalized event each)', async () => {
-    const dataDir = tempDir()
-    const seeded = await openMigrated(dataDir)
-    await seedProjects(seeded, 'legacy-project')
-    await seeded.close()
-    const { lines } = legacyLines('legacy-project', 'LegacyLine', 3)
-    await writeFile(segmentPath(join(dataDir, 'ingest-journal'), 1), Buffer.concat([Buffer.from(lines.join('')), journalLines(requests('legacy-project', 'NewLine', 2))]))
-    const database = await openMigrated(dataDir)
-    const writer = writerFor(database)
-    await writer.indexed()
-    expect(await eventCount(database, 'LegacyLine')).toEqual({ events: 3, payloads: 3 })
-    expect(await eventCount(database, 'NewLine')).toEqual({ events: 2, payloads: 2 })
     await writer.close()
     await database.close()
   })
@@ -377,28 +347,34 @@ describe('indexing from the journal', { timeout: 180_000 }, () => {
     await database.close()
   })
 
-  it('sets aside an event that cannot be indexed, with the reason, and indexes its neighbours', async () => {
+  it('sets aside a request whose events cannot be indexed, with the reason, and indexes its neighbours', async () => {
     const dataDir = tempDir()
     const seeded = await openMigrated(dataDir)
     await seedProjects(seeded, 'poison-project')
     await seeded.close()
-    const { events, lines } = legacyLines('poison-project', 'BesidePoisonLine', 3)
-    const poison = events[1]!
-    // An event whose row data lacks its columns: indexing it fails however it is batched.
-    const poisonLine = lines[1]!.replace(/"columns":\{[^}]*\},/, '')
-    await writeFile(segmentPath(join(dataDir, 'ingest-journal'), 1), lines[0]! + poisonLine + lines[2]!)
+    const [good1, poison, good2] = [
+      ...requests('poison-project', 'BesidePoison', 1),
+      ...requests('poison-project', 'Poison', 1),
+      ...requests('poison-project', 'BesidePoison', 1),
+    ]
+    await writeFile(segmentPath(join(dataDir, 'ingest-journal'), 1), journalLines([good1!, poison!, good2!]))
 
     const database = await openMigrated(dataDir)
+    // Indexing this one request's event fails, however it is batched, for a reason that is not the database being away.
+    await database.execScript(`
+      CREATE FUNCTION refuse_poison() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'poisoned event'; END $$;
+      CREATE TRIGGER refuse_poison BEFORE INSERT ON events FOR EACH ROW WHEN (NEW.error_class = 'Poison') EXECUTE FUNCTION refuse_poison();`)
     const writer = writerFor(database)
     await writer.indexed()
-    expect(await eventCount(database, 'BesidePoisonLine')).toEqual({ events: 2, payloads: 2 })
-    const [kept] = await queryRows<{ event_id: string; failure: string | null; failed_at: Date | null }>(
+    expect(await eventCount(database, 'BesidePoison')).toEqual({ events: 2, payloads: 2 })
+    expect(await eventCount(database, 'Poison')).toEqual({ events: 0, payloads: 0 })
+    const [kept] = await queryRows<{ event_ids: string[]; failure: string | null; failed_at: Date | null }>(
       database.db,
-      sql`SELECT event_id, failure, failed_at FROM ingest_queue`,
+      sql`SELECT event_ids, failure, failed_at FROM ingest_log`,
     )
-    expect(kept).toMatchObject({ event_id: poison.id })
+    expect(kept).toMatchObject({ event_ids: poison!.eventIds })
     expect(kept!.failed_at).not.toBeNull()
-    expect(kept!.failure).toBeTruthy()
+    expect(kept!.failure).toMatch(/poisoned event/)
     expect(await database.pipeline.journal!.pending(100)).toBe(0)
     await writer.close()
     await database.close()

@@ -7,18 +7,15 @@
 //
 // A journal is a directory of numbered segment files. Each line is one accepted request: its
 // record data as JSON, a tab, the payload's JSON text as received (raw CR, LF and TAB bytes,
-// which valid JSON only has between tokens, made spaces), a newline. Lines that earlier
-// versions wrote hold one normalized event instead (row data with `event`, then its stored
-// payload); they are still read. Each process appends to a segment of its own, so a line torn
+// which valid JSON only has between tokens, made spaces), a newline. Each process appends to a segment of its own, so a line torn
 // by a crash is only ever at the end of a finished segment, where the reader skips it: that
 // batch was never acknowledged.
 import { mkdir, open, readdir, unlink, type FileHandle } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { IndexedRowData } from '../index/write-events.ts'
-import { oneLineBody, type AcceptedRequest, type IndexableEvent } from './record.ts'
+import { oneLineBody, type AcceptedRequest } from './record.ts'
 
 /** A segment is closed once it holds this much; the indexer deletes it once past it. */
-export const SEGMENT_BYTES = 16 * 1024 * 1024
+const SEGMENT_BYTES = 16 * 1024 * 1024
 
 /** Where the indexer resumes: a segment number and a byte offset in it. */
 export interface JournalPosition {
@@ -26,11 +23,9 @@ export interface JournalPosition {
   offset: number
 }
 
-/**
- * One line read back from the journal: an accepted request, or (written by an earlier
- * version) one event already normalized. `end`: the position just after it.
- */
-export type JournalRecord = ({ request: AcceptedRequest; event?: never } | { event: IndexableEvent; request?: never }) & {
+/** One line read back from the journal: an accepted request. `end`: the position just after it. */
+export interface JournalRecord {
+  request: AcceptedRequest
   end: JournalPosition
 }
 
@@ -41,14 +36,6 @@ interface RequestMeta {
   received_at: string
   ids: string[]
   ua: string | null
-}
-
-/** The row data of an earlier version's event line. */
-interface LegacyEventMeta {
-  id: string
-  project_id: string
-  received_at: string
-  event: IndexedRowData
 }
 
 const SEGMENT_NAME = /^(\d{12})\.log$/
@@ -296,39 +283,28 @@ export function createJournalReader(dir: string) {
 function parseRecord(line: Buffer, end: JournalPosition): JournalRecord {
   const tab = line.indexOf(TAB)
   if (tab < 0) throw new JournalRecordError(end, 'no tab between the row data and the payload')
-  let meta: RequestMeta | LegacyEventMeta
+  let meta: RequestMeta
   try {
-    meta = JSON.parse(line.toString('utf8', 0, tab)) as RequestMeta | LegacyEventMeta
+    meta = JSON.parse(line.toString('utf8', 0, tab)) as RequestMeta
   } catch {
     throw new JournalRecordError(end, 'the row data is not JSON')
   }
-  if ('v' in meta) {
-    if (!Array.isArray(meta.ids) || typeof meta.project_id !== 'string') throw new JournalRecordError(end, 'the record data is incomplete')
-    const request: AcceptedRequest = {
-      projectId: meta.project_id,
-      receivedAt: new Date(meta.received_at),
-      eventIds: meta.ids,
-      userAgent: meta.ua,
-      // A copy: the line is a view of the reader's chunk, which the next read reuses.
-      body: Buffer.from(line.subarray(tab + 1)),
-    }
-    return { request, end }
+  if (meta.v !== 2 || !Array.isArray(meta.ids) || typeof meta.project_id !== 'string') {
+    throw new JournalRecordError(end, 'the record data is incomplete')
   }
-  const event: IndexableEvent = {
-    id: meta.id,
+  const request: AcceptedRequest = {
     projectId: meta.project_id,
     receivedAt: new Date(meta.received_at),
-    columns: meta.event.columns,
-    grouping: meta.event.grouping,
-    userKey: meta.event.userKey,
-    crashedSession: meta.event.crashedSession ?? null,
-    payloadJson: line.toString('utf8', tab + 1),
+    eventIds: meta.ids,
+    userAgent: meta.ua,
+    // A copy: the line is a view of the reader's chunk, which the next read reuses.
+    body: Buffer.from(line.subarray(tab + 1)),
   }
-  return { event, end }
+  return { request, end }
 }
 
 /** A journal line that cannot be read (damaged on disk): reported with where it ends, so it can be skipped. */
-export class JournalRecordError extends Error {
+class JournalRecordError extends Error {
   constructor(
     readonly end: JournalPosition,
     reason: string,

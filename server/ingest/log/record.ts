@@ -31,8 +31,7 @@ export function acceptedRequest(
 
 /**
  * One event ready for the index stage: its row data, and its normalized payload as the JSON
- * text event_payloads stores. Processing an AcceptedRequest makes these; so does reading an
- * event that an earlier version of Errata journaled or queued already normalized.
+ * text event_payloads stores. Processing an AcceptedRequest makes these.
  */
 export interface IndexableEvent extends IndexedEvent {
   payloadJson: string

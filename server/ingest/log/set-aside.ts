@@ -3,8 +3,7 @@
 // others (docs/ingestion.md, "Failures"). Inspect them with SQL; clear failed_at to retry.
 import { sql } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
-import { indexedRowData } from '../index/write-events.ts'
-import type { AcceptedRequest, IndexableEvent } from './record.ts'
+import type { AcceptedRequest } from './record.ts'
 
 /** A journaled request, copied into ingest_log (nothing when its project is gone). */
 export async function setAsideRequest(tx: Db, request: AcceptedRequest, failure: string): Promise<void> {
@@ -13,13 +12,4 @@ export async function setAsideRequest(tx: Db, request: AcceptedRequest, failure:
     SELECT id, ${request.receivedAt.toISOString()}::timestamptz, ${`{${request.eventIds.join(',')}}`}::text[],
       ${request.userAgent}, ${request.body.toString('utf8')}, now(), ${failure}
     FROM projects WHERE id = ${request.projectId}`)
-}
-
-/** An already normalized event an earlier version journaled, copied into ingest_queue. */
-export async function setAsideEvent(tx: Db, event: IndexableEvent, failure: string): Promise<void> {
-  await tx.execute(sql`
-    INSERT INTO ingest_queue (event_id, project_id, received_at, event, payload, failed_at, failure)
-    SELECT ${event.id}, id, ${event.receivedAt.toISOString()}::timestamptz, ${JSON.stringify(indexedRowData(event))}::jsonb,
-      convert_to(${event.payloadJson}, 'UTF8'), now(), ${failure}
-    FROM projects WHERE id = ${event.projectId}`)
 }

@@ -1,9 +1,7 @@
-// The tables as the indexer's sources: ingest_log (the accepted-event log on PostgreSQL: one
-// row per accepted request) and ingest_queue (events an earlier version queued already
-// normalized, drained after an upgrade; PGlite and PostgreSQL alike). Each batch is one
-// project's oldest rows, locked FOR UPDATE SKIP LOCKED under the project's write lock
-// (db/project-lock.ts), indexed and deleted in one transaction (ingest_log's rows are processed
-// just before it): each is indexed exactly once, and processes sharing the database index
+// ingest_log as the indexer's source (the accepted-event log on PostgreSQL: one row per
+// accepted request). Each batch is one project's oldest rows, processed, then locked FOR UPDATE
+// SKIP LOCKED under the project's write lock (db/project-lock.ts), indexed and deleted in one
+// transaction: each is indexed exactly once, and processes sharing the database index
 // different projects side by side.
 import { sql, type SQL } from 'drizzle-orm'
 import type { Logger } from 'pino'
@@ -11,9 +9,6 @@ import { queryRows, type Database, type Db } from '../../db/client.ts'
 import { isTransientPgError, pgErrorMessage } from '../../db/pg-errors.ts'
 import { tryLockProjects } from '../../db/project-lock.ts'
 import { indexEvents } from '../index/index-events.ts'
-import { textArrayLiteral } from '../../db/text-array.ts'
-import { writeEvents, type IndexedRowData } from '../index/write-events.ts'
-import { fitPivotColumns, pivotColumn } from '../process/normalize.ts'
 import type { Processor } from '../process/process.ts'
 import type { AcceptedRequest } from './record.ts'
 
@@ -25,98 +20,7 @@ export interface TableSource {
   indexBatch(limit: number, skip: ReadonlySet<string>): Promise<{ indexed: number; projectId: string | null; others: boolean }>
 }
 
-type Table = 'ingest_log' | 'ingest_queue'
-
-/**
- * The project whose rows this transaction indexes next: of the projects with the oldest waiting
- * rows, the first whose write lock is free, now held. `others`: more projects were waiting.
- */
-async function claimProject(tx: Db, table: Table, skip: ReadonlySet<string>): Promise<{ projectId: string; others: boolean } | null> {
-  const t = sql.raw(table)
-  // Every project with waiting rows, however long another's backlog: a skip scan of the
-  // (project_id, seq) index, one probe per project, then each one's oldest waiting row.
-  const waiting = (
-    await queryRows<{ project_id: string }>(
-      tx,
-      sql`WITH RECURSIVE queued(project_id) AS (
-          (SELECT project_id FROM ${t} ORDER BY project_id LIMIT 1)
-          UNION ALL
-          SELECT (SELECT q.project_id FROM ${t} q WHERE q.project_id > queued.project_id ORDER BY q.project_id LIMIT 1)
-          FROM queued WHERE queued.project_id IS NOT NULL)
-        SELECT project_id FROM (
-          SELECT project_id, (SELECT q.seq FROM ${t} q WHERE q.project_id = queued.project_id AND q.failed_at IS NULL
-                              ORDER BY q.seq LIMIT 1) AS oldest
-          FROM queued WHERE project_id IS NOT NULL) waiting
-        WHERE oldest IS NOT NULL ORDER BY oldest`,
-    )
-  ).filter((row) => !skip.has(row.project_id))
-  for (const { project_id: projectId } of waiting) {
-    if ((await tryLockProjects(tx, [projectId])).size > 0) return { projectId, others: waiting.length > 1 }
-  }
-  return null
-}
-
 const seqArray = (seqs: readonly (number | string)[]) => `{${seqs.map(String).join(',')}}`
-
-/** How one table's rows are taken, indexed and deleted. */
-interface TableRows<Row extends { seq: number | string; project_id: string }> {
-  table: Table
-  take(tx: Db, limit: number, only: { projectId: string } | { seq: string }): Promise<Row[]>
-  /** Indexes the rows and deletes them; `failed` rows (could not be processed) are marked instead. */
-  index(tx: Db, rows: readonly Row[]): Promise<void>
-}
-
-function createSource<Row extends { seq: number | string; project_id: string }>(
-  database: Database,
-  rows: TableRows<Row>,
-  logger: Logger,
-): TableSource {
-  const { table } = rows
-
-  async function indexAlone(seq: string): Promise<number> {
-    try {
-      return await database.db.transaction(async (txn) => {
-        const tx = txn as unknown as Db
-        const taken = await rows.take(tx, 1, { seq })
-        const free = await tryLockProjects(tx, taken.map((row) => row.project_id))
-        if (taken.length === 0 || free.size === 0) return 0
-        await rows.index(tx, taken)
-        return 1
-      })
-    } catch (err) {
-      if (isTransientPgError(err)) throw err
-      logger.error({ err, seq, table }, `an accepted event cannot be indexed; it stays in ${table} with failed_at set`)
-      await database.db.execute(sql`UPDATE ${sql.raw(table)} SET failed_at = now(), failure = ${pgErrorMessage(err)} WHERE seq = ${seq}::bigint`)
-      return 0
-    }
-  }
-
-  return {
-    async indexBatch(limit, skip) {
-      let taken: Row[] = []
-      let claimed: { projectId: string; others: boolean } | null = null
-      try {
-        const indexed = await database.db.transaction(async (txn) => {
-          const tx = txn as unknown as Db
-          claimed = await claimProject(tx, table, skip)
-          if (!claimed) return 0
-          taken = await rows.take(tx, limit, { projectId: claimed.projectId })
-          if (taken.length > 0) await rows.index(tx, taken)
-          return taken.length
-        })
-        const c = claimed as { projectId: string; others: boolean } | null
-        return { indexed, projectId: c?.projectId ?? null, others: c?.others ?? false }
-      } catch (err) {
-        if (taken.length === 0 || isTransientPgError(err)) throw err
-        logger.warn({ err, rows: taken.length, table }, 'indexing a batch failed; indexing its rows one by one')
-      }
-      let indexed = 0
-      for (const row of taken) indexed += await indexAlone(String(row.seq))
-      const c = claimed as { projectId: string; others: boolean } | null
-      return { indexed, projectId: c?.projectId ?? null, others: true }
-    },
-  }
-}
 
 interface LogRow {
   seq: number | string
@@ -216,48 +120,4 @@ export function createLogSource(database: Database, processor: Processor, logger
       return { indexed, projectId, others: true }
     },
   }
-}
-
-interface QueueRow {
-  seq: number | string
-  event_id: string
-  project_id: string
-  received_at: string | Date
-  event: IndexedRowData
-}
-
-/** ingest_queue: events an earlier version accepted already normalized; their payloads move inside the database. */
-export function createLegacyQueueSource(database: Database, logger: Logger): TableSource {
-  return createSource<QueueRow>(
-    database,
-    {
-      table: 'ingest_queue',
-      take: (tx, limit, only) =>
-        queryRows<QueueRow>(
-          tx,
-          sql`SELECT seq, event_id, project_id, received_at, event FROM ingest_queue
-            WHERE failed_at IS NULL AND ${'seq' in only ? sql`seq = ${only.seq}::bigint` : sql`project_id = ${only.projectId}`}
-            ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED`,
-        ),
-      async index(tx, rows) {
-        const outcome = await writeEvents(
-          tx,
-          rows.map((row) => ({
-            id: row.event_id,
-            projectId: row.project_id,
-            receivedAt: new Date(row.received_at),
-            columns: fitPivotColumns(row.event.columns),
-            grouping: row.event.grouping,
-            userKey: pivotColumn(row.event.userKey),
-            crashedSession: row.event.crashedSession ?? null,
-          })),
-        )
-        await tx.execute(sql`
-          WITH taken AS (DELETE FROM ingest_queue WHERE seq = ANY(${seqArray(rows.map((r) => r.seq))}::bigint[]) RETURNING event_id, payload)
-          INSERT INTO event_payloads (event_id, payload) SELECT event_id, payload FROM taken
-          WHERE event_id = ANY(${textArrayLiteral([...(outcome.kept ?? rows.map((r) => r.event_id))])}::text[])`)
-      },
-    },
-    logger,
-  )
 }

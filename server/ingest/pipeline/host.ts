@@ -18,9 +18,6 @@ export type PipelineRequest =
   | { op: 'indexer.idle' | 'indexer.close'; indexerId: number }
   | { op: 'journal.pending'; cap: number }
 
-export const isPipelineRequest = (request: { op: string }): request is PipelineRequest =>
-  request.op.startsWith('indexer.') || request.op === 'journal.pending'
-
 /** `journalPlace`: the journal this process appends accepted requests to, if it journals. */
 export async function createPipelineHost(local: Database, journalPlace: JournalPlace | undefined, logger: Logger) {
   // The same settings as the HTTP thread's: both read them from the process's environment.

@@ -11,7 +11,7 @@ import { pipelineClient } from './client.ts'
 import { startPipelineThread } from './thread.ts'
 
 /** The ingest journal this process appends accepted requests to (log/journal.ts), when it journals. */
-export interface IngestJournal {
+interface IngestJournal {
   /** Its directory (DATA_DIR/ingest-journal). */
   readonly dir: string
   /** Its row in ingest_journals. */
@@ -36,7 +36,7 @@ export interface IngestPipeline {
   close(): Promise<void>
 }
 
-export interface PipelineOptions {
+interface PipelineOptions {
   /**
    * Where the journal lives (DATA_DIR/ingest-journal). PGlite always journals: without a
    * directory (an in-memory database in tests) it uses a temporary one, removed by close().

@@ -1,6 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { gzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { eventSchema, type EventException, type StackFrame } from '../../../contract/events.ts'
 import { decodeEventPayload, encodeEventPayload } from '../../events/event-payload.ts'
@@ -153,11 +152,6 @@ describe('payload normalization on every captured notifier request', () => {
     const stored = decodeEventPayload(encodeEventPayload(prepared!.payload))
     expect(stored).toEqual(prepared!.payload)
     expect(stored.exceptions[0]!.class).toBe(payload.events[0]!.exceptions[0]!.errorClass)
-  })
-
-  it('still reads payloads stored gzip-compressed by earlier versions', () => {
-    const payload = prepareEvents('project-1', new Date(), notifyPayloadSchema.parse(capture('node-notify-handled.request.json').json), null)[0]!.payload
-    expect(decodeEventPayload(gzipSync(JSON.stringify(payload)))).toEqual(payload)
   })
 })
 

@@ -17,7 +17,7 @@ import type { EventInput, NotifyPayload } from '../accept/payload-schema.ts'
 import { parseUserAgent } from './user-agent.ts'
 
 /** The indexed columns of one events row (see 0001-init.sql), minus ids and time. */
-export interface EventColumns {
+interface EventColumns {
   severity: Severity
   unhandled: boolean
   errorClass: string
@@ -103,7 +103,7 @@ export const INGEST_LIMITS = {
 
 const TRUNCATED = '[truncated]'
 /** The metaData tab that keeps fields sent with a type Errata cannot read (e.g. `app: "x"`). */
-export const INVALID_FIELDS_TAB = 'invalid_fields'
+const INVALID_FIELDS_TAB = 'invalid_fields'
 
 type JsonObject = Record<string, unknown>
 
@@ -135,7 +135,7 @@ const utf8 = new TextEncoder()
 const pivotBytes = new Uint8Array(MAX_PIVOT_BYTES)
 
 /** A pivoted column's value: cut to fit an index entry; "" is no value, as NULL (pivots list neither). */
-export function pivotColumn(value: string | null | undefined): string | null {
+function pivotColumn(value: string | null | undefined): string | null {
   if (value == null || value === '') return null
   let text = cleanText(value, MAX_PIVOT_CHARS)
   // A UTF-16 unit is at most 3 bytes of UTF-8; encodeInto stops before a character that does not fit.
@@ -159,7 +159,7 @@ function text(value: unknown): string | null {
  * queued events, so one accepted before the cut existed (and set aside as failed) indexes when
  * retried.
  */
-export function fitPivotColumns(columns: EventColumns): EventColumns {
+function fitPivotColumns(columns: EventColumns): EventColumns {
   return {
     ...columns,
     context: pivotColumn(columns.context),

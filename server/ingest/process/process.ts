@@ -10,7 +10,7 @@ import { computeGrouping } from './grouping.ts'
 import { crashedSessionOf, prepareEvents, type PreparedEvent } from './normalize.ts'
 
 /** One normalized event as the process stages see it. */
-export interface StageEvent {
+interface StageEvent {
   /** Its id, project and received time, and its normalized row data and payload (changed in place by stages). */
   readonly event: PreparedEvent
   /** Set by a stage that changed the exceptions or frames: the event is grouped again. */
@@ -29,12 +29,12 @@ export interface ProcessStage {
 }
 
 /** A request that cannot be processed: kept aside with the reason, never retried by itself. */
-export interface ProcessFailure {
+interface ProcessFailure {
   request: AcceptedRequest
   reason: string
 }
 
-export interface Processed {
+interface Processed {
   events: IndexableEvent[]
   failed: ProcessFailure[]
 }

@@ -9,7 +9,7 @@ import type { Database } from '../../db/client.ts'
 import { createJavaScriptSymbolicator, symbolicatorSettings } from '../../symbolication/javascript.ts'
 import type { ProcessStage } from './process.ts'
 
-export interface StageDeps {
+interface StageDeps {
   database: Database
   logger: Logger
   /** The server's settings, as the pipeline's thread reads them from the environment. */

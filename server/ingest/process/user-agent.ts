@@ -23,7 +23,7 @@ const SYSTEMS: ReadonlyArray<[name: string, pattern: RegExp]> = [
   ['Linux', /\blinux\b/i],
 ]
 
-export interface ParsedUserAgent {
+interface ParsedUserAgent {
   browserName: string | null
   browserVersion: string | null
   osName: string | null

@@ -1,11 +1,7 @@
-import type { ErrorGroup, ErrorStatus, Severity } from '../../../contract/errors.ts'
+import type { ErrorGroup, Severity } from '../../../contract/errors.ts'
 import { Badge } from '../../components/ui/badge.tsx'
 import { cn } from '../../lib/cn.ts'
 import { errorRowText, severityClass, severityDotClass, STATUS_TONE } from './error-row-text.ts'
-
-export function StatusBadge({ status }: { status: ErrorStatus }) {
-  return <Badge tone={STATUS_TONE[status]}>{status}</Badge>
-}
 
 /** The error's status; a snoozed error says when it comes back ("snoozed until 3 more events"). */
 export function ErrorStatusBadge({ error, dense, className }: { error: ErrorGroup; dense?: boolean; className?: string }) {
