@@ -19,7 +19,7 @@ export function ErrorStatusBadge({ error, dense, className }: { error: ErrorGrou
 
 /**
  * Severity as a coloured dot plus the word, so colour is never the only signal. `fromMd`: shown
- * from md only (an errors list row's meta line), as the early script's rows do (src/first-paint/).
+ * from md only (an errors list row's meta line).
  */
 export function SeverityIndicator({ severity, fromMd = false, className }: { severity: Severity; fromMd?: boolean; className?: string }) {
   return (
