@@ -14,18 +14,15 @@ import { tanstackRouter } from '@tanstack/router-plugin/vite'
  * than together (each file compresses without the others' words), each a request too.
  */
 const APP_SHARED = /[\\/](src[\\/](components[\\/]ui|lib|api|features[\\/](layout|filters))|contract)[\\/]/
-/** What of those the first pages (errors list, error page) do not load: other pages' code and the parts loaded on demand. */
-const NOT_ON_FIRST_PAGES =
-  /[\\/](features[\\/]layout[\\/](project-switcher-panel|to-project-choices|page-not-found|public-shell)|components[\\/]ui[\\/](dialog|copy-button|tabs|truncated-text|form-errors)|(api|contract)[\\/](webhooks|source-maps|tokens|privacy)|lib[\\/](format-bytes|page-trail|use-debounced-value))\.tsx?$/
 /**
  * What the sign-in page (src/sign-in-main.tsx) shares with the app (the sign-in request, the token
  * store, the components' classes, lucide's icon base) is a file of its own: a group takes the
  * modules its members import too, and the sign-in page must not load `app-shared` (the
  * bundle-budget check fails if it does). The form itself is not in it: the app needs it only on
- * its /login route.
+ * its /login route. Of lucide's icons, only the form's.
  */
 const SIGN_IN_MODULES =
-  /[\\/](src[\\/](features[\\/]auth[\\/]sign-in|lib[\\/](route-chunks|token-store|last-project|use-document-title)|components[\\/]ui[\\/]classes)\.tsx?$|node_modules[\\/](clsx|class-variance-authority|lucide-react[\\/]dist[\\/]esm[\\/](?!icons[\\/])))/
+  /[\\/](src[\\/](features[\\/]auth[\\/]sign-in|lib[\\/](route-chunks|token-store|last-project|use-document-title)|components[\\/]ui[\\/]classes)\.tsx?$|node_modules[\\/](clsx|class-variance-authority|lucide-react[\\/]dist[\\/]esm[\\/](?!icons[\\/](?!log-in\.mjs))))/
 
 const apiTarget = process.env.ERRATA_DEV_API ?? 'http://127.0.0.1:8080'
 
@@ -194,7 +191,7 @@ export default defineConfig({
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
             { name: 'app-libraries', test: /node_modules[\\/](@tanstack[\\/](react-router|router-core|history|react-store|store|react-query|query-core)|zod|use-sync-external-store)[\\/]/ },
             { name: 'sign-in', test: SIGN_IN_MODULES },
-            { name: 'app-shared', test: (id) => APP_SHARED.test(id) && !NOT_ON_FIRST_PAGES.test(id) },
+            { name: 'app-shared', test: APP_SHARED },
           ],
         },
       },
