@@ -17,8 +17,16 @@ const stopForgetting = router.subscribe('onResolved', () => {
 const root = document.getElementById('root')
 if (!root) throw new Error('index.html has no #root element')
 
-createRoot(root).render(
-  <StrictMode>
-    <RouterProvider router={router} />
-  </StrictMode>,
-)
+// The first page renders once its route's code and data are in (or its error): until then
+// index.html's frame stays in #root, which React's first render replaces. Mounted before, the
+// router's first commits (empty while the route's code loads, then its pending view) replaced it.
+void router
+  .load()
+  .catch(() => undefined)
+  .then(() =>
+    createRoot(root).render(
+      <StrictMode>
+        <RouterProvider router={router} />
+      </StrictMode>,
+    ),
+  )
