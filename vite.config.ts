@@ -14,18 +14,15 @@ import { tanstackRouter } from '@tanstack/router-plugin/vite'
  * than together (each file compresses without the others' words), each a request too.
  */
 const APP_SHARED = /[\\/](src[\\/](components[\\/]ui|lib|api|features[\\/](layout|filters))|contract)[\\/]/
-/** What of those the first pages (errors list, error page) do not load: other pages' code and the parts loaded on demand. */
-const NOT_ON_FIRST_PAGES =
-  /[\\/](features[\\/]layout[\\/](project-switcher-panel|to-project-choices|page-not-found|public-shell)|components[\\/]ui[\\/](dialog|copy-button|tabs|truncated-text|form-errors)|(api|contract)[\\/](webhooks|source-maps|tokens|privacy)|lib[\\/](format-bytes|page-trail|use-debounced-value))\.tsx?$/
 /**
  * What the sign-in page (src/sign-in-main.tsx) shares with the app (the sign-in request, the token
  * store, the components' classes, lucide's icon base) is a file of its own: a group takes the
  * modules its members import too, and the sign-in page must not load `app-shared` (the
  * bundle-budget check fails if it does). The form itself is not in it: the app needs it only on
- * its /login route.
+ * its /login route. Of lucide's icons, only the form's.
  */
 const SIGN_IN_MODULES =
-  /[\\/](src[\\/](features[\\/]auth[\\/]sign-in|lib[\\/](route-chunks|token-store|last-project|use-document-title)|components[\\/]ui[\\/]classes)\.tsx?$|node_modules[\\/](clsx|class-variance-authority|lucide-react[\\/]dist[\\/]esm[\\/](?!icons[\\/])))/
+  /[\\/](src[\\/](features[\\/]auth[\\/]sign-in|lib[\\/](route-chunks|token-store|last-project|use-document-title)|components[\\/]ui[\\/]classes)\.tsx?$|node_modules[\\/](clsx|class-variance-authority|lucide-react[\\/]dist[\\/]esm[\\/](?!icons[\\/](?!log-in\.mjs))))/
 
 const apiTarget = process.env.ERRATA_DEV_API ?? 'http://127.0.0.1:8080'
 
@@ -78,22 +75,19 @@ function precompress(): Plugin {
 }
 
 /**
- * The page's early script (src/first-paint/main.ts: the first API requests, and the errors list's
- * first rows painted from the answer), built on its own into one small classic script and written
- * into index.html's head, so that it runs as the document is parsed: not after a request of its
- * own, nor behind the app's modules (whose compiling takes the main thread as they arrive). The
- * server allows it by its hash (server/web/static-dashboard.ts). The dev server loads the source
- * as a module.
+ * The page's early script (src/first-paint/main.ts: the first API requests), built on its own into
+ * one small classic script and written into index.html's head, so that it runs as the document is
+ * parsed: not after a request of its own, nor after the app's modules have arrived and compiled.
+ * The server allows it by its hash (server/web/static-dashboard.ts). The dev server loads the
+ * source as a module.
  */
-const FIRST_PAINT_ENTRY = 'src/first-paint/main.ts'
-const FIRST_PAINT_PLACE = '<!-- first-paint script -->'
-/** The early script's tag is the one with the app's entry; the server adds the route's chunks to it (server/web/static-dashboard.ts). */
-const APP_ENTRY_ATTRIBUTE = 'data-app-entry'
-function firstPaintScript(): Plugin {
+const FIRST_REQUESTS_ENTRY = 'src/first-paint/main.ts'
+const FIRST_REQUESTS_PLACE = '<!-- first-requests script -->'
+function firstRequestsScript(): Plugin {
   let code = ''
   let isBuild = false
   return {
-    name: 'errata:first-paint-script',
+    name: 'errata:first-requests-script',
     configResolved(config) {
       isBuild = config.command === 'build'
     },
@@ -106,12 +100,12 @@ function firstPaintScript(): Plugin {
           write: false,
           minify: true,
           sourcemap: false,
-          lib: { entry: fileURLToPath(new URL(`./${FIRST_PAINT_ENTRY}`, import.meta.url)), formats: ['iife'], name: 'errataFirstPaint' },
+          lib: { entry: fileURLToPath(new URL(`./${FIRST_REQUESTS_ENTRY}`, import.meta.url)), formats: ['iife'], name: 'errataFirstRequests' },
         },
       })) as Rolldown.RolldownOutput[] | Rolldown.RolldownOutput
       const output = Array.isArray(result) ? result[0]! : result
       const chunk = output.output.find((item): item is Rolldown.OutputChunk => item.type === 'chunk')
-      if (!chunk) throw new Error(`building ${FIRST_PAINT_ENTRY} gave no script`)
+      if (!chunk) throw new Error(`building ${FIRST_REQUESTS_ENTRY} gave no script`)
       // Inside <script>, only "</script" (any case) could end it early.
       code = chunk.code.trim().replace(/<\/(script)/gi, '<\\/$1')
     },
@@ -120,27 +114,9 @@ function firstPaintScript(): Plugin {
       order: 'post',
       handler(html) {
         // The app's page names the place (the sign-in page, login.html, starts no requests).
-        if (!html.includes(FIRST_PAINT_PLACE)) return html
-        if (!isBuild) return html.replace(FIRST_PAINT_PLACE, `<script type="module" src="/${FIRST_PAINT_ENTRY}"></script>`)
-        // The app's entry and its modulepreloads leave the document for the early script, which
-        // adds them once its API requests are sent (src/first-paint/load-app.ts): in the document
-        // the preload scanner asks for them first, and the API requests wait for one of HTTP/1.1's
-        // six connections behind them.
-        let entry: string | undefined
-        const preloads: string[] = []
-        const page = html
-          .replace(/\s*<script type="module" crossorigin src="([^"]+)"><\/script>/g, (_, src: string) => {
-            if (entry) throw new Error('index.html has more than one module script')
-            entry = src
-            return ''
-          })
-          .replace(/\s*<link rel="modulepreload" crossorigin href="([^"]+)">/g, (_, href: string) => {
-            preloads.push(href)
-            return ''
-          })
-        if (!entry) throw new Error('index.html has no module script for the early script to load')
-        const tag = `<script ${APP_ENTRY_ATTRIBUTE}="${entry}" data-app-preloads="${preloads.join(' ')}">${code}</script>`
-        return page.replace(FIRST_PAINT_PLACE, () => tag)
+        if (!html.includes(FIRST_REQUESTS_PLACE)) return html
+        const tag = isBuild ? `<script>${code}</script>` : `<script type="module" src="/${FIRST_REQUESTS_ENTRY}"></script>`
+        return html.replace(FIRST_REQUESTS_PLACE, () => tag)
       },
     },
   }
@@ -177,7 +153,7 @@ export default defineConfig({
     }),
     react(),
     tailwindcss(),
-    firstPaintScript(),
+    firstRequestsScript(),
     precompress(),
     signInEntryInDev(),
   ],
@@ -215,7 +191,7 @@ export default defineConfig({
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
             { name: 'app-libraries', test: /node_modules[\\/](@tanstack[\\/](react-router|router-core|history|react-store|store|react-query|query-core)|zod|use-sync-external-store)[\\/]/ },
             { name: 'sign-in', test: SIGN_IN_MODULES },
-            { name: 'app-shared', test: (id) => APP_SHARED.test(id) && !NOT_ON_FIRST_PAGES.test(id) },
+            { name: 'app-shared', test: APP_SHARED },
           ],
         },
       },

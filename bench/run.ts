@@ -31,7 +31,6 @@ import { privacyPhase } from './privacy-phase.ts'
 import { symbolicationIngestPhase } from './symbolication-ingest.ts'
 import { runSymbolicationBench } from './symbolication.ts'
 import { webhooksBench } from './webhooks.ts'
-import { firstPaintBench } from './first-paint.ts'
 import { rateLimitsBench } from './rate-limits.ts'
 import { countRows, seedProjectData } from './seed.ts'
 import { seedTriageData } from './seed-triage.ts'
@@ -55,8 +54,8 @@ const settings = {
   privacyEvents: Number(env.BENCH_PRIVACY_EVENTS ?? 1_000_000),
   /** Each alternating slice of the errors list during the deletion: running, then paused. */
   privacySliceMs: Number(env.BENCH_PRIVACY_SLICE_MS ?? 3_000),
-  /** Comma-separated subset of ingest,visible,errors,event,triage,privacy,symbolication,webhooks,ratelimits,firstpaint (default: all). */
-  phases: new Set((env.BENCH_PHASES ?? 'ingest,visible,errors,event,triage,privacy,symbolication,webhooks,ratelimits,firstpaint').split(',')),
+  /** Comma-separated subset of ingest,visible,errors,event,triage,privacy,symbolication,webhooks,ratelimits (default: all). */
+  phases: new Set((env.BENCH_PHASES ?? 'ingest,visible,errors,event,triage,privacy,symbolication,webhooks,ratelimits').split(',')),
 }
 const targets = { errorsListP95: 30, eventDetailP95: 20, triageP95: 100 }
 
@@ -240,12 +239,6 @@ async function runEngine(engine: Engine) {
     heading('rate limits: pipeline cost without a quota, under one, and sampling above one')
     rateLimits = await rateLimitsBench(log)
   }
-  // The dashboard's first paint: a real Errata of its own (server/main.ts, embedded database) and Chromium, once.
-  let firstPaint: Awaited<ReturnType<typeof firstPaintBench>> | undefined
-  if (engine === 'pglite' && settings.phases.has('firstpaint')) {
-    heading('dashboard first paint: errors list with 30 rows vs a static page with them (cold loads)')
-    firstPaint = await firstPaintBench(log)
-  }
   return {
     engine,
     settings: { ...settings, phases: [...settings.phases] },
@@ -257,9 +250,7 @@ async function runEngine(engine: Engine) {
     symbolication,
     webhooks,
     rateLimits,
-    firstPaint,
     targetsMet: {
-      firstPaintRatio: firstPaint && firstPaint.medianRatio <= 2,
       symbolicationRatio: symbolication?.ingest.met,
       symbolicationWarm: symbolication && symbolication.frames.warm.framesPerCpuSecond >= symbolication.frames.warm.target,
       // What an event pays: the first lookup through symbolicate(), the upload read from the database; wall and CPU time.
@@ -549,9 +540,6 @@ async function main() {
           `${frames.warm.framesPerCpuSecond.toLocaleString('en-US')} frames per CPU second [${mark(r.targetsMet.symbolicationWarm)}], ` +
           `cold through symbolicate() ${frames.cold.symbolicateFirstLookupMs} ms (CPU ${frames.cold.symbolicateFirstLookupCpuMs} ms) [${mark(r.targetsMet.symbolicationCold)}]`,
       )
-    }
-    if (r.firstPaint) {
-      parts.push(`first paint: errors list ${r.firstPaint.medianRatio.toFixed(2)}× a static page (≤ 2) [${mark(r.targetsMet.firstPaintRatio)}]`)
     }
     if (r.privacy) {
       parts.push(

@@ -2,8 +2,6 @@ import { RouterProvider } from '@tanstack/react-router'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { createQueryClient } from './api/query-client.ts'
-import { forgetEarlyKeys } from './lib/early-keys.ts'
-import { removeFirstPaintShell } from './lib/first-paint.ts'
 import { forgetFirstRequests } from './lib/first-requests.ts'
 import './index.css'
 import { createAppRouter } from './router.tsx'
@@ -15,20 +13,20 @@ const stopForgetting = router.subscribe('onResolved', () => {
   forgetFirstRequests()
   stopForgetting()
 })
-// The first page is on screen (its data, or its own loading or error state): the shell goes.
-const stopShowingShell = router.subscribe('onRendered', () => {
-  removeFirstPaintShell()
-  stopShowingShell()
-})
-
-// Shortcuts pressed before the app ran are for its first page: a page left before any listened drops them.
-router.subscribe('onBeforeNavigate', forgetEarlyKeys)
 
 const root = document.getElementById('root')
 if (!root) throw new Error('index.html has no #root element')
 
-createRoot(root).render(
-  <StrictMode>
-    <RouterProvider router={router} />
-  </StrictMode>,
-)
+// The first page renders once its route's code and data are in (or its error): until then
+// index.html's frame stays in #root, which React's first render replaces. Mounted before, the
+// router's first commits (empty while the route's code loads, then its pending view) replaced it.
+void router
+  .load()
+  .catch(() => undefined)
+  .then(() =>
+    createRoot(root).render(
+      <StrictMode>
+        <RouterProvider router={router} />
+      </StrictMode>,
+    ),
+  )

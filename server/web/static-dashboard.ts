@@ -7,7 +7,6 @@ import { compress } from 'hono/compress'
 import type { AppEnv } from '../context.ts'
 import { contentSecurityPolicy } from '../http/security-headers.ts'
 import { hashedAssets, IMMUTABLE } from './hashed-assets.ts'
-import { preloadLinks, routePreloads } from './route-preloads.ts'
 
 /** Paths that belong to the service, never to the dashboard's client-side routes. */
 export const SERVICE_PATHS = /^\/(api|notify|sessions|healthz|readyz|sourcemap|minidump-symbol|ndk-symbol|minidump|build)(\/|$)/
@@ -17,27 +16,14 @@ const SIGN_IN_PATH = /^\/login\/?$/
 
 /**
  * The CSP sources that allow a page's inline scripts, by their SHA-256 hashes: index.html's early
- * script (src/first-paint/, inlined by vite.config.ts so that it runs as the document is parsed,
- * without waiting for a file of its own). Only those exact scripts run; a script with `src` is a
- * file, allowed by 'self'.
+ * script (src/first-paint/, the first API requests, inlined by vite.config.ts so that it runs as
+ * the document is parsed, without waiting for a file of its own). Only those exact scripts run; a
+ * script with `src` is a file, allowed by 'self'.
  */
 export function inlineScriptSources(html: string): string[] {
   return [...html.matchAll(/<script(\s[^>]*)?>([\s\S]*?)<\/script>/g)]
     .filter((match) => !/\ssrc=/.test(match[1] ?? ''))
     .map((match) => `'sha256-${createHash('sha256').update(match[2]!, 'utf8').digest('base64')}'`)
-}
-
-/** The early script's tag (vite.config.ts), which asks for the app's files: the route's go on it too. */
-const EARLY_SCRIPT_TAG = '<script data-app-entry='
-
-/** The page with its route's files named: on the early script's tag, or as links in its head. */
-function withRouteFiles(page: string, files: string[]): string {
-  if (files.length === 0) return page
-  if (page.includes(EARLY_SCRIPT_TAG)) {
-    const list = files.join(' ').replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`)
-    return page.replace(EARLY_SCRIPT_TAG, () => `<script data-route-preloads="${list}" data-app-entry=`)
-  }
-  return page.replace('</head>', () => `  ${preloadLinks(files)}\n  </head>`)
 }
 
 /**
@@ -49,8 +35,6 @@ export function staticDashboard(staticDir: string): Hono<AppEnv> {
   const root = resolve(staticDir)
   const indexPath = join(root, 'index.html')
   const signInPath = join(root, 'login.html')
-  // The page names its route's chunks itself, so the browser fetches them beside the entry's.
-  const preloadsFor = existsSync(root) ? routePreloads(root) : () => []
   const app = new Hono<AppEnv>()
   // Without a build (tests, API-only use) only the fallback below answers.
   if (existsSync(root)) serveBuiltFiles(app, root)
@@ -64,7 +48,7 @@ export function staticDashboard(staticDir: string): Hono<AppEnv> {
     }
     c.header('Cache-Control', 'no-cache')
     if (SIGN_IN_PATH.test(c.req.path) && existsSync(signInPath)) return c.html(readFileSync(signInPath, 'utf8'))
-    const page = withRouteFiles(readFileSync(indexPath, 'utf8'), preloadsFor(c.req.path))
+    const page = readFileSync(indexPath, 'utf8')
     const inlineScripts = inlineScriptSources(page)
     if (inlineScripts.length > 0) c.header('Content-Security-Policy', contentSecurityPolicy(inlineScripts))
     return c.html(page)

@@ -1,15 +1,13 @@
 import { QueryClient } from '@tanstack/react-query'
-import { waitFor } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { currentUserQuery } from '../api/auth.ts'
 import { projectCollaboratorsQuery } from '../api/collaborators.ts'
 import { errorsInfiniteQuery } from '../api/errors.ts'
-import { organizationQuery } from '../api/organizations.ts'
 import { projectQuery } from '../api/projects.ts'
 import { DEFAULT_FILTERS } from '../features/filters/to-filter-search.ts'
 import { forgetFirstRequests } from '../lib/first-requests.ts'
 import { clearToken, writeToken } from '../lib/token-store.ts'
-import { collaborator, errorGroup, organization, project } from '../test/fixtures.ts'
+import { collaborator, errorGroup, project } from '../test/fixtures.ts'
 import { json, mockApi } from '../test/mock-api.ts'
 import { startFirstRequests } from './first-requests.ts'
 
@@ -36,7 +34,6 @@ describe('the first page’s requests, started by the page', () => {
       'GET /api/projects/p1': project(),
       'GET /api/projects/p1/errors': json([errorGroup()], { headers: { 'X-Total-Count': '1' } }),
       'GET /api/projects/p1/collaborators': [collaborator()],
-      'GET /api/organizations/org1': organization(),
     })
     runPageScript()
     expect(requests.map((r) => r.url.pathname).sort()).toEqual(['/api/projects/p1', '/api/projects/p1/collaborators', '/api/projects/p1/errors', '/api/user'])
@@ -57,15 +54,12 @@ describe('the first page’s requests, started by the page', () => {
     expect(me.email).toBe('ada@example.com')
     const collaborators = await queryClient.fetchQuery(projectCollaboratorsQuery('p1'))
     expect(collaborators.map((c) => c.id)).toEqual(['u2'])
-    // The header's organization, asked for by the page as soon as the project's answer named it.
-    await waitFor(() => expect(requests.map((r) => r.url.pathname)).toContain('/api/organizations/org1'))
-    expect((await queryClient.fetchQuery(organizationQuery('org1'))).name).toBe('Acme Inc.')
-    // Five requests in all: the page's.
-    expect(requests).toHaveLength(5)
+    // Four requests in all: the page's.
+    expect(requests).toHaveLength(4)
 
     // Taken once: the next read asks the server.
     await queryClient.refetchQueries({ queryKey: projectQuery('p1').queryKey })
-    expect(requests).toHaveLength(6)
+    expect(requests).toHaveLength(5)
   })
 
   it('hands an error answer to the app, which handles it as its own', async () => {
@@ -95,87 +89,5 @@ describe('the first page’s requests, started by the page', () => {
     runPageScript()
     expect(requests).toHaveLength(0)
     expect(window.errataFirstRequests).toBeUndefined()
-  })
-
-  describe('on the errors list’s default view, the first rows painted from the answer', () => {
-    /** index.html's shell, as the page has it before the app runs. */
-    const shell = () => {
-      document.body.innerHTML = '<div id="first-paint"><header></header><div id="first-paint-page" role="status" aria-label="Loading Errata"></div></div>'
-    }
-    afterEach(() => {
-      document.body.innerHTML = ''
-      window.localStorage.removeItem('errata.errors-trend-collapsed')
-    })
-    const rows = () => document.querySelectorAll('#first-paint [role="list"][aria-label="Errors"] [role="listitem"]')
-
-    it('are painted into the shell, and the app still takes the untouched answers', async () => {
-      shell()
-      const { requests } = mockApi({
-        'GET /api/user': user,
-        'GET /api/projects/p1': project(),
-        'GET /api/projects/p1/errors': json([errorGroup(), errorGroup({ id: 'e2', error_class: 'RangeError' })], { headers: { 'X-Total-Count': '2' } }),
-      })
-      runPageScript()
-      await waitFor(() => expect(rows()).toHaveLength(2))
-      expect(document.querySelector('#first-paint h1')?.textContent).toBe('checkout-api: errors')
-      expect(document.querySelector('#first-paint-page a[href="/projects/p1/errors/e2"]')?.textContent).toBe('RangeError')
-      const list = await new QueryClient().fetchInfiniteQuery(errorsInfiniteQuery('p1', listParams))
-      expect(list.pages[0]?.items.map((e) => e.id)).toEqual(['e1', 'e2'])
-      expect(requests.filter((r) => r.url.pathname === '/api/projects/p1/errors')).toHaveLength(1)
-    })
-
-    it('are not painted for another view, with the trend shown, for a refused request or an empty list', async () => {
-      const settle = async () => {
-        runPageScript()
-        await Promise.all(Object.values(window.errataFirstRequests?.requests ?? {}))
-        await new Promise((resolve) => setTimeout(resolve, 0))
-        forgetFirstRequests()
-      }
-      const routes = { 'GET /api/user': user, 'GET /api/projects/p1': project() }
-      const list = json([errorGroup()], { headers: { 'X-Total-Count': '1' } })
-
-      shell()
-      window.history.replaceState(null, '', '/projects/p1/errors?f=error.status:eq:ignored')
-      mockApi({ ...routes, 'GET /api/projects/p1/errors': list.clone() })
-      await settle()
-      expect(rows()).toHaveLength(0)
-      expect(document.getElementById('first-paint-page')).toHaveAttribute('role', 'status')
-
-      window.history.replaceState(null, '', '/projects/p1/errors')
-      window.localStorage.setItem('errata.errors-trend-collapsed', 'false')
-      mockApi({ ...routes, 'GET /api/projects/p1/errors': list.clone() })
-      await settle()
-      expect(rows()).toHaveLength(0)
-      window.localStorage.removeItem('errata.errors-trend-collapsed')
-
-      mockApi({ ...routes, 'GET /api/projects/p1/errors': json({ errors: ['unauthorized'] }, { status: 401 }) })
-      await settle()
-      expect(rows()).toHaveLength(0)
-
-      mockApi({ ...routes, 'GET /api/projects/p1/errors': json([], { headers: { 'X-Total-Count': '0' } }) })
-      await settle()
-      expect(rows()).toHaveLength(0)
-      expect(document.getElementById('first-paint-page')).toHaveAttribute('aria-label', 'Loading Errata')
-    })
-
-    it('are not painted once the app has taken the shell away', async () => {
-      shell()
-      mockApi({ 'GET /api/user': user, 'GET /api/projects/p1': project(), 'GET /api/projects/p1/errors': json([errorGroup()]) })
-      runPageScript()
-      document.getElementById('first-paint')?.remove()
-      await Promise.all(Object.values(window.errataFirstRequests?.requests ?? {}))
-      await new Promise((resolve) => setTimeout(resolve, 0))
-      expect(document.querySelectorAll('[role="listitem"]')).toHaveLength(0)
-    })
-  })
-
-  it('do not ask for the organization when the app has asked for it itself', async () => {
-    const { requests } = mockApi({ 'GET /api/user': user, 'GET /api/projects/p1': project(), 'GET /api/organizations/org1': organization() })
-    runPageScript()
-    // The app's header asks first (it took the project's answer before the page had read it).
-    await new QueryClient().fetchQuery(organizationQuery('org1'))
-    await Promise.all(Object.values(window.errataFirstRequests?.requests ?? {}))
-    await new Promise((resolve) => setTimeout(resolve, 0))
-    expect(requests.filter((r) => r.url.pathname === '/api/organizations/org1')).toHaveLength(1)
   })
 })

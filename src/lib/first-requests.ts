@@ -5,8 +5,6 @@
 interface FirstRequests {
   token: string
   requests: Record<string, Promise<Response> | undefined>
-  /** What the app asked for itself: the page starts no request of its own for these later. */
-  asked?: Set<string>
 }
 
 declare global {
@@ -21,7 +19,6 @@ export function takeFirstRequest(url: string, token: string | null): Promise<Res
   if (!started || token === null || started.token !== token) return undefined
   const request = started.requests[url]
   delete started.requests[url]
-  if (!request) (started.asked ??= new Set()).add(url)
   return request
 }
 

@@ -1,7 +1,6 @@
 /**
- * A value made on its first use, then kept. For the `Intl` formatters of modules the page's early
- * script imports (src/first-paint/): made at once, before its first request is sent, they took
- * about 20 ms there.
+ * A value made on its first use, then kept. For `Intl` formatters: made when their module loads,
+ * they took about 20 ms before the first page could render.
  */
 export function once<T>(make: () => T): () => T {
   let value: T | undefined

@@ -10,7 +10,7 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['second', 1],
 ]
 
-// Each formatter made on its first use (once.ts): the page's early script imports this module.
+// Each formatter made on its first use (once.ts), not when the module loads.
 const relativeFormat = once(() => new Intl.RelativeTimeFormat('en', { numeric: 'auto' }))
 
 // Server times run a little ahead of a browser whose clock is slow: up to a minute ahead is "just now".

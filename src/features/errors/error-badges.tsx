@@ -1,13 +1,22 @@
 import type { ErrorGroup, Severity } from '../../../contract/errors.ts'
 import { Badge } from '../../components/ui/badge.tsx'
 import { cn } from '../../lib/cn.ts'
-import { errorRowText, severityClass, severityDotClass, STATUS_TONE } from './error-row-text.ts'
+import { describeReopenRules } from '../triage/snooze-text.ts'
+
+const STATUS_TONE = { open: 'accent', fixed: 'success', snoozed: 'info', ignored: 'neutral' } as const
+
+const SEVERITY_DOT: Record<Severity, string> = {
+  error: 'bg-danger',
+  warning: 'bg-warning',
+  info: 'bg-info',
+}
 
 /** The error's status; a snoozed error says when it comes back ("snoozed until 3 more events"). */
 export function ErrorStatusBadge({ error, dense, className }: { error: ErrorGroup; dense?: boolean; className?: string }) {
-  const { status, statusTitle } = errorRowText(error)
+  const rule = error.status === 'snoozed' ? describeReopenRules(error.reopen_rules, error.events) : null
+  const status = rule ? `snoozed ${rule}` : error.status
   return (
-    <Badge tone={STATUS_TONE[error.status]} dense={dense} className={cn('max-w-full', className)} title={statusTitle}>
+    <Badge tone={STATUS_TONE[error.status]} dense={dense} className={cn('max-w-full', className)} title={rule ? status : undefined}>
       <span className="truncate">{status}</span>
     </Badge>
   )
@@ -15,12 +24,12 @@ export function ErrorStatusBadge({ error, dense, className }: { error: ErrorGrou
 
 /**
  * Severity as a coloured dot plus the word, so colour is never the only signal. `fromMd`: shown
- * from md only (an errors list row's meta line), as the early script's rows do (src/first-paint/).
+ * from md only (an errors list row's meta line).
  */
 export function SeverityIndicator({ severity, fromMd = false, className }: { severity: Severity; fromMd?: boolean; className?: string }) {
   return (
-    <span className={cn(fromMd ? `${severityClass.replace('inline-flex ', '')} hidden md:inline-flex` : severityClass, className)}>
-      <span aria-hidden="true" className={severityDotClass(severity)} />
+    <span className={cn(fromMd ? 'hidden items-center gap-1.5 text-xs text-muted-foreground md:inline-flex' : 'inline-flex items-center gap-1.5 text-xs text-muted-foreground', className)}>
+      <span aria-hidden="true" className={`size-2 shrink-0 rounded-full ${SEVERITY_DOT[severity]}`} />
       {severity}
     </span>
   )

@@ -1,5 +1,4 @@
 import { useEffect, useRef } from 'react'
-import { listenForEarlyKeys } from '../../lib/early-keys.ts'
 
 export type ShortcutKey = 'j' | 'k' | 'Enter' | 'x' | 'f' | 's' | 'i' | 'a' | 'n' | '/' | '?'
 
@@ -71,11 +70,6 @@ export function useShortcuts(handlers: ShortcutHandlers, enabled = true): void {
       handler(event)
     }
     document.addEventListener('keydown', onKeyDown)
-    // Keys pressed on the page's first paint, before this listener existed, come now.
-    const stopListening = listenForEarlyKeys()
-    return () => {
-      stopListening()
-      document.removeEventListener('keydown', onKeyDown)
-    }
+    return () => document.removeEventListener('keydown', onKeyDown)
   }, [enabled])
 }

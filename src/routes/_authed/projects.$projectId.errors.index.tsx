@@ -35,8 +35,7 @@ export const Route = createFileRoute('/_authed/projects/$projectId/errors/')({
     // Without the project there is no page: its failure is the route's error (or not-found) page.
     const cachedProject = queryClient.getQueryData(projectQuery(projectId).queryKey) !== undefined
     const shown = await orNotFound(queryClient.ensureQueryData(projectQuery(projectId)))
-    // The header's breadcrumbs name its organization: asked for with the page (on a page load the
-    // page's own request, src/first-paint/first-requests.ts, is taken here), not after it rendered.
+    // The header's breadcrumbs name its organization: asked for with the page, not after it rendered.
     void queryClient.prefetchQuery(organizationQuery(shown.organization_id))
     const settled = (async () => {
       try {
