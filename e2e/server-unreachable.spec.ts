@@ -33,6 +33,8 @@ test('with the server unreachable, navigation shows the app’s own error and Re
   ])
   await waitForEvents(api, projectId, 3)
 
+  // The page's timers are Playwright's (time flows as usual), so the end of retries can be run to, not slept for.
+  await page.clock.install()
   await signIn(page)
   await page.goto(`/projects/${projectId}/errors`)
   await expect(errorsList(page).getByRole('listitem')).toHaveCount(2)
@@ -55,9 +57,11 @@ test('with the server unreachable, navigation shows the app’s own error and Re
   await expect(page.getByText('Could not refresh data')).toHaveCount(0)
   expect(await documentMark(page)).toBe('same document')
   // The failure on show is final: nothing keeps asking behind it (and so could take it away
-  // from under the user's Retry). 1.5 s is past the longest retry delay.
+  // from under the user's Retry). Every timer due in the next 10 s, past the longest retry delay, runs now.
   const triedBeforeShown = listRequests.length
-  await page.waitForTimeout(1_500)
+  await page.clock.runFor(10_000)
+  // A round trip to the page: a request those timers started has been reported by now.
+  await page.evaluate(() => 0)
   expect(listRequests.length).toBe(triedBeforeShown)
 
   await startServer(page)
