@@ -26,7 +26,7 @@ import { eventSchema, type ErrorEvent } from '../../contract/events.ts'
 import { filterField, type Filters } from '../../contract/filters.ts'
 import { apiUrl, getJson, getPage, sendEmpty, sendJson, type Page } from './http.ts'
 import { withFilters } from './event-fields.ts'
-import { cachePolicy, type CacheEffects } from './mutation-policy.ts'
+import { withCacheRule, type CacheEffects } from './cache-rules.ts'
 import { pivotKeys } from './pivots.ts'
 import { projectKeys } from './projects.ts'
 import { trendKeys } from './trends.ts'
@@ -347,7 +347,7 @@ export interface ErrorOperationInput {
   operation: ErrorOperation
 }
 
-/** The mutation keys of error operations: the invalidation policy (mutation-policy.ts) reads them. */
+/** The mutation keys of error operations. */
 export const errorMutationKeys = {
   operation: (projectId: string) => ['errors', 'operation', projectId] as const,
   bulkOperation: (projectId: string) => ['errors', 'bulk-operation', projectId] as const,
@@ -359,6 +359,12 @@ export const errorMutationKeys = {
  * is not optimistic: it waits for the server.
  */
 export const errorOperationMutation = (projectId: string) =>
+  withCacheRule(errorOperationOptions(projectId), {
+    afterSuccess: (_data, { errorId, operation }) => afterErrorOperation(projectId, [errorId], operation),
+    afterFailure: ({ errorId, operation }) => afterErrorOperation(projectId, [errorId], operation),
+  })
+
+const errorOperationOptions = (projectId: string) =>
   mutationOptions<ErrorGroup | null, Error, ErrorOperationInput, OptimisticContext | undefined>({
     mutationKey: errorMutationKeys.operation(projectId),
     mutationFn: ({ errorId, operation }) => patchError(projectId, errorId, operation),
@@ -391,6 +397,12 @@ export interface BulkOutcome {
  * server did not change is put back as it was (the caller says how many failed and why).
  */
 export const bulkErrorOperationMutation = (projectId: string) =>
+  withCacheRule(bulkErrorOperationOptions(projectId), {
+    afterSuccess: (_data, { errorIds, operation }) => afterErrorOperation(projectId, errorIds, operation),
+    afterFailure: ({ errorIds, operation }) => afterErrorOperation(projectId, errorIds, operation),
+  })
+
+const bulkErrorOperationOptions = (projectId: string) =>
   mutationOptions<BulkOutcome, Error, BulkOperationInput, OptimisticContext>({
     mutationKey: errorMutationKeys.bulkOperation(projectId),
     mutationFn: async ({ errorIds, operation }) => {
@@ -450,12 +462,3 @@ function afterErrorOperation(projectId: string, errorIds: readonly string[], ope
     ],
   }
 }
-
-cachePolicy<ErrorOperationInput>('errors/operation', {
-  afterFailure: true,
-  effects: ({ scope: [projectId], variables: { errorId, operation } }) => afterErrorOperation(projectId as string, [errorId], operation),
-})
-cachePolicy<BulkOperationInput>('errors/bulk-operation', {
-  afterFailure: true,
-  effects: ({ scope: [projectId], variables: { errorIds, operation } }) => afterErrorOperation(projectId as string, errorIds, operation),
-})
