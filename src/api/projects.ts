@@ -28,7 +28,7 @@ export const projectQuery = (projectId: string) =>
     queryFn: ({ signal }) => getJson(apiUrl(`/projects/${encodeURIComponent(projectId)}`), projectSchema, signal),
     // Read once per page load (the loader's read serves the page's readers on mount). The open
     // error count it carries is read again when it moves: after a status change or an event's
-    // deletion (mutation-policy rules), and when the errors list's total changes as it polls
+    // deletion (the mutations' cache rules), and when the errors list's total changes as it polls
     // (refreshProject); otherwise as often as that list polls.
     staleTime: LIST_POLL_MS,
   })
