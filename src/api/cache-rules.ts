@@ -1,7 +1,7 @@
 // What a mutation changes in the cache: the one place that reads data again after a write. Each
-// mutation factory in src/api carries its rule in `meta.cache` (withCacheRule, typed by the
-// mutation's own data and variables); query-client.ts applies it from its MutationCache.
-import type { InvalidateQueryFilters, MutationFunction, MutationKey, MutationMeta, QueryClient, QueryKey } from '@tanstack/react-query'
+// mutation factory in src/api carries its rule in `meta.cache` (mutationWithCacheRule, typed by
+// the mutation's own data and variables); query-client.ts applies it from its MutationCache.
+import type { InvalidateQueryFilters, QueryClient, QueryKey, UseMutationOptions, WithRequired } from '@tanstack/react-query'
 
 /** A mutation's consequences: queries to drop (read about something gone), to replace, to read again. */
 export interface CacheEffects {
@@ -33,19 +33,24 @@ declare module '@tanstack/react-query' {
       /**
        * What the mutation changes in the cache; every factory has one, `{}` when nothing cached
        * changes (src/api/mutation-keys.test.ts). Declared with methods, so a rule typed by its
-       * mutation (withCacheRule) fits here.
+       * mutation (mutationWithCacheRule) fits here.
        */
       cache?: CacheRule
     }
   }
 }
 
-/** A mutation's options with its cache rule, typed by the mutation's own data and variables. */
-export function withCacheRule<TOptions extends { mutationKey: MutationKey; mutationFn?: (variables: never, context: never) => Promise<unknown>; meta?: MutationMeta }>(
-  options: TOptions,
-  rule: TOptions extends { mutationFn?: MutationFunction<infer TData, infer TVariables> } ? CacheRule<TData, TVariables> : never,
-): TOptions {
-  return { ...options, meta: { ...options.meta, cache: rule } }
+/**
+ * A mutation's options (as mutationOptions takes them) with its cache rule, `cache`, typed by the
+ * mutation's own data and variables; the rule goes into its meta.
+ */
+export function mutationWithCacheRule<TData = unknown, TError = Error, TVariables = void, TContext = unknown>({
+  cache,
+  ...options
+}: WithRequired<UseMutationOptions<TData, TError, TVariables, TContext>, 'mutationKey'> & {
+  cache: CacheRule<TData, TVariables>
+}): WithRequired<UseMutationOptions<TData, TError, TVariables, TContext>, 'mutationKey'> {
+  return { ...options, meta: { ...options.meta, cache } }
 }
 
 export const invalidate = (...keys: QueryKey[]): CacheEffects => ({ invalidate: keys.map((queryKey) => ({ queryKey })) })

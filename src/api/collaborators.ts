@@ -1,4 +1,4 @@
-import { mutationOptions, queryOptions } from '@tanstack/react-query'
+import { queryOptions } from '@tanstack/react-query'
 import {
   collaboratorSchema,
   invitationSchema,
@@ -13,7 +13,7 @@ import { organizationSchema } from '../../contract/organizations.ts'
 import { loginResponseSchema, type LoginResponse } from '../../contract/users.ts'
 import { writeToken } from '../lib/token-store.ts'
 import { apiUrl, getJson, sendEmpty, sendJson } from './http.ts'
-import { invalidate, withCacheRule } from './cache-rules.ts'
+import { invalidate, mutationWithCacheRule } from './cache-rules.ts'
 import { userKeys } from './auth.ts'
 import { organizationKeys } from './organizations.ts'
 import { projectKeys } from './projects.ts'
@@ -105,42 +105,36 @@ const collaboratorsChanged = (organizationId: string) =>
   invalidate(collaboratorKeys.list(organizationId), projectKeys.list(organizationId))
 
 export const inviteCollaboratorMutation = (organizationId: string) =>
-  withCacheRule(
-    mutationOptions({
-      mutationKey: collaboratorMutationKeys.invite(organizationId),
-      mutationFn: (input: InviteCollaborator) => inviteCollaborator(organizationId, input),
-      meta: { inlineErrors: true },
-    }),
-    { afterSuccess: () => collaboratorsChanged(organizationId) },
-  )
+  mutationWithCacheRule({
+    mutationKey: collaboratorMutationKeys.invite(organizationId),
+    mutationFn: (input: InviteCollaborator) => inviteCollaborator(organizationId, input),
+    meta: { inlineErrors: true },
+    cache: { afterSuccess: () => collaboratorsChanged(organizationId) },
+  })
 
 export const updateCollaboratorMutation = (organizationId: string) =>
-  withCacheRule(
-    mutationOptions({
-      mutationKey: collaboratorMutationKeys.update(organizationId),
-      mutationFn: ({ collaboratorId, input }: { collaboratorId: string; input: UpdateCollaborator }) =>
-        updateCollaborator(organizationId, collaboratorId, input),
-      meta: { inlineErrors: true },
-    }),
-    { afterSuccess: () => collaboratorsChanged(organizationId) },
-  )
+  mutationWithCacheRule({
+    mutationKey: collaboratorMutationKeys.update(organizationId),
+    mutationFn: ({ collaboratorId, input }: { collaboratorId: string; input: UpdateCollaborator }) =>
+      updateCollaborator(organizationId, collaboratorId, input),
+    meta: { inlineErrors: true },
+    cache: { afterSuccess: () => collaboratorsChanged(organizationId) },
+  })
 
 /** Removes a collaborator; `leaving` says it is the signed-in user (the organization goes out of reach). */
 export const removeCollaboratorMutation = (organizationId: string) =>
-  withCacheRule(
-    mutationOptions({
-      mutationKey: collaboratorMutationKeys.remove(organizationId),
-      mutationFn: ({ collaboratorId }: { collaboratorId: string; leaving: boolean }) => removeCollaborator(organizationId, collaboratorId),
-      meta: { inlineErrors: true },
-    }),
-    {
+  mutationWithCacheRule({
+    mutationKey: collaboratorMutationKeys.remove(organizationId),
+    mutationFn: ({ collaboratorId }: { collaboratorId: string; leaving: boolean }) => removeCollaborator(organizationId, collaboratorId),
+    meta: { inlineErrors: true },
+    cache: {
       afterSuccess: (_data, { leaving }) =>
         leaving
           ? // The signed-in user left: the organization is no longer theirs to see.
             { remove: [collaboratorKeys.list(organizationId)], ...invalidate(organizationKeys.all) }
           : collaboratorsChanged(organizationId),
     },
-  )
+  })
 
 export const invitationMutationKeys = {
   answer: () => ['invitations', 'answer'] as const,
@@ -148,25 +142,21 @@ export const invitationMutationKeys = {
 
 /** Accepts (answering the organization joined) or declines an invitation to the signed-in user. */
 export const answerInvitationMutation = () =>
-  withCacheRule(
-    mutationOptions({
-      mutationKey: invitationMutationKeys.answer(),
-      mutationFn: async ({ invitationId, accept }: { invitationId: string; accept: boolean }) =>
-        accept ? acceptUserInvitation(invitationId) : (await declineUserInvitation(invitationId), null),
-    }),
-    { afterSuccess: () => invalidate(invitationKeys.mine(), organizationKeys.all) },
-  )
+  mutationWithCacheRule({
+    mutationKey: invitationMutationKeys.answer(),
+    mutationFn: async ({ invitationId, accept }: { invitationId: string; accept: boolean }) =>
+      accept ? acceptUserInvitation(invitationId) : (await declineUserInvitation(invitationId), null),
+    cache: { afterSuccess: () => invalidate(invitationKeys.mine(), organizationKeys.all) },
+  })
 
 /**
  * Accepting an invitation by its link signs in as the invited user: whoever was signed in before
  * in this browser is not who we are now, so the cache starts clean, knowing only the new user.
  */
 export const acceptInvitationMutation = (token: string) =>
-  withCacheRule(
-    mutationOptions({
-      mutationKey: ['invitations', 'accept-link'] as const,
-      mutationFn: (input: AcceptInvitation) => acceptInvitation(token, input),
-      meta: { inlineErrors: true },
-    }),
-    { afterSuccess: ({ user }) => ({ clear: true, write: [[userKeys.current(), user]] }) },
-  )
+  mutationWithCacheRule({
+    mutationKey: ['invitations', 'accept-link'] as const,
+    mutationFn: (input: AcceptInvitation) => acceptInvitation(token, input),
+    meta: { inlineErrors: true },
+    cache: { afterSuccess: ({ user }) => ({ clear: true, write: [[userKeys.current(), user]] }) },
+  })

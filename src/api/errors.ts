@@ -1,6 +1,5 @@
 import {
   infiniteQueryOptions,
-  mutationOptions,
   queryOptions,
   type InfiniteData,
   type Query,
@@ -26,7 +25,7 @@ import { eventSchema, type ErrorEvent } from '../../contract/events.ts'
 import { filterField, type Filters } from '../../contract/filters.ts'
 import { apiUrl, getJson, getPage, sendEmpty, sendJson, type Page } from './http.ts'
 import { withFilters } from './event-fields.ts'
-import { withCacheRule, type CacheEffects } from './cache-rules.ts'
+import { mutationWithCacheRule, type CacheEffects } from './cache-rules.ts'
 import { pivotKeys } from './pivots.ts'
 import { projectKeys } from './projects.ts'
 import { trendKeys } from './trends.ts'
@@ -359,27 +358,25 @@ export const errorMutationKeys = {
  * is not optimistic: it waits for the server.
  */
 export const errorOperationMutation = (projectId: string) =>
-  withCacheRule(
-    mutationOptions<ErrorGroup | null, Error, ErrorOperationInput, OptimisticContext | undefined>({
-      mutationKey: errorMutationKeys.operation(projectId),
-      mutationFn: ({ errorId, operation }) => patchError(projectId, errorId, operation),
-      // The caller shows the failure, naming the operation; the global toast would repeat it.
-      meta: { inlineErrors: true },
-      onMutate: ({ errorId, operation }, { client }) =>
-        operation.operation === 'delete' ? undefined : applyOptimistically(client, projectId, [errorId], operation),
-      onError: (_error, _variables, context, { client }) => {
-        if (context) restore(client, context.snapshot)
-      },
-      onSuccess: (updated, { errorId, operation }, _context, { client }) => {
-        writeErrors(client, projectId, new Map([[errorId, operation.operation === 'delete' ? null : updated]]))
-        if (operation.operation === 'delete') client.removeQueries({ queryKey: errorKeys.detail(projectId, errorId) })
-      },
-    }),
-    {
+  mutationWithCacheRule<ErrorGroup | null, Error, ErrorOperationInput, OptimisticContext | undefined>({
+    mutationKey: errorMutationKeys.operation(projectId),
+    mutationFn: ({ errorId, operation }) => patchError(projectId, errorId, operation),
+    // The caller shows the failure, naming the operation; the global toast would repeat it.
+    meta: { inlineErrors: true },
+    onMutate: ({ errorId, operation }, { client }) =>
+      operation.operation === 'delete' ? undefined : applyOptimistically(client, projectId, [errorId], operation),
+    onError: (_error, _variables, context, { client }) => {
+      if (context) restore(client, context.snapshot)
+    },
+    onSuccess: (updated, { errorId, operation }, _context, { client }) => {
+      writeErrors(client, projectId, new Map([[errorId, operation.operation === 'delete' ? null : updated]]))
+      if (operation.operation === 'delete') client.removeQueries({ queryKey: errorKeys.detail(projectId, errorId) })
+    },
+    cache: {
       afterSuccess: (_data, { errorId, operation }) => afterErrorOperation(projectId, [errorId], operation),
       afterFailure: ({ errorId, operation }) => afterErrorOperation(projectId, [errorId], operation),
     },
-  )
+  })
 
 export interface BulkOperationInput {
   errorIds: readonly string[]
@@ -397,36 +394,34 @@ export interface BulkOutcome {
  * server did not change is put back as it was (the caller says how many failed and why).
  */
 export const bulkErrorOperationMutation = (projectId: string) =>
-  withCacheRule(
-    mutationOptions<BulkOutcome, Error, BulkOperationInput, OptimisticContext>({
-      mutationKey: errorMutationKeys.bulkOperation(projectId),
-      mutationFn: async ({ errorIds, operation }) => {
-        const results = await patchErrors(projectId, errorIds, operation)
-        return { results, failed: results.filter((r) => r.status === 'failed' || r.status === 'not_found') }
-      },
-      meta: { inlineErrors: true },
-      onMutate: ({ errorIds, operation }, { client }) => applyOptimistically(client, projectId, errorIds, operation),
-      onError: (_error, _variables, context, { client }) => {
-        if (context) restore(client, context.snapshot)
-      },
-      onSuccess: ({ results }, _variables, context, { client }) => {
-        const next = new Map<string, ErrorGroup | null>()
-        for (const result of results) {
-          if (result.status === 'updated' && result.error) next.set(result.id, result.error)
-          else if (result.status === 'deleted') next.set(result.id, null)
-          else {
-            const before = context.previous.get(result.id)
-            if (before) next.set(result.id, before)
-          }
+  mutationWithCacheRule<BulkOutcome, Error, BulkOperationInput, OptimisticContext>({
+    mutationKey: errorMutationKeys.bulkOperation(projectId),
+    mutationFn: async ({ errorIds, operation }) => {
+      const results = await patchErrors(projectId, errorIds, operation)
+      return { results, failed: results.filter((r) => r.status === 'failed' || r.status === 'not_found') }
+    },
+    meta: { inlineErrors: true },
+    onMutate: ({ errorIds, operation }, { client }) => applyOptimistically(client, projectId, errorIds, operation),
+    onError: (_error, _variables, context, { client }) => {
+      if (context) restore(client, context.snapshot)
+    },
+    onSuccess: ({ results }, _variables, context, { client }) => {
+      const next = new Map<string, ErrorGroup | null>()
+      for (const result of results) {
+        if (result.status === 'updated' && result.error) next.set(result.id, result.error)
+        else if (result.status === 'deleted') next.set(result.id, null)
+        else {
+          const before = context.previous.get(result.id)
+          if (before) next.set(result.id, before)
         }
-        writeErrors(client, projectId, next)
-      },
-    }),
-    {
+      }
+      writeErrors(client, projectId, next)
+    },
+    cache: {
       afterSuccess: (_data, { errorIds, operation }) => afterErrorOperation(projectId, errorIds, operation),
       afterFailure: ({ errorIds, operation }) => afterErrorOperation(projectId, errorIds, operation),
     },
-  )
+  })
 
 /**
  * Whether a trend's, sparklines' or pivot's counts depend on the errors' own state: filters on

@@ -1,10 +1,10 @@
-import { hashKey, mutationOptions, queryOptions } from '@tanstack/react-query'
+import { hashKey, queryOptions } from '@tanstack/react-query'
 import { eventSchema, type ErrorEvent } from '../../contract/events.ts'
 import type { Filters } from '../../contract/filters.ts'
 import { withFilters } from './event-fields.ts'
 import { errorKeys, projectLists } from './errors.ts'
 import { apiUrl, getJson, getPage, sendEmpty } from './http.ts'
-import { invalidate, withCacheRule } from './cache-rules.ts'
+import { invalidate, mutationWithCacheRule } from './cache-rules.ts'
 import { pivotKeys } from './pivots.ts'
 import { projectKeys } from './projects.ts'
 import { trendKeys } from './trends.ts'
@@ -122,14 +122,12 @@ export const eventMutationKeys = {
  * event itself and reads again what it counted in.
  */
 export const deleteEventMutation = (projectId: string, errorId: string) =>
-  withCacheRule(
-    mutationOptions({
-      mutationKey: eventMutationKeys.delete(projectId, errorId),
-      mutationFn: ({ eventId }: { eventId: string }) =>
-        sendEmpty('DELETE', apiUrl(`${projectPath(projectId)}/events/${encodeURIComponent(eventId)}`)),
-      meta: { inlineErrors: true },
-    }),
-    {
+  mutationWithCacheRule({
+    mutationKey: eventMutationKeys.delete(projectId, errorId),
+    mutationFn: ({ eventId }: { eventId: string }) =>
+      sendEmpty('DELETE', apiUrl(`${projectPath(projectId)}/events/${encodeURIComponent(eventId)}`)),
+    meta: { inlineErrors: true },
+    cache: {
       afterSuccess: (_data, { eventId }) => ({
         // Asked again, the deleted event's neighbours would be a 400 (after_event names no event
         // of the list) while the page moves on: dropped before anything is read again.
@@ -150,4 +148,4 @@ export const deleteEventMutation = (projectId: string, errorId: string) =>
         ),
       }),
     },
-  )
+  })

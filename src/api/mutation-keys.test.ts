@@ -31,7 +31,7 @@ describe('mutation keys and the cache policy', () => {
     // Factories take ids (or a scope object) and only put them into the key and the rule.
     const { mutationKey, meta } = factory('id-1', 'id-2')
     expect(mutationKey, 'mutationKey').toBeDefined()
-    expect(meta?.cache, 'withCacheRule(…, rule), {} when nothing cached changes').toBeDefined()
+    expect(meta?.cache, 'mutationWithCacheRule({ …, cache }), cache: {} when nothing cached changes').toBeDefined()
   })
 
   it('defines mutations only in src/api factories (a feature spreads one into useMutation)', () => {

@@ -1,8 +1,8 @@
-import { mutationOptions, queryOptions } from '@tanstack/react-query'
+import { queryOptions } from '@tanstack/react-query'
 import { z } from 'zod/mini'
 import { organizationSchema, type CreateOrganization, type Organization, type UpdateOrganization } from '../../contract/organizations.ts'
 import { apiUrl, getJson, sendEmpty, sendJson } from './http.ts'
-import { invalidate, withCacheRule, type CacheRule } from './cache-rules.ts'
+import { invalidate, mutationWithCacheRule, type CacheRule } from './cache-rules.ts'
 import { collaboratorKeys } from './collaborators.ts'
 import { projectKeys } from './projects.ts'
 
@@ -51,41 +51,35 @@ const writeOrganization: CacheRule<Organization> = {
 }
 
 export const createOrganizationMutation = () =>
-  withCacheRule(
-    mutationOptions({
-      mutationKey: organizationMutationKeys.create(),
-      mutationFn: (input: CreateOrganization) => createOrganization(input),
-      meta: { inlineErrors: true },
-    }),
-    writeOrganization,
-  )
+  mutationWithCacheRule({
+    mutationKey: organizationMutationKeys.create(),
+    mutationFn: (input: CreateOrganization) => createOrganization(input),
+    meta: { inlineErrors: true },
+    cache: writeOrganization,
+  })
 
 /**
  * Deletes the organization: the organizations page reads its list afresh, and what was read about
  * the organization itself is dropped once the dialog has navigated away.
  */
 export const deleteOrganizationMutation = (organizationId: string) =>
-  withCacheRule(
-    mutationOptions({
-      mutationKey: ['organizations', 'delete', organizationId] as const,
-      mutationFn: () => deleteOrganization(organizationId),
-      meta: { inlineErrors: true },
-    }),
-    {
+  mutationWithCacheRule({
+    mutationKey: ['organizations', 'delete', organizationId] as const,
+    mutationFn: () => deleteOrganization(organizationId),
+    meta: { inlineErrors: true },
+    cache: {
       afterSuccess: () => ({ remove: [organizationKeys.list()] }),
       afterCallerSuccess: () => ({
         remove: [organizationKeys.detail(organizationId), projectKeys.list(organizationId), collaboratorKeys.list(organizationId)],
       }),
     },
-  )
+  })
 
 /** A rename: the variables are the new name (settings/rename-form.tsx). */
 export const renameOrganizationMutation = (organizationId: string) =>
-  withCacheRule(
-    mutationOptions({
-      mutationKey: organizationMutationKeys.update(organizationId),
-      mutationFn: (name: string) => updateOrganization(organizationId, { name }),
-      meta: { inlineErrors: true },
-    }),
-    writeOrganization,
-  )
+  mutationWithCacheRule({
+    mutationKey: organizationMutationKeys.update(organizationId),
+    mutationFn: (name: string) => updateOrganization(organizationId, { name }),
+    meta: { inlineErrors: true },
+    cache: writeOrganization,
+  })

@@ -1,4 +1,4 @@
-import { keepPreviousData, mutationOptions, queryOptions } from '@tanstack/react-query'
+import { keepPreviousData, queryOptions } from '@tanstack/react-query'
 import type { Filters } from '../../contract/filters.ts'
 import {
   eventDataDeletionSchema,
@@ -11,7 +11,7 @@ import {
 } from '../../contract/privacy.ts'
 import { withFilters } from './event-fields.ts'
 import { apiUrl, getBlob, getJson, getPage, sendJson } from './http.ts'
-import { invalidate, withCacheRule } from './cache-rules.ts'
+import { invalidate, mutationWithCacheRule } from './cache-rules.ts'
 
 /** Whose requests: an organization's (all its projects) or one project's. */
 export type PrivacyScope = { kind: 'organization'; organizationId: string } | { kind: 'project'; projectId: string }
@@ -117,33 +117,27 @@ export const privacyMutationKeys = {
 
 /** A retrieval (an export) or a deletion of the events matching the filters. */
 export const createPrivacyRequestMutation = (scope: PrivacyScope) =>
-  withCacheRule(
-    mutationOptions({
-      mutationKey: privacyMutationKeys.create(scope),
-      mutationFn: ({ kind, filters }: { kind: 'retrieval' | 'deletion'; filters: Filters }): Promise<unknown> =>
-        kind === 'retrieval' ? createRetrieval(scope, filters) : createDeletion(scope, filters),
-      meta: { inlineErrors: true },
-    }),
-    { afterSuccess: () => invalidate(privacyKeys.scope(scope)) },
-  )
+  mutationWithCacheRule({
+    mutationKey: privacyMutationKeys.create(scope),
+    mutationFn: ({ kind, filters }: { kind: 'retrieval' | 'deletion'; filters: Filters }): Promise<unknown> =>
+      kind === 'retrieval' ? createRetrieval(scope, filters) : createDeletion(scope, filters),
+    meta: { inlineErrors: true },
+    cache: { afterSuccess: () => invalidate(privacyKeys.scope(scope)) },
+  })
 
 export const confirmDeletionMutation = (scope: PrivacyScope) =>
-  withCacheRule(
-    mutationOptions({
-      mutationKey: privacyMutationKeys.confirmDeletion(scope),
-      mutationFn: (deletionId: string) => confirmDeletion(scope, deletionId),
-      meta: { inlineErrors: true },
-    }),
-    { afterSuccess: () => invalidate(privacyKeys.all) },
-  )
+  mutationWithCacheRule({
+    mutationKey: privacyMutationKeys.confirmDeletion(scope),
+    mutationFn: (deletionId: string) => confirmDeletion(scope, deletionId),
+    meta: { inlineErrors: true },
+    cache: { afterSuccess: () => invalidate(privacyKeys.all) },
+  })
 
 /** Downloads a finished retrieval's file (nothing cached changes). */
 export const downloadRetrievalMutation = () =>
-  withCacheRule(
-    mutationOptions({
-      mutationKey: ['privacy', 'download'] as const,
-      mutationFn: (request: EventDataRequest) => downloadRetrieval(request),
-      meta: { inlineErrors: true },
-    }),
-    {},
-  )
+  mutationWithCacheRule({
+    mutationKey: ['privacy', 'download'] as const,
+    mutationFn: (request: EventDataRequest) => downloadRetrieval(request),
+    meta: { inlineErrors: true },
+    cache: {},
+  })

@@ -1,8 +1,8 @@
-import { mutationOptions, queryOptions, type QueryClient } from '@tanstack/react-query'
+import { queryOptions, type QueryClient } from '@tanstack/react-query'
 import { z } from 'zod/mini'
 import { projectSchema, type CreateProject, type Project, type UpdateProject } from '../../contract/projects.ts'
 import { apiUrl, getJson, sendEmpty, sendJson } from './http.ts'
-import { invalidate, withCacheRule, type CacheRule } from './cache-rules.ts'
+import { invalidate, mutationWithCacheRule, type CacheRule } from './cache-rules.ts'
 import { errorKeys } from './errors.ts'
 import { LIST_POLL_MS } from './polling.ts'
 
@@ -68,52 +68,44 @@ const writeProject: CacheRule<Project> = {
 }
 
 export const createProjectMutation = (organizationId: string) =>
-  withCacheRule(
-    mutationOptions({
-      mutationKey: projectMutationKeys.create(organizationId),
-      mutationFn: (input: CreateProject) => createProject(organizationId, input),
-      meta: { inlineErrors: true },
-    }),
-    writeProject,
-  )
+  mutationWithCacheRule({
+    mutationKey: projectMutationKeys.create(organizationId),
+    mutationFn: (input: CreateProject) => createProject(organizationId, input),
+    meta: { inlineErrors: true },
+    cache: writeProject,
+  })
 
 /** A new API key: the project comes back with it. */
 export const regenerateApiKeyMutation = (projectId: string) =>
-  withCacheRule(
-    mutationOptions({
-      mutationKey: projectMutationKeys.update(projectId),
-      mutationFn: () => regenerateProjectApiKey(projectId),
-      meta: { inlineErrors: true },
-    }),
-    writeProject,
-  )
+  mutationWithCacheRule({
+    mutationKey: projectMutationKeys.update(projectId),
+    mutationFn: () => regenerateProjectApiKey(projectId),
+    meta: { inlineErrors: true },
+    cache: writeProject,
+  })
 
 /**
  * Deletes the project: the organization page reads its list afresh, and what was read about the
  * project itself is dropped once the dialog has navigated away.
  */
 export const deleteProjectMutation = (project: Pick<Project, 'id' | 'organization_id'>) =>
-  withCacheRule(
-    mutationOptions({
-      mutationKey: ['projects', 'delete', project.id] as const,
-      mutationFn: () => deleteProject(project.id),
-      meta: { inlineErrors: true },
-    }),
-    {
+  mutationWithCacheRule({
+    mutationKey: ['projects', 'delete', project.id] as const,
+    mutationFn: () => deleteProject(project.id),
+    meta: { inlineErrors: true },
+    cache: {
       afterSuccess: () => ({ remove: [projectKeys.list(project.organization_id)] }),
       afterCallerSuccess: () => ({
         remove: [projectKeys.detail(project.id), [...errorKeys.lists(), project.id], [...errorKeys.details(), project.id]],
       }),
     },
-  )
+  })
 
 /** A rename: the variables are the new name (settings/rename-form.tsx). */
 export const renameProjectMutation = (projectId: string) =>
-  withCacheRule(
-    mutationOptions({
-      mutationKey: projectMutationKeys.update(projectId),
-      mutationFn: (name: string) => updateProject(projectId, { name }),
-      meta: { inlineErrors: true },
-    }),
-    writeProject,
-  )
+  mutationWithCacheRule({
+    mutationKey: projectMutationKeys.update(projectId),
+    mutationFn: (name: string) => updateProject(projectId, { name }),
+    meta: { inlineErrors: true },
+    cache: writeProject,
+  })

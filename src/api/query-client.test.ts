@@ -1,8 +1,8 @@
 // The MutationCache applies each mutation's cache rule (meta.cache) at its moment: after a success
 // before the caller's onSuccess, after the caller's onSuccess, and after a failure.
-import { MutationObserver, mutationOptions } from '@tanstack/react-query'
+import { MutationObserver } from '@tanstack/react-query'
 import { describe, expect, it } from 'vitest'
-import { withCacheRule } from './cache-rules.ts'
+import { mutationWithCacheRule } from './cache-rules.ts'
 import { createQueryClient } from './query-client.ts'
 
 describe('the MutationCache applies the rule each mutation carries', () => {
@@ -11,13 +11,14 @@ describe('the MutationCache applies the rule each mutation carries', () => {
     client.setQueryData(['list'], ['a', 'b'])
     client.setQueryData(['detail', 'b'], 'b')
     const seen: unknown[] = []
-    const options = withCacheRule(
-      mutationOptions({ mutationKey: ['things', 'delete'], mutationFn: (id: string) => Promise.resolve(id), meta: { inlineErrors: true } }),
-      {
+    const options = mutationWithCacheRule({
+      mutationKey: ['things', 'delete'],
+      mutationFn: (id: string) => Promise.resolve(id),
+      cache: {
         afterSuccess: (id) => ({ remove: [['list']], write: [[['deleted'], id]] }),
         afterCallerSuccess: (id) => ({ remove: [['detail', id]] }),
       },
-    )
+    })
     const observer = new MutationObserver(client, {
       ...options,
       onSuccess: () => {
@@ -34,21 +35,19 @@ describe('the MutationCache applies the rule each mutation carries', () => {
     const client = createQueryClient()
     client.setQueryData(['list'], 'before')
     const order: string[] = []
-    const options = withCacheRule(
-      mutationOptions({
-        mutationKey: ['things', 'update'],
-        mutationFn: (_value: string): Promise<string> => Promise.reject(new Error('refused')),
-        meta: { inlineErrors: true },
-        onError: () => void order.push('rolled back'),
-      }),
-      {
+    const options = mutationWithCacheRule({
+      mutationKey: ['things', 'update'],
+      mutationFn: (_value: string): Promise<string> => Promise.reject(new Error('refused')),
+      meta: { inlineErrors: true },
+      onError: () => void order.push('rolled back'),
+      cache: {
         afterSuccess: () => ({ remove: [['list']] }),
         afterFailure: (value) => {
           order.push(`after failure of ${value}`)
           return { write: [[['list'], 'read again']] }
         },
       },
-    )
+    })
     await expect(new MutationObserver(client, options).mutate('x')).rejects.toThrow('refused')
     expect(order).toEqual(['rolled back', 'after failure of x'])
     expect(client.getQueryData(['list'])).toBe('read again')
@@ -58,10 +57,11 @@ describe('the MutationCache applies the rule each mutation carries', () => {
     const client = createQueryClient()
     client.setQueryData(['user', 'current'], 'previous user')
     client.setQueryData(['projects', 'list', 'o1'], ['theirs'])
-    const options = withCacheRule(
-      mutationOptions({ mutationKey: ['invitations', 'accept-link'], mutationFn: () => Promise.resolve('new user'), meta: { inlineErrors: true } }),
-      { afterSuccess: (user) => ({ clear: true, write: [[['user', 'current'], user]] }) },
-    )
+    const options = mutationWithCacheRule({
+      mutationKey: ['invitations', 'accept-link'],
+      mutationFn: () => Promise.resolve('new user'),
+      cache: { afterSuccess: (user) => ({ clear: true, write: [[['user', 'current'], user]] }) },
+    })
     await new MutationObserver(client, options).mutate()
     expect(client.getQueryData(['user', 'current'])).toBe('new user')
     expect(client.getQueryData(['projects', 'list', 'o1'])).toBeUndefined()

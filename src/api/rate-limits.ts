@@ -1,7 +1,7 @@
-import { mutationOptions, queryOptions } from '@tanstack/react-query'
+import { queryOptions } from '@tanstack/react-query'
 import { rateLimitSchema, type UpdateRateLimit } from '../../contract/rate-limits.ts'
 import { apiUrl, getJson, sendJson } from './http.ts'
-import { withCacheRule } from './cache-rules.ts'
+import { mutationWithCacheRule } from './cache-rules.ts'
 
 export const rateLimitKeys = {
   all: ['rate-limit'] as const,
@@ -26,11 +26,9 @@ export const updateRateLimit = (projectId: string, input: UpdateRateLimit) =>
 export const rateLimitMutationKeys = { update: (projectId: string) => ['rate-limit', 'update', projectId] as const }
 
 export const updateRateLimitMutation = (projectId: string) =>
-  withCacheRule(
-    mutationOptions({
-      mutationKey: rateLimitMutationKeys.update(projectId),
-      mutationFn: (input: UpdateRateLimit) => updateRateLimit(projectId, input),
-      meta: { inlineErrors: true },
-    }),
-    { afterSuccess: (rateLimit) => ({ write: [[rateLimitKeys.project(projectId), rateLimit]] }) },
-  )
+  mutationWithCacheRule({
+    mutationKey: rateLimitMutationKeys.update(projectId),
+    mutationFn: (input: UpdateRateLimit) => updateRateLimit(projectId, input),
+    meta: { inlineErrors: true },
+    cache: { afterSuccess: (rateLimit) => ({ write: [[rateLimitKeys.project(projectId), rateLimit]] }) },
+  })

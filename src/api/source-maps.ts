@@ -1,10 +1,10 @@
-import { keepPreviousData, mutationOptions, queryOptions } from '@tanstack/react-query'
+import { keepPreviousData, queryOptions } from '@tanstack/react-query'
 import { apiErrorSchema } from '../../contract/api-error.ts'
 import { sourceMapSchema } from '../../contract/source-maps.ts'
 import { SERVER_UNREACHABLE_MESSAGE } from '../lib/route-chunks.ts'
 import { readToken } from '../lib/token-store.ts'
 import { ApiError, apiRequestHeaders, apiUrl, endSessionOnRejectedToken, getPage, sendEmpty } from './http.ts'
-import { invalidate, withCacheRule } from './cache-rules.ts'
+import { invalidate, mutationWithCacheRule } from './cache-rules.ts'
 
 const sourceMapsPath = (projectId: string) => `/projects/${encodeURIComponent(projectId)}/source_maps`
 
@@ -105,22 +105,18 @@ export const sourceMapMutationKeys = {
 }
 
 export const uploadSourceMapMutation = (projectId: string) =>
-  withCacheRule(
-    mutationOptions({
-      mutationKey: sourceMapMutationKeys.upload(projectId),
-      mutationFn: ({ upload, onProgress }: { upload: SourceMapUpload; onProgress?: (sent: number, total: number) => void }) =>
-        uploadSourceMap(projectId, upload, { onProgress }),
-      meta: { inlineErrors: true },
-    }),
-    { afterSuccess: () => invalidate(sourceMapKeys.project(projectId)) },
-  )
+  mutationWithCacheRule({
+    mutationKey: sourceMapMutationKeys.upload(projectId),
+    mutationFn: ({ upload, onProgress }: { upload: SourceMapUpload; onProgress?: (sent: number, total: number) => void }) =>
+      uploadSourceMap(projectId, upload, { onProgress }),
+    meta: { inlineErrors: true },
+    cache: { afterSuccess: () => invalidate(sourceMapKeys.project(projectId)) },
+  })
 
 export const deleteSourceMapMutation = (projectId: string) =>
-  withCacheRule(
-    mutationOptions({
-      mutationKey: sourceMapMutationKeys.delete(projectId),
-      mutationFn: (sourceMapId: string) => deleteSourceMap(projectId, sourceMapId),
-      meta: { inlineErrors: true },
-    }),
-    { afterSuccess: () => invalidate(sourceMapKeys.project(projectId)) },
-  )
+  mutationWithCacheRule({
+    mutationKey: sourceMapMutationKeys.delete(projectId),
+    mutationFn: (sourceMapId: string) => deleteSourceMap(projectId, sourceMapId),
+    meta: { inlineErrors: true },
+    cache: { afterSuccess: () => invalidate(sourceMapKeys.project(projectId)) },
+  })

@@ -1,8 +1,8 @@
-import { mutationOptions, queryOptions } from '@tanstack/react-query'
+import { queryOptions } from '@tanstack/react-query'
 import { z } from 'zod/mini'
 import { authTokenSchema, createdTokenSchema, type CreateTokenRequest } from '../../contract/tokens.ts'
 import { apiUrl, getJson, sendEmpty, sendJson } from './http.ts'
-import { invalidate, withCacheRule } from './cache-rules.ts'
+import { invalidate, mutationWithCacheRule } from './cache-rules.ts'
 
 export const tokenKeys = {
   all: ['user', 'tokens'] as const,
@@ -30,18 +30,19 @@ export const tokenMutationKeys = {
 }
 
 export const createTokenMutation = () =>
-  withCacheRule(mutationOptions({ mutationKey: tokenMutationKeys.create(), mutationFn: createToken, meta: { inlineErrors: true } }), {
-    afterSuccess: () => invalidate(tokenKeys.list()),
+  mutationWithCacheRule({
+    mutationKey: tokenMutationKeys.create(),
+    mutationFn: createToken,
+    meta: { inlineErrors: true },
+    cache: { afterSuccess: () => invalidate(tokenKeys.list()) },
   })
 
 /** Revokes a token; `current` says it is this browser's own (the session ends with it). */
 export const revokeTokenMutation = () =>
-  withCacheRule(
-    mutationOptions({
-      mutationKey: tokenMutationKeys.revoke(),
-      mutationFn: (token: { id: string; current: boolean }) => revokeToken(token.id),
-      meta: { inlineErrors: true },
-    }),
+  mutationWithCacheRule({
+    mutationKey: tokenMutationKeys.revoke(),
+    mutationFn: (token: { id: string; current: boolean }) => revokeToken(token.id),
+    meta: { inlineErrors: true },
     // Revoking this browser's own token ends the session: there is nothing left to read.
-    { afterSuccess: (_data, { current }) => (current ? {} : invalidate(tokenKeys.list())) },
-  )
+    cache: { afterSuccess: (_data, { current }) => (current ? {} : invalidate(tokenKeys.list())) },
+  })

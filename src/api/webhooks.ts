@@ -1,4 +1,4 @@
-import { mutationOptions, queryOptions } from '@tanstack/react-query'
+import { queryOptions } from '@tanstack/react-query'
 import {
   commentSchema,
   webhookDeliverySchema,
@@ -9,7 +9,7 @@ import {
 } from '../../contract/webhooks.ts'
 import { z } from 'zod/mini'
 import { apiUrl, getJson, sendEmpty, sendJson } from './http.ts'
-import { invalidate, withCacheRule } from './cache-rules.ts'
+import { invalidate, mutationWithCacheRule } from './cache-rules.ts'
 
 export const webhookKeys = {
   all: ['webhooks'] as const,
@@ -79,37 +79,31 @@ export type WebhookInput = Partial<CreateWebhook> & Pick<CreateWebhook, 'url' | 
 
 /** Creates a webhook, or with `webhookId` updates that one. */
 export const saveWebhookMutation = (projectId: string) =>
-  withCacheRule(
-    mutationOptions({
-      mutationKey: webhookMutationKeys.save(projectId),
-      mutationFn: (variables: { webhookId: string; input: UpdateWebhook } | { webhookId?: undefined; input: WebhookInput }) =>
-        variables.webhookId === undefined ? createWebhook(projectId, variables.input) : updateWebhook(variables.webhookId, variables.input),
-      meta: { inlineErrors: true },
-    }),
-    { afterSuccess: () => invalidate(webhookKeys.list(projectId)) },
-  )
+  mutationWithCacheRule({
+    mutationKey: webhookMutationKeys.save(projectId),
+    mutationFn: (variables: { webhookId: string; input: UpdateWebhook } | { webhookId?: undefined; input: WebhookInput }) =>
+      variables.webhookId === undefined ? createWebhook(projectId, variables.input) : updateWebhook(variables.webhookId, variables.input),
+    meta: { inlineErrors: true },
+    cache: { afterSuccess: () => invalidate(webhookKeys.list(projectId)) },
+  })
 
 export const deleteWebhookMutation = (projectId: string) =>
-  withCacheRule(
-    mutationOptions({
-      mutationKey: webhookMutationKeys.delete(projectId),
-      mutationFn: (webhookId: string) => deleteWebhook(webhookId),
-      meta: { inlineErrors: true },
-    }),
-    { afterSuccess: () => invalidate(webhookKeys.list(projectId)) },
-  )
+  mutationWithCacheRule({
+    mutationKey: webhookMutationKeys.delete(projectId),
+    mutationFn: (webhookId: string) => deleteWebhook(webhookId),
+    meta: { inlineErrors: true },
+    cache: { afterSuccess: () => invalidate(webhookKeys.list(projectId)) },
+  })
 
 /** A test delivery (no deliveryId) or the redelivery of one. */
 export const deliverWebhookMutation = (webhookId: string) =>
-  withCacheRule(
-    mutationOptions({
-      mutationKey: webhookMutationKeys.deliver(webhookId),
-      mutationFn: ({ deliveryId }: { deliveryId?: string }) =>
-        deliveryId ? redeliver(webhookId, deliveryId) : testWebhook(webhookId),
-      meta: { inlineErrors: true },
-    }),
-    { afterSuccess: () => invalidate(webhookKeys.deliveries(webhookId)) },
-  )
+  mutationWithCacheRule({
+    mutationKey: webhookMutationKeys.deliver(webhookId),
+    mutationFn: ({ deliveryId }: { deliveryId?: string }) =>
+      deliveryId ? redeliver(webhookId, deliveryId) : testWebhook(webhookId),
+    meta: { inlineErrors: true },
+    cache: { afterSuccess: () => invalidate(webhookKeys.deliveries(webhookId)) },
+  })
 
 export const commentMutationKeys = {
   create: (projectId: string, errorId: string) => ['comments', 'create', projectId, errorId] as const,
@@ -117,21 +111,17 @@ export const commentMutationKeys = {
 }
 
 export const createCommentMutation = (projectId: string, errorId: string) =>
-  withCacheRule(
-    mutationOptions({
-      mutationKey: commentMutationKeys.create(projectId, errorId),
-      mutationFn: (message: string) => createComment(projectId, errorId, message),
-      meta: { inlineErrors: true },
-    }),
-    { afterSuccess: () => invalidate(commentKeys.list(projectId, errorId)) },
-  )
+  mutationWithCacheRule({
+    mutationKey: commentMutationKeys.create(projectId, errorId),
+    mutationFn: (message: string) => createComment(projectId, errorId, message),
+    meta: { inlineErrors: true },
+    cache: { afterSuccess: () => invalidate(commentKeys.list(projectId, errorId)) },
+  })
 
 export const deleteCommentMutation = (projectId: string, errorId: string) =>
-  withCacheRule(
-    mutationOptions({
-      mutationKey: commentMutationKeys.delete(projectId, errorId),
-      mutationFn: (commentId: string) => deleteComment(commentId),
-      meta: { inlineErrors: true },
-    }),
-    { afterSuccess: () => invalidate(commentKeys.list(projectId, errorId)) },
-  )
+  mutationWithCacheRule({
+    mutationKey: commentMutationKeys.delete(projectId, errorId),
+    mutationFn: (commentId: string) => deleteComment(commentId),
+    meta: { inlineErrors: true },
+    cache: { afterSuccess: () => invalidate(commentKeys.list(projectId, errorId)) },
+  })
