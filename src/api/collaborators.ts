@@ -1,4 +1,4 @@
-import { mutationOptions, queryOptions } from '@tanstack/react-query'
+import { queryOptions } from '@tanstack/react-query'
 import {
   collaboratorSchema,
   invitationSchema,
@@ -13,7 +13,8 @@ import { organizationSchema } from '../../contract/organizations.ts'
 import { loginResponseSchema, type LoginResponse } from '../../contract/users.ts'
 import { writeToken } from '../lib/token-store.ts'
 import { apiUrl, getJson, sendEmpty, sendJson } from './http.ts'
-import { cachePolicy, invalidate, noCacheEffects } from './mutation-policy.ts'
+import { invalidate, mutationWithCacheRule } from './cache-rules.ts'
+import { userKeys } from './auth.ts'
 import { organizationKeys } from './organizations.ts'
 import { projectKeys } from './projects.ts'
 
@@ -91,7 +92,7 @@ export const acceptUserInvitation = (invitationId: string) =>
 export const declineUserInvitation = (invitationId: string) =>
   sendEmpty('DELETE', apiUrl(`/user/invitations/${encodeURIComponent(invitationId)}`))
 
-// Mutations: their cache consequences live in mutation-policy.ts, by mutationKey.
+// Mutations: each carries what it changes in the cache (cache-rules.ts).
 
 export const collaboratorMutationKeys = {
   invite: (organizationId: string) => ['collaborators', 'invite', organizationId] as const,
@@ -99,27 +100,40 @@ export const collaboratorMutationKeys = {
   remove: (organizationId: string) => ['collaborators', 'remove', organizationId] as const,
 }
 
+// The list, and collaborators_count of each project, change with the collaborators.
+const collaboratorsChanged = (organizationId: string) =>
+  invalidate(collaboratorKeys.list(organizationId), projectKeys.list(organizationId))
+
 export const inviteCollaboratorMutation = (organizationId: string) =>
-  mutationOptions({
+  mutationWithCacheRule({
     mutationKey: collaboratorMutationKeys.invite(organizationId),
     mutationFn: (input: InviteCollaborator) => inviteCollaborator(organizationId, input),
     meta: { inlineErrors: true },
+    cache: { afterSuccess: () => collaboratorsChanged(organizationId) },
   })
 
 export const updateCollaboratorMutation = (organizationId: string) =>
-  mutationOptions({
+  mutationWithCacheRule({
     mutationKey: collaboratorMutationKeys.update(organizationId),
     mutationFn: ({ collaboratorId, input }: { collaboratorId: string; input: UpdateCollaborator }) =>
       updateCollaborator(organizationId, collaboratorId, input),
     meta: { inlineErrors: true },
+    cache: { afterSuccess: () => collaboratorsChanged(organizationId) },
   })
 
 /** Removes a collaborator; `leaving` says it is the signed-in user (the organization goes out of reach). */
 export const removeCollaboratorMutation = (organizationId: string) =>
-  mutationOptions({
+  mutationWithCacheRule({
     mutationKey: collaboratorMutationKeys.remove(organizationId),
     mutationFn: ({ collaboratorId }: { collaboratorId: string; leaving: boolean }) => removeCollaborator(organizationId, collaboratorId),
     meta: { inlineErrors: true },
+    cache: {
+      afterSuccess: (_data, { leaving }) =>
+        leaving
+          ? // The signed-in user left: the organization is no longer theirs to see.
+            { remove: [collaboratorKeys.list(organizationId)], ...invalidate(organizationKeys.all) }
+          : collaboratorsChanged(organizationId),
+    },
   })
 
 export const invitationMutationKeys = {
@@ -128,32 +142,21 @@ export const invitationMutationKeys = {
 
 /** Accepts (answering the organization joined) or declines an invitation to the signed-in user. */
 export const answerInvitationMutation = () =>
-  mutationOptions({
+  mutationWithCacheRule({
     mutationKey: invitationMutationKeys.answer(),
     mutationFn: async ({ invitationId, accept }: { invitationId: string; accept: boolean }) =>
       accept ? acceptUserInvitation(invitationId) : (await declineUserInvitation(invitationId), null),
+    cache: { afterSuccess: () => invalidate(invitationKeys.mine(), organizationKeys.all) },
   })
 
-/** Accepting an invitation by its link signs in as the invited user (the caller starts a clean cache). */
+/**
+ * Accepting an invitation by its link signs in as the invited user: whoever was signed in before
+ * in this browser is not who we are now, so the cache starts clean, knowing only the new user.
+ */
 export const acceptInvitationMutation = (token: string) =>
-  mutationOptions({
+  mutationWithCacheRule({
     mutationKey: ['invitations', 'accept-link'] as const,
     mutationFn: (input: AcceptInvitation) => acceptInvitation(token, input),
     meta: { inlineErrors: true },
+    cache: { afterSuccess: ({ user }) => ({ clear: true, write: [[userKeys.current(), user]] }) },
   })
-
-// The list, and collaborators_count of each project, change with the collaborators.
-const collaboratorsChanged = ({ scope: [organizationId] }: { scope: readonly unknown[] }) =>
-  invalidate(collaboratorKeys.list(organizationId as string), projectKeys.list(organizationId as string))
-cachePolicy('collaborators/invite', { effects: collaboratorsChanged })
-cachePolicy('collaborators/update', { effects: collaboratorsChanged })
-cachePolicy<{ leaving: boolean }>('collaborators/remove', {
-  effects: (mutation) =>
-    mutation.variables.leaving
-      ? // The signed-in user left: the organization is no longer theirs to see.
-        { remove: [collaboratorKeys.list(mutation.scope[0] as string)], ...invalidate(organizationKeys.all) }
-      : collaboratorsChanged(mutation),
-})
-cachePolicy('invitations/answer', { effects: () => invalidate(invitationKeys.mine(), organizationKeys.all) })
-// Accepting by link signs in as another user: the caller starts a clean cache.
-cachePolicy('invitations/accept-link', noCacheEffects)

@@ -1,6 +1,5 @@
 import {
   infiniteQueryOptions,
-  mutationOptions,
   queryOptions,
   type InfiniteData,
   type Query,
@@ -26,7 +25,7 @@ import { eventSchema, type ErrorEvent } from '../../contract/events.ts'
 import { filterField, type Filters } from '../../contract/filters.ts'
 import { apiUrl, getJson, getPage, sendEmpty, sendJson, type Page } from './http.ts'
 import { withFilters } from './event-fields.ts'
-import { cachePolicy, type CacheEffects } from './mutation-policy.ts'
+import { mutationWithCacheRule, type CacheEffects } from './cache-rules.ts'
 import { pivotKeys } from './pivots.ts'
 import { projectKeys } from './projects.ts'
 import { trendKeys } from './trends.ts'
@@ -347,7 +346,7 @@ export interface ErrorOperationInput {
   operation: ErrorOperation
 }
 
-/** The mutation keys of error operations: the invalidation policy (mutation-policy.ts) reads them. */
+/** The mutation keys of error operations. */
 export const errorMutationKeys = {
   operation: (projectId: string) => ['errors', 'operation', projectId] as const,
   bulkOperation: (projectId: string) => ['errors', 'bulk-operation', projectId] as const,
@@ -359,7 +358,7 @@ export const errorMutationKeys = {
  * is not optimistic: it waits for the server.
  */
 export const errorOperationMutation = (projectId: string) =>
-  mutationOptions<ErrorGroup | null, Error, ErrorOperationInput, OptimisticContext | undefined>({
+  mutationWithCacheRule<ErrorGroup | null, Error, ErrorOperationInput, OptimisticContext | undefined>({
     mutationKey: errorMutationKeys.operation(projectId),
     mutationFn: ({ errorId, operation }) => patchError(projectId, errorId, operation),
     // The caller shows the failure, naming the operation; the global toast would repeat it.
@@ -372,6 +371,10 @@ export const errorOperationMutation = (projectId: string) =>
     onSuccess: (updated, { errorId, operation }, _context, { client }) => {
       writeErrors(client, projectId, new Map([[errorId, operation.operation === 'delete' ? null : updated]]))
       if (operation.operation === 'delete') client.removeQueries({ queryKey: errorKeys.detail(projectId, errorId) })
+    },
+    cache: {
+      afterSuccess: (_data, { errorId, operation }) => afterErrorOperation(projectId, [errorId], operation),
+      afterFailure: ({ errorId, operation }) => afterErrorOperation(projectId, [errorId], operation),
     },
   })
 
@@ -391,7 +394,7 @@ export interface BulkOutcome {
  * server did not change is put back as it was (the caller says how many failed and why).
  */
 export const bulkErrorOperationMutation = (projectId: string) =>
-  mutationOptions<BulkOutcome, Error, BulkOperationInput, OptimisticContext>({
+  mutationWithCacheRule<BulkOutcome, Error, BulkOperationInput, OptimisticContext>({
     mutationKey: errorMutationKeys.bulkOperation(projectId),
     mutationFn: async ({ errorIds, operation }) => {
       const results = await patchErrors(projectId, errorIds, operation)
@@ -413,6 +416,10 @@ export const bulkErrorOperationMutation = (projectId: string) =>
         }
       }
       writeErrors(client, projectId, next)
+    },
+    cache: {
+      afterSuccess: (_data, { errorIds, operation }) => afterErrorOperation(projectId, errorIds, operation),
+      afterFailure: ({ errorIds, operation }) => afterErrorOperation(projectId, errorIds, operation),
     },
   })
 
@@ -450,12 +457,3 @@ function afterErrorOperation(projectId: string, errorIds: readonly string[], ope
     ],
   }
 }
-
-cachePolicy<ErrorOperationInput>('errors/operation', {
-  afterFailure: true,
-  effects: ({ scope: [projectId], variables: { errorId, operation } }) => afterErrorOperation(projectId as string, [errorId], operation),
-})
-cachePolicy<BulkOperationInput>('errors/bulk-operation', {
-  afterFailure: true,
-  effects: ({ scope: [projectId], variables: { errorIds, operation } }) => afterErrorOperation(projectId as string, errorIds, operation),
-})

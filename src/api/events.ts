@@ -1,10 +1,10 @@
-import { hashKey, mutationOptions, queryOptions } from '@tanstack/react-query'
+import { hashKey, queryOptions } from '@tanstack/react-query'
 import { eventSchema, type ErrorEvent } from '../../contract/events.ts'
 import type { Filters } from '../../contract/filters.ts'
 import { withFilters } from './event-fields.ts'
 import { errorKeys, projectLists } from './errors.ts'
 import { apiUrl, getJson, getPage, sendEmpty } from './http.ts'
-import { cachePolicy, invalidate } from './mutation-policy.ts'
+import { invalidate, mutationWithCacheRule } from './cache-rules.ts'
 import { pivotKeys } from './pivots.ts'
 import { projectKeys } from './projects.ts'
 import { trendKeys } from './trends.ts'
@@ -118,34 +118,34 @@ export const eventMutationKeys = {
 }
 
 /**
- * Deletes one event (admins; the server answers 403 to others). mutation-policy.ts drops what was
- * read about the event itself and reads again what it counted in.
+ * Deletes one event (admins; the server answers 403 to others): drops what was read about the
+ * event itself and reads again what it counted in.
  */
 export const deleteEventMutation = (projectId: string, errorId: string) =>
-  mutationOptions<void, Error, { eventId: string }>({
+  mutationWithCacheRule({
     mutationKey: eventMutationKeys.delete(projectId, errorId),
-    mutationFn: ({ eventId }) => sendEmpty('DELETE', apiUrl(`${projectPath(projectId)}/events/${encodeURIComponent(eventId)}`)),
+    mutationFn: ({ eventId }: { eventId: string }) =>
+      sendEmpty('DELETE', apiUrl(`${projectPath(projectId)}/events/${encodeURIComponent(eventId)}`)),
     meta: { inlineErrors: true },
+    cache: {
+      afterSuccess: (_data, { eventId }) => ({
+        // Asked again, the deleted event's neighbours would be a 400 (after_event names no event
+        // of the list) while the page moves on: dropped before anything is read again.
+        remove: [
+          eventKeys.detail(projectId, eventId),
+          [...eventKeys.all, 'neighbours', projectId, errorId, eventId],
+          [...eventKeys.all, 'position', projectId, errorId, eventId],
+        ],
+        ...invalidate(
+          eventKeys.lists(),
+          [...eventKeys.all, 'neighbours', projectId, errorId],
+          [...eventKeys.all, 'position', projectId, errorId],
+          errorKeys.detail(projectId, errorId),
+          projectLists(projectId),
+          projectKeys.detail(projectId),
+          trendKeys.inProject(projectId),
+          pivotKeys.project(projectId),
+        ),
+      }),
+    },
   })
-
-cachePolicy<{ eventId: string }>('events/delete', {
-  effects: ({ scope: [projectId, errorId], variables: { eventId } }) => {
-    const p = projectId as string
-    const e = errorId as string
-    return {
-      // Asked again, the deleted event's neighbours would be a 400 (after_event names no event
-      // of the list) while the page moves on: dropped before anything is read again.
-      remove: [eventKeys.detail(p, eventId), [...eventKeys.all, 'neighbours', p, e, eventId], [...eventKeys.all, 'position', p, e, eventId]],
-      ...invalidate(
-        eventKeys.lists(),
-        [...eventKeys.all, 'neighbours', p, e],
-        [...eventKeys.all, 'position', p, e],
-        errorKeys.detail(p, e),
-        projectLists(p),
-        projectKeys.detail(p),
-        trendKeys.inProject(p),
-        pivotKeys.project(p),
-      ),
-    }
-  },
-})

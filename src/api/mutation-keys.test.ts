@@ -1,17 +1,17 @@
-// Every mutation the dashboard runs comes from a factory in src/api whose mutationKey has a rule in
-// the global cache policy (mutation-policy.ts): a new mutation without a rule, or one written in a
-// feature instead of src/api, fails here rather than leaving stale data on some page.
+// Every mutation the dashboard runs comes from a factory in src/api with a mutationKey and a cache
+// rule (meta.cache, cache-rules.ts): a new mutation without a rule, or one written in a feature
+// instead of src/api, fails here rather than leaving stale data on some page.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { hasCachePolicy } from './mutation-policy.ts'
+import type { MutationMeta } from '@tanstack/react-query'
 
 const apiModules = import.meta.glob<Record<string, unknown>>(['./*.ts', '!./*.test.ts'], { eager: true })
 
 const mutationFactories = Object.entries(apiModules).flatMap(([file, exports]) =>
   Object.entries(exports)
     .filter(([name, value]) => name.endsWith('Mutation') && typeof value === 'function')
-    .map(([name, factory]) => ({ file, name, factory: factory as (...ids: string[]) => { mutationKey?: readonly unknown[] } })),
+    .map(([name, factory]) => ({ file, name, factory: factory as (...ids: string[]) => { mutationKey?: readonly unknown[]; meta?: MutationMeta } })),
 )
 
 const srcDir = join(import.meta.dirname, '..')
@@ -27,11 +27,11 @@ describe('mutation keys and the cache policy', () => {
     expect(mutationFactories.length).toBeGreaterThan(20)
   })
 
-  it.each(mutationFactories.map((f) => [`${f.file} ${f.name}`, f] as const))('%s has a mutationKey with a cache rule', (_, { factory }) => {
-    // Factories take ids (or a scope object) and only put them into the key.
-    const { mutationKey } = factory('id-1', 'id-2')
+  it.each(mutationFactories.map((f) => [`${f.file} ${f.name}`, f] as const))('%s has a mutationKey and a cache rule', (_, { factory }) => {
+    // Factories take ids (or a scope object) and only put them into the key and the rule.
+    const { mutationKey, meta } = factory('id-1', 'id-2')
     expect(mutationKey, 'mutationKey').toBeDefined()
-    expect(hasCachePolicy(mutationKey!), `a cachePolicy('${String(mutationKey![0])}/${String(mutationKey![1])}', …) rule`).toBe(true)
+    expect(meta?.cache, 'mutationWithCacheRule({ …, cache }), cache: {} when nothing cached changes').toBeDefined()
   })
 
   it('defines mutations only in src/api factories (a feature spreads one into useMutation)', () => {

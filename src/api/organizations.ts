@@ -1,8 +1,10 @@
-import { mutationOptions, queryOptions } from '@tanstack/react-query'
+import { queryOptions } from '@tanstack/react-query'
 import { z } from 'zod/mini'
 import { organizationSchema, type CreateOrganization, type Organization, type UpdateOrganization } from '../../contract/organizations.ts'
 import { apiUrl, getJson, sendEmpty, sendJson } from './http.ts'
-import { cachePolicy, invalidate, noCacheEffects } from './mutation-policy.ts'
+import { invalidate, mutationWithCacheRule, type CacheRule } from './cache-rules.ts'
+import { collaboratorKeys } from './collaborators.ts'
+import { projectKeys } from './projects.ts'
 
 export const organizationKeys = {
   all: ['organizations'] as const,
@@ -36,42 +38,48 @@ export const updateOrganization = (organizationId: string, input: UpdateOrganiza
 /** Deletes the organization with all its projects, errors and events (204). */
 export const deleteOrganization = (organizationId: string) => sendEmpty('DELETE', apiUrl(organizationPath(organizationId)))
 
-// Mutations: their cache consequences live in mutation-policy.ts, by mutationKey.
+// Mutations: each carries what it changes in the cache (cache-rules.ts).
 
 export const organizationMutationKeys = {
   create: () => ['organizations', 'create'] as const,
   update: (organizationId: string) => ['organizations', 'update', organizationId] as const,
 }
 
+/** The organization as the server answered it, and the list it is in. */
+const writeOrganization: CacheRule<Organization> = {
+  afterSuccess: (organization) => ({ write: [[organizationKeys.detail(organization.id), organization]], ...invalidate(organizationKeys.list()) }),
+}
+
 export const createOrganizationMutation = () =>
-  mutationOptions({
+  mutationWithCacheRule({
     mutationKey: organizationMutationKeys.create(),
     mutationFn: (input: CreateOrganization) => createOrganization(input),
     meta: { inlineErrors: true },
+    cache: writeOrganization,
   })
 
 /**
- * Deletes the organization. What was read about it is dropped by the dialog, around its
- * navigation away (dropped before, the page still showing it would read it again and find a 404).
+ * Deletes the organization: the organizations page reads its list afresh, and what was read about
+ * the organization itself is dropped once the dialog has navigated away.
  */
 export const deleteOrganizationMutation = (organizationId: string) =>
-  mutationOptions({
+  mutationWithCacheRule({
     mutationKey: ['organizations', 'delete', organizationId] as const,
     mutationFn: () => deleteOrganization(organizationId),
     meta: { inlineErrors: true },
+    cache: {
+      afterSuccess: () => ({ remove: [organizationKeys.list()] }),
+      afterCallerSuccess: () => ({
+        remove: [organizationKeys.detail(organizationId), projectKeys.list(organizationId), collaboratorKeys.list(organizationId)],
+      }),
+    },
   })
 
 /** A rename: the variables are the new name (settings/rename-form.tsx). */
 export const renameOrganizationMutation = (organizationId: string) =>
-  mutationOptions({
+  mutationWithCacheRule({
     mutationKey: organizationMutationKeys.update(organizationId),
     mutationFn: (name: string) => updateOrganization(organizationId, { name }),
     meta: { inlineErrors: true },
+    cache: writeOrganization,
   })
-
-const writeOrganization = ({ data }: { data: Organization | undefined }) =>
-  data ? { write: [[organizationKeys.detail(data.id), data]] as [readonly unknown[], unknown][], ...invalidate(organizationKeys.list()) } : {}
-cachePolicy<unknown, Organization>('organizations/create', { effects: writeOrganization })
-cachePolicy<unknown, Organization>('organizations/update', { effects: writeOrganization })
-// What was read about a deleted organization is dropped by its dialog (deleteOrganizationMutation).
-cachePolicy('organizations/delete', noCacheEffects)

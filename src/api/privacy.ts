@@ -1,4 +1,4 @@
-import { keepPreviousData, mutationOptions, queryOptions } from '@tanstack/react-query'
+import { keepPreviousData, queryOptions } from '@tanstack/react-query'
 import type { Filters } from '../../contract/filters.ts'
 import {
   eventDataDeletionSchema,
@@ -11,7 +11,7 @@ import {
 } from '../../contract/privacy.ts'
 import { withFilters } from './event-fields.ts'
 import { apiUrl, getBlob, getJson, getPage, sendJson } from './http.ts'
-import { cachePolicy, invalidate, noCacheEffects } from './mutation-policy.ts'
+import { invalidate, mutationWithCacheRule } from './cache-rules.ts'
 
 /** Whose requests: an organization's (all its projects) or one project's. */
 export type PrivacyScope = { kind: 'organization'; organizationId: string } | { kind: 'project'; projectId: string }
@@ -108,7 +108,7 @@ export async function downloadRetrieval(request: EventDataRequest): Promise<void
   setTimeout(() => URL.revokeObjectURL(href), 10_000)
 }
 
-// Mutations: their cache consequences live in mutation-policy.ts, by mutationKey.
+// Mutations: each carries what it changes in the cache (cache-rules.ts).
 
 export const privacyMutationKeys = {
   create: (scope: PrivacyScope) => ['privacy', 'create', scope] as const,
@@ -117,28 +117,27 @@ export const privacyMutationKeys = {
 
 /** A retrieval (an export) or a deletion of the events matching the filters. */
 export const createPrivacyRequestMutation = (scope: PrivacyScope) =>
-  mutationOptions({
+  mutationWithCacheRule({
     mutationKey: privacyMutationKeys.create(scope),
     mutationFn: ({ kind, filters }: { kind: 'retrieval' | 'deletion'; filters: Filters }): Promise<unknown> =>
       kind === 'retrieval' ? createRetrieval(scope, filters) : createDeletion(scope, filters),
     meta: { inlineErrors: true },
+    cache: { afterSuccess: () => invalidate(privacyKeys.scope(scope)) },
   })
 
 export const confirmDeletionMutation = (scope: PrivacyScope) =>
-  mutationOptions({
+  mutationWithCacheRule({
     mutationKey: privacyMutationKeys.confirmDeletion(scope),
     mutationFn: (deletionId: string) => confirmDeletion(scope, deletionId),
     meta: { inlineErrors: true },
+    cache: { afterSuccess: () => invalidate(privacyKeys.all) },
   })
 
 /** Downloads a finished retrieval's file (nothing cached changes). */
 export const downloadRetrievalMutation = () =>
-  mutationOptions({
+  mutationWithCacheRule({
     mutationKey: ['privacy', 'download'] as const,
     mutationFn: (request: EventDataRequest) => downloadRetrieval(request),
     meta: { inlineErrors: true },
+    cache: {},
   })
-
-cachePolicy('privacy/create', { effects: ({ scope: [scope] }) => invalidate(privacyKeys.scope(scope as PrivacyScope)) })
-cachePolicy('privacy/confirm-deletion', { effects: () => invalidate(privacyKeys.all) })
-cachePolicy('privacy/download', noCacheEffects)

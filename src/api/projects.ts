@@ -1,8 +1,9 @@
-import { mutationOptions, queryOptions, type QueryClient } from '@tanstack/react-query'
+import { queryOptions, type QueryClient } from '@tanstack/react-query'
 import { z } from 'zod/mini'
 import { projectSchema, type CreateProject, type Project, type UpdateProject } from '../../contract/projects.ts'
 import { apiUrl, getJson, sendEmpty, sendJson } from './http.ts'
-import { cachePolicy, invalidate, noCacheEffects } from './mutation-policy.ts'
+import { invalidate, mutationWithCacheRule, type CacheRule } from './cache-rules.ts'
+import { errorKeys } from './errors.ts'
 import { LIST_POLL_MS } from './polling.ts'
 
 export const projectKeys = {
@@ -27,7 +28,7 @@ export const projectQuery = (projectId: string) =>
     queryFn: ({ signal }) => getJson(apiUrl(`/projects/${encodeURIComponent(projectId)}`), projectSchema, signal),
     // Read once per page load (the loader's read serves the page's readers on mount). The open
     // error count it carries is read again when it moves: after a status change or an event's
-    // deletion (mutation-policy rules), and when the errors list's total changes as it polls
+    // deletion (the mutations' cache rules), and when the errors list's total changes as it polls
     // (refreshProject); otherwise as often as that list polls.
     staleTime: LIST_POLL_MS,
   })
@@ -54,56 +55,57 @@ export const regenerateProjectApiKey = (projectId: string) =>
 export const refreshProject = (client: QueryClient, projectId: string) =>
   client.invalidateQueries({ queryKey: projectKeys.detail(projectId) })
 
-// Mutations: their cache consequences live in mutation-policy.ts, by mutationKey.
+// Mutations: each carries what it changes in the cache (cache-rules.ts).
 
 export const projectMutationKeys = {
   create: (organizationId: string) => ['projects', 'create', organizationId] as const,
   update: (projectId: string) => ['projects', 'update', projectId] as const,
 }
 
+/** A new project, a rename or a new API key: the project as the server answered it, and its organization's list. */
+const writeProject: CacheRule<Project> = {
+  afterSuccess: (project) => ({ write: [[projectKeys.detail(project.id), project]], ...invalidate(projectKeys.list(project.organization_id)) }),
+}
+
 export const createProjectMutation = (organizationId: string) =>
-  mutationOptions({
+  mutationWithCacheRule({
     mutationKey: projectMutationKeys.create(organizationId),
     mutationFn: (input: CreateProject) => createProject(organizationId, input),
     meta: { inlineErrors: true },
+    cache: writeProject,
   })
 
-/** A new API key: the project comes back with it (and is written to the cache as any update). */
+/** A new API key: the project comes back with it. */
 export const regenerateApiKeyMutation = (projectId: string) =>
-  mutationOptions({
+  mutationWithCacheRule({
     mutationKey: projectMutationKeys.update(projectId),
     mutationFn: () => regenerateProjectApiKey(projectId),
     meta: { inlineErrors: true },
+    cache: writeProject,
   })
 
 /**
- * Deletes the project. What was read about it is dropped by the dialog, around its navigation
- * away (dropped before, the page still showing it would read it again and find a 404).
+ * Deletes the project: the organization page reads its list afresh, and what was read about the
+ * project itself is dropped once the dialog has navigated away.
  */
-export const deleteProjectMutation = (projectId: string) =>
-  mutationOptions({
-    mutationKey: ['projects', 'delete', projectId] as const,
-    mutationFn: () => deleteProject(projectId),
+export const deleteProjectMutation = (project: Pick<Project, 'id' | 'organization_id'>) =>
+  mutationWithCacheRule({
+    mutationKey: ['projects', 'delete', project.id] as const,
+    mutationFn: () => deleteProject(project.id),
     meta: { inlineErrors: true },
+    cache: {
+      afterSuccess: () => ({ remove: [projectKeys.list(project.organization_id)] }),
+      afterCallerSuccess: () => ({
+        remove: [projectKeys.detail(project.id), [...errorKeys.lists(), project.id], [...errorKeys.details(), project.id]],
+      }),
+    },
   })
 
 /** A rename: the variables are the new name (settings/rename-form.tsx). */
 export const renameProjectMutation = (projectId: string) =>
-  mutationOptions({
+  mutationWithCacheRule({
     mutationKey: projectMutationKeys.update(projectId),
     mutationFn: (name: string) => updateProject(projectId, { name }),
     meta: { inlineErrors: true },
+    cache: writeProject,
   })
-
-cachePolicy<CreateProject, Project>('projects/create', {
-  effects: ({ scope: [organizationId], data }) => ({
-    write: data ? [[projectKeys.detail(data.id), data]] : [],
-    ...invalidate(projectKeys.list(organizationId as string)),
-  }),
-})
-// A rename or a new API key: the project as the server answered it.
-cachePolicy<unknown, Project>('projects/update', {
-  effects: ({ data }) => (data ? { write: [[projectKeys.detail(data.id), data]], ...invalidate(projectKeys.list(data.organization_id)) } : {}),
-})
-// What was read about a deleted project is dropped by its dialog (deleteProjectMutation).
-cachePolicy('projects/delete', noCacheEffects)

@@ -1,17 +1,7 @@
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query'
 import { showToast } from '../lib/toast.ts'
 import { ApiError } from './http.ts'
-import { applyCachePolicy } from './mutation-policy.ts'
-
-declare module '@tanstack/react-query' {
-  interface Register {
-    defaultError: Error
-    mutationMeta: {
-      /** The form shows this mutation's errors itself; no toast. */
-      inlineErrors?: boolean
-    }
-  }
-}
+import { applyCacheEffects } from './cache-rules.ts'
 
 const messageOf = (error: Error): string => (error instanceof ApiError ? error.messages.join('\n') : error.message)
 
@@ -24,8 +14,8 @@ export function shouldRetry(failureCount: number, error: Error): boolean {
 /**
  * The one error and invalidation policy. Errors: pages show their own (route error components,
  * inline retries), so a toast appears only when a background refetch of data already on screen
- * fails, or a mutation fails that no form is displaying. Invalidation: by mutationKey, in
- * mutation-policy.ts; features never invalidate queries themselves.
+ * fails, or a mutation fails that no form is displaying. Invalidation: the rule each mutation
+ * carries in meta.cache (cache-rules.ts); features never invalidate queries themselves.
  */
 export function createQueryClient(): QueryClient {
   const client: QueryClient = new QueryClient({
@@ -39,14 +29,17 @@ export function createQueryClient(): QueryClient {
     }),
     mutationCache: new MutationCache({
       // Awaited before the mutation's own onSuccess: what it changed is fresh when the caller moves on.
-      onSuccess: (data, _variables, _context, mutation) => applyCachePolicy(client, mutation, { data, failed: false }),
+      onSuccess: (data, variables, _context, mutation) => applyCacheEffects(client, mutation.meta?.cache?.afterSuccess?.(data, variables)),
       onError: (error, _variables, _context, mutation) => {
         if (mutation.meta?.inlineErrors) return
         showToast({ title: 'Something went wrong', description: messageOf(error) })
       },
-      // After a failure: once the mutation's own onError has rolled its optimistic change back.
-      onSettled: (_data, error, _variables, _context, mutation) =>
-        error ? applyCachePolicy(client, mutation, { data: undefined, failed: true }) : undefined,
+      // After the mutation's own onSuccess (the caller has moved on), or its onError (it has rolled
+      // its optimistic change back).
+      onSettled: (data, error, variables, _context, mutation) => {
+        const rule = mutation.meta?.cache
+        return applyCacheEffects(client, error ? rule?.afterFailure?.(variables) : rule?.afterCallerSuccess?.(data, variables))
+      },
     }),
     defaultOptions: {
       queries: {

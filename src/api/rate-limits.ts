@@ -1,7 +1,7 @@
-import { mutationOptions, queryOptions } from '@tanstack/react-query'
+import { queryOptions } from '@tanstack/react-query'
 import { rateLimitSchema, type UpdateRateLimit } from '../../contract/rate-limits.ts'
 import { apiUrl, getJson, sendJson } from './http.ts'
-import { cachePolicy } from './mutation-policy.ts'
+import { mutationWithCacheRule } from './cache-rules.ts'
 
 export const rateLimitKeys = {
   all: ['rate-limit'] as const,
@@ -26,10 +26,9 @@ export const updateRateLimit = (projectId: string, input: UpdateRateLimit) =>
 export const rateLimitMutationKeys = { update: (projectId: string) => ['rate-limit', 'update', projectId] as const }
 
 export const updateRateLimitMutation = (projectId: string) =>
-  mutationOptions({
+  mutationWithCacheRule({
     mutationKey: rateLimitMutationKeys.update(projectId),
     mutationFn: (input: UpdateRateLimit) => updateRateLimit(projectId, input),
     meta: { inlineErrors: true },
+    cache: { afterSuccess: (rateLimit) => ({ write: [[rateLimitKeys.project(projectId), rateLimit]] }) },
   })
-
-cachePolicy('rate-limit/update', { effects: ({ scope: [projectId], data }) => ({ write: [[rateLimitKeys.project(projectId as string), data]] }) })

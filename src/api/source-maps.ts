@@ -1,10 +1,10 @@
-import { keepPreviousData, mutationOptions, queryOptions } from '@tanstack/react-query'
+import { keepPreviousData, queryOptions } from '@tanstack/react-query'
 import { apiErrorSchema } from '../../contract/api-error.ts'
 import { sourceMapSchema } from '../../contract/source-maps.ts'
 import { SERVER_UNREACHABLE_MESSAGE } from '../lib/route-chunks.ts'
 import { readToken } from '../lib/token-store.ts'
 import { ApiError, apiRequestHeaders, apiUrl, endSessionOnRejectedToken, getPage, sendEmpty } from './http.ts'
-import { cachePolicy, invalidate } from './mutation-policy.ts'
+import { invalidate, mutationWithCacheRule } from './cache-rules.ts'
 
 const sourceMapsPath = (projectId: string) => `/projects/${encodeURIComponent(projectId)}/source_maps`
 
@@ -97,7 +97,7 @@ export function uploadSourceMap(
   })
 }
 
-// Mutations: their cache consequences live in mutation-policy.ts, by mutationKey.
+// Mutations: each carries what it changes in the cache (cache-rules.ts).
 
 export const sourceMapMutationKeys = {
   upload: (projectId: string) => ['source-maps', 'upload', projectId] as const,
@@ -105,19 +105,18 @@ export const sourceMapMutationKeys = {
 }
 
 export const uploadSourceMapMutation = (projectId: string) =>
-  mutationOptions({
+  mutationWithCacheRule({
     mutationKey: sourceMapMutationKeys.upload(projectId),
     mutationFn: ({ upload, onProgress }: { upload: SourceMapUpload; onProgress?: (sent: number, total: number) => void }) =>
       uploadSourceMap(projectId, upload, { onProgress }),
     meta: { inlineErrors: true },
+    cache: { afterSuccess: () => invalidate(sourceMapKeys.project(projectId)) },
   })
 
 export const deleteSourceMapMutation = (projectId: string) =>
-  mutationOptions({
+  mutationWithCacheRule({
     mutationKey: sourceMapMutationKeys.delete(projectId),
     mutationFn: (sourceMapId: string) => deleteSourceMap(projectId, sourceMapId),
     meta: { inlineErrors: true },
+    cache: { afterSuccess: () => invalidate(sourceMapKeys.project(projectId)) },
   })
-
-cachePolicy('source-maps/upload', { effects: ({ scope: [projectId] }) => invalidate(sourceMapKeys.project(projectId as string)) })
-cachePolicy('source-maps/delete', { effects: ({ scope: [projectId] }) => invalidate(sourceMapKeys.project(projectId as string)) })

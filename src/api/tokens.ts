@@ -1,8 +1,8 @@
-import { mutationOptions, queryOptions } from '@tanstack/react-query'
+import { queryOptions } from '@tanstack/react-query'
 import { z } from 'zod/mini'
 import { authTokenSchema, createdTokenSchema, type CreateTokenRequest } from '../../contract/tokens.ts'
 import { apiUrl, getJson, sendEmpty, sendJson } from './http.ts'
-import { cachePolicy, invalidate } from './mutation-policy.ts'
+import { invalidate, mutationWithCacheRule } from './cache-rules.ts'
 
 export const tokenKeys = {
   all: ['user', 'tokens'] as const,
@@ -22,7 +22,7 @@ export const createToken = (input: CreateTokenRequest) => sendJson('POST', apiUr
 
 export const revokeToken = (tokenId: string) => sendEmpty('DELETE', apiUrl(`/user/tokens/${encodeURIComponent(tokenId)}`))
 
-// Mutations: their cache consequences live in mutation-policy.ts, by mutationKey.
+// Mutations: each carries what it changes in the cache (cache-rules.ts).
 
 export const tokenMutationKeys = {
   create: () => ['tokens', 'create'] as const,
@@ -30,16 +30,19 @@ export const tokenMutationKeys = {
 }
 
 export const createTokenMutation = () =>
-  mutationOptions({ mutationKey: tokenMutationKeys.create(), mutationFn: createToken, meta: { inlineErrors: true } })
+  mutationWithCacheRule({
+    mutationKey: tokenMutationKeys.create(),
+    mutationFn: createToken,
+    meta: { inlineErrors: true },
+    cache: { afterSuccess: () => invalidate(tokenKeys.list()) },
+  })
 
 /** Revokes a token; `current` says it is this browser's own (the session ends with it). */
 export const revokeTokenMutation = () =>
-  mutationOptions({
+  mutationWithCacheRule({
     mutationKey: tokenMutationKeys.revoke(),
     mutationFn: (token: { id: string; current: boolean }) => revokeToken(token.id),
     meta: { inlineErrors: true },
+    // Revoking this browser's own token ends the session: there is nothing left to read.
+    cache: { afterSuccess: (_data, { current }) => (current ? {} : invalidate(tokenKeys.list())) },
   })
-
-cachePolicy('tokens/create', { effects: () => invalidate(tokenKeys.list()) })
-// Revoking this browser's own token ends the session: there is nothing left to read.
-cachePolicy<{ current: boolean }>('tokens/revoke', { effects: ({ variables }) => (variables.current ? {} : invalidate(tokenKeys.list())) })

@@ -1,4 +1,4 @@
-import { mutationOptions, queryOptions } from '@tanstack/react-query'
+import { queryOptions } from '@tanstack/react-query'
 import {
   commentSchema,
   webhookDeliverySchema,
@@ -9,7 +9,7 @@ import {
 } from '../../contract/webhooks.ts'
 import { z } from 'zod/mini'
 import { apiUrl, getJson, sendEmpty, sendJson } from './http.ts'
-import { cachePolicy, invalidate } from './mutation-policy.ts'
+import { invalidate, mutationWithCacheRule } from './cache-rules.ts'
 
 export const webhookKeys = {
   all: ['webhooks'] as const,
@@ -67,7 +67,7 @@ export const createComment = (projectId: string, errorId: string, message: strin
 
 export const deleteComment = (commentId: string) => sendEmpty('DELETE', apiUrl(`/comments/${encodeURIComponent(commentId)}`))
 
-// Mutations: their cache consequences live in mutation-policy.ts, by mutationKey.
+// Mutations: each carries what it changes in the cache (cache-rules.ts).
 
 export const webhookMutationKeys = {
   save: (projectId: string) => ['webhooks', 'save', projectId] as const,
@@ -79,27 +79,30 @@ export type WebhookInput = Partial<CreateWebhook> & Pick<CreateWebhook, 'url' | 
 
 /** Creates a webhook, or with `webhookId` updates that one. */
 export const saveWebhookMutation = (projectId: string) =>
-  mutationOptions({
+  mutationWithCacheRule({
     mutationKey: webhookMutationKeys.save(projectId),
     mutationFn: (variables: { webhookId: string; input: UpdateWebhook } | { webhookId?: undefined; input: WebhookInput }) =>
       variables.webhookId === undefined ? createWebhook(projectId, variables.input) : updateWebhook(variables.webhookId, variables.input),
     meta: { inlineErrors: true },
+    cache: { afterSuccess: () => invalidate(webhookKeys.list(projectId)) },
   })
 
 export const deleteWebhookMutation = (projectId: string) =>
-  mutationOptions({
+  mutationWithCacheRule({
     mutationKey: webhookMutationKeys.delete(projectId),
     mutationFn: (webhookId: string) => deleteWebhook(webhookId),
     meta: { inlineErrors: true },
+    cache: { afterSuccess: () => invalidate(webhookKeys.list(projectId)) },
   })
 
 /** A test delivery (no deliveryId) or the redelivery of one. */
 export const deliverWebhookMutation = (webhookId: string) =>
-  mutationOptions({
+  mutationWithCacheRule({
     mutationKey: webhookMutationKeys.deliver(webhookId),
     mutationFn: ({ deliveryId }: { deliveryId?: string }) =>
       deliveryId ? redeliver(webhookId, deliveryId) : testWebhook(webhookId),
     meta: { inlineErrors: true },
+    cache: { afterSuccess: () => invalidate(webhookKeys.deliveries(webhookId)) },
   })
 
 export const commentMutationKeys = {
@@ -108,21 +111,17 @@ export const commentMutationKeys = {
 }
 
 export const createCommentMutation = (projectId: string, errorId: string) =>
-  mutationOptions({
+  mutationWithCacheRule({
     mutationKey: commentMutationKeys.create(projectId, errorId),
     mutationFn: (message: string) => createComment(projectId, errorId, message),
     meta: { inlineErrors: true },
+    cache: { afterSuccess: () => invalidate(commentKeys.list(projectId, errorId)) },
   })
 
 export const deleteCommentMutation = (projectId: string, errorId: string) =>
-  mutationOptions({
+  mutationWithCacheRule({
     mutationKey: commentMutationKeys.delete(projectId, errorId),
     mutationFn: (commentId: string) => deleteComment(commentId),
     meta: { inlineErrors: true },
+    cache: { afterSuccess: () => invalidate(commentKeys.list(projectId, errorId)) },
   })
-
-cachePolicy('webhooks/save', { effects: ({ scope: [projectId] }) => invalidate(webhookKeys.list(projectId as string)) })
-cachePolicy('webhooks/delete', { effects: ({ scope: [projectId] }) => invalidate(webhookKeys.list(projectId as string)) })
-cachePolicy('webhooks/deliver', { effects: ({ scope: [webhookId] }) => invalidate(webhookKeys.deliveries(webhookId as string)) })
-cachePolicy('comments/create', { effects: ({ scope: [projectId, errorId] }) => invalidate(commentKeys.list(projectId as string, errorId as string)) })
-cachePolicy('comments/delete', { effects: ({ scope: [projectId, errorId] }) => invalidate(commentKeys.list(projectId as string, errorId as string)) })

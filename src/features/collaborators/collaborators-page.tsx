@@ -124,7 +124,7 @@ function ActionDialog({
   const label = displayName(collaborator)
   const isMe = collaborator.id === currentUserId && !collaborator.pending_invitation
   const [projectIds, setProjectIds] = useState<string[] | null>(collaborator.project_ids)
-  // What each changes in the cache (the list, the projects' collaborator counts) is mutation-policy.ts's.
+  // What each changes in the cache (the list, the projects' collaborator counts) is in each mutation's rule (src/api).
   const update = useMutation({ ...updateCollaboratorMutation(organizationId), onSuccess: onClose })
   const remove = useMutation({
     ...removeCollaboratorMutation(organizationId),

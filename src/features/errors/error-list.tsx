@@ -1,10 +1,9 @@
-import { useQueryClient, useSuspenseInfiniteQuery } from '@tanstack/react-query'
+import { useQueryClient } from '@tanstack/react-query'
 import { useNavigate } from '@tanstack/react-router'
-import { useWindowVirtualizer } from '@tanstack/react-virtual'
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { useCallback, useEffect, useMemo } from 'react'
 import type { Direction } from '../../../contract/common.ts'
 import type { ErrorOperation, ErrorSort } from '../../../contract/errors.ts'
-import { errorsInfiniteQuery, refreshErrorsList, type ErrorListParams } from '../../api/errors.ts'
+import { refreshErrorsList, type ErrorListParams } from '../../api/errors.ts'
 import { Button } from '../../components/ui/button.tsx'
 import { Skeleton } from '../../components/ui/skeleton.tsx'
 import { ErrorState } from '../../components/ui/states.tsx'
@@ -22,19 +21,15 @@ import { Sparkline, useErrorSparklines } from '../trends/error-sparklines.tsx'
 import { columns, ErrorRow, type ErrorPageSearch } from './error-row.tsx'
 import { SortHeader } from './sort-header.tsx'
 import { StatusTabs } from './status-tabs.tsx'
+import { useErrorListRows } from './use-error-list-rows.ts'
 import { MAX_SELECT_ALL, useErrorSelection } from './use-error-selection.ts'
 import { useListShortcuts } from './use-list-shortcuts.ts'
 import { useListUpdates } from './use-list-updates.ts'
 import { useRowFocus } from './use-row-focus.ts'
 
-const ROW_ESTIMATE = 58
-/** Start loading the next page this many rows before the end, so scrolling rarely waits. */
-const PREFETCH_ROWS = 15
-
 /**
- * The errors of a project, virtualized against the window so tens of thousands of rows scroll
- * smoothly; pages load ahead of the scroll position by following the API's Link headers.
- * Rows can be selected for bulk actions (use-error-selection.ts); `j` / `k` move the focused row
+ * The errors of a project: rows virtualized against the window, pages loaded ahead of the scroll
+ * position (use-error-list-rows.ts). Rows can be selected for bulk actions (use-error-selection.ts); `j` / `k` move the focused row
  * (use-row-focus.ts), Enter opens it, and the triage keys act on the selection, or the focused
  * row when nothing is selected (use-list-shortcuts.ts). This component is the view composing them.
  */
@@ -48,10 +43,8 @@ export function ErrorList({
   /** A column header was clicked: the sort (and direction) to show, into the URL. */
   onSortChange: (next: { sort: ErrorSort; direction: Direction }) => void
 }) {
-  const query = useSuspenseInfiniteQuery(errorsInfiniteQuery(projectId, params))
-  const { hasNextPage, isFetchingNextPage, fetchNextPage, isFetchNextPageError } = query
-  const errors = useMemo(() => query.data.pages.flatMap((page) => page.items), [query.data.pages])
-  const total = query.data.pages[0]?.totalCount ?? errors.length
+  const { query, errors, total, virtualizer, items, listRef, measureList, scrollMargin } = useErrorListRows(projectId, params)
+  const { hasNextPage, fetchNextPage, isFetchNextPageError } = query
   // The server counts matching events when the filters select events (a time range, an event field).
   const scoped = errors[0]?.matching_events !== undefined
   const navigate = useNavigate()
@@ -66,12 +59,6 @@ export function ErrorList({
   const triage = useTriageOperations(projectId)
   useEffect(() => whenIdle(() => preloadTriageParts({ bulk: true })), [])
 
-  const listRef = useRef<HTMLDivElement | null>(null)
-  const [scrollMargin, setScrollMargin] = useState(0)
-  const measureList = useCallback((element: HTMLDivElement | null) => {
-    listRef.current = element
-    if (element) setScrollMargin(element.getBoundingClientRect().top + window.scrollY)
-  }, [])
   const { selectedIds, allSelected } = selection
   const selectAllRef = useCallback(
     (element: HTMLInputElement | null) => {
@@ -79,21 +66,6 @@ export function ErrorList({
     },
     [selectedIds.length, allSelected],
   )
-
-  const virtualizer = useWindowVirtualizer({
-    count: errors.length + (hasNextPage ? 1 : 0),
-    estimateSize: () => ROW_ESTIMATE,
-    overscan: 8,
-    scrollMargin,
-  })
-  const items = virtualizer.getVirtualItems()
-  const lastIndex = items.at(-1)?.index ?? 0
-
-  useEffect(() => {
-    if (hasNextPage && !isFetchingNextPage && !isFetchNextPageError && lastIndex >= errors.length - PREFETCH_ROWS) {
-      void fetchNextPage()
-    }
-  }, [hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage, lastIndex, errors.length])
 
   const focus = useRowFocus({ errors, virtualizer, listRef, listKey: JSON.stringify([projectId, params]) })
   const { focusedIndex } = focus
@@ -129,7 +101,7 @@ export function ErrorList({
     const atTop = window.scrollY === 0 || window.scrollY < scrollMargin
     if (!atTop || listRef.current?.contains(document.activeElement)) return
     void refreshErrorsList(queryClient, projectId, params)
-  }, [updates.changed, quiet, scrollMargin, queryClient, projectId, params])
+  }, [updates.changed, quiet, scrollMargin, listRef, queryClient, projectId, params])
   const showNewErrors = () => {
     // The first row keeps the focus as the new errors come in above the old ones.
     focus.focusRow(0)

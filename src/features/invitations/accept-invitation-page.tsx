@@ -1,10 +1,10 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQuery } from '@tanstack/react-query'
 import { Link, useNavigate } from '@tanstack/react-router'
 import { UserCheck } from 'lucide-react'
 import { useId, useState } from 'react'
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, PASSWORD_RULE } from '../../../contract/users.ts'
 import type { Invitation } from '../../../contract/collaborators.ts'
-import { currentUserQuery, userKeys } from '../../api/auth.ts'
+import { currentUserQuery } from '../../api/auth.ts'
 import { acceptInvitationMutation, invitationQuery } from '../../api/collaborators.ts'
 import { isApiError } from '../../api/http.ts'
 import { Button, buttonVariants } from '../../components/ui/button.tsx'
@@ -69,7 +69,6 @@ function AcceptInvitationForm({ token, invitation }: { token: string; invitation
   const id = useId()
   // Someone may already be signed in in this browser: accepting signs them out, so say so first.
   const signedIn = useQuery({ ...currentUserQuery(), enabled: readToken() !== null, retry: false })
-  const queryClient = useQueryClient()
   const navigate = useNavigate()
   const [name, setName] = useState('')
   const [password, setPassword] = useState('')
@@ -77,12 +76,7 @@ function AcceptInvitationForm({ token, invitation }: { token: string; invitation
   const [localError, setLocalError] = useState<Error | null>(null)
   const mutation = useMutation({
     ...acceptInvitationMutation(token),
-    onSuccess: async ({ user }) => {
-      // Whoever was signed in before in this browser is not who we are now.
-      queryClient.clear()
-      queryClient.setQueryData(userKeys.current(), user)
-      await navigate({ to: '/organizations' })
-    },
+    onSuccess: () => navigate({ to: '/organizations' }),
   })
 
   return (

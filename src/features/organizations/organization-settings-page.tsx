@@ -1,11 +1,9 @@
-import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
+import { useMutation, useSuspenseQuery } from '@tanstack/react-query'
 import { useNavigate } from '@tanstack/react-router'
 import { Trash2 } from 'lucide-react'
 import { useState } from 'react'
 import type { Organization } from '../../../contract/organizations.ts'
-import { collaboratorKeys } from '../../api/collaborators.ts'
-import { deleteOrganizationMutation, organizationKeys, organizationQuery, renameOrganizationMutation } from '../../api/organizations.ts'
-import { projectKeys } from '../../api/projects.ts'
+import { deleteOrganizationMutation, organizationQuery, renameOrganizationMutation } from '../../api/organizations.ts'
 import { Button } from '../../components/ui/button.tsx'
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx'
 import { PageHeader } from '../../components/ui/page-header.tsx'
@@ -71,19 +69,8 @@ export function OrganizationSettingsPage({ organizationId }: { organizationId: s
 }
 
 function DeleteOrganizationDialog({ organization, onClose }: { organization: Organization; onClose: () => void }) {
-  const queryClient = useQueryClient()
   const navigate = useNavigate()
-  const mutation = useMutation({
-    ...deleteOrganizationMutation(organization.id),
-    onSuccess: async () => {
-      // The organizations page reads its list afresh, without the deleted one.
-      queryClient.removeQueries({ queryKey: organizationKeys.list() })
-      await navigate({ to: '/organizations' })
-      queryClient.removeQueries({ queryKey: organizationKeys.detail(organization.id) })
-      queryClient.removeQueries({ queryKey: projectKeys.list(organization.id) })
-      queryClient.removeQueries({ queryKey: collaboratorKeys.list(organization.id) })
-    },
-  })
+  const mutation = useMutation({ ...deleteOrganizationMutation(organization.id), onSuccess: () => navigate({ to: '/organizations' }) })
   return (
     <DeleteByNameDialog
       title={`Delete ${organization.name}?`}

@@ -1,10 +1,9 @@
-import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
+import { useMutation, useSuspenseQuery } from '@tanstack/react-query'
 import { useNavigate } from '@tanstack/react-router'
 import { KeyRound, Trash2 } from 'lucide-react'
 import { useState } from 'react'
 import type { Project } from '../../../contract/projects.ts'
-import { errorKeys } from '../../api/errors.ts'
-import { deleteProjectMutation, projectKeys, projectQuery, regenerateApiKeyMutation, renameProjectMutation } from '../../api/projects.ts'
+import { deleteProjectMutation, projectQuery, regenerateApiKeyMutation, renameProjectMutation } from '../../api/projects.ts'
 import { Button } from '../../components/ui/button.tsx'
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx'
 import { ConfirmDialog, Dialog } from '../../components/ui/dialog.tsx'
@@ -141,18 +140,10 @@ function RegenerateKeyDialog({
 }
 
 function DeleteProjectDialog({ project, onClose }: { project: Project; onClose: () => void }) {
-  const queryClient = useQueryClient()
   const navigate = useNavigate()
   const mutation = useMutation({
-    ...deleteProjectMutation(project.id),
-    onSuccess: async () => {
-      // The organization page reads its list afresh, without the deleted project.
-      queryClient.removeQueries({ queryKey: projectKeys.list(project.organization_id) })
-      await navigate({ to: '/organizations/$organizationId', params: { organizationId: project.organization_id } })
-      queryClient.removeQueries({ queryKey: projectKeys.detail(project.id) })
-      queryClient.removeQueries({ queryKey: [...errorKeys.lists(), project.id] })
-      queryClient.removeQueries({ queryKey: [...errorKeys.details(), project.id] })
-    },
+    ...deleteProjectMutation(project),
+    onSuccess: () => navigate({ to: '/organizations/$organizationId', params: { organizationId: project.organization_id } }),
   })
   return (
     <DeleteByNameDialog
