@@ -149,6 +149,8 @@ describe('the privacy page', { timeout: 20_000 }, () => {
     ]
     expect(await within(row).findByTitle('COMPLETED')).toHaveTextContent('Completed')
     expect(within(row).getByText('3 events')).toBeInTheDocument()
+    // Counted from its completion, whatever the page's clock last read.
+    expect(within(row).getByText('kept 7 more days')).toBeInTheDocument()
     const listsBefore = countRequests(requests, 'GET', '/api/organizations/org1/event_data_requests')
     await userEvent.click(screen.getByRole('button', { name: 'Download file' }))
     await waitFor(() => expect(click).toHaveBeenCalled())

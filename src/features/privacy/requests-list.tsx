@@ -71,7 +71,10 @@ function FileState({ request, now }: { request: EventDataRequest; now: number })
     )
   }
   // Whole days while there are some: "in 6 days" would read a fresh 7-day file as a day short.
-  const daysLeft = Math.ceil((Date.parse(request.expires_at) - now) / DAY_MS)
+  // The shared clock ticks twice a minute and may be older than the completion shown with it:
+  // counted from then, a fresh 7-day file would read "8 more days".
+  const from = Math.max(now, request.completed_at ? Date.parse(request.completed_at) : now)
+  const daysLeft = Math.ceil((Date.parse(request.expires_at) - from) / DAY_MS)
   return (
     <Meta label="File">
       {daysLeft >= 2 ? (
