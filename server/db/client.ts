@@ -57,6 +57,14 @@ export interface Database {
   close(): Promise<void>
 }
 
+/**
+ * Runs `fn` in one transaction on `db` (or a savepoint, when `db` is already a transaction),
+ * handing it a `Db`: every query Errata writes takes one, inside a transaction or not.
+ */
+export function withTransaction<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
+  return db.transaction((tx) => fn(tx))
+}
+
 /** The main thread's handle on a module running on PGlite's thread (Database.loadThreadPlugin). */
 export interface ThreadPlugin {
   /** Sends a request to the module's `handle` and resolves with its answer. */
