@@ -499,8 +499,8 @@ export async function ingestCpuPhase(engine: Engine, heading: (title: string) =>
     writeFileSync(bodiesFile, `${bodies.join('\n')}\n`)
     const meanBodyBytes = bodies.reduce((sum, body) => sum + Buffer.byteLength(body), 0) / bodies.length
 
-    // What the server's configuration chooses (server/config.ts): ERRATA_INGEST_LOG passes through.
-    const ingestLog = env.ERRATA_INGEST_LOG || (engine === 'postgres' ? 'database' : 'journal')
+    // The accepted-event log each engine has.
+    const ingestLog = engine === 'postgres' ? 'ingest_log' : 'journal'
     const generatorLabel =
       generator === 'wrk'
         ? `wrk (${settings.wrkThreads} thread${settings.wrkThreads === 1 ? '' : 's'}, ${settings.connections} connections, bench/wrk-notify.lua)`

@@ -10,7 +10,7 @@ import { openInProcessPglite } from './in-process-pglite.ts'
 import { sql } from 'drizzle-orm'
 import { queryRows, type Db } from '../server/db/client.ts'
 import { indexEvents } from '../server/ingest/index/index-events.ts'
-import { acceptedRequest } from '../server/ingest/log/record.ts'
+import { acceptedRequest } from '../server/ingest/payload/accepted-request.ts'
 import { createProcessor } from '../server/ingest/process/process.ts'
 import { buildNotifyPayload } from './payload.ts'
 

@@ -21,8 +21,7 @@ import { openScratchPostgres } from '../server/db/scratch-database.ts'
 import { newId } from '../server/db/ids.ts'
 import { migrate } from '../server/db/migrate.ts'
 import { users } from '../server/db/schema.ts'
-import { createIngestWriter } from '../server/ingest/log/group-commit.ts'
-import { openPipeline } from '../server/ingest/pipeline/open.ts'
+import { openIngestion } from '../server/ingest/pipeline/open.ts'
 import { ingestCpuPhase, ingestSettings } from './ingest-cpu.ts'
 import { buildNotifyPayload } from './payload.ts'
 import { startProfile, type ProfileSummary } from './profile.ts'
@@ -131,9 +130,8 @@ async function startErrata(database: Database): Promise<RunningErrata> {
     ERRATA_STATIC_DIR: `${dataDir}no-dashboard`,
   })
   const logger = pino({ level: 'info' }, pino.destination({ dest: '/dev/null', sync: false }))
-  const pipeline = await openPipeline(database, { journalDir: database.engine === 'pglite' ? `${dataDir}pglite/ingest-journal` : undefined })
-  const ingestWriter = createIngestWriter(database, pipeline, config.ingest, logger)
-  const deps: AppDeps = { config, database, logger, pipeline, ingestWriter, loginThrottle: createLoginThrottle() }
+  const ingestWriter = await openIngestion(database, config.ingest, logger, { journalDir: database.engine === 'pglite' ? `${dataDir}pglite/ingest-journal` : undefined })
+  const deps: AppDeps = { config, database, logger, ingestWriter, loginThrottle: createLoginThrottle() }
   // The server's own listener, as `npm start` serves: /notify on node:http, the rest through the app.
   const listener = await createRequestListener(createApp(deps), deps)
   const server = createServer(listener)
@@ -152,8 +150,7 @@ async function startErrata(database: Database): Promise<RunningErrata> {
       })
       listener.close()
       await ingestWriter.close()
-      await pipeline.close()
-    },
+      },
   }
 }
 

@@ -45,11 +45,11 @@ describe('app wiring', () => {
     const body = await res.json()
     expect(body).toMatchObject({ status: 'ok', database: ctx.deps.database.engine })
     // On the embedded database: the free space of the ingest journal's disk.
-    if (ctx.deps.pipeline.journal) expect(body.ingest_journal.free_bytes).toBeGreaterThan(0)
+    if (ctx.deps.ingestWriter.logDir) expect(body.ingest_journal.free_bytes).toBeGreaterThan(0)
   })
 
   it('tells when the ingest journal\'s disk is nearly full', async () => {
-    const dir = ctx.deps.pipeline.journal?.dir ?? tmpdir()
+    const dir = ctx.deps.ingestWriter.logDir ?? tmpdir()
     expect((await journalDiskSpace(dir, 0)).low).toBe(false)
     const nearlyFull = await journalDiskSpace(dir, Number.MAX_SAFE_INTEGER)
     expect(nearlyFull.low).toBe(true)
@@ -343,14 +343,6 @@ describe('first start', () => {
   it('rejects invalid configuration with a message naming the variable', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/)
     expect(() => loadConfig({ ERRATA_ADMIN_PASSWORD: 'short' })).toThrow(/ERRATA_ADMIN_PASSWORD/)
-    expect(() => loadConfig({ ERRATA_INGEST_LOG: 'queue' })).toThrow(/ERRATA_INGEST_LOG: must be database or journal/)
-    expect(() => loadConfig({ ERRATA_INGEST_LOG: 'database' })).toThrow(/ERRATA_INGEST_LOG: database needs DATABASE_URL/)
-  })
-
-  it('keeps accepted events in the journal on the embedded database and in ingest_log on PostgreSQL unless told otherwise', () => {
-    expect(loadConfig({}).ingestLog).toBe('journal')
-    expect(loadConfig({ DATABASE_URL: 'postgres://db/errata' }).ingestLog).toBe('database')
-    expect(loadConfig({ DATABASE_URL: 'postgres://db/errata', ERRATA_INGEST_LOG: 'journal' }).ingestLog).toBe('journal')
   })
 
   it('reads a variable set to nothing as unset: PORT= is the default port, API_PORT= no second port', () => {

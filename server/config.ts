@@ -1,6 +1,5 @@
 import { z } from 'zod'
 import { passwordSchema } from '../contract/users.ts'
-import type { IngestOptions } from './ingest/log/group-commit.ts'
 import { parseAllowList, type AllowListEntry } from './outbound/allow-list.ts'
 
 const port = z.coerce.number().int().min(0).max(65535)
@@ -28,7 +27,6 @@ const envSchema = z.object({
   ERRATA_INGEST_FLUSH_MS: z.coerce.number().int().min(0).max(1000).default(1),
   ERRATA_INDEX_BATCH_SIZE: z.coerce.number().int().min(1).max(20000).default(2000),
   ERRATA_INDEX_LINGER_MS: z.coerce.number().int().min(0).max(5000).default(100),
-  ERRATA_INGEST_LOG: z.enum(['database', 'journal'], { error: 'must be database or journal' }).optional(),
   ERRATA_MAX_SOURCE_MAP_BYTES: bytes.default(50 * 1024 * 1024),
   ERRATA_MAX_UPLOADS_PER_ADDRESS: z.coerce.number().int().min(1).max(10_000).default(4),
   ERRATA_SOURCE_MAP_CACHE_BYTES: bytes.default(256 * 1024 * 1024),
@@ -89,12 +87,17 @@ export interface Config {
     /** The whole fetch of one URL: connecting, redirects, headers and body. */
     fetchTimeoutMs: number
   }
-  /**
-   * The accepted-event log: `journal`, files in DATA_DIR fsync'd before the 200 (the embedded
-   * database's only choice), or `database`, PostgreSQL's ingest_log table.
-   */
-  ingestLog: 'database' | 'journal'
-  ingest: IngestOptions
+  /** The accepted-event log's group commit and the indexer behind it (docs/ingestion.md). */
+  ingest: {
+    /** Most events stored at once (group commit): one journal append or one ingest_log insert. */
+    batchSize: number
+    /** How long a batch waits for more events before it is stored. */
+    flushMs: number
+    /** The indexer's batching rule: a pass starts once this many events wait; the most requests one transaction indexes. */
+    indexBatchSize: number
+    /** ...or once the oldest waiting event has waited this long. */
+    indexLingerMs: number
+  }
   /** Loopback, link-local and private hosts or networks webhook targets may be all the same. */
   webhookAllow: AllowListEntry[]
   /**
@@ -141,9 +144,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`)
   }
   const e = parsed.data
-  if (e.ERRATA_INGEST_LOG === 'database' && !e.DATABASE_URL) {
-    throw new ConfigError('Invalid configuration:\n  ERRATA_INGEST_LOG: database needs DATABASE_URL (the embedded database always uses the journal)')
-  }
   let fetchAllow: AllowListEntry[]
   try {
     fetchAllow = parseAllowList(e.ERRATA_FETCH_ALLOW)
@@ -181,8 +181,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       fetchAllow,
       fetchTimeoutMs: e.ERRATA_FETCH_TIMEOUT_MS,
     },
-    // Where accepted requests wait before indexing (docs/ingestion.md, "The accepted-event log").
-    ingestLog: e.ERRATA_INGEST_LOG ?? (e.DATABASE_URL ? 'database' : 'journal'),
     ingest: {
       batchSize: e.ERRATA_INGEST_BATCH_SIZE,
       flushMs: e.ERRATA_INGEST_FLUSH_MS,

@@ -4,8 +4,7 @@ import type { Database } from './db/client.ts'
 import type { LoginThrottle } from './auth/login-throttle.ts'
 import type { Scope } from './auth/scope.ts'
 import type { AuthUser } from './auth/tokens.ts'
-import type { IngestWriter } from './ingest/log/group-commit.ts'
-import type { IngestPipeline } from './ingest/pipeline/open.ts'
+import type { IngestWriter } from './ingest/pipeline/open.ts'
 import type { PrivacyDeps } from './privacy/privacy-deps.ts'
 import type { WebhookDeps } from './webhooks/webhook-deps.ts'
 
@@ -14,8 +13,7 @@ export interface AppDeps {
   config: Config
   database: Database
   logger: Logger
-  /** The ingestion pipeline's thread beside `database` (its journal on PGlite). */
-  pipeline: IngestPipeline
+  /** Ingestion: the accepted-event log and the pipeline's thread that indexes it (server/ingest/pipeline/open.ts). */
   ingestWriter: IngestWriter
   /** Shared by both listeners, so API_PORT is no way around the limits. */
   loginThrottle: LoginThrottle

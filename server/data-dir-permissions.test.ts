@@ -9,7 +9,10 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { openDatabase, openPglite } from './db/client.ts'
 import { DataDirOwnerError, secureDataDir } from './db/data-dir-permissions.ts'
 import { migrate } from './db/migrate.ts'
-import { openPipeline } from './ingest/pipeline/open.ts'
+import { openIngestion } from './ingest/pipeline/open.ts'
+import { acceptedRequest } from './ingest/payload/accepted-request.ts'
+import { loadConfig } from './config.ts'
+import pino from 'pino'
 
 const dirs: string[] = []
 afterAll(() => {
@@ -46,9 +49,9 @@ describe('the data directory', () => {
     const database = await openPglite(dataDir)
     try {
       await migrate(database)
-      const pipeline = await openPipeline(database, { journalDir: join(dataDir, 'ingest-journal') })
-      await pipeline.journal!.append(Buffer.from('{"raw":"event with ada@example.com"}\n'))
-      await pipeline.close()
+      const ingestion = await openIngestion(database, loadConfig({}).ingest, pino({ level: 'silent' }), { journalDir: join(dataDir, 'ingest-journal') })
+      await ingestion.write(acceptedRequest('no-such-project', new Date(), Buffer.from('{"events":[{"raw":"event with ada@example.com"}]}'), 1, null))
+      await ingestion.close()
     } finally {
       await database.close()
     }

@@ -15,8 +15,7 @@ import { startMaintenance } from './db/maintenance.ts'
 import { DevelopmentBuildDatabaseError, migrate } from './db/migrate.ts'
 import { createLimitedServer, type ConnectionLimits, type LimitedServer } from './http/connection-limits.ts'
 import { createRequestListener } from './ingest/accept/node-listener.ts'
-import { createIngestWriter } from './ingest/log/group-commit.ts'
-import { openPipeline } from './ingest/pipeline/open.ts'
+import { openIngestion } from './ingest/pipeline/open.ts'
 import type { JobRunner } from './jobs/job-runner.ts'
 import { logLeakedErrors } from './leaked-errors.ts'
 import { createLogger } from './logger.ts'
@@ -124,11 +123,10 @@ async function main(): Promise<void> {
     process.stdout.write(`\n${lines.join('\n')}\n\n`)
   }
 
-  const pipeline = await openPipeline(database, { journalDir: join(config.dataDir, 'ingest-journal'), log: config.ingestLog, logLevel: config.logLevel })
-  const ingestWriter = createIngestWriter(database, pipeline, config.ingest, logger)
+  const ingestWriter = await openIngestion(database, config.ingest, logger, { journalDir: join(config.dataDir, 'ingest-journal'), logLevel: config.logLevel })
   // Background jobs (privacy requests, webhook deliveries): claimed from the database by every process.
   const wake = { jobs: (): void => {} }
-  const privacy = defaultPrivacyDeps({ database, config, ingestWriter, pipeline, logger }, { wakeJobs: () => wake.jobs() })
+  const privacy = defaultPrivacyDeps({ database, config, ingestWriter }, { wakeJobs: () => wake.jobs() })
   const webhooks = defaultWebhookDeps(config, { wakeJobs: () => wake.jobs() })
   const jobRunner: JobRunner = createBackgroundJobs({
     database,
@@ -139,7 +137,7 @@ async function main(): Promise<void> {
     webhookConcurrency: config.webhookDelivery.concurrency,
   })
   wake.jobs = () => jobRunner.wake()
-  const deps: AppDeps = { config, database, logger, pipeline, ingestWriter, loginThrottle: createLoginThrottle({ ...DEFAULT_LOGIN_LIMITS, maxDelayMs: config.signInMaxDelayMs }), privacy, webhooks }
+  const deps: AppDeps = { config, database, logger, ingestWriter, loginThrottle: createLoginThrottle({ ...DEFAULT_LOGIN_LIMITS, maxDelayMs: config.signInMaxDelayMs }), privacy, webhooks }
   const servers: LimitedServer[] = []
   let ingestListener: { close(): void } | undefined
   try {
@@ -162,7 +160,6 @@ async function main(): Promise<void> {
     ingestListener?.close()
     stopMaintenance()
     await ingestWriter.close()
-    await pipeline.close()
     await database.close()
     throw err
   }
@@ -190,7 +187,6 @@ async function main(): Promise<void> {
     stopMaintenance()
     await jobsStopped
     await ingestWriter.close()
-    await pipeline.close()
     await database.close()
     logger.info('stopped')
     process.exit(0)

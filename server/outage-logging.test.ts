@@ -3,8 +3,8 @@
 // retry: an outage of a few minutes would otherwise bury everything else in the log.
 import pino from 'pino'
 import { describe, expect, it } from 'vitest'
-import { createIngestIndexer } from './ingest/index/indexer.ts'
-import { createLogSource } from './ingest/log/table-source.ts'
+import { tableLog } from './ingest/log/table-log.ts'
+import { Indexer } from './ingest/pipeline/indexer.ts'
 import { createProcessor } from './ingest/process/process.ts'
 import { createJobRunner } from './jobs/job-runner.ts'
 import type { Database } from './db/client.ts'
@@ -44,7 +44,7 @@ describe('logging while the database is down', () => {
   it('the indexer, retrying many times, says it once', async () => {
     const down = unreachable()
     const { lines, logger } = capture()
-    const indexer = createIngestIndexer(down, { batchSize: 10, lingerMs: 0, retryMs: 5, pollMs: 5, drainMs: 0 }, logger, { log: createLogSource(down, createProcessor(), logger) })
+    const indexer = new Indexer(down, tableLog(down.db), createProcessor(), { batchSize: 10, lingerMs: 0, retryMs: 5, pollMs: 5, drainMs: 0 }, logger)
     indexer.wake()
     await until(() => down.attempts >= 20)
     await indexer.close().catch(() => undefined)

@@ -45,11 +45,6 @@ export interface Database {
    * waiting on the one connection, this says whether the engine is still getting through them.
    */
   sinceLastAnswerMs?(): number
-  /**
-   * PostgreSQL only: a connection of its own, beside the pool, for readiness probes: a pool whose
-   * connections are all busy with long queries does not hold them up.
-   */
-  readonly probeDb?: Db
   /** PostgreSQL only: the connection string, for threads that open a pool of their own. */
   readonly url?: string
   /** Runs `fn` holding a database-wide advisory lock (one migrator at a time across processes). */
@@ -160,14 +155,9 @@ export async function openPostgres(
   const probe = await pool.connect()
   probe.release()
   const db = drizzlePg({ client: pool, schema }) as unknown as Db
-  // Readiness probes' one connection, kept open between probes (connected on first use).
-  const probePool = new pg.Pool({ connectionString, max: 1, connectionTimeoutMillis: 10_000, idleTimeoutMillis: 0 })
-  probePool.on('error', () => {})
-  probePool.on('connect', (client) => client.on('error', () => {}))
   return {
     engine: 'postgres',
     db,
-    probeDb: drizzlePg({ client: probePool, schema }) as unknown as Db,
     url: connectionString,
     execScript: async (text) => {
       await pool.query(text)
@@ -186,7 +176,7 @@ export async function openPostgres(
       }
     },
     async close() {
-      await Promise.all([pool.end(), probePool.end()])
+      await pool.end()
     },
   }
 }

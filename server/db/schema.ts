@@ -149,6 +149,7 @@ export const eventPayloads = pgTable('event_payloads', {
 
 export const ingestLog = pgTable('ingest_log', {
   seq: bigint('seq', { mode: 'number' }).primaryKey(),
+  kind: text('kind').notNull().default('notify'),
   projectId: text('project_id').notNull(),
   receivedAt: tstz('received_at').notNull(),
   eventIds: text('event_ids').array().notNull(),
@@ -171,8 +172,6 @@ export const ingestJournals = pgTable('ingest_journals', {
   journalId: text('journal_id').primaryKey(),
   segment: bigint('segment', { mode: 'number' }).notNull(),
   byteOffset: bigint('byte_offset', { mode: 'number' }).notNull(),
-  caughtUpAt: tstz('caught_up_at').notNull().defaultNow(),
-  location: text('location').notNull().default(''),
 })
 
 export const sessionCounts = pgTable(

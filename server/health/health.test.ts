@@ -74,7 +74,6 @@ describe('health', () => {
         // The server drops the database, and its connections with it (the app's background work stopped first).
         await gone.jobs.stop()
         await gone.deps.ingestWriter.close()
-        await gone.deps.pipeline.close()
         const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL })
         await admin.connect()
         try {

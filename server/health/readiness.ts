@@ -1,7 +1,6 @@
 import { statfs } from 'node:fs/promises'
-import { sql } from 'drizzle-orm'
 import type { AppDeps } from '../context.ts'
-import { queryRows, type Database } from '../db/client.ts'
+import type { Database } from '../db/client.ts'
 import { pgErrorMessage } from '../db/pg-errors.ts'
 
 /** Queue counts stop here ("at least 10,000"). */
@@ -53,7 +52,7 @@ class TimedOut extends Error {}
  * last `readiness.stallMs`, and the backlog is the last one counted.
  */
 export async function checkReadiness(deps: AppDeps): Promise<{ readiness: Readiness; httpStatus: 200 | 503 }> {
-  const { database, config, pipeline } = deps
+  const { database, config, ingestWriter } = deps
   const { timeoutMs, stallMs, maxBacklog } = config.readiness
   const probe: Probe = probes.get(database) ?? { inFlight: null, last: null }
   probes.set(database, probe)
@@ -86,7 +85,7 @@ export async function checkReadiness(deps: AppDeps): Promise<{ readiness: Readin
   // A full journal disk refuses every event (503) while the dashboard and API still work:
   // "degraded", with 200, so monitoring sees it and a load balancer keeps the dashboard up.
   // A failed check of the disk says nothing about the database: left out rather than a 503.
-  const disk = pipeline.journal ? await journalDiskSpace(pipeline.journal.dir).catch(() => null) : null
+  const disk = ingestWriter.logDir ? await journalDiskSpace(ingestWriter.logDir).catch(() => null) : null
   // Events keep being accepted (they are durable) while the backlog is large, but a server that
   // far behind should not be sent more traffic: searches would miss what it has not indexed.
   const pending = backlog?.pending ?? 0
@@ -103,25 +102,13 @@ export async function checkReadiness(deps: AppDeps): Promise<{ readiness: Readin
   }
 }
 
-/** Accepted requests not yet indexed and those set aside, each counted up to QUEUE_COUNT_CAP. */
-async function countBacklog({ database, pipeline }: AppDeps): Promise<Backlog> {
-  // Counted up to a cap: a health check polled every few seconds must stay cheap during
-  // exactly the backlog it reports.
-  const [queue] = await queryRows<{ pending: number | string; failed: number | string }>(
-    database.probeDb ?? database.db,
-    sql`SELECT
-      (SELECT count(*) FROM (SELECT 1 FROM ingest_log WHERE failed_at IS NULL LIMIT ${QUEUE_COUNT_CAP}) p) AS pending,
-      (SELECT count(*) FROM (SELECT 1 FROM ingest_log WHERE failed_at IS NOT NULL LIMIT ${QUEUE_COUNT_CAP}) f) AS failed`,
-  )
-  // Accepted requests wait in ingest_log (PostgreSQL) or in the ingest journal (PGlite); requests
-  // set aside are in ingest_log on both. Requests count as their events' number only
-  // approximately (one each): the backlog is a health signal, not an exact count.
-  const journaled = pipeline.journal ? await pipeline.journal.pending(QUEUE_COUNT_CAP) : 0
-  return {
-    pending: Math.min(QUEUE_COUNT_CAP, Number(queue?.pending ?? 0) + journaled),
-    failed: Math.min(QUEUE_COUNT_CAP, Number(queue?.failed ?? 0)),
-  }
-}
+/**
+ * Accepted requests not yet indexed and those set aside, as the log counts them, each up to
+ * QUEUE_COUNT_CAP: a health check polled every few seconds must stay cheap during exactly the
+ * backlog it reports. Requests count as their events only approximately (one each): the backlog
+ * is a health signal, not an exact count.
+ */
+const countBacklog = ({ ingestWriter }: AppDeps): Promise<Backlog> => ingestWriter.backlog(QUEUE_COUNT_CAP)
 
 function within<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined

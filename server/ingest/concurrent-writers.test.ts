@@ -3,19 +3,16 @@
 // write lock (db/project-lock.ts), indexers deadlocked on a snoozed error's row, status changes
 // failed with deadlocks, and concurrent deletes of one event took its counts off its trend twice.
 import { sql } from 'drizzle-orm'
-import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../config.ts'
 import { queryRows } from '../db/client.ts'
 import { seedProject } from '../test-support/seed.ts'
 import { createTestContext, type TestContext, type TestUser } from '../test-support/test-app.ts'
-import { acceptedPayload } from '../test-support/ingest.ts'
-import { appendToIngestLog, createIngestWriter } from './log/group-commit.ts'
+import { acceptedPayload, appendToIngestLog, tableIndexer } from '../test-support/ingest.ts'
 
 let ctx: TestContext
 let owner: TestUser
 let projectId: string
-const silent = pino({ level: 'silent' })
 
 beforeAll(async () => {
   ctx = await createTestContext({ ingest: { ...loadConfig({}).ingest, indexLingerMs: 60_000 } })
@@ -56,18 +53,18 @@ async function totals(errorId: string) {
 describe('several writers on one project at once', () => {
   it('indexes, changes status and deletes events without deadlocks, and every count stays exact', { timeout: 60_000 }, async () => {
     await contended(20, 5)
-    await ctx.deps.ingestWriter.indexed()
+    const first = tableIndexer(ctx)
+    await first.idle()
+    await first.close()
     const [{ id: errorId }] = (await (await api(`/projects/${projectId}/errors`)).json()) as [{ id: string }]
     const snooze = { operation: 'snooze', reopen_rules: { reopen_if: 'n_additional_occurrences', additional_occurrences: 1_000_000 } }
     expect((await api(`/projects/${projectId}/errors/${errorId}`, { method: 'PATCH', json: snooze })).status).toBe(200)
 
     await contended(600, 40)
-    const indexers = [0, 1, 2].map(() =>
-      createIngestWriter(ctx.deps.database, ctx.deps.pipeline, { batchSize: 10, flushMs: 0, indexBatchSize: 25, indexLingerMs: 0 }, silent),
-    )
+    const indexers = [0, 1, 2].map(() => tableIndexer(ctx, { batchSize: 25 }))
     const victims = ((await (await api(`/errors/${errorId}/events?per_page=5`)).json()) as { id: string }[]).map((e) => e.id)
     const [, triage, deletes] = await Promise.all([
-      Promise.all(indexers.map((w) => w.indexed())),
+      Promise.all(indexers.map((w) => w.idle())),
       Promise.all(
         Array.from({ length: 12 }, (_, i) =>
           api(`/projects/${projectId}/errors/${errorId}`, { method: 'PATCH', json: i % 2 ? snooze : { operation: 'open' } }),
@@ -77,7 +74,6 @@ describe('several writers on one project at once', () => {
       Promise.all(victims.flatMap((id) => [0, 1, 2].map(() => api(`/events/${id}`, { method: 'DELETE' })))),
     ])
     await Promise.all(indexers.map((w) => w.close()))
-    await ctx.deps.ingestWriter.indexed()
 
     expect(triage.map((res) => res.status)).toEqual(Array(12).fill(200))
     const deleteStatuses = deletes.map((res) => res.status)

@@ -1,23 +1,20 @@
-// The accepted-event log in the database: POST /notify answers once its request is durable (in
-// ingest_log on PostgreSQL, in the journal on PGlite); the indexer processes and indexes it.
-// These tests call app.request directly, not ctx.request, which waits for the indexer
-// (test-support/test-app.ts).
+// The accepted-event log: POST /notify answers once its request is durable (in ingest_log on
+// PostgreSQL, in the journal on PGlite); the indexer processes and indexes it. The ingest_log
+// tests run its indexer on both engines (tableIndexer). These tests call app.request directly,
+// not ctx.request, which waits for the indexer (test-support/test-app.ts).
 import { sql } from 'drizzle-orm'
-import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../config.ts'
 import { queryRows } from '../db/client.ts'
 import { QUEUE_COUNT_CAP } from '../health/readiness.ts'
 import { seedProject } from '../test-support/seed.ts'
 import { createTestContext, type TestContext, type TestUser } from '../test-support/test-app.ts'
-import { acceptedPayload } from '../test-support/ingest.ts'
-import { appendToIngestLog, createIngestWriter } from './log/group-commit.ts'
+import { acceptedPayload, appendToIngestLog, tableIndexer } from '../test-support/ingest.ts'
 
 let ctx: TestContext
 let owner: TestUser
 let projectId: string
 let apiKey: string
-const silent = pino({ level: 'silent' })
 
 beforeAll(async () => {
   // A long linger: nothing is indexed until a test asks for it (indexed() skips the wait).
@@ -94,11 +91,10 @@ describe('accepted-event log in the database', () => {
 
   it('indexes requests an earlier process appended to ingest_log but did not index', async () => {
     await logRequests('LoggedBehind', 3)
-    expect((await health()).pending).toBe(3)
-    const restarted = createIngestWriter(ctx.deps.database, ctx.deps.pipeline, { batchSize: 10, flushMs: 0, indexBatchSize: 2, indexLingerMs: 0 }, silent)
-    await restarted.indexed()
+    expect(await counts('LoggedBehind')).toEqual({ queued: 3, indexed: 0, payloads: 0 })
+    const restarted = tableIndexer(ctx, { batchSize: 2 })
+    await restarted.idle()
     await restarted.close()
-    await ctx.deps.ingestWriter.indexed()
     expect(await counts('LoggedBehind')).toEqual({ queued: 0, indexed: 3, payloads: 3 })
   })
 
@@ -107,7 +103,9 @@ describe('accepted-event log in the database', () => {
     await ctx.deps.database.db.execute(sql`
       INSERT INTO ingest_log (project_id, received_at, event_ids, body)
       VALUES (${projectId}, now(), '{bad-body-event}', '{"events": "not a list"}')`)
-    await ctx.deps.ingestWriter.indexed()
+    const indexer = tableIndexer(ctx)
+    await indexer.idle()
+    await indexer.close()
     expect(await counts('BesideBadBody')).toEqual({ queued: 0, indexed: 2, payloads: 2 })
     const [bad] = await queryRows<{ failed_at: Date | null; failure: string | null }>(
       ctx.deps.database.db,
@@ -121,12 +119,9 @@ describe('accepted-event log in the database', () => {
 
   it('lets several processes index one ingest_log: every request exactly once', async () => {
     await logRequests('SharedLog', 60)
-    const indexers = [0, 1, 2].map(() =>
-      createIngestWriter(ctx.deps.database, ctx.deps.pipeline, { batchSize: 10, flushMs: 0, indexBatchSize: 7, indexLingerMs: 0 }, silent),
-    )
-    await Promise.all(indexers.map((w) => w.indexed()))
+    const indexers = [0, 1, 2].map(() => tableIndexer(ctx))
+    await Promise.all(indexers.map((w) => w.idle()))
     await Promise.all(indexers.map((w) => w.close()))
-    await ctx.deps.ingestWriter.indexed()
     expect(await counts('SharedLog')).toEqual({ queued: 0, indexed: 60, payloads: 60 })
   })
 

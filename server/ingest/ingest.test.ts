@@ -9,8 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { errors, events, projects, sessionCounts } from '../db/schema.ts'
 import { seedProject } from '../test-support/seed.ts'
 import { createTestContext, listen, type TestContext, type TestUser } from '../test-support/test-app.ts'
-import { createIngestWriter } from './log/group-commit.ts'
-import { acceptedPayload } from '../test-support/ingest.ts'
+import type { LogAppender } from './log/accepted-log.ts'
+import { createGroupCommit } from './log/group-commit.ts'
+import { tableAppender } from './log/table-log.ts'
+import { acceptedPayload, tableIndexer } from '../test-support/ingest.ts'
 
 const WIRE = join(import.meta.dirname, '../../test/fixtures/wire')
 const fixture = (name: string) => JSON.parse(readFileSync(join(WIRE, name), 'utf8')) as { headers: Record<string, string>; json: Record<string, unknown> }
@@ -372,19 +374,26 @@ describe('POST /notify', () => {
   })
 })
 
-describe('ingest writer failures', () => {
+describe('group commit (the log\'s appending half)', () => {
+  const silent = pino({ level: 'silent' })
+  const noWake = () => {}
+  /** Indexes what waits in ingest_log (on PGlite nothing else reads it). */
+  async function indexTableLog() {
+    const indexer = tableIndexer(ctx, { batchSize: 100 })
+    await indexer.idle()
+    await indexer.close()
+  }
+
   it('retries a failed batch request by request: the bad request fails whole, the others commit', async () => {
-    // Into ingest_log, as on PostgreSQL, whose foreign key refuses the bad request at once
-    // (PGlite's journal accepts it, and indexing drops it: ingest-journal.test.ts).
-    const queueOnly = { ...ctx.deps.pipeline, journal: undefined }
-    const writer = createIngestWriter(ctx.deps.database, queueOnly, { batchSize: 100, flushMs: 20, indexBatchSize: 100, indexLingerMs: 0 }, pino({ level: 'silent' }))
+    // Into ingest_log, whose foreign key refuses the bad request at once.
+    const writer = createGroupCommit(tableAppender(ctx.deps.database.db), { batchSize: 100, flushMs: 20 }, silent, noWake)
     const payload = (cls: string) => ({ events: [event(cls), event(`${cls}2`)] })
     const good = acceptedPayload(projectId, payload('WriterGood'))
     // This request points at a project that does not exist: a foreign-key failure in the batch.
     const bad = acceptedPayload('no-such-project', payload('WriterBad'))
     const results = await Promise.allSettled([writer.write(good), writer.write(bad)])
     await writer.close()
-    await ctx.deps.ingestWriter.indexed() // the app's indexer shares the queue
+    await indexTableLog()
     expect(results[0].status).toBe('fulfilled')
     expect(results[1].status).toBe('rejected')
     expect(await eventCount('WriterGood')).toBe(1)
@@ -395,11 +404,10 @@ describe('ingest writer failures', () => {
 
   it('answers 503 while the database is unreachable, logging it once rather than per request', async () => {
     const refused = () => Promise.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }))
-    const unreachable = { ...ctx.deps.database, db: { ...ctx.deps.database.db, execute: refused } as unknown as typeof ctx.deps.database.db }
-    const noPipeline = { startIndexer: () => ({ wake() {}, idle: async () => null, close: async () => {} }), close: async () => {} }
+    const unreachable = { ...ctx.deps.database.db, execute: refused } as unknown as typeof ctx.deps.database.db
     const lines: string[] = []
     const logger = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) })
-    const writer = createIngestWriter(unreachable, noPipeline, { batchSize: 2, flushMs: 1, indexBatchSize: 10, indexLingerMs: 0 }, logger)
+    const writer = createGroupCommit(tableAppender(unreachable), { batchSize: 2, flushMs: 1 }, logger, noWake)
     const requests = Array.from({ length: 6 }, (_, i) =>
       writer.write(acceptedPayload(projectId, { events: [event(`Unreachable${i}`)] })),
     )
@@ -412,22 +420,18 @@ describe('ingest writer failures', () => {
 
   it('answers 503 to every request of a batch the journal\'s disk refused, logging it once, without retrying each', async () => {
     let appends = 0
-    const full = {
+    const full: LogAppender = {
+      concurrentAppends: 1,
+      dir: '/nowhere',
       close: async () => {},
-      journal: {
-        dir: '/nowhere',
-        id: 'full',
-        pending: async () => 0,
-        append: async () => {
-          appends += 1
-          throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', syscall: 'write' })
-        },
+      append: async () => {
+        appends += 1
+        throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', syscall: 'write' })
       },
-      startIndexer: () => ({ wake() {}, idle: async () => null, close: async () => {} }),
     }
     const lines: string[] = []
     const logger = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) })
-    const writer = createIngestWriter(ctx.deps.database, full, { batchSize: 10, flushMs: 5, indexBatchSize: 10, indexLingerMs: 0 }, logger)
+    const writer = createGroupCommit(full, { batchSize: 10, flushMs: 5 }, logger, noWake)
     const requests = Array.from({ length: 6 }, (_, i) =>
       writer.write(acceptedPayload(projectId, { events: [event(`Full${i}`)] })),
     )
@@ -439,10 +443,9 @@ describe('ingest writer failures', () => {
     expect(lines[0]).toContain('appending to the ingest journal failed; answering 503')
   })
 
-  it('keeps exact counts when several writers (processes) commit to the same errors at once', async () => {
-    const writers = [0, 1, 2].map(() =>
-      createIngestWriter(ctx.deps.database, ctx.deps.pipeline, { batchSize: 8, flushMs: 1, indexBatchSize: 16, indexLingerMs: 5 }, pino({ level: 'silent' })),
-    )
+  it('keeps exact counts when several processes append and index the same errors at once', async () => {
+    const indexers = [0, 1, 2].map(() => tableIndexer(ctx, { batchSize: 16, lingerMs: 5 }))
+    const writers = indexers.map((indexer) => createGroupCommit(tableAppender(ctx.deps.database.db), { batchSize: 8, flushMs: 1 }, silent, (n) => indexer.wake(n)))
     // 3 writers x 40 requests, each touching the same 5 errors in different orders, 11 distinct users.
     const writes = writers.flatMap((writer, w) =>
       Array.from({ length: 40 }, (_, i) => {
@@ -453,8 +456,8 @@ describe('ingest writer failures', () => {
     )
     await Promise.all(writes)
     await Promise.all(writers.map((writer) => writer.close()))
-    // The app's own indexer shares the queue too (SKIP LOCKED): let it finish what it holds.
-    await ctx.deps.ingestWriter.indexed()
+    await Promise.all(indexers.map((indexer) => indexer.idle()))
+    await Promise.all(indexers.map((indexer) => indexer.close()))
     for (let k = 0; k < 5; k++) {
       expect(await errorRow(`Shared${k}`)).toMatchObject({ eventsCount: 120, usersCount: 11 })
       expect(await eventCount(`Shared${k}`)).toBe(120)
@@ -462,11 +465,11 @@ describe('ingest writer failures', () => {
   })
 
   it('flushes queued writes on close and refuses writes afterwards', async () => {
-    const writer = createIngestWriter(ctx.deps.database, ctx.deps.pipeline, { batchSize: 1000, flushMs: 1000, indexBatchSize: 1000, indexLingerMs: 100 }, pino({ level: 'silent' }))
+    const writer = createGroupCommit(tableAppender(ctx.deps.database.db), { batchSize: 1000, flushMs: 1000 }, silent, noWake)
     const pending = writer.write(acceptedPayload(projectId, { events: [event('OnClose')] }))
     await writer.close()
     await pending
-    await ctx.deps.ingestWriter.indexed() // the app's indexer shares the queue
+    await indexTableLog()
     expect(await eventCount('OnClose')).toBe(1)
     await expect(writer.write(acceptedPayload(projectId, { events: [event('OnClose')] }))).rejects.toThrow(/shutting down/)
   })

@@ -51,11 +51,11 @@ export function privacyDeps(deps: AppDeps): PrivacyDeps {
   return made
 }
 
-export function defaultPrivacyDeps(deps: Pick<AppDeps, 'database' | 'config' | 'ingestWriter' | 'pipeline' | 'logger'>, overrides: Partial<PrivacyDeps> = {}): PrivacyDeps {
+export function defaultPrivacyDeps(deps: Pick<AppDeps, 'database' | 'config' | 'ingestWriter'>, overrides: Partial<PrivacyDeps> = {}): PrivacyDeps {
   return {
     clock: systemClock,
     files: retrievalFileStore(deps.database, deps.config.dataDir),
-    waitForIngestedBefore: waitForIngestedBefore(deps.database, deps.ingestWriter, deps.pipeline.journal?.id, { logger: deps.logger }),
+    waitForIngestedBefore: waitForIngestedBefore(deps.database, deps.ingestWriter),
     wakeJobs: () => {},
     batchSize: deps.config.privacyBatchSize,
     pace: stepPaceFor(deps.database),

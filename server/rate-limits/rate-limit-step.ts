@@ -11,7 +11,7 @@ import { sql } from 'drizzle-orm'
 import { APPROACHING_FRACTION } from '../../contract/rate-limits.ts'
 import { queryRows, type Db } from '../db/client.ts'
 import { textArrayLiteral } from '../db/text-array.ts'
-import type { IndexedEvent } from '../ingest/index/write-events.ts'
+import type { IndexedEvent } from '../ingest/payload/event-row.ts'
 import { keptInWindow } from './sampling.ts'
 
 const MINUTE_MS = 60_000

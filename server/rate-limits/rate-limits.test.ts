@@ -9,9 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RateLimit } from '../../contract/rate-limits.ts'
 import type { Webhook } from '../../contract/webhooks.ts'
 import { queryRows, type Db } from '../db/client.ts'
-import { appendToIngestLog, createIngestWriter } from '../ingest/log/group-commit.ts'
 import { createProcessor } from '../ingest/process/process.ts'
-import { acceptedPayload, ingestAt, notifierEvent } from '../test-support/ingest.ts'
+import { acceptedPayload, appendToIngestLog, ingestAt, notifierEvent, tableIndexer } from '../test-support/ingest.ts'
 import { seedMember, seedProject, type SeededProject } from '../test-support/seed.ts'
 import { createTestContext, type TestContext, type TestUser } from '../test-support/test-app.ts'
 import { startWebhookReceiver, type WebhookReceiver } from '../test-support/webhook-receiver.ts'
@@ -188,13 +187,9 @@ describe('several indexers on one database', () => {
       ctx.deps.database.db,
       Array.from({ length: 60 }, () => acceptedPayload(projectId, { payloadVersion: '5', events: [notifierEvent('Shared log')] }, at)),
     )
-    const silent = pino({ level: 'silent' })
-    const indexers = [0, 1, 2].map(() =>
-      createIngestWriter(ctx.deps.database, ctx.deps.pipeline, { batchSize: 10, flushMs: 0, indexBatchSize: 7, indexLingerMs: 0 }, silent),
-    )
-    await Promise.all(indexers.map((w) => w.indexed()))
+    const indexers = [0, 1, 2].map(() => tableIndexer(ctx))
+    await Promise.all(indexers.map((w) => w.idle()))
     await Promise.all(indexers.map((w) => w.close()))
-    await ctx.deps.ingestWriter.indexed()
     expect(await storedEvents(projectId)).toBe(keptBetween(0, 60, 10))
     expect((await readLimit(projectId)).dropped_last_24h).toBe(60 - keptBetween(0, 60, 10))
     const from = receiver.received.length

@@ -20,7 +20,7 @@ import { decodeCursor, encodeCursor, NOT_ISSUED_CURSOR } from '../http/cursor.ts
 import { NotFoundError, ValidationError } from '../failures.ts'
 import type { UrlBuilder } from '../http/urls.ts'
 import { queueReleaseTriggers } from '../webhooks/triggers/release-triggers.ts'
-import { DEFAULT_RELEASE_STAGE } from '../ingest/process/normalize.ts'
+import { DEFAULT_RELEASE_STAGE } from '../ingest/payload/event-row.ts'
 
 type ReleaseRow = typeof releases.$inferSelect
 

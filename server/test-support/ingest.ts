@@ -1,4 +1,9 @@
-import { acceptedRequest, type AcceptedRequest } from '../ingest/log/record.ts'
+import pino from 'pino'
+import type { Db } from '../db/client.ts'
+import { tableAppender, tableLog } from '../ingest/log/table-log.ts'
+import { acceptedRequest, type AcceptedRequest } from '../ingest/payload/accepted-request.ts'
+import { Indexer, type IndexerOptions } from '../ingest/pipeline/indexer.ts'
+import { createProcessor } from '../ingest/process/process.ts'
 import type { TestContext } from './test-app.ts'
 
 /** A minimal valid notifier event of `errorClass` (one in-project frame, so the class decides the group). */
@@ -36,4 +41,16 @@ export async function ingestAt(
 export function acceptedPayload(projectId: string, payload: Record<string, unknown>, at = new Date(), userAgent: string | null = null): AcceptedRequest {
   const events = Array.isArray(payload.events) ? payload.events.length : 0
   return acceptedRequest(projectId, at, Buffer.from(JSON.stringify(payload)), events, userAgent)
+}
+
+/** Requests into ingest_log, as a process on PostgreSQL appends them. */
+export const appendToIngestLog = (db: Db, requests: readonly AcceptedRequest[]) => tableAppender(db).append(requests)
+
+/**
+ * An indexer of ingest_log on the test's database, as each process sharing a PostgreSQL database
+ * runs one (on PGlite the same code, over its one connection). Stop it with close().
+ */
+export function tableIndexer(ctx: TestContext, options: Partial<IndexerOptions> = {}): Indexer {
+  const { database } = ctx.deps
+  return new Indexer(database, tableLog(database.db), createProcessor(), { batchSize: 7, lingerMs: 0, ...options }, pino({ level: 'silent' }))
 }

@@ -19,8 +19,7 @@ import { migrate } from '../db/migrate.ts'
 import { users } from '../db/schema.ts'
 import { createLimitedServer, type LimitedServer } from '../http/connection-limits.ts'
 import { createRequestListener } from '../ingest/accept/node-listener.ts'
-import { createIngestWriter } from '../ingest/log/group-commit.ts'
-import { openPipeline } from '../ingest/pipeline/open.ts'
+import { openIngestion } from '../ingest/pipeline/open.ts'
 import type { JobRunner } from '../jobs/job-runner.ts'
 import { systemClock, type Clock } from '../clock.ts'
 import { defaultPrivacyDeps, type PrivacyDeps } from '../privacy/privacy-deps.ts'
@@ -80,13 +79,12 @@ export async function createTestContext(overrides: Partial<Config> = {}, options
   const database = await createTestDatabase()
   const config = { ...loadConfig({ LOG_LEVEL: 'silent' }), publicUrl: 'http://errata.test', ...overrides }
   const logger = pino({ level: 'silent' })
-  const pipeline = await openPipeline(database)
-  const ingestWriter = createIngestWriter(database, pipeline, config.ingest, logger)
+  const ingestWriter = await openIngestion(database, config.ingest, logger)
   // Retrieval files of an in-memory database go to a directory of this test's own.
   const filesDir = database.engine === 'pglite' ? mkdtempSync(join(tmpdir(), 'errata-event-data-')) : null
   const clock = options.clock ?? systemClock
   const privacy = defaultPrivacyDeps(
-    { database, config, ingestWriter, pipeline, logger },
+    { database, config, ingestWriter },
     { clock, ...(filesDir ? { files: directoryFileStore(database, filesDir) } : {}), ...options.privacy },
   )
   const webhooks = defaultWebhookDeps(config, { clock, ...options.webhooks })
@@ -99,7 +97,7 @@ export async function createTestContext(overrides: Partial<Config> = {}, options
     webhookConcurrency: config.webhookDelivery.concurrency,
     runner: { retryBaseMs: 1, retryMaxMs: 1 },
   })
-  const deps: AppDeps = { config, database, logger, pipeline, ingestWriter, loginThrottle: createLoginThrottle(), privacy, webhooks }
+  const deps: AppDeps = { config, database, logger, ingestWriter, loginThrottle: createLoginThrottle(), privacy, webhooks }
   const app = createApp(deps)
 
   return {
@@ -129,8 +127,7 @@ export async function createTestContext(overrides: Partial<Config> = {}, options
     close: async () => {
       await jobs.stop()
       await ingestWriter.close()
-      await pipeline.close()
-      await database.close()
+        await database.close()
       if (filesDir) rmSync(filesDir, { recursive: true, force: true })
     },
   }

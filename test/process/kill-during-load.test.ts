@@ -1,7 +1,6 @@
 // kill -9 in the middle of ingestion: every event that was answered 200 is there after a
-// restart, indexed exactly once. On the embedded database, and on PostgreSQL when
-// TEST_DATABASE_URL names a server (a scratch database is made for it), with either
-// accepted-event log there (ERRATA_INGEST_LOG: the ingest_log table, or this process's journal).
+// restart, indexed exactly once. On the embedded database (its journal), and on PostgreSQL (ingest_log)
+// when TEST_DATABASE_URL names a server (a scratch database is made for it).
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -25,7 +24,7 @@ async function onServer(statement: string): Promise<void> {
   }
 }
 
-describe.each(serverUrl ? ['database', 'journal'] : ['journal'])('kill -9 during ingestion (accepted-event log: %s)', (ingestLog) => {
+describe.each([serverUrl ? 'ingest_log' : 'journal'])('kill -9 during ingestion (accepted-event log: %s)', (ingestLog) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'errata-kill-'))
   const port = 20_000 + Math.floor(Math.random() * 20_000)
   const base = `http://127.0.0.1:${port}`
@@ -53,7 +52,6 @@ describe.each(serverUrl ? ['database', 'journal'] : ['journal'])('kill -9 during
         PORT: String(port),
         DATA_DIR: dataDir,
         DATABASE_URL: databaseUrl,
-        ERRATA_INGEST_LOG: serverUrl ? ingestLog : '',
         ERRATA_ADMIN_EMAIL: 'kill@example.com',
         ERRATA_ADMIN_TOKEN: adminToken,
         LOG_LEVEL: 'warn',

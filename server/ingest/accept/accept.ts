@@ -1,6 +1,6 @@
 // The accept stage: POST /notify and POST /sessions, as Bugsnag notifiers send them. Read the
 // body (limits enforced while reading), parse it, check the envelope, find the project,
-// append the request to the accepted-event log, acknowledge. Nothing else happens before the
+// append the request to the accepted-event log, acknowledge (both kinds alike). Nothing else happens before the
 // 200: normalizing, grouping and indexing are the later stages' work, on the pipeline's thread.
 //
 // Framework-free, so that the same code answers through the server's own node:http listener
@@ -9,15 +9,14 @@
 import type { Logger } from 'pino'
 import { apiErrorSchema } from '../../../contract/api-error.ts'
 import type { AppDeps } from '../../context.ts'
-import { isDatabaseUnavailable, logDatabaseUnavailable, pgErrorCode } from '../../db/pg-errors.ts'
-import { Failure, PayloadTooLargeError, UnauthorizedError } from '../../failures.ts'
+import { isDatabaseUnavailable, logDatabaseUnavailable } from '../../db/pg-errors.ts'
+import { Failure, PayloadTooLargeError } from '../../failures.ts'
 import { statusOf } from '../../http/errors.ts'
 import { parseInput } from '../../http/validate.ts'
-import { acceptedRequest } from '../log/record.ts'
-import { notifyPayloadSchema, sessionsPayloadSchema } from './payload-schema.ts'
+import { acceptedRequest, acceptedSessions } from '../payload/accepted-request.ts'
+import { notifyPayloadSchema, sessionsPayloadSchema } from '../payload/payload-schema.ts'
 import { projectIdForApiKey } from './project-keys.ts'
 import { BodyTimeoutError, parseJsonBody } from './read-body.ts'
-import { recordSessions } from './sessions.ts'
 
 export const INGEST_PATHS = ['/notify', '/sessions'] as const
 export type IngestPath = (typeof INGEST_PATHS)[number]
@@ -92,15 +91,10 @@ async function acceptNotify(deps: AppDeps, request: IngestRequest): Promise<Inge
 }
 
 async function acceptSessions(deps: AppDeps, request: IngestRequest): Promise<IngestAnswer> {
-  const { body, projectId } = await readRequest(deps, request, deps.config.limits.sessionsBytes)
-  const payload = parseInput(sessionsPayloadSchema, body)
-  try {
-    await recordSessions(deps.database.db, projectId, payload)
-  } catch (err) {
-    // The project was deleted while its API key was still cached (as for /notify).
-    if (pgErrorCode(err) === '23503') throw new UnauthorizedError('invalid API key: no project has this API key')
-    throw err
-  }
+  const receivedAt = new Date()
+  const { raw, body, projectId } = await readRequest(deps, request, deps.config.limits.sessionsBytes)
+  parseInput(sessionsPayloadSchema, body)
+  await deps.ingestWriter.write(acceptedSessions(projectId, receivedAt, raw))
   return { status: 202, headers: { 'Content-Type': TEXT }, body: 'Accepted' }
 }
 

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
-import type { IndexableEvent } from '../log/record.ts'
+import type { IndexableEvent } from '../payload/event-row.ts'
 import { applyRateLimits } from '../../rate-limits/rate-limit-step.ts'
 import { prepareIngestTriggers, queueIngestTriggers } from '../../webhooks/triggers/ingest-triggers.ts'
 import { queueRateLimitTriggers } from '../../webhooks/triggers/rate-limit-triggers.ts'

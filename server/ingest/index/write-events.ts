@@ -6,10 +6,7 @@ import { newId } from '../../db/ids.ts'
 import { createSeenReleases, type SeenRelease } from '../../releases/create-release.ts'
 import { textArrayLiteral } from '../../db/text-array.ts'
 import { moveErrorsBetweenStatuses } from '../../rollups/rollups.ts'
-import type { CrashedSession, PreparedEvent } from '../process/normalize.ts'
-
-/** An accepted event as the indexer writes it: everything but its payload. */
-export type IndexedEvent = Omit<PreparedEvent, 'payload'>
+import type { CrashedSession, IndexedEvent } from '../payload/event-row.ts'
 
 // PostgreSQL allows 65535 parameters per statement; stay well under it.
 const ROWS_PER_INSERT = 1000

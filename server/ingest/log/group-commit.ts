@@ -1,41 +1,21 @@
-import { sql } from 'drizzle-orm'
 import type { Logger } from 'pino'
-import type { Database, Db } from '../../db/client.ts'
 import { isDatabaseUnavailable, logDatabaseUnavailable, pgErrorCode, pgErrorMessage } from '../../db/pg-errors.ts'
 import { Failure, UnauthorizedError, ValidationError } from '../../failures.ts'
-import type { IngestIndexer } from '../index/indexer.ts'
-import type { IngestPipeline } from '../pipeline/open.ts'
-import { journalLines } from './journal.ts'
-import type { AcceptedRequest } from './record.ts'
+import { requestWeight, type AcceptedRequest } from '../payload/accepted-request.ts'
+import type { LogAppender } from './accepted-log.ts'
 
-export interface IngestWriter {
-  /**
-   * Stores one accepted request in the accepted-event log (the ingest journal on PGlite,
-   * ingest_log on PostgreSQL); resolves only once it is durable.
-   */
-  write(request: AcceptedRequest): Promise<void>
-  /**
-   * Resolves once every event committed so far has been indexed (visible in the API), with
-   * when the last of them was (epoch ms; null if none has been). On PostgreSQL: as far as this
-   * process can; the events of a project whose write lock another process or request holds at
-   * that moment are left to it (or to this process's next pass).
-   */
-  indexed(): Promise<number | null>
-  /** Commits everything queued, indexes what it can within the indexer's drain limit, then refuses new writes. */
-  close(): Promise<void>
-}
-
-export interface IngestOptions {
-  /** Most events stored at once (group commit): one journal append or one queue insert. */
+export interface GroupCommitOptions {
+  /** Most events stored at once: one journal append or one ingest_log insert. */
   batchSize: number
   /** How long a batch waits for more events before it is stored. */
   flushMs: number
-  /** Most events the indexer moves into the tables in one transaction. */
-  indexBatchSize: number
-  /** How long the indexer lets events gather after a commit wakes it. */
-  indexLingerMs: number
-  /** How often the indexer looks for records it was not woken for (tests set it longer); 1 s by default. */
-  indexPollMs?: number
+}
+
+export interface GroupCommit {
+  /** Stores one accepted request in the log; resolves only once it is durable. */
+  write(request: AcceptedRequest): Promise<void>
+  /** Stores everything queued, then refuses new writes. */
+  close(): Promise<void>
 }
 
 interface PendingRequest {
@@ -46,25 +26,17 @@ interface PendingRequest {
 
 /**
  * Group commit: accepted requests are enqueued; a flusher stores up to `batchSize` events'
- * requests at once, `flushMs` after the first arrives (or at once when a batch is full): as
- * ONE insert into ingest_log on PostgreSQL, or as one append and fdatasync to the ingest
- * journal on PGlite. Each request's promise settles only once it is durable; then the
- * indexer (on the pipeline's thread) is woken to process and index it. A failed batch is
- * retried request by request so one bad request cannot fail the others.
+ * requests at once, `flushMs` after the first arrives (or at once when a batch is full), as one
+ * append to the log (appender.concurrentAppends of them at a time). Each request's promise
+ * settles only once it is durable; then `appended` is told how many events were stored (the
+ * indexer is woken). A failed batch is retried request by request so one bad request cannot
+ * fail the others.
  */
-export function createIngestWriter(database: Database, pipeline: IngestPipeline, options: IngestOptions, logger: Logger): IngestWriter {
-  const indexerOptions = { batchSize: options.indexBatchSize, lingerMs: options.indexLingerMs, pollMs: options.indexPollMs }
-  const indexer: IngestIndexer = pipeline.startIndexer(indexerOptions)
-  const journal = pipeline.journal
-  const store = journal
-    ? (requests: readonly AcceptedRequest[]) => journal.append(journalLines(requests))
-    : (requests: readonly AcceptedRequest[]) => appendToIngestLog(database.db, requests)
+export function createGroupCommit(appender: LogAppender, options: GroupCommitOptions, logger: Logger, appended: (events: number) => void): GroupCommit {
   const queue: PendingRequest[] = []
   let queuedEvents = 0
   let timer: NodeJS.Timeout | null = null
-  // Log inserts touch no shared rows, so on PostgreSQL several commits may overlap and
-  // share WAL flushes; the journal takes one append at a time.
-  const maxInFlight = database.engine === 'postgres' ? 4 : 1
+  const maxInFlight = appender.concurrentAppends
   const inFlight = new Set<Promise<void>>()
   let closed = false
 
@@ -73,10 +45,10 @@ export function createIngestWriter(database: Database, pipeline: IngestPipeline,
     let size = 0
     while (queue.length > 0) {
       const next = queue[0]!
-      if (batch.length > 0 && size + next.request.eventIds.length > options.batchSize) break
+      if (batch.length > 0 && size + requestWeight(next.request) > options.batchSize) break
       queue.shift()
       batch.push(next)
-      size += next.request.eventIds.length
+      size += requestWeight(next.request)
     }
     queuedEvents -= size
     return batch
@@ -84,9 +56,9 @@ export function createIngestWriter(database: Database, pipeline: IngestPipeline,
 
   async function commitBatch(batch: PendingRequest[]): Promise<void> {
     try {
-      await store(batch.map((r) => r.request))
+      await appender.append(batch.map((r) => r.request))
       for (const request of batch) request.resolve()
-      indexer.wake(batch.reduce((n, r) => n + r.request.eventIds.length, 0))
+      appended(batch.reduce((n, r) => n + requestWeight(r.request), 0))
       return
     } catch (err) {
       // Retrying one by one finds a bad request; it cannot help while the database is away,
@@ -104,13 +76,13 @@ export function createIngestWriter(database: Database, pipeline: IngestPipeline,
     }
     for (const request of batch) {
       try {
-        await store([request.request])
+        await appender.append([request.request])
         request.resolve()
       } catch (err) {
         request.reject(toIngestError(err, logger))
       }
     }
-    indexer.wake(batch.reduce((n, r) => n + r.request.eventIds.length, 0))
+    appended(batch.reduce((n, r) => n + requestWeight(r.request), 0))
   }
 
   /** Starts batches while slots are free; each finished batch starts the next at once. */
@@ -138,45 +110,21 @@ export function createIngestWriter(database: Database, pipeline: IngestPipeline,
   return {
     write(request) {
       if (closed) return Promise.reject(new Failure('unavailable', ['the server is shutting down; retry shortly']))
-      if (request.eventIds.length === 0) return Promise.resolve()
+      if (request.kind === 'notify' && request.eventIds.length === 0) return Promise.resolve()
       return new Promise<void>((resolve, reject) => {
         queue.push({ request, resolve, reject })
-        queuedEvents += request.eventIds.length
+        queuedEvents += requestWeight(request)
         schedule()
       })
     },
-    indexed: () => indexer.idle(),
     async close() {
       closed = true
       while (queue.length > 0 || inFlight.size > 0) {
         startFlush()
         await Promise.all(inFlight)
       }
-      await indexer.close()
     },
   }
-}
-
-/**
- * A batch of accepted requests into ingest_log, as ONE statement, atomic on its own (no
- * BEGIN/COMMIT round trips around it): the rows travel as one json parameter that the
- * database unpacks itself (far cheaper than thousands of bind parameters). Each body is
- * stored as its text, which the database compresses. The project foreign key refuses
- * requests of a deleted project.
- */
-export async function appendToIngestLog(db: Db, requests: readonly AcceptedRequest[]): Promise<void> {
-  const rows = requests.map((r) => ({
-    project_id: r.projectId,
-    received_at: r.receivedAt.toISOString(),
-    event_ids: r.eventIds,
-    user_agent: r.userAgent,
-    body: r.body.toString('utf8'),
-  }))
-  await db.execute(sql`
-    INSERT INTO ingest_log (project_id, received_at, event_ids, user_agent, body)
-    SELECT project_id, received_at, event_ids, user_agent, body
-    FROM json_to_recordset(${JSON.stringify(rows)}::json)
-      AS x(project_id text, received_at timestamptz, event_ids text[], user_agent text, body text)`)
 }
 
 /** The 503 for notifiers while the database cannot be reached (logged at most once per 10 s). */

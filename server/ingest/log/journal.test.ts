@@ -1,7 +1,7 @@
 // The ingest journal of the embedded database: the file format, and indexing from it across
 // restarts and crashes. Always on PGlite with a real data directory (PostgreSQL has no journal).
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
-import { open, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, open, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
@@ -19,8 +19,7 @@ import {
   type JournalPosition,
 } from './journal.ts'
 import { acceptedPayload } from '../../test-support/ingest.ts'
-import { createIngestWriter } from './group-commit.ts'
-import { openPipeline, type IngestPipeline } from '../pipeline/open.ts'
+import { openIngestion, type IngestOptions } from '../pipeline/open.ts'
 import type { JournalRecord } from './journal.ts'
 
 const silent = pino({ level: 'silent' })
@@ -220,21 +219,13 @@ describe('ingest journal files', () => {
 
 // Each test opens the embedded database up to three times: minutes on a loaded machine.
 describe('indexing from the journal', { timeout: 180_000 }, () => {
-  /** The database with the pipeline beside it, as the server opens them; close() closes both. */
-  async function openMigrated(dataDir: string): Promise<Database & { pipeline: IngestPipeline }> {
+  /** The database as the server opens it, and where its journal is. */
+  async function openMigrated(dataDir: string): Promise<Database & { dataDir: string }> {
     // A new directory starts from the migrated snapshot (what initdb and the migrations would make).
     const created = existsSync(join(dataDir, 'PG_VERSION'))
     const database = await openPglite(dataDir, 'silent', created ? undefined : await migratedPgliteSnapshot())
     await migrate(database)
-    const pipeline = await openPipeline(database, { journalDir: join(dataDir, 'ingest-journal') })
-    return {
-      ...database,
-      pipeline,
-      close: async () => {
-        await pipeline.close()
-        await database.close()
-      },
-    }
+    return Object.assign(database, { dataDir })
   }
   async function seedProjects(database: Database, ...ids: string[]) {
     await database.db.execute(sql`INSERT INTO organizations (id, name, slug) VALUES ('journal-org', 'Journal', 'journal')`)
@@ -252,8 +243,11 @@ describe('indexing from the journal', { timeout: 180_000 }, () => {
     )
     return { events: Number(row!.n), payloads: Number(row!.payloads) }
   }
-  const writerFor = (database: Database & { pipeline: IngestPipeline }) =>
-    createIngestWriter(database, database.pipeline, { batchSize: 100, flushMs: 1, indexBatchSize: 100, indexLingerMs: 0 }, silent)
+  /** Ingestion beside the database, as the server opens it. */
+  const writerFor = (database: Database & { dataDir: string }, options: Partial<IngestOptions> = {}) =>
+    openIngestion(database, { batchSize: 100, flushMs: 1, indexBatchSize: 100, indexLingerMs: 0, ...options }, silent, { journalDir: join(database.dataDir, 'ingest-journal') })
+  // No pass but the one at start (awaited) until a caller waits on indexed(): only the appends wake it, and they linger.
+  const lingering = { indexLingerMs: 60_000, indexPollMs: 600_000 }
 
   it('indexes what a crashed process left in the journal at the next start, exactly once across restarts', async () => {
     const dataDir = tempDir()
@@ -264,10 +258,11 @@ describe('indexing from the journal', { timeout: 180_000 }, () => {
     // What a process that crashed after acknowledging three events, mid-way through a fourth, leaves behind.
     const journalDir = join(dataDir, 'ingest-journal')
     const events = requests('crash-project', 'CrashLeftover', 4)
+    await mkdir(journalDir, { recursive: true })
     await writeFile(segmentPath(journalDir, 1), Buffer.concat([journalLines(events.slice(0, 3)), journalLines(events.slice(3)).subarray(0, 100)]))
 
     const second = await openMigrated(dataDir)
-    const writer = writerFor(second)
+    const writer = await writerFor(second)
     await writer.indexed()
     expect(await eventCount(second, 'CrashLeftover')).toEqual({ events: 3, payloads: 3 })
     expect(existsSync(segmentPath(journalDir, 1))).toBe(false) // read past, so deleted
@@ -280,7 +275,7 @@ describe('indexing from the journal', { timeout: 180_000 }, () => {
     await second.close()
 
     const third = await openMigrated(dataDir)
-    const again = writerFor(third)
+    const again = await writerFor(third)
     await again.indexed()
     expect(await eventCount(third, 'CrashLeftover')).toEqual({ events: 3, payloads: 3 })
     await again.close()
@@ -290,19 +285,18 @@ describe('indexing from the journal', { timeout: 180_000 }, () => {
   it('answers once the events are durable in the journal, and indexes them in the background', async () => {
     const database = await openMigrated(tempDir())
     await seedProjects(database, 'ack-project')
-    // No pass but the one at start (awaited) until a caller waits on indexed(): only the appends wake it, and they linger.
-    const writer = createIngestWriter(database, database.pipeline, { batchSize: 100, flushMs: 1, indexBatchSize: 100, indexLingerMs: 60_000, indexPollMs: 600_000 }, silent)
+    const writer = await writerFor(database, lingering)
     await writer.indexed()
     await Promise.all(requests('ack-project', 'Acknowledged', 2).map((r) => writer.write(r)))
-    const journaled = (await readFile(segmentPath(database.pipeline.journal!.dir, (await listSegments(database.pipeline.journal!.dir)).at(-1)!), 'utf8'))
+    const journaled = (await readFile(segmentPath(writer.logDir!, (await listSegments(writer.logDir!)).at(-1)!), 'utf8'))
       .split('\n')
       .filter(Boolean)
     expect(journaled).toHaveLength(2)
     expect(await eventCount(database, 'Acknowledged')).toEqual({ events: 0, payloads: 0 })
-    expect(await database.pipeline.journal!.pending(100)).toBe(2)
+    expect((await writer.backlog(100)).pending).toBe(2)
     await writer.indexed()
     expect(await eventCount(database, 'Acknowledged')).toEqual({ events: 2, payloads: 2 })
-    expect(await database.pipeline.journal!.pending(100)).toBe(0)
+    expect((await writer.backlog(100)).pending).toBe(0)
     await writer.close()
     await database.close()
   })
@@ -310,7 +304,7 @@ describe('indexing from the journal', { timeout: 180_000 }, () => {
   it('drops the journaled events of a project deleted before they were indexed', async () => {
     const database = await openMigrated(tempDir())
     await seedProjects(database, 'kept-project', 'doomed-project')
-    const writer = createIngestWriter(database, database.pipeline, { batchSize: 100, flushMs: 1, indexBatchSize: 100, indexLingerMs: 60_000, indexPollMs: 600_000 }, silent)
+    const writer = await writerFor(database, lingering)
     await writer.indexed()
     await Promise.all([...requests('doomed-project', 'DoomedJournal', 2), ...requests('kept-project', 'KeptJournal', 1)].map((r) => writer.write(r)))
     await database.db.execute(sql`DELETE FROM projects WHERE id = 'doomed-project'`)
@@ -330,9 +324,10 @@ describe('indexing from the journal', { timeout: 180_000 }, () => {
     await seeded.close()
     const [good1, bad, good2] = requests('bad-project', 'BesideBadRequest', 3)
     bad!.body = Buffer.from('{"events": [{"exceptions": "not a list"}]}')
+    await mkdir(join(dataDir, 'ingest-journal'), { recursive: true })
     await writeFile(segmentPath(join(dataDir, 'ingest-journal'), 1), journalLines([good1!, bad!, good2!]))
     const database = await openMigrated(dataDir)
-    const writer = writerFor(database)
+    const writer = await writerFor(database)
     await writer.indexed()
     expect(await eventCount(database, 'BesideBadRequest')).toEqual({ events: 2, payloads: 2 })
     const [kept] = await queryRows<{ event_ids: string[]; failure: string | null; failed_at: Date | null }>(
@@ -342,7 +337,7 @@ describe('indexing from the journal', { timeout: 180_000 }, () => {
     expect(kept).toMatchObject({ event_ids: bad!.eventIds })
     expect(kept!.failed_at).not.toBeNull()
     expect(kept!.failure).toMatch(/exceptions/)
-    expect(await database.pipeline.journal!.pending(100)).toBe(0)
+    expect((await writer.backlog(100)).pending).toBe(0)
     await writer.close()
     await database.close()
   })
@@ -357,6 +352,7 @@ describe('indexing from the journal', { timeout: 180_000 }, () => {
       ...requests('poison-project', 'Poison', 1),
       ...requests('poison-project', 'BesidePoison', 1),
     ]
+    await mkdir(join(dataDir, 'ingest-journal'), { recursive: true })
     await writeFile(segmentPath(join(dataDir, 'ingest-journal'), 1), journalLines([good1!, poison!, good2!]))
 
     const database = await openMigrated(dataDir)
@@ -364,7 +360,7 @@ describe('indexing from the journal', { timeout: 180_000 }, () => {
     await database.execScript(`
       CREATE FUNCTION refuse_poison() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'poisoned event'; END $$;
       CREATE TRIGGER refuse_poison BEFORE INSERT ON events FOR EACH ROW WHEN (NEW.error_class = 'Poison') EXECUTE FUNCTION refuse_poison();`)
-    const writer = writerFor(database)
+    const writer = await writerFor(database)
     await writer.indexed()
     expect(await eventCount(database, 'BesidePoison')).toEqual({ events: 2, payloads: 2 })
     expect(await eventCount(database, 'Poison')).toEqual({ events: 0, payloads: 0 })
@@ -375,7 +371,7 @@ describe('indexing from the journal', { timeout: 180_000 }, () => {
     expect(kept).toMatchObject({ event_ids: poison!.eventIds })
     expect(kept!.failed_at).not.toBeNull()
     expect(kept!.failure).toMatch(/poisoned event/)
-    expect(await database.pipeline.journal!.pending(100)).toBe(0)
+    expect((await writer.backlog(100)).pending).toBe(0)
     await writer.close()
     await database.close()
   })

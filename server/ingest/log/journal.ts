@@ -1,9 +1,6 @@
-// The ingest journal: the accepted-event log as local files (docs/ingestion.md, "The ingest
-// journal"). POST /notify is acknowledged once its request is appended to a file here and
-// fdatasync'd; the indexer reads them back in large batches and records how far it got in
-// the same transaction that indexes them (the journal's row in ingest_journals). Acknowledging
-// never waits for the database. The embedded database always journals; on PostgreSQL a process
-// does with ERRATA_INGEST_LOG=journal, each in its own DATA_DIR.
+// The ingest journal's files: the accepted-event log of the embedded database (docs/ingestion.md,
+// "The accepted-event log"; journal-log.ts reads it for the indexer). A request is acknowledged
+// once it is appended to a file here and fdatasync'd; acknowledging never waits for the database.
 //
 // A journal is a directory of numbered segment files. Each line is one accepted request: its
 // record data as JSON, a tab, the payload's JSON text as received (raw CR, LF and TAB bytes,
@@ -12,7 +9,7 @@
 // batch was never acknowledged.
 import { mkdir, open, readdir, unlink, type FileHandle } from 'node:fs/promises'
 import { join } from 'node:path'
-import { oneLineBody, type AcceptedRequest } from './record.ts'
+import type { AcceptedRequest } from '../payload/accepted-request.ts'
 
 /** A segment is closed once it holds this much; the indexer deletes it once past it. */
 const SEGMENT_BYTES = 16 * 1024 * 1024
@@ -32,6 +29,8 @@ export interface JournalRecord {
 /** The record data of a request's line. */
 interface RequestMeta {
   v: 2
+  /** Absent for POST /notify. */
+  kind?: 'sessions'
   project_id: string
   received_at: string
   ids: string[]
@@ -65,6 +64,7 @@ export function journalLines(requests: readonly AcceptedRequest[]): Buffer {
   const parts: Buffer[] = []
   for (const r of requests) {
     const meta: RequestMeta = { v: 2, project_id: r.projectId, received_at: r.receivedAt.toISOString(), ids: r.eventIds, ua: r.userAgent }
+    if (r.kind === 'sessions') meta.kind = 'sessions'
     parts.push(Buffer.from(JSON.stringify(meta)), TAB_BYTE, oneLineBody(r.body), NEWLINE_BYTE)
   }
   return Buffer.concat(parts)
@@ -293,6 +293,7 @@ function parseRecord(line: Buffer, end: JournalPosition): JournalRecord {
     throw new JournalRecordError(end, 'the record data is incomplete')
   }
   const request: AcceptedRequest = {
+    kind: meta.kind === 'sessions' ? 'sessions' : 'notify',
     projectId: meta.project_id,
     receivedAt: new Date(meta.received_at),
     eventIds: meta.ids,
@@ -311,4 +312,23 @@ class JournalRecordError extends Error {
   ) {
     super(`unreadable ingest journal line ending at segment ${end.segment}, byte ${end.offset}: ${reason}`)
   }
+}
+
+const CR = 0x0d
+const LF = 0x0a
+const SPACE = 0x20
+
+/**
+ * The body with raw CR, LF and TAB bytes turned into spaces, so that it fits on one journal
+ * line after a tab. In valid JSON those bytes only ever stand between tokens (a string may not
+ * hold them raw), so the text means exactly the same; the common compact body is returned as is.
+ */
+function oneLineBody(body: Buffer): Buffer {
+  if (body.indexOf(LF) < 0 && body.indexOf(CR) < 0 && body.indexOf(TAB) < 0) return body
+  const copy = Buffer.from(body)
+  for (let i = 0; i < copy.length; i++) {
+    const byte = copy[i]
+    if (byte === LF || byte === CR || byte === TAB) copy[i] = SPACE
+  }
+  return copy
 }

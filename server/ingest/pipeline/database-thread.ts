@@ -2,11 +2,9 @@
 // that normalization and the index transactions run beside the engine's only connection.
 import type { Logger } from 'pino'
 import type { Database, ThreadPluginHandler } from '../../db/client.ts'
-import type { JournalPlace } from '../log/journal-source.ts'
-import { createPipelineHost, type PipelineRequest } from './host.ts'
+import { createPipelineHost, type PipelineRequest, type PipelineSetup } from './host.ts'
 
 export async function attach(database: Database, data: unknown, logger: Logger): Promise<ThreadPluginHandler> {
-  const { journal } = data as { journal: JournalPlace }
-  const host = await createPipelineHost(database, journal, logger)
+  const host = await createPipelineHost(database, data as PipelineSetup, logger)
   return { handle: (request) => host.handle(request as PipelineRequest), close: () => host.close() }
 }

@@ -1,14 +1,11 @@
 import { startThread } from '../../thread.ts'
-import type { JournalPlace } from '../log/journal-source.ts'
-import { pipelineClient } from './client.ts'
+import type { PipelineSetup } from './host.ts'
 
-/** The pipeline's thread on PostgreSQL (worker.ts), with its indexers, reading `journal` if this process journals. */
-export async function startPipelineThread(databaseUrl: string, logLevel: string, journal?: JournalPlace) {
-  const thread = await startThread(new URL('./worker.ts', import.meta.url), { databaseUrl, logLevel, journal }, 'pipeline')
-  const client = pipelineClient((request) => thread.send(request))
+/** The pipeline's thread on PostgreSQL (worker.ts). */
+export async function startPipelineThread(databaseUrl: string, logLevel: string, setup: PipelineSetup) {
+  const thread = await startThread(new URL('./worker.ts', import.meta.url), { databaseUrl, logLevel, setup }, 'pipeline')
   return {
-    startIndexer: client.startIndexer,
-    journalPending: client.journalPending,
+    call: <T>(request: unknown) => thread.send<T>(request as object),
     async close() {
       await thread.send({ op: 'close' })
       await thread.terminate()

@@ -5,15 +5,14 @@ import { parentPort, workerData } from 'node:worker_threads'
 import { openPostgres } from '../../db/client.ts'
 import { createLogger } from '../../logger.ts'
 import { describeError } from '../../thread.ts'
-import type { JournalPlace } from '../log/journal-source.ts'
-import { createPipelineHost, type PipelineRequest } from './host.ts'
+import { createPipelineHost, type PipelineRequest, type PipelineSetup } from './host.ts'
 
 const port = parentPort!
-const { databaseUrl, logLevel, journal } = workerData as { databaseUrl: string; logLevel: string; journal?: JournalPlace }
+const { databaseUrl, logLevel, setup } = workerData as { databaseUrl: string; logLevel: string; setup: PipelineSetup }
 const logger = createLogger(logLevel, 'pipeline')
 // Four for the pipeline's work, one held while it runs (attempts.ts: other processes see it is alive).
 const database = await openPostgres(databaseUrl, { maxConnections: 5 })
-const host = await createPipelineHost(database, journal, logger)
+const host = await createPipelineHost(database, setup, logger)
 
 port.on('message', (request: (PipelineRequest | { op: 'close' }) & { id: number }) => {
   const work = request.op === 'close' ? host.close().then(() => database.close()).then(() => null) : host.handle(request)

@@ -8,7 +8,7 @@ import { randomInt } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import type { Logger } from 'pino'
 import { queryRows, type Database } from '../../db/client.ts'
-import type { AcceptedRequest } from '../log/record.ts'
+import type { AcceptedRequest } from '../payload/accepted-request.ts'
 
 export interface AttemptGuard {
   /**

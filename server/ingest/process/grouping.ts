@@ -1,14 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { EventException, StackFrame } from '../../../contract/events.ts'
-
-/** Why an event landed in its error; docs/grouping.md explains each rule. */
-export type GroupingReason = 'grouping_hash' | 'in_project_frame' | 'top_frame' | 'error_class_and_message'
-
-export interface Grouping {
-  /** Stored in errors.grouping_hash: 40 hex characters, unique per project. */
-  hash: string
-  reason: GroupingReason
-}
+import type { Grouping, GroupingReason } from '../payload/event-row.ts'
 
 /**
  * Path segments that differ per install or per over-the-air update, not per code: iOS app

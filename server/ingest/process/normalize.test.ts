@@ -5,8 +5,8 @@ import { eventSchema, type EventException, type StackFrame } from '../../../cont
 import { decodeEventPayload, encodeEventPayload } from '../../events/event-payload.ts'
 import { computeGrouping, normalizeFileForGrouping } from './grouping.ts'
 import { normalizeEvent, prepareEvents } from './normalize.ts'
-import { parseNotifierTime } from './notifier-time.ts'
-import { notifyPayloadSchema, sessionsPayloadSchema } from '../accept/payload-schema.ts'
+import { parseNotifierTime } from '../payload/notifier-time.ts'
+import { notifyPayloadSchema, sessionsPayloadSchema } from '../payload/payload-schema.ts'
 import { parseUserAgent } from './user-agent.ts'
 
 const WIRE = join(import.meta.dirname, '../../../test/fixtures/wire')

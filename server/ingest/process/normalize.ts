@@ -11,66 +11,12 @@ import {
 import type { Severity } from '../../../contract/errors.ts'
 import { newId } from '../../db/ids.ts'
 import type { StoredEventPayload } from '../../events/event-payload.ts'
-import { computeGrouping, type Grouping } from './grouping.ts'
-import { parseNotifierTime } from './notifier-time.ts'
-import type { EventInput, NotifyPayload } from '../accept/payload-schema.ts'
+import { computeGrouping } from './grouping.ts'
+import { DEFAULT_RELEASE_STAGE, type CrashedSession, type EventColumns, type NormalizedEvent, type PreparedEvent } from '../payload/event-row.ts'
+import { parseNotifierTime } from '../payload/notifier-time.ts'
+import type { EventInput, NotifyPayload } from '../payload/payload-schema.ts'
 import { parseUserAgent } from './user-agent.ts'
 
-/** The indexed columns of one events row (see 0001-init.sql), minus ids and time. */
-interface EventColumns {
-  severity: Severity
-  unhandled: boolean
-  errorClass: string
-  message: string
-  context: string | null
-  releaseStage: string
-  appVersion: string | null
-  osName: string | null
-  osVersion: string | null
-  browserName: string | null
-  deviceModel: string | null
-  userId: string | null
-  userEmail: string | null
-  userName: string | null
-  requestUrl: string | null
-}
-
-export interface NormalizedEvent {
-  columns: EventColumns
-  payload: StoredEventPayload
-  grouping: Grouping
-  /** Who counts as one affected user: user id, else email, else device id. */
-  userKey: string | null
-}
-
-/** What the ingest writer stores for one event: its row, its full payload, its group. */
-export interface PreparedEvent {
-  id: string
-  projectId: string
-  receivedAt: Date
-  columns: EventColumns
-  grouping: Grouping
-  userKey: string | null
-  payload: StoredEventPayload
-  /** Set on an unhandled event that names its session: that session crashed (crashed_sessions). */
-  crashedSession?: CrashedSession | null
-}
-
-/**
- * The session an unhandled event ended, as crashed_sessions keeps it: attributed to the minute
- * the session started (the event's received minute when `session.startedAt` is missing or
- * unreadable) and to the event's release stage and app version, written as session_counts
- * writes the session payload's (at most 255 characters; no version is '').
- */
-export interface CrashedSession {
-  id: string
-  /** ISO 8601, a whole minute. */
-  startedMinute: string
-  releaseStage: string
-  appVersion: string
-}
-
-export const DEFAULT_RELEASE_STAGE = 'production'
 // Session labels and ids, as the session payload's are cut (payload-schema.ts).
 const MAX_SESSION_CHARS = 255
 const MINUTE_MS = 60_000

@@ -2,12 +2,14 @@
 // pipeline's thread (never the HTTP thread), after the request is durable in the accepted-event
 // log: normalize, then each ProcessStage in order (source-map and native symbolication and discard
 // rules plug in here), then grouping, which must see what the stages changed.
-import type { AcceptedRequest, IndexableEvent } from '../log/record.ts'
-import { notifyPayloadSchema } from '../accept/payload-schema.ts'
+import type { AcceptedRequest } from '../payload/accepted-request.ts'
+import type { IndexableEvent, PreparedEvent, SessionCount } from '../payload/event-row.ts'
+import { notifyPayloadSchema, sessionsPayloadSchema } from '../payload/payload-schema.ts'
 import { storedPayloadJson } from '../../events/stored-frames.ts'
 import type { AttemptGuard } from './attempts.ts'
 import { computeGrouping } from './grouping.ts'
-import { crashedSessionOf, prepareEvents, type PreparedEvent } from './normalize.ts'
+import { crashedSessionOf, prepareEvents } from './normalize.ts'
+import { sessionCountsOf } from './sessions.ts'
 
 /** One normalized event as the process stages see it. */
 interface StageEvent {
@@ -29,20 +31,29 @@ export interface ProcessStage {
 }
 
 /** A request that cannot be processed: kept aside with the reason, never retried by itself. */
-interface ProcessFailure {
+export interface ProcessFailure {
   request: AcceptedRequest
   reason: string
 }
 
-interface Processed {
+export interface Processed {
   events: IndexableEvent[]
+  sessions: { request: AcceptedRequest; counts: SessionCount[] }[]
   failed: ProcessFailure[]
+}
+
+const bodyJson = (request: AcceptedRequest): unknown => JSON.parse(request.body.toString('utf8').replace(/^\uFEFF/, ''))
+
+/** The sessions of a POST /sessions, validated as accept validated them; throws with the reason otherwise. */
+function sessionsOf(request: AcceptedRequest): SessionCount[] {
+  const parsed = sessionsPayloadSchema.safeParse(bodyJson(request))
+  if (!parsed.success) throw new Error(`the payload no longer validates: ${parsed.error.issues[0]?.message ?? 'invalid'}`)
+  return sessionCountsOf(request.projectId, request.receivedAt, parsed.data)
 }
 
 /** The body's payload, validated as accept validated it; throws with the reason otherwise. */
 function payloadOf(request: AcceptedRequest) {
-  const text = request.body.toString('utf8').replace(/^\uFEFF/, '')
-  const parsed = notifyPayloadSchema.safeParse(JSON.parse(text))
+  const parsed = notifyPayloadSchema.safeParse(bodyJson(request))
   if (!parsed.success) throw new Error(`the payload no longer validates: ${parsed.error.issues[0]?.message ?? 'invalid'}`)
   if (parsed.data.events.length !== request.eventIds.length) {
     throw new Error(`the record names ${request.eventIds.length} event ids for ${parsed.data.events.length} events`)
@@ -62,9 +73,14 @@ export const ENDED_A_PROCESS = 'processing this request alone ended the process 
 export function createProcessor(stages: readonly ProcessStage[] = [], guard?: AttemptGuard) {
   async function run(requests: readonly AcceptedRequest[]): Promise<Processed> {
     const staged: StageEvent[] = []
+    const sessions: Processed['sessions'] = []
     const failed: ProcessFailure[] = []
     for (const request of requests) {
       try {
+        if (request.kind === 'sessions') {
+          sessions.push({ request, counts: sessionsOf(request) })
+          continue
+        }
         const events = prepareEvents(request.projectId, request.receivedAt, payloadOf(request), request.userAgent, request.eventIds)
         for (const event of events) staged.push({ event, changed: false, dropped: false })
       } catch (err) {
@@ -83,18 +99,18 @@ export function createProcessor(stages: readonly ProcessStage[] = [], guard?: At
       }
       events.push({ ...row, payloadJson: storedPayloadJson(payload) })
     }
-    return { events, failed }
+    return { events, sessions, failed }
   }
 
   return {
     close: async () => {
       for (const stage of stages) await stage.close?.()
     },
-    /** The events of `requests`, in order; requests that cannot be read come back in `failed`. */
+    /** The events and sessions of `requests`, in order; requests that cannot be read come back in `failed`. */
     async process(requests: readonly AcceptedRequest[]): Promise<Processed> {
       if (!guard || requests.length === 0) return run(requests)
       const first = requests[0]!
-      if ((await guard.begin(first, requests.length)) === 'set aside') return { events: [], failed: [{ request: first, reason: ENDED_A_PROCESS }] }
+      if ((await guard.begin(first, requests.length)) === 'set aside') return { events: [], sessions: [], failed: [{ request: first, reason: ENDED_A_PROCESS }] }
       try {
         return await run(requests)
       } finally {

@@ -4,7 +4,7 @@
 import { sql } from 'drizzle-orm'
 import type { WebhookSettings } from '../../../contract/webhooks.ts'
 import { queryRows, type Db } from '../../db/client.ts'
-import type { IndexedEvent } from '../../ingest/index/write-events.ts'
+import type { IndexedEvent } from '../../ingest/payload/event-row.ts'
 import type { DeliveryDetails } from '../payload.ts'
 import { readWindows, writeWindows } from './trigger-state.ts'
 

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { parseNotifierTime } from '../process/notifier-time.ts'
+import { parseNotifierTime } from './notifier-time.ts'
 
 /**
  * The Bugsnag Error Reporting payload (version 4) and session payload (version 1), as
