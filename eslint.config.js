@@ -135,6 +135,19 @@ export default tseslint.config(
     ignores: ['**/*.test.ts'],
     rules: restrictImports(NO_DASHBOARD, forbid('^\\.\\./(?!db/|clock\\.ts$|filters/)', 'the job runner and the rollups build on server/db (and the filters) alone.')),
   },
+  // Ingestion's stages (docs/ingestion.md): accept → log → process → index, each importing only
+  // the stages after it and the shapes they share (ingest/payload/); pipeline/ runs them all.
+  ...[
+    ['accept', 'pipeline'],
+    ['log', 'accept|pipeline'],
+    ['process', 'accept|log|pipeline'],
+    ['index', 'accept|log|process|pipeline'],
+    ['payload', 'accept|log|process|index|pipeline'],
+  ].map(([stage, before]) => ({
+    files: [`server/ingest/${stage}/**`],
+    ignores: ['**/*.test.ts'],
+    rules: restrictImports(NO_DASHBOARD, forbid(`^\\.\\./(${before})/`, `server/ingest/${stage} imports only the stages after it (accept → log → process → index) and ingest/payload/.`)),
+  })),
   // Outbound HTTP (docs/operations.md, "Outbound requests"): only through outboundRequest, which
   // bounds every request's whole time and the bytes it reads and guards the addresses it reaches.
   {
