@@ -1,9 +1,16 @@
+import { execFileSync } from 'node:child_process'
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { defineConfig, devices } from '@playwright/test'
 
-// ERRATA_E2E_PORT: to run two suites side by side on one machine.
-const PORT = Number(process.env.ERRATA_E2E_PORT || 4180)
+// The server's port: ERRATA_E2E_PORT when set, else one the system hands out as free (the config
+// is read synchronously, hence a short child process asking for port 0). Chosen once by the runner;
+// its workers, which read the config again, inherit it through the env.
+if (!process.env.ERRATA_E2E_PORT) {
+  const askForPort = "const s = require('node:net').createServer().listen(0, '127.0.0.1', () => { process.stdout.write(String(s.address().port)); s.close() })"
+  process.env.ERRATA_E2E_PORT = execFileSync(process.execPath, ['-e', askForPort], { encoding: 'utf8' }).trim()
+}
+const PORT = Number(process.env.ERRATA_E2E_PORT)
 const baseURL = `http://127.0.0.1:${PORT}`
 
 // A fresh database for every run. The config is evaluated again in each worker; the first

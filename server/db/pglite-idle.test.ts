@@ -32,7 +32,6 @@ describe('PGlite: how long the engine has had none of the process\'s statements 
     await query
     expect(sawInFlight).toBe(true)
     const after = idleForMs()
-    await new Promise((resolve) => setTimeout(resolve, 5))
-    expect(idleForMs()).toBeGreaterThan(after)
+    await expect.poll(idleForMs).toBeGreaterThan(after)
   })
 })

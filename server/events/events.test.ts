@@ -4,6 +4,7 @@ import { eventSchema } from '../../contract/events.ts'
 import { collaborators, errors, events, projects } from '../db/schema.ts'
 import { seedProject } from '../test-support/seed.ts'
 import { createTestContext, type TestContext, type TestUser } from '../test-support/test-app.ts'
+import { atWallClock } from '../test-support/wall-clock.ts'
 
 let ctx: TestContext
 let alice: TestUser
@@ -52,10 +53,10 @@ beforeAll(async () => {
   const { project: other } = await seedProject(ctx, { user: alice, organization: 'Other Org', project: 'Other Org' })
   otherProjectId = other.id
   otherApiKey = other.api_key
-  // 12 events of one error, in 3 requests, then 3 of another error in a later batch.
+  // 12 events of one error, in 3 requests received a second apart, then 3 of another error in a later batch.
+  const start = Date.now() - 60_000
   for (let r = 0; r < 3; r++) {
-    await notify(apiKey, { events: Array.from({ length: 4 }, (_, i) => event('PagedError', `paged ${r * 4 + i}`)) })
-    await new Promise((resolve) => setTimeout(resolve, 15))
+    await atWallClock(start + r * 1000, () => notify(apiKey, { events: Array.from({ length: 4 }, (_, i) => event('PagedError', `paged ${r * 4 + i}`)) }))
   }
   await notify(apiKey, { events: [event('OtherError', 'other 0'), event('OtherError', 'other 1'), event('OtherError', 'other 2')] })
   await notify(otherApiKey, { events: [event('ElsewhereError', 'elsewhere')] })
@@ -298,9 +299,14 @@ describe('DELETE /events/:id', () => {
   })
 
   it('takes a deleted latest or first event off the error: message, context, severity, times, stages, versions', async () => {
-    await notify(apiKey, { events: [event('SummaryError', 'first', { severity: 'warning', context: 'c1', app: { version: '1.0.0', releaseStage: 'production' } })] })
-    await new Promise((resolve) => setTimeout(resolve, 15))
-    await notify(apiKey, { events: [event('SummaryError', 'second', { severity: 'info', context: 'ctx2', app: { version: '9.9', releaseStage: 'staging' } })] })
+    // Received a second apart, so first and last seen differ.
+    const sent = Date.now()
+    await atWallClock(sent - 2000, () =>
+      notify(apiKey, { events: [event('SummaryError', 'first', { severity: 'warning', context: 'c1', app: { version: '1.0.0', releaseStage: 'production' } })] }),
+    )
+    await atWallClock(sent - 1000, () =>
+      notify(apiKey, { events: [event('SummaryError', 'second', { severity: 'info', context: 'ctx2', app: { version: '9.9', releaseStage: 'staging' } })] }),
+    )
     await ctx.deps.ingestWriter.indexed()
     const errorId = await errorIdOf('SummaryError')
     const [newest, oldest] = (await (await get(`/errors/${errorId}/events`)).json()) as { id: string; received_at: string }[]
@@ -338,9 +344,9 @@ describe('DELETE /events/:id', () => {
   })
 
   it('takes a deleted first event off the error: first seen and first release from the oldest left', async () => {
-    await notify(apiKey, { events: [event('FirstReleaseError', 'first', { app: { version: '1.0.0-first', releaseStage: 'beta' } })] })
-    await new Promise((resolve) => setTimeout(resolve, 15))
-    await notify(apiKey, { events: [event('FirstReleaseError', 'second', { app: { version: '9.9', releaseStage: 'staging' } })] })
+    const sent = Date.now()
+    await atWallClock(sent - 2000, () => notify(apiKey, { events: [event('FirstReleaseError', 'first', { app: { version: '1.0.0-first', releaseStage: 'beta' } })] }))
+    await atWallClock(sent - 1000, () => notify(apiKey, { events: [event('FirstReleaseError', 'second', { app: { version: '9.9', releaseStage: 'staging' } })] }))
     await ctx.deps.ingestWriter.indexed()
     const errorId = await errorIdOf('FirstReleaseError')
     const [newest, oldest] = (await (await get(`/errors/${errorId}/events`)).json()) as { id: string; received_at: string }[]

@@ -117,11 +117,13 @@ describe('the job runner', () => {
         failures.push(`${job.payload.tag}: ${job.error}`)
       },
     }
-    const id = (await enqueueJob(database.db, 'test.broken', { tag: 'x' }, new Date(), { maxAttempts: 3 }))!
-    const jobs = runner([handler as JobHandler<never>])
+    // The runner's clock moves a minute after each attempt, past the retry's wait.
+    let now = new Date()
+    const id = (await enqueueJob(database.db, 'test.broken', { tag: 'x' }, now, { maxAttempts: 3 }))!
+    const jobs = runner([handler as JobHandler<never>], { clock: () => now })
     for (let i = 0; i < 3; i++) {
       await jobs.drain()
-      await new Promise((resolve) => setTimeout(resolve, 5))
+      now = new Date(now.getTime() + 60_000)
     }
     await jobs.drain()
     expect(await jobRow(id)).toMatchObject({ state: 'failed', attempts: 3, last_error: 'always broken' })

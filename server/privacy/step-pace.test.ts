@@ -30,19 +30,27 @@ describe('yieldingPace (PGlite: a deletion steps aside while requests are served
   })
 
   it('waits while a request is in flight and goes on once the database has been quiet', async () => {
-    let busy = true
-    let quietSince = 0
-    const idleForMs = () => (busy ? 0 : performance.now() - quietSince)
-    const pace = yieldingPace(idleForMs)
-    let done = false
-    // A long last step: the latest it would go on is far off.
-    const between = pace.between(250, new AbortController().signal).then(() => (done = true))
-    await new Promise((resolve) => setTimeout(resolve, 30))
-    expect(done).toBe(false)
-    busy = false
-    quietSince = performance.now()
-    await between
-    expect(performance.now() - quietSince).toBeGreaterThanOrEqual(PGLITE_QUIET_MS - 1)
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] })
+    try {
+      let busy = true
+      let quietSince = 0
+      const idleForMs = () => (busy ? 0 : performance.now() - quietSince)
+      const pace = yieldingPace(idleForMs)
+      let done = false
+      // A long last step: the latest it would go on is 1.5 s off.
+      const between = pace.between(250, new AbortController().signal).then(() => (done = true))
+      await vi.advanceTimersByTimeAsync(1000)
+      expect(done).toBe(false)
+      busy = false
+      quietSince = performance.now()
+      await vi.advanceTimersByTimeAsync(PGLITE_QUIET_MS - 1)
+      expect(done).toBe(false)
+      await vi.advanceTimersByTimeAsync(1)
+      await between
+      expect(done).toBe(true)
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('goes on after a few times its last step when requests never stop, so the job still progresses', async () => {

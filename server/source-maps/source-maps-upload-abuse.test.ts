@@ -78,15 +78,25 @@ function abortMidFile(path: string, start: string, headers: Record<string, strin
           .join('')}\r\n`,
       )
       const chunk = `${start}${'x'.repeat(256 * 1024)}`
-      socket.write(`${Buffer.byteLength(chunk).toString(16)}\r\n${chunk}\r\n`, () => {
-        // Let the server start reading the file before the connection goes.
-        setTimeout(() => {
-          socket.resetAndDestroy()
-          resolve()
-        }, 50)
-      })
+      socket.write(`${Buffer.byteLength(chunk).toString(16)}\r\n${chunk}\r\n`)
+      // The connection goes once the server has started writing the file to its spool.
+      until(spooling).then(() => {
+        socket.resetAndDestroy()
+        resolve()
+      }, reject)
     })
     socket.on('error', reject)
+  })
+}
+
+/** Whether an upload has a file in its spool directory (the server is reading a file part). */
+function spooling(): boolean {
+  return readdirSync(spoolRoot).some((name) => {
+    try {
+      return name.startsWith('errata-upload-') && readdirSync(join(spoolRoot, name)).length > 0
+    } catch {
+      return false // removed meanwhile
+    }
   })
 }
 

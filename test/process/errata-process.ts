@@ -1,6 +1,7 @@
 // Errata as `npm start` runs it (server/main.ts in a child process) for the process tests that
 // kill it and start it again on the same data directory.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
+import { createServer, type AddressInfo } from 'node:net'
 import { join } from 'node:path'
 
 const root = join(import.meta.dirname, '../..')
@@ -22,6 +23,21 @@ export async function until(
     await new Promise((resolve) => setTimeout(resolve, everyMs))
   }
 }
+
+/**
+ * `count` distinct ports the system has just handed out as free (it picks one for port 0), for
+ * server processes of this test: the server prints the port it was told, so it is given a real one
+ * rather than 0. All are held open at once, so none is handed out twice.
+ */
+export async function freePorts(count: number): Promise<number[]> {
+  const servers = Array.from({ length: count }, () => createServer())
+  await Promise.all(servers.map((server) => new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve))))
+  const ports = servers.map((server) => (server.address() as AddressInfo).port)
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))))
+  return ports
+}
+
+export const freePort = async (): Promise<number> => (await freePorts(1))[0]!
 
 export interface ErrataProcesses {
   /** Starts Errata and resolves once it says it is running. */

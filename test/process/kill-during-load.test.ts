@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { freePort, until } from './errata-process.ts'
 
 const root = join(import.meta.dirname, '../..')
 const adminToken = 'k'.repeat(40)
@@ -25,13 +26,17 @@ async function onServer(statement: string): Promise<void> {
 }
 
 describe.each([serverUrl ? 'ingest_log' : 'journal'])('kill -9 during ingestion (accepted-event log: %s)', (ingestLog) => {
+  // A data directory and a port of this run's own.
   const dataDir = mkdtempSync(join(tmpdir(), 'errata-kill-'))
-  const port = 20_000 + Math.floor(Math.random() * 20_000)
-  const base = `http://127.0.0.1:${port}`
+  let port = 0
+  let base = ''
   let databaseUrl = ''
   const scratchName = `errata_kill_${randomBytes(6).toString('hex')}`
+  const children = new Set<ChildProcessWithoutNullStreams>()
 
   beforeAll(async () => {
+    port = await freePort()
+    base = `http://127.0.0.1:${port}`
     if (!serverUrl) return
     await onServer(`CREATE DATABASE ${scratchName}`)
     const url = new URL(serverUrl)
@@ -40,6 +45,14 @@ describe.each([serverUrl ? 'ingest_log' : 'journal'])('kill -9 during ingestion 
   })
 
   afterAll(async () => {
+    // Whatever is still running, also after a failure (a start that timed out included).
+    await Promise.all(
+      [...children].filter((child) => child.exitCode === null && child.signalCode === null).map((child) => {
+        const exited = new Promise((resolve) => child.once('exit', resolve))
+        child.kill('SIGKILL')
+        return exited
+      }),
+    )
     rmSync(dataDir, { recursive: true, force: true })
     if (serverUrl) await onServer(`DROP DATABASE IF EXISTS ${scratchName} WITH (FORCE)`)
   })
@@ -57,6 +70,7 @@ describe.each([serverUrl ? 'ingest_log' : 'journal'])('kill -9 during ingestion 
         LOG_LEVEL: 'warn',
       },
     })
+    children.add(child)
     let output = ''
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
@@ -118,12 +132,21 @@ describe.each([serverUrl ? 'ingest_log' : 'journal'])('kill -9 during ingestion 
           else if (status === 0) return
         }
       }
-      const senders = Array.from({ length: 8 }, (_, w) => sender(w))
-      while (acknowledged.length < 300) await new Promise((resolve) => setTimeout(resolve, 20))
+      let sendersDone = false
+      const senders = Promise.all(Array.from({ length: 8 }, (_, w) => sender(w))).finally(() => (sendersDone = true))
+      await until(
+        () => acknowledged.length >= 300,
+        () => `only ${acknowledged.length} events were acknowledged`,
+        () => (sendersDone ? `the senders stopped after ${acknowledged.length} acknowledged events` : null),
+        120_000,
+        20,
+      )
+      // Listened for before the kill: the exit may come while the senders finish.
+      const killed = new Promise((resolve) => server.once('exit', resolve))
       server.kill('SIGKILL')
       stop = true
-      await Promise.all(senders)
-      await new Promise((resolve) => server.once('exit', resolve))
+      await senders
+      await killed
 
       server = await startServer()
       // Indexed: poll until nothing is pending.

@@ -6,10 +6,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { request } from 'node:http'
 import { afterAll, expect, it } from 'vitest'
-import { errataProcesses, until } from './errata-process.ts'
+import { errataProcesses, freePort, until } from './errata-process.ts'
 
 const dataDir = mkdtempSync(join(tmpdir(), 'errata-leaked-errors-'))
-const port = 20_000 + Math.floor(Math.random() * 20_000)
+// A port of this file's own, from the system.
+const port = await freePort()
 const base = `http://127.0.0.1:${port}`
 const errata = errataProcesses(port, dataDir, { NODE_OPTIONS: `--import=${join(import.meta.dirname, 'leak-errors-on-request.mjs')}` })
 

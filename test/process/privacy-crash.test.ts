@@ -4,10 +4,11 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { errataProcesses, until } from './errata-process.ts'
+import { errataProcesses, freePort, until } from './errata-process.ts'
 
 const dataDir = mkdtempSync(join(tmpdir(), 'errata-privacy-crash-'))
-const port = 20_000 + Math.floor(Math.random() * 20_000)
+// A port of this file's own, from the system.
+const port = await freePort()
 const base = `http://127.0.0.1:${port}`
 const adminToken = 'k'.repeat(40)
 const errata = errataProcesses(port, dataDir, {

@@ -5,20 +5,37 @@ import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import autocannon, { type Result as LoadResult } from 'autocannon'
-import { afterAll, describe, expect, it } from 'vitest'
-import { until } from './errata-process.ts'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { freePorts, until } from './errata-process.ts'
 
 const root = join(import.meta.dirname, '../..')
-const dataDir = mkdtempSync(join(tmpdir(), 'errata-process-'))
-const port = 20_000 + Math.floor(Math.random() * 20_000)
-const base = `http://127.0.0.1:${port}`
 const adminToken = 'p'.repeat(40)
+// Each test's own data directory and ports (`otherPort` for a second process), from the system.
+let dataDir = ''
+let port = 0
+let otherPort = 0
+let base = ''
+const children = new Set<ChildProcessWithoutNullStreams>()
 
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
+beforeEach(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'errata-process-'))
+  ;[port, otherPort] = (await freePorts(2)) as [number, number]
+  base = `http://127.0.0.1:${port}`
+})
+afterEach(async () => {
+  // Whatever a test left running (it failed half way), then its directory.
+  await Promise.all([...children].map((child) => {
+    const done = exited(child)
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+    return done
+  }))
+  children.clear()
+  rmSync(dataDir, { recursive: true, force: true })
+})
 
 /** Spawns `server/main.ts` as `npm start` does (without the dashboard build). */
 function spawnServer(env: { PORT: string; DATA_DIR: string; LOG_LEVEL?: string; ERRATA_REQUEST_LOG?: string }): ChildProcessWithoutNullStreams {
-  return spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: root,
     env: {
       ...process.env,
@@ -29,6 +46,8 @@ function spawnServer(env: { PORT: string; DATA_DIR: string; LOG_LEVEL?: string; 
       ...env,
     },
   })
+  children.add(child)
+  return child
 }
 
 /** Everything the process prints from now on, stdout and stderr together. */
@@ -41,7 +60,7 @@ function collectOutput(child: ChildProcessWithoutNullStreams): () => string {
 
 const exited = (child: ChildProcessWithoutNullStreams) =>
   new Promise<number | null>((resolve) => {
-    if (child.exitCode !== null) resolve(child.exitCode)
+    if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode)
     else child.once('exit', (code) => resolve(code))
   })
 
@@ -69,12 +88,13 @@ function rawHttp10(path: string): Promise<string> {
 async function startServer(env: { LOG_LEVEL?: string; ERRATA_REQUEST_LOG?: string } = {}): Promise<{ child: ChildProcessWithoutNullStreams; output: () => string }> {
   const child = spawnServer({ PORT: String(port), DATA_DIR: dataDir, ...env })
   const output = collectOutput(child)
-  const deadline = Date.now() + 60_000
-  while (!output().includes('Errata is running')) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${output()}`)
-    if (Date.now() > deadline) throw new Error(`server did not start:\n${output()}`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
+  await until(
+    () => output().includes('Errata is running'),
+    () => `server did not start:\n${output()}`,
+    () => (child.exitCode !== null ? `server exited early:\n${output()}` : null),
+    // A start on a loaded machine (other test files running beside it) can take a minute.
+    120_000,
+  )
   return { child, output }
 }
 
@@ -146,7 +166,8 @@ function keepAliveClient() {
 // Each test starts the server once or twice: on a loaded 2-core machine a start alone can take 30 s.
 describe('the server process', { timeout: 180_000 }, () => {
   it('finishes an in-flight event on SIGTERM, exits cleanly, and keeps the event across a restart', async () => {
-    const first = await startServer()
+    // Logged at info: the test sends the rest of the event once the server says it is stopping.
+    const first = await startServer({ LOG_LEVEL: 'info', ERRATA_REQUEST_LOG: 'off' })
     expect(first.output()).toContain('First admin created: ops@example.com')
 
     const org = await (await api('/user/organizations', { method: 'POST', body: JSON.stringify({ name: 'Ops' }) })).json()
@@ -158,19 +179,23 @@ describe('the server process', { timeout: 180_000 }, () => {
       apiKey: project.api_key,
       events: [{ exceptions: [{ errorClass: 'ShutdownError', message: 'sent during shutdown', stacktrace: [] }] }],
     })
-    // A chunked POST that is still being sent when the signal arrives.
+    // A chunked POST that is still being sent when the signal arrives: the server has the request
+    // once it answers `100 Continue`; the rest of the body goes once it says it is stopping.
     const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const req = request(`${base}/notify`, { method: 'POST', headers: { 'Content-Type': 'application/json' } }, (res) => {
+      const req = request(`${base}/notify`, { method: 'POST', headers: { 'Content-Type': 'application/json', Expect: '100-continue' } }, (res) => {
         let text = ''
         res.on('data', (chunk: Buffer) => (text += chunk.toString()))
         res.on('end', () => resolve({ status: res.statusCode ?? 0, text }))
       })
       req.on('error', reject)
-      req.write(body.slice(0, 20))
-      setTimeout(() => {
+      req.on('continue', () => {
+        req.write(body.slice(0, 20))
         first.child.kill('SIGTERM')
-        setTimeout(() => req.end(body.slice(20)), 300)
-      }, 200)
+        until(
+          () => first.output().includes('shutting down'),
+          () => `the server did not say it was stopping:\n${first.output()}`,
+        ).then(() => req.end(body.slice(20)), reject)
+      })
     })
     expect(await answer).toEqual({ status: 200, text: 'OK' })
     expect(await exited(first.child)).toBe(0)
@@ -199,14 +224,17 @@ describe('the server process', { timeout: 180_000 }, () => {
       exitedAt = Date.now()
       return code
     })
-    setTimeout(() => {
-      signalledAt = Date.now()
-      server.child.kill('SIGTERM')
-    }, 1_000)
     const load = await new Promise<LoadResult>((resolve, reject) => {
       const clients = autocannon({ url: `${base}/healthz`, connections: 20, duration: 15 }, (err, result) =>
         err ? reject(err) : resolve(result),
       )
+      // The signal once the clients are busy: a hundred answers in.
+      let answers = 0
+      clients.on('response', () => {
+        if (++answers !== 100) return
+        signalledAt = Date.now()
+        server.child.kill('SIGTERM')
+      })
       void processExit.then(() => clients.stop())
     })
     expect(await processExit).toBe(0)
@@ -246,7 +274,7 @@ describe('the server process', { timeout: 180_000 }, () => {
       const otherDir = mkdtempSync(join(tmpdir(), 'errata-process-other-'))
       try {
         // Same data directory, free port: refused before it touches the database or the journal.
-        const sameDir = await runToExit(spawnServer({ PORT: String(port + 1), DATA_DIR: dataDir }))
+        const sameDir = await runToExit(spawnServer({ PORT: String(otherPort), DATA_DIR: dataDir }))
         expect(sameDir.code).toBe(1)
         expect(sameDir.output).toContain(`DATA_DIR ${dataDir} is in use by another Errata process (pid ${running.child.pid})`)
         // A data directory of another user: refused, with the reason.
@@ -255,7 +283,7 @@ describe('the server process', { timeout: 180_000 }, () => {
           mkdirSync(foreign)
           chownSync(foreign, 65534, 65534)
         }
-        const foreignDir = await runToExit(spawnServer({ PORT: String(port + 1), DATA_DIR: foreign }))
+        const foreignDir = await runToExit(spawnServer({ PORT: String(otherPort), DATA_DIR: foreign }))
         expect(foreignDir.code).toBe(1)
         expect(foreignDir.output).toContain(`Errata failed to start: DATA_DIR ${foreign} is owned by another user`)
         // Same port, own data directory: a clear message, not a stack trace.
@@ -267,7 +295,8 @@ describe('the server process', { timeout: 180_000 }, () => {
       }
 
       // The running process still acknowledges and keeps events.
-      const [project] = await (await api(`/organizations/${(await (await api('/user/organizations')).json())[0].id}/projects`)).json()
+      const org = await (await api('/user/organizations', { method: 'POST', body: JSON.stringify({ name: 'Ops' }) })).json()
+      const project = await (await api(`/organizations/${org.id}/projects`, { method: 'POST', body: JSON.stringify({ name: 'Worker', type: 'node' }) })).json()
       const notify = await fetch(`${base}/notify`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', 'Bugsnag-Api-Key': project.api_key },

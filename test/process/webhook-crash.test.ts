@@ -8,10 +8,11 @@ import { afterAll, describe, expect, it } from 'vitest'
 import type { ChildProcessWithoutNullStreams } from 'node:child_process'
 import { startSlowServer, type SlowServer } from '../../server/test-support/slow-server.ts'
 import { startWebhookReceiver, type WebhookReceiver } from '../../server/test-support/webhook-receiver.ts'
-import { errataProcesses, until } from './errata-process.ts'
+import { errataProcesses, freePorts, until } from './errata-process.ts'
 
 const dataDir = mkdtempSync(join(tmpdir(), 'errata-webhook-crash-'))
-const port = 20_000 + Math.floor(Math.random() * 20_000)
+// Ports of this file's own, from the system: one for each test's process.
+const [port, stopPort] = (await freePorts(2)) as [number, number]
 const base = `http://127.0.0.1:${port}`
 const adminToken = 'w'.repeat(40)
 const errata = errataProcesses(port, dataDir, {
@@ -23,7 +24,6 @@ const errata = errataProcesses(port, dataDir, {
 let receiver: WebhookReceiver | undefined
 // The SIGTERM test's own process, data directory and port.
 const stopDataDir = mkdtempSync(join(tmpdir(), 'errata-webhook-stop-'))
-const stopPort = port === 39_999 ? 20_000 : port + 1
 const stopping = errataProcesses(stopPort, stopDataDir, {
   ERRATA_ADMIN_EMAIL: 'ops@example.com',
   ERRATA_ADMIN_TOKEN: adminToken,
