@@ -1,6 +1,5 @@
 import { z } from 'zod'
 import { passwordSchema } from '../contract/users.ts'
-import type { IngestOptions } from './ingest/log/group-commit.ts'
 import { parseAllowList, type AllowListEntry } from './outbound/allow-list.ts'
 
 const port = z.coerce.number().int().min(0).max(65535)
@@ -94,7 +93,17 @@ export interface Config {
    * database's only choice), or `database`, PostgreSQL's ingest_log table.
    */
   ingestLog: 'database' | 'journal'
-  ingest: IngestOptions
+  /** The accepted-event log's group commit and the indexer behind it (server/ingest/log/group-commit.ts). */
+  ingest: {
+    /** Most events stored at once (group commit): one journal append or one queue insert. */
+    batchSize: number
+    /** How long a batch waits for more events before it is stored. */
+    flushMs: number
+    /** Most events the indexer moves into the tables in one transaction. */
+    indexBatchSize: number
+    /** How long the indexer lets events gather after a commit wakes it. */
+    indexLingerMs: number
+  }
   /** Loopback, link-local and private hosts or networks webhook targets may be all the same. */
   webhookAllow: AllowListEntry[]
   /**

@@ -39,6 +39,13 @@ function deletionStepRunner(database: Database): DeletionStepRunner {
   }
 }
 
+declare module '../context.ts' {
+  interface AppDeps {
+    /** Privacy requests' clock, file store and job wake-up; defaults when absent (privacyDeps). */
+    privacy?: PrivacyDeps
+  }
+}
+
 const defaults = new WeakMap<AppDeps, PrivacyDeps>()
 
 /** The app's privacy dependencies: those given (server/main.ts, tests), else defaults made once. */

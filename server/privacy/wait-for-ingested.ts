@@ -3,7 +3,7 @@
 import { sql } from 'drizzle-orm'
 import type { Logger } from 'pino'
 import { queryRows, type Database } from '../db/client.ts'
-import type { IngestWriter } from '../ingest/log/group-commit.ts'
+import type { IngestWriter } from '../context.ts'
 
 /** Resolves once every event accepted before `at` has been indexed (or throws when `signal` aborts). */
 export type WaitForIngestedBefore = (at: Date, signal?: AbortSignal) => Promise<void>

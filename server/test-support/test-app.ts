@@ -20,7 +20,7 @@ import { users } from '../db/schema.ts'
 import { createLimitedServer, type LimitedServer } from '../http/connection-limits.ts'
 import { createRequestListener } from '../ingest/accept/node-listener.ts'
 import { createIngestWriter } from '../ingest/log/group-commit.ts'
-import { openPipeline } from '../ingest/pipeline/open.ts'
+import { openPipeline, type IngestPipeline } from '../ingest/pipeline/open.ts'
 import type { JobRunner } from '../jobs/job-runner.ts'
 import { systemClock, type Clock } from '../clock.ts'
 import { defaultPrivacyDeps, type PrivacyDeps } from '../privacy/privacy-deps.ts'
@@ -48,7 +48,8 @@ export interface TestUser {
 }
 
 export interface TestContext {
-  deps: AppDeps
+  /** The app's dependencies, with the pipeline as opened here (tests start its indexers, close it). */
+  deps: AppDeps & { pipeline: IngestPipeline }
   app: ReturnType<typeof createApp>
   /**
    * Sends a request to the in-process app, as a user when `token` is given. Events are
@@ -99,7 +100,7 @@ export async function createTestContext(overrides: Partial<Config> = {}, options
     webhookConcurrency: config.webhookDelivery.concurrency,
     runner: { retryBaseMs: 1, retryMaxMs: 1 },
   })
-  const deps: AppDeps = { config, database, logger, pipeline, ingestWriter, loginThrottle: createLoginThrottle(), privacy, webhooks }
+  const deps: TestContext['deps'] = { config, database, logger, pipeline, ingestWriter, loginThrottle: createLoginThrottle(), privacy, webhooks }
   const app = createApp(deps)
 
   return {
