@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { TooManyRequestsError } from '../failures.ts'
-import { createLoginThrottle, DEFAULT_LOGIN_LIMITS, type LoginThrottle } from './login-throttle.ts'
+import type { LoginThrottle } from '../context.ts'
+import { createLoginThrottle, DEFAULT_LOGIN_LIMITS } from './login-throttle.ts'
 
 const EMAIL = 'owner@example.com'
 

@@ -1,3 +1,4 @@
+import type { LoginThrottle } from '../context.ts'
 import { isLocalNetworkAddress } from '../http/client-address.ts'
 import { TooManyRequestsError } from '../failures.ts'
 
@@ -34,22 +35,6 @@ export const DEFAULT_LOGIN_LIMITS: LoginThrottleLimits = {
 
 /** The first wait for an email past its unknown-browser budget; it doubles with each failure. */
 const FIRST_DELAY_MS = 1000
-
-/** One sign-in under way: counted as failed unless it says otherwise. */
-export interface LoginAttempt {
-  /** The password was right: the pair or browser starts afresh; the email and address just do not count this one. */
-  succeeded(): void
-  /** It ended without checking a password (the database was down): counts for nothing. */
-  uncounted(): void
-}
-
-export interface LoginThrottle {
-  /**
-   * Throws TooManyRequestsError while this attempt must wait; otherwise counts it. `knownBrowser`
-   * is the id of a browser this email signed in from before (server/auth/known-browser.ts), or null.
-   */
-  begin(email: string, address: string, knownBrowser: string | null): LoginAttempt
-}
 
 interface Counter {
   attempts: number

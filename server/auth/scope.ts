@@ -8,21 +8,11 @@
 import { eq } from 'drizzle-orm'
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core'
 import type { Context, MiddlewareHandler } from 'hono'
-import type { AppEnv } from '../context.ts'
+import type { AppEnv, Scope } from '../context.ts'
 import type { Db } from '../db/client.ts'
 import { comments, errors, events, releases, webhooks } from '../db/schema.ts'
 import { ForbiddenError, NotFoundError } from '../failures.ts'
 import { requireOrganizationMember, requireProjectAccess } from './access.ts'
-
-/** The caller's access to the organization or project the request's path names. */
-export interface Scope {
-  /** Who asked (filters such as error.assigned_to=me read it). */
-  userId: string
-  organizationId: string
-  /** Null for organization routes. */
-  projectId: string | null
-  isAdmin: boolean
-}
 
 /** A scope that names a project: what services of project resources are handed. */
 export type ProjectScope = Scope & { projectId: string }

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { and, eq, isNull, sql } from 'drizzle-orm'
+import type { AuthUser } from '../context.ts'
 import { queryRows, type Db } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
 import { authTokens, users } from '../db/schema.ts'
@@ -54,13 +55,6 @@ export const SIGN_IN_TOKEN_IDLE_DAYS = 30
 /** Not revoked, and not a sign-in token idle for longer than SIGN_IN_TOKEN_IDLE_DAYS. */
 export const tokenWorks = sql`${authTokens.revokedAt} IS NULL AND (${authTokens.kind} <> 'sign_in'
   OR coalesce(${authTokens.lastUsedAt}, ${authTokens.createdAt}) > now() - make_interval(days => ${SIGN_IN_TOKEN_IDLE_DAYS}))`
-
-export interface AuthUser {
-  id: string
-  email: string
-  name: string
-  tokenId: string
-}
 
 /**
  * The user a token belongs to, or null for an unknown, revoked or expired token. The same statement

@@ -3,7 +3,7 @@
 // the same transaction.
 import { and, asc, eq } from 'drizzle-orm'
 import type { Comment } from '../../contract/webhooks.ts'
-import type { Scope } from '../auth/scope.ts'
+import type { Scope } from '../context.ts'
 import type { Db } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
 import { comments, errors, users } from '../db/schema.ts'

@@ -10,7 +10,7 @@ import pg from 'pg'
 import { lockDataDir } from './data-dir-lock.ts'
 import { makePrivate, secureDataDir } from './data-dir-permissions.ts'
 import { installPgTransactionFix } from './pg-transaction.ts'
-import { startPgliteThread } from './pglite-thread.ts'
+import { startPgliteThread, type ThreadPlugin } from './pglite-thread.ts'
 import { schema } from './schema.ts'
 
 /** The typed query layer; the same queries run on PGlite and PostgreSQL. */
@@ -58,13 +58,6 @@ export interface Database {
  */
 export function withTransaction<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
   return db.transaction((tx) => fn(tx))
-}
-
-/** The main thread's handle on a module running on PGlite's thread (Database.loadThreadPlugin). */
-export interface ThreadPlugin {
-  /** Sends a request to the module's `handle` and resolves with its answer. */
-  call<T>(request: unknown): Promise<T>
-  close(): Promise<void>
 }
 
 /** What a thread plug-in module exports: `attach`, called on the database's thread with `data`. */

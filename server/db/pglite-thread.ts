@@ -1,5 +1,4 @@
 import { startThread } from '../thread.ts'
-import type { ThreadPlugin } from './client.ts'
 
 export type WorkerRequest =
   | { id: number; op: 'query'; txId?: number; sql: string; params: unknown[]; rowMode?: 'array' | 'object'; identityParsers?: number[] }
@@ -18,12 +17,19 @@ type DistributiveOmitId<T> = T extends unknown ? Omit<T, 'id'> : never
 type QueryOptions = { rowMode?: 'array' | 'object'; parsers?: Record<number, (value: string) => unknown> }
 type Results = { rows: unknown[]; fields: unknown[]; affectedRows?: number }
 
+/** The main thread's handle on a module running on PGlite's thread (Database.loadThreadPlugin in client.ts). */
+export interface ThreadPlugin {
+  /** Sends a request to the module's `handle` and resolves with its answer. */
+  call<T>(request: unknown): Promise<T>
+  close(): Promise<void>
+}
+
 /** What drizzle's PGlite driver and client.ts call on a PGlite instance, plus thread plug-ins. */
 interface PgliteThread {
   query(sql: string, params?: unknown[], options?: QueryOptions): Promise<Results>
   exec(sql: string): Promise<Results[]>
   transaction<T>(fn: (tx: Pick<PgliteThread, 'query' | 'exec'>) => Promise<T>): Promise<T>
-  /** Runs `module` on the database's thread (see ThreadPlugin in client.ts). */
+  /** Runs `module` on the database's thread (see ThreadPlugin above). */
   loadPlugin(module: URL, data: unknown): Promise<ThreadPlugin>
   /** Writes the whole cluster to `path` as a tarball that `startPgliteThread` can start from. */
   saveSnapshot(path: string): Promise<void>

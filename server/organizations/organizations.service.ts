@@ -1,6 +1,6 @@
 import { asc, eq, sql } from 'drizzle-orm'
 import type { CreateOrganization, Organization, UpdateOrganization } from '../../contract/organizations.ts'
-import type { Scope } from '../auth/scope.ts'
+import type { Scope } from '../context.ts'
 import type { Db } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
 import { lockProjects } from '../db/project-lock.ts'

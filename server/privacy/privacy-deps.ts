@@ -1,6 +1,7 @@
 import { systemClock, type Clock } from '../clock.ts'
 import type { AppDeps } from '../context.ts'
-import type { Database, ThreadPlugin } from '../db/client.ts'
+import type { Database } from '../db/client.ts'
+import type { ThreadPlugin } from '../db/pglite-thread.ts'
 import { runDeletionStep, type DeletionStepRunner } from './delete-events.ts'
 import { retrievalFileStore, type RetrievalFileStore } from './retrieval-files.ts'
 import { stepPaceFor, type StepPace } from './step-pace.ts'
@@ -35,6 +36,13 @@ function deletionStepRunner(database: Database): DeletionStepRunner {
       throw err
     })
     return (await plugin).call(step)
+  }
+}
+
+declare module '../context.ts' {
+  interface AppDeps {
+    /** Privacy requests' clock, file store and job wake-up; defaults when absent (privacyDeps). */
+    privacy?: PrivacyDeps
   }
 }
 

@@ -9,7 +9,7 @@ import type {
   PrivacyPreview,
   ReportType,
 } from '../../contract/privacy.ts'
-import type { AuthUser } from '../auth/tokens.ts'
+import type { AuthUser } from '../context.ts'
 import type { Db } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
 import { eventDataDeletions, eventDataRequests, events, jobs } from '../db/schema.ts'

@@ -2,7 +2,7 @@
 // Kept in this one file so the ingestion pipeline can put its own answer here.
 import { sql } from 'drizzle-orm'
 import { queryRows, type Database } from '../db/client.ts'
-import type { IngestWriter } from '../ingest/pipeline/open.ts'
+import type { IngestWriter } from '../context.ts'
 
 /** Resolves once every event accepted before `at` has been indexed (or throws when `signal` aborts). */
 export type WaitForIngestedBefore = (at: Date, signal?: AbortSignal) => Promise<void>

@@ -4,7 +4,6 @@
 // rate-limit webhook triggers as a real HTTP
 // receiver on 127.0.0.1 gets them: one of each for a burst, not a flood.
 import { sql } from 'drizzle-orm'
-import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RateLimit } from '../../contract/rate-limits.ts'
 import type { Webhook } from '../../contract/webhooks.ts'

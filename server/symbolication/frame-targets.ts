@@ -2,7 +2,15 @@ import type { EventException, MinifiedFrame, StackFrame } from '../../contract/e
 import type { LoadedSourceMap, OriginalPosition } from './loaded-source-map.ts'
 import type { EventVersions, ReactNativeTarget, UploadCandidate } from './match-uploads.ts'
 import { fileVariants, type FileVariants } from './url-pattern.ts'
-import type { SymbolicationEvent } from './javascript.ts'
+import type { NormalizedEvent } from '../ingest/payload/event-row.ts'
+
+/** One event of a batch, as the ingestion pipeline holds it before grouping. */
+export interface SymbolicationEvent {
+  id: string
+  projectId: string
+  receivedAt: Date
+  event: NormalizedEvent
+}
 
 /** How a JavaScript frame finds its map: browser frames by URL, Node frames by path, React Native frames by platform and version. */
 export type FrameKind = 'url' | 'path' | 'react_native'

@@ -17,7 +17,8 @@ import { seedProject, type SeededProject } from '../test-support/seed.ts'
 import { JS_APP_DIR, readJsApp, runSourceMapsCli, uploadForm } from '../test-support/source-map-uploads.ts'
 import { createTestContext, listen, type TestContext } from '../test-support/test-app.ts'
 import { parseAllowList } from '../outbound/allow-list.ts'
-import { createJavaScriptSymbolicator, type JavaScriptSymbolicator, type SymbolicationEvent } from './javascript.ts'
+import type { SymbolicationEvent } from './frame-targets.ts'
+import { createJavaScriptSymbolicator, type JavaScriptSymbolicator } from './javascript.ts'
 
 let ctx: TestContext
 let server: { url: string; close(): Promise<void> }

@@ -3,10 +3,9 @@ import { LRUCache } from 'lru-cache'
 import type { StackFrame, Symbolication } from '../../contract/events.ts'
 import type { Config } from '../config.ts'
 import type { Db } from '../db/client.ts'
-import type { NormalizedEvent } from '../ingest/payload/event-row.ts'
 import { fetchSourceMapForUrl } from './fetch-source-map.ts'
 import { createUrlFetcher, type FetchOptions, type UrlFetcher } from './fetch-url.ts'
-import { targetUrl, TargetReader, type EventWork, type FrameTarget } from './frame-targets.ts'
+import { targetUrl, TargetReader, type EventWork, type FrameTarget, type SymbolicationEvent } from './frame-targets.ts'
 import { LoadedSourceMap } from './loaded-source-map.ts'
 import { chooseJsUpload, chooseReactNativeUpload, type UploadCandidate } from './match-uploads.ts'
 import { parseSourceMap, SourceMapError } from './parse-source-map.ts'
@@ -15,14 +14,6 @@ import { variantStrings } from './url-pattern.ts'
 import { createCodeSnippetStore, snippetHash } from './code-snippets.ts'
 import { markCodeStored, type CodeLines } from '../events/stored-frames.ts'
 import { isTransientPgError } from '../db/pg-errors.ts'
-
-/** One event of a batch, as the ingestion pipeline holds it before grouping. */
-export interface SymbolicationEvent {
-  id: string
-  projectId: string
-  receivedAt: Date
-  event: NormalizedEvent
-}
 
 export interface JavaScriptSymbolicatorOptions {
   /** Where uploads are read (source_maps, source_map_files) and their counts written. */

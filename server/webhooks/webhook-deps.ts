@@ -57,6 +57,13 @@ export function defaultWebhookDeps(
   }
 }
 
+declare module '../context.ts' {
+  interface AppDeps {
+    /** Webhooks' clock, address allow-list, retry schedule and job wake-up; defaults when absent (webhookDeps). */
+    webhooks?: WebhookDeps
+  }
+}
+
 const defaults = new WeakMap<AppDeps, WebhookDeps>()
 
 /** The app's webhook dependencies: those given (server/main.ts, tests), else defaults made once. */

@@ -5,12 +5,12 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Logger } from 'pino'
+import type { IngestWriter } from '../../context.ts'
 import type { Database } from '../../db/client.ts'
 import type { LogAppender } from '../log/accepted-log.ts'
 import { createGroupCommit, type GroupCommitOptions } from '../log/group-commit.ts'
 import { journalAppender } from '../log/journal-log.ts'
 import { tableAppender } from '../log/table-log.ts'
-import type { AcceptedRequest } from '../payload/accepted-request.ts'
 import { pipelineClient } from './client.ts'
 import type { PipelineSetup } from './host.ts'
 import type { IndexerOptions } from './indexer.ts'
@@ -22,24 +22,6 @@ export interface IngestOptions extends GroupCommitOptions {
   indexLingerMs: number
   /** How often the indexer looks for requests it was not woken for; 1 s by default. */
   indexPollMs?: number
-}
-
-export interface IngestWriter {
-  /** Stores one accepted request in the accepted-event log; resolves only once it is durable. */
-  write(request: AcceptedRequest): Promise<void>
-  /**
-   * Resolves once every request stored so far has been indexed (visible in the API), with when
-   * the last event was (epoch ms; null if none has been). On PostgreSQL: as far as this process
-   * can; the requests of a project whose write lock another process or request holds at that
-   * moment are left to it (or to this process's next pass).
-   */
-  indexed(): Promise<number | null>
-  /** Requests not yet indexed and requests set aside, each counted up to `cap` (health). */
-  backlog(cap: number): Promise<{ pending: number; failed: number }>
-  /** The directory the log's files live in (the journal), for the disk-space check; null for ingest_log. */
-  readonly logDir: string | null
-  /** Stores what is queued, indexes what it can within the indexer's drain limit, then stops. */
-  close(): Promise<void>
 }
 
 interface OpenOptions {
