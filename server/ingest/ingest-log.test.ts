@@ -79,6 +79,34 @@ describe('accepted-event log in the database', () => {
     expect(((await list.json()) as { error_class: string; events: number }[]).find((e) => e.error_class === 'Queued')).toMatchObject({ events: 2 })
   })
 
+  it('answers /sessions 202 once the request is durable in the log, and counts its sessions when it is indexed', async () => {
+    const startedAt = '2026-03-01T10:15:30.000Z'
+    const res = await ctx.app.request('http://errata.test/sessions', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Bugsnag-Api-Key': apiKey },
+      body: JSON.stringify({ app: { releaseStage: 'logged', version: '9.9.9' }, sessionCounts: [{ startedAt, sessionsStarted: 7 }] }),
+    })
+    expect(res.status).toBe(202)
+    const sessions = async () => {
+      const rows = await queryRows<{ sessions: number | string }>(
+        ctx.deps.database.db,
+        sql`SELECT sessions FROM session_counts WHERE project_id = ${projectId} AND release_stage = 'logged'`,
+      )
+      return rows.map((row) => Number(row.sessions))
+    }
+    // In the log, not yet counted (the indexer lingers until a test asks).
+    expect(await sessions()).toEqual([])
+    expect((await health()).pending).toBe(1)
+    await ctx.deps.ingestWriter.indexed()
+    expect(await sessions()).toEqual([7])
+    const [release] = await queryRows<{ release_source: string }>(
+      ctx.deps.database.db,
+      sql`SELECT release_source FROM releases WHERE project_id = ${projectId} AND release_stage = 'logged' AND app_version = '9.9.9'`,
+    )
+    expect(release).toEqual({ release_source: 'session' })
+    expect(await health()).toEqual({ pending: 0, failed: 0 })
+  })
+
   it('counts the backlog in /readyz only up to a cap, so the check stays cheap', async () => {
     await ctx.deps.database.db.execute(sql`
       INSERT INTO ingest_log (project_id, received_at, event_ids, body, failed_at, failure)
