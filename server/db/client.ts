@@ -104,7 +104,7 @@ export async function openPglite(dataDir?: string, logLevel = 'silent', snapshot
     lock?.release()
     throw await explainStartFailure(err, dataDir)
   }
-  const db = drizzlePglite({ client: client as unknown as PGlite, schema }) as unknown as Db
+  const db = drizzlePglite({ client: client as unknown as PGlite, schema })
   return {
     engine: 'pglite',
     db,
@@ -159,7 +159,7 @@ export async function openPostgres(
   // Fail fast on a wrong DATABASE_URL rather than on the first request.
   const probe = await pool.connect()
   probe.release()
-  const db = drizzlePg({ client: pool, schema }) as unknown as Db
+  const db = drizzlePg({ client: pool, schema })
   // Readiness probes' one connection, kept open between probes (connected on first use).
   const probePool = new pg.Pool({ connectionString, max: 1, connectionTimeoutMillis: 10_000, idleTimeoutMillis: 0 })
   probePool.on('error', () => {})
@@ -167,7 +167,7 @@ export async function openPostgres(
   return {
     engine: 'postgres',
     db,
-    probeDb: drizzlePg({ client: probePool, schema }) as unknown as Db,
+    probeDb: drizzlePg({ client: probePool, schema }),
     url: connectionString,
     execScript: async (text) => {
       await pool.query(text)

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm'
 import pino from 'pino'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { queryRows, type Database, type Db } from '../db/client.ts'
+import { queryRows, withTransaction, type Database, type Db } from '../db/client.ts'
 import { createTestDatabase } from '../test-support/test-app.ts'
 import { createJobRunner, type JobRunnerOptions } from './job-runner.ts'
 import { enqueueJob, JobDeferredError, LeaseLostError, wakeJobsWhere, type JobHandler } from './jobs.ts'
@@ -168,7 +168,7 @@ describe('the job runner', () => {
     // The stale claim's fence refuses it.
     const staleFence = (tx: Db) =>
       queryRows<{ id: string }>(tx, sql`SELECT id FROM jobs WHERE id = ${id} AND lock_token = 'stale' AND state = 'running' FOR UPDATE`)
-    expect(await database.db.transaction((tx) => staleFence(tx as unknown as Db))).toEqual([])
+    expect(await withTransaction(database.db, (tx) => staleFence(tx))).toEqual([])
   })
 
   it('leaves the payload of a kind that does not read it in the database; its held row fences in a statement', async () => {
@@ -199,7 +199,7 @@ describe('the job runner', () => {
         release()
         await new Promise((resolve) => job.signal.addEventListener('abort', resolve))
         try {
-          await database.db.transaction((tx) => job.fence(tx as unknown as Db))
+          await withTransaction(database.db, (tx) => job.fence(tx))
         } catch (err) {
           fenceError = err
         }

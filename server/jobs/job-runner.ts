@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import type { Logger } from 'pino'
 import { systemClock, type Clock } from '../clock.ts'
-import { queryRows, type Database, type Db } from '../db/client.ts'
+import { queryRows, withTransaction, type Database, type Db } from '../db/client.ts'
 import { textArrayLiteral } from '../db/text-array.ts'
 import { JobDeferredError, LeaseLostError, type JobContext, type JobHandler } from './jobs.ts'
 
@@ -193,13 +193,13 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     const message = handler ? messageOf(err) : `no handler for job kind ${row.kind}`
     if (row.attempts >= row.max_attempts) {
       logger.error({ err, job: row.id, kind: row.kind, attempts: row.attempts }, 'job failed its last attempt; giving up')
-      await db.transaction(async (tx) => {
+      await withTransaction(db, async (tx) => {
         const failed = await queryRows<{ id: string }>(
-          tx as unknown as Db,
+          tx,
           sql`UPDATE jobs SET state = 'failed', last_error = ${message}, lock_token = NULL, locked_until = NULL,
             finished_at = now(), updated_at = now() WHERE ${owned} RETURNING id`,
         )
-        if (failed.length > 0) await handler?.failed?.(tx as unknown as Db, { id: row.id, payload: row.payload, error: message })
+        if (failed.length > 0) await handler?.failed?.(tx, { id: row.id, payload: row.payload, error: message })
       })
       return
     }

@@ -9,7 +9,7 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm'
 import type { Logger } from 'pino'
 import type { Filters } from '../../contract/filters.ts'
 import { RETRIEVAL_FILE_DAYS } from '../../contract/privacy.ts'
-import type { Db } from '../db/client.ts'
+import { withTransaction, type Db } from '../db/client.ts'
 import { textArrayLiteral } from '../db/text-array.ts'
 import { eventDataDeletions, eventDataRequests, eventPayloads, events } from '../db/schema.ts'
 import { decodeEventPayload, type StoredEventPayload } from '../events/event-payload.ts'
@@ -155,8 +155,7 @@ export function privacyJobHandlers(db: Db, privacy: PrivacyDeps, logger: Logger)
         // A deletion completing from now on clears this mark: the export then starts again.
         await db.update(eventDataRequests).set({ exportStartedAt: startedAt }).where(eq(eventDataRequests.id, row.id))
         const { total, bytes } = await exportEvents(row, key, job.signal)
-        const completed = await db.transaction(async (txn) => {
-          const tx = txn as unknown as Db
+        const completed = await withTransaction(db, async (tx) => {
           await job.fence(tx)
           // A deletion accepted while this export ran: export again once it has completed.
           await waitForDeletionsInScope(tx, row)
@@ -217,8 +216,7 @@ export function privacyJobHandlers(db: Db, privacy: PrivacyDeps, logger: Logger)
         userId: row.createdBy ?? '',
         now: row.createdAt,
       })
-      await db.transaction(async (txn) => {
-        const tx = txn as unknown as Db
+      await withTransaction(db, async (tx) => {
         await job.fence(tx)
         const now = privacy.clock()
         const preparing = and(eq(eventDataDeletions.id, row.id), eq(eventDataDeletions.status, 'PREPARING'))
@@ -314,8 +312,7 @@ export function privacyJobHandlers(db: Db, privacy: PrivacyDeps, logger: Logger)
         await finishDeletedEvents(privacy.runDeletionStep, row.id, project.id, privacy.pace.targetMs, (ms) => privacy.pace.between(ms, job.signal))
       }
 
-      const removed = await db.transaction(async (txn) => {
-        const tx = txn as unknown as Db
+      const removed = await withTransaction(db, async (tx) => {
         await job.fence(tx)
         const now = privacy.clock()
         // Exports under way may hold deleted events: they start again (privacy.retrieve checks this mark).
