@@ -7,6 +7,7 @@ import { createIngestIndexer } from './ingest/index/indexer.ts'
 import { createLogSource } from './ingest/log/table-source.ts'
 import { createProcessor } from './ingest/process/process.ts'
 import { createJobRunner } from './jobs/job-runner.ts'
+import { PGLITE_CAPABILITIES } from './db/capabilities.ts'
 import type { Database } from './db/client.ts'
 
 /** The database as a client sees it while the server is down: every query and transaction refused. */
@@ -18,6 +19,7 @@ function unreachable(): Database & { attempts: number } {
   }
   return Object.assign(down, {
     engine: 'pglite' as const,
+    ...PGLITE_CAPABILITIES,
     db: { execute: refused, transaction: refused } as unknown as Database['db'],
     execScript: refused,
     startIndexer: () => {

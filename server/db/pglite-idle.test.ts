@@ -14,7 +14,7 @@ describe('PGlite: how long the engine has had none of the process\'s statements 
   })
 
   it('is 0 while a statement or a transaction is in flight, and counts up once none is', async () => {
-    const idleForMs = () => database.idleForMs!()
+    const idleForMs = () => database.busy!.idleForMs()
     let during = -1
     await withTransaction(database.db, async (tx) => {
       await tx.execute(sql`SELECT 1`)

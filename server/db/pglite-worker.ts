@@ -8,6 +8,7 @@ import { PGlite, type Transaction } from '@electric-sql/pglite'
 import { drizzle } from 'drizzle-orm/pglite'
 import { createLogger } from '../logger.ts'
 import { describeError } from '../thread.ts'
+import { PGLITE_CAPABILITIES } from './capabilities.ts'
 import type { Database, ThreadPluginModule } from './client.ts'
 import type { WorkerReply, WorkerRequest } from './pglite-thread.ts'
 import { schema } from './schema.ts'
@@ -23,6 +24,7 @@ const logger = createLogger(logLevel, 'database')
 /** The same Database the main thread has for PGlite, over the instance on this thread. */
 const local: Database = {
   engine: 'pglite',
+  ...PGLITE_CAPABILITIES,
   db: drizzle({ client: pglite, schema }),
   execScript: async (text) => {
     await pglite.exec(text)

@@ -271,12 +271,23 @@ describe('the job runner', () => {
     finish()
   })
 
-  it('on the embedded database, queues again at start what a killed process left running', async () => {
-    if (database.engine !== 'pglite') return
+  /** A job that a process left running, its lease an hour from now. */
+  const leftRunning = async () => {
     const id = (await enqueueJob(database.db, 'test.orphan', {}, new Date()))!
     await database.db.execute(sql`UPDATE jobs SET state = 'running', attempts = 1, lock_token = 'dead',
       locked_until = now() + interval '1 hour' WHERE id = ${id}`)
-    await runner([{ kind: 'test.orphan', run: async () => {} }]).drain()
+    return id
+  }
+
+  it('on a database no other process uses, queues again at start what a killed process left running', async () => {
+    const id = await leftRunning()
+    await runner([{ kind: 'test.orphan', run: async () => {} }], { database: { ...database, sharedByProcesses: false } }).drain()
     expect(await jobRow(id)).toMatchObject({ state: 'completed', attempts: 2 })
+  })
+
+  it('on a database other processes share, leaves a running job to its lease (its process may be alive)', async () => {
+    const id = await leftRunning()
+    await runner([{ kind: 'test.orphan', run: async () => {} }], { database: { ...database, sharedByProcesses: true } }).drain()
+    expect(await jobRow(id)).toMatchObject({ state: 'running', attempts: 1 })
   })
 })

@@ -102,13 +102,13 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   }
 
   /**
-   * The embedded database belongs to this process alone (data-dir-lock.ts): a job of this
+   * A database no other process uses (the embedded one, Database.sharedByProcesses): a job of this
    * runner's kinds still marked running was cut off by a crash or a kill, and is due again at once
    * rather than after its lease. (Other kinds belong to the process's other runners.)
    */
   function recoverOrphans(): Promise<void> {
     recovered ??= (async () => {
-      if (database.engine !== 'pglite') return
+      if (database.sharedByProcesses) return
       const rows = await queryRows<{ id: string }>(
         db,
         sql`UPDATE jobs SET state = 'queued', lock_token = NULL, locked_until = NULL, updated_at = now()

@@ -24,7 +24,6 @@ import { openPipeline } from '../ingest/pipeline/open.ts'
 import type { JobRunner } from '../jobs/job-runner.ts'
 import { systemClock, type Clock } from '../clock.ts'
 import { defaultPrivacyDeps, type PrivacyDeps } from '../privacy/privacy-deps.ts'
-import { directoryFileStore } from '../privacy/retrieval-files.ts'
 import { defaultWebhookDeps, type WebhookDeps } from '../webhooks/webhook-deps.ts'
 
 /**
@@ -78,16 +77,16 @@ export interface TestContextOptions {
 
 export async function createTestContext(overrides: Partial<Config> = {}, options: TestContextOptions = {}): Promise<TestContext> {
   const database = await createTestDatabase()
-  const config = { ...loadConfig({ LOG_LEVEL: 'silent' }), publicUrl: 'http://errata.test', ...overrides }
+  // DATA_DIR of this test's own (retrieval files of the embedded database go there).
+  const dataDir = mkdtempSync(join(tmpdir(), 'errata-data-'))
+  const config = { ...loadConfig({ LOG_LEVEL: 'silent' }), publicUrl: 'http://errata.test', dataDir, ...overrides }
   const logger = pino({ level: 'silent' })
   const pipeline = await openPipeline(database)
   const ingestWriter = createIngestWriter(database, pipeline, config.ingest, logger)
-  // Retrieval files of an in-memory database go to a directory of this test's own.
-  const filesDir = database.engine === 'pglite' ? mkdtempSync(join(tmpdir(), 'errata-event-data-')) : null
   const clock = options.clock ?? systemClock
   const privacy = defaultPrivacyDeps(
     { database, config, ingestWriter, pipeline, logger },
-    { clock, ...(filesDir ? { files: directoryFileStore(database, filesDir) } : {}), ...options.privacy },
+    { clock, ...options.privacy },
   )
   const webhooks = defaultWebhookDeps(config, { clock, ...options.webhooks })
   const jobs = createBackgroundJobs({
@@ -131,7 +130,7 @@ export async function createTestContext(overrides: Partial<Config> = {}, options
       await ingestWriter.close()
       await pipeline.close()
       await database.close()
-      if (filesDir) rmSync(filesDir, { recursive: true, force: true })
+      rmSync(dataDir, { recursive: true, force: true })
     },
   }
 }
