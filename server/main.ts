@@ -17,7 +17,6 @@ import { createLimitedServer, type ConnectionLimits, type LimitedServer } from '
 import { createRequestListener } from './ingest/accept/node-listener.ts'
 import { createIngestWriter } from './ingest/log/group-commit.ts'
 import { openPipeline } from './ingest/pipeline/open.ts'
-import type { JobRunner } from './jobs/job-runner.ts'
 import { logLeakedErrors } from './leaked-errors.ts'
 import { createLogger } from './logger.ts'
 import { defaultPrivacyDeps } from './privacy/privacy-deps.ts'
@@ -130,7 +129,7 @@ async function main(): Promise<void> {
   const wake = { jobs: (): void => {} }
   const privacy = defaultPrivacyDeps({ database, config, ingestWriter, pipeline, logger }, { wakeJobs: () => wake.jobs() })
   const webhooks = defaultWebhookDeps(config, { wakeJobs: () => wake.jobs() })
-  const jobRunner: JobRunner = createBackgroundJobs({
+  const jobRunner = createBackgroundJobs({
     database,
     logger,
     clock: privacy.clock,

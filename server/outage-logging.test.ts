@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { createIngestIndexer } from './ingest/index/indexer.ts'
 import { createLogSource } from './ingest/log/table-source.ts'
 import { createProcessor } from './ingest/process/process.ts'
-import { createJobRunner } from './jobs/job-runner.ts'
+import { JobRunner } from './jobs/job-runner.ts'
 import { PGLITE_CAPABILITIES } from './db/capabilities.ts'
 import type { Database } from './db/client.ts'
 
@@ -57,7 +57,7 @@ describe('logging while the database is down', () => {
   it('the job runner, polling many times, says it once', async () => {
     const { lines, logger } = capture()
     const down = unreachable()
-    const runner = createJobRunner({ database: down, logger, handlers: [], pollMs: 5 })
+    const runner = new JobRunner({ database: down, logger, handlers: [], pollMs: 5 })
     runner.start()
     await until(() => down.attempts >= 20)
     await runner.stop().catch(() => undefined)

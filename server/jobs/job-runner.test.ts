@@ -3,7 +3,7 @@ import pino from 'pino'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { queryRows, withTransaction, type Database, type Db } from '../db/client.ts'
 import { createTestDatabase } from '../test-support/test-app.ts'
-import { createJobRunner, type JobRunnerOptions } from './job-runner.ts'
+import { JobRunner, type JobRunnerOptions } from './job-runner.ts'
 import { enqueueJob, JobDeferredError, LeaseLostError, wakeJobsWhere, type JobHandler } from './jobs.ts'
 
 let database: Database
@@ -33,7 +33,7 @@ const jobRow = async (id: string): Promise<JobRow> => {
 }
 
 const runner = (handlers: JobHandler<never>[], options: Partial<JobRunnerOptions> = {}) =>
-  createJobRunner({ database, logger, handlers, pollMs: 20, retryBaseMs: 1, retryMaxMs: 1, ...options })
+  new JobRunner({ database, logger, handlers, pollMs: 20, retryBaseMs: 1, retryMaxMs: 1, ...options })
 
 describe('the job runner', () => {
   it('runs a queued job once and records it completed', async () => {

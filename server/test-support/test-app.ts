@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pino from 'pino'
 import { createApp } from '../app.ts'
-import { createBackgroundJobs } from '../background-jobs.ts'
+import { createBackgroundJobs, type BackgroundJobs } from '../background-jobs.ts'
 import { createLoginThrottle } from '../auth/login-throttle.ts'
 import { hashPassword } from '../auth/passwords.ts'
 import { createToken } from '../auth/tokens.ts'
@@ -21,7 +21,6 @@ import { createLimitedServer, type LimitedServer } from '../http/connection-limi
 import { createRequestListener } from '../ingest/accept/node-listener.ts'
 import { createIngestWriter } from '../ingest/log/group-commit.ts'
 import { openPipeline } from '../ingest/pipeline/open.ts'
-import type { JobRunner } from '../jobs/job-runner.ts'
 import { systemClock, type Clock } from '../clock.ts'
 import { defaultPrivacyDeps, type PrivacyDeps } from '../privacy/privacy-deps.ts'
 import { defaultWebhookDeps, type WebhookDeps } from '../webhooks/webhook-deps.ts'
@@ -62,7 +61,7 @@ export interface TestContext {
    * started: `jobs.drain()` runs what is due and what that queues in turn, so a test decides when
    * the asynchronous work happens.
    */
-  jobs: JobRunner
+  jobs: BackgroundJobs
   close(): Promise<void>
 }
 
