@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm'
 import pino from 'pino'
 import type { AppDeps } from '../server/context.ts'
 import { queryRows, type Database } from '../server/db/client.ts'
-import { createJobRunner } from '../server/jobs/job-runner.ts'
+import { JobRunner } from '../server/jobs/job-runner.ts'
 import { privacyDeps } from '../server/privacy/privacy-deps.ts'
 import { privacyJobHandlers } from '../server/privacy/privacy.jobs.ts'
 import { seedTriageData } from './seed-triage.ts'
@@ -112,7 +112,7 @@ export async function privacyPhase(input: PrivacyPhaseInput): Promise<PrivacyPha
   const logger = pino({ level: 'silent' })
   const privacy = privacyDeps(input.deps)
   const startRunner = () => {
-    const started = createJobRunner({ database, logger, handlers: privacyJobHandlers(database.db, privacy, logger), pollMs: 50 })
+    const started = new JobRunner({ database, logger, handlers: privacyJobHandlers(database.db, privacy, logger), pollMs: 50 })
     started.start()
     return started
   }

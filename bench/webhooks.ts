@@ -16,7 +16,7 @@ import { queryRows, type Db } from '../server/db/client.ts'
 import { indexEvents } from '../server/ingest/index/index-events.ts'
 import { acceptedRequest } from '../server/ingest/payload/accepted-request.ts'
 import { createProcessor } from '../server/ingest/process/process.ts'
-import { createJobRunner } from '../server/jobs/job-runner.ts'
+import { JobRunner } from '../server/jobs/job-runner.ts'
 import { parseAllowList } from '../server/outbound/allow-list.ts'
 import { startWebhookReceiver } from '../server/test-support/webhook-receiver.ts'
 import { queueDeliveries } from '../server/webhooks/queue-deliveries.ts'
@@ -65,7 +65,7 @@ export async function webhooksBench(log: (line: string) => void = console.log): 
   })
   const handlers = webhookJobHandlers(db, deps, logger)
   // Only the expansion: the delivery jobs it queues are not run (see expansion()).
-  const expander = createJobRunner({ database, logger, handlers: handlers.filter((h) => h.kind === WEBHOOK_EXPAND_JOB) })
+  const expander = new JobRunner({ database, logger, handlers: handlers.filter((h) => h.kind === WEBHOOK_EXPAND_JOB) })
   const deliveryCount = async () => (await queryRows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM webhook_deliveries`))[0]!.n
   const processor = createProcessor([])
   const batchSize = Number(process.env.BENCH_WEBHOOK_BATCH ?? 500)
@@ -149,7 +149,7 @@ export async function webhooksBench(log: (line: string) => void = console.log): 
       new Date(),
     ),
   )
-  const runner = createJobRunner({ database, logger, handlers })
+  const runner = new JobRunner({ database, logger, handlers })
   const started = performance.now()
   const startedCpu = cpuMs()
   await runner.drain()

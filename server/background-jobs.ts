@@ -6,7 +6,7 @@
 import type { Logger } from 'pino'
 import type { Clock } from './clock.ts'
 import type { Database } from './db/client.ts'
-import { createJobRunner, type JobRunner, type JobRunnerOptions } from './jobs/job-runner.ts'
+import { JobRunner, type JobRunnerOptions } from './jobs/job-runner.ts'
 import type { PrivacyDeps } from './privacy/privacy-deps.ts'
 import { privacyJobHandlers } from './privacy/privacy.jobs.ts'
 import type { WebhookDeps } from './webhooks/webhook-deps.ts'
@@ -24,13 +24,16 @@ export interface BackgroundJobsOptions {
   runner?: Partial<Pick<JobRunnerOptions, 'pollMs' | 'leaseMs' | 'retryBaseMs' | 'retryMaxMs' | 'stopGraceMs'>>
 }
 
+/** What the server and tests do with the background jobs: JobRunner's controls, for both runners at once. */
+export type BackgroundJobs = Pick<JobRunner, 'start' | 'wake' | 'drain' | 'stop'>
+
 /** Both runners as one: started, woken, drained and stopped together. */
-export function createBackgroundJobs(options: BackgroundJobsOptions): JobRunner {
+export function createBackgroundJobs(options: BackgroundJobsOptions): BackgroundJobs {
   const { database, logger, clock } = options
   const common = { database, logger, clock, ...options.runner }
   const runners = [
-    createJobRunner({ ...common, handlers: privacyJobHandlers(database.db, options.privacy, logger) }),
-    createJobRunner({ ...common, handlers: webhookJobHandlers(database.db, options.webhooks, logger), concurrency: options.webhookConcurrency }),
+    new JobRunner({ ...common, handlers: privacyJobHandlers(database.db, options.privacy, logger) }),
+    new JobRunner({ ...common, handlers: webhookJobHandlers(database.db, options.webhooks, logger), concurrency: options.webhookConcurrency }),
   ]
   return {
     start: () => runners.forEach((runner) => runner.start()),

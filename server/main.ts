@@ -16,7 +16,6 @@ import { DevelopmentBuildDatabaseError, migrate } from './db/migrate.ts'
 import { createLimitedServer, type ConnectionLimits, type LimitedServer } from './http/connection-limits.ts'
 import { createRequestListener } from './ingest/accept/node-listener.ts'
 import { openIngestion } from './ingest/pipeline/open.ts'
-import type { JobRunner } from './jobs/job-runner.ts'
 import { logLeakedErrors } from './leaked-errors.ts'
 import { createLogger } from './logger.ts'
 import { defaultPrivacyDeps } from './privacy/privacy-deps.ts'
@@ -128,7 +127,7 @@ async function main(): Promise<void> {
   const wake = { jobs: (): void => {} }
   const privacy = defaultPrivacyDeps({ database, config, ingestWriter }, { wakeJobs: () => wake.jobs() })
   const webhooks = defaultWebhookDeps(config, { wakeJobs: () => wake.jobs() })
-  const jobRunner: JobRunner = createBackgroundJobs({
+  const jobRunner = createBackgroundJobs({
     database,
     logger,
     clock: privacy.clock,

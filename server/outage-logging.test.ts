@@ -6,7 +6,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { tableLog } from './ingest/log/table-log.ts'
 import { Indexer } from './ingest/pipeline/indexer.ts'
 import { createProcessor } from './ingest/process/process.ts'
-import { createJobRunner } from './jobs/job-runner.ts'
+import { JobRunner } from './jobs/job-runner.ts'
+import { PGLITE_CAPABILITIES } from './db/capabilities.ts'
 import type { Database } from './db/client.ts'
 
 /** The database as a client sees it while the server is down: every query and transaction refused. */
@@ -18,6 +19,7 @@ function unreachable(): Database & { attempts: number } {
   }
   return Object.assign(down, {
     engine: 'pglite' as const,
+    ...PGLITE_CAPABILITIES,
     db: { execute: refused, transaction: refused } as unknown as Database['db'],
     execScript: refused,
     startIndexer: () => {
@@ -66,7 +68,7 @@ describe('logging while the database is down', () => {
   it('the job runner, polling many times, says it once', async () => {
     const { lines, logger } = capture()
     const down = unreachable()
-    const runner = createJobRunner({ database: down, logger, handlers: [], pollMs: 5 })
+    const runner = new JobRunner({ database: down, logger, handlers: [], pollMs: 5 })
     runner.start()
     await until(() => down.attempts >= 20)
     await runner.stop().catch(() => undefined)

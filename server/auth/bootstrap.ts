@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { sql } from 'drizzle-orm'
-import { queryRows, type Database } from '../db/client.ts'
+import { queryRows, withTransaction, type Database } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
 import { users } from '../db/schema.ts'
 import { passwordSchema } from '../../contract/users.ts'
@@ -37,7 +37,7 @@ export async function bootstrapFirstAdmin(
   const token = admin.token ?? generateToken()
   const passwordHash = await hashPassword(password)
   const created = await database.withExclusiveLock(BOOTSTRAP_LOCK_KEY, () =>
-    database.db.transaction(async (tx) => {
+    withTransaction(database.db, async (tx) => {
       const [existing] = await queryRows<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM users`)
       if (Number(existing?.n ?? 0) > 0) return false
       const id = newId()

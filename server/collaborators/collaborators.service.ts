@@ -7,7 +7,7 @@ import type {
   UpdateCollaborator,
 } from '../../contract/collaborators.ts'
 import { collaboratorSeesProject, requireOrganizationAdmin, requireOrganizationMember } from '../auth/access.ts'
-import type { Db } from '../db/client.ts'
+import { withTransaction, type Db } from '../db/client.ts'
 import { collaborators, errors, invitations, projects, users } from '../db/schema.ts'
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../failures.ts'
 import type { UrlBuilder } from '../http/urls.ts'
@@ -267,7 +267,7 @@ export async function updateCollaborator(
   collaboratorId: string,
   input: UpdateCollaborator,
 ): Promise<Collaborator> {
-  return db.transaction(async (tx) => {
+  return withTransaction(db, async (tx) => {
     const admins = await lockAsAdmin(tx, userId, organizationId)
     const member = await findMember(tx, organizationId, collaboratorId, true)
     const invitation = member ? null : await findInvitation(tx, organizationId, collaboratorId, true)
@@ -314,7 +314,7 @@ export async function removeCollaborator(
   organizationId: string,
   collaboratorId: string,
 ): Promise<void> {
-  await db.transaction(async (tx) => {
+  await withTransaction(db, async (tx) => {
     const admins = await lockAsAdmin(tx, userId, organizationId)
     const member = await findMember(tx, organizationId, collaboratorId, true)
     if (!member) {

@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Collaborator, InvitedCollaborator } from '../../contract/collaborators.ts'
 import type { Project } from '../../contract/projects.ts'
-import { queryRows, type Db } from '../db/client.ts'
+import { queryRows, withTransaction, type Db } from '../db/client.ts'
 import { collaborators, errors, organizations, users } from '../db/schema.ts'
 import { seedErrors, seedProject, type SeededProject } from '../test-support/seed.ts'
 import { createTestContext, type TestContext, type TestUser } from '../test-support/test-app.ts'
@@ -553,8 +553,8 @@ describe('collaborator changes while a project or the organization is being dele
     let release!: () => void
     const isLocked = new Promise<void>((resolve) => (locked = resolve))
     const releasing = new Promise<void>((resolve) => (release = resolve))
-    const released = ctx.deps.database.db.transaction(async (tx) => {
-      await lock(tx as unknown as Db)
+    const released = withTransaction(ctx.deps.database.db, async (tx) => {
+      await lock(tx)
       locked()
       await releasing
     })

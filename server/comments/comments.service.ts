@@ -4,7 +4,7 @@
 import { and, asc, eq } from 'drizzle-orm'
 import type { Comment } from '../../contract/webhooks.ts'
 import type { Scope } from '../context.ts'
-import type { Db } from '../db/client.ts'
+import { withTransaction, type Db } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
 import { comments, errors, users } from '../db/schema.ts'
 import { ForbiddenError, NotFoundError } from '../failures.ts'
@@ -44,8 +44,7 @@ export async function listComments(db: Db, scope: Scope, errorId: string): Promi
 export async function createComment(db: Db, scope: Scope, userId: string, errorId: string, message: string, wakeJobs: () => void): Promise<Comment> {
   const projectId = await requireError(db, scope, errorId)
   const id = newId()
-  await db.transaction(async (txn) => {
-    const tx = txn as unknown as Db
+  await withTransaction(db, async (tx) => {
     const [row] = await tx.insert(comments).values({ id, projectId, errorId, authorId: userId, message }).returning()
     await queueCommentTriggers(tx, projectId, errorId, userId, { id, message, createdAt: row!.createdAt.toISOString() })
   })

@@ -11,20 +11,38 @@ import { lockDataDir } from './data-dir-lock.ts'
 import { makePrivate, secureDataDir } from './data-dir-permissions.ts'
 import { installPgTransactionFix } from './pg-transaction.ts'
 import { startPgliteThread, type ThreadPlugin } from './pglite-thread.ts'
+import { PGLITE_CAPABILITIES, POSTGRES_CAPABILITIES, type Capabilities } from './capabilities.ts'
 import { schema } from './schema.ts'
 
 /** The typed query layer; the same queries run on PGlite and PostgreSQL. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>
 
-export interface Database {
+/** How busy the engine is with this process's queries, where it can tell (PGlite: one connection). */
+export interface EngineActivity {
+  /**
+   * How long the engine has had no statement or transaction of this process's queries in flight
+   * (0 while one is; plug-ins' own work is not counted). A long background job steps aside while
+   * it is 0: on one connection, every request would wait behind the job's transaction.
+   */
+  idleForMs(): number
+  /**
+   * How long ago the engine last answered this process (a statement's result or failure, a
+   * plug-in's reply). While other requests' statements keep a readiness probe's query waiting on
+   * the one connection, this says whether the engine is still getting through them.
+   */
+  sinceLastAnswerMs(): number
+}
+
+export interface Database extends Capabilities {
+  /** For logs and health output only: features read the capabilities. */
   readonly engine: 'pglite' | 'postgres'
   readonly db: Db
   /** Runs a multi-statement SQL script (migrations) with no parameters. */
   execScript(text: string): Promise<void>
   /**
-   * PGlite only: runs a module on the engine's thread, beside its only connection, where its
-   * transactions do not wait for the main thread between statements (the ingest pipeline,
-   * server/ingest/pipeline/). Closed with the database at the latest.
+   * Where the engine has a thread of its own (PGlite): runs a module there, beside its only
+   * connection, where its transactions do not wait for the main thread between statements (the
+   * ingest pipeline, a privacy deletion's steps). Closed with the database at the latest.
    */
   loadThreadPlugin?(module: URL, data: unknown): Promise<ThreadPlugin>
   /**
@@ -32,19 +50,8 @@ export interface Database {
    * (test fixtures start from a migrated snapshot rather than from initdb and every migration).
    */
   saveSnapshot?(path: string): Promise<void>
-  /**
-   * PGlite only: how long the engine has had no statement or transaction of this process's
-   * queries in flight (0 while one is; plug-ins' own work is not counted). A long background job
-   * (a privacy deletion) steps aside while it is 0: on one connection, every request would wait
-   * behind the job's transaction.
-   */
-  idleForMs?(): number
-  /**
-   * PGlite only: how long ago its thread last answered this process (a statement's result or
-   * failure, a plug-in's reply). While other requests' statements keep a readiness probe's query
-   * waiting on the one connection, this says whether the engine is still getting through them.
-   */
-  sinceLastAnswerMs?(): number
+  /** Where the engine can tell how busy it is (PGlite). */
+  readonly busy?: EngineActivity
   /** PostgreSQL only: the connection string, for threads that open a pool of their own. */
   readonly url?: string
   /** Runs `fn` holding a database-wide advisory lock (one migrator at a time across processes). */
@@ -92,9 +99,10 @@ export async function openPglite(dataDir?: string, logLevel = 'silent', snapshot
     lock?.release()
     throw await explainStartFailure(err, dataDir)
   }
-  const db = drizzlePglite({ client: client as unknown as PGlite, schema }) as unknown as Db
+  const db = drizzlePglite({ client: client as unknown as PGlite, schema })
   return {
     engine: 'pglite',
+    ...PGLITE_CAPABILITIES,
     db,
     execScript: async (text) => {
       await client.exec(text)
@@ -103,8 +111,7 @@ export async function openPglite(dataDir?: string, logLevel = 'silent', snapshot
     withExclusiveLock: async (_key, fn) => fn(),
     loadThreadPlugin: (module, data) => client.loadPlugin(module, data),
     saveSnapshot: (path) => client.saveSnapshot(path),
-    idleForMs: () => client.idleForMs(),
-    sinceLastAnswerMs: () => client.sinceLastAnswerMs(),
+    busy: { idleForMs: () => client.idleForMs(), sinceLastAnswerMs: () => client.sinceLastAnswerMs() },
     async close() {
       await client.close()
       lock?.release()
@@ -147,9 +154,10 @@ export async function openPostgres(
   // Fail fast on a wrong DATABASE_URL rather than on the first request.
   const probe = await pool.connect()
   probe.release()
-  const db = drizzlePg({ client: pool, schema }) as unknown as Db
+  const db = drizzlePg({ client: pool, schema })
   return {
     engine: 'postgres',
+    ...POSTGRES_CAPABILITIES,
     db,
     url: connectionString,
     execScript: async (text) => {

@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import pino from 'pino'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { openPglite, queryRows, type Database } from './client.ts'
-import { analyzeChangedTables, runMaintenance } from './maintenance.ts'
+import { analyzeChangedTables, runMaintenance, startMaintenance } from './maintenance.ts'
 import { migrate } from './migrate.ts'
 import { createTestDatabase } from '../test-support/test-app.ts'
 
@@ -28,6 +29,30 @@ describe('database maintenance', () => {
     expect(stats?.reltuples).toBe(500)
     const [counted] = await queryRows<{ n: number }>(database.db, sql`SELECT count(*)::int AS n FROM errors WHERE events_count = 2`)
     expect(counted?.n).toBe(500)
+  })
+})
+
+describe('starting maintenance', () => {
+  it('vacuums on its schedule where the engine does not maintain itself', async () => {
+    const lines: string[] = []
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) })
+    const stop = startMaintenance({ ...database, maintainsItself: false }, logger, { vacuumMs: 20, analyzeMs: 3_600_000 })
+    try {
+      await expect.poll(() => lines.some((line) => line.includes('database maintenance done')), { timeout: 30_000 }).toBe(true)
+    } finally {
+      stop()
+    }
+  })
+
+  it('schedules nothing where the engine maintains itself', () => {
+    vi.useFakeTimers()
+    try {
+      const stop = startMaintenance({ ...database, maintainsItself: true }, pino({ level: 'silent' }))
+      expect(vi.getTimerCount()).toBe(0)
+      stop()
+    } finally {
+      vi.useRealTimers()
+    }
   })
 })
 

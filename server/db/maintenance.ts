@@ -63,14 +63,14 @@ interface MaintenanceIntervals {
  * another: on a new install, the first few thousand errors made a page of sparklines take
  * two seconds (and PGlite's one connection held every other request meanwhile). So every
  * `analyzeMs` the tables due an ANALYZE get one, as autovacuum would. Returns a stop
- * function; no-op on PostgreSQL.
+ * function; a no-op where the engine maintains itself (Database.maintainsItself).
  */
 export function startMaintenance(
   database: Database,
   logger: Logger,
   intervals: MaintenanceIntervals = { vacuumMs: 10 * 60_000, analyzeMs: 30_000 },
 ): () => void {
-  if (database.engine !== 'pglite') return () => {}
+  if (database.maintainsItself) return () => {}
   let running = false
   // One task at a time: they share PGlite's single connection.
   const run = (task: () => Promise<void>) => () => {

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openPglite, type Database } from './client.ts'
+import { openPglite, withTransaction, type Database } from './client.ts'
 import { migratedPgliteSnapshot } from './migrated-template.ts'
 
 describe('PGlite: how long the engine has had none of the process\'s statements in flight', () => {
@@ -14,9 +14,9 @@ describe('PGlite: how long the engine has had none of the process\'s statements 
   })
 
   it('is 0 while a statement or a transaction is in flight, and counts up once none is', async () => {
-    const idleForMs = () => database.idleForMs!()
+    const idleForMs = () => database.busy!.idleForMs()
     let during = -1
-    await database.db.transaction(async (tx) => {
+    await withTransaction(database.db, async (tx) => {
       await tx.execute(sql`SELECT 1`)
       // Between two statements of a transaction: it still holds the only connection.
       during = idleForMs()

@@ -33,9 +33,9 @@ interface PgliteThread {
   loadPlugin(module: URL, data: unknown): Promise<ThreadPlugin>
   /** Writes the whole cluster to `path` as a tarball that `startPgliteThread` can start from. */
   saveSnapshot(path: string): Promise<void>
-  /** See Database.idleForMs (client.ts). */
+  /** See EngineActivity.idleForMs (client.ts). */
   idleForMs(): number
-  /** See Database.sinceLastAnswerMs (client.ts). */
+  /** See EngineActivity.sinceLastAnswerMs (client.ts). */
   sinceLastAnswerMs(): number
   close(): Promise<void>
 }

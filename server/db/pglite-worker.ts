@@ -8,7 +8,8 @@ import { PGlite, type Transaction } from '@electric-sql/pglite'
 import { drizzle } from 'drizzle-orm/pglite'
 import { createLogger } from '../logger.ts'
 import { describeError } from '../thread.ts'
-import type { Database, Db, ThreadPluginModule } from './client.ts'
+import { PGLITE_CAPABILITIES } from './capabilities.ts'
+import type { Database, ThreadPluginModule } from './client.ts'
 import type { WorkerReply, WorkerRequest } from './pglite-thread.ts'
 import { schema } from './schema.ts'
 
@@ -23,7 +24,8 @@ const logger = createLogger(logLevel, 'database')
 /** The same Database the main thread has for PGlite, over the instance on this thread. */
 const local: Database = {
   engine: 'pglite',
-  db: drizzle({ client: pglite, schema }) as unknown as Db,
+  ...PGLITE_CAPABILITIES,
+  db: drizzle({ client: pglite, schema }),
   execScript: async (text) => {
     await pglite.exec(text)
   },

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { queryRows, type Db } from './client.ts'
+import { queryRows, withTransaction, type Db } from './client.ts'
 import { textArrayLiteral } from './text-array.ts'
 
 /**
@@ -26,9 +26,9 @@ const PROJECT_LOCK_CLASS = 7_245_010
 
 /** Runs `fn` in a transaction that first takes the project's write lock. */
 export function writingProject<T>(db: Db, projectId: string, fn: (tx: Db) => Promise<T>): Promise<T> {
-  return db.transaction(async (tx) => {
-    await lockProject(tx as unknown as Db, projectId)
-    return fn(tx as unknown as Db)
+  return withTransaction(db, async (tx) => {
+    await lockProject(tx, projectId)
+    return fn(tx)
   })
 }
 

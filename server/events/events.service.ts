@@ -241,13 +241,13 @@ export async function deleteEvent(db: Db, { projectId }: ProjectScope, eventId: 
     // Deleted by a concurrent request meanwhile: that one took its counts off.
     const [current] = await tx.select({ id: events.id }).from(events).where(eq(events.id, eventId))
     if (!current) throw new NotFoundError('Event')
-    await removeEventsFromRollups(tx as unknown as Db, event.projectId, [eventId])
+    await removeEventsFromRollups(tx, event.projectId, [eventId])
     const [deleted] = await tx
       .delete(events)
       .where(eq(events.id, eventId))
       .returning({ errorId: events.errorId, receivedAt: events.receivedAt })
     if (!deleted) return
-    await summarizeAfterDelete(tx as unknown as Db, deleted.errorId, eventId, deleted.receivedAt)
+    await summarizeAfterDelete(tx, deleted.errorId, eventId, deleted.receivedAt)
   })
 }
 

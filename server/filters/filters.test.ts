@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ErrorGroup } from '../../contract/errors.ts'
 import type { ErrorEvent } from '../../contract/events.ts'
 import { filtersToParams, parseFilterParams, type Filters } from '../../contract/filters.ts'
-import { queryRows } from '../db/client.ts'
+import { queryRows, withTransaction } from '../db/client.ts'
 import { moveErrorsBetweenStatuses, projectHoursCheck, rebuildRollups, rollupsFromEvents } from '../rollups/rollups.ts'
 import { ingestAt, notifierEvent } from '../test-support/ingest.ts'
 import { seedProject } from '../test-support/seed.ts'
@@ -352,7 +352,7 @@ describe('rebuildRollups', () => {
             ORDER BY 1, 2, 3, 4`,
       )
     const incremental = await snapshot()
-    await db.transaction((tx) => rebuildRollups(tx as never, projectId))
+    await withTransaction(db, (tx) => rebuildRollups(tx, projectId))
     expect(await snapshot()).toEqual(incremental)
   })
 })

@@ -74,7 +74,7 @@ export async function checkReadiness(deps: AppDeps): Promise<{ readiness: Readin
     backlog = await within(probe.inFlight, timeoutMs)
   } catch (err) {
     if (!(err instanceof TimedOut)) return unavailable(shortReason(err))
-    const sinceAnswer = database.sinceLastAnswerMs?.()
+    const sinceAnswer = database.busy?.sinceLastAnswerMs()
     if (sinceAnswer === undefined || sinceAnswer >= stallMs) {
       return unavailable(`no answer within ${timeoutMs} ms${sinceAnswer === undefined ? '' : `, none to any query for ${Math.round(sinceAnswer / 1000)} s`}`)
     }

@@ -388,7 +388,7 @@ describe('group commit (the log\'s appending half)', () => {
 
   it('retries a failed batch request by request: the bad request fails whole, the others commit', async () => {
     // Into ingest_log, whose foreign key refuses the bad request at once.
-    const writer = createGroupCommit(tableAppender(ctx.deps.database.db), { batchSize: 100, flushMs: 20 }, silent, noWake)
+    const writer = createGroupCommit(tableAppender(ctx.deps.database), { batchSize: 100, flushMs: 20 }, silent, noWake)
     const payload = (cls: string) => ({ events: [event(cls), event(`${cls}2`)] })
     const good = acceptedPayload(projectId, payload('WriterGood'))
     // This request points at a project that does not exist: a foreign-key failure in the batch.
@@ -409,7 +409,7 @@ describe('group commit (the log\'s appending half)', () => {
     const unreachable = { ...ctx.deps.database.db, execute: refused } as unknown as typeof ctx.deps.database.db
     const lines: string[] = []
     const logger = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) })
-    const writer = createGroupCommit(tableAppender(unreachable), { batchSize: 2, flushMs: 1 }, logger, noWake)
+    const writer = createGroupCommit(tableAppender({ db: unreachable, maxWriters: 4 }), { batchSize: 2, flushMs: 1 }, logger, noWake)
     const requests = Array.from({ length: 6 }, (_, i) =>
       writer.write(acceptedPayload(projectId, { events: [event(`Unreachable${i}`)] })),
     )
@@ -447,7 +447,7 @@ describe('group commit (the log\'s appending half)', () => {
 
   it('keeps exact counts when several processes append and index the same errors at once', async () => {
     const indexers = [0, 1, 2].map(() => tableIndexer(ctx, { batchSize: 16, lingerMs: 5 }))
-    const writers = indexers.map((indexer) => createGroupCommit(tableAppender(ctx.deps.database.db), { batchSize: 8, flushMs: 1 }, silent, (n) => indexer.wake(n)))
+    const writers = indexers.map((indexer) => createGroupCommit(tableAppender(ctx.deps.database), { batchSize: 8, flushMs: 1 }, silent, (n) => indexer.wake(n)))
     // 3 writers x 40 requests, each touching the same 5 errors in different orders, 11 distinct users.
     const writes = writers.flatMap((writer, w) =>
       Array.from({ length: 40 }, (_, i) => {
@@ -467,7 +467,7 @@ describe('group commit (the log\'s appending half)', () => {
   })
 
   it('flushes queued writes on close and refuses writes afterwards', async () => {
-    const writer = createGroupCommit(tableAppender(ctx.deps.database.db), { batchSize: 1000, flushMs: 1000 }, silent, noWake)
+    const writer = createGroupCommit(tableAppender(ctx.deps.database), { batchSize: 1000, flushMs: 1000 }, silent, noWake)
     const pending = writer.write(acceptedPayload(projectId, { events: [event('OnClose')] }))
     await writer.close()
     await pending

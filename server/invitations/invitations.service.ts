@@ -4,7 +4,7 @@ import type { Organization } from '../../contract/organizations.ts'
 import type { LoginResponse } from '../../contract/users.ts'
 import { hashPassword } from '../auth/passwords.ts'
 import { createSignInToken, generateToken, hashToken } from '../auth/tokens.ts'
-import type { Db } from '../db/client.ts'
+import { withTransaction, type Db } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
 import { collaborators, invitations, organizations, users } from '../db/schema.ts'
 import { ConflictError, Failure, NotFoundError } from '../failures.ts'
@@ -109,7 +109,7 @@ export async function acceptInvitation(
   const found = await findOpenInvitation(db, token)
   if (!found) throw notFound()
   const passwordHash = await hashPassword(input.password)
-  return db.transaction(async (tx) => {
+  return withTransaction(db, async (tx) => {
     // Locking the invitation makes a double submit accept once; the second finds no row.
     const [invitation] = await tx
       .select()
@@ -169,7 +169,7 @@ export async function listUserInvitations(db: Db, userId: string): Promise<UserI
  * withdrawn or used): its existence is not revealed.
  */
 export async function acceptUserInvitation(db: Db, userId: string, invitationId: string): Promise<Organization> {
-  return db.transaction(async (tx) => {
+  return withTransaction(db, async (tx) => {
     // Locking the invitation makes a double submit accept once; the second finds no row.
     const [invitation] = await tx
       .select()

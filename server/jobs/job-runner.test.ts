@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm'
 import pino from 'pino'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { queryRows, type Database, type Db } from '../db/client.ts'
+import { queryRows, withTransaction, type Database, type Db } from '../db/client.ts'
 import { createTestDatabase } from '../test-support/test-app.ts'
-import { createJobRunner, type JobRunnerOptions } from './job-runner.ts'
+import { JobRunner, type JobRunnerOptions } from './job-runner.ts'
 import { enqueueJob, JobDeferredError, LeaseLostError, wakeJobsWhere, type JobHandler } from './jobs.ts'
 
 let database: Database
@@ -33,7 +33,7 @@ const jobRow = async (id: string): Promise<JobRow> => {
 }
 
 const runner = (handlers: JobHandler<never>[], options: Partial<JobRunnerOptions> = {}) =>
-  createJobRunner({ database, logger, handlers, pollMs: 20, retryBaseMs: 1, retryMaxMs: 1, ...options })
+  new JobRunner({ database, logger, handlers, pollMs: 20, retryBaseMs: 1, retryMaxMs: 1, ...options })
 
 describe('the job runner', () => {
   it('runs a queued job once and records it completed', async () => {
@@ -170,7 +170,7 @@ describe('the job runner', () => {
     // The stale claim's fence refuses it.
     const staleFence = (tx: Db) =>
       queryRows<{ id: string }>(tx, sql`SELECT id FROM jobs WHERE id = ${id} AND lock_token = 'stale' AND state = 'running' FOR UPDATE`)
-    expect(await database.db.transaction((tx) => staleFence(tx as unknown as Db))).toEqual([])
+    expect(await withTransaction(database.db, (tx) => staleFence(tx))).toEqual([])
   })
 
   it('leaves the payload of a kind that does not read it in the database; its held row fences in a statement', async () => {
@@ -201,7 +201,7 @@ describe('the job runner', () => {
         release()
         await new Promise((resolve) => job.signal.addEventListener('abort', resolve))
         try {
-          await database.db.transaction((tx) => job.fence(tx as unknown as Db))
+          await withTransaction(database.db, (tx) => job.fence(tx))
         } catch (err) {
           fenceError = err
         }
@@ -273,12 +273,23 @@ describe('the job runner', () => {
     finish()
   })
 
-  it('on the embedded database, queues again at start what a killed process left running', async () => {
-    if (database.engine !== 'pglite') return
+  /** A job that a process left running, its lease an hour from now. */
+  const leftRunning = async () => {
     const id = (await enqueueJob(database.db, 'test.orphan', {}, new Date()))!
     await database.db.execute(sql`UPDATE jobs SET state = 'running', attempts = 1, lock_token = 'dead',
       locked_until = now() + interval '1 hour' WHERE id = ${id}`)
-    await runner([{ kind: 'test.orphan', run: async () => {} }]).drain()
+    return id
+  }
+
+  it('on a database no other process uses, queues again at start what a killed process left running', async () => {
+    const id = await leftRunning()
+    await runner([{ kind: 'test.orphan', run: async () => {} }], { database: { ...database, sharedByProcesses: false } }).drain()
     expect(await jobRow(id)).toMatchObject({ state: 'completed', attempts: 2 })
+  })
+
+  it('on a database other processes share, leaves a running job to its lease (its process may be alive)', async () => {
+    const id = await leftRunning()
+    await runner([{ kind: 'test.orphan', run: async () => {} }], { database: { ...database, sharedByProcesses: true } }).drain()
+    expect(await jobRow(id)).toMatchObject({ state: 'running', attempts: 1 })
   })
 })

@@ -1,7 +1,7 @@
 import { asc, eq, sql } from 'drizzle-orm'
 import type { CreateOrganization, Organization, UpdateOrganization } from '../../contract/organizations.ts'
 import type { Scope } from '../context.ts'
-import type { Db } from '../db/client.ts'
+import { withTransaction, type Db } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
 import { lockProjects } from '../db/project-lock.ts'
 import { collaborators, organizations, projects } from '../db/schema.ts'
@@ -33,7 +33,7 @@ export async function listUserOrganizations(db: Db, userId: string): Promise<Org
 
 /** Creates an organization; its creator becomes its first admin collaborator. */
 export async function createOrganization(db: Db, userId: string, input: CreateOrganization): Promise<Organization> {
-  return db.transaction(async (tx) => {
+  return withTransaction(db, async (tx) => {
     const row = await insertWithFreeSlug(input.name, async (slug) => {
       const [inserted] = await tx
         .insert(organizations)
@@ -66,10 +66,10 @@ export async function updateOrganization(db: Db, { organizationId }: Scope, inpu
 
 /** Deletes the organization with its projects, errors and events (admins only: the route says so). */
 export async function deleteOrganization(db: Db, { organizationId }: Scope): Promise<void> {
-  const deleted = await db.transaction(async (tx) => {
+  const deleted = await withTransaction(db, async (tx) => {
     // Its projects' write locks first, as for deleting one project: after any indexing in progress.
     const owned = await tx.select({ id: projects.id }).from(projects).where(eq(projects.organizationId, organizationId))
-    await lockProjects(tx as unknown as Db, owned.map((row) => row.id))
+    await lockProjects(tx, owned.map((row) => row.id))
     await tx.delete(organizations).where(eq(organizations.id, organizationId))
     return owned.map((row) => row.id)
   })

@@ -1,7 +1,7 @@
 /**
  * How long one step of a deletion (a batch of events, or a chunk of what it leaves to recompute)
- * should hold its project's lock on PostgreSQL. Reads do not wait for it there (MVCC); ingestion
- * and triage of the project do. On PGlite see PGLITE_BATCH_TARGET_MS (step-pace.ts).
+ * should hold its project's lock. On PostgreSQL reads do not wait for it (MVCC); ingestion and
+ * triage of the project do. On PGlite everything does: see its backgroundPace (db/capabilities.ts).
  */
 export const BATCH_TARGET_MS = 100
 

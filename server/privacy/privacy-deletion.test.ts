@@ -7,8 +7,8 @@ import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { filtersToParams, type Filters } from '../../contract/filters.ts'
 import { eventDataDeletionSchema, eventDataRequestSchema, type EventDataRequest } from '../../contract/privacy.ts'
-import { queryRows, type Db } from '../db/client.ts'
-import { createJobRunner } from '../jobs/job-runner.ts'
+import { queryRows, withTransaction, type Db } from '../db/client.ts'
+import { JobRunner } from '../jobs/job-runner.ts'
 import { rebuildRollups } from '../rollups/rollups.ts'
 import { ingestAt, notifierEvent } from '../test-support/ingest.ts'
 import { seedProject, type SeededProject } from '../test-support/seed.ts'
@@ -40,7 +40,7 @@ afterAll(() => ctx.close())
 
 /** A second process's job runner with the privacy jobs, on the same database. */
 const anotherRunner = (privacy = ctx.deps.privacy!) =>
-  createJobRunner({
+  new JobRunner({
     database: ctx.deps.database,
     logger: pino({ level: 'silent' }),
     handlers: privacyJobHandlers(ctx.deps.database.db, privacy, pino({ level: 'silent' })),
@@ -103,15 +103,13 @@ async function rollupsAgainstRebuild(projectId: string) {
     ])
   const stored = await read(ctx.deps.database.db)
   let rebuilt: Awaited<ReturnType<typeof read>> | undefined
-  await ctx.deps.database.db
-    .transaction(async (tx) => {
-      await rebuildRollups(tx as unknown as Db, projectId)
-      rebuilt = await read(tx as unknown as Db)
-      throw new Error('roll back')
-    })
-    .catch((err: unknown) => {
-      if (!(err instanceof Error) || err.message !== 'roll back') throw err
-    })
+  await withTransaction(ctx.deps.database.db, async (tx) => {
+    await rebuildRollups(tx, projectId)
+    rebuilt = await read(tx)
+    throw new Error('roll back')
+  }).catch((err: unknown) => {
+    if (!(err instanceof Error) || err.message !== 'roll back') throw err
+  })
   return { stored, rebuilt }
 }
 

@@ -4,7 +4,7 @@ import type { Database } from '../db/client.ts'
 import type { ThreadPlugin } from '../db/pglite-thread.ts'
 import { runDeletionStep, type DeletionStepRunner } from './delete-events.ts'
 import { retrievalFileStore, type RetrievalFileStore } from './retrieval-files.ts'
-import { stepPaceFor, type StepPace } from './step-pace.ts'
+import { stepPace, type StepPace } from './step-pace.ts'
 import { waitForIngestedBefore, type WaitForIngestedBefore } from './wait-for-ingested.ts'
 
 /** What privacy requests need beyond the app's own dependencies; tests pass their own (a clock they move). */
@@ -66,7 +66,7 @@ export function defaultPrivacyDeps(deps: Pick<AppDeps, 'database' | 'config' | '
     waitForIngestedBefore: waitForIngestedBefore(deps.database, deps.ingestWriter),
     wakeJobs: () => {},
     batchSize: deps.config.privacyBatchSize,
-    pace: stepPaceFor(deps.database),
+    pace: stepPace(deps.database),
     runDeletionStep: deletionStepRunner(deps.database),
     ...overrides,
   }

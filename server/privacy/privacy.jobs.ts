@@ -9,12 +9,12 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm'
 import type { Logger } from 'pino'
 import type { Filters } from '../../contract/filters.ts'
 import { RETRIEVAL_FILE_DAYS } from '../../contract/privacy.ts'
-import type { Db } from '../db/client.ts'
+import { withTransaction, type Db } from '../db/client.ts'
 import { textArrayLiteral } from '../db/text-array.ts'
 import { eventDataDeletions, eventDataRequests, eventPayloads, events } from '../db/schema.ts'
 import { decodeEventPayload, type StoredEventPayload } from '../events/event-payload.ts'
 import { resolveStoredFrames } from '../events/stored-frames.ts'
-import { enqueueJob, JobDeferredError, wakeJobsWhere, type JobHandler } from '../jobs/jobs.ts'
+import { enqueueJob, JobDeferredError, wakeJobsWhere, type JobContext, type JobHandler } from '../jobs/jobs.ts'
 import { nextBatchSize } from './batch-size.ts'
 import { finishDeletedEvents, type BatchResult } from './delete-events.ts'
 import type { PrivacyDeps } from './privacy-deps.ts'
@@ -83,34 +83,59 @@ function retrievalLine(project: ScopeProject, row: EventRow, stored: Partial<Sto
   )
 }
 
-export function privacyJobHandlers(db: Db, privacy: PrivacyDeps, logger: Logger): JobHandler<never>[] {
+/** The payloads of the jobs of a retrieval (event data request) and of a deletion. */
+type RequestJob = { requestId: string }
+type DeletionJob = { deletionId: string }
+
+/** The privacy jobs' handlers, over the database and the privacy dependencies (privacy-deps.ts). */
+class PrivacyJobs {
+  private readonly db: Db
+  private readonly privacy: PrivacyDeps
+  private readonly logger: Logger
+
+  constructor(db: Db, privacy: PrivacyDeps, logger: Logger) {
+    this.db = db
+    this.privacy = privacy
+    this.logger = logger
+  }
+
+  handlers(): JobHandler<never>[] {
+    const handlers: [JobHandler<RequestJob>, JobHandler<RequestJob>, JobHandler<DeletionJob>, JobHandler<DeletionJob>] = [
+      { kind: PRIVACY_JOBS.retrieve, run: (job) => this.retrieve(job), failed: (tx, job) => failRequest(tx, job.payload.requestId, job.error) },
+      { kind: PRIVACY_JOBS.expireFile, run: (job) => this.expireFile(job) },
+      { kind: PRIVACY_JOBS.countDeletion, run: (job) => this.countDeletion(job), failed: (tx, job) => failDeletion(tx, job.payload.deletionId, job.error) },
+      { kind: PRIVACY_JOBS.delete, run: (job) => this.deleteEvents(job), failed: (tx, job) => failDeletion(tx, job.payload.deletionId, job.error) },
+    ]
+    return handlers as unknown as JobHandler<never>[]
+  }
+
   /** Writes the selected events to a new file; the number of events and the file's size. */
-  async function exportEvents(
+  private async exportEvents(
     row: typeof eventDataRequests.$inferSelect,
     key: string,
     signal: AbortSignal,
   ): Promise<{ total: number; bytes: number }> {
     const compiled = compileSelection({ filters: row.filters as Filters, userId: row.createdBy ?? '', now: row.createdAt })
-    const writer = await privacy.files.create(row.id, key)
+    const writer = await this.privacy.files.create(row.id, key)
     try {
       let total = 0
-      for (const project of await projectsInScope(db, scopeOf(row))) {
+      for (const project of await projectsInScope(this.db, scopeOf(row))) {
         let after: EventKey | null = null
         let lastMs = 0
         for (;;) {
-          await privacy.pace.between(lastMs, signal)
+          await this.privacy.pace.between(lastMs, signal)
           const started = performance.now()
           // One batch in memory at a time, in (received_at, id) order, whatever the total.
-          const rows: { event: EventRow; payload: Buffer | null; at: string }[] = await db
+          const rows: { event: EventRow; payload: Buffer | null; at: string }[] = await this.db
             .select({ event: events, payload: eventPayloads.payload, at: sql<string>`${events.receivedAt}::text` })
             .from(events)
             .leftJoin(eventPayloads, eq(eventPayloads.eventId, events.id))
             .where(and(selectedEventsWhere(project.id, compiled, row.createdAt), afterKey(after)))
             .orderBy(asc(events.receivedAt), asc(events.id))
-            .limit(privacy.batchSize)
+            .limit(this.privacy.batchSize)
           if (rows.length === 0) break
           const payloads = rows.map((r) => (r.payload ? decodeEventPayload(r.payload) : payloadFromRow(r.event)))
-          await resolveStoredFrames(db, project.id, payloads.filter((p): p is StoredEventPayload => p.exceptions !== undefined))
+          await resolveStoredFrames(this.db, project.id, payloads.filter((p): p is StoredEventPayload => p.exceptions !== undefined))
           await writer.write(rows.map((r, i) => retrievalLine(project, r.event, payloads[i]!)).join(''))
           total += rows.length
           const last = rows[rows.length - 1]!
@@ -130,7 +155,7 @@ export function privacyJobHandlers(db: Db, privacy: PrivacyDeps, logger: Logger)
    * part of what the deletion removes (and lose it when the deletion completes). It waits, off
    * the runner, and runs once the deletion has completed.
    */
-  async function waitForDeletionsInScope(tx: Db, row: typeof eventDataRequests.$inferSelect): Promise<void> {
+  private async waitForDeletionsInScope(tx: Db, row: typeof eventDataRequests.$inferSelect): Promise<void> {
     const [running] = await tx
       .select({ id: eventDataDeletions.id })
       .from(eventDataDeletions)
@@ -139,108 +164,95 @@ export function privacyJobHandlers(db: Db, privacy: PrivacyDeps, logger: Logger)
     if (running) throw new JobDeferredError(WAIT_FOR_DELETION_MS, `waiting for event data deletion ${running.id} to complete`)
   }
 
-  const retrieve: JobHandler<{ requestId: string }> = {
-    kind: PRIVACY_JOBS.retrieve,
-    async run(job) {
-      const [row] = await db.select().from(eventDataRequests).where(eq(eventDataRequests.id, job.payload.requestId))
-      if (!row || row.status !== 'PREPARING') return
-      // Events acknowledged before the request are part of it, indexed or not yet.
-      await privacy.waitForIngestedBefore(row.createdAt, job.signal)
-      await waitForDeletionsInScope(db, row)
-      for (let round = 1; ; round++) {
-        // Files of runs that were cut off (or lost the job) are of no use.
-        await privacy.files.removeOthers(row.id, null)
-        const startedAt = privacy.clock()
-        const key = `${row.id}-${job.attempt}-${round}-${randomBytes(4).toString('hex')}`
-        // A deletion completing from now on clears this mark: the export then starts again.
-        await db.update(eventDataRequests).set({ exportStartedAt: startedAt }).where(eq(eventDataRequests.id, row.id))
-        const { total, bytes } = await exportEvents(row, key, job.signal)
-        const completed = await db.transaction(async (txn) => {
-          const tx = txn as unknown as Db
-          await job.fence(tx)
-          // A deletion accepted while this export ran: export again once it has completed.
-          await waitForDeletionsInScope(tx, row)
-          const [current] = await tx
-            .select({ status: eventDataRequests.status, exportStartedAt: eventDataRequests.exportStartedAt })
-            .from(eventDataRequests)
-            .where(eq(eventDataRequests.id, row.id))
-            .for('update')
-          if (!current || current.status !== 'PREPARING') return true
-          if (current.exportStartedAt?.getTime() !== startedAt.getTime()) return false
-          const completedAt = privacy.clock()
-          const expiresAt = new Date(completedAt.getTime() + RETRIEVAL_FILE_DAYS * DAY_MS)
-          await tx
-            .update(eventDataRequests)
-            .set({ status: 'COMPLETED', total, completedAt, expiresAt, fileKey: key, fileBytes: bytes })
-            .where(eq(eventDataRequests.id, row.id))
-          await enqueueJob(tx, PRIVACY_JOBS.expireFile, { requestId: row.id }, completedAt, { runAt: expiresAt, key: row.id })
-          return true
-        }).catch(async (err: unknown) => {
-          if (err instanceof JobDeferredError) await privacy.files.remove(row.id, key)
-          throw err
-        })
-        if (completed) {
-          await privacy.files.removeOthers(row.id, key)
-          logger.info({ request: row.id, events: total, bytes }, 'event data request completed')
-          return
-        }
-        await privacy.files.remove(row.id, key)
-        logger.info({ request: row.id }, 'a deletion completed during the export; exporting again')
-        if (round >= 3) throw new Error('deletions kept completing during the export; it will be tried again')
-      }
-    },
-    failed: (tx, job) => failRequest(tx, job.payload.requestId, job.error),
-  }
-
-  const expireFile: JobHandler<{ requestId: string }> = {
-    kind: PRIVACY_JOBS.expireFile,
-    async run(job) {
-      const [row] = await db.select().from(eventDataRequests).where(eq(eventDataRequests.id, job.payload.requestId))
-      if (!row) return
-      // Made by this request, whatever their key: none outlives its expiry.
-      await privacy.files.removeOthers(row.id, null)
-      await db
-        .update(eventDataRequests)
-        .set({ fileKey: null, fileRemovedAt: privacy.clock(), fileRemovedReason: sql`coalesce(${eventDataRequests.fileRemovedReason}, 'expired')` })
-        .where(eq(eventDataRequests.id, row.id))
-    },
-  }
-
-  const countDeletion: JobHandler<{ deletionId: string }> = {
-    kind: PRIVACY_JOBS.countDeletion,
-    async run(job) {
-      const [row] = await db.select().from(eventDataDeletions).where(eq(eventDataDeletions.id, job.payload.deletionId))
-      if (!row || row.status !== 'PREPARING') return
-      await privacy.waitForIngestedBefore(row.createdAt, job.signal)
-      const total = await countSelected(db, scopeOf(row), {
-        filters: row.filters as Filters,
-        userId: row.createdBy ?? '',
-        now: row.createdAt,
-      })
-      await db.transaction(async (txn) => {
-        const tx = txn as unknown as Db
+  private async retrieve(job: JobContext<RequestJob>): Promise<void> {
+    const [row] = await this.db.select().from(eventDataRequests).where(eq(eventDataRequests.id, job.payload.requestId))
+    if (!row || row.status !== 'PREPARING') return
+    // Events acknowledged before the request are part of it, indexed or not yet.
+    await this.privacy.waitForIngestedBefore(row.createdAt, job.signal)
+    await this.waitForDeletionsInScope(this.db, row)
+    for (let round = 1; ; round++) {
+      // Files of runs that were cut off (or lost the job) are of no use.
+      await this.privacy.files.removeOthers(row.id, null)
+      const startedAt = this.privacy.clock()
+      const key = `${row.id}-${job.attempt}-${round}-${randomBytes(4).toString('hex')}`
+      // A deletion completing from now on clears this mark: the export then starts again.
+      await this.db.update(eventDataRequests).set({ exportStartedAt: startedAt }).where(eq(eventDataRequests.id, row.id))
+      const { total, bytes } = await this.exportEvents(row, key, job.signal)
+      const completed = await withTransaction(this.db, async (tx) => {
         await job.fence(tx)
-        const now = privacy.clock()
-        const preparing = and(eq(eventDataDeletions.id, row.id), eq(eventDataDeletions.status, 'PREPARING'))
-        if (!row.skipConfirmation) {
-          await tx.update(eventDataDeletions).set({ status: 'AWAITING_CONFIRMATION', total, completedAt: now }).where(preparing)
-          return
-        }
-        const moved = await tx.update(eventDataDeletions).set({ status: 'ACCEPTED', total }).where(preparing).returning({ id: eventDataDeletions.id })
-        if (moved.length === 0) return
-        const jobId = await enqueueJob(tx, PRIVACY_JOBS.delete, { deletionId: row.id }, now, { key: row.id })
-        await tx.update(eventDataDeletions).set({ jobId }).where(eq(eventDataDeletions.id, row.id))
+        // A deletion accepted while this export ran: export again once it has completed.
+        await this.waitForDeletionsInScope(tx, row)
+        const [current] = await tx
+          .select({ status: eventDataRequests.status, exportStartedAt: eventDataRequests.exportStartedAt })
+          .from(eventDataRequests)
+          .where(eq(eventDataRequests.id, row.id))
+          .for('update')
+        if (!current || current.status !== 'PREPARING') return true
+        if (current.exportStartedAt?.getTime() !== startedAt.getTime()) return false
+        const completedAt = this.privacy.clock()
+        const expiresAt = new Date(completedAt.getTime() + RETRIEVAL_FILE_DAYS * DAY_MS)
+        await tx
+          .update(eventDataRequests)
+          .set({ status: 'COMPLETED', total, completedAt, expiresAt, fileKey: key, fileBytes: bytes })
+          .where(eq(eventDataRequests.id, row.id))
+        await enqueueJob(tx, PRIVACY_JOBS.expireFile, { requestId: row.id }, completedAt, { runAt: expiresAt, key: row.id })
+        return true
+      }).catch(async (err: unknown) => {
+        if (err instanceof JobDeferredError) await this.privacy.files.remove(row.id, key)
+        throw err
       })
-      privacy.wakeJobs()
-    },
-    failed: (tx, job) => failDeletion(tx, job.payload.deletionId, job.error),
+      if (completed) {
+        await this.privacy.files.removeOthers(row.id, key)
+        this.logger.info({ request: row.id, events: total, bytes }, 'event data request completed')
+        return
+      }
+      await this.privacy.files.remove(row.id, key)
+      this.logger.info({ request: row.id }, 'a deletion completed during the export; exporting again')
+      if (round >= 3) throw new Error('deletions kept completing during the export; it will be tried again')
+    }
+  }
+
+  private async expireFile(job: JobContext<RequestJob>): Promise<void> {
+    const [row] = await this.db.select().from(eventDataRequests).where(eq(eventDataRequests.id, job.payload.requestId))
+    if (!row) return
+    // Made by this request, whatever their key: none outlives its expiry.
+    await this.privacy.files.removeOthers(row.id, null)
+    await this.db
+      .update(eventDataRequests)
+      .set({ fileKey: null, fileRemovedAt: this.privacy.clock(), fileRemovedReason: sql`coalesce(${eventDataRequests.fileRemovedReason}, 'expired')` })
+      .where(eq(eventDataRequests.id, row.id))
+  }
+
+  private async countDeletion(job: JobContext<DeletionJob>): Promise<void> {
+    const [row] = await this.db.select().from(eventDataDeletions).where(eq(eventDataDeletions.id, job.payload.deletionId))
+    if (!row || row.status !== 'PREPARING') return
+    await this.privacy.waitForIngestedBefore(row.createdAt, job.signal)
+    const total = await countSelected(this.db, scopeOf(row), {
+      filters: row.filters as Filters,
+      userId: row.createdBy ?? '',
+      now: row.createdAt,
+    })
+    await withTransaction(this.db, async (tx) => {
+      await job.fence(tx)
+      const now = this.privacy.clock()
+      const preparing = and(eq(eventDataDeletions.id, row.id), eq(eventDataDeletions.status, 'PREPARING'))
+      if (!row.skipConfirmation) {
+        await tx.update(eventDataDeletions).set({ status: 'AWAITING_CONFIRMATION', total, completedAt: now }).where(preparing)
+        return
+      }
+      const moved = await tx.update(eventDataDeletions).set({ status: 'ACCEPTED', total }).where(preparing).returning({ id: eventDataDeletions.id })
+      if (moved.length === 0) return
+      const jobId = await enqueueJob(tx, PRIVACY_JOBS.delete, { deletionId: row.id }, now, { key: row.id })
+      await tx.update(eventDataDeletions).set({ jobId }).where(eq(eventDataDeletions.id, row.id))
+    })
+    this.privacy.wakeJobs()
   }
 
   /**
    * Deletes the selected events of each project received before `before`, batch by batch, in pass
    * `from.pass`; from where `from` stands (each batch records its position with its events).
    */
-  async function deletePass(
+  private async deletePass(
     row: typeof eventDataDeletions.$inferSelect,
     projects: ScopeProject[],
     before: Date,
@@ -255,11 +267,11 @@ export function privacyJobHandlers(db: Db, privacy: PrivacyDeps, logger: Logger)
       let after: EventKey | null = (project.id === from.projectId && from.after) || null
       // Small first, then sized by time: a first batch of the full size held PGlite for seconds
       // (on every resumption of the job too).
-      let size = Math.min(privacy.pace.minBatch, privacy.batchSize)
+      let size = Math.min(this.privacy.pace.minBatch, this.privacy.batchSize)
       for (;;) {
         signal.throwIfAborted()
         const started = performance.now()
-        const batch: BatchResult = await privacy.runDeletionStep({
+        const batch: BatchResult = await this.privacy.runDeletionStep({
           kind: 'batch',
           deletionId: row.id,
           projectId: project.id,
@@ -272,84 +284,81 @@ export function privacyJobHandlers(db: Db, privacy: PrivacyDeps, logger: Logger)
         if (batch.deleted === 0) break
         after = batch.last
         const tookMs = performance.now() - started
-        size = nextBatchSize(size, batch.deleted, tookMs, privacy.batchSize, Math.min(privacy.pace.minBatch, privacy.batchSize), privacy.pace.targetMs)
-        await privacy.pace.between(tookMs, signal)
+        size = nextBatchSize(size, batch.deleted, tookMs, this.privacy.batchSize, Math.min(this.privacy.pace.minBatch, this.privacy.batchSize), this.privacy.pace.targetMs)
+        await this.privacy.pace.between(tookMs, signal)
       }
     }
   }
 
-  async function recordProgress(deletionId: string, progress: DeletionProgress): Promise<DeletionProgress> {
-    await db.update(eventDataDeletions).set({ progress }).where(eq(eventDataDeletions.id, deletionId))
+  private async recordProgress(deletionId: string, progress: DeletionProgress): Promise<DeletionProgress> {
+    await this.db.update(eventDataDeletions).set({ progress }).where(eq(eventDataDeletions.id, deletionId))
     return progress
   }
 
-  const deleteEvents: JobHandler<{ deletionId: string }> = {
-    kind: PRIVACY_JOBS.delete,
-    async run(job) {
-      const [row] = await db.select().from(eventDataDeletions).where(eq(eventDataDeletions.id, job.payload.deletionId))
-      if (!row || row.status !== 'ACCEPTED') return
-      // Set once: a run after a crash deletes up to the same moment.
-      const [bound] = await db
+  private async deleteEvents(job: JobContext<DeletionJob>): Promise<void> {
+    const [row] = await this.db.select().from(eventDataDeletions).where(eq(eventDataDeletions.id, job.payload.deletionId))
+    if (!row || row.status !== 'ACCEPTED') return
+    // Set once: a run after a crash deletes up to the same moment.
+    const [bound] = await this.db
+      .update(eventDataDeletions)
+      .set({ deletingBefore: sql`coalesce(${eventDataDeletions.deletingBefore}, ${this.privacy.clock().toISOString()}::timestamptz)` })
+      .where(eq(eventDataDeletions.id, row.id))
+      .returning({ before: eventDataDeletions.deletingBefore })
+    const before = bound!.before!
+    const scope = scopeOf(row)
+    const projects = await projectsInScope(this.db, scope)
+    // A run after a restart goes on where the last one stood, instead of reading each
+    // project's events from the start again (at 1,000,000 events about a second per pass).
+    let progress = (row.progress as DeletionProgress | null) ?? { pass: 1 }
+    if (progress.pass === 1) {
+      await this.deletePass(row, projects, before, { ...progress, pass: 1 }, job.signal)
+      progress = await this.recordProgress(row.id, { pass: 2 })
+    }
+    if (progress.pass === 2) {
+      // Events acknowledged before the deletion began but not indexed yet: a last pass once they are.
+      await this.privacy.waitForIngestedBefore(before, job.signal)
+      await this.deletePass(row, projects, before, { ...progress, pass: 2 }, job.signal)
+      await this.recordProgress(row.id, { pass: 3 })
+    }
+    for (const project of projects) {
+      await finishDeletedEvents(this.privacy.runDeletionStep, row.id, project.id, this.privacy.pace.targetMs, (ms) => this.privacy.pace.between(ms, job.signal))
+    }
+
+    const removed = await withTransaction(this.db, async (tx) => {
+      await job.fence(tx)
+      const now = this.privacy.clock()
+      // Exports under way may hold deleted events: they start again (this.privacy.retrieve checks this mark).
+      // Those that waited for this deletion are due now.
+      const waiting = await tx
+        .update(eventDataRequests)
+        .set({ exportStartedAt: null })
+        .where(and(overlaps(eventDataRequests, scope), eq(eventDataRequests.status, 'PREPARING')))
+        .returning({ id: eventDataRequests.id })
+      if (waiting.length > 0) {
+        const ids = textArrayLiteral(waiting.map((w) => w.id))
+        await wakeJobsWhere(tx, PRIVACY_JOBS.retrieve, sql`payload->>'requestId' = ANY(${ids}::text[])`, now)
+      }
+      // Files made before: removed, and their downloads answer 410.
+      const files = await tx
+        .update(eventDataRequests)
+        .set({ fileKey: null, fileRemovedAt: now, fileRemovedReason: 'deleted' })
+        .where(and(overlaps(eventDataRequests, scope), eq(eventDataRequests.status, 'COMPLETED'), sql`${eventDataRequests.fileKey} IS NOT NULL`))
+        .returning({ id: eventDataRequests.id })
+      await tx.execute(sql`DELETE FROM event_data_deletion_work WHERE deletion_id = ${row.id}`)
+      await tx
         .update(eventDataDeletions)
-        .set({ deletingBefore: sql`coalesce(${eventDataDeletions.deletingBefore}, ${privacy.clock().toISOString()}::timestamptz)` })
-        .where(eq(eventDataDeletions.id, row.id))
-        .returning({ before: eventDataDeletions.deletingBefore })
-      const before = bound!.before!
-      const scope = scopeOf(row)
-      const projects = await projectsInScope(db, scope)
-      // A run after a restart goes on where the last one stood, instead of reading each
-      // project's events from the start again (at 1,000,000 events about a second per pass).
-      let progress = (row.progress as DeletionProgress | null) ?? { pass: 1 }
-      if (progress.pass === 1) {
-        await deletePass(row, projects, before, { ...progress, pass: 1 }, job.signal)
-        progress = await recordProgress(row.id, { pass: 2 })
-      }
-      if (progress.pass === 2) {
-        // Events acknowledged before the deletion began but not indexed yet: a last pass once they are.
-        await privacy.waitForIngestedBefore(before, job.signal)
-        await deletePass(row, projects, before, { ...progress, pass: 2 }, job.signal)
-        await recordProgress(row.id, { pass: 3 })
-      }
-      for (const project of projects) {
-        await finishDeletedEvents(privacy.runDeletionStep, row.id, project.id, privacy.pace.targetMs, (ms) => privacy.pace.between(ms, job.signal))
-      }
-
-      const removed = await db.transaction(async (txn) => {
-        const tx = txn as unknown as Db
-        await job.fence(tx)
-        const now = privacy.clock()
-        // Exports under way may hold deleted events: they start again (privacy.retrieve checks this mark).
-        // Those that waited for this deletion are due now.
-        const waiting = await tx
-          .update(eventDataRequests)
-          .set({ exportStartedAt: null })
-          .where(and(overlaps(eventDataRequests, scope), eq(eventDataRequests.status, 'PREPARING')))
-          .returning({ id: eventDataRequests.id })
-        if (waiting.length > 0) {
-          const ids = textArrayLiteral(waiting.map((w) => w.id))
-          await wakeJobsWhere(tx, PRIVACY_JOBS.retrieve, sql`payload->>'requestId' = ANY(${ids}::text[])`, now)
-        }
-        // Files made before: removed, and their downloads answer 410.
-        const files = await tx
-          .update(eventDataRequests)
-          .set({ fileKey: null, fileRemovedAt: now, fileRemovedReason: 'deleted' })
-          .where(and(overlaps(eventDataRequests, scope), eq(eventDataRequests.status, 'COMPLETED'), sql`${eventDataRequests.fileKey} IS NOT NULL`))
-          .returning({ id: eventDataRequests.id })
-        await tx.execute(sql`DELETE FROM event_data_deletion_work WHERE deletion_id = ${row.id}`)
-        await tx
-          .update(eventDataDeletions)
-          .set({ status: 'COMPLETED', completedAt: now })
-          .where(and(eq(eventDataDeletions.id, row.id), eq(eventDataDeletions.status, 'ACCEPTED')))
-        return files.map((f) => f.id)
-      })
-      for (const requestId of removed) await privacy.files.removeOthers(requestId, null)
-      const [done] = await db.select({ deleted: eventDataDeletions.deletedEvents }).from(eventDataDeletions).where(eq(eventDataDeletions.id, row.id))
-      logger.info({ deletion: row.id, events: done?.deleted, retrievalFilesRemoved: removed.length }, 'event data deletion completed')
-    },
-    failed: (tx, job) => failDeletion(tx, job.payload.deletionId, job.error),
+        .set({ status: 'COMPLETED', completedAt: now })
+        .where(and(eq(eventDataDeletions.id, row.id), eq(eventDataDeletions.status, 'ACCEPTED')))
+      return files.map((f) => f.id)
+    })
+    for (const requestId of removed) await this.privacy.files.removeOthers(requestId, null)
+    const [done] = await this.db.select({ deleted: eventDataDeletions.deletedEvents }).from(eventDataDeletions).where(eq(eventDataDeletions.id, row.id))
+    this.logger.info({ deletion: row.id, events: done?.deleted, retrievalFilesRemoved: removed.length }, 'event data deletion completed')
   }
+}
 
-  return [retrieve, expireFile, countDeletion, deleteEvents] as unknown as JobHandler<never>[]
+export function privacyJobHandlers(db: Db, privacy: PrivacyDeps, logger: Logger): JobHandler<never>[] {
+  return new PrivacyJobs(db, privacy, logger).handlers()
 }
 
 async function failRequest(tx: Db, id: string, error: string): Promise<void> {

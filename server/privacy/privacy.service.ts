@@ -10,7 +10,7 @@ import type {
   ReportType,
 } from '../../contract/privacy.ts'
 import type { AuthUser } from '../context.ts'
-import type { Db } from '../db/client.ts'
+import { withTransaction, type Db } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
 import { eventDataDeletions, eventDataRequests, events, jobs } from '../db/schema.ts'
 import { decodeCursor, encodeCursor } from '../http/cursor.ts'
@@ -124,8 +124,8 @@ async function createPreparing(
   // A contradiction in the filters is a 400 now, not a failed job later.
   compileSelection({ filters: input.filters, userId: user.id, now })
   const id = newId(now.getTime())
-  await db.transaction(async (tx) => {
-    const jobId = await enqueueJob(tx as unknown as Db, kind.job, { [kind.payloadKey]: id }, now)
+  await withTransaction(db, async (tx) => {
+    const jobId = await enqueueJob(tx, kind.job, { [kind.payloadKey]: id }, now)
     await tx.insert(kind.table).values({
       id,
       organizationId: scope.organizationId,
@@ -262,7 +262,7 @@ const NEXT_STEP: Record<EventDataDeletion['status'], string> = {
 /** POST …/event_data_deletions/{id}/confirm: AWAITING_CONFIRMATION → ACCEPTED, its deletion queued; 409 from any other state. */
 export async function confirmDeletion(db: Db, privacy: PrivacyDeps, user: AuthUser, scope: Scope, id: string): Promise<EventDataDeletion> {
   const now = privacy.clock()
-  const confirmed = await db.transaction(async (tx) => {
+  const confirmed = await withTransaction(db, async (tx) => {
     const rows = await tx
       .update(eventDataDeletions)
       .set({
@@ -276,7 +276,7 @@ export async function confirmDeletion(db: Db, privacy: PrivacyDeps, user: AuthUs
       .where(and(eq(eventDataDeletions.id, id), inScope(eventDataDeletions, scope), eq(eventDataDeletions.status, 'AWAITING_CONFIRMATION')))
       .returning({ id: eventDataDeletions.id })
     if (rows.length === 0) return false
-    const queued = await enqueueJob(tx as unknown as Db, PRIVACY_JOBS.delete, { deletionId: id }, now, { key: id })
+    const queued = await enqueueJob(tx, PRIVACY_JOBS.delete, { deletionId: id }, now, { key: id })
     await tx.update(eventDataDeletions).set({ jobId: queued }).where(eq(eventDataDeletions.id, id))
     return true
   })

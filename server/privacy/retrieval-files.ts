@@ -1,7 +1,7 @@
 // Where retrieval output files live: gzip'd JSON lines, written as a stream and read back as
-// one. On the embedded database, files in DATA_DIR/event-data (one process owns that directory);
-// on PostgreSQL, rows of event_data_files, so that any process behind a load balancer can serve
-// a download that another one prepared.
+// one. On a database that one process uses (the embedded one), files in DATA_DIR/event-data; on
+// one that processes share (PostgreSQL), rows of event_data_files, so that any process behind a
+// load balancer can serve a download that another one prepared.
 import { createReadStream, createWriteStream, mkdirSync } from 'node:fs'
 import { open, readdir, rename, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -78,7 +78,7 @@ function gzipInto(sink: Writable): { write(text: string): Promise<void>; end(): 
 }
 
 /** Files in `dir` (DATA_DIR/event-data): `<key>.partial` while written, renamed to `<key>.jsonl.gz` once durable. */
-export function directoryFileStore(database: Database, dir: string): RetrievalFileStore {
+function directoryFileStore(database: Database, dir: string): RetrievalFileStore {
   const finalPath = (key: string) => join(dir, `${checkKey(key)}.jsonl.gz`)
   const partialPath = (key: string) => join(dir, `${checkKey(key)}.partial`)
   const ensureDir = () => mkdirSync(dir, { recursive: true, mode: 0o700 })
@@ -233,7 +233,10 @@ function databaseFileStore(database: Database): RetrievalFileStore {
   }
 }
 
-/** The store for this database: files beside the embedded database, rows on PostgreSQL. */
+/**
+ * The store for this database: rows of the database where other processes share it (any of them
+ * may serve a download), else files in DATA_DIR, which this process alone uses.
+ */
 export function retrievalFileStore(database: Database, dataDir: string): RetrievalFileStore {
-  return database.engine === 'postgres' ? databaseFileStore(database) : directoryFileStore(database, join(dataDir, 'event-data'))
+  return database.sharedByProcesses ? databaseFileStore(database) : directoryFileStore(database, join(dataDir, 'event-data'))
 }

@@ -1,12 +1,20 @@
 import { describe, expect, it, vi } from 'vitest'
-import { dutyCyclePace, PGLITE_QUIET_MS, yieldingPace } from './step-pace.ts'
+import { PGLITE_CAPABILITIES, POSTGRES_CAPABILITIES } from '../db/capabilities.ts'
+import { stepPace } from './step-pace.ts'
 
-describe('dutyCyclePace (PostgreSQL: a pause after each step)', () => {
+/** The pace with PostgreSQL's numbers (it cannot tell how busy it is). */
+const postgresPace = () => stepPace({ backgroundPace: POSTGRES_CAPABILITIES.backgroundPace })
+/** The pace with PGlite's numbers, and an engine as busy as `idleForMs` says. */
+const pglitePace = (idleForMs: () => number) =>
+  stepPace({ backgroundPace: PGLITE_CAPABILITIES.backgroundPace, busy: { idleForMs, sinceLastAnswerMs: () => 0 } })
+const QUIET_MS = PGLITE_CAPABILITIES.backgroundPace.quietMs!
+
+describe('the step pace with PostgreSQL\'s numbers: a pause after each step', () => {
   it('pauses half as long as the last step, so the job holds its project two thirds of the time at most', async () => {
     vi.useFakeTimers()
     try {
       let done = false
-      const between = dutyCyclePace().between(200, new AbortController().signal).then(() => (done = true))
+      const between = postgresPace().between(200, new AbortController().signal).then(() => (done = true))
       await vi.advanceTimersByTimeAsync(99)
       expect(done).toBe(false)
       await vi.advanceTimersByTimeAsync(1)
@@ -18,9 +26,9 @@ describe('dutyCyclePace (PostgreSQL: a pause after each step)', () => {
   })
 })
 
-describe('yieldingPace (PGlite: a deletion steps aside while requests are served)', () => {
+describe('the step pace with PGlite\'s numbers: a deletion steps aside while requests are served', () => {
   it('goes on at once when nobody has used the database for a while', async () => {
-    const pace = yieldingPace(() => 10_000)
+    const pace = pglitePace(() => 10_000)
     // Without waiting for any timer (a busy database would have made it wait up to 1 s).
     const first = await Promise.race([
       pace.between(1000, new AbortController().signal).then(() => 'went on'),
@@ -35,7 +43,7 @@ describe('yieldingPace (PGlite: a deletion steps aside while requests are served
       let busy = true
       let quietSince = 0
       const idleForMs = () => (busy ? 0 : performance.now() - quietSince)
-      const pace = yieldingPace(idleForMs)
+      const pace = pglitePace(idleForMs)
       let done = false
       // A long last step: the latest it would go on is 1.5 s off.
       const between = pace.between(250, new AbortController().signal).then(() => (done = true))
@@ -43,7 +51,7 @@ describe('yieldingPace (PGlite: a deletion steps aside while requests are served
       expect(done).toBe(false)
       busy = false
       quietSince = performance.now()
-      await vi.advanceTimersByTimeAsync(PGLITE_QUIET_MS - 1)
+      await vi.advanceTimersByTimeAsync(QUIET_MS - 1)
       expect(done).toBe(false)
       await vi.advanceTimersByTimeAsync(1)
       await between
@@ -54,12 +62,12 @@ describe('yieldingPace (PGlite: a deletion steps aside while requests are served
   })
 
   it('goes on after a few times its last step when requests never stop, so the job still progresses', async () => {
-    const pace = yieldingPace(() => 0)
+    const pace = pglitePace(() => 0)
     await pace.between(5, new AbortController().signal)
   })
 
   it('stops when the job is told to', async () => {
-    const pace = yieldingPace(() => 0)
+    const pace = pglitePace(() => 0)
     const stop = new AbortController()
     const between = pace.between(250, stop.signal)
     stop.abort(new Error('stopping'))

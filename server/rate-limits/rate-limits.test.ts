@@ -7,7 +7,7 @@ import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RateLimit } from '../../contract/rate-limits.ts'
 import type { Webhook } from '../../contract/webhooks.ts'
-import { queryRows, type Db } from '../db/client.ts'
+import { queryRows, withTransaction } from '../db/client.ts'
 import { createProcessor } from '../ingest/process/process.ts'
 import { acceptedPayload, appendToIngestLog, ingestAt, notifierEvent, tableIndexer } from '../test-support/ingest.ts'
 import { seedMember, seedProject, type SeededProject } from '../test-support/seed.ts'
@@ -158,7 +158,7 @@ describe('sampling above the quota', () => {
     const [a, b] = [await batchOf(), await batchOf()]
     const db = ctx.deps.database.db
     // Without the project write lock the indexer holds: the shared rows alone keep the count and the notices exact.
-    const results = await Promise.all([a, b].map((batch) => db.transaction(async (tx) => applyRateLimits(tx as unknown as Db, batch))))
+    const results = await Promise.all([a, b].map((batch) => withTransaction(db, async (tx) => applyRateLimits(tx, batch))))
     // 40 events in one minute, in whichever order the transactions took: 22 kept, 18 counted as dropped,
     // and one notice of each kind between them.
     expect(results[0]!.kept.length + results[1]!.kept.length).toBe(22)

@@ -13,7 +13,7 @@ import {
 } from '../../contract/releases.ts'
 import { crashFreeRate } from '../../contract/stability.ts'
 import type { ProjectScope } from '../auth/scope.ts'
-import { queryRows, type Db } from '../db/client.ts'
+import { queryRows, withTransaction, type Db } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
 import { releases } from '../db/schema.ts'
 import { decodeCursor, encodeCursor, NOT_ISSUED_CURSOR } from '../http/cursor.ts'
@@ -303,8 +303,7 @@ export async function getReleaseGroup(db: Db, urls: UrlBuilder, scope: ProjectSc
  */
 export async function recordBuild(db: Db, projectId: string, report: BuildReport, now = new Date()): Promise<void> {
   const releaseStage = report.releaseStage ?? DEFAULT_RELEASE_STAGE
-  await db.transaction(async (txn) => {
-    const tx = txn as unknown as Db
+  await withTransaction(db, async (tx) => {
     // xmax is 0 on a row this statement inserted, not on one it updated: whether the build created the release.
     const [row] = await queryRows<{ created: boolean; release_time: string | Date }>(
       tx,

@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm'
-import type { Db } from '../db/client.ts'
+import { withTransaction, type Db } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
 import { sourceMapFiles, sourceMaps } from '../db/schema.ts'
 import { ConflictError } from '../failures.ts'
@@ -80,7 +80,7 @@ export async function storeUpload(
     uploadedBy,
     uploadedAt: new Date(),
   }
-  await db.transaction(async (tx) => {
+  await withTransaction(db, async (tx) => {
     await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${identityKey(identity, projectId)}, 0))`)
     if (request.overwrite) await tx.delete(sourceMaps).where(sameIdentity(identity, projectId))
     const inserted = await tx.insert(sourceMaps).values(row).onConflictDoNothing().returning({ id: sourceMaps.id })

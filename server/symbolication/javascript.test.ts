@@ -18,7 +18,7 @@ import { JS_APP_DIR, readJsApp, runSourceMapsCli, uploadForm } from '../test-sup
 import { createTestContext, listen, type TestContext } from '../test-support/test-app.ts'
 import { parseAllowList } from '../outbound/allow-list.ts'
 import type { SymbolicationEvent } from './frame-targets.ts'
-import { createJavaScriptSymbolicator, type JavaScriptSymbolicator } from './javascript.ts'
+import { JavaScriptSymbolicator } from './javascript.ts'
 
 let ctx: TestContext
 let server: { url: string; close(): Promise<void> }
@@ -42,7 +42,7 @@ beforeAll(async () => {
     const result = await runSourceMapsCli([...args, ...common])
     if (result.code !== 0) throw new Error(`the CLI failed: ${result.output}`)
   }
-  symbolicator = createJavaScriptSymbolicator({ database: ctx.deps.database, logger: ctx.deps.logger })
+  symbolicator = new JavaScriptSymbolicator({ database: ctx.deps.database, logger: ctx.deps.logger })
 })
 afterAll(async () => {
   await server?.close()
@@ -288,7 +288,7 @@ describe('matching rules against stored uploads', () => {
   it('reads a source stored apart from its map when a frame needs it', async () => {
     // Uploaded by the CLI in beforeAll: its map's sourcesContent was split off (role source_content).
     const event = browserEvent('1.2.3')
-    const fresh = createJavaScriptSymbolicator({ database: ctx.deps.database, logger: ctx.deps.logger })
+    const fresh = new JavaScriptSymbolicator({ database: ctx.deps.database, logger: ctx.deps.logger })
     await fresh.symbolicate([batchItem(event)])
     expectUtilFrames(event.payload.exceptions[0]!.stacktrace, BROWSER_URL)
     const again = browserEvent('1.2.3')
@@ -299,7 +299,7 @@ describe('matching rules against stored uploads', () => {
   it('counts a cached map again once a batch has read more of it', async () => {
     const frames = framesOf(browserError())
     // The thrown frame reads util.js's source; the whole stack reads index.js's too (both stored apart).
-    const fresh = createJavaScriptSymbolicator({ database: ctx.deps.database, logger: ctx.deps.logger })
+    const fresh = new JavaScriptSymbolicator({ database: ctx.deps.database, logger: ctx.deps.logger })
     await fresh.symbolicate([batchItem(browserEvent('1.2.3', frames.slice(0, 1)))])
     const first = fresh.cacheStats()
     await fresh.symbolicate([batchItem(browserEvent('1.2.3', frames))])
@@ -309,7 +309,7 @@ describe('matching rules against stored uploads', () => {
     await fresh.symbolicate([batchItem(browserEvent('1.2.3', frames))])
     expect(fresh.cacheStats()).toEqual(second)
     // A bound that held the map as first used: once it holds more, it is dropped, and events still map.
-    const bounded = createJavaScriptSymbolicator({ database: ctx.deps.database, logger: ctx.deps.logger, cacheBytes: first.bytes })
+    const bounded = new JavaScriptSymbolicator({ database: ctx.deps.database, logger: ctx.deps.logger, cacheBytes: first.bytes })
     await bounded.symbolicate([batchItem(browserEvent('1.2.3', frames.slice(0, 1)))])
     expect(bounded.cacheStats()).toEqual(first)
     const event = browserEvent('1.2.3', frames)
@@ -337,7 +337,7 @@ describe('matching rules against stored uploads', () => {
 
   it('changes nothing, and rejects, when the database cannot be reached (the batch is retried)', async () => {
     const lost = Object.assign(new Error('connection lost'), { code: 'ECONNRESET' })
-    const failing = createJavaScriptSymbolicator({
+    const failing = new JavaScriptSymbolicator({
       database: { db: { execute: () => Promise.reject(lost) } as never },
       logger: ctx.deps.logger,
     })
@@ -348,7 +348,7 @@ describe('matching rules against stored uploads', () => {
   })
 
   it('leaves the frames as sent, with the reason, when symbolication fails unexpectedly: the event is never held back', async () => {
-    const failing = createJavaScriptSymbolicator({
+    const failing = new JavaScriptSymbolicator({
       database: { db: { execute: () => Promise.reject(new RangeError('Invalid array length')) } as never },
       logger: ctx.deps.logger,
     })
@@ -409,7 +409,7 @@ describe('fetching the minified file and its map by URL when none was uploaded (
   const eventAt = (url: string) => browserEvent('8.0.0', framesOf(browserError()).map((frame) => (frame.file === BROWSER_URL ? { ...frame, file: url } : frame)))
 
   it('maps from the sourceMappingURL of a file the allow-list lets it fetch, sources fetched for code context', async () => {
-    const fetching = createJavaScriptSymbolicator({ database: ctx.deps.database, logger: ctx.deps.logger, fetch: { allow: parseAllowList('127.0.0.1') } })
+    const fetching = new JavaScriptSymbolicator({ database: ctx.deps.database, logger: ctx.deps.logger, fetch: { allow: parseAllowList('127.0.0.1') } })
     const embedded = eventAt(`${origin}/assets/app.min.js`)
     const bare = eventAt(`${origin}/bare/app.min.js`)
     await fetching.symbolicate([batchItem(embedded), batchItem(bare)])
@@ -420,7 +420,7 @@ describe('fetching the minified file and its map by URL when none was uploaded (
   })
 
   it('reads a fetched map whose section names line 100,000,000 without allocating per line', async () => {
-    const fetching = createJavaScriptSymbolicator({ database: ctx.deps.database, logger: ctx.deps.logger, fetch: { allow: parseAllowList('127.0.0.1') } })
+    const fetching = new JavaScriptSymbolicator({ database: ctx.deps.database, logger: ctx.deps.logger, fetch: { allow: parseAllowList('127.0.0.1') } })
     const url = `${origin}/far/app.min.js`
     const event = browserEvent('8.0.0', [{ file: url, method: 'a', lineNumber: 100_000_001, columnNumber: 1 }])
     await fetching.symbolicate([batchItem(event)])
@@ -429,7 +429,7 @@ describe('fetching the minified file and its map by URL when none was uploaded (
   })
 
   it('refuses a private address without the allow-list: the event misses its map and says why', async () => {
-    const guarded = createJavaScriptSymbolicator({ database: ctx.deps.database, logger: ctx.deps.logger, fetch: { allow: [] } })
+    const guarded = new JavaScriptSymbolicator({ database: ctx.deps.database, logger: ctx.deps.logger, fetch: { allow: [] } })
     const event = eventAt(`${origin}/assets/app.min.js`)
     await guarded.symbolicate([batchItem(event)])
     expect(event.payload.exceptions[0]!.stacktrace[0]!.file).toBe(`${origin}/assets/app.min.js`)

@@ -11,7 +11,7 @@ import { chooseJsUpload, chooseReactNativeUpload, type UploadCandidate } from '.
 import { parseSourceMap, SourceMapError } from './parse-source-map.ts'
 import { addEventsMapped, findCandidates, loadStoredSources, loadUploadFiles } from './source-map-store.ts'
 import { variantStrings } from './url-pattern.ts'
-import { createCodeSnippetStore, snippetHash } from './code-snippets.ts'
+import { createCodeSnippetStore, snippetHash, type CodeSnippetStore } from './code-snippets.ts'
 import { markCodeStored, type CodeLines } from '../events/stored-frames.ts'
 import { isTransientPgError } from '../db/pg-errors.ts'
 
@@ -31,24 +31,6 @@ export interface JavaScriptSymbolicatorOptions {
   fetch?: false | FetchOptions | UrlFetcher
 }
 
-export interface JavaScriptSymbolicator {
-  /**
-   * Maps the JavaScript frames of each event's `payload.exceptions[].stacktrace[]` in place
-   * (see docs/source-maps.md) and sets `payload.symbolication`; events without JavaScript frames
-   * to map are left untouched. Meant to run before grouping, off the HTTP thread. A missing,
-   * unreadable or unfetchable map marks the event and never fails the batch; the promise rejects
-   * only when the database does, with no event changed.
-   */
-  symbolicate(events: readonly SymbolicationEvent[]): Promise<void>
-  /**
-   * Writes the events-mapped counts gathered since the last write. symbolicate() writes them
-   * itself at most once a second (one UPDATE for every upload); call this before shutting down.
-   */
-  flushCounts(): Promise<void>
-  /** What the in-memory cache holds (for tests and benchmarks). */
-  cacheStats(): { maps: number; bytes: number }
-}
-
 /** The symbolicator's settings from the server configuration (ERRATA_SOURCE_MAP_CACHE_BYTES, ERRATA_FETCH_*). */
 export function symbolicatorSettings(config: Config): Pick<JavaScriptSymbolicatorOptions, 'cacheBytes' | 'fetch'> {
   const { cacheBytes, fetch, fetchAllow, fetchTimeoutMs, maxFileBytes } = config.sourceMaps
@@ -60,45 +42,126 @@ type MapOutcome = LoadedSourceMap | { error: string }
 const FAILED_MAP_TTL_MS = 60_000
 const FETCHED_MAP_TTL_MS = 10 * 60_000
 
-export function createJavaScriptSymbolicator(options: JavaScriptSymbolicatorOptions): JavaScriptSymbolicator {
-  const { logger } = options
-  const db = options.database.db
-  const fetcher: UrlFetcher | null = !options.fetch ? null : 'fetchText' in options.fetch ? options.fetch : createUrlFetcher(options.fetch)
-  const maps = new LRUCache<string, LoadedSourceMap>({
-    maxSize: options.cacheBytes ?? 256 * 1024 * 1024,
-    sizeCalculation: (map) => Math.max(1, map.bytes),
-  })
-  // Maps that could not be read are not parsed again for every event for a while.
-  const failedMaps = new LRUCache<string, { error: string }>({ max: 1000, ttl: FAILED_MAP_TTL_MS })
-  const loading = new Map<string, Promise<MapOutcome>>()
-  const snippetStore = createCodeSnippetStore(db)
-  const countsIntervalMs = options.countsIntervalMs ?? 1_000
-  let pendingCounts = new Map<string, number>()
-  let countsWrittenAt = 0
+/**
+ * Maps JavaScript frames with source maps, uploaded or fetched by URL (spec rule 7). One lives as
+ * long as the ingest pipeline: its caches of parsed maps outlast batches.
+ */
+export class JavaScriptSymbolicator {
+  private readonly db: Db
+  private readonly logger: Logger
+  /** Fetches maps and sources by URL; null when fetching is off. */
+  private readonly fetcher: UrlFetcher | null
+  /** Parsed maps, bounded by their estimated bytes; a fetched one for FETCHED_MAP_TTL_MS. */
+  private readonly maps: LRUCache<string, LoadedSourceMap>
+  /** Maps that could not be read: not parsed again for every event for a while. */
+  private readonly failedMaps = new LRUCache<string, { error: string }>({ max: 1000, ttl: FAILED_MAP_TTL_MS })
+  /** Maps being loaded, so that the events that need one wait for one load. */
+  private readonly loading = new Map<string, Promise<MapOutcome>>()
+  private readonly snippetStore: CodeSnippetStore
+  private readonly countsIntervalMs: number
+  /** Events mapped per upload, not written yet (flushCounts), and when they last were. */
+  private pendingCounts = new Map<string, number>()
+  private countsWrittenAt = 0
 
-  async function flushCounts(): Promise<void> {
-    if (pendingCounts.size === 0) return
-    const counts = pendingCounts
-    pendingCounts = new Map()
-    countsWrittenAt = Date.now()
-    // A statistic: failing to count must not fail the events.
-    await addEventsMapped(db, counts).catch((err: unknown) => logger.warn({ err }, 'could not count the events source maps mapped'))
+  constructor(options: JavaScriptSymbolicatorOptions) {
+    this.db = options.database.db
+    this.logger = options.logger
+    this.fetcher = !options.fetch ? null : 'fetchText' in options.fetch ? options.fetch : createUrlFetcher(options.fetch)
+    this.maps = new LRUCache<string, LoadedSourceMap>({
+      maxSize: options.cacheBytes ?? 256 * 1024 * 1024,
+      sizeCalculation: (map) => Math.max(1, map.bytes),
+    })
+    this.snippetStore = createCodeSnippetStore(this.db)
+    this.countsIntervalMs = options.countsIntervalMs ?? 1_000
   }
 
-  function cached(key: string, load: () => Promise<MapOutcome>): Promise<MapOutcome> {
-    const hit = maps.get(key) ?? failedMaps.get(key)
+  /**
+   * Maps the JavaScript frames of each event's `payload.exceptions[].stacktrace[]` in place
+   * (see docs/source-maps.md) and sets `payload.symbolication`; events without JavaScript frames
+   * to map are left untouched. Meant to run before grouping, off the HTTP thread. A missing,
+   * unreadable or unfetchable map marks the event and never fails the batch; the promise rejects
+   * only when the database does, with no event changed.
+   */
+  async symbolicate(events: readonly SymbolicationEvent[]): Promise<void> {
+    const reader = new TargetReader()
+    const byProject = new Map<string, EventWork[]>()
+    for (const input of events) {
+      const work = reader.read(input)
+      if (work.targets.length === 0) continue
+      const list = byProject.get(input.projectId)
+      if (list) list.push(work)
+      else byProject.set(input.projectId, [work])
+    }
+    const used = new Set<LoadedSourceMap>()
+    for (const [projectId, works] of [...byProject]) {
+      try {
+        await this.prepareProject(projectId, works, reader, used)
+      } catch (err) {
+        // The database going away is retried with the batch; anything else (a map or frame
+        // no rule foresaw) leaves this project's events unmapped, saying why, and never
+        // holds the batch back.
+        if (isTransientPgError(err)) throw err
+        const reason = `symbolication failed: ${err instanceof Error ? err.message : String(err)}`
+        this.logger.error({ err, projectId }, 'symbolication failed; the events are indexed unmapped')
+        for (const work of works) markFailed(work, reason)
+        byProject.delete(projectId)
+      }
+    }
+    this.recount(used)
+    const built = new Map<EventWork, (StackFrame | null)[]>()
+    for (const [projectId, works] of byProject) {
+      // The code context each mapped frame refers to is stored (once per project and line
+      // window) before any event is changed: a stored event never refers to a missing snippet.
+      // Frames are marked as they are built; they go into their events only once it is saved.
+      const snippets = new Map<string, CodeLines>()
+      for (const work of works) {
+        const frames = buildFrames(work)
+        built.set(work, frames)
+        for (const frame of frames) {
+          if (!frame?.code) continue
+          const hash = snippetHash(frame.code)
+          snippets.set(hash, frame.code)
+          markCodeStored(frame, hash)
+        }
+      }
+      await this.snippetStore.save(projectId, snippets)
+    }
+    for (const [work, frames] of built) applyWork(work, frames, this.pendingCounts)
+    if (Date.now() - this.countsWrittenAt >= this.countsIntervalMs) await this.flushCounts()
+  }
+
+  /**
+   * Writes the events-mapped counts gathered since the last write. symbolicate() writes them
+   * itself at most once a second (one UPDATE for every upload); call this before shutting down.
+   */
+  async flushCounts(): Promise<void> {
+    if (this.pendingCounts.size === 0) return
+    const counts = this.pendingCounts
+    this.pendingCounts = new Map()
+    this.countsWrittenAt = Date.now()
+    // A statistic: failing to count must not fail the events.
+    await addEventsMapped(this.db, counts).catch((err: unknown) => this.logger.warn({ err }, 'could not count the events source maps mapped'))
+  }
+
+  /** What the in-memory cache holds (for tests and benchmarks). */
+  cacheStats(): { maps: number; bytes: number } {
+    return { maps: this.maps.size, bytes: this.maps.calculatedSize }
+  }
+
+  private cached(key: string, load: () => Promise<MapOutcome>): Promise<MapOutcome> {
+    const hit = this.maps.get(key) ?? this.failedMaps.get(key)
     if (hit) return Promise.resolve(hit)
-    const pending = loading.get(key)
+    const pending = this.loading.get(key)
     if (pending) return pending
     const started = load()
       .then((outcome) => {
         // A fetched map is fetched again after a while: the file at that URL may be redeployed.
-        if (outcome instanceof LoadedSourceMap) maps.set(key, outcome, key.startsWith('url:') ? { ttl: FETCHED_MAP_TTL_MS } : {})
-        else failedMaps.set(key, outcome)
+        if (outcome instanceof LoadedSourceMap) this.maps.set(key, outcome, key.startsWith('url:') ? { ttl: FETCHED_MAP_TTL_MS } : {})
+        else this.failedMaps.set(key, outcome)
         return outcome
       })
-      .finally(() => loading.delete(key))
-    loading.set(key, started)
+      .finally(() => this.loading.delete(key))
+    this.loading.set(key, started)
     return started
   }
 
@@ -107,19 +170,19 @@ export function createJavaScriptSymbolicator(options: JavaScriptSymbolicatorOpti
    * sizes an entry when it is set, so a map still cached is set again (keeping a fetched map's
    * time to live), which evicts the least recently used others beyond the bound.
    */
-  function recount(used: Iterable<LoadedSourceMap>): void {
+  private recount(used: Iterable<LoadedSourceMap>): void {
     for (const map of used) {
-      const entry = maps.info(map.key)
+      const entry = this.maps.info(map.key)
       if (entry?.value !== map || entry.size === Math.max(1, map.bytes)) continue
-      const ttl = maps.getRemainingTTL(map.key)
-      maps.delete(map.key)
-      maps.set(map.key, map, Number.isFinite(ttl) && ttl > 0 ? { ttl } : {})
+      const ttl = this.maps.getRemainingTTL(map.key)
+      this.maps.delete(map.key)
+      this.maps.set(map.key, map, Number.isFinite(ttl) && ttl > 0 ? { ttl } : {})
     }
   }
 
-  function loadUpload(upload: UploadCandidate): Promise<MapOutcome> {
-    return cached(upload.id, async () => {
-      const files = await loadUploadFiles(db, upload.id)
+  private loadUpload(upload: UploadCandidate): Promise<MapOutcome> {
+    return this.cached(upload.id, async () => {
+      const files = await loadUploadFiles(this.db, upload.id)
       if (!files?.map) return { error: 'the source map upload was deleted' }
       try {
         const parsed = parseSourceMap(files.map)
@@ -134,18 +197,18 @@ export function createJavaScriptSymbolicator(options: JavaScriptSymbolicatorOpti
         })
       } catch (err) {
         const message = err instanceof SourceMapError ? `the source map ${err.message}` : `the source map could not be read: ${(err as Error).message}`
-        logger.warn({ sourceMapId: upload.id, err: message }, 'source map unusable')
+        this.logger.warn({ sourceMapId: upload.id, err: message }, 'source map unusable')
         return { error: message }
       }
     })
   }
 
-  function loadFetched(url: string): Promise<MapOutcome> {
-    return cached(`url:${url}`, () => fetchSourceMapForUrl(fetcher!, url))
+  private loadFetched(url: string): Promise<MapOutcome> {
+    return this.cached(`url:${url}`, () => fetchSourceMapForUrl(this.fetcher!, url))
   }
 
   /** Reads the embedded sources the frames need that were stored apart from their maps: one query per map. */
-  async function loadSourcesStoredApart(targets: readonly FrameTarget[]): Promise<void> {
+  private async loadSourcesStoredApart(targets: readonly FrameTarget[]): Promise<void> {
     const wanted = new Map<LoadedSourceMap, Set<number>>()
     for (const { map, position } of targets) {
       if (!map || !position || !map.needsStoredSource(position.sourceIndex)) continue
@@ -155,15 +218,15 @@ export function createJavaScriptSymbolicator(options: JavaScriptSymbolicatorOpti
     }
     await Promise.all(
       [...wanted].map(async ([map, indexes]) => {
-        const texts = await loadStoredSources(db, map.key, indexes)
+        const texts = await loadStoredSources(this.db, map.key, indexes)
         for (const index of indexes) map.setStoredSource(index, texts.get(index) ?? null)
       }),
     )
   }
 
   /** Fills in sources the maps name but neither embed nor had uploaded, fetched by URL for code context. */
-  async function fetchMissingSources(targets: readonly FrameTarget[]): Promise<void> {
-    if (!fetcher) return
+  private async fetchMissingSources(targets: readonly FrameTarget[]): Promise<void> {
+    if (!this.fetcher) return
     const fetches: Promise<void>[] = []
     const asked = new Set<string>()
     for (const { map, position, original } of targets) {
@@ -182,13 +245,13 @@ export function createJavaScriptSymbolicator(options: JavaScriptSymbolicatorOpti
         continue
       }
       const index = position.sourceIndex
-      fetches.push(fetcher.fetchText(address).then((result) => map.setFetchedSource(index, result.ok ? result.text : null)))
+      fetches.push(this.fetcher.fetchText(address).then((result) => map.setFetchedSource(index, result.ok ? result.text : null)))
     }
     await Promise.all(fetches)
   }
 
   /** Picks each frame's upload, or a URL to fetch the map of when none applies. */
-  function choose(works: readonly EventWork[], candidates: readonly UploadCandidate[]): void {
+  private choose(works: readonly EventWork[], candidates: readonly UploadCandidate[]): void {
     for (const work of works) {
       for (const target of work.targets) {
         target.upload =
@@ -196,7 +259,7 @@ export function createJavaScriptSymbolicator(options: JavaScriptSymbolicatorOpti
             ? chooseReactNativeUpload(candidates, work.reactNative!, work.input.receivedAt)
             : chooseJsUpload(candidates, target.file.variants, work.versions, work.input.receivedAt)
         // Script files only: a page's own URL (its inline scripts) has no sourceMappingURL to find.
-        if (!target.upload && fetcher && target.file.kind === 'url' && target.expected && /^https?:\/\//i.test(target.original.file!)) {
+        if (!target.upload && this.fetcher && target.file.kind === 'url' && target.expected && /^https?:\/\//i.test(target.original.file!)) {
           target.fetchUrl = target.original.file!
         }
       }
@@ -207,12 +270,12 @@ export function createJavaScriptSymbolicator(options: JavaScriptSymbolicatorOpti
    * Reads what one project's events need (candidates, maps, fetched files) and finds every
    * frame's position, changing no event: a database failure on any project leaves all as they were.
    */
-  async function prepareProject(projectId: string, works: readonly EventWork[], reader: TargetReader, used: Set<LoadedSourceMap>): Promise<void> {
+  private async prepareProject(projectId: string, works: readonly EventWork[], reader: TargetReader, used: Set<LoadedSourceMap>): Promise<void> {
     const files = new Set<string>()
     for (const byName of reader.files.values()) {
       for (const file of byName.values()) if (file && file.kind !== 'react_native') for (const text of variantStrings(file.variants)) files.add(text)
     }
-    const candidates = await findCandidates(db, {
+    const candidates = await findCandidates(this.db, {
       projectId,
       receivedUpTo: new Date(works.reduce((latest, work) => Math.max(latest, work.input.receivedAt.getTime()), 0)),
       appVersions: works.map((work) => work.versions.appVersion ?? ''),
@@ -220,13 +283,13 @@ export function createJavaScriptSymbolicator(options: JavaScriptSymbolicatorOpti
       files,
       reactNative: works.some((work) => work.reactNative !== null),
     })
-    choose(works, candidates)
+    this.choose(works, candidates)
 
     const outcomes = new Map<string, Promise<MapOutcome>>()
     for (const work of works) {
       for (const target of work.targets) {
-        if (target.upload && !outcomes.has(target.upload.id)) outcomes.set(target.upload.id, loadUpload(target.upload))
-        if (target.fetchUrl && !outcomes.has(`url:${target.fetchUrl}`)) outcomes.set(`url:${target.fetchUrl}`, loadFetched(target.fetchUrl))
+        if (target.upload && !outcomes.has(target.upload.id)) outcomes.set(target.upload.id, this.loadUpload(target.upload))
+        if (target.fetchUrl && !outcomes.has(`url:${target.fetchUrl}`)) outcomes.set(`url:${target.fetchUrl}`, this.loadFetched(target.fetchUrl))
       }
     }
     const loaded = new Map<string, MapOutcome>()
@@ -251,61 +314,14 @@ export function createJavaScriptSymbolicator(options: JavaScriptSymbolicatorOpti
         }
       }
     }
-    await loadSourcesStoredApart(found)
-    await fetchMissingSources(found)
+    await this.loadSourcesStoredApart(found)
+    await this.fetchMissingSources(found)
   }
+}
 
-  return {
-    async symbolicate(events) {
-      const reader = new TargetReader()
-      const byProject = new Map<string, EventWork[]>()
-      for (const input of events) {
-        const work = reader.read(input)
-        if (work.targets.length === 0) continue
-        const list = byProject.get(input.projectId)
-        if (list) list.push(work)
-        else byProject.set(input.projectId, [work])
-      }
-      const used = new Set<LoadedSourceMap>()
-      for (const [projectId, works] of [...byProject]) {
-        try {
-          await prepareProject(projectId, works, reader, used)
-        } catch (err) {
-          // The database going away is retried with the batch; anything else (a map or frame
-          // no rule foresaw) leaves this project's events unmapped, saying why, and never
-          // holds the batch back.
-          if (isTransientPgError(err)) throw err
-          const reason = `symbolication failed: ${err instanceof Error ? err.message : String(err)}`
-          logger.error({ err, projectId }, 'symbolication failed; the events are indexed unmapped')
-          for (const work of works) markFailed(work, reason)
-          byProject.delete(projectId)
-        }
-      }
-      recount(used)
-      const built = new Map<EventWork, (StackFrame | null)[]>()
-      for (const [projectId, works] of byProject) {
-        // The code context each mapped frame refers to is stored (once per project and line
-        // window) before any event is changed: a stored event never refers to a missing snippet.
-        // Frames are marked as they are built; they go into their events only once it is saved.
-        const snippets = new Map<string, CodeLines>()
-        for (const work of works) {
-          const frames = buildFrames(work)
-          built.set(work, frames)
-          for (const frame of frames) {
-            if (!frame?.code) continue
-            const hash = snippetHash(frame.code)
-            snippets.set(hash, frame.code)
-            markCodeStored(frame, hash)
-          }
-        }
-        await snippetStore.save(projectId, snippets)
-      }
-      for (const [work, frames] of built) applyWork(work, frames, pendingCounts)
-      if (Date.now() - countsWrittenAt >= countsIntervalMs) await flushCounts()
-    },
-    flushCounts,
-    cacheStats: () => ({ maps: maps.size, bytes: maps.calculatedSize }),
-  }
+/** The same, built by a function (the ingest pipeline's stages build it so). */
+export function createJavaScriptSymbolicator(options: JavaScriptSymbolicatorOptions): JavaScriptSymbolicator {
+  return new JavaScriptSymbolicator(options)
 }
 
 /**

@@ -44,7 +44,7 @@ export function acceptedPayload(projectId: string, payload: Record<string, unkno
 }
 
 /** Requests into ingest_log, as a process on PostgreSQL appends them. */
-export const appendToIngestLog = (db: Db, requests: readonly AcceptedRequest[]) => tableAppender(db).append(requests)
+export const appendToIngestLog = (db: Db, requests: readonly AcceptedRequest[]) => tableAppender({ db, maxWriters: 1 }).append(requests)
 
 /**
  * An indexer of ingest_log on the test's database, as each process sharing a PostgreSQL database

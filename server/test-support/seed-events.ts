@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { Database, Db } from '../db/client.ts'
+import { withTransaction, type Database } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
 import { errors, events } from '../db/schema.ts'
 import { foldRollups } from '../rollups/fold.ts'
@@ -76,11 +76,11 @@ export async function seedEvents(
       })
     }
   }
-  await database.db.transaction(async (tx) => {
+  await withTransaction(database.db, async (tx) => {
     await tx.insert(errors).values(errorRows)
     await tx.insert(events).values(eventRows)
     // Into the rollups as ingestion puts them there: folded behind the watermark.
-    await foldRollups(tx as unknown as Db, projectId)
+    await foldRollups(tx, projectId)
   })
   return ids
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import type { ErrorStatus } from '../../contract/errors.ts'
 import type { Organization } from '../../contract/organizations.ts'
 import type { Project, ProjectType } from '../../contract/projects.ts'
-import type { Database } from '../db/client.ts'
+import { withTransaction, type Database } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
 import { collaborators, errors, eventPayloads, events } from '../db/schema.ts'
 import { encodeEventPayload, type StoredEventPayload } from '../events/event-payload.ts'
@@ -222,7 +222,7 @@ export async function seedErrors(
     })
   }
 
-  await database.db.transaction(async (tx) => {
+  await withTransaction(database.db, async (tx) => {
     for (const batch of chunks(errorRows, batchSize)) await tx.insert(errors).values(batch)
     for (const batch of chunks(eventRows, batchSize)) await tx.insert(events).values(batch)
     for (const batch of chunks(payloadRows, batchSize)) await tx.insert(eventPayloads).values(batch)

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pino from 'pino'
 import { createApp } from '../app.ts'
-import { createBackgroundJobs } from '../background-jobs.ts'
+import { createBackgroundJobs, type BackgroundJobs } from '../background-jobs.ts'
 import { createLoginThrottle } from '../auth/login-throttle.ts'
 import { hashPassword } from '../auth/passwords.ts'
 import { createToken } from '../auth/tokens.ts'
@@ -20,10 +20,8 @@ import { users } from '../db/schema.ts'
 import { createLimitedServer, type LimitedServer } from '../http/connection-limits.ts'
 import { createRequestListener } from '../ingest/accept/node-listener.ts'
 import { openIngestion } from '../ingest/pipeline/open.ts'
-import type { JobRunner } from '../jobs/job-runner.ts'
 import { systemClock, type Clock } from '../clock.ts'
 import { defaultPrivacyDeps, type PrivacyDeps } from '../privacy/privacy-deps.ts'
-import { directoryFileStore } from '../privacy/retrieval-files.ts'
 import { defaultWebhookDeps, type WebhookDeps } from '../webhooks/webhook-deps.ts'
 
 /**
@@ -62,7 +60,7 @@ export interface TestContext {
    * started: `jobs.drain()` runs what is due and what that queues in turn, so a test decides when
    * the asynchronous work happens.
    */
-  jobs: JobRunner
+  jobs: BackgroundJobs
   close(): Promise<void>
 }
 
@@ -77,15 +75,15 @@ export interface TestContextOptions {
 
 export async function createTestContext(overrides: Partial<Config> = {}, options: TestContextOptions = {}): Promise<TestContext> {
   const database = await createTestDatabase()
-  const config = { ...loadConfig({ LOG_LEVEL: 'silent' }), publicUrl: 'http://errata.test', ...overrides }
+  // DATA_DIR of this test's own (retrieval files of the embedded database go there).
+  const dataDir = mkdtempSync(join(tmpdir(), 'errata-data-'))
+  const config = { ...loadConfig({ LOG_LEVEL: 'silent' }), publicUrl: 'http://errata.test', dataDir, ...overrides }
   const logger = pino({ level: 'silent' })
   const ingestWriter = await openIngestion(database, config.ingest, logger)
-  // Retrieval files of an in-memory database go to a directory of this test's own.
-  const filesDir = database.engine === 'pglite' ? mkdtempSync(join(tmpdir(), 'errata-event-data-')) : null
   const clock = options.clock ?? systemClock
   const privacy = defaultPrivacyDeps(
     { database, config, ingestWriter },
-    { clock, ...(filesDir ? { files: directoryFileStore(database, filesDir) } : {}), ...options.privacy },
+    { clock, ...options.privacy },
   )
   const webhooks = defaultWebhookDeps(config, { clock, ...options.webhooks })
   const jobs = createBackgroundJobs({
@@ -127,8 +125,8 @@ export async function createTestContext(overrides: Partial<Config> = {}, options
     close: async () => {
       await jobs.stop()
       await ingestWriter.close()
-        await database.close()
-      if (filesDir) rmSync(filesDir, { recursive: true, force: true })
+      await database.close()
+      rmSync(dataDir, { recursive: true, force: true })
     },
   }
 }

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { filtersToParams } from '../../contract/filters.ts'
 import type { Webhook, WebhookDelivery } from '../../contract/webhooks.ts'
 import { jobs, webhookDeliveries } from '../db/schema.ts'
-import { createJobRunner } from '../jobs/job-runner.ts'
+import { JobRunner } from '../jobs/job-runner.ts'
 import { parseAllowList } from '../outbound/allow-list.ts'
 import { seedProject, type SeededProject } from '../test-support/seed.ts'
 import { startSlowServer, type SlowServer } from '../test-support/slow-server.ts'
@@ -90,7 +90,7 @@ describe('webhook deliveries in flight', () => {
     try {
       expect((await ctx.request(`/api/webhooks/${hook.id}`, { method: 'PATCH', token: seeded.user.token, json: { url: receiver.url } })).status).toBe(200)
       const { database, logger, webhooks } = ctx.deps
-      const next = createJobRunner({ database, logger, handlers: webhookJobHandlers(database.db, webhooks!, logger) })
+      const next = new JobRunner({ database, logger, handlers: webhookJobHandlers(database.db, webhooks!, logger) })
       await next.drain()
       await next.stop()
       expect(receiver.received.map((r) => r.headers['x-errata-delivery'])).toEqual([delivery.id])

@@ -8,7 +8,7 @@
 import { eq, sql } from 'drizzle-orm'
 import type { Logger } from 'pino'
 import type { WebhookTrigger } from '../../contract/webhooks.ts'
-import { queryRows, type Db } from '../db/client.ts'
+import { queryRows, withTransaction, type Db } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
 import { webhookAttempts, webhookDeliveries, webhooks } from '../db/schema.ts'
 import { LeaseLostError, type JobHandler } from '../jobs/jobs.ts'
@@ -65,8 +65,7 @@ export function webhookJobHandlers(db: Db, deps: WebhookDeps, logger: Logger): J
       if (!found || found.delivery.state !== 'pending') return
       const { delivery, webhook } = found
       if (!webhook.enabled && !job.payload.manual) {
-        await db.transaction(async (txn) => {
-          const tx = txn as unknown as Db
+        await withTransaction(db, async (tx) => {
           await job.fence(tx)
           await finishFailed(tx, delivery.id, 'not sent: the webhook is disabled', deps.clock())
         })
@@ -85,8 +84,7 @@ export function webhookJobHandlers(db: Db, deps: WebhookDeps, logger: Logger): J
       })
       const delivered = outcome.error === null
       const retry = !delivered && outcome.retryable && job.attempt < job.maxAttempts
-      await db.transaction(async (txn) => {
-        const tx = txn as unknown as Db
+      await withTransaction(db, async (tx) => {
         await job.fence(tx)
         await recordAttempt(tx, delivery.id, webhook.id, attemptedAt, outcome, delivered ? 'delivered' : retry ? 'pending' : 'failed')
       })

@@ -12,7 +12,7 @@ import {
   type WebhookTrigger,
 } from '../../contract/webhooks.ts'
 import type { ProjectScope } from '../auth/scope.ts'
-import type { Db } from '../db/client.ts'
+import { withTransaction, type Db } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
 import { webhookAttempts, webhookDeliveries, webhooks } from '../db/schema.ts'
 import { NotFoundError, ValidationError } from '../failures.ts'
@@ -141,8 +141,8 @@ export async function testWebhook(db: Db, deps: WebhookDeps, scope: ProjectScope
   const { userId } = scope
   const { row } = await webhookFor(db, scope, webhookId)
   const trigger = (row.triggers[0] ?? 'exception') as WebhookTrigger
-  const [id] = await db.transaction(async (tx) =>
-    queueDeliveries(tx as unknown as Db, [{ webhookId, projectId: row.projectId, trigger, details: { message: TEST_MESSAGE, userId } }], deps.clock(), true),
+  const [id] = await withTransaction(db, async (tx) =>
+    queueDeliveries(tx, [{ webhookId, projectId: row.projectId, trigger, details: { message: TEST_MESSAGE, userId } }], deps.clock(), true),
   )
   deps.wakeJobs()
   return (await deliveriesById(db, [id!]))[0]!
@@ -152,8 +152,7 @@ export async function testWebhook(db: Db, deps: WebhookDeps, scope: ProjectScope
 export async function redeliver(db: Db, deps: WebhookDeps, scope: ProjectScope, webhookId: string, deliveryId: string): Promise<WebhookDelivery> {
   await webhookFor(db, scope, webhookId)
   const now = deps.clock()
-  await db.transaction(async (txn) => {
-    const tx = txn as unknown as Db
+  await withTransaction(db, async (tx) => {
     const [row] = await tx
       .select({ id: webhookDeliveries.id, state: webhookDeliveries.state })
       .from(webhookDeliveries)

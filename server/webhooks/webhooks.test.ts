@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { filtersToParams } from '../../contract/filters.ts'
 import type { Webhook, WebhookDelivery } from '../../contract/webhooks.ts'
 import { collaborators, events, jobs, webhookDeliveries } from '../db/schema.ts'
-import { createJobRunner } from '../jobs/job-runner.ts'
+import { JobRunner } from '../jobs/job-runner.ts'
 import { privacyJobHandlers } from '../privacy/privacy.jobs.ts'
 import { notifierEvent } from '../test-support/ingest.ts'
 import { seedProject, type SeededProject } from '../test-support/seed.ts'
@@ -528,7 +528,7 @@ describe('delivery', () => {
     const { id } = (await res.json()) as { id: string }
     // The privacy jobs alone first: the deletion completes while the batch's notifications wait.
     const { database, logger, privacy } = ctx.deps
-    const privacyOnly = createJobRunner({ database, logger, handlers: privacyJobHandlers(database.db, privacy!, logger) })
+    const privacyOnly = new JobRunner({ database, logger, handlers: privacyJobHandlers(database.db, privacy!, logger) })
     await privacyOnly.drain()
     await privacyOnly.stop()
     const deletion = (await (await ctx.request(`/api/organizations/${seeded.organization.id}/event_data_deletions/${id}`, { token: seeded.user.token })).json()) as {

@@ -3,14 +3,11 @@
 // set aside (failed_at and the reason): counted by /healthz, inspected with SQL, retried by
 // clearing failed_at (docs/ingestion.md, "Failures").
 import { sql } from 'drizzle-orm'
-import { queryRows, type Db } from '../../db/client.ts'
+import { queryRows, type Database, type Db } from '../../db/client.ts'
 import { tryLockProjects } from '../../db/project-lock.ts'
 import { textArrayLiteral } from '../../db/text-array.ts'
 import type { AcceptedRequest } from '../payload/accepted-request.ts'
 import type { AcceptedLog, LogAppender } from './accepted-log.ts'
-
-/** Concurrent inserts touch no shared rows, so several commits may overlap and share WAL flushes. */
-const CONCURRENT_APPENDS = 4
 
 /**
  * Appends a batch as ONE statement, atomic on its own (no BEGIN/COMMIT round trips around
@@ -18,7 +15,8 @@ const CONCURRENT_APPENDS = 4
  * thousands of bind parameters). Each body is stored as its text, which the database
  * compresses. The project foreign key refuses requests of a deleted project.
  */
-export function tableAppender(db: Db): LogAppender {
+export function tableAppender(database: Pick<Database, 'db' | 'maxWriters'>): LogAppender {
+  const { db } = database
   return {
     async append(requests) {
       await db.execute(sql`
@@ -27,7 +25,8 @@ export function tableAppender(db: Db): LogAppender {
         FROM json_to_recordset(${JSON.stringify(requests.map(toRow))}::json)
           AS x(kind text, project_id text, received_at timestamptz, event_ids text[], user_agent text, body text)`)
     },
-    concurrentAppends: CONCURRENT_APPENDS,
+    // Inserts touch no shared rows, so commits may overlap (and share WAL flushes) as far as the engine takes writers.
+    concurrentAppends: database.maxWriters,
     dir: null,
     close: async () => {},
   }

@@ -61,7 +61,7 @@ export async function openIngestion(database: Database, options: IngestOptions, 
     }
   } else {
     if (!database.url) throw new Error(`a ${database.engine} database offers no thread for the ingest pipeline`)
-    appender = tableAppender(database.db)
+    appender = tableAppender(database)
     thread = await startPipelineThread(database.url, logLevel, { indexer })
   }
   const pipeline = pipelineClient((request) => thread.call(request))

@@ -39,8 +39,8 @@ const SET_ASIDE_AFTER = 2
 const FORGET_AFTER = '1 day'
 
 /**
- * The guard of this process. On PGlite only one process runs, so any other owner's note is a
- * dead run's. On PostgreSQL each process holds a session advisory lock on its own key for as
+ * The guard of this process. Where no other process shares the database (PGlite), any other
+ * owner's note is a dead run's. Where processes share it (PostgreSQL), each holds a session advisory lock on its own key for as
  * long as it runs (one pooled connection), and a note's owner is alive while its lock is held.
  */
 export async function createAttemptGuard(database: Database, logger: Logger): Promise<AttemptGuard> {
@@ -49,7 +49,7 @@ export async function createAttemptGuard(database: Database, logger: Logger): Pr
   const owner = randomInt(2 ** 47) * 64 + randomInt(64)
   let releaseLiveness: (() => void) | null = null
   let held: Promise<unknown> = Promise.resolve()
-  if (database.engine === 'postgres') {
+  if (database.sharedByProcesses) {
     const locked = new Promise<void>((resolve, reject) => {
       held = database
         .withExclusiveLock(owner, () => {
@@ -66,7 +66,7 @@ export async function createAttemptGuard(database: Database, logger: Logger): Pr
   await db.execute(sql`DELETE FROM ingest_attempts WHERE started_at < now() - ${FORGET_AFTER}::interval`)
 
   async function alive(other: number): Promise<boolean> {
-    if (database.engine !== 'postgres') return false
+    if (!database.sharedByProcesses) return false
     const [row] = await queryRows<{ alive: boolean }>(
       db,
       sql`SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 1 AND granted
