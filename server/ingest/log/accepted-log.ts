@@ -37,7 +37,10 @@ export interface AcceptedLog {
    * write lock, or their rows): those are left to it.
    */
   claim(tx: Db, requests: readonly AcceptedRequest[]): Promise<AcceptedRequest[]>
-  /** In the index transaction: the log moves past `requests`, so they are indexed exactly once. */
+  /**
+   * In the index transaction: the log moves past `requests` (the claimed ones that were indexed),
+   * so they are indexed exactly once; past those claimed but dropped too (a deleted project's).
+   */
   commit(tx: Db, requests: readonly AcceptedRequest[]): Promise<void>
   /** In a transaction: keeps a request that cannot be processed or indexed aside with `reason`, and moves past it. */
   setAside(tx: Db, request: AcceptedRequest, reason: string): Promise<void>

@@ -38,6 +38,8 @@ export function journalLog(db: Db, dir: string, logger: Logger): AcceptedLog {
   let lastRecordEnd: JournalPosition | null = null
   let readEnd: JournalPosition | null = null
   let staged: JournalPosition | null = null
+  // The requests the transaction in progress claimed from.
+  let claimedFrom: readonly AcceptedRequest[] = []
 
   async function currentPosition(): Promise<JournalPosition> {
     if (!position) {
@@ -94,13 +96,15 @@ export function journalLog(db: Db, dir: string, logger: Logger): AcceptedLog {
     },
     // Events of a project deleted meanwhile are not indexed (ingest_log's foreign key does that on PostgreSQL).
     async claim(tx, requests) {
+      claimedFrom = requests
       const projects = [...new Set(requests.map((r) => r.projectId))]
       const rows = await queryRows<{ id: string }>(tx, sql`SELECT id FROM projects WHERE id = ANY(${textArrayLiteral(projects)}::text[])`)
       const live = new Set(rows.map((row) => row.id))
       return requests.filter((r) => live.has(r.projectId))
     },
-    async commit(tx, requests) {
-      for (const request of requests.slice(-1)) await movePast(tx, request)
+    // Past every request the transaction claimed from, indexed or dropped: the journal is read in order.
+    async commit(tx) {
+      for (const request of claimedFrom.slice(-1)) await movePast(tx, request)
     },
     async setAside(tx, request, reason) {
       await keepAside(tx, request, reason)

@@ -82,7 +82,12 @@ export class Indexer {
       if (this.waiting.events >= this.batchSize) this.endLinger?.()
     }
     this.wanted = true
-    if (!this.running) this.running = this.run().finally(() => (this.running = null))
+    if (this.running) return
+    this.running = this.run().finally(() => {
+      this.running = null
+      // Woken after the last pass checked, before it ended.
+      if (this.wanted && !this.stopping && !this.retryTimer) this.wake()
+    })
   }
 
   /** Resolves after a pass that started after this call found the log empty, with when this indexer last indexed an event. */
