@@ -129,7 +129,7 @@ export class Indexer {
       const served = this.waiters
       this.waiters = []
       try {
-        await this.pass()
+        await this.pass(served.length > 0)
       } catch (err) {
         this.waiters.unshift(...served)
         this.failed(err)
@@ -159,10 +159,9 @@ export class Indexer {
    * Batches until the log has none left for this pass. Projects whose requests were all read
    * (or are held by another process) are passed over for the rest of the pass, so their newer
    * requests gather for the next one rather than go in tiny batches while others wait.
+   * `foldDue`: someone waits on idle(), and reads exact rollups after.
    */
-  private async pass(): Promise<void> {
-    // Someone waits on idle(): they read exact rollups.
-    const foldDue = this.waiters.length > 0
+  private async pass(foldDue: boolean): Promise<void> {
     const passOver = new Set<string>()
     let indexed = 0
     for (let more = true; more && !this.stopping; ) {
