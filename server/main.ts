@@ -17,6 +17,7 @@ import { createLimitedServer, type ConnectionLimits, type LimitedServer } from '
 import { createRequestListener } from './ingest/accept/node-listener.ts'
 import { openIngestion } from './ingest/pipeline/open.ts'
 import { logLeakedErrors } from './leaked-errors.ts'
+import type { Logger } from 'pino'
 import { createLogger } from './logger.ts'
 import { defaultPrivacyDeps } from './privacy/privacy-deps.ts'
 import { sweepRetrievalFiles } from './privacy/privacy.jobs.ts'
@@ -92,8 +93,10 @@ async function listen(
 // How long a stopping server waits for clients to let go of their connections before cutting them.
 const CLOSE_GRACE_MS = 10_000
 
-function closeServer(server: LimitedServer): Promise<void> {
-  return server.close(CLOSE_GRACE_MS)
+/** Stops a listener; says so when clients still held connections at the cut-off (they were cut). */
+async function closeServer(server: LimitedServer, logger: Logger): Promise<void> {
+  const { cut } = await server.close(CLOSE_GRACE_MS)
+  if (cut > 0) logger.warn({ connections: cut }, `stopping: ${cut} connections still open after ${CLOSE_GRACE_MS / 1000} s were cut`)
 }
 
 async function main(): Promise<void> {
@@ -155,7 +158,7 @@ async function main(): Promise<void> {
     }
   } catch (err) {
     // Nothing was accepted yet: close what is open so the data directory is left clean.
-    await Promise.all(servers.map(closeServer))
+    await Promise.all(servers.map((server) => closeServer(server, logger)))
     ingestListener?.close()
     stopMaintenance()
     await ingestWriter.close()
@@ -181,7 +184,7 @@ async function main(): Promise<void> {
     // at their next batch) and handed back to the queue within 10 s, whatever they are doing, for
     // another process or the next start; meanwhile the listeners let their clients go.
     const jobsStopped = jobRunner.stop()
-    await Promise.all(servers.map(closeServer))
+    await Promise.all(servers.map((server) => closeServer(server, logger)))
     ingestListener?.close()
     stopMaintenance()
     await jobsStopped

@@ -7,6 +7,7 @@ import { request } from 'node:http'
 import { connect, type Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../config.ts'
+import { createLimitedServer } from './connection-limits.ts'
 import { notifierEvent } from '../test-support/ingest.ts'
 import { seedProject } from '../test-support/seed.ts'
 import { createTestContext, listen, type TestContext } from '../test-support/test-app.ts'
@@ -192,5 +193,29 @@ describe('ingestion paths on the server listener', () => {
     })
     expect(posted.status).toBe(200)
     expect((await ctx.app.request('http://errata.test/notify/')).status).toBe(405)
+  })
+})
+
+describe('stopping', () => {
+  it('cuts a connection whose request is still in progress at the grace period\'s end, and says how many it cut', async () => {
+    const limited = createLimitedServer((req, res) => {
+      if (req.url === '/hang') return // never answered
+      res.end('ok')
+    }, { connections: 10, connectionsPerAddress: 10, headersTimeoutMs: 10_000 })
+    await new Promise<void>((resolve) => limited.server.listen(0, '127.0.0.1', resolve))
+    const { port: limitedPort } = limited.server.address() as { port: number }
+    const hanging = await slowClient('127.0.0.1', 'GET /hang HTTP/1.1\r\nHost: x\r\n\r\n', limitedPort)
+    await expect.poll(() => limited.open()).toBe(1)
+    expect(await limited.close(200)).toEqual({ cut: 1 })
+    await expect.poll(() => hanging.closed).toBe(true)
+  })
+
+  it('cuts nothing when every request was answered in time', async () => {
+    const limited = createLimitedServer((_req, res) => res.end('ok'), { connections: 10, connectionsPerAddress: 10, headersTimeoutMs: 10_000 })
+    await new Promise<void>((resolve) => limited.server.listen(0, '127.0.0.1', resolve))
+    const { port: limitedPort } = limited.server.address() as { port: number }
+    const client = await slowClient('127.0.0.1', 'GET / HTTP/1.1\r\nHost: x\r\n\r\n', limitedPort)
+    await expect.poll(() => client.received).toContain('ok')
+    expect(await limited.close(5_000)).toEqual({ cut: 0 })
   })
 })

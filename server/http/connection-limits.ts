@@ -18,9 +18,9 @@ export interface LimitedServer {
   /**
    * Answers requests in progress, and for up to a second new ones, with `Connection: close`; then
    * stops accepting connections and closes each one once it has no request in progress. Whatever
-   * is left after `graceMs` is cut.
+   * is left after `graceMs` is cut: resolves with how many connections were.
    */
-  close(graceMs: number): Promise<void>
+  close(graceMs: number): Promise<{ cut: number }>
 }
 
 /** How long a closing server still answers new requests (with `Connection: close`) before it closes idle connections. */
@@ -120,10 +120,14 @@ export function createLimitedServer(handler: RequestListener, limits: Connection
     server,
     open: (address) => (address === undefined ? connections.size : (perAddress.get(address) ?? 0)),
     close: (graceMs) =>
-      new Promise<void>((resolve) => {
+      new Promise<{ cut: number }>((resolve) => {
         closing = true
+        let cut = 0
         for (const response of inProgress) if (!response.headersSent) response.setHeader('Connection', 'close')
-        const cutOff = setTimeout(() => server.closeAllConnections(), graceMs)
+        const cutOff = setTimeout(() => {
+          cut = connections.size
+          server.closeAllConnections()
+        }, graceMs)
         // For a moment the server still reads and answers, every answer now with `Connection:
         // close`: a request a client sent just before the close began, or sends on a connection
         // whose last answer did not say close, is answered rather than reset with a connection
@@ -132,7 +136,7 @@ export function createLimitedServer(handler: RequestListener, limits: Connection
         setTimeout(() => {
           server.close(() => {
             clearTimeout(cutOff)
-            resolve()
+            resolve({ cut })
           })
         }, Math.min(graceMs, CLOSE_LINGER_MS))
       }),

@@ -239,8 +239,9 @@ describe('the server process', { timeout: 180_000 }, () => {
     })
     expect(await processExit).toBe(0)
     expect(load['2xx']).toBeGreaterThan(0)
-    // Well before the clients stopped on their own, and before the 10 s cut-off.
-    expect(exitedAt - signalledAt).toBeLessThan(8_000)
+    // Before the clients stopped on their own: they were told to close and let go, none had to be cut at the 10 s cut-off.
+    expect(exitedAt).toBeGreaterThan(signalledAt)
+    expect(server.output()).not.toContain('were cut')
   })
 
   it('answers every request sent before SIGTERM on kept-alive connections, then closes them cleanly', async () => {
