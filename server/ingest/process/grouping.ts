@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { EventException, StackFrame } from '../../../contract/events.ts'
 import type { Grouping, GroupingReason } from '../payload/event-row.ts'
+import { withoutContentHash } from './content-hash.ts'
 
 /**
  * Path segments that differ per install or per over-the-air update, not per code: iOS app
@@ -9,6 +10,12 @@ import type { Grouping, GroupingReason } from '../payload/event-row.ts'
  * its extension (Expo updates: `.expo-internal/<hash>.bundle`).
  */
 const PER_INSTALL_SEGMENT = /(?<=\/)(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{32,})(?=\/|\.[A-Za-z0-9]+$)/gi
+
+/** Next.js's build id, the folder of its manifests: `/_next/static/<buildId>/_buildManifest.js`. */
+const NEXT_BUILD_ID = /(?<=\/_next\/static\/)[^/]+(?=\/_\w+Manifest\.js$)/
+
+/** The scheme and host of a URL: the same script served from another CDN host is the same code. */
+const ORIGIN = /^https?:\/\/[^/]*/i
 
 /** The last segment of a path: "libcrash.so" of "/data/app/~~Xy==/com.example-1/lib/arm64/libcrash.so". */
 function baseName(path: string): string {
@@ -67,15 +74,17 @@ function groupingKey(exceptions: readonly EventException[], groupingHash: string
 
 /**
  * A file path as it should count for grouping: without the query string or fragment
- * (cache busters such as `app.js?v=123`), without a `file://` prefix, and with per-install
- * folders as `*`, so the same code groups together across deploys, loaders and devices.
+ * (cache busters such as `app.js?v=123`), without a `file://` prefix or a URL's origin, with
+ * per-install folders, Next.js's build id and a bundle's content hash as `*`, so the same code
+ * groups together across deploys, CDN hosts, loaders and devices. The stored frame keeps its file.
  */
 export function normalizeFileForGrouping(file: string): string {
   // A search for the first ? or #, not /[?#].*$/: on a long line of ?s that regex
   // retries from each one and takes quadratic time.
   const end = file.search(/[?#]/)
   const path = end === -1 ? file : file.slice(0, end)
-  const local = path.startsWith('file://') ? path.slice('file://'.length) : path
-  return local.replace(PER_INSTALL_SEGMENT, '*')
+  const local = path.startsWith('file://') ? path.slice('file://'.length) : path.replace(ORIGIN, '')
+  const folders = local.replace(PER_INSTALL_SEGMENT, '*').replace(NEXT_BUILD_ID, '*')
+  const slash = folders.lastIndexOf('/')
+  return folders.slice(0, slash + 1) + withoutContentHash(folders.slice(slash + 1))
 }
-

@@ -548,9 +548,9 @@ describe('grouping', () => {
     expect(bare.hash).not.toBe(computeGrouping([exception('Error', 'disk empty', [])], null).hash)
   })
 
-  it('normalizes cache busters and file:// prefixes so the same code groups together', () => {
-    expect(normalizeFileForGrouping('https://cdn.example.com/app.js?v=123')).toBe('https://cdn.example.com/app.js')
-    expect(normalizeFileForGrouping('https://cdn.example.com/app.js#frag')).toBe('https://cdn.example.com/app.js')
+  it('normalizes cache busters, origins and file:// prefixes so the same code groups together', () => {
+    expect(normalizeFileForGrouping('https://cdn.example.com/app.js?v=123')).toBe('/app.js')
+    expect(normalizeFileForGrouping('https://cdn.example.com/app.js#frag')).toBe('/app.js')
     expect(normalizeFileForGrouping('file:///app/notify.mjs')).toBe('/app/notify.mjs')
     // Per-install folders: iOS containers, CodePush package hashes.
     expect(
