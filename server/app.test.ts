@@ -159,6 +159,38 @@ describe('app wiring', () => {
     expect((await ctx.request('/api/projects/p1/errors/e1', { method: 'PUT', token: user.token })).status).toBe(404)
   })
 
+  it('answers uploads and notifier requests sent to the API port 404, naming the main port', async () => {
+    const deps = { ...ctx.deps, config: { ...ctx.deps.config, publicUrl: undefined, port: 8080 } }
+    const apiApp = createApiPortApp(deps)
+    const form = new FormData()
+    form.set('apiKey', '0'.repeat(32))
+    form.set('minifiedUrl', 'https://example.com/app.js')
+    form.set('sourceMap', new Blob(['{}']), 'app.js.map')
+    for (const [method, path, headers] of [
+      ['POST', '/sourcemap', {}],
+      ['POST', '/react-native-source-map', {}],
+      ['POST', '/sourcemap/', { 'X-Version': '2' }],
+      ['POST', '/build', {}],
+      ['POST', '/', {}],
+      ['POST', '/notify', {}],
+      ['POST', '/sessions', { Authorization: `token ${user.token}` }],
+    ] as const) {
+      const res = await apiApp.request(`http://errata.test:9090${path}`, { method, headers, body: path.includes('sourcemap') ? form : '{}' })
+      expect(res.status, path).toBe(404)
+      expect(res.headers.get('Connection'), path).toBe('close')
+      expect(await res.json(), path).toEqual({
+        errors: [`POST ${path}: uploads and notifier requests go to the main port (PORT 8080), not to API_PORT; send this to http://errata.test:8080${path}`],
+      })
+    }
+    // Behind a proxy the address named is the public one.
+    const proxied = createApiPortApp({ ...deps, config: { ...deps.config, publicUrl: 'https://errata.example.com' } })
+    const res = await proxied.request('http://10.0.0.5:9090/sourcemap', { method: 'POST', body: form })
+    expect((await res.json()).errors[0]).toMatch(/send this to https:\/\/errata\.example\.com\/sourcemap$/)
+    // The API's own paths and its root are unchanged.
+    expect((await apiApp.request('http://errata.test:9090/', { headers: { 'X-Version': '2', Authorization: `token ${user.token}` } })).status).toBe(404)
+    expect((await apiApp.request('http://errata.test:9090/user', { headers: { 'X-Version': '2', Authorization: `token ${user.token}` } })).status).toBe(200)
+  })
+
   it('serves the Data Access API at the root of the API port', async () => {
     const apiApp = createApiPortApp(ctx.deps)
     const res = await apiApp.request('http://errata.test:9090/user', {

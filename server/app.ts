@@ -203,9 +203,31 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   return app
 }
 
+/** Paths the main port takes from notifiers and upload tools (ingestion, source maps, builds), never API paths. */
+const MAIN_PORT_ONLY_PATH = /^\/(?:notify|sessions|sourcemap|react-native-source-map|build)\/?$/
+
+/**
+ * Notifier requests and uploads sent to API_PORT's address, a mistake easily made in a build
+ * script: 404 naming the main port, rather than the API's answer (410 asking for X-Version: 2).
+ * A build report may also go to the main port's root, as bugsnag-build-reporter sends it.
+ */
+const sentToMainPort: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const path = c.req.path
+  if (!MAIN_PORT_ONLY_PATH.test(path) && !(path === '/' && c.req.method === 'POST')) return next()
+  const { publicUrl, port } = c.var.deps.config
+  const main = new URL(c.req.url)
+  main.port = String(port)
+  // The body is not read: a client still sending it must not reuse the connection.
+  c.header('Connection', 'close')
+  throw new Failure('not found', [
+    `${c.req.method} ${path}: uploads and notifier requests go to the main port (PORT ${port}), not to API_PORT; send this to ${publicUrl ?? main.origin}${path}`,
+  ])
+}
+
 /** The optional API_PORT server: the Data Access API at the root, for clients that drop a base path. */
 export function createApiPortApp(deps: AppDeps): Hono<AppEnv> {
   const app = baseApp(deps)
+  app.use(sentToMainPort)
   app.route('/', createApiRoutes('', deps.config.limits.apiBodyBytes))
   return app
 }

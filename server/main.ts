@@ -3,9 +3,10 @@ import { join } from 'node:path'
 import type { RequestListener } from 'node:http'
 import { getRequestListener } from '@hono/node-server'
 import { createApiPortApp, createApp } from './app.ts'
-import { bootstrapFirstAdmin } from './auth/bootstrap.ts'
+import { bootstrapFirstAdmin, type BootstrapResult } from './auth/bootstrap.ts'
 import { createLoginThrottle, DEFAULT_LOGIN_LIMITS } from './auth/login-throttle.ts'
 import { createBackgroundJobs } from './background-jobs.ts'
+import { framedNotice } from './cli/framed-notice.ts'
 import { ConfigError, loadConfig } from './config.ts'
 import type { AppDeps } from './context.ts'
 import { openDatabase } from './db/client.ts'
@@ -47,6 +48,20 @@ async function buildDashboardIfNeeded(staticDir: string, log: (msg: string) => v
   const seconds = Math.round((performance.now() - started) / 100) / 10
   process.stdout.write(`Dashboard built in ${seconds} s (${modules} modules).\n`)
   log(`dashboard built in ${seconds} s`)
+}
+
+/** The first admin's sign-in, printed once in clear for the person starting Errata for the first time. */
+function firstAdminNotice(admin: BootstrapResult): string {
+  const generated = admin.generatedPassword !== undefined || admin.generatedToken !== undefined
+  return framedNotice([
+    generated ? 'First admin created. Shown only once: store these now.' : 'First admin created.',
+    '',
+    `email:       ${admin.email}`,
+    `password:    ${admin.generatedPassword ?? 'as set in ERRATA_ADMIN_PASSWORD'}`,
+    `auth token:  ${admin.generatedToken ?? 'as set in ERRATA_ADMIN_TOKEN'}`,
+    '',
+    'A lost password: npm run errata -- reset-password EMAIL (docs/operations.md)',
+  ])
 }
 
 /** A port Errata cannot listen on, with what to do about it. */
@@ -115,15 +130,6 @@ async function main(): Promise<void> {
   const stopMaintenance = startMaintenance(database, logger)
 
   const admin = await bootstrapFirstAdmin(database, config.admin)
-  if (admin) {
-    // Printed once, in clear, for the person starting Errata for the first time.
-    const lines = [`First admin created: ${admin.email}`]
-    if (admin.generatedPassword) lines.push(`  password:   ${admin.generatedPassword}`)
-    if (admin.generatedToken) lines.push(`  auth token: ${admin.generatedToken}`)
-    if (admin.generatedPassword || admin.generatedToken) lines.push('  These are shown only once; store them now.')
-    else lines.push('  with the password and auth token set in ERRATA_ADMIN_PASSWORD and ERRATA_ADMIN_TOKEN.')
-    process.stdout.write(`\n${lines.join('\n')}\n\n`)
-  }
 
   const ingestWriter = await openIngestion(database, config.ingest, logger, { journalDir: join(config.dataDir, 'ingest-journal'), logLevel: config.logLevel })
   // Background jobs (privacy requests, webhook deliveries): claimed from the database by every process.
@@ -170,7 +176,9 @@ async function main(): Promise<void> {
   const origin = `http://${config.host}:${config.port}`
   logger.info({ url: origin }, 'Errata is listening')
   logLeakedErrors(logger)
-  process.stdout.write(`Errata is running at ${config.publicUrl ?? origin}\n`)
+  // The first admin's credentials come last, framed, in the same write: the line an operator
+  // waits for is followed by what they must store.
+  process.stdout.write(`Errata is running at ${config.publicUrl ?? origin}\n${admin ? `\n${firstAdminNotice(admin)}\n` : ''}`)
   if (config.apiPort !== undefined) {
     logger.info({ url: `http://${config.host}:${config.apiPort}` }, 'Data Access API port listening')
   }

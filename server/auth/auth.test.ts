@@ -7,7 +7,8 @@ import { createTestDatabase } from '../test-support/test-app.ts'
 import { readToken } from './authenticate.ts'
 import { bootstrapFirstAdmin } from './bootstrap.ts'
 import { hashPassword, verifyPassword } from './passwords.ts'
-import { createToken, findUserByToken, generateToken, hashToken, revokeToken } from './tokens.ts'
+import { resetPassword } from './reset-password.ts'
+import { createSignInToken, createToken, findUserByToken, generateToken, hashToken, revokeToken } from './tokens.ts'
 
 let database: Database
 
@@ -136,5 +137,30 @@ describe('readToken', () => {
     expect(readToken('abc123')).toBeNull()
     expect(readToken('Basic dXNlcjpwYXNz')).toBeNull()
     expect(readToken('token a b')).toBeNull()
+  })
+})
+
+describe('resetPassword', () => {
+  it("sets a new password that keeps the rule, ends the account's dashboard sign-ins and keeps its personal tokens", async () => {
+    const id = newId()
+    await database.db.insert(users).values({ id, email: 'Lost@Example.com', name: 'Lost', passwordHash: await hashPassword('the old password') })
+    const signIn = await createSignInToken(database.db, id, 'Mozilla/5.0 (X11; Linux x86_64) Chrome/120.0')
+    const personal = await createToken(database.db, id, 'CI')
+    const otherId = newId()
+    await database.db.insert(users).values({ id: otherId, email: 'other-reset@example.com', name: 'Other' })
+    const othersSignIn = await createSignInToken(database.db, otherId, undefined)
+
+    const reset = await resetPassword(database.db, ' lost@example.com ')
+    expect(reset).toEqual({ email: 'Lost@Example.com', password: expect.stringMatching(/^[\w-]{16}$/), signInsEnded: 1 })
+    const [row] = await database.db.select().from(users).where(eq(users.id, id))
+    expect(await verifyPassword(reset!.password, row!.passwordHash!)).toBe(true)
+    expect(await verifyPassword('the old password', row!.passwordHash!)).toBe(false)
+    expect(await findUserByToken(database.db, signIn.token)).toBeNull()
+    expect((await findUserByToken(database.db, personal.token))?.id).toBe(id)
+    expect((await findUserByToken(database.db, othersSignIn.token))?.id).toBe(otherId)
+  })
+
+  it('changes nothing for an email no account has', async () => {
+    expect(await resetPassword(database.db, 'nobody-here@example.com')).toBeNull()
   })
 })

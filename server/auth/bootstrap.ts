@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import { queryRows, withTransaction, type Database } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
 import { users } from '../db/schema.ts'
 import { passwordSchema } from '../../contract/users.ts'
-import { hashPassword } from './passwords.ts'
+import { generatePassword, hashPassword } from './passwords.ts'
 import { createToken, generateToken } from './tokens.ts'
 
 export interface BootstrapResult {
@@ -33,7 +32,7 @@ export async function bootstrapFirstAdmin(
     const checked = passwordSchema.safeParse(admin.password)
     if (!checked.success) throw new Error(`ERRATA_ADMIN_PASSWORD: ${checked.error.issues[0]?.message ?? 'is not allowed'}`)
   }
-  const password = admin.password ?? randomBytes(12).toString('base64url')
+  const password = admin.password ?? generatePassword()
   const token = admin.token ?? generateToken()
   const passwordHash = await hashPassword(password)
   const created = await database.withExclusiveLock(BOOTSTRAP_LOCK_KEY, () =>

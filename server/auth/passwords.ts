@@ -1,4 +1,5 @@
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto'
+import { passwordSchema } from '../../contract/users.ts'
 
 const scrypt = (password: string, salt: Buffer, keylen: number, options: ScryptOptions) =>
   new Promise<Buffer>((resolve, reject) =>
@@ -8,6 +9,14 @@ const scrypt = (password: string, salt: Buffer, keylen: number, options: ScryptO
 // N=2^15 r=8 p=1: ~32 MiB and ~50 ms per hash, OWASP's recommended floor for scrypt.
 const PARAMS = { N: 1 << 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 }
 const KEY_LENGTH = 32
+
+/**
+ * A new random password for an account Errata sets up itself (the first admin, a reset by the
+ * operator): 16 characters (96 random bits), which the password rule (contract/users.ts) accepts.
+ */
+export function generatePassword(): string {
+  return passwordSchema.parse(randomBytes(12).toString('base64url'))
+}
 
 /** `scrypt$N$r$p$salt$hash` (base64url), so parameters can be raised later without breaking old hashes. */
 export async function hashPassword(password: string): Promise<string> {

@@ -379,6 +379,8 @@ describe('matching rules against stored uploads', () => {
 describe('fetching the minified file and its map by URL when none was uploaded (rule 7)', () => {
   let assets: Server
   let origin: string
+  /** The paths the assets server was asked for. */
+  const requested: string[] = []
   beforeAll(async () => {
     const map = JSON.parse(readJsApp('dist/app.min.js.map'))
     const { sourcesContent: _dropped, ...withoutContent } = map
@@ -393,8 +395,11 @@ describe('fetching the minified file and its map by URL when none was uploaded (
       // A map of a few bytes whose section names line 100,000,000.
       '/far/app.min.js': 'a()\n//# sourceMappingURL=app.min.js.map',
       '/far/app.min.js.map': JSON.stringify({ version: 3, sections: [{ offset: { line: 100_000_000, column: 0 }, map: { version: 3, sources: ['far.js'], mappings: 'AAAA' } }] }),
+      // The script a map was uploaded for without its minified file.
+      '/deployed/app.8a1b3c.js': readJsApp('dist/app.min.js'),
     }
     assets = createServer((req, res) => {
+      requested.push(req.url ?? '')
       const body = files[req.url ?? '']
       res.statusCode = body === undefined ? 404 : 200
       res.end(body ?? 'not found')
@@ -426,6 +431,32 @@ describe('fetching the minified file and its map by URL when none was uploaded (
     await fetching.symbolicate([batchItem(event)])
     expect(event.payload.exceptions[0]!.stacktrace[0]).toMatchObject({ file: `${origin}/far/far.js`, line: 1, column: 1 })
     expect(fetching.cacheStats().bytes).toBeLessThan(1024 * 1024)
+  })
+
+  it("fetches the minified file of a map uploaded without one from the frame's script when an event arrives, so functions are named", async () => {
+    const upload = await ctx.request('/sourcemap', {
+      method: 'POST',
+      body: uploadForm({ apiKey: seeded.project.api_key, appVersion: '8.1.0', minifiedUrl: `${origin}/deployed/app.*.js` }, { sourceMap: readJsApp('dist/app.min.js.map') }),
+    })
+    expect(upload.status).toBe(200)
+    expect(requested).not.toContain('/deployed/app.8a1b3c.js')
+    // computeTotal's frame alone: no calling frame to take its name from, only the minified file's definition.
+    const computeTotal = framesOf(browserError())[1]!
+    const eventAt = () => browserEvent('8.1.0', [{ ...computeTotal, file: `${origin}/deployed/app.8a1b3c.js` }])
+
+    const fetching = new JavaScriptSymbolicator({ database: ctx.deps.database, logger: ctx.deps.logger, fetch: { allow: parseAllowList('127.0.0.1') } })
+    const named = eventAt()
+    await fetching.symbolicate([batchItem(named)])
+    expect(requested).toContain('/deployed/app.8a1b3c.js')
+    expect(named.payload.exceptions[0]!.stacktrace[0]).toMatchObject({ file: 'src/util.js', line: 3, method: 'computeTotal', source_map_id: expect.any(String) })
+    expect(named.payload.symbolication?.status).toBe('mapped')
+
+    // Through the same address guard: a private address not allowed is not fetched; the frame is mapped all the same, named as sent.
+    const guarded = new JavaScriptSymbolicator({ database: ctx.deps.database, logger: ctx.deps.logger, fetch: { allow: [] } })
+    const unnamed = eventAt()
+    await guarded.symbolicate([batchItem(unnamed)])
+    expect(unnamed.payload.exceptions[0]!.stacktrace[0]).toMatchObject({ file: 'src/util.js', line: 3, method: 'u' })
+    expect(unnamed.payload.symbolication?.status).toBe('mapped')
   })
 
   it('refuses a private address without the allow-list: the event misses its map and says why', async () => {

@@ -148,16 +148,21 @@ export class JavaScriptSymbolicator {
     return { maps: this.maps.size, bytes: this.maps.calculatedSize }
   }
 
-  private cached(key: string, load: () => Promise<MapOutcome>): Promise<MapOutcome> {
+  /**
+   * A map from the cache, or loaded once however many events ask. `ttlOf` says how long a loaded
+   * map may be kept (by default until the cache needs the room).
+   */
+  private cached(key: string, load: () => Promise<MapOutcome>, ttlOf: (map: LoadedSourceMap) => number | undefined = () => undefined): Promise<MapOutcome> {
     const hit = this.maps.get(key) ?? this.failedMaps.get(key)
     if (hit) return Promise.resolve(hit)
     const pending = this.loading.get(key)
     if (pending) return pending
     const started = load()
       .then((outcome) => {
-        // A fetched map is fetched again after a while: the file at that URL may be redeployed.
-        if (outcome instanceof LoadedSourceMap) this.maps.set(key, outcome, key.startsWith('url:') ? { ttl: FETCHED_MAP_TTL_MS } : {})
-        else this.failedMaps.set(key, outcome)
+        if (outcome instanceof LoadedSourceMap) {
+          const ttl = ttlOf(outcome)
+          this.maps.set(key, outcome, ttl === undefined ? {} : { ttl })
+        } else this.failedMaps.set(key, outcome)
         return outcome
       })
       .finally(() => this.loading.delete(key))
@@ -180,31 +185,53 @@ export class JavaScriptSymbolicator {
     }
   }
 
-  private loadUpload(upload: UploadCandidate): Promise<MapOutcome> {
-    return this.cached(upload.id, async () => {
-      const files = await loadUploadFiles(this.db, upload.id)
-      if (!files?.map) return { error: 'the source map upload was deleted' }
-      try {
-        const parsed = parseSourceMap(files.map)
-        return new LoadedSourceMap({
-          key: upload.id,
-          parsed,
-          textBytes: files.mapBytes,
-          projectRoot: upload.projectRoot,
-          minified: files.minified,
-          sourceFiles: files.sources,
-          storedSources: files.storedSources,
-        })
-      } catch (err) {
-        const message = err instanceof SourceMapError ? `the source map ${err.message}` : `the source map could not be read: ${(err as Error).message}`
-        this.logger.warn({ sourceMapId: upload.id, err: message }, 'source map unusable')
-        return { error: message }
-      }
-    })
+  /**
+   * An upload's map. An upload sent without its minified file gets it fetched from `scriptUrl`,
+   * the address a frame it applies to names (spec: "when omitted, the service tries to fetch it
+   * when an event arrives"), so that function names resolve where they are defined. A fetch
+   * that fails leaves names to call sites; the map is then kept only FAILED_MAP_TTL_MS, so a
+   * later event tries again.
+   */
+  private loadUpload(upload: UploadCandidate, scriptUrl: string | null): Promise<MapOutcome> {
+    let minifiedMissing = false
+    return this.cached(
+      upload.id,
+      async () => {
+        const files = await loadUploadFiles(this.db, upload.id)
+        if (!files?.map) return { error: 'the source map upload was deleted' }
+        let minified = files.minified
+        if (minified === null && this.fetcher && scriptUrl !== null) {
+          const fetched = await this.fetcher.fetchText(scriptUrl)
+          if (fetched.ok) minified = fetched.text
+          else {
+            minifiedMissing = true
+            this.logger.info({ sourceMapId: upload.id, url: scriptUrl, reason: fetched.reason }, 'could not fetch the minified file of a source map upload sent without it')
+          }
+        }
+        try {
+          const parsed = parseSourceMap(files.map)
+          return new LoadedSourceMap({
+            key: upload.id,
+            parsed,
+            textBytes: files.mapBytes,
+            projectRoot: upload.projectRoot,
+            minified,
+            sourceFiles: files.sources,
+            storedSources: files.storedSources,
+          })
+        } catch (err) {
+          const message = err instanceof SourceMapError ? `the source map ${err.message}` : `the source map could not be read: ${(err as Error).message}`
+          this.logger.warn({ sourceMapId: upload.id, err: message }, 'source map unusable')
+          return { error: message }
+        }
+      },
+      () => (minifiedMissing ? FAILED_MAP_TTL_MS : undefined),
+    )
   }
 
   private loadFetched(url: string): Promise<MapOutcome> {
-    return this.cached(`url:${url}`, () => fetchSourceMapForUrl(this.fetcher!, url))
+    // A fetched map is fetched again after a while: the file at that URL may be redeployed.
+    return this.cached(`url:${url}`, () => fetchSourceMapForUrl(this.fetcher!, url), () => FETCHED_MAP_TTL_MS)
   }
 
   /** Reads the embedded sources the frames need that were stored apart from their maps: one query per map. */
@@ -288,7 +315,7 @@ export class JavaScriptSymbolicator {
     const outcomes = new Map<string, Promise<MapOutcome>>()
     for (const work of works) {
       for (const target of work.targets) {
-        if (target.upload && !outcomes.has(target.upload.id)) outcomes.set(target.upload.id, this.loadUpload(target.upload))
+        if (target.upload && !outcomes.has(target.upload.id)) outcomes.set(target.upload.id, this.loadUpload(target.upload, scriptUrlOf(target)))
         if (target.fetchUrl && !outcomes.has(`url:${target.fetchUrl}`)) outcomes.set(`url:${target.fetchUrl}`, this.loadFetched(target.fetchUrl))
       }
     }
@@ -317,6 +344,11 @@ export class JavaScriptSymbolicator {
     await this.loadSourcesStoredApart(found)
     await this.fetchMissingSources(found)
   }
+}
+
+/** The http(s) address of a browser frame's script, where its minified file can be fetched; null for other frames. */
+function scriptUrlOf(target: FrameTarget): string | null {
+  return target.file.kind === 'url' && /^https?:\/\//i.test(target.original.file!) ? target.original.file! : null
 }
 
 /** The same, built by a function (the ingest pipeline's stages build it so). */

@@ -44,6 +44,8 @@ export interface ErrataProcesses {
   start(): Promise<ChildProcessWithoutNullStreams>
   killHard(child: ChildProcessWithoutNullStreams): Promise<void>
   stop(child: ChildProcessWithoutNullStreams): Promise<void>
+  /** Everything a started process printed so far, stdout and stderr together. */
+  output(child: ChildProcessWithoutNullStreams): string
   /** Kills whatever is still running (afterAll, also after a failure). */
   killAll(): void
 }
@@ -51,6 +53,7 @@ export interface ErrataProcesses {
 /** Errata processes on `port` and `dataDir` (embedded database), with `env` added to the environment. */
 export function errataProcesses(port: number, dataDir: string, env: Record<string, string>): ErrataProcesses {
   const children = new Set<ChildProcessWithoutNullStreams>()
+  const outputs = new WeakMap<ChildProcessWithoutNullStreams, () => string>()
   const exited = (child: ChildProcessWithoutNullStreams) => new Promise((resolve) => child.once('exit', resolve))
   return {
     async start() {
@@ -62,6 +65,7 @@ export function errataProcesses(port: number, dataDir: string, env: Record<strin
       let output = ''
       child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
       child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+      outputs.set(child, () => output)
       await until(
         () => output.includes('Errata is running'),
         () => `the server did not start:\n${output}`,
@@ -83,8 +87,30 @@ export function errataProcesses(port: number, dataDir: string, env: Record<strin
       await done
       children.delete(child)
     },
+    output(child) {
+      return outputs.get(child)?.() ?? ''
+    },
     killAll() {
       for (const child of children) if (child.exitCode === null) child.kill('SIGKILL')
     },
   }
+}
+
+/**
+ * Runs an operator command as `npm run errata -- <args>` runs it (server/cli/errata.ts) with
+ * `env` added to the environment, and resolves once it exits: its status and what it printed.
+ */
+export function runErrataCommand(args: readonly string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli/errata.ts', ...args], {
+      cwd: root,
+      env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    child.once('error', reject)
+    child.once('close', (code) => resolve({ code, stdout, stderr }))
+  })
 }

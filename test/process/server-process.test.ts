@@ -168,7 +168,8 @@ describe('the server process', { timeout: 180_000 }, () => {
   it('finishes an in-flight event on SIGTERM, exits cleanly, and keeps the event across a restart', async () => {
     // Logged at info: the test sends the rest of the event once the server says it is stopping.
     const first = await startServer({ LOG_LEVEL: 'info', ERRATA_REQUEST_LOG: 'off' })
-    expect(first.output()).toContain('First admin created: ops@example.com')
+    expect(first.output()).toContain('First admin created.')
+    expect(first.output()).toContain('email:       ops@example.com')
 
     const org = await (await api('/user/organizations', { method: 'POST', body: JSON.stringify({ name: 'Ops' }) })).json()
     const project = await (
