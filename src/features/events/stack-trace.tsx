@@ -109,7 +109,8 @@ function RepeatGroup({ cycle, repeats, frames, codeFrame }: { cycle: IndexedFram
   return (
     <li
       aria-label={`Recursion: ${cycle.length === 1 ? '1 frame' : `${cycle.length} frames`} repeated ${repeats} times, frames ${first} to ${last}`}
-      className="border-l-2 border-transparent"
+      // Framed: the box shows which frames repeat.
+      className="rounded-md border border-dashed border-warning/50 py-0.5"
     >
       <div className="flex flex-wrap items-center gap-x-2 gap-y-0.5 py-1 pl-3 text-xs text-muted-foreground">
         <Repeat aria-hidden="true" className="size-3.5" />
