@@ -62,6 +62,11 @@ export function checkoutEvent(sequence: number, sentAt: Date): Record<string, un
         type: 'nodejs',
         stacktrace: [
           { file: '/app/src/checkout/totals.ts', method: 'readAmount', lineNumber: 12, columnNumber: 20, inProject: true },
+          // A recursion through nested line groups: folded on the event page.
+          ...Array.from({ length: 6 }, () => [
+            { file: '/app/src/checkout/totals.ts', method: 'sumLines', lineNumber: 24, columnNumber: 14, inProject: true },
+            { file: '/app/src/checkout/totals.ts', method: 'sumGroup', lineNumber: 31, columnNumber: 10, inProject: true },
+          ]).flat(),
         ],
       },
     ],

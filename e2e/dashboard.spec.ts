@@ -106,6 +106,22 @@ test('sign in, set up a project, ingest events and read them', async ({ page, re
   await expect(trace.getByText('Layer.handle [as handle_request]')).toHaveCount(0)
   await trace.getByRole('button', { name: 'Show 2 library frames, frames 2 to 3' }).click()
   await expect(trace.getByText('Layer.handle [as handle_request]')).toBeVisible()
+  // Node runs these TypeScript sources as written: nothing says they are minified or lack a map.
+  await expect(page.getByText(/minified|no source map/i)).toHaveCount(0)
+
+  // The cause's recursion folds to one cycle, × 6, and unfolds on request.
+  const recursion = page.getByRole('list', { name: 'Stack frames of TypeError' }).getByRole('listitem', { name: 'Recursion: 2 frames repeated 6 times, frames 2 to 13' })
+  await expect(recursion).toContainText('× 6')
+  await expect(recursion.getByRole('listitem')).toHaveCount(2)
+  // Its name says what it does next: "Show all 12 frames …", then "Fold the repetitions …".
+  const unfold = recursion.getByRole('button', { name: /of the recursion, frames 2 to 13$/ })
+  await expect(unfold).toHaveAccessibleName('Show all 12 frames of the recursion, frames 2 to 13')
+  await unfold.click()
+  await expect(unfold).toHaveAttribute('aria-expanded', 'true')
+  await expect(recursion.getByRole('listitem')).toHaveCount(12)
+  await unfold.press('Enter')
+  await expect(unfold).toHaveAttribute('aria-expanded', 'false')
+  await expect(recursion.getByRole('listitem')).toHaveCount(2)
 
   const crumbs = page.getByRole('list', { name: 'Breadcrumbs, oldest first' })
   await expect(crumbs.getByRole('listitem')).toHaveCount(4)
@@ -134,6 +150,7 @@ test('sign in, set up a project, ingest events and read them', async ({ page, re
   await shootNarrow(page, 'event')
   await page.emulateMedia({ colorScheme: 'dark' })
   await shoot(page, 'event-dark')
+  await shootNarrow(page, 'event-dark')
   await page.emulateMedia({ colorScheme: 'light' })
 
   // Previous / next through the error's events.

@@ -31,10 +31,8 @@ export interface FrameTarget {
   original: MinifiedFrame
   file: FrameFile
   /**
-   * Whether the frame should have a map, and so counts as missing one when none applies: browser
-   * frames of script files, every React Native frame, and Node frames the notifier marked in
-   * project (a Node stack also runs through unminified files, the caller's script, that no one
-   * uploads maps for).
+   * Whether the frame should have a map, and so counts as missing one when none applies
+   * (expectsMap). A frame an upload applies to is looked up whatever this says.
    */
   expected: boolean
   /** The frame that called this one (the next one of the stack), when it is a target too. */
@@ -84,6 +82,50 @@ function fileKind(file: string, exceptionFrames: FrameKind | 'per_frame'): Frame
   return kind
 }
 
+/** Minified file names: `app.min.js`, and bundlers' hashed names (`main.3f2a9c1b.js`, `index-B7xK2pQz.js`, `chunk-5GQ2XU7Q.mjs`). */
+const MINIFIED_NAME = /\.min\.[cm]?js$|\.bundle(?:\.[cm]?js)?$/i
+/** `[name].[hash].js` (any length of hash) or `[name]-[hash].js` (8 characters, which may hold `-` and `_`). */
+const HASHED_NAME = /[.-]([A-Za-z0-9_-]{8})\.[cm]?js$|\.([A-Za-z0-9_]{8,})\.[cm]?js$/
+const count = (text: string, chars: RegExp) => text.match(chars)?.length ?? 0
+/**
+ * A hash, not a word: hexadecimal with a digit (webpack), or 8 characters mixing at least two of
+ * digits, capitals and small letters, two or more of each (Vite, Rollup, esbuild); `userCtrl` and
+ * `v2client` are words.
+ */
+const isHash = (text: string) =>
+  (/^[0-9a-f]+$/.test(text) && /\d/.test(text)) ||
+  (text.length === 8 && [/\d/g, /[A-Z]/g, /[a-z]/g].filter((chars) => count(text, chars) >= 2).length >= 2)
+/** Past this column a line is minified code: people do not write lines that long. */
+const MINIFIED_COLUMN = 300
+/** A minified file is one line: on line 1, a column past this is no hand-written code either. */
+const MINIFIED_FIRST_LINE_COLUMN = 80
+
+/**
+ * Whether a Node frame's file looks minified or bundled: a `.min.js` or hashed bundle name, or a
+ * position no hand-written line reaches. Node runs plain and TypeScript sources as they are
+ * (`/app/src/server.ts`, `dist/index.js:42:7`); no one uploads maps for those.
+ */
+export function looksMinified(frame: Pick<MinifiedFrame, 'file' | 'line' | 'column'>): boolean {
+  const name = frame.file?.slice(frame.file.lastIndexOf('/') + 1) ?? ''
+  const hashed = HASHED_NAME.exec(name)
+  const hash = hashed?.[1] ?? hashed?.[2]
+  if (MINIFIED_NAME.test(name) || (hash !== undefined && isHash(hash))) return true
+  const column = frame.column ?? 0
+  return column > MINIFIED_COLUMN || (frame.line === 1 && column > MINIFIED_FIRST_LINE_COLUMN)
+}
+
+/**
+ * Whether a frame should have a map, and so is reported missing one when none applies: every
+ * React Native frame, browser frames of script files (not a page's inline scripts), and Node
+ * frames in project that look minified (a Node stack mostly runs through files as they were
+ * written, which have no map).
+ */
+export function expectsMap(file: FrameFile, frame: MinifiedFrame): boolean {
+  if (file.kind === 'react_native') return true
+  if (file.kind === 'url') return file.script
+  return frame.in_project && looksMinified(frame)
+}
+
 /**
  * The frame as sent: kept as it was when symbolicated before, else the frame object itself (the
  * mapped frame replaces it in the stack trace, so it is not copied).
@@ -128,8 +170,7 @@ export class TargetReader {
           previous = null
           continue
         }
-        const expected = file.kind === 'react_native' || (file.kind === 'path' ? original.in_project : file.script)
-        const target: FrameTarget = { exception, index, original, file, expected, caller: null, upload: null, fetchUrl: null, map: null, position: null }
+        const target: FrameTarget = { exception, index, original, file, expected: expectsMap(file, original), caller: null, upload: null, fetchUrl: null, map: null, position: null }
         if (previous) previous.caller = target
         previous = target
         work.targets.push(target)

@@ -385,7 +385,8 @@ function applyWork(work: EventWork, frames: readonly (StackFrame | null)[], coun
       if (target.upload) usedUploads.add(target.upload.id)
       return
     }
-    if (!target.expected) return
+    // A frame an upload applies to should have been mapped by it, whether it looks minified or not.
+    if (!target.expected && !target.upload) return
     unmapped += 1
     const url = targetUrl(target)
     // No upload applies, and no map could be fetched: the map to upload.

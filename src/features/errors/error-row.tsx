@@ -4,6 +4,7 @@ import type { ErrorGroup } from '../../../contract/errors.ts'
 import { RelativeTime } from '../../components/ui/relative-time.tsx'
 import { errorClassLabel } from '../../lib/error-class.ts'
 import { formatCount, formatCountOf } from '../../lib/relative-time.ts'
+import { sortVersions } from '../../lib/sort-versions.ts'
 import { AssigneeLabel } from '../triage/assignee.tsx'
 import { ErrorStatusBadge, SeverityIndicator } from './error-badges.tsx'
 
@@ -130,11 +131,11 @@ export function ErrorRow({
 
 /**
  * Where the error was seen: its release stages (the first two, and how many more) and app
- * versions (the oldest…the newest; the server lists them by first seen), each labelled for
- * screen readers.
+ * versions (the oldest…the newest as versions, not in the order they were first seen), each
+ * labelled for screen readers.
  */
 function ReleaseLabel({ error }: { error: ErrorGroup }) {
-  const versions = error.app_versions
+  const versions = sortVersions(error.app_versions)
   const newest = versions.at(-1)
   return (
     <>

@@ -8,6 +8,7 @@ import { formatCount } from '../../lib/relative-time.ts'
 import { ErrorStatusBadge, SeverityIndicator } from './error-badges.tsx'
 import { useDocumentTitle } from '../../lib/use-document-title.ts'
 import { errorClassLabel } from '../../lib/error-class.ts'
+import { sortVersions } from '../../lib/sort-versions.ts'
 
 /** What each grouping rule means to a person reading the error (docs/grouping.md). */
 const GROUPING_REASON_LABELS: Record<ErrorGroup['grouping_reason'], string> = {
@@ -24,13 +25,6 @@ function Stat({ label, children }: { label: string; children: React.ReactNode })
       <dd className="text-lg font-semibold tabular-nums">{children}</dd>
     </div>
   )
-}
-
-const versionOrder = new Intl.Collator('en', { numeric: true, sensitivity: 'base' })
-
-/** App versions oldest first, newest last, comparing the numbers in them: 1.2.0 before 1.10.0. */
-export function sortVersions(versions: readonly string[]): string[] {
-  return [...versions].sort(versionOrder.compare)
 }
 
 function TagList({ label, values }: { label: string; values: readonly string[] }) {

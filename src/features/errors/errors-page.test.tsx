@@ -46,6 +46,17 @@ describe('errors list page', () => {
     expect(screen.getByText('2 open errors')).toBeInTheDocument()
   })
 
+  it('shows an error’s app versions oldest…newest as versions, not in the order they arrived', async () => {
+    mockApi({
+      ...baseRoutes,
+      'GET /api/projects/p1/errors': json([errorGroup({ app_versions: ['2.4.1', '2.10.0-beta.1', '2.4.0'] })], { headers: { 'X-Total-Count': '1' } }),
+    })
+    renderApp('/projects/p1/errors')
+    const row = within(await screen.findByRole('list', { name: 'Errors' })).getByRole('listitem')
+    const versions = within(row).getByText('2.4.0…2.10.0-beta.1')
+    expect(versions).toHaveAttribute('title', '2.4.0, 2.4.1, 2.10.0-beta.1')
+  })
+
   it('reads the project once for a page load (the loader’s read serves the page)', async () => {
     const { requests } = mockApi({
       ...baseRoutes,

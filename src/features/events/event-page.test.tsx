@@ -313,6 +313,49 @@ describe('event detail page', () => {
     expect(within(trace).getByRole('listitem', { name: 'Library frame 1200: recurse1199 at src/tree.ts:1200:5' })).toBeInTheDocument()
   })
 
+  it('folds a recursion to one run of its cycle, "× N", unfolded and folded again from the keyboard', async () => {
+    const walk = frame({ method: 'walk', file: 'src/tree.ts', line: 12, column: 5, in_project: true })
+    const visit = frame({ method: 'visit', file: 'src/tree.ts', line: 30, column: 9, in_project: true })
+    const recursive = event({
+      exceptions: [
+        {
+          class: 'RangeError',
+          message: 'Maximum call stack size exceeded',
+          type: 'nodejs',
+          stacktrace: [
+            frame({ method: 'validate', file: 'src/tree.ts', line: 4, column: 11, in_project: true }),
+            ...Array.from({ length: 200 }, () => [walk, visit]).flat(),
+            frame({ method: 'main', file: 'src/index.ts', line: 8, column: 3, in_project: true }),
+          ],
+        },
+      ],
+    })
+    mockApi({ ...routes(), 'GET /api/projects/p1/events/ev1': recursive })
+    renderApp('/projects/p1/errors/e1/events/ev1')
+    const trace = await screen.findByRole('list', { name: 'Stack frames of RangeError' })
+    const run = within(trace).getByRole('listitem', { name: 'Recursion: 2 frames repeated 200 times, frames 2 to 401' })
+    expect(run).toHaveTextContent('× 200')
+    expect(within(run).getAllByRole('listitem').map((row) => row.getAttribute('aria-label'))).toEqual([
+      'In-project frame 2: walk at src/tree.ts:12:5',
+      'In-project frame 3: visit at src/tree.ts:30:9',
+    ])
+    expect(within(trace).getByRole('listitem', { name: 'In-project frame 402: main at src/index.ts:8:3' })).toBeInTheDocument()
+    // Folded, the whole trace fits the first screen: nothing is left behind "Show all".
+    expect(within(trace).queryByRole('button', { name: /more\)$/ })).not.toBeInTheDocument()
+
+    const unfold = within(run).getByRole('button', { name: 'Show all 400 frames of the recursion, frames 2 to 401' })
+    expect(unfold).toHaveAttribute('aria-expanded', 'false')
+    unfold.focus()
+    await userEvent.keyboard('{Enter}')
+    expect(unfold).toHaveAttribute('aria-expanded', 'true')
+    expect(unfold).toHaveAccessibleName('Fold the repetitions of the recursion, frames 2 to 401')
+    expect(within(run).getAllByRole('listitem')).toHaveLength(400)
+    expect(within(run).getByRole('listitem', { name: 'In-project frame 401: visit at src/tree.ts:30:9' })).toBeInTheDocument()
+    await userEvent.keyboard(' ')
+    expect(unfold).toHaveAttribute('aria-expanded', 'false')
+    expect(within(run).getAllByRole('listitem')).toHaveLength(2)
+  })
+
   it('cuts a frame\'s very long file path, with a button to read it whole', async () => {
     const generated = `webpack-internal:///${'chunk/'.repeat(1000)}bundle.js`
     const longPath = event({

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
@@ -91,6 +93,32 @@ describe('source-mapped frames on the event page', () => {
     expect(href.pathname).toBe('/projects/p1/source-maps')
     expect(href.searchParams.get('url')).toBe('https://cdn.example.com/assets/vendor.min.js')
     expect(href.searchParams.get('version')).toBe('1.2.3')
+  })
+
+  it('says nothing of minified frames on @bugsnag/node\'s real event, as the server reads it (no symbolication)', async () => {
+    // The notifier's capture (test/fixtures/wire); server/symbolication/missing-maps.test.ts checks the API gives it no symbolication.
+    const capture = JSON.parse(readFileSync(join(process.cwd(), 'test/fixtures/wire/node-notify-cjs-inproject.request.json'), 'utf8')) as {
+      json: { events: { exceptions: { errorClass: string; errorMessage: string; stacktrace: Record<string, unknown>[] }[] }[] }
+    }
+    const sent = capture.json.events[0]!.exceptions[0]!
+    const nodeEvent = event({
+      exceptions: [
+        {
+          class: sent.errorClass,
+          message: sent.errorMessage,
+          type: 'nodejs',
+          stacktrace: sent.stacktrace.map((f) =>
+            frame({ file: f.file as string, line: f.lineNumber as number, column: f.columnNumber as number, method: (f.method as string | undefined) ?? null, in_project: f.inProject === true }),
+          ),
+        },
+      ],
+    })
+    mockApi({ ...routes(), 'GET /api/projects/p1': project({ type: 'node' }), 'GET /api/projects/p1/events/ev1': nodeEvent })
+    renderApp('/projects/p1/errors/e1/events/ev1')
+    const trace = await screen.findByRole('list', { name: 'Stack frames of Error' })
+    expect(within(trace).getByRole('listitem', { name: 'In-project frame 1: boom at cjs-probe.cjs:3:26' })).toBeInTheDocument()
+    expect(screen.queryByText(/minified|no source map/i)).not.toBeInTheDocument()
+    expect(screen.queryByRole('group', { name: 'Stack frames' })).not.toBeInTheDocument()
   })
 
   it('shows neither hint nor toggle for an event without source-mapped frames', async () => {

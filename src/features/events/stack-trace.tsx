@@ -1,11 +1,11 @@
-import { ChevronDown, ChevronRight, Code2 } from 'lucide-react'
-import { useState } from 'react'
+import { ChevronDown, ChevronRight, Code2, Repeat } from 'lucide-react'
+import { useId, useState } from 'react'
 import type { StackFrame } from '../../../contract/events.ts'
 import { Badge } from '../../components/ui/badge.tsx'
 import { TruncatedText } from '../../components/ui/truncated-text.tsx'
 import { cn } from '../../lib/cn.ts'
 import { CodeContext } from './code-context.tsx'
-import { defaultCodeFrameIndex, formatFrameLocation, frameMethod, nativeFrameDetails, toFrameItems, type IndexedFrame } from './to-frames.ts'
+import { defaultCodeFrameIndex, formatFrameLocation, frameMethod, nativeFrameDetails, previewItems, toFrameItems, type IndexedFrame } from './to-frames.ts'
 
 /** A frame's method or file beyond this many characters is cut, with "Show all" (minified or generated paths run to thousands). */
 const FRAME_TEXT_CHARS = 240
@@ -95,10 +95,54 @@ function LibraryGroup({ frames, codeFrame }: { frames: IndexedFrame[]; codeFrame
   )
 }
 
+/**
+ * A recursion folded to one run of its cycle, "× N", with a button that shows every repetition
+ * (and folds them again).
+ */
+function RepeatGroup({ cycle, repeats, frames, codeFrame }: { cycle: IndexedFrame[]; repeats: number; frames: IndexedFrame[]; codeFrame: number }) {
+  const [open, setOpen] = useState(false)
+  const listId = useId()
+  const first = (frames[0]?.index ?? 0) + 1
+  const last = (frames.at(-1)?.index ?? 0) + 1
+  const what = cycle.length === 1 ? 'This frame repeats' : `These ${cycle.length} frames repeat`
+  const label = open ? 'Fold the repetitions' : `Show all ${frames.length.toLocaleString('en-US')} frames`
+  return (
+    <li
+      aria-label={`Recursion: ${cycle.length === 1 ? '1 frame' : `${cycle.length} frames`} repeated ${repeats} times, frames ${first} to ${last}`}
+      // Framed: the box shows which frames repeat.
+      className="rounded-md border border-dashed border-warning/50 py-0.5"
+    >
+      <div className="flex flex-wrap items-center gap-x-2 gap-y-0.5 py-1 pl-3 text-xs text-muted-foreground">
+        <Repeat aria-hidden="true" className="size-3.5" />
+        <Badge tone="warning">× {repeats.toLocaleString('en-US')}</Badge>
+        <span>
+          {what} {repeats.toLocaleString('en-US')} times (recursion)
+        </span>
+        <button
+          type="button"
+          aria-expanded={open}
+          aria-controls={listId}
+          aria-label={`${label} of the recursion, frames ${first} to ${last}`}
+          onClick={() => setOpen((value) => !value)}
+          className="inline-flex items-center gap-1 rounded font-medium text-accent hover:underline"
+        >
+          {open ? <ChevronDown aria-hidden="true" className="size-3.5" /> : <ChevronRight aria-hidden="true" className="size-3.5" />}
+          {label}
+        </button>
+      </div>
+      <ol id={listId} className="flex flex-col gap-0.5">
+        {(open ? frames : cycle).map((item) => (
+          <FrameRow key={item.index} {...item} codeOpenByDefault={item.index === codeFrame} />
+        ))}
+      </ol>
+    </li>
+  )
+}
+
 /** Frames shown before "Show all": the top of a deep stack (a recursion, a native crash) is what explains it. */
 export const PREVIEW_FRAMES = 50
 
-/** Frames top (where it was thrown) to bottom; in-project frames emphasized, library runs collapsed. */
+/** Frames top (where it was thrown) to bottom; in-project frames emphasized, library runs collapsed, recursions folded. */
 export function StackTrace({
   frames,
   label,
@@ -113,17 +157,20 @@ export function StackTrace({
     return <p className="text-sm text-muted-foreground">{emptyText}</p>
   }
   const codeFrame = defaultCodeFrameIndex(frames)
-  const shown = showAll || frames.length <= PREVIEW_FRAMES ? frames : frames.slice(0, PREVIEW_FRAMES)
+  const all = toFrameItems(frames)
+  const { items, hidden } = showAll ? { items: all, hidden: 0 } : previewItems(all, PREVIEW_FRAMES)
   return (
     <ol aria-label={label} className="flex flex-col gap-0.5">
-      {toFrameItems(shown).map((item) =>
+      {items.map((item) =>
         item.kind === 'frame' ? (
           <FrameRow key={item.index} frame={item.frame} index={item.index} codeOpenByDefault={item.index === codeFrame} />
+        ) : item.kind === 'repeat' ? (
+          <RepeatGroup key={item.key} cycle={item.cycle} repeats={item.repeats} frames={item.frames} codeFrame={codeFrame} />
         ) : (
           <LibraryGroup key={item.key} frames={item.frames} codeFrame={codeFrame} />
         ),
       )}
-      {shown.length < frames.length ? (
+      {hidden > 0 ? (
         <li className="border-l-2 border-transparent">
           <button
             type="button"
@@ -131,7 +178,7 @@ export function StackTrace({
             className="flex items-center gap-1.5 rounded py-1 pl-3 text-xs text-accent hover:underline"
           >
             <ChevronDown aria-hidden="true" className="size-3.5" />
-            Show all {frames.length.toLocaleString('en-US')} frames ({(frames.length - shown.length).toLocaleString('en-US')} more)
+            Show all {frames.length.toLocaleString('en-US')} frames ({hidden.toLocaleString('en-US')} more)
           </button>
         </li>
       ) : null}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { frame } from '../../test/fixtures.ts'
-import { defaultCodeFrameIndex, formatFrameLocation, frameMethod, toCodeLines, toFrameItems } from './to-frames.ts'
+import { defaultCodeFrameIndex, formatFrameLocation, frameMethod, previewItems, toCodeLines, toFrameItems, type FrameItem } from './to-frames.ts'
 
 describe('toFrameItems', () => {
   it('keeps in-project frames and groups each run of library frames', () => {
@@ -56,6 +56,21 @@ describe('toFrameItems', () => {
     expect(items.every((item) => item.kind === 'frame')).toBe(true)
   })
 
+  it('folds a recursion into one item of its cycle, whether its frames are in-project or not', () => {
+    const recurse = frame({ method: 'recurse', file: 'src/tree.ts', line: 3, column: 7, in_project: true })
+    const items = toFrameItems([frame({ method: 'lib0' }), recurse, recurse, recurse, recurse, frame({ method: 'app5', in_project: true })])
+    expect(items.map((item) => item.kind)).toEqual(['library', 'repeat', 'frame'])
+    const run = items[1]
+    expect(run?.kind === 'repeat' && { cycle: run.cycle.map((f) => f.index), repeats: run.repeats, frames: run.frames.map((f) => f.index) }).toEqual({
+      cycle: [1],
+      repeats: 4,
+      frames: [1, 2, 3, 4],
+    })
+    // No frame in project: every frame visible, the recursion still folded.
+    const library = frame({ method: 'Array.forEach' })
+    expect(toFrameItems([library, library, library, frame({ method: 'end' })]).map((item) => item.kind)).toEqual(['repeat', 'frame'])
+  })
+
   it('handles an empty trace', () => {
     expect(toFrameItems([])).toEqual([])
   })
@@ -102,5 +117,26 @@ describe('frame formatting', () => {
     expect(defaultCodeFrameIndex([frame({ code }), frame({ in_project: true }), frame({ in_project: true, code })])).toBe(2)
     expect(defaultCodeFrameIndex([frame(), frame({ code })])).toBe(1)
     expect(defaultCodeFrameIndex([frame()])).toBe(-1)
+  })
+})
+
+describe('previewItems', () => {
+  const shape = (items: FrameItem[]) => items.map((item) => (item.kind === 'frame' ? item.index : `${item.kind}:${item.frames.length}`))
+
+  it('shows up to the limit of frames, cutting a library group where it falls, and counts what is left out', () => {
+    const frames = [frame({ in_project: true }), ...Array.from({ length: 10 }, (_, i) => frame({ method: `lib${i}` })), frame({ in_project: true })]
+    const { items, hidden } = previewItems(toFrameItems(frames), 4)
+    expect(shape(items)).toEqual([0, 'library:3'])
+    expect(hidden).toBe(8)
+    expect(previewItems(toFrameItems(frames), 50)).toEqual({ items: toFrameItems(frames), hidden: 0 })
+  })
+
+  it('counts a folded recursion as its one cycle, and shows it whole', () => {
+    const a = frame({ method: 'a', line: 1 })
+    const b = frame({ method: 'b', line: 2 })
+    const frames = [...Array.from({ length: 100 }, () => [a, b]).flat(), frame({ method: 'after', line: 3 }), frame({ method: 'last', line: 4 })]
+    const { items, hidden } = previewItems(toFrameItems(frames), 3)
+    expect(shape(items)).toEqual(['repeat:200', 200])
+    expect(hidden).toBe(1)
   })
 })

@@ -1,4 +1,5 @@
 import type { StackFrame } from '../../../contract/events.ts'
+import { findRepeats } from './find-repeats.ts'
 
 export interface IndexedFrame {
   frame: StackFrame
@@ -9,18 +10,22 @@ export interface IndexedFrame {
 export type FrameItem =
   | ({ kind: 'frame' } & IndexedFrame)
   | { kind: 'library'; key: string; frames: IndexedFrame[] }
+  /** A recursion: `cycle` (its first frames) occurs `repeats` times in a row, `frames` all of them. */
+  | { kind: 'repeat'; key: string; cycle: IndexedFrame[]; repeats: number; frames: IndexedFrame[] }
 
 /** A native crash's program-counter frame is where it crashed: shown even in a system library. */
 const alwaysShown = (frame: StackFrame): boolean => frame.in_project || frame.native?.is_pc === true
 
 /**
- * Shapes a stacktrace for display: in-project frames (and the program-counter frame) stay visible
- * and each run of library frames between them becomes one collapsible group. When no frame is
- * in-project there is nothing to emphasize, so every frame stays visible rather than hiding the whole trace.
+ * Shapes a stacktrace for display: each recursion (findRepeats) folds into one run of its cycle,
+ * in-project frames (and the program-counter frame) stay visible and each run of library frames
+ * between them becomes one collapsible group. When no frame is in-project there is nothing to
+ * emphasize, so every frame stays visible rather than hiding the whole trace.
  */
 export function toFrameItems(frames: readonly StackFrame[]): FrameItem[] {
   const indexed = frames.map((frame, index) => ({ frame, index }))
-  if (!frames.some((frame) => frame.in_project)) return indexed.map((item) => ({ kind: 'frame', ...item }))
+  const repeatAt = new Map(findRepeats(frames).map((repeat) => [repeat.start, repeat]))
+  const groupLibrary = frames.some((frame) => frame.in_project)
 
   const items: FrameItem[] = []
   let run: IndexedFrame[] = []
@@ -28,8 +33,15 @@ export function toFrameItems(frames: readonly StackFrame[]): FrameItem[] {
     if (run.length > 0) items.push({ kind: 'library', key: `library-${run[0]?.index}`, frames: run })
     run = []
   }
-  for (const item of indexed) {
-    if (alwaysShown(item.frame)) {
+  for (let index = 0; index < indexed.length; index++) {
+    const item = indexed[index]!
+    const repeat = repeatAt.get(index)
+    if (repeat) {
+      flush()
+      const all = indexed.slice(index, index + repeat.cycle * repeat.repeats)
+      items.push({ kind: 'repeat', key: `repeat-${index}`, cycle: all.slice(0, repeat.cycle), repeats: repeat.repeats, frames: all })
+      index += all.length - 1
+    } else if (!groupLibrary || alwaysShown(item.frame)) {
       flush()
       items.push({ kind: 'frame', ...item })
     } else {
@@ -38,6 +50,33 @@ export function toFrameItems(frames: readonly StackFrame[]): FrameItem[] {
   }
   flush()
   return items
+}
+
+/**
+ * The items shown before "Show all": up to `limit` frames from the top, a folded recursion
+ * counting as its one cycle (the rows it shows folded), a library group cut where the limit
+ * falls. `hidden` is how many frames are left out.
+ */
+export function previewItems(items: readonly FrameItem[], limit: number): { items: FrameItem[]; hidden: number } {
+  const shown: FrameItem[] = []
+  let budget = limit
+  let covered = 0
+  let total = 0
+  for (const item of items) {
+    const size = item.kind === 'frame' ? 1 : item.frames.length
+    total += size
+    if (budget <= 0) continue
+    if (item.kind === 'library' && size > budget) {
+      shown.push({ ...item, frames: item.frames.slice(0, budget) })
+      covered += budget
+      budget = 0
+      continue
+    }
+    shown.push(item)
+    covered += size
+    budget -= item.kind === 'repeat' ? item.cycle.length : size
+  }
+  return { items: shown, hidden: total - covered }
 }
 
 /** The last segment of a path: "libcrash.so" of "/data/app/…/lib/arm64/libcrash.so". */
