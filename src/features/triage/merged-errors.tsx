@@ -34,7 +34,21 @@ export function MergedIntoNotice({ projectId, error }: { projectId: string; erro
 /** The errors merged into this one, with their events here, and Unmerge (after a confirmation). */
 export function MergedErrors({ projectId, error }: { projectId: string; error: ErrorGroup }) {
   const [confirming, setConfirming] = useState(false)
+  // Here, not in the dialog: the refetch after it empties this list and unmounts the dialog
+  // before the mutation's own callbacks run.
+  const unmerge = useMutation(unmergeErrorMutation(projectId))
   const merged = error.merged_errors ?? []
+  const count = formatCountOf(merged.length, 'error')
+  const confirm = () =>
+    unmerge.mutate(
+      { errorId: error.id, mergedIds: merged.map((m) => m.id) },
+      {
+        onSuccess: () => {
+          setConfirming(false)
+          showToast({ title: `${count} unmerged` })
+        },
+      },
+    )
   if (merged.length === 0) return null
   return (
     <Card aria-labelledby="merged-errors-title">
@@ -66,47 +80,24 @@ export function MergedErrors({ projectId, error }: { projectId: string; error: E
           ))}
         </ul>
       </CardContent>
-      <UnmergeDialog projectId={projectId} error={error} open={confirming} onClose={() => setConfirming(false)} />
-    </Card>
-  )
-}
-
-function UnmergeDialog({ projectId, error, open, onClose }: { projectId: string; error: ErrorGroup; open: boolean; onClose: () => void }) {
-  const merged = error.merged_errors ?? []
-  const unmerge = useMutation(unmergeErrorMutation(projectId))
-  const count = formatCountOf(merged.length, 'error')
-  return (
-    <Dialog
-      open={open}
-      onClose={onClose}
-      title={`Unmerge ${count}?`}
-      description="Each gets back its own events (new ones included), users and trends, and is listed again with its own status."
-    >
-      <div className="flex flex-col gap-4">
-        <FormErrors error={unmerge.error} />
-        <div className="flex justify-end gap-2">
-          <Button variant="ghost" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button
-            variant="primary"
-            disabled={unmerge.isPending}
-            onClick={() =>
-              unmerge.mutate(
-                { errorId: error.id, mergedIds: merged.map((m) => m.id) },
-                {
-                  onSuccess: () => {
-                    onClose()
-                    showToast({ title: `${count} unmerged` })
-                  },
-                },
-              )
-            }
-          >
-            {unmerge.isPending ? 'Unmerging…' : `Unmerge ${count}`}
-          </Button>
+      <Dialog
+        open={confirming}
+        onClose={() => setConfirming(false)}
+        title={`Unmerge ${count}?`}
+        description="Each gets back its own events (new ones included), users and trends, and is listed again with its own status."
+      >
+        <div className="flex flex-col gap-4">
+          <FormErrors error={unmerge.error} />
+          <div className="flex justify-end gap-2">
+            <Button variant="ghost" onClick={() => setConfirming(false)}>
+              Cancel
+            </Button>
+            <Button variant="primary" disabled={unmerge.isPending} onClick={confirm}>
+              {unmerge.isPending ? 'Unmerging…' : `Unmerge ${count}`}
+            </Button>
+          </div>
         </div>
-      </div>
-    </Dialog>
+      </Dialog>
+    </Card>
   )
 }
