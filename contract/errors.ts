@@ -110,6 +110,17 @@ export function snoozeBookkeeping(
   }
 }
 
+/** An error merged into another, as that error lists it: its events now count there. */
+export const mergedErrorSchema = z.object({
+  id: idSchema,
+  error_class: z.string(),
+  message: z.string(),
+  /** Its events, counted on the error it is merged into (later ones included). */
+  events: z.number().check(z.int()),
+  merged_at: timestampSchema,
+})
+export type MergedError = z.infer<typeof mergedErrorSchema>
+
 export const errorSchema = z.object({
   id: idSchema,
   project_id: idSchema,
@@ -146,6 +157,13 @@ export const errorSchema = z.object({
   discarded_events: z.number().check(z.int()),
   /** Issues in a tracker linked with link_issue (at most one today). */
   linked_issues: z.array(z.object({ type: z.literal('url'), url: z.string() })),
+  /**
+   * Set while this error is merged into another (the merge operation): it is then in no list, and
+   * its events count on that error. Null otherwise.
+   */
+  merged_into_id: z.nullable(idSchema),
+  /** GET of one error only: the errors merged into it, newest merge first. */
+  merged_errors: z.optional(z.array(mergedErrorSchema)),
   url: z.string(),
   html_url: z.string(),
 })
@@ -195,6 +213,8 @@ export const ERROR_OPERATIONS = [
   'link_issue',
   'unlink_issue',
   'revert_status',
+  'merge',
+  'unmerge',
   'delete',
 ] as const
 
@@ -247,6 +267,12 @@ const errorOperationVariants = z.discriminatedUnion(
      * operation, restoring the status and reopen_rules (a snooze's rule and bookkeeping) it had.
      */
     z.object({ operation: z.literal('revert_status') }),
+    /**
+     * Bulk only: merges the second and later of error_ids into the first (docs/errors-workflow.md#merging).
+     */
+    z.object({ operation: z.literal('merge') }),
+    /** One error only: takes every error merged into it back out, as they were. */
+    z.object({ operation: z.literal('unmerge') }),
     z.object({ operation: z.literal('delete') }),
   ],
   {
@@ -311,10 +337,36 @@ export const bulkErrorsQuerySchema = z.object({
   ),
 })
 
+/**
+ * `?error_ids=` of a merge: the error that stays first, then those merged into it; at least two,
+ * each once (a duplicate is a mistake here, not dropped as for the other operations).
+ */
+export const mergeErrorIdsSchema = z.object({
+  error_ids: z.pipe(
+    z.pipe(
+      z.string({ error: 'required: comma-separated error ids, the one that stays first, e.g. ?error_ids=a,b' }),
+      z.transform((value) =>
+        value
+          .split(',')
+          .map((id) => id.trim())
+          .filter(Boolean),
+      ),
+    ),
+    z
+      .array(z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'is not an error id')))
+      .check(
+        z.minLength(2, 'a merge takes at least two error ids: the one that stays first, then those merged into it'),
+        z.maxLength(MAX_BULK_ERROR_IDS, `at most ${MAX_BULK_ERROR_IDS} error ids per request`),
+        z.refine((ids) => new Set(ids).size === ids.length, 'names an error more than once'),
+      ),
+  ),
+})
+
 /** One error's outcome in a bulk PATCH: the updated error, or why it was not changed. */
 export const bulkErrorResultSchema = z.object({
   id: idSchema,
-  status: z.enum(['updated', 'deleted', 'not_found', 'failed']),
+  /** merged: merged into the first error of a merge; `error` shows it with merged_into_id. */
+  status: z.enum(['updated', 'merged', 'deleted', 'not_found', 'failed']),
   error: z.nullable(errorSchema),
   errors: z.array(z.string()),
 })
@@ -327,10 +379,21 @@ export const MAX_STATUS_CHANGES = 100
 export const errorStatusChangeSchema = z.object({
   id: idSchema,
   error_id: idSchema,
-  from_status: errorStatusSchema,
-  to_status: errorStatusSchema,
-  /** operation: someone changed it; event: an event reopened a fixed error; snooze_rule: a snooze rule was met. */
-  reason: z.enum(['operation', 'event', 'snooze_rule']),
+  /** Null for merge and unmerge, which change no status. */
+  from_status: z.nullable(errorStatusSchema),
+  to_status: z.nullable(errorStatusSchema),
+  /**
+   * operation: someone changed it; event: an event reopened a fixed error; snooze_rule: a snooze
+   * rule was met; merge / unmerge: an error was merged into another or taken back out (see `merge`).
+   */
+  reason: z.enum(['operation', 'event', 'snooze_rule', 'merge', 'unmerge']),
+  /** Merge and unmerge only: the error merged into, and the one merged (one of them is this error). */
+  merge: z.optional(
+    z.object({
+      into: z.object({ id: idSchema, error_class: z.string(), message: z.string() }),
+      merged: z.object({ id: idSchema, error_class: z.string(), message: z.string() }),
+    }),
+  ),
   /** Who changed it; null for automatic changes. */
   actor: z.nullable(z.object({ id: idSchema, name: z.string(), email: z.string() })),
   /** The rule the change set (to_status snoozed); null otherwise. */

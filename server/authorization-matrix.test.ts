@@ -63,6 +63,7 @@ const RULES: Record<string, Rule> = {
   'DELETE /api/projects/:projectId/api_key': 'admin',
   'GET /api/projects/:projectId/collaborators': 'member',
   'GET /api/projects/:projectId/errors': 'member',
+  // Every operation of the bulk PATCH and of one error's, merge and unmerge among them (OPERATIONS below).
   'PATCH /api/projects/:projectId/errors': 'member',
   'GET /api/projects/:projectId/errors/:errorId': 'member',
   'PATCH /api/projects/:projectId/errors/:errorId': 'member',
@@ -314,6 +315,30 @@ describe('the authorization matrix', () => {
     expect(gone).toEqual([])
   })
 
+  it('answers the operations of the error PATCHes that change more than one error as their rule says', async () => {
+    const failures: string[] = []
+    for (const actor of ACTORS) {
+      // Two errors of their own for each caller, so one caller's merge does not decide the next one's.
+      await notify(`Merged ${actor} A`)
+      await notify(`Merged ${actor} B`)
+      const list = await api<{ id: string; error_class: string }[]>(`/projects/${project.id}/errors?per_page=100`, admin.token)
+      const [a, b] = ['A', 'B'].map((x) => list.find((e) => e.error_class === `Merged ${actor} ${x}`)!.id)
+      const token = await tokenOf(actor, { method: 'PATCH', path: '/api/projects/:projectId/errors' }, OPERATIONS.merge)
+      const calls = [
+        { operation: 'merge', path: `/api/projects/${project.id}/errors?error_ids=${a},${b}` },
+        { operation: 'unmerge', path: `/api/projects/${project.id}/errors/${a}` },
+      ] as const
+      for (const call of calls) {
+        const want = expected(OPERATIONS[call.operation], actor, { method: 'PATCH', path: call.path })
+        const res = await ctx.request(call.path, { method: 'PATCH', token, json: { operation: call.operation } })
+        await res.arrayBuffer()
+        const ok = want === 'allowed' ? res.status === 200 : res.status === want
+        if (!ok) failures.push(`${call.operation} as ${actor}: ${res.status}, expected ${want}`)
+      }
+    }
+    expect(failures).toEqual([])
+  }, 120_000)
+
   it('answers every route × caller as its rule says', async () => {
     const failures: string[] = []
     for (const route of routes()) {
@@ -353,3 +378,6 @@ describe('the authorization matrix', () => {
     expect(failures).toEqual([])
   }, 300_000)
 })
+
+/** Operations of the error PATCHes that act on several errors at once, with who may run them. */
+const OPERATIONS: Record<'merge' | 'unmerge', Rule> = { merge: 'member', unmerge: 'member' }

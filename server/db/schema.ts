@@ -105,6 +105,8 @@ export const errors = pgTable('errors', {
   discardedAt: tstz('discarded_at'),
   discardedEvents: count('discarded_events').notNull().default(0),
   linkedIssueUrl: text('linked_issue_url'),
+  /** Set while merged into another error (docs/errors-workflow.md#merging): then left out of every list. */
+  mergedIntoId: text('merged_into_id'),
 })
 
 export const errorUsers = pgTable(
@@ -135,6 +137,8 @@ export const events = pgTable('events', {
   requestUrl: text('request_url'),
   /** Order of indexing: the rollups are folded from the events above a watermark (rollups/fold.ts). */
   seq: bigint('seq', { mode: 'number' }).notNull().default(sql`nextval('events_seq')`),
+  /** The error of the event's own group while that group is merged into error_id; null otherwise. */
+  mergedFromId: text('merged_from_id'),
 })
 
 export const rollupWatermarks = pgTable('rollup_watermarks', {
@@ -211,6 +215,17 @@ export const errorStatusChanges = pgTable('error_status_changes', {
   createdAt: tstz('created_at').notNull().default(sql`now()`),
   releaseStage: text('release_stage'),
   appVersion: text('app_version'),
+})
+
+/** Merges and unmerges, one row per merged error, for both errors' histories. */
+export const errorMerges = pgTable('error_merges', {
+  id: text('id').primaryKey(),
+  projectId: text('project_id').notNull(),
+  kind: text('kind').notNull(),
+  errorId: text('error_id').notNull(),
+  mergedErrorId: text('merged_error_id').notNull(),
+  actorId: text('actor_id'),
+  createdAt: tstz('created_at').notNull().default(sql`now()`),
 })
 
 export const invitations = pgTable('invitations', {
@@ -521,6 +536,7 @@ export const schema = {
   sessionCounts,
   crashedSessions,
   errorStatusChanges,
+  errorMerges,
   invitations,
   errorHourlyCounts,
   projectHourlyCounts,

@@ -20,6 +20,7 @@ import { collaborators, errors, errorStatusChanges, projects, users } from '../d
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../failures.ts'
 import type { UrlBuilder } from '../http/urls.ts'
 import { moveErrorsBetweenStatuses, removeErrorsFromRollups } from '../rollups/rollups.ts'
+import { listMergedErrors, mergeErrors, mergeHistory, unmergeError } from './error-merges.service.ts'
 import { toErrorGroup } from './errors.service.ts'
 import { writingProject } from '../db/project-lock.ts'
 import { queueStatusChangeTriggers } from '../webhooks/triggers/collaborator-triggers.ts'
@@ -256,16 +257,18 @@ async function deleteErrors(tx: Db, projectId: string, errorIds: readonly string
   return new Set(deleted.map((row) => row.id))
 }
 
-/** What an operation did: rows updated (and, for revert_status, errors refused with why), or ids deleted. */
-type Outcome = { kind: 'updated'; rows: ErrorRow[]; refused?: Map<string, string> } | { kind: 'deleted'; ids: Set<string> }
+/**
+ * What an operation did: rows updated (and, for revert_status, errors refused with why), ids
+ * deleted, or, for a merge, every listed error in order (the first one merged into).
+ */
+type Outcome =
+  | { kind: 'updated'; rows: ErrorRow[]; refused?: Map<string, string> }
+  | { kind: 'deleted'; ids: Set<string> }
+  | { kind: 'merged'; rows: ErrorRow[] }
 
 /** Runs one operation on the listed errors of a project, all in one transaction. */
-async function runOperation(
-  db: Db,
-  { userId, projectId, isAdmin }: ProjectScope,
-  errorIds: readonly string[],
-  operation: ErrorOperation,
-): Promise<Outcome> {
+async function runOperation(db: Db, scope: ProjectScope, errorIds: readonly string[], operation: ErrorOperation): Promise<Outcome> {
+  const { userId, projectId, isAdmin } = scope
   if (operation.operation === 'delete') {
     if (!isAdmin) throw new ForbiddenError('only organization admins may do this')
     return { kind: 'deleted', ids: await writingProject(db, projectId, (tx) => deleteErrors(tx, projectId, errorIds)) }
@@ -277,6 +280,16 @@ async function runOperation(
     }
   }
   switch (operation.operation) {
+    case 'merge':
+      if (errorIds.length < 2) {
+        throw new ValidationError('operation: merge takes several errors: PATCH /projects/{project_id}/errors?error_ids=…, the one that stays first')
+      }
+      return { kind: 'merged', rows: await mergeErrors(db, scope, errorIds) }
+    case 'unmerge':
+      if (errorIds.length !== 1) {
+        throw new ValidationError('operation: unmerge is made on one error: PATCH /projects/{project_id}/errors/{error_id}')
+      }
+      return { kind: 'updated', rows: [await unmergeError(db, scope, errorIds[0]!)] }
     case 'revert_status':
       return { kind: 'updated', ...(await writingProject(db, projectId, (tx) => revertStatus(tx, userId, projectId, errorIds))) }
     case 'assign': {
@@ -338,6 +351,7 @@ export async function operateOnError(
   operation: ErrorOperation,
 ): Promise<ErrorGroup | null> {
   const outcome = await runOperation(db, scope, [errorId], operation)
+  if (outcome.kind === 'merged') throw new Error('unreachable: a merge names several errors')
   if (outcome.kind === 'deleted') {
     if (!outcome.ids.has(errorId)) throw new NotFoundError('Error')
     return null
@@ -346,7 +360,8 @@ export async function operateOnError(
   if (refusal) throw new ConflictError(`Cannot revert the status: ${refusal}`)
   const row = outcome.rows[0]
   if (!row) throw new NotFoundError('Error')
-  return toErrorGroup(urls, row)
+  // The same resource GET answers.
+  return { ...toErrorGroup(urls, row), merged_errors: await listMergedErrors(db, row.id) }
 }
 
 /**
@@ -361,6 +376,14 @@ export async function operateOnErrors(
   operation: ErrorOperation,
 ): Promise<BulkErrorResult[]> {
   const outcome = await runOperation(db, scope, errorIds, operation)
+  if (outcome.kind === 'merged') {
+    return outcome.rows.map((row, i) => ({
+      id: row.id,
+      status: i === 0 ? 'updated' : 'merged',
+      error: toErrorGroup(urls, row),
+      errors: [],
+    }))
+  }
   if (outcome.kind === 'deleted') {
     return errorIds.map((id) => ({
       id,
@@ -380,7 +403,10 @@ export async function operateOnErrors(
   })
 }
 
-/** GET /projects/{id}/errors/{error_id}/status_changes: the newest MAX_STATUS_CHANGES, newest first. */
+/**
+ * GET /projects/{id}/errors/{error_id}/status_changes: the newest MAX_STATUS_CHANGES, newest
+ * first; the error's merges and unmerges (error_merges) among them.
+ */
 export async function listStatusChanges(db: Db, { projectId }: ProjectScope, errorId: string): Promise<ErrorStatusChange[]> {
   const found = await db
     .select({ id: errors.id })
@@ -400,7 +426,9 @@ export async function listStatusChanges(db: Db, { projectId }: ProjectScope, err
     .where(eq(errorStatusChanges.errorId, errorId))
     .orderBy(desc(errorStatusChanges.createdAt), desc(errorStatusChanges.id))
     .limit(MAX_STATUS_CHANGES)
-  return rows.map(({ change, actorName, actorEmail }) => ({
+  const merges = await mergeHistory(db, errorId, MAX_STATUS_CHANGES)
+  const actors = await actorsOf(db, merges.map((m) => m.actorId))
+  const history: ErrorStatusChange[] = rows.map(({ change, actorName, actorEmail }) => ({
     id: change.id,
     error_id: change.errorId,
     from_status: change.fromStatus as ErrorStatus,
@@ -413,4 +441,31 @@ export async function listStatusChanges(db: Db, { projectId }: ProjectScope, err
     reopen_rules: (change.reopenRules as StoredReopenRules | null) ?? null,
     created_at: change.createdAt.toISOString(),
   }))
+  for (const m of merges) {
+    history.push({
+      id: m.id,
+      error_id: errorId,
+      from_status: null,
+      to_status: null,
+      reason: m.kind as 'merge' | 'unmerge',
+      merge: {
+        into: { id: m.into.id, error_class: m.into.errorClass, message: m.into.message },
+        merged: { id: m.merged.id, error_class: m.merged.errorClass, message: m.merged.message },
+      },
+      actor: (m.actorId && actors.get(m.actorId)) || null,
+      reopen_rules: null,
+      created_at: m.createdAt.toISOString(),
+    })
+  }
+  // Newest first (ISO 8601 UTC strings sort as times), ids breaking ties as the queries do.
+  history.sort((a, b) => (a.created_at === b.created_at ? (a.id < b.id ? 1 : -1) : a.created_at < b.created_at ? 1 : -1))
+  return history.slice(0, MAX_STATUS_CHANGES)
+}
+
+/** The named users, by id (deleted ones are missing). */
+async function actorsOf(db: Db, ids: readonly (string | null)[]): Promise<Map<string, ErrorStatusChange['actor'] & object>> {
+  const wanted = [...new Set(ids.filter((id): id is string => id !== null))]
+  if (wanted.length === 0) return new Map()
+  const rows = await db.select({ id: users.id, name: users.name, email: users.email }).from(users).where(inArray(users.id, wanted))
+  return new Map(rows.map((row) => [row.id, row]))
 }

@@ -290,8 +290,8 @@ describe('PATCH /projects/:projectId/errors/:errorId — access', () => {
 
 describe('PATCH /projects/:projectId/errors/:errorId — validation', () => {
   const cases: [string, unknown, string][] = [
-    ['no operation', {}, 'operation: must be one of fix, open, ignore, snooze, assign, override_severity, discard, undiscard, link_issue, unlink_issue, revert_status, delete'],
-    ['unknown operation', { operation: 'resolve' }, 'operation: must be one of fix, open, ignore, snooze, assign, override_severity, discard, undiscard, link_issue, unlink_issue, revert_status, delete'],
+    ['no operation', {}, 'operation: must be one of fix, open, ignore, snooze, assign, override_severity, discard, undiscard, link_issue, unlink_issue, revert_status, merge, unmerge, delete'],
+    ['unknown operation', { operation: 'resolve' }, 'operation: must be one of fix, open, ignore, snooze, assign, override_severity, discard, undiscard, link_issue, unlink_issue, revert_status, merge, unmerge, delete'],
     ['a body that is not an object', [{ operation: 'fix' }], 'request body: expected a JSON object'],
     ['snooze without a rule', { operation: 'snooze' }, 'reopen_rules: required for snooze: {"reopen_if": …} with its numbers'],
     [

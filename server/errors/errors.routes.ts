@@ -1,6 +1,6 @@
 import { projectScopeOf } from '../auth/scope.ts'
 import { Hono } from 'hono'
-import { bulkErrorsQuerySchema, errorOperationSchema, listErrorsQuerySchema } from '../../contract/errors.ts'
+import { bulkErrorsQuerySchema, errorOperationSchema, listErrorsQuerySchema, mergeErrorIdsSchema } from '../../contract/errors.ts'
 import type { AppEnv } from '../context.ts'
 import { filtersFromUrl } from '../filters/filter-sql.ts'
 import { setPageHeaders, urlBuilder } from '../http/urls.ts'
@@ -46,7 +46,7 @@ export const errorRoutes = new Hono<AppEnv>()
       ),
     ),
   )
-  // Status workflow (docs/errors-workflow.md): one error, many errors, and the history.
+  // Status workflow and merging (docs/errors-workflow.md): one error, many errors, and the history.
   .patch('/projects/:projectId/errors/:errorId', async (c) => {
     const operation = parseInput(errorOperationSchema, await readJson(c.req.raw))
     const error = await operateOnError(
@@ -61,8 +61,10 @@ export const errorRoutes = new Hono<AppEnv>()
     return error ? c.json(error) : c.body(null, 204)
   })
   .patch('/projects/:projectId/errors', async (c) => {
-    const { error_ids } = parseInput(bulkErrorsQuerySchema, { error_ids: listParam(c.req.url, 'error_ids') })
+    const ids = { error_ids: listParam(c.req.url, 'error_ids') }
     const operation = parseInput(errorOperationSchema, await readJson(c.req.raw))
+    // A merge's ids keep their order and may not repeat: the first is the error that stays.
+    const { error_ids } = parseInput(operation.operation === 'merge' ? mergeErrorIdsSchema : bulkErrorsQuerySchema, ids)
     const results = await operateOnErrors(c.var.deps.database.db, urlBuilder(c), projectScopeOf(c), error_ids, operation)
     webhookDeps(c.var.deps).wakeJobs()
     return c.json(results)

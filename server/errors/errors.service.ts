@@ -15,6 +15,7 @@ import type { ProjectScope } from '../auth/scope.ts'
 import { queryRows, type Db } from '../db/client.ts'
 import { errors, events } from '../db/schema.ts'
 import { loadEvent } from '../events/events.service.ts'
+import { listMergedErrors } from './error-merges.service.ts'
 import { compileFilters, errorsWhere, eventTimeConditions, rollupField, type CompiledFilters } from '../filters/filter-sql.ts'
 import { decodeCursor, encodeCursor, type Cursor } from '../http/cursor.ts'
 import { NotFoundError, ValidationError } from '../failures.ts'
@@ -54,6 +55,7 @@ export function toErrorGroup(urls: UrlBuilder, row: ErrorRow): ErrorGroup {
     discarded_at: row.discardedAt?.toISOString() ?? null,
     discarded_events: row.discardedEvents,
     linked_issues: row.linkedIssueUrl ? [{ type: 'url', url: row.linkedIssueUrl }] : [],
+    merged_into_id: row.mergedIntoId,
     url: urls.api(path),
     html_url: urls.web(path),
   }
@@ -260,7 +262,8 @@ export async function getError(
   scope: ProjectScope,
   errorId: string,
 ): Promise<ErrorGroup> {
-  return toErrorGroup(urls, await loadErrorRow(db, scope, errorId))
+  const error = toErrorGroup(urls, await loadErrorRow(db, scope, errorId))
+  return { ...error, merged_errors: await listMergedErrors(db, errorId) }
 }
 
 /** The newest event of the error (errors.last_event_id, kept current at ingest) as an Events API resource. */

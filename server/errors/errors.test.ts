@@ -271,6 +271,8 @@ describe('GET /projects/:projectId/errors/:errorId', () => {
       discarded_at: null,
       discarded_events: 0,
       linked_issues: [],
+      merged_into_id: null,
+      merged_errors: [],
       url: `http://errata.test/api/projects/${main.project.id}/errors/${source.id}`,
       html_url: `http://errata.test/projects/${main.project.id}/errors/${source.id}`,
     })

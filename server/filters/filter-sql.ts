@@ -256,7 +256,8 @@ export function rollupField(filters: Filters, compiled: CompiledFilters): string
  * EXISTS over the error's events otherwise.
  */
 export function errorsWhere(projectId: string, filters: Filters, compiled: CompiledFilters): SQL | undefined {
-  const parts: (SQL | undefined)[] = [compiled.error]
+  // Errors merged into another are in no list (docs/errors-workflow.md#merging).
+  const parts: (SQL | undefined)[] = [compiled.error, sql`${errors.mergedIntoId} IS NULL`]
   const hasEvent = compiled.event !== undefined
   if (!hasEvent && !(compiled.since && compiled.before)) {
     if (compiled.since) parts.push(sql`${errors.lastSeen} >= ${compiled.since.toISOString()}::timestamptz`)

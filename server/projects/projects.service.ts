@@ -22,7 +22,7 @@ type ProjectRow = typeof projects.$inferSelect
 const c = alias(collaborators, 'c')
 const projectColumns = {
   project: projects,
-  openErrorCount: sql<number>`(SELECT count(*) FROM errors e WHERE e.project_id = projects.id AND e.status = 'open')`.mapWith(Number),
+  openErrorCount: sql<number>`(SELECT count(*) FROM errors e WHERE e.project_id = projects.id AND e.status = 'open' AND e.merged_into_id IS NULL)`.mapWith(Number),
   // Those who can see the project: admins, unrestricted members and members listing it.
   collaboratorsCount: sql<number>`(SELECT count(*) FROM ${collaborators} c WHERE ${c.organizationId} = projects.organization_id
     AND ${collaboratorSeesProject(c, sql`projects.id`)})`.mapWith(Number),

@@ -100,6 +100,7 @@ async function figuresOf(db: Db, projectId: string, rows: readonly ReleaseRow[],
       sql`SELECT k.release_stage, k.app_version, count(*) AS n
           FROM ${pairs} JOIN errors e ON e.project_id = ${projectId}
             AND e.first_app_version = k.app_version AND e.first_release_stage = k.release_stage
+            AND e.merged_into_id IS NULL
           GROUP BY k.release_stage, k.app_version`,
     ),
     // Errors with events of the version (the per-error app.version rollup, folded about once a

@@ -8,7 +8,7 @@
 // Trends, pivots and filtered lists read the rollups, so they lag the events by up to a fold
 // (docs/filters.md); anything that takes events or errors out of the rollups folds first
 // (rollups.ts), so it never subtracts what was not added.
-import { sql } from 'drizzle-orm'
+import { sql, type SQL } from 'drizzle-orm'
 import { queryRows, type Db } from '../db/client.ts'
 
 /** The events columns of each rollup field (ROLLUP_FIELDS), as (field, value) pairs for a LATERAL VALUES list over events `g`. */
@@ -20,25 +20,11 @@ export const fieldValuePairs = sql.raw(`(VALUES
 const HOUR = sql.raw(`date_bin('1 hour', g.received_at, timestamptz '1970-01-01 00:00:00+00')`)
 
 /**
- * Adds the project's events above its watermark to its rollups and moves the watermark; the
- * caller's transaction holds the project's write lock. Returns how many events it folded.
+ * The CTEs that add the events of a CTE `g` (rows of events) to every rollup: hourly counts per
+ * error and per project (by each error's status now) and pivot counts per error and per project.
+ * Rows in key order, as every rollup write, so concurrent writers lock them in the same order.
  */
-export async function foldRollups(tx: Db, projectId: string): Promise<number> {
-  const [range] = await queryRows<{ from_seq: number | string; to_seq: number | string | null }>(
-    tx,
-    sql`SELECT coalesce((SELECT seq FROM rollup_watermarks WHERE project_id = ${projectId}), 0) AS from_seq,
-               (SELECT max(seq) FROM events WHERE project_id = ${projectId}) AS to_seq`,
-  )
-  const from = Number(range!.from_seq)
-  const to = range!.to_seq === null ? null : Number(range!.to_seq)
-  if (to === null || to <= from) return 0
-  // Rows in key order, as every rollup write, so concurrent writers lock them in the same order.
-  const [folded] = await queryRows<{ events: number | string }>(
-    tx,
-    sql`
-    WITH g AS MATERIALIZED (
-      SELECT * FROM events WHERE project_id = ${projectId} AND seq > ${from} AND seq <= ${to}
-    ), error_hours AS (
+const rollupAdditions = sql`error_hours AS (
       INSERT INTO error_hourly_counts AS h (project_id, error_id, hour, events)
       SELECT g.project_id, g.error_id, ${HOUR}, count(*) FROM g GROUP BY 1, 2, 3 ORDER BY 2, 3
       ON CONFLICT (error_id, hour) DO UPDATE SET events = h.events + excluded.events
@@ -76,7 +62,38 @@ export async function foldRollups(tx: Db, projectId: string): Promise<number> {
         details = CASE WHEN excluded.last_seen >= p.last_seen AND excluded.details IS NOT NULL
                        THEN excluded.details ELSE p.details END
       RETURNING 1
-    ), watermark AS (
+    )`
+
+/**
+ * Adds a project's events matching `which` (a condition on events `g`) to its rollups, whatever
+ * their seq: for events moved between errors (merging), taken out first with removeFromRollups.
+ * The caller holds the project's write lock and has folded, so every such event is below the watermark.
+ */
+export async function addEventsToRollups(tx: Db, projectId: string, which: SQL): Promise<void> {
+  await tx.execute(sql`
+    WITH g AS MATERIALIZED (SELECT * FROM events g WHERE g.project_id = ${projectId} AND ${which}), ${rollupAdditions}
+    SELECT (SELECT count(*) FROM error_hours) + (SELECT count(*) FROM project_hours) + (SELECT count(*) FROM pivots)`)
+}
+
+/**
+ * Adds the project's events above its watermark to its rollups and moves the watermark; the
+ * caller's transaction holds the project's write lock. Returns how many events it folded.
+ */
+export async function foldRollups(tx: Db, projectId: string): Promise<number> {
+  const [range] = await queryRows<{ from_seq: number | string; to_seq: number | string | null }>(
+    tx,
+    sql`SELECT coalesce((SELECT seq FROM rollup_watermarks WHERE project_id = ${projectId}), 0) AS from_seq,
+               (SELECT max(seq) FROM events WHERE project_id = ${projectId}) AS to_seq`,
+  )
+  const from = Number(range!.from_seq)
+  const to = range!.to_seq === null ? null : Number(range!.to_seq)
+  if (to === null || to <= from) return 0
+  const [folded] = await queryRows<{ events: number | string }>(
+    tx,
+    sql`
+    WITH g AS MATERIALIZED (
+      SELECT * FROM events WHERE project_id = ${projectId} AND seq > ${from} AND seq <= ${to}
+    ), ${rollupAdditions}, watermark AS (
       INSERT INTO rollup_watermarks AS w (project_id, seq) VALUES (${projectId}, ${to})
       ON CONFLICT (project_id) DO UPDATE SET seq = excluded.seq
       RETURNING 1

@@ -5,9 +5,10 @@
 //   error_hourly_counts    events per error per hour
 //   project_hourly_counts  events per project, current error status and hour
 //   pivot_counts           events per value of each pivot field, per error and per project (error_id '')
-import { sql } from 'drizzle-orm'
+import { sql, type SQL } from 'drizzle-orm'
 import { queryRows, type Db } from '../db/client.ts'
 import { textArrayLiteral } from '../db/text-array.ts'
+import { eventColumn, ROLLUP_FIELDS } from '../filters/filter-sql.ts'
 import { fieldValuePairs, foldRollups } from './fold.ts'
 
 export const HOUR_MS = 3_600_000
@@ -30,6 +31,11 @@ export interface PivotToRecheck {
  */
 export async function removeEventsFromRollups(tx: Db, projectId: string, eventIds: readonly string[]): Promise<PivotToRecheck[]> {
   if (eventIds.length === 0) return []
+  return removeFromRollups(tx, projectId, sql`g.id = ANY(${textArrayLiteral(eventIds)}::text[])`)
+}
+
+/** removeEventsFromRollups for the project's events matching `which`, a condition on events `g`. */
+export async function removeFromRollups(tx: Db, projectId: string, which: SQL): Promise<PivotToRecheck[]> {
   // Whatever is not folded yet must be, or its events would be taken out before they were added.
   await foldRollups(tx, projectId)
   const hour = sql.raw(`date_bin('1 hour', g.received_at, timestamptz '1970-01-01 00:00:00+00')`)
@@ -38,7 +44,7 @@ export async function removeEventsFromRollups(tx: Db, projectId: string, eventId
   return queryRows<PivotToRecheck>(tx, sql`
     WITH g AS MATERIALIZED (
       SELECT g.*, e.status FROM events g JOIN errors e ON e.id = g.error_id
-      WHERE g.project_id = ${projectId} AND g.id = ANY(${textArrayLiteral(eventIds)}::text[])
+      WHERE g.project_id = ${projectId} AND ${which}
     ), error_hours AS MATERIALIZED (
       SELECT g.error_id, ${hour} AS hour, count(*) AS n FROM g GROUP BY 1, 2
     ), error_hours_left AS (
@@ -73,6 +79,36 @@ export async function removeEventsFromRollups(tx: Db, projectId: string, eventId
     )
     -- The other writes run to completion whether or not they are read here.
     SELECT error_id, field, value FROM pivots_left WHERE recheck`)
+}
+
+/**
+ * Recomputes the first and last seen (and a user's details) of pivot rows of errors that
+ * removed events may have shaped (removeFromRollups returned them), from the errors' events: a
+ * row keeps its time while an event with its value is still at that time (found by the
+ * (error_id, received_at) index), and is recomputed otherwise. Rows of the project ('') are left.
+ */
+export async function recheckPivots(tx: Db, projectId: string, rows: readonly PivotToRecheck[]): Promise<void> {
+  const ofErrors = rows.filter((row) => row.error_id !== '')
+  if (ofErrors.length === 0) return
+  const column = sql.join(
+    [sql`CASE p.field`, ...ROLLUP_FIELDS.map((field) => sql`WHEN ${field} THEN ${sql.raw(`g.${eventColumn(field).name}`)}`), sql`END`],
+    sql` `,
+  )
+  const withValue = sql`g.error_id = p.error_id AND ${column} = p.value`
+  const at = (time: SQL) => sql`EXISTS (SELECT 1 FROM events g WHERE ${withValue} AND g.received_at = ${time})`
+  await tx.execute(sql`
+    UPDATE pivot_counts p SET
+      first_seen = CASE WHEN ${at(sql`p.first_seen`)} THEN p.first_seen
+        ELSE (SELECT min(g.received_at) FROM events g WHERE ${withValue}) END,
+      last_seen = CASE WHEN ${at(sql`p.last_seen`)} THEN p.last_seen
+        ELSE (SELECT max(g.received_at) FROM events g WHERE ${withValue}) END,
+      details = CASE WHEN p.field = 'user.id' THEN (
+          SELECT jsonb_strip_nulls(jsonb_build_object('user.email', g.user_email, 'user.name', g.user_name))
+          FROM events g WHERE g.error_id = p.error_id AND g.user_id = p.value AND (g.user_email IS NOT NULL OR g.user_name IS NOT NULL)
+          ORDER BY g.received_at DESC, g.id DESC LIMIT 1)
+        ELSE p.details END
+    FROM jsonb_to_recordset(${JSON.stringify(ofErrors)}::jsonb) AS c(error_id text, field text, value text)
+    WHERE p.project_id = ${projectId} AND p.error_id = c.error_id AND p.field = c.field AND p.value = c.value`)
 }
 
 /**

@@ -255,6 +255,8 @@ export function applyOperation(error: ErrorGroup, operation: ErrorOperation, now
       return { ...error, linked_issues: [] }
     // What it restores is the server's record (the status change); its answer is written when it comes.
     case 'revert_status':
+    case 'merge':
+    case 'unmerge':
     case 'delete':
       return error
   }

@@ -84,6 +84,7 @@ export const rateLimit = (overrides: Partial<RateLimit> = {}): RateLimit => ({
 })
 
 export const errorGroup = (overrides: Partial<ErrorGroup> = {}): ErrorGroup => ({
+  merged_into_id: null,
   id: 'e1',
   project_id: 'p1',
   error_class: 'TypeError',

@@ -4,6 +4,7 @@ import type { IndexableEvent } from '../payload/event-row.ts'
 import { applyRateLimits } from '../../rate-limits/rate-limit-step.ts'
 import { prepareIngestTriggers, queueIngestTriggers } from '../../webhooks/triggers/ingest-triggers.ts'
 import { queueRateLimitTriggers } from '../../webhooks/triggers/rate-limit-triggers.ts'
+import { redirectMergedGroups } from './merged-groups.ts'
 import { writeEvents } from './write-events.ts'
 
 // The payloads travel as they were serialized, joined by U+0001, which JSON text never holds
@@ -12,14 +13,17 @@ const SEPARATOR = '\u0001'
 
 /**
  * The index stage for one batch, inside the caller's transaction (which holds the batch's
- * project write locks): rate limiting first (server/rate-limits/: events above a project's quota
+ * project write locks): events of merged groups redirected to the error they are merged into
+ * (merged-groups.ts), rate limiting (server/rate-limits/: events above a project's quota
  * are sampled, the dropped ones counted and not indexed), then errors, events, users, counters
  * and rollups (write-events.ts), then each event's normalized payload, written once, into
  * event_payloads; then the webhook triggers the batch fires (the rate-limit ones last), queued
  * in the same transaction (server/webhooks/triggers/).
  */
-export async function indexEvents(tx: Db, batch: readonly IndexableEvent[]): Promise<void> {
-  if (batch.length === 0) return
+export async function indexEvents(tx: Db, received: readonly IndexableEvent[]): Promise<void> {
+  if (received.length === 0) return
+  // Events of groups merged into another error are that error's from here on.
+  const batch = await redirectMergedGroups(tx, received)
   const limited = await applyRateLimits(tx, batch)
   await writeKept(tx, limited.kept)
   await queueRateLimitTriggers(tx, limited.notices)

@@ -329,17 +329,20 @@ async function insertEvents(tx: Db, batch: readonly IndexedEvent[], errorIdOf: (
         user_email: c.userEmail,
         user_name: c.userName,
         request_url: c.requestUrl,
+        merged_from_id: event.mergedFromId ?? null,
       }
     })
     await tx.execute(sql`
       INSERT INTO events (id, project_id, error_id, received_at, severity, unhandled, error_class, message, context,
-        release_stage, app_version, os_name, os_version, browser_name, device_model, user_id, user_email, user_name, request_url)
+        release_stage, app_version, os_name, os_version, browser_name, device_model, user_id, user_email, user_name, request_url,
+        merged_from_id)
       SELECT id, project_id, error_id, received_at, severity, unhandled, error_class, message, context,
-        release_stage, app_version, os_name, os_version, browser_name, device_model, user_id, user_email, user_name, request_url
+        release_stage, app_version, os_name, os_version, browser_name, device_model, user_id, user_email, user_name, request_url,
+        merged_from_id
       FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(id text, project_id text, error_id text,
         received_at timestamptz, severity text, unhandled boolean, error_class text, message text, context text,
         release_stage text, app_version text, os_name text, os_version text, browser_name text, device_model text,
-        user_id text, user_email text, user_name text, request_url text)`)
+        user_id text, user_email text, user_name text, request_url text, merged_from_id text)`)
   }
 
 }

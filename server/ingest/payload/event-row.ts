@@ -51,6 +51,11 @@ export interface PreparedEvent {
   payload: StoredEventPayload
   /** Set on an unhandled event that names its session: that session crashed (crashed_sessions). */
   crashedSession?: CrashedSession | null
+  /**
+   * Set by the index step when the event's own group is merged into another error: that group's
+   * error id (events.merged_from_id); `grouping` then names the error it is merged into.
+   */
+  mergedFromId?: string
 }
 
 /**

@@ -1,20 +1,21 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useNavigate } from '@tanstack/react-router'
-import { useCallback, useEffect, useMemo } from 'react'
+import { useCallback, useEffect, useMemo, useState } from 'react'
 import type { Direction } from '../../../contract/common.ts'
-import type { ErrorOperation, ErrorSort } from '../../../contract/errors.ts'
+import type { ErrorGroup, ErrorOperation, ErrorSort } from '../../../contract/errors.ts'
 import { refreshErrorsList, type ErrorListParams } from '../../api/errors.ts'
 import { Button } from '../../components/ui/button.tsx'
 import { Skeleton } from '../../components/ui/skeleton.tsx'
 import { ErrorState } from '../../components/ui/states.tsx'
 import { cn } from '../../lib/cn.ts'
 import { whenIdle } from '../../lib/lazy-component.tsx'
+import { showToast } from '../../lib/toast.ts'
 import { errorClassLabel } from '../../lib/error-class.ts'
 import { formatCount, formatCountOf } from '../../lib/relative-time.ts'
 import { eventScopedFilters } from '../filters/to-filter-search.ts'
 import { errorFilterSearch } from '../pivots/to-pivot-filter.ts'
 import { assigneeName, useAssignableCollaborators } from '../triage/assignee.tsx'
-import { AssignDialog, BulkToolbar, preloadTriageParts, ShortcutsHelp, SnoozeDialog } from '../triage/lazy-dialogs.tsx'
+import { AssignDialog, BulkToolbar, MergeDialog, preloadTriageParts, ShortcutsHelp, SnoozeDialog } from '../triage/lazy-dialogs.tsx'
 import { ShortcutsHelpButton } from '../triage/shortcuts-help-button.tsx'
 import { useTriageOperations } from '../triage/use-triage-operations.ts'
 import { Sparkline, useErrorSparklines } from '../trends/error-sparklines.tsx'
@@ -89,6 +90,8 @@ export function ErrorList({
     runOn,
   })
   const { snoozeTargets, setSnoozeTargets, assignTarget, setAssignTarget, bulkAssignOpen, setBulkAssignOpen, helpOpen, setHelpOpen } = dialogs
+  // The selected errors the merge dialog offers, in the list's order; null while it is closed.
+  const [mergeTargets, setMergeTargets] = useState<ErrorGroup[] | null>(null)
 
   // New errors on the server: at the top of the list, with nothing selected and no row focused,
   // they simply show; otherwise a notice offers them, so a selection or a scroll position is never
@@ -132,6 +135,7 @@ export function ErrorList({
                 pending={triage.bulkPending}
                 onRun={(operation) => runOn(selectedIds, operation, true)}
                 onSnooze={() => setSnoozeTargets(selectedIds)}
+                onMerge={() => setMergeTargets(errors.filter((error) => selection.isSelected(error.id)))}
                 assignOpen={bulkAssignOpen}
                 onAssignOpenChange={setBulkAssignOpen}
                 onClear={selection.clear}
@@ -261,6 +265,18 @@ export function ErrorList({
         onClose={() => setAssignTarget(null)}
         onAssign={(id) => {
           if (assignTarget) runOn([assignTarget.id], { operation: 'assign', assigned_collaborator_id: id }, false)
+        }}
+      />
+      <MergeDialog
+        projectId={projectId}
+        open={mergeTargets !== null}
+        errors={mergeTargets ?? []}
+        onClose={() => setMergeTargets(null)}
+        onMerged={(into, mergedCount) => {
+          setMergeTargets(null)
+          focus.returnToRows([into.id])
+          selection.clear()
+          showToast({ title: `${formatCountOf(mergedCount, 'error')} merged into ${errorClassLabel(into.error_class)}` })
         }}
       />
       <ShortcutsHelp open={helpOpen} onClose={() => setHelpOpen(false)} />

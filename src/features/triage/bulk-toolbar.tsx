@@ -1,4 +1,4 @@
-import { BellOff, Check, EyeOff, RotateCcw, X } from 'lucide-react'
+import { BellOff, Check, EyeOff, Merge, RotateCcw, X } from 'lucide-react'
 import type { ErrorOperation } from '../../../contract/errors.ts'
 import { Button } from '../../components/ui/button.tsx'
 import { formatCountOf } from '../../lib/relative-time.ts'
@@ -11,6 +11,7 @@ export function BulkToolbar({
   pending,
   onRun,
   onSnooze,
+  onMerge,
   assignOpen,
   onAssignOpenChange,
   onClear,
@@ -20,6 +21,8 @@ export function BulkToolbar({
   pending: boolean
   onRun: (operation: ErrorOperation) => void
   onSnooze: () => void
+  /** Opens the merge dialog (two errors or more). */
+  onMerge: () => void
   assignOpen: boolean
   onAssignOpenChange: (open: boolean) => void
   onClear: () => void
@@ -52,6 +55,15 @@ export function BulkToolbar({
         buttonProps={{ size: 'sm' }}
         onAssign={(id) => onRun({ operation: 'assign', assigned_collaborator_id: id })}
       />
+      <Button
+        size="sm"
+        onClick={onMerge}
+        disabled={count < 2}
+        title={count < 2 ? 'Select two errors or more to merge them' : undefined}
+      >
+        <Merge aria-hidden="true" />
+        Merge…
+      </Button>
       <Button size="sm" variant="ghost" onClick={onClear}>
         <X aria-hidden="true" />
         Clear selection

@@ -2,6 +2,7 @@ import type { ComponentProps } from 'react'
 import { lazyComponent } from '../../lib/lazy-component.tsx'
 import type { AssignDialog as AssignDialogView } from './assign-dialog.tsx'
 import type { BulkToolbar as BulkToolbarView } from './bulk-toolbar.tsx'
+import type { MergeDialog as MergeDialogView } from './merge-dialog.tsx'
 import type { ShortcutsHelp as ShortcutsHelpView } from './shortcuts-help.tsx'
 import type { SnoozeDialog as SnoozeDialogView } from './snooze-dialog.tsx'
 
@@ -12,6 +13,7 @@ import type { SnoozeDialog as SnoozeDialogView } from './snooze-dialog.tsx'
 const snooze = lazyComponent(() => import('./snooze-dialog.tsx').then((module) => module.SnoozeDialog))
 const assign = lazyComponent(() => import('./assign-dialog.tsx').then((module) => module.AssignDialog))
 const shortcutsHelp = lazyComponent(() => import('./shortcuts-help.tsx').then((module) => module.ShortcutsHelp))
+const merge = lazyComponent(() => import('./merge-dialog.tsx').then((module) => module.MergeDialog))
 const bulkToolbar = lazyComponent(() => import('./bulk-toolbar.tsx').then((module) => module.BulkToolbar))
 
 export function SnoozeDialog(props: ComponentProps<typeof SnoozeDialogView>) {
@@ -20,6 +22,10 @@ export function SnoozeDialog(props: ComponentProps<typeof SnoozeDialogView>) {
 
 export function AssignDialog(props: ComponentProps<typeof AssignDialogView>) {
   return props.open ? <assign.Component {...props} /> : null
+}
+
+export function MergeDialog(props: ComponentProps<typeof MergeDialogView>) {
+  return props.open ? <merge.Component {...props} /> : null
 }
 
 export function ShortcutsHelp(props: ComponentProps<typeof ShortcutsHelpView>) {
@@ -37,6 +43,7 @@ export function preloadTriageParts({ bulk }: { bulk: boolean }): void {
   shortcutsHelp.preload()
   if (bulk) {
     assign.preload()
+    merge.preload()
     bulkToolbar.preload()
   }
 }

@@ -14,6 +14,8 @@ export const OPERATION_VERBS: Record<ErrorOperation['operation'], string> = {
   link_issue: 'link an issue to',
   unlink_issue: 'unlink the issue of',
   revert_status: 'undo the status change of',
+  merge: 'merge',
+  unmerge: 'unmerge',
   delete: 'delete',
 }
 
@@ -30,6 +32,8 @@ export const PAST: Record<ErrorOperation['operation'], string> = {
   link_issue: 'linked to an issue',
   unlink_issue: 'unlinked from their issue',
   revert_status: 'restored',
+  merge: 'merged',
+  unmerge: 'unmerged',
   delete: 'deleted',
 }
 

@@ -8,18 +8,28 @@ import { Skeleton } from '../../components/ui/skeleton.tsx'
 import { ErrorState } from '../../components/ui/states.tsx'
 import { describeReopenRules } from './snooze-text.ts'
 
-const VERBS: Record<ErrorStatusChange['to_status'], string> = {
+const VERBS: Record<NonNullable<ErrorStatusChange['to_status']>, string> = {
   open: 'reopened',
   fixed: 'fixed',
   snoozed: 'snoozed',
   ignored: 'ignored',
 }
 
-/** One change in words: "Ada fixed this", "Reopened automatically by a new event". */
+/** An error as a history line names it: its class, or its message when it has none. */
+const nameOf = (error: { error_class: string; message: string }) => error.error_class || error.message || 'an error'
+
+/** One change in words: "Ada fixed this", "Reopened automatically by a new event", "Ada merged TypeError into this". */
 export function describeStatusChange(change: ErrorStatusChange): string {
   if (change.reason === 'event') return 'Reopened automatically by a new event'
   if (change.reason === 'snooze_rule') return 'Snooze rule met: reopened automatically'
   const who = change.actor?.name || change.actor?.email || 'Someone'
+  if (change.merge) {
+    const { into, merged } = change.merge
+    const isInto = change.error_id === into.id
+    if (change.reason === 'merge') return isInto ? `${who} merged ${nameOf(merged)} into this` : `${who} merged this into ${nameOf(into)}`
+    return isInto ? `${who} unmerged ${nameOf(merged)} from this` : `${who} unmerged this from ${nameOf(into)}`
+  }
+  if (!change.to_status) return `${who} changed this`
   const rule = change.to_status === 'snoozed' ? describeReopenRules(change.reopen_rules) : null
   return `${who} ${VERBS[change.to_status]} this${rule ? ` ${rule}` : ''}`
 }

@@ -13,6 +13,7 @@ import { orNotFound, PageSkeleton, ResourceNotFound, RouteError } from '../../fe
 import { ErrorPivotsPanel } from '../../features/pivots/error-pivots-panel.tsx'
 import { ERROR_PIVOT_FIELDS } from '../../features/pivots/pivot-fields.ts'
 import { ErrorActions } from '../../features/triage/error-actions.tsx'
+import { MergedErrors, MergedIntoNotice } from '../../features/triage/merged-errors.tsx'
 import { StatusHistory } from '../../features/triage/status-history.tsx'
 import { ErrorTrendChart } from '../../features/trends/error-trend-chart.tsx'
 import { RESOLUTION_CHOICES } from '../../features/trends/to-trend-series.ts'
@@ -51,6 +52,7 @@ function ErrorPage() {
   return (
     <div className="flex flex-col gap-4">
       <ErrorSummary error={error} />
+      <MergedIntoNotice projectId={projectId} error={error} />
       <ErrorActions projectId={projectId} error={error} filters={filters} />
       <ErrorTrendChart
         projectId={projectId}
@@ -81,6 +83,7 @@ function ErrorPage() {
               void navigate({ search: (prev) => ({ ...prev, pivot: next === ERROR_PIVOT_FIELDS[0] ? undefined : next }), replace: true })
             }
           />
+          <MergedErrors projectId={projectId} error={error} />
           <StatusHistory projectId={projectId} errorId={errorId} />
           <CommentThread projectId={projectId} errorId={errorId} />
         </div>
