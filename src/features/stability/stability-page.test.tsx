@@ -13,7 +13,7 @@ const baseRoutes = {
 }
 
 const stability: Stability = {
-  total: { sessions: 1250, crashed_sessions: 10, crash_free_rate: 0.992 },
+  total: { sessions: 1250, crashed_sessions: 10, crash_free_rate: 0.992, first_seen: '2026-11-18T10:00:00.000Z' },
   releases: [
     {
       release_stage: 'production',
@@ -86,7 +86,7 @@ describe('stability page', () => {
   it('says how to turn session tracking on when no session was counted', async () => {
     mockApi({
       ...baseRoutes,
-      'GET /api/projects/p1/stability': { total: { sessions: 0, crashed_sessions: 0, crash_free_rate: null }, releases: [] },
+      'GET /api/projects/p1/stability': { total: { sessions: 0, crashed_sessions: 0, crash_free_rate: null, first_seen: null }, releases: [] },
     })
     renderApp('/projects/p1/stability')
     expect(
