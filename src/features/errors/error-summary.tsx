@@ -1,5 +1,6 @@
 import type * as React from 'react'
 import type { ErrorGroup } from '../../../contract/errors.ts'
+import { compareVersions } from '../../../contract/versions.ts'
 import { Badge } from '../../components/ui/badge.tsx'
 import { Card, CardContent } from '../../components/ui/card.tsx'
 import { RelativeTime } from '../../components/ui/relative-time.tsx'
@@ -26,11 +27,9 @@ function Stat({ label, children }: { label: string; children: React.ReactNode })
   )
 }
 
-const versionOrder = new Intl.Collator('en', { numeric: true, sensitivity: 'base' })
-
-/** App versions oldest first, newest last, comparing the numbers in them: 1.2.0 before 1.10.0. */
+/** App versions oldest first, newest last (contract/versions.ts): 1.2.0 before 1.10.0. */
 export function sortVersions(versions: readonly string[]): string[] {
-  return [...versions].sort(versionOrder.compare)
+  return [...versions].sort(compareVersions)
 }
 
 function TagList({ label, values }: { label: string; values: readonly string[] }) {
