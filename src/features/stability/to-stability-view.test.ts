@@ -49,6 +49,7 @@ describe('the crash-free chart', () => {
   it('zooms the axis to a whole percent below the lowest rate, so a small dip shows', () => {
     expect(stabilityDomain(toStabilityPoints([bucket(0, 10, 0.999), bucket(1, 10, 0.992), bucket(2, 0, null)]))).toEqual([98, 100])
     expect(stabilityDomain(toStabilityPoints([bucket(0, 10, 0.005)]))).toEqual([0, 100])
+    expect(stabilityDomain(toStabilityPoints([bucket(0, 10, 0.5), bucket(1, 10, 0.95)]))).toEqual([40, 100])
     expect(stabilityDomain(toStabilityPoints([bucket(0, 0, null)]))).toEqual([0, 100])
   })
 })

@@ -68,5 +68,7 @@ export const toStabilityPoints = (buckets: readonly StabilityBucket[]): Stabilit
 export function stabilityDomain(points: readonly StabilityPoint[]): [number, number] {
   const rates = points.flatMap((p) => (p.percent === null ? [] : [p.percent]))
   if (rates.length === 0) return [0, 100]
-  return [Math.max(0, Math.floor(Math.min(...rates)) - 1), 100]
+  const lower = Math.max(0, Math.floor(Math.min(...rates)) - 1)
+  // A wide span starts at a multiple of 10, so its ticks read 40 %, 60 %… rather than 49 %, 69 %.
+  return [100 - lower > 10 ? Math.floor(lower / 10) * 10 : lower, 100]
 }
