@@ -63,6 +63,8 @@ const FEATURE_COMPOSES = {
   events: ['errors'],
   pivots: ['privacy'],
   releases: ['stability'],
+  // The stability page draws its rate over time with the trends' windows and resolutions.
+  stability: ['trends'],
 }
 
 /** no-restricted-imports patterns for one direction of the layering in CONVENTIONS.md. */

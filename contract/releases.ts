@@ -81,8 +81,14 @@ export const DEFAULT_RELEASES_PER_PAGE = 30
 /** GET /projects/{id}/releases: newest first by default. */
 export const listReleasesQuerySchema = z.object({
   release_stage: z.optional(z.string().check(z.minLength(1, 'must not be empty'), z.maxLength(1024))),
-  /** `timestamp` is Bugsnag's name for the same order. */
-  sort: z._default(z.enum(['release_time', 'timestamp'], { error: 'must be release_time or timestamp' }), 'release_time'),
+  /**
+   * `timestamp` is Bugsnag's name for release_time. `version`: by release stage, then by version
+   * (contract/versions.ts), so each release follows the version it replaced.
+   */
+  sort: z._default(
+    z.enum(['release_time', 'timestamp', 'version'], { error: 'must be release_time, timestamp or version' }),
+    'release_time',
+  ),
   direction: z._default(directionSchema, 'desc'),
   per_page: perPageSchema(DEFAULT_RELEASES_PER_PAGE),
   cursor: z.optional(z.string()),

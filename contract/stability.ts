@@ -38,8 +38,20 @@ export const stabilityReleaseSchema = z.object({
 })
 
 export const stabilitySchema = z.object({
-  total: z.object(countsShape),
+  total: z.object({
+    ...countsShape,
+    /** The start minute of the period's earliest session or crashed session; null when none. */
+    first_seen: z.nullable(timestampSchema),
+  }),
   /** At most MAX_STABILITY_RELEASES, ordered by last_seen, newest first; `total` counts them all. */
   releases: z.array(stabilityReleaseSchema),
 })
 export type Stability = z.infer<typeof stabilitySchema>
+
+/**
+ * One bucket of GET /projects/{id}/stability/trend: the sessions that started from `from`
+ * (inclusive) to `to` (exclusive) and those of them that crashed, over every release asked for.
+ */
+export const stabilityBucketSchema = z.object({ from: timestampSchema, to: timestampSchema, ...countsShape })
+export type StabilityBucket = z.infer<typeof stabilityBucketSchema>
+export const stabilityTrendSchema = z.array(stabilityBucketSchema)

@@ -19,7 +19,7 @@ async function sendSessions(request: APIRequestContext, apiKey: string, version:
   expect(response.status(), await response.text()).toBe(202)
 }
 
-test('the releases page lists versions newest first with their figures, and leads to each release’s errors', async ({ page, request, baseURL }) => {
+test('the releases page lists versions newest first with their figures against the previous version, and leads to each release’s errors', async ({ page, request, baseURL }) => {
   await page.setViewportSize(WIDE)
   const watched = watchPage(page)
   const api = await Api.signIn(request)
@@ -62,6 +62,11 @@ test('the releases page lists versions newest first with their figures, and lead
   await expect(items.nth(1).getByRole('heading', { level: 3 })).toHaveText(/1\.1\.0\s*production/)
   await expect(items.nth(2).getByRole('heading', { level: 3 })).toHaveText(/1\.0\.0\s*production/)
   await expect(items.nth(2)).toContainText('100.0%')
+  // Each against the previous version of its stage, in words; adoption is a share of the stage's last-24-hour sessions (10 of 80).
+  await expect(items.nth(0)).toContainText('down 20.0 points from 1.1.0')
+  await expect(items.nth(0)).toContainText('1 more than 1.1.0')
+  await expect(items.nth(0)).toContainText(/Adoption · last 24 hours\s*13%/)
+  await expect(items.nth(2)).toContainText(/Adoption · last 24 hours\s*63%/)
   await shoot(page, 'releases')
   await shootNarrow(page, 'releases')
   await page.emulateMedia({ colorScheme: 'dark' })

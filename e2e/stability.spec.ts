@@ -66,8 +66,15 @@ test('sessions and crashed sessions read as crash-free rates per release', async
   await expect(page.getByRole('table')).toHaveCount(0)
   const byRelease = page.getByRole('region', { name: 'By release' })
   await expect(byRelease).toContainText('2 releases in this period')
+  // The rate over time, from the first session, its numbers one click away.
+  const overTime = page.getByRole('region', { name: /^Over time · all time \(first session/ })
+  await expect(overTime.getByRole('figure', { name: /^Crash-free sessions per (minute|5 minutes), all time/ })).toBeVisible()
+  await expect(overTime.locator('.recharts-line-curve, .recharts-line-dot').first()).toBeVisible()
   await shoot(page, 'stability')
   await shootNarrow(page, 'stability')
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await shootNarrow(page, 'stability-dark')
+  await page.emulateMedia({ colorScheme: 'light' })
 
   // The last hour leaves 1.0.0 out (its sessions started an hour ago); the range is in the URL.
   await page.getByLabel('Time range').selectOption('1h')

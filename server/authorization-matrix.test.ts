@@ -92,6 +92,7 @@ const RULES: Record<string, Rule> = {
   'GET /api/projects/:projectId/source_maps/:sourceMapId': 'member',
   'DELETE /api/projects/:projectId/source_maps/:sourceMapId': 'admin',
   'GET /api/projects/:projectId/stability': 'member',
+  'GET /api/projects/:projectId/stability/trend': 'member',
   'GET /api/projects/:projectId/trend': 'member',
   'GET /api/projects/:projectId/trends': 'member',
   'GET /api/projects/:projectId/rate_limit': 'member',

@@ -2,7 +2,7 @@
 // POST /build) and each release's figures, read from the tables that already count them:
 // session_counts and crashed_sessions (sessions), errors.first_* (errors introduced), the
 // per-error app.version rollup rows (errors seen) and error_status_changes (regressions).
-import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm'
 import {
   type BuildReport,
   type ListReleaseGroupsQuery,
@@ -12,11 +12,12 @@ import {
   type SourceControl,
 } from '../../contract/releases.ts'
 import { crashFreeRate } from '../../contract/stability.ts'
+import { compareVersions } from '../../contract/versions.ts'
 import type { ProjectScope } from '../auth/scope.ts'
 import { queryRows, withTransaction, type Db } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
 import { releases } from '../db/schema.ts'
-import { decodeCursor, encodeCursor, NOT_ISSUED_CURSOR } from '../http/cursor.ts'
+import { decodeCursor, encodeCursor, NOT_ISSUED_CURSOR, openCursor, sealCursor } from '../http/cursor.ts'
 import { NotFoundError, ValidationError } from '../failures.ts'
 import type { UrlBuilder } from '../http/urls.ts'
 import { queueReleaseTriggers } from '../webhooks/triggers/release-triggers.ts'
@@ -226,6 +227,49 @@ async function releasePage(
   }
 }
 
+const codeUnitOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+
+/**
+ * A page of a project's releases by release stage (A to Z), then version (newest first for
+ * `desc`), then id. Versions do not sort in SQL, so the keys of the project's releases (one row
+ * per version and stage, a few hundred at most in practice) are sorted here and the page's rows
+ * read by id; the cursor holds the last key, so a release added meanwhile moves no other.
+ */
+async function versionPage(
+  db: Db,
+  projectId: string,
+  options: { stage?: string; direction: 'asc' | 'desc'; perPage: number; cursor?: string; list: string },
+): Promise<{ rows: ReleaseRow[]; nextCursor: string | null; totalCount: number }> {
+  type Key = { id: string; stage: string; version: string }
+  const sign = options.direction === 'desc' ? -1 : 1
+  const order = (a: Key, b: Key) =>
+    codeUnitOrder(a.stage, b.stage) || sign * compareVersions(a.version, b.version) || codeUnitOrder(a.id, b.id)
+  const keys: Key[] = await db
+    .select({ id: releases.id, stage: releases.releaseStage, version: releases.appVersion })
+    .from(releases)
+    .where(and(eq(releases.projectId, projectId), options.stage !== undefined ? eq(releases.releaseStage, options.stage) : undefined))
+  keys.sort(order)
+  let start = 0
+  if (options.cursor) {
+    const [stage, version, id] = openCursor(options.cursor, options.list)
+    if (typeof stage !== 'string' || typeof version !== 'string' || typeof id !== 'string') throw new ValidationError(NOT_ISSUED_CURSOR)
+    const after = keys.findIndex((key) => order(key, { id, stage, version }) > 0)
+    start = after === -1 ? keys.length : after
+  }
+  const pageKeys = keys.slice(start, start + options.perPage)
+  const byId = new Map(
+    pageKeys.length === 0
+      ? []
+      : (await db.select().from(releases).where(inArray(releases.id, pageKeys.map((key) => key.id)))).map((row) => [row.id, row]),
+  )
+  const last = pageKeys[pageKeys.length - 1]
+  return {
+    rows: pageKeys.flatMap((key) => byId.get(key.id) ?? []),
+    nextCursor: start + options.perPage < keys.length && last ? sealCursor(options.list, [last.stage, last.version, last.id]) : null,
+    totalCount: keys.length,
+  }
+}
+
 /** GET /projects/{id}/releases. */
 export async function listReleases(
   db: Db,
@@ -234,12 +278,13 @@ export async function listReleases(
   query: ListReleasesQuery,
   now = new Date(),
 ): Promise<ReleasePage<Release>> {
-  const page = await releasePage(db, projectId, {
+  const byVersion = query.sort === 'version'
+  const page = await (byVersion ? versionPage : releasePage)(db, projectId, {
     stage: query.release_stage,
     direction: query.direction,
     perPage: query.per_page,
     cursor: query.cursor,
-    list: `releases|${projectId}|${query.direction}`,
+    list: `releases|${projectId}|${byVersion ? 'version|' : ''}${query.direction}`,
   })
   const figures = await figuresOf(db, projectId, page.rows, now)
   return {

@@ -194,3 +194,49 @@ describe('release groups and pages', () => {
     expect(await badTop.json()).toEqual({ errors: ['top_only: must be true or false'] })
   })
 })
+
+describe('releases by version', () => {
+  it('orders by release stage, then version newest first (semver, else natural order), through every page', async () => {
+    const project = await seedProject(ctx, { user: main.user, project: 'Versions' })
+    // First seen in an order unlike the versions': 1.10.0 before 1.9.0, a pre-release last.
+    const seen: [string, string][] = [
+      ['production', '1.10.0'],
+      ['production', '1.9.0'],
+      ['staging', 'build 10'],
+      ['production', '2.0.0'],
+      ['staging', 'build 9'],
+      ['production', '2.0.0-beta.1'],
+    ]
+    for (const [stage, version] of seen) {
+      const res = await ctx.request('/sessions', {
+        method: 'POST',
+        headers: { 'Bugsnag-Api-Key': project.project.api_key },
+        json: { app: { version, releaseStage: stage }, sessionCounts: [{ startedAt: new Date().toISOString(), sessionsStarted: 1 }] },
+      })
+      expect(res.status).toBe(202)
+    }
+    const listed: string[] = []
+    let next: string | undefined = `/api/projects/${project.project.id}/releases?sort=version&per_page=4`
+    while (next) {
+      const res = await ctx.request(next.replace(/^http:\/\/[^/]+/, ''), { token: main.user.token })
+      expect(res.status).toBe(200)
+      expect(res.headers.get('X-Total-Count')).toBe('6')
+      listed.push(...((await res.json()) as Release[]).map((r) => `${r.release_stage} ${r.app_version}`))
+      next = /<([^>]+)>; rel="next"/.exec(res.headers.get('Link') ?? '')?.[1]
+    }
+    expect(listed).toEqual([
+      'production 2.0.0',
+      'production 2.0.0-beta.1',
+      'production 1.10.0',
+      'production 1.9.0',
+      'staging build 10',
+      'staging build 9',
+    ])
+    const oldestFirst = await ctx.request(`/api/projects/${project.project.id}/releases?sort=version&direction=asc&release_stage=staging`, {
+      token: main.user.token,
+    })
+    expect(((await oldestFirst.json()) as Release[]).map((r) => r.app_version)).toEqual(['build 9', 'build 10'])
+    const bad = await ctx.request(`/api/projects/${project.project.id}/releases?sort=semver`, { token: main.user.token })
+    expect(await bad.json()).toEqual({ errors: ['sort: must be release_time, timestamp or version'] })
+  })
+})

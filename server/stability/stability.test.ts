@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { stabilitySchema, type Stability } from '../../contract/stability.ts'
+import { stabilitySchema, stabilityTrendSchema, type Stability, type StabilityBucket } from '../../contract/stability.ts'
 import { queryRows } from '../db/client.ts'
 import { ingestAt, notifierEvent } from '../test-support/ingest.ts'
 import { seedProject, type SeededProject } from '../test-support/seed.ts'
@@ -91,7 +91,7 @@ afterAll(() => ctx.close())
 describe('GET /projects/{id}/stability', () => {
   it('counts sessions and crashed sessions per release, newest release first, with totals', async () => {
     const answer = await stability(seeded)
-    expect(answer.total).toEqual({ sessions: 16, crashed_sessions: 4, crash_free_rate: 0.75 })
+    expect(answer.total).toEqual({ sessions: 16, crashed_sessions: 4, crash_free_rate: 0.75, first_seen: '2025-03-01T10:00:00.000Z' })
     expect(answer.releases).toEqual([
       {
         release_stage: 'staging',
@@ -138,13 +138,13 @@ describe('GET /projects/{id}/stability', () => {
 
   it('counts only sessions that started within event.since and event.before', async () => {
     const answer = await stability(seeded, `${eq('event.since', '2025-03-02T00:00:00Z')}&${eq('event.before', '2025-03-02T11:00:00Z')}`)
-    expect(answer.total).toEqual({ sessions: 4, crashed_sessions: 1, crash_free_rate: 0.75 })
+    expect(answer.total).toEqual({ sessions: 4, crashed_sessions: 1, crash_free_rate: 0.75, first_seen: '2025-03-02T10:00:00.000Z' })
     expect(answer.releases.map((r) => [r.release_stage, r.app_version])).toEqual([['production', '2.0.0']])
   })
 
   it('narrows to the release stages given', async () => {
     const answer = await stability(seeded, `${MARCH}&${eq('app.release_stage', 'staging')}`)
-    expect(answer.total).toEqual({ sessions: 2, crashed_sessions: 1, crash_free_rate: 0.5 })
+    expect(answer.total).toMatchObject({ sessions: 2, crashed_sessions: 1, crash_free_rate: 0.5 })
     expect(answer.releases).toHaveLength(1)
     const both = await stability(seeded, `${MARCH}&${eq('app.release_stage', 'staging')}&${eq('app.release_stage', 'production')}`)
     expect(both.total.sessions).toBe(16)
@@ -163,7 +163,7 @@ describe('GET /projects/{id}/stability', () => {
       { at: new Date(now - HOUR + 5_000), event: event('TypeError', { stage: 'production', version: '3.0.0' }, { id: 'r1', startedAt: recent }) },
     ])
     const answer = await stability(project, '')
-    expect(answer.total).toEqual({ sessions: 5, crashed_sessions: 1, crash_free_rate: 0.8 })
+    expect(answer.total).toMatchObject({ sessions: 5, crashed_sessions: 1, crash_free_rate: 0.8 })
   })
 
   it('never answers a rate below 0, and null without sessions', async () => {
@@ -179,7 +179,7 @@ describe('GET /projects/{id}/stability', () => {
       { at: new Date('2025-03-01T10:00:30Z'), event: event('A', PROD_2, { id: 'x3', startedAt: '2025-03-01T10:00:00Z' }) },
     ])
     const answer = await stability(project)
-    expect(answer.total).toEqual({ sessions: 1, crashed_sessions: 3, crash_free_rate: 0 })
+    expect(answer.total).toMatchObject({ sessions: 1, crashed_sessions: 3, crash_free_rate: 0 })
     expect(answer.releases.map((r) => [r.app_version, r.sessions, r.crashed_sessions, r.crash_free_rate])).toEqual([
       ['1.0.0', 1, 2, 0],
       ['2.0.0', 0, 1, null],
@@ -188,7 +188,7 @@ describe('GET /projects/{id}/stability', () => {
 
   it('answers zeros and a null rate for a project without sessions', async () => {
     const project = await seedProject(ctx, { user: seeded.user, project: 'Quiet' })
-    expect(await stability(project)).toEqual({ total: { sessions: 0, crashed_sessions: 0, crash_free_rate: null }, releases: [] })
+    expect(await stability(project)).toEqual({ total: { sessions: 0, crashed_sessions: 0, crash_free_rate: null, first_seen: null }, releases: [] })
   })
 
   it('answers 404 to someone outside the organization and for an unknown project', async () => {
@@ -222,5 +222,50 @@ describe('GET /projects/{id}/stability', () => {
     const res = await ctx.request(`/api/projects/${project.project.id}`, { method: 'DELETE', token: seeded.user.token })
     expect(res.status).toBe(204)
     expect(await count()).toBe(0)
+  })
+})
+
+describe('GET /projects/{id}/stability/trend', () => {
+  const trend = async (query: string, token = seeded.user.token) => {
+    const res = await ctx.request(`/api/projects/${seeded.project.id}/stability/trend?${query}`, { token })
+    return { status: res.status, body: (await res.json()) as unknown }
+  }
+  const bucket = (from: string, sessions: number, crashed: number, rate: number | null): StabilityBucket => ({
+    from: `${from}:00:00.000Z`,
+    to: new Date(Date.parse(`${from}:00:00.000Z`) + DAY).toISOString(),
+    sessions,
+    crashed_sessions: crashed,
+    crash_free_rate: rate,
+  })
+
+  it('cuts the period into buckets of sessions and crashed sessions, by the minute each session started', async () => {
+    const { status, body } = await trend(`${MARCH}&resolution=1d`)
+    expect(status).toBe(200)
+    expect(stabilityTrendSchema.parse(body)).toEqual([bucket('2025-03-01T00', 10, 2, 0.8), bucket('2025-03-02T00', 6, 2, 1 - 2 / 6)])
+  })
+
+  it('answers empty buckets with a null rate, and narrows to the release stages given', async () => {
+    const since = `${eq('event.since', '2025-03-02T10:00:00Z')}&${eq('event.before', '2025-03-02T13:00:00Z')}`
+    const all = stabilityTrendSchema.parse((await trend(`${since}&resolution=1h`)).body)
+    expect(all.map((b) => [b.from.slice(11, 13), b.sessions, b.crashed_sessions, b.crash_free_rate])).toEqual([
+      ['10', 4, 1, 0.75],
+      ['11', 2, 1, 0.5],
+      ['12', 0, 0, null],
+    ])
+    const staging = stabilityTrendSchema.parse((await trend(`${since}&resolution=1h&${eq('app.release_stage', 'staging')}`)).body)
+    expect(staging.map((b) => b.sessions)).toEqual([0, 2, 0])
+  })
+
+  it('answers 400 naming a bad resolution or a filter it does not take, and 404 to someone who cannot see the project', async () => {
+    const resolution = await trend(`${MARCH}&resolution=weekly`)
+    expect(resolution.status).toBe(400)
+    expect((resolution.body as { errors: string[] }).errors[0]).toMatch(/^resolution: /)
+    const tooMany = await trend(`${eq('event.since', '2020-01-01T00:00:00Z')}&${eq('event.before', '2025-01-01T00:00:00Z')}&resolution=1h`)
+    expect(tooMany.status).toBe(400)
+    expect((tooMany.body as { errors: string[] }).errors[0]).toMatch(/at most 2000/)
+    const version = await trend(eq('app.version', '1.0.0'))
+    expect(version.status).toBe(400)
+    expect((version.body as { errors: string[] }).errors[0]).toMatch(/^filters\[app\.version\]: not supported/)
+    expect((await trend(MARCH, outsider.token)).status).toBe(404)
   })
 })

@@ -9,14 +9,14 @@ export const releaseKeys = {
   list: (projectId: string, stage: string | undefined) => [...releaseKeys.all, projectId, stage ?? null] as const,
 }
 
-/** A project's releases, newest first (GET /projects/{id}/releases), a page at a time. */
+/** A project's releases by stage, then version newest first (GET /projects/{id}/releases?sort=version), a page at a time. */
 export const releasesInfiniteQuery = (projectId: string, stage: string | undefined) =>
   infiniteQueryOptions({
     queryKey: releaseKeys.list(projectId, stage),
     queryFn: ({ pageParam, signal }) =>
       getPage(
         pageParam ??
-          apiUrl(`/projects/${encodeURIComponent(projectId)}/releases`, { release_stage: stage, per_page: RELEASES_PAGE_SIZE }),
+          apiUrl(`/projects/${encodeURIComponent(projectId)}/releases`, { release_stage: stage, sort: 'version', per_page: RELEASES_PAGE_SIZE }),
         releaseSchema,
         signal,
       ),

@@ -4,7 +4,7 @@ import type { ErrorGroup } from '../../../contract/errors.ts'
 import { RelativeTime } from '../../components/ui/relative-time.tsx'
 import { errorClassLabel } from '../../lib/error-class.ts'
 import { formatCount, formatCountOf } from '../../lib/relative-time.ts'
-import { sortVersions } from '../../lib/sort-versions.ts'
+import { sortVersions } from '../../../contract/versions.ts'
 import { AssigneeLabel } from '../triage/assignee.tsx'
 import { ErrorStatusBadge, SeverityIndicator } from './error-badges.tsx'
 

@@ -8,7 +8,7 @@ import { formatCount } from '../../lib/relative-time.ts'
 import { ErrorStatusBadge, SeverityIndicator } from './error-badges.tsx'
 import { useDocumentTitle } from '../../lib/use-document-title.ts'
 import { errorClassLabel } from '../../lib/error-class.ts'
-import { sortVersions } from '../../lib/sort-versions.ts'
+import { sortVersions } from '../../../contract/versions.ts'
 
 /** What each grouping rule means to a person reading the error (docs/grouping.md). */
 const GROUPING_REASON_LABELS: Record<ErrorGroup['grouping_reason'], string> = {

@@ -25,7 +25,7 @@ import { DEFAULT_FILTERS, isDefaultFilters, toFilterSearch, withTimeRange } from
 import { DroppedEventsNotice } from '../projects/dropped-events-notice.tsx'
 import { ProjectNav } from '../projects/project-nav.tsx'
 import { ProjectTrendChart } from '../trends/project-trend-chart.tsx'
-import type { ResolutionChoice } from '../trends/to-trend-series.ts'
+import type { ResolutionChoice, TrendScale } from '../trends/to-trend-series.ts'
 import { ErrorList } from './error-list.tsx'
 import { ErrorListSkeleton } from './error-list-skeleton.tsx'
 import { ErrorSortControls } from './error-sort-controls.tsx'
@@ -60,6 +60,7 @@ export interface ErrorsSearchChange {
   /** Filters in the URL form (`field:type:value`). */
   f?: string[]
   resolution?: ResolutionChoice
+  scale?: TrendScale
 }
 
 const hasErrors = (pages: { items: unknown[]; nextUrl: string | null }[]) =>
@@ -167,11 +168,14 @@ export function ProjectErrors({
   projectId,
   params,
   resolution,
+  scale,
   onSearchChange,
 }: {
   projectId: string
   params: ErrorListParams
   resolution: ResolutionChoice
+  /** The trend's count scale. */
+  scale: TrendScale
   onSearchChange: (next: ErrorsSearchChange) => void
 }) {
   const { data: project } = useSuspenseQuery(projectQuery(projectId))
@@ -282,6 +286,8 @@ export function ProjectErrors({
                 })
               }
               onSelectRange={(range) => onFiltersChange(withTimeRange(params.filters, { kind: 'absolute', ...range }))}
+              scale={scale}
+              onScaleChange={(next) => onSearchChange({ scale: next === 'log' ? next : undefined })}
             />
           )}
         </div>

@@ -11,7 +11,7 @@ import { toProjectChoices } from './to-project-choices.ts'
 const user = { id: 'u1', name: 'Admin', email: 'admin@example.com', created_at: '2026-01-01T00:00:00Z' }
 const acme = organization()
 const globex = organization({ id: 'org2', name: 'Globex', slug: 'globex' })
-const stability: Stability = { total: { sessions: 10, crashed_sessions: 1, crash_free_rate: 0.9 }, releases: [] }
+const stability: Stability = { total: { sessions: 10, crashed_sessions: 1, crash_free_rate: 0.9, first_seen: '2026-01-01T00:00:00.000Z' }, releases: [] }
 
 const routes = {
   'GET /api/user': user,

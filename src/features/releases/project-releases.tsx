@@ -1,9 +1,10 @@
-import { useSuspenseInfiniteQuery, useSuspenseQuery } from '@tanstack/react-query'
+import { useQueries, useSuspenseInfiniteQuery, useSuspenseQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { ArrowDownRight, ArrowRight, ArrowUpRight, Rocket } from 'lucide-react'
 import type { Release } from '../../../contract/releases.ts'
 import { projectQuery } from '../../api/projects.ts'
 import { releasesInfiniteQuery } from '../../api/releases.ts'
+import { stabilityQuery } from '../../api/stability.ts'
 import { Badge } from '../../components/ui/badge.tsx'
 import { Button } from '../../components/ui/button.tsx'
 import { Card, CardContent } from '../../components/ui/card.tsx'
@@ -15,7 +16,7 @@ import { formatCount } from '../../lib/relative-time.ts'
 import { toFilterSearch } from '../filters/to-filter-search.ts'
 import { ProjectNav } from '../projects/project-nav.tsx'
 import { formatCrashFreeRate, stabilityTone } from '../stability/to-stability-view.ts'
-import { crashFreeTrends, releaseErrorFilters, type Trend } from './to-release-view.ts'
+import { adoptionShare, compareWithPrevious, formatShare, releaseErrorFilters, type Comparison, type Direction } from './to-release-view.ts'
 
 const toneText = { success: 'text-success', warning: 'text-warning', danger: 'text-danger', neutral: 'text-muted-foreground' } as const
 
@@ -52,34 +53,60 @@ function NoReleases({ apiKey, origin }: { apiKey: string; origin: string }) {
   )
 }
 
-function TrendMark({ trend }: { trend: Trend }) {
-  if (!trend) return null
-  const Icon = trend.direction === 'up' ? ArrowUpRight : trend.direction === 'down' ? ArrowDownRight : ArrowRight
-  const words =
-    trend.direction === 'same' ? 'unchanged from the previous release' : `${trend.direction} ${trend.points.toFixed(1)} points from the previous release`
+const directionIcon = { up: ArrowUpRight, down: ArrowDownRight, same: ArrowRight } as const
+
+/** A change from the previous version, in words beside the arrow: the colour is never the only signal. */
+function Change({ direction, words, good }: { direction: Direction; words: string; good: Direction }) {
+  const Icon = directionIcon[direction]
+  const tone = direction === 'same' ? 'text-muted-foreground' : direction === good ? 'text-success' : 'text-danger'
   return (
-    <span
-      className={cn('inline-flex items-center text-xs', trend.direction === 'down' ? 'text-danger' : trend.direction === 'up' ? 'text-success' : 'text-muted-foreground')}
-      title={words}
-    >
-      <Icon aria-hidden="true" className="size-3.5" />
-      {trend.direction === 'same' ? null : trend.points.toFixed(1)}
-      <span className="sr-only"> ({words})</span>
+    <span className={cn('mt-0.5 flex items-center gap-0.5 text-xs font-normal', tone)}>
+      <Icon aria-hidden="true" className="size-3.5 shrink-0" />
+      {words}
     </span>
   )
 }
 
-function Figure({ label, children }: { label: string; children: React.ReactNode }) {
+function crashFreeWords(comparison: Comparison): { direction: Direction; words: string } | null {
+  const { crashFree, previousVersion } = comparison
+  if (!crashFree) return null
+  if (crashFree.direction === 'same') return { direction: 'same', words: `same as ${previousVersion}` }
+  return { direction: crashFree.direction, words: `${crashFree.direction} ${crashFree.points.toFixed(1)} points from ${previousVersion}` }
+}
+
+function newErrorsWords({ newErrors, previousVersion }: Comparison): { direction: Direction; words: string } {
+  if (newErrors.direction === 'same') return { direction: 'same', words: `as many as ${previousVersion}` }
+  return { direction: newErrors.direction, words: `${formatCount(newErrors.count)} ${newErrors.direction === 'up' ? 'more' : 'fewer'} than ${previousVersion}` }
+}
+
+/** A figure with the time window it covers beside its name. */
+function Figure({ label, window, children }: { label: string; window: string; children: React.ReactNode }) {
   return (
     <div className="min-w-0">
-      <dt className="text-xs text-muted-foreground">{label}</dt>
+      <dt className="text-xs text-muted-foreground">
+        {label} <span className="whitespace-nowrap">· {window}</span>
+      </dt>
       <dd className="mt-0.5 text-sm font-medium tabular-nums">{children}</dd>
     </div>
   )
 }
 
 /** One release: version, stage and when, its figures, build details and the way to its errors. */
-function ReleaseItem({ projectId, release, trend }: { projectId: string; release: Release; trend: Trend }) {
+function ReleaseItem({
+  projectId,
+  release,
+  comparison,
+  stageSessions,
+}: {
+  projectId: string
+  release: Release
+  /** Against the previous version of the stage; null for its oldest, undefined while older versions are still to load. */
+  comparison: Comparison | null | undefined
+  /** All sessions of the release's stage in the last 24 hours; undefined while being counted or when that failed. */
+  stageSessions: number | undefined
+}) {
+  const share = stageSessions === undefined ? undefined : adoptionShare(release.sessions_count_in_last_24h, stageSessions)
+  const crashFree = comparison ? crashFreeWords(comparison) : null
   const { tone, label } = stabilityTone(release.crash_free_rate)
   const headingId = `release-${release.id}`
   return (
@@ -94,21 +121,32 @@ function ReleaseItem({ projectId, release, trend }: { projectId: string; release
           {release.builder_name ? <> by {release.builder_name}</> : null}
         </span>
       </div>
-      <dl className="mt-2 grid grid-cols-2 gap-3 sm:grid-cols-5">
-        <Figure label="Sessions (last 24 h)">
-          {formatCount(release.total_sessions_count)}{' '}
-          <span className="text-xs font-normal text-muted-foreground">({formatCount(release.sessions_count_in_last_24h)})</span>
+      <dl className="mt-2 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6">
+        <Figure label="Adoption" window="last 24 hours">
+          {share === undefined ? '…' : share === null ? '—' : formatShare(share)}
+          <span className="block text-xs font-normal text-muted-foreground">
+            {share === null ? `no ${release.release_stage} sessions` : `of ${release.release_stage} sessions`} ·{' '}
+            {formatCount(release.sessions_count_in_last_24h)}
+          </span>
         </Figure>
-        <Figure label="Crash-free">
+        <Figure label="Sessions" window="since first seen">
+          {formatCount(release.total_sessions_count)}
+        </Figure>
+        <Figure label="Crash-free" window="since first seen">
           <span className={cn('inline-flex items-center gap-1.5', toneText[tone])} title={label}>
             {formatCrashFreeRate(release.crash_free_rate)}
             <span className="sr-only"> ({label})</span>
-            <TrendMark trend={trend} />
           </span>
+          {crashFree ? <Change direction={crashFree.direction} words={crashFree.words} good="up" /> : null}
         </Figure>
-        <Figure label="New errors">{formatCount(release.errors_introduced_count)}</Figure>
-        <Figure label="Errors seen">{formatCount(release.errors_seen_count)}</Figure>
-        <Figure label="Regressions">
+        <Figure label="New errors" window="since first seen">
+          {formatCount(release.errors_introduced_count)}
+          {comparison ? <Change {...newErrorsWords(comparison)} good="down" /> : null}
+        </Figure>
+        <Figure label="Errors seen" window="since first seen">
+          {formatCount(release.errors_seen_count)}
+        </Figure>
+        <Figure label="Regressions" window="since first seen">
           {release.regressions_count > 0 ? <Badge tone="danger">{formatCount(release.regressions_count)}</Badge> : '0'}
         </Figure>
       </dl>
@@ -154,14 +192,23 @@ export function ProjectReleases({
   const { data: project } = useSuspenseQuery(projectQuery(projectId))
   const query = useSuspenseInfiniteQuery(releasesInfiniteQuery(projectId, stage))
   const releases = query.data.pages.flatMap((page) => page.items)
-  const trends = crashFreeTrends(releases)
+  const comparisons = compareWithPrevious(releases)
+  // Each stage's sessions of the last 24 hours, the whole of which a release's adoption is a share.
+  const stages = [...new Set(releases.map((release) => release.release_stage))]
+  const stageTotals = useQueries({
+    queries: stages.map((s) =>
+      stabilityQuery(projectId, { 'event.since': [{ type: 'eq', value: '24h' }], 'app.release_stage': [{ type: 'eq', value: s }] }),
+    ),
+  })
+  const stageSessions = new Map(stages.map((s, i) => [s, stageTotals[i]?.data?.total.sessions]))
+  const lastLoaded = releases[releases.length - 1]
   const total = query.data.pages[0]?.totalCount ?? releases.length
   return (
     <>
       <ProjectNav projectId={projectId} />
       <PageHeader
         title={`${project.name}: releases`}
-        description="Each version in each release stage: adoption, crash-free sessions, new errors and regressions"
+        description="Each release stage’s versions, newest first, each compared with the version before it"
         actions={
           <label className="flex items-center gap-2 text-sm">
             <span className="text-muted-foreground">Stage</span>
@@ -185,11 +232,18 @@ export function ProjectReleases({
       ) : (
         <Card aria-labelledby="releases-title">
           <h2 id="releases-title" className="sr-only">
-            Releases, newest first ({formatCount(total)})
+            Releases by stage, newest version first ({formatCount(total)})
           </h2>
           <ul aria-label="Releases">
             {releases.map((release) => (
-              <ReleaseItem key={release.id} projectId={projectId} release={release} trend={trends.get(release.id) ?? null} />
+              <ReleaseItem
+                key={release.id}
+                projectId={projectId}
+                release={release}
+                // The last loaded release of a stage may have its previous version on the next page.
+                comparison={query.hasNextPage && comparisons.get(release.id) === null && release.release_stage === lastLoaded?.release_stage ? undefined : comparisons.get(release.id)}
+                stageSessions={stageSessions.get(release.release_stage)}
+              />
             ))}
           </ul>
           {query.hasNextPage ? (

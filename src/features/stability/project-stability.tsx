@@ -1,13 +1,17 @@
-import { useSuspenseQuery } from '@tanstack/react-query'
+import { useQuery, useSuspenseQuery } from '@tanstack/react-query'
+import { useEffect } from 'react'
 import { Link } from '@tanstack/react-router'
 import { Activity, ArrowRight } from 'lucide-react'
 import type { Filters } from '../../../contract/filters.ts'
 import type { Stability } from '../../../contract/stability.ts'
 import { projectQuery } from '../../api/projects.ts'
-import { stabilityQuery } from '../../api/stability.ts'
+import { stabilityQuery, stabilityTrendQuery } from '../../api/stability.ts'
 import { Badge } from '../../components/ui/badge.tsx'
 import { buttonVariants } from '../../components/ui/button.tsx'
-import { Card, CardContent } from '../../components/ui/card.tsx'
+import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx'
+import { Skeleton } from '../../components/ui/skeleton.tsx'
+import { EmptyState, ErrorState } from '../../components/ui/states.tsx'
+import { lazyComponent } from '../../lib/lazy-component.tsx'
 import { CopyButton } from '../../components/ui/copy-button.tsx'
 import { PageHeader } from '../../components/ui/page-header.tsx'
 import { cn } from '../../lib/cn.ts'
@@ -15,6 +19,8 @@ import { formatCount, formatCountOf } from '../../lib/relative-time.ts'
 import { TimeRangeSelect, describeTimeRange } from '../filters/time-range-select.tsx'
 import { timeRangeOf } from '../filters/to-filter-search.ts'
 import { ProjectNav } from '../projects/project-nav.tsx'
+import { describeResolution } from '../trends/trend-panel.tsx'
+import { toDataStart, useTrendWindow } from '../trends/use-trend-window.ts'
 import { formatCrashFreeRate, stabilityTone, toStabilityFilters, type StabilityTone } from './to-stability-view.ts'
 
 const toneText: Record<StabilityTone, string> = {
@@ -91,6 +97,60 @@ function StabilitySummary({ total, period }: { total: Stability['total']; period
   )
 }
 
+// recharts is fetched once the page has painted (its skeleton meanwhile), as the trend charts do.
+const stabilityChart = lazyComponent(() => import('./stability-chart.tsx').then((module) => module.StabilityChart))
+
+const CHART_HEIGHT = 160
+
+/**
+ * The crash-free rate over the period, bucketed as the event trend is (auto resolution). "All
+ * time" starts at the period's first session; a chart fails or loads on its own, never the page.
+ */
+function StabilityTrend({ projectId, filters, firstSeen }: { projectId: string; filters: Filters; firstSeen: string | null }) {
+  useEffect(() => stabilityChart.preload(), [])
+  const trend = useTrendWindow(filters, 'auto', toDataStart({ data: firstSeen, isError: false }), 'session')
+  const query = useQuery(stabilityTrendQuery(projectId, trend.resolution, trend.filters))
+  const label = `Crash-free sessions ${describeResolution(trend.resolution)}, ${trend.rangeLabel}`
+  const loading = (
+    <div role="status" aria-live="polite">
+      <span className="sr-only">Loading crash-free sessions over time</span>
+      <Skeleton style={{ height: CHART_HEIGHT }} className="w-full" />
+    </div>
+  )
+  let body: React.ReactNode
+  if (query.isPending) body = loading
+  else if (query.isError) {
+    body = <ErrorState title="Could not load crash-free sessions over time" error={query.error} onRetry={() => void query.refetch()} />
+  } else if (query.data.every((bucket) => bucket.sessions === 0)) {
+    body = (
+      <EmptyState title="No sessions in this range" className="py-8">
+        Choose a longer time range.
+      </EmptyState>
+    )
+  } else {
+    body = (
+      <stabilityChart.Component
+        fallback={loading}
+        buckets={query.data}
+        resolutionMs={trend.resolutionMs}
+        windowMs={trend.windowMs}
+        label={label}
+        height={CHART_HEIGHT}
+      />
+    )
+  }
+  return (
+    <Card aria-labelledby="stability-trend-title">
+      <CardHeader compact>
+        <CardTitle id="stability-trend-title">
+          Over time <span className="font-normal text-muted-foreground">· {trend.rangeLabel}, {describeResolution(trend.resolution)}</span>
+        </CardTitle>
+      </CardHeader>
+      <CardContent>{body}</CardContent>
+    </Card>
+  )
+}
+
 /** Per release numbers live on the Releases page (one table of releases, not two). */
 function ReleasesLink({ projectId, count }: { projectId: string; count: number }) {
   return (
@@ -143,6 +203,7 @@ export function ProjectStability({
         ) : (
           <>
             <StabilitySummary total={data.total} period={period} />
+            <StabilityTrend projectId={projectId} filters={filters} firstSeen={data.total.first_seen} />
             <ReleasesLink projectId={projectId} count={data.releases.length} />
           </>
         )}

@@ -13,7 +13,7 @@ const baseRoutes = {
 }
 
 const stability: Stability = {
-  total: { sessions: 1250, crashed_sessions: 10, crash_free_rate: 0.992 },
+  total: { sessions: 1250, crashed_sessions: 10, crash_free_rate: 0.992, first_seen: '2026-11-18T10:00:00.000Z' },
   releases: [
     {
       release_stage: 'production',
@@ -45,7 +45,49 @@ const stability: Stability = {
   ],
 }
 
+const hourBucket = (hour: number, sessions: number, crashed: number) => ({
+  from: new Date(Date.UTC(2026, 10, 20, hour)).toISOString(),
+  to: new Date(Date.UTC(2026, 10, 20, hour + 1)).toISOString(),
+  sessions,
+  crashed_sessions: crashed,
+  crash_free_rate: sessions === 0 ? null : Math.max(0, 1 - crashed / sessions),
+})
+
 describe('stability page', () => {
+  it('charts the crash-free rate over the period, from its first session, with the numbers in a table', async () => {
+    const { requests } = mockApi({
+      ...baseRoutes,
+      'GET /api/projects/p1/stability': stability,
+      'GET /api/projects/p1/stability/trend': [hourBucket(0, 1000, 2), hourBucket(1, 0, 0), hourBucket(2, 250, 8)],
+    })
+    renderApp('/projects/p1/stability')
+    const chart = await screen.findByRole('figure', { name: /^Crash-free sessions per (hour|day|6 hours), all time \(first session Nov 18, \d\d:00\)$/ })
+    const rows = within(chart).getAllByRole('row')
+    expect(rows.map((row) => [...row.querySelectorAll('td')].slice(1).map((cell) => cell.textContent))).toEqual([
+      [],
+      ['1,000', '2', '99.8%'],
+      ['0', '0', '—'],
+      ['250', '8', '96.8%'],
+    ])
+    // All time starts at the first session (total.first_seen), not at the year 1 the summary asks with.
+    const asked = requests.find((r) => r.url.pathname === '/api/projects/p1/stability/trend')!
+    expect(asked.url.searchParams.get('filters[event.since][][value]')).toBe('2026-11-18T10:00:00.000Z')
+    expect(screen.getByRole('region', { name: /^Over time/ })).toBeInTheDocument()
+  })
+
+  it('shows the chart’s failure with a retry without losing the page', async () => {
+    mockApi({
+      ...baseRoutes,
+      'GET /api/projects/p1/stability': stability,
+      'GET /api/projects/p1/stability/trend': json({ errors: ['the database is unavailable or busy; retry shortly'] }, { status: 503 }),
+    })
+    renderApp('/projects/p1/stability')
+    const region = await screen.findByRole('region', { name: /^Over time/ })
+    expect(await within(region).findByText('Could not load crash-free sessions over time', {}, { timeout: 10_000 })).toBeInTheDocument()
+    expect(within(region).getByRole('button', { name: 'Retry' })).toBeInTheDocument()
+    expect(screen.getByText('99.2%')).toBeInTheDocument()
+  })
+
   it('shows the crash-free sessions of the period, the band named beside the colour, and leads to the releases', async () => {
     const { requests } = mockApi({ ...baseRoutes, 'GET /api/projects/p1/stability': stability })
     renderApp('/projects/p1/stability')
@@ -86,7 +128,7 @@ describe('stability page', () => {
   it('says how to turn session tracking on when no session was counted', async () => {
     mockApi({
       ...baseRoutes,
-      'GET /api/projects/p1/stability': { total: { sessions: 0, crashed_sessions: 0, crash_free_rate: null }, releases: [] },
+      'GET /api/projects/p1/stability': { total: { sessions: 0, crashed_sessions: 0, crash_free_rate: null, first_seen: null }, releases: [] },
     })
     renderApp('/projects/p1/stability')
     expect(

@@ -1,5 +1,6 @@
 // The stability page's period in the URL and on the wire, and how a rate reads.
 import type { Filters } from '../../../contract/filters.ts'
+import type { StabilityBucket } from '../../../contract/stability.ts'
 import { fromFilterSearch, TIME_FIELDS, withoutFields } from '../filters/to-filter-search.ts'
 
 /** With no `f` in the URL the page shows all time, as the errors page and its chart do: one default range. */
@@ -37,4 +38,37 @@ export function stabilityTone(rate: number | null): { tone: StabilityTone; label
   if (rate >= 0.995) return { tone: 'success', label: 'Healthy' }
   if (rate >= 0.98) return { tone: 'warning', label: 'Fair' }
   return { tone: 'danger', label: 'Poor' }
+}
+
+export interface StabilityPoint {
+  /** Bucket start, epoch ms (the x value). */
+  time: number
+  from: string
+  to: string
+  sessions: number
+  crashed: number
+  /** Crash-free percentage, 0–100; null without sessions (a gap in the line, not a 0). */
+  percent: number | null
+}
+
+export const toStabilityPoints = (buckets: readonly StabilityBucket[]): StabilityPoint[] =>
+  buckets.map((b) => ({
+    time: Date.parse(b.from),
+    from: b.from,
+    to: b.to,
+    sessions: b.sessions,
+    crashed: b.crashed_sessions,
+    percent: b.crash_free_rate === null ? null : b.crash_free_rate * 100,
+  }))
+
+/**
+ * The rate axis: up to 100 %, down to a whole percent below the lowest rate, so that a dip from
+ * 99.9 % to 99.2 % is visible rather than a flat line at the top of a 0–100 axis.
+ */
+export function stabilityDomain(points: readonly StabilityPoint[]): [number, number] {
+  const rates = points.flatMap((p) => (p.percent === null ? [] : [p.percent]))
+  if (rates.length === 0) return [0, 100]
+  const lower = Math.max(0, Math.floor(Math.min(...rates)) - 1)
+  // A wide span starts at a multiple of 10, so its ticks read 40 %, 60 %… rather than 49 %, 69 %.
+  return [100 - lower > 10 ? Math.floor(lower / 10) * 10 : lower, 100]
 }

@@ -6,8 +6,8 @@ import { errorTrendQuery } from '../../api/trends.ts'
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx'
 import { TimeRangeSelect } from '../filters/time-range-select.tsx'
 import { withTimeRange } from '../filters/to-filter-search.ts'
-import { TrendBody, ResolutionSelect, describeEmptyTrend, describeResolution } from './trend-panel.tsx'
-import type { ResolutionChoice } from './to-trend-series.ts'
+import { TrendBody, ResolutionSelect, ScaleSelect, describeEmptyTrend, describeResolution } from './trend-panel.tsx'
+import type { ResolutionChoice, TrendScale } from './to-trend-series.ts'
 import { toDataStart, useTrendWindow } from './use-trend-window.ts'
 
 /**
@@ -22,6 +22,8 @@ export function ErrorTrendChart({
   onFiltersChange,
   resolution,
   onResolutionChange,
+  scale: keptScale,
+  onScaleChange,
 }: {
   projectId: string
   errorId: string
@@ -30,8 +32,14 @@ export function ErrorTrendChart({
   /** The resolution, when the caller keeps it (in the URL); else the chart keeps its own. */
   resolution?: ResolutionChoice
   onResolutionChange?: (next: ResolutionChoice) => void
+  /** The count scale, when the caller keeps it (in the URL); else the chart keeps its own. */
+  scale?: TrendScale
+  onScaleChange?: (next: TrendScale) => void
 }) {
   const id = useId()
+  const [localScale, setLocalScale] = useState<TrendScale>('linear')
+  const scale = onScaleChange ? (keptScale ?? 'linear') : localScale
+  const setScale = onScaleChange ?? setLocalScale
   const [localFilters, setLocalFilters] = useState<Filters | null>(null)
   const [localChoice, setLocalChoice] = useState<ResolutionChoice>('auto')
   const choice = onResolutionChange ? (resolution ?? 'auto') : localChoice
@@ -60,6 +68,7 @@ export function ErrorTrendChart({
             onChange={setChoice}
             isAllowed={trend.isAllowed}
           />
+          <ScaleSelect id={`${id}-scale`} scale={scale} onChange={setScale} />
         </div>
       </CardHeader>
       <CardContent>
@@ -72,6 +81,7 @@ export function ErrorTrendChart({
           // An error exists because it has events.
           empty={describeEmptyTrend({ hasEvents: true, filters: current })}
           onSelectRange={(range) => change(withTimeRange(current, { kind: 'absolute', ...range }))}
+          scale={scale}
         />
       </CardContent>
     </Card>

@@ -1,11 +1,11 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query'
-import { useId } from 'react'
+import { useId, useState } from 'react'
 import type { Filters } from '../../../contract/filters.ts'
 import { errorsInfiniteQuery, type ErrorListParams } from '../../api/errors.ts'
 import { projectTrendQuery, trendExtentQuery } from '../../api/trends.ts'
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx'
-import { TrendBody, ResolutionSelect, describeEmptyTrend, describeResolution } from './trend-panel.tsx'
-import { totalEvents, type ResolutionChoice } from './to-trend-series.ts'
+import { TrendBody, ResolutionSelect, ScaleSelect, describeEmptyTrend, describeResolution } from './trend-panel.tsx'
+import { totalEvents, type ResolutionChoice, type TrendScale } from './to-trend-series.ts'
 import { toDataStart, useTrendWindow } from './use-trend-window.ts'
 
 // The errors list's default order without filters: the same request the errors page makes to
@@ -23,6 +23,8 @@ export function ProjectTrendChart({
   onResolutionChange,
   onSelectRange,
   height = 140,
+  scale: keptScale,
+  onScaleChange,
 }: {
   projectId: string
   filters: Filters
@@ -31,8 +33,14 @@ export function ProjectTrendChart({
   resolution: ResolutionChoice
   onResolutionChange: (next: ResolutionChoice) => void
   onSelectRange: (range: { since: string; before: string }) => void
+  /** The count scale, when the caller keeps it (in the URL); else the chart keeps its own. */
+  scale?: TrendScale
+  onScaleChange?: (next: TrendScale) => void
 }) {
   const id = useId()
+  const [localScale, setLocalScale] = useState<TrendScale>('linear')
+  const scale = onScaleChange ? (keptScale ?? 'linear') : localScale
+  const setScale = onScaleChange ?? setLocalScale
   // The chart starts where the data does (the oldest matching error's first event), not 30 days back by default.
   const extent = useQuery(trendExtentQuery(projectId, filters))
   const trend = useTrendWindow(filters, choice, toDataStart(extent))
@@ -55,13 +63,16 @@ export function ProjectTrendChart({
         <CardTitle id={`${id}-title`}>
           Events <span className="font-normal text-muted-foreground">· {trend.rangeLabel}, {describeResolution(trend.resolution)}</span>
         </CardTitle>
-        <ResolutionSelect
-          id={`${id}-resolution`}
-          choice={choice}
-          resolved={trend.autoResolution}
-          onChange={onResolutionChange}
-          isAllowed={trend.isAllowed}
-        />
+        <div className="flex flex-wrap items-center gap-3">
+          <ResolutionSelect
+            id={`${id}-resolution`}
+            choice={choice}
+            resolved={trend.autoResolution}
+            onChange={onResolutionChange}
+            isAllowed={trend.isAllowed}
+          />
+          <ScaleSelect id={`${id}-scale`} scale={scale} onChange={setScale} />
+        </div>
       </CardHeader>
       <CardContent>
         <TrendBody
@@ -72,6 +83,7 @@ export function ProjectTrendChart({
           height={height}
           empty={empty}
           onSelectRange={onSelectRange}
+          scale={scale}
         />
       </CardContent>
     </Card>

@@ -4,6 +4,7 @@ import {
   brushedRange,
   bucketCount,
   formatBucketRange,
+  logScaleTicks,
   resolveResolution,
   sparklinePoints,
   toTrendPoints,
@@ -49,5 +50,15 @@ describe('trend shaping', () => {
     expect(formatBucketRange(at(20, 0), at(27, 0))).toBe('Nov 20 – Nov 26')
     // Ending at midnight: the end carries its date.
     expect(formatBucketRange(at(20, 18), at(21, 0))).toBe('Nov 20, 18:00 – Nov 21, 00:00')
+  })
+})
+
+describe('logScaleTicks', () => {
+  it('gives 0 and the powers of ten up to the first at or above the peak', () => {
+    expect(logScaleTicks(0)).toEqual([0, 1])
+    expect(logScaleTicks(1)).toEqual([0, 1])
+    expect(logScaleTicks(7)).toEqual([0, 1, 10])
+    expect(logScaleTicks(100)).toEqual([0, 1, 10, 100])
+    expect(logScaleTicks(12_000)).toEqual([0, 1, 10, 100, 1_000, 10_000, 100_000])
   })
 })

@@ -8,6 +8,23 @@ const DAY = 24 * HOUR
 export const RESOLUTION_CHOICES = ['auto', '1h', '6h', '1d'] as const
 export type ResolutionChoice = (typeof RESOLUTION_CHOICES)[number]
 
+/**
+ * How the count axis is drawn. Log keeps a steady trickle readable beside a burst a thousand
+ * times taller; linear (the default) keeps bar heights proportional.
+ */
+export const TREND_SCALES = ['linear', 'log'] as const
+export type TrendScale = (typeof TREND_SCALES)[number]
+
+/**
+ * The y-axis ticks of the log scale (drawn as symlog, which takes 0 where log cannot): 0, then
+ * each power of ten up to the first at or above the peak, so the top tick bounds every bar.
+ */
+export function logScaleTicks(peak: number): number[] {
+  const ticks = [0, 1]
+  while (ticks[ticks.length - 1]! < peak) ticks.push(ticks[ticks.length - 1]! * 10)
+  return ticks
+}
+
 /** A resolution giving a readable number of bars (roughly 24 to 180) for a window. */
 export function autoResolution(windowMs: number): string {
   if (windowMs <= 3 * HOUR) return '1m'

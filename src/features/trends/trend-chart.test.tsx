@@ -11,8 +11,8 @@ const hours = (counts: number[]) =>
   }))
 
 /** The y-axis tick labels as drawn. */
-const yTicks = () =>
-  [...screen.getByRole('figure', { name: 'Events per hour' }).querySelectorAll('.recharts-yAxis-tick-labels text')].map(
+const yTicks = (name = 'Events per hour') =>
+  [...screen.getByRole('figure', { name }).querySelectorAll('.recharts-yAxis-tick-labels text')].map(
     (tick) => tick.textContent,
   )
 
@@ -36,5 +36,16 @@ describe('trend chart', () => {
   it('keeps exact counts in the table of numbers', () => {
     renderChart([12_345])
     expect(screen.getByRole('cell', { name: '12,345' })).toBeInTheDocument()
+  })
+
+  it('on the log scale, labels powers of ten up to the peak, so a trickle of 3 shows beside a burst of 12,000', () => {
+    render(
+      <TrendChart buckets={hours([3, 0, 12_000, 2])} resolutionMs={HOUR} windowMs={4 * HOUR} label="Events per hour" scale="log" />,
+    )
+    expect(yTicks('Events per hour (log scale)')).toEqual(['0', '1', '10', '100', '1K', '10K', '100K'])
+    const heights = [...document.querySelectorAll('.recharts-bar-rectangle path')].map((bar) => Number(bar.getAttribute('height')))
+    // 3 events reach more than a tenth of the 12,000 burst's height (on a linear axis: 1/4000th).
+    const [trickle, burst] = [heights[0]!, Math.max(...heights)]
+    expect(trickle / burst).toBeGreaterThan(0.1)
   })
 })

@@ -4,7 +4,7 @@ import { Bar, BarChart, CartesianGrid, ReferenceArea, ResponsiveContainer, Toolt
 import type { TrendBucket } from '../../../contract/trends.ts'
 import { Button } from '../../components/ui/button.tsx'
 import { formatCompactCount, formatCount } from '../../lib/relative-time.ts'
-import { brushedRange, formatBucketRange, formatTick, toTrendPoints, type TrendPoint } from './to-trend-series.ts'
+import { brushedRange, formatBucketRange, formatTick, logScaleTicks, toTrendPoints, type TrendPoint, type TrendScale } from './to-trend-series.ts'
 
 export interface TrendChartProps {
   buckets: readonly TrendBucket[]
@@ -18,6 +18,8 @@ export interface TrendChartProps {
   onSelectRange?: (range: { since: string; before: string }) => void
   /** Width before the container is measured (and in tests, where nothing is measured). */
   initialWidth?: number
+  /** Linear (default) or log counts. */
+  scale?: TrendScale
 }
 
 const toIndex = (value: unknown): number | null => {
@@ -48,8 +50,11 @@ export function TrendChart({
   height = 160,
   onSelectRange,
   initialWidth = 720,
+  scale = 'linear',
 }: TrendChartProps) {
   const points = toTrendPoints(buckets)
+  // Symlog rather than log: it draws 0 (an empty bucket) at the baseline, where log has no value.
+  const logTicks = scale === 'log' ? logScaleTicks(Math.max(0, ...points.map((point) => point.events))) : undefined
   const [drag, setDrag] = useState<{ start: number; end: number } | null>(null)
 
   const finishDrag = () => {
@@ -64,7 +69,7 @@ export function TrendChart({
   const endPoint = drag ? points[Math.max(drag.start, drag.end)] : undefined
 
   return (
-    <figure aria-label={label} className="flex flex-col gap-2">
+    <figure aria-label={scale === 'log' ? `${label} (log scale)` : label} className="flex flex-col gap-2">
       <div aria-hidden="true" className={onSelectRange ? 'cursor-crosshair select-none' : undefined}>
         <ResponsiveContainer width="100%" height={height} initialDimension={{ width: initialWidth, height }}>
           <BarChart
@@ -97,6 +102,7 @@ export function TrendChart({
               allowDecimals={false}
               // Five ticks on a chart this short skipped labels ("0 1 2 4"); four always fit.
               tickCount={4}
+              {...(logTicks ? { scale: 'symlog', ticks: logTicks, domain: [0, logTicks[logTicks.length - 1]!], interval: 0 } : {})}
               // Compact labels ("20K", "1.5M") are at most four characters, so they fit this width at
               // any volume; "20,000" did not and was clipped to "0,000". Exact counts are in the tooltip
               // and the table.

@@ -8,7 +8,7 @@ import { EmptyState, ErrorState } from '../../components/ui/states.tsx'
 import { formatCountOf } from '../../lib/relative-time.ts'
 import { timeRangeOf, withoutFields, TIME_FIELDS } from '../filters/to-filter-search.ts'
 import { lazyComponent } from '../../lib/lazy-component.tsx'
-import { RESOLUTION_CHOICES, totalEvents, type ResolutionChoice } from './to-trend-series.ts'
+import { RESOLUTION_CHOICES, totalEvents, type ResolutionChoice, type TrendScale } from './to-trend-series.ts'
 
 const RESOLUTION_LABELS: Record<Exclude<ResolutionChoice, 'auto'>, string> = {
   '1h': 'Hourly',
@@ -66,6 +66,29 @@ export function ResolutionSelect({
   )
 }
 
+/** Linear or log counts: the log scale shows a small steady rate next to a burst. */
+export function ScaleSelect({ id, scale, onChange }: { id: string; scale: TrendScale; onChange: (next: TrendScale) => void }) {
+  return (
+    <div className="flex items-center gap-2">
+      <Label htmlFor={id} quiet>
+        Scale
+      </Label>
+      <Select
+        id={id}
+        size="sm"
+        fullWidth={false}
+        className="w-auto"
+        value={scale}
+        title="Log shows small counts beside a spike"
+        onChange={(event) => onChange(event.target.value === 'log' ? 'log' : 'linear')}
+      >
+        <option value="linear">Linear</option>
+        <option value="log">Log</option>
+      </Select>
+    </div>
+  )
+}
+
 export interface EmptyTrend {
   title: string
   hint: string
@@ -109,8 +132,10 @@ export function TrendBody({
   height,
   empty,
   onSelectRange,
+  scale = 'linear',
 }: {
   query: UseQueryResult<TrendBucket[]>
+  scale?: TrendScale
   /** What to say when the range holds no events; null while that is still being found out. */
   empty: EmptyTrend | null
   resolutionMs: number
@@ -153,6 +178,7 @@ export function TrendBody({
         label={`${label}: ${formatCountOf(total, 'event')}`}
         height={height}
         onSelectRange={onSelectRange}
+        scale={scale}
       />
     </div>
   )

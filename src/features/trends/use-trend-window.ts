@@ -28,7 +28,7 @@ export type DataStart = number | 'none' | 'unknown'
  * so the bars fill the chart and auto resolution fits them. "All time" starts at the first
  * event; when that is unknown the server's default of the last 30 days is drawn, and said.
  */
-export function fitTrendWindow(filters: Filters, now: number, dataStart: DataStart): FittedWindow {
+export function fitTrendWindow(filters: Filters, now: number, dataStart: DataStart, what = 'event'): FittedWindow {
   const range = timeRangeOf(filters)
   const nominal = timeWindowOf(range, now, DEFAULT_TREND_WINDOW_MS)
   if (range.kind === 'all' && dataStart === 'unknown') return { ...nominal, filters, label: 'last 30 days' }
@@ -45,18 +45,18 @@ export function fitTrendWindow(filters: Filters, now: number, dataStart: DataSta
     from,
     to: nominal.to,
     filters: withTimeRange(filters, fitted),
-    label: `${rangeName} (first event ${formatFirstEvent(dataStart)})`,
+    label: `${rangeName} (first ${what} ${formatFirstEvent(dataStart)})`,
   }
 }
 
 /**
  * The window a trend covers for these filters and the resolution to ask for. `dataStart` is
  * undefined while it is still being found out: `ready` is false until then, so no request is
- * made for a window about to change.
+ * made for a window about to change. `what` names the first thing counted in the label (event, session).
  */
-export function useTrendWindow(filters: Filters, choice: ResolutionChoice, dataStart: DataStart | undefined) {
+export function useTrendWindow(filters: Filters, choice: ResolutionChoice, dataStart: DataStart | undefined, what = 'event') {
   const now = useNow()
-  const window = fitTrendWindow(filters, now, dataStart ?? 'unknown')
+  const window = fitTrendWindow(filters, now, dataStart ?? 'unknown', what)
   const windowMs = Math.max(window.to - window.from, 60_000)
   const resolution = resolveResolution(choice, windowMs)
   return {

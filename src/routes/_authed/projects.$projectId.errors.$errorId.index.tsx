@@ -16,7 +16,7 @@ import { ErrorActions } from '../../features/triage/error-actions.tsx'
 import { MergedErrors, MergedIntoNotice } from '../../features/triage/merged-errors.tsx'
 import { StatusHistory } from '../../features/triage/status-history.tsx'
 import { ErrorTrendChart } from '../../features/trends/error-trend-chart.tsx'
-import { RESOLUTION_CHOICES } from '../../features/trends/to-trend-series.ts'
+import { RESOLUTION_CHOICES, TREND_SCALES } from '../../features/trends/to-trend-series.ts'
 
 export const Route = createFileRoute('/_authed/projects/$projectId/errors/$errorId/')({
   validateSearch: z.object({
@@ -25,6 +25,8 @@ export const Route = createFileRoute('/_authed/projects/$projectId/errors/$error
     f: filterSearchSchema,
     /** The trend's resolution; auto by default. */
     resolution: z.catch(z.optional(z.enum(RESOLUTION_CHOICES)), undefined),
+    /** The trend's count scale; linear by default. */
+    scale: z.catch(z.optional(z.enum(TREND_SCALES)), undefined),
     /** The open pivot tab; the first by default. */
     pivot: z.catch(z.optional(z.enum(ERROR_PIVOT_FIELDS)), undefined),
   }),
@@ -44,7 +46,7 @@ export const Route = createFileRoute('/_authed/projects/$projectId/errors/$error
 
 function ErrorPage() {
   const { projectId, errorId } = Route.useParams()
-  const { cursor, f, resolution, pivot } = Route.useSearch()
+  const { cursor, f, resolution, scale, pivot } = Route.useSearch()
   const navigate = Route.useNavigate()
   const { data: error } = useSuspenseQuery(errorQuery(projectId, errorId))
   // Unlike the list, the error page has no default status filter: its charts show all its events.
@@ -67,6 +69,8 @@ function ErrorPage() {
         onResolutionChange={(next) =>
           void navigate({ search: (prev) => ({ ...prev, resolution: next === 'auto' ? undefined : next }), replace: true })
         }
+        scale={scale}
+        onScaleChange={(next) => void navigate({ search: (prev) => ({ ...prev, scale: next === 'log' ? next : undefined }), replace: true })}
       />
       <div className="grid grid-cols-1 gap-4 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
         <div className="flex min-w-0 flex-col gap-4">

@@ -12,7 +12,7 @@ import { ErrorListSkeleton } from '../../features/errors/error-list-skeleton.tsx
 import { ProjectErrors } from '../../features/errors/project-errors.tsx'
 import { filterSearchSchema, fromFilterSearch } from '../../features/filters/to-filter-search.ts'
 import { orNotFound, ProjectNotFound, RouteError } from '../../features/layout/route-states.tsx'
-import { RESOLUTION_CHOICES } from '../../features/trends/to-trend-series.ts'
+import { RESOLUTION_CHOICES, TREND_SCALES } from '../../features/trends/to-trend-series.ts'
 
 // Filters are `f=field:type:value` entries (features/filters/to-filter-search.ts); no `f` is the default view.
 const searchSchema = z.object({
@@ -20,6 +20,7 @@ const searchSchema = z.object({
   direction: z.catch(z._default(directionSchema, 'desc'), 'desc'),
   f: filterSearchSchema,
   resolution: z.catch(z.optional(z.enum(RESOLUTION_CHOICES)), undefined),
+  scale: z.catch(z.optional(z.enum(TREND_SCALES)), undefined),
 })
 
 export const Route = createFileRoute('/_authed/projects/$projectId/errors/')({
@@ -79,13 +80,14 @@ export const Route = createFileRoute('/_authed/projects/$projectId/errors/')({
 
 function ErrorsPage() {
   const { projectId } = Route.useParams()
-  const { sort, direction, f, resolution = 'auto' } = Route.useSearch()
+  const { sort, direction, f, resolution = 'auto', scale = 'linear' } = Route.useSearch()
   const navigate = Route.useNavigate()
   return (
     <ProjectErrors
       projectId={projectId}
       params={{ sort, direction, filters: fromFilterSearch(f) }}
       resolution={resolution}
+      scale={scale}
       onSearchChange={(next) => void navigate({ search: (prev) => ({ ...prev, ...next }) })}
     />
   )

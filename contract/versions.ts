@@ -1,12 +1,14 @@
-import compareBuild from 'semver/functions/compare-build'
-import parse from 'semver/functions/parse'
+// The one order of app versions: the errors list's version ranges, the error page's version list
+// and the releases list.
+import compareBuild from 'semver/functions/compare-build.js'
+import parse from 'semver/functions/parse.js'
 
 const naturalOrder = new Intl.Collator('en', { numeric: true, sensitivity: 'base' })
 
 /**
- * Two app versions as versions: by semver where both parse (1.2.0 before 1.10.0, 2.4.0-beta.1
- * before 2.4.0, a leading "v" allowed), else in natural order, comparing the numbers in them
- * (build 9 before build 10). Equal versions written differently fall back to the text.
+ * Two app versions as versions, older first: by semver where both parse (1.2.0 before 1.10.0,
+ * 2.4.0-beta.1 before 2.4.0, a leading "v" allowed), else in natural order, comparing the numbers
+ * in them (build 9 before build 10). Equal versions written differently fall back to the text.
  */
 export function compareVersions(a: string, b: string): number {
   const left = parse(a, { loose: true })
