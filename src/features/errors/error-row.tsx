@@ -5,7 +5,7 @@ import { RelativeTime } from '../../components/ui/relative-time.tsx'
 import { errorClassLabel } from '../../lib/error-class.ts'
 import { formatCount, formatCountOf } from '../../lib/relative-time.ts'
 import { AssigneeLabel } from '../triage/assignee.tsx'
-import { ErrorStatusBadge, SeverityIndicator } from './error-badges.tsx'
+import { DiscardedBadge, ErrorStatusBadge, SeverityIndicator } from './error-badges.tsx'
 
 /**
  * Columns from md up; the sparkline and first seen only from lg, where the class and message
@@ -77,6 +77,7 @@ export function ErrorRow({
           </div>
           <div className="mt-0.5 flex min-w-0 flex-wrap items-center gap-x-2.5 gap-y-0.5 text-xs text-muted-foreground md:flex-nowrap">
             <ErrorStatusBadge error={error} dense className="shrink" />
+            <DiscardedBadge error={error} dense />
             <SeverityIndicator severity={error.severity} fromMd className="shrink-0" />
             <span className={error.unhandled ? 'shrink-0 font-medium text-danger' : 'shrink-0'}>
               {error.unhandled ? 'unhandled' : 'handled'}

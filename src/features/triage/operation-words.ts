@@ -26,9 +26,9 @@ export const PAST: Record<ErrorOperation['operation'], string> = {
   assign: 'assigned',
   override_severity: 'changed in severity',
   discard: 'discarded',
-  undiscard: 'undiscarded',
+  undiscard: 'no longer discarded',
   link_issue: 'linked to an issue',
-  unlink_issue: 'unlinked from their issue',
+  unlink_issue: 'unlinked from its issue',
   revert_status: 'restored',
   delete: 'deleted',
 }
