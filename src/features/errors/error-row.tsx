@@ -16,6 +16,9 @@ export const columns =
 
 export type ErrorPageSearch = { f: string[] | undefined }
 
+/** The message as the row's link names it: its start, or that it has none. */
+const linkMessage = (message: string) => (!message ? '(no message)' : message.length > 200 ? `${message.slice(0, 200)}…` : message)
+
 /** A list of values as a row shows it: the first one or two, and how many more. */
 const firstOf = (values: readonly string[], shown: number) =>
   values.length <= shown ? values.join(', ') : `${values.slice(0, shown).join(', ')} +${values.length - shown}`
@@ -66,7 +69,8 @@ export function ErrorRow({
               params={{ projectId, errorId: error.id }}
               search={errorSearch}
               data-row-index={index}
-              aria-describedby={messageId}
+              // Read as the row is: class and message (its first 200 characters), so a list of links tells errors apart.
+              aria-label={`${errorClass}: ${linkMessage(error.message)}`}
               className="max-w-full shrink-0 truncate rounded font-semibold text-foreground after:absolute after:inset-0 hover:underline focus-visible:-outline-offset-2"
             >
               {errorClass}
