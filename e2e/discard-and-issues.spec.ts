@@ -57,6 +57,7 @@ test('discard an error and link its issue on its page; discard and undiscard fro
   await expect(rowOf(page, 'BravoError')).not.toContainText('discarded')
   await rowOf(page, 'BravoError').getByRole('checkbox').check()
   const toolbar = page.getByRole('toolbar', { name: 'Bulk actions' })
+  await expect(toolbar.getByRole('button', { name: 'Undiscard' })).toBeVisible()
   await shootLightAndDark(page, 'errors-list-bulk-bar')
   await toolbar.getByRole('button', { name: 'Discard', exact: true }).click()
   await expect(rowOf(page, 'BravoError')).toContainText('discarded')
