@@ -122,6 +122,8 @@ export const webhookDeliverySchema = z.object({
   id: idSchema,
   webhook_id: idSchema,
   trigger: z.enum(WEBHOOK_TRIGGERS),
+  /** Sent with "Send test" (POST /webhooks/{id}/test), not by a trigger firing. */
+  test: z.boolean(),
   state: z.enum(['pending', 'delivered', 'failed']),
   attempts: z.number().check(z.int()),
   last_status: z.nullable(z.number().check(z.int())),

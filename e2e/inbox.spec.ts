@@ -218,7 +218,7 @@ test('error page: buttons stay put, n opens the next error; event page: N of M, 
   await expect(errorsList(page).getByRole('listitem')).toHaveCount(12)
   // Newest first: InboxError12 leads the list; the next error is the row under it.
   const secondClass = (await errorsList(page).getByRole('listitem').nth(1).getByRole('link').first().textContent())!
-  await errorsList(page).getByRole('link', { name: 'InboxError12', exact: true }).click()
+  await errorsList(page).getByRole('link', { name: /^InboxError12:/ }).click()
   await expect(page.getByRole('heading', { level: 1, name: 'InboxError12' })).toBeVisible()
 
   const actions = page.getByRole('toolbar', { name: 'Error actions' })
@@ -249,6 +249,18 @@ test('error page: buttons stay put, n opens the next error; event page: N of M, 
   await page.getByRole('button', { name: 'Raw JSON' }).click()
   const raw = page.getByRole('dialog', { name: 'Raw event JSON' })
   await expect(raw).toContainText(`"id": "${events[1]!.id}"`)
+  // Wide enough for JSON lines (at 1280 px: 64rem), with a Copy that says it copied.
+  expect((await raw.boundingBox())!.width).toBeGreaterThan(900)
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'])
+  await raw.getByRole('button', { name: 'Copy JSON' }).click()
+  await expect(raw.getByRole('button', { name: 'Copied: Copy JSON' })).toContainText('Copied')
+  expect(JSON.parse(await page.evaluate(() => navigator.clipboard.readText())) as { id: string }).toMatchObject({ id: events[1]!.id })
+  await page.screenshot({ path: '/tmp/ui-shots/event-raw-json-1280-light.png' })
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await page.setViewportSize({ width: 390, height: 844 })
+  await page.screenshot({ path: '/tmp/ui-shots/event-raw-json-390-dark.png' })
+  await page.setViewportSize({ width: 1280, height: 900 })
+  await page.emulateMedia({ colorScheme: 'light' })
   const download = page.waitForEvent('download')
   await raw.getByRole('button', { name: 'Download JSON' }).click()
   expect((await download).suggestedFilename()).toBe(`event-${events[1]!.id}.json`)

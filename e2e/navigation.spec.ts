@@ -189,3 +189,49 @@ test('collaborators: the last admin is not offered what the server refuses; name
   await expectAccessible(page)
   expect(watched.pageErrors).toEqual([])
 })
+
+test('the project tab bar keeps its place from page to page, the current tab in view, where its tabs do not fit', async ({ page, request }) => {
+  const watched = watchPage(page)
+  const api = await Api.signIn(request)
+  const { projectId } = await createProject(api, 'tab-bar')
+  await signIn(page)
+  // Just above phone width: every tab is in the row (no "More"), and they do not all fit.
+  await page.setViewportSize({ width: 640, height: 800 })
+  const tabs = page.getByRole('navigation', { name: 'Project' })
+  const row = tabs.getByRole('link', { name: 'Errors' }).locator('..')
+  const inView = async (name: string) => {
+    const box = (await row.boundingBox())!
+    const tab = (await tabs.getByRole('link', { name }).boundingBox())!
+    return tab.x >= box.x - 1 && tab.x + tab.width <= box.x + box.width + 1
+  }
+  const pageOverflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+
+  await page.goto(`/projects/${projectId}/privacy`)
+  await expect(tabs.getByRole('link', { name: 'Privacy' })).toHaveAttribute('aria-current', 'page')
+  await expect.poll(() => inView('Privacy')).toBe(true)
+  expect(await pageOverflow()).toBeLessThanOrEqual(0)
+  const scrolled = await row.evaluate((element) => element.scrollLeft)
+  expect(scrolled).toBeGreaterThan(0)
+  await page.screenshot({ path: '/tmp/ui-shots/project-tab-bar-640-light.png' })
+
+  // The next page's bar starts where this one was: the tab clicked stays under the pointer.
+  await tabs.getByRole('link', { name: 'Webhooks' }).click()
+  await expect(tabs.getByRole('link', { name: 'Webhooks' })).toHaveAttribute('aria-current', 'page')
+  expect(await row.evaluate((element) => element.scrollLeft)).toBe(scrolled)
+  await expect.poll(() => inView('Webhooks')).toBe(true)
+
+  // Far back to the first tab: it comes into view.
+  await row.evaluate((element) => element.scrollTo({ left: 0 }))
+  await tabs.getByRole('link', { name: 'Errors' }).click()
+  await expect(tabs.getByRole('link', { name: 'Errors' })).toHaveAttribute('aria-current', 'page')
+  await expect.poll(() => inView('Errors')).toBe(true)
+  expect(await pageOverflow()).toBeLessThanOrEqual(0)
+
+  // On a phone the last tabs are under "More", whose list is not clipped by the row.
+  await page.setViewportSize(NARROW)
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await tabs.getByRole('button', { name: 'More' }).click()
+  await expect(tabs.getByRole('link', { name: 'Webhooks' })).toBeVisible()
+  await page.screenshot({ path: '/tmp/ui-shots/project-tab-bar-390-dark.png' })
+  expect(watched.pageErrors).toEqual([])
+})

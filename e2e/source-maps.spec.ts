@@ -131,11 +131,11 @@ test('drop a source map on the project page, then a crash in the minified bundle
   const me = await api.get<{ name: string | null; email: string }>('/user')
   await expect(upload).toContainText(`by ${me.name ?? me.email}`)
 
-  // The same upload again is refused by the server, its message shown as it is.
+  // The same upload again is refused by the server; the form says which box replaces it.
   await dropFiles(page, [{ name: 'app.min.js.map', text: MAP }])
   await page.getByRole('button', { name: 'Upload source map' }).click()
   await expect(page.getByRole('alert')).toContainText(
-    `minifiedUrl: a source map for "${SCRIPT_URL}" with appVersion "${APP_VERSION}" was uploaded already (send overwrite=true to replace it)`,
+    `A source map for ${SCRIPT_URL}, version ${APP_VERSION}, was uploaded already. To replace it, tick “Replace an earlier upload for this URL and version” and upload again.`,
   )
   await shootBothSchemes(page, 'source-maps-refusal')
 

@@ -35,7 +35,8 @@ export const errorsList = (page: Page) => page.locator('#root').getByRole('list'
 export const rowOf = (page: Page, errorClass: string) =>
   errorsList(page)
     .getByRole('listitem')
-    .filter({ has: page.getByRole('link', { name: errorClass, exact: true }) })
+    // The row's link is named by the class and the message ("TypeError: …").
+    .filter({ has: page.getByRole('link', { name: new RegExp(`^${errorClass.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:`) }) })
 
 /** The Data Access API with one user's token. */
 export class Api {

@@ -84,7 +84,9 @@ export async function storeUpload(
     await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${identityKey(identity, projectId)}, 0))`)
     if (request.overwrite) await tx.delete(sourceMaps).where(sameIdentity(identity, projectId))
     const inserted = await tx.insert(sourceMaps).values(row).onConflictDoNothing().returning({ id: sourceMaps.id })
-    if (inserted.length === 0) throw new ConflictError(`${describe(identity)} (send overwrite=true to replace it)`)
+    if (inserted.length === 0) throw new ConflictError(
+        `${describe(identity)}; to replace it, upload again with overwrite=true (the CLI's --overwrite; in the dashboard, tick "Replace an earlier upload")`,
+      )
     // Distinct names only: a source field sent twice keeps its last copy.
     const byName = new Map([...files, ...contents].map((entry) => [`${entry.role}\n${entry.name}`, entry]))
     // Sent as base64 and decoded by the database: a bytea parameter is written out as hex by the

@@ -233,7 +233,7 @@ describe('POST /sourcemap refusals', () => {
     expect((await post('/sourcemap', uploadForm(fields, { sourceMap: MAP }))).status).toBe(200)
     const again = await post('/sourcemap', uploadForm(fields, { sourceMap: MAP }))
     expect(again.status).toBe(409)
-    expect(await errorsOf(again)).toEqual([`minifiedUrl: a source map for "${fields.minifiedUrl}" with appVersion "2.0.0" was uploaded already (send overwrite=true to replace it)`])
+    expect(await errorsOf(again)).toEqual([`minifiedUrl: a source map for "${fields.minifiedUrl}" with appVersion "2.0.0" was uploaded already; to replace it, upload again with overwrite=true (the CLI's --overwrite; in the dashboard, tick "Replace an earlier upload")`])
     // Another version of the same URL is another upload.
     expect((await post('/sourcemap', uploadForm({ ...fields, appVersion: '2.0.1' }, { sourceMap: MAP }))).status).toBe(200)
     expect((await post('/sourcemap', uploadForm({ ...fields, overwrite: 'true' }, { sourceMap: MAP }))).status).toBe(200)
@@ -299,7 +299,7 @@ describe('POST /react-native-source-map refusals', () => {
     const again = await post('/react-native-source-map', uploadForm(fields, { sourceMap: MAP, bundle: MINIFIED }))
     expect(again.status).toBe(409)
     expect(await errorsOf(again)).toEqual([
-      `platform: a release ios source map with appVersion "3.0.0", version code "${fields.appBundleVersion}" was uploaded already (send overwrite=true to replace it)`,
+      `platform: a release ios source map with appVersion "3.0.0", version code "${fields.appBundleVersion}" was uploaded already; to replace it, upload again with overwrite=true (the CLI's --overwrite; in the dashboard, tick "Replace an earlier upload")`,
     ])
   })
 

@@ -23,6 +23,8 @@ export interface DeliveryDetails {
   /** The collaborator who caused it (comment, manual state change). */
   userId?: string
   release?: { version: string; releaseStage: string; releaseTime: string }
+  /** Sent with "Send test" (the delivery log marks it). */
+  test?: boolean
 }
 
 type Json = Record<string, unknown>

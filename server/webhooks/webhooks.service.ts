@@ -16,7 +16,7 @@ import { withTransaction, type Db } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
 import { webhookAttempts, webhookDeliveries, webhooks } from '../db/schema.ts'
 import { NotFoundError, ValidationError } from '../failures.ts'
-import { TEST_MESSAGE } from './payload.ts'
+import { TEST_MESSAGE, type DeliveryDetails } from './payload.ts'
 import { queueDeliveries } from './queue-deliveries.ts'
 import { newWebhookSecret } from './signature.ts'
 import { checkTargetUrl } from './target-url.ts'
@@ -142,7 +142,7 @@ export async function testWebhook(db: Db, deps: WebhookDeps, scope: ProjectScope
   const { row } = await webhookFor(db, scope, webhookId)
   const trigger = (row.triggers[0] ?? 'exception') as WebhookTrigger
   const [id] = await withTransaction(db, async (tx) =>
-    queueDeliveries(tx, [{ webhookId, projectId: row.projectId, trigger, details: { message: TEST_MESSAGE, userId } }], deps.clock(), true),
+    queueDeliveries(tx, [{ webhookId, projectId: row.projectId, trigger, details: { message: TEST_MESSAGE, userId, test: true } }], deps.clock(), true),
   )
   deps.wakeJobs()
   return (await deliveriesById(db, [id!]))[0]!
@@ -175,6 +175,7 @@ async function deliveriesById(db: Db, ids: readonly string[]): Promise<WebhookDe
     id: row.id,
     webhook_id: row.webhookId,
     trigger: row.trigger as WebhookTrigger,
+    test: (row.details as DeliveryDetails | null)?.test === true,
     state: row.state,
     attempts: row.attempts,
     last_status: row.lastStatus,

@@ -456,6 +456,7 @@ describe('delivery', () => {
     expect(res.status).toBe(201)
     const queued = (await res.json()) as WebhookDelivery
     expect(queued.state).toBe('pending')
+    expect(queued.test).toBe(true)
     const got = await deliver(from)
     expect(got).toHaveLength(1)
     const doc = got[0]!.json as Doc
@@ -463,6 +464,10 @@ describe('delivery', () => {
     expect(doc.user).toEqual({ id: seeded.user.id, name: 'Hook Admin', email: seeded.user.email })
     expect(doc).not.toHaveProperty('error')
     expect(got[0]!.headers['x-errata-delivery']).toBe(queued.id)
+    // The log marks the test, and only the test: the deliveries triggers sent before are not.
+    const log = (await (await ctx.request(`/api/webhooks/${webhook.id}/deliveries`, { token: seeded.user.token })).json()) as WebhookDelivery[]
+    expect(log.filter((delivery) => delivery.test).map((delivery) => delivery.id)).toEqual([queued.id])
+    expect(log.length).toBeGreaterThan(1)
   })
 
   it('filters narrow the filtered triggers', async () => {

@@ -14,6 +14,8 @@ export type DialogProps = {
   description?: ReactNode
   children?: ReactNode
   className?: string
+  /** wide: for long lines (raw JSON), up to 64rem. */
+  size?: 'default' | 'wide'
 }
 
 /**
@@ -25,7 +27,7 @@ export function Dialog(props: DialogProps) {
   return <OpenDialog {...props} />
 }
 
-function OpenDialog({ onClose, title, description, children, className }: DialogProps) {
+function OpenDialog({ onClose, title, description, children, className, size = 'default' }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null)
   const titleId = useId()
   const descriptionId = useId()
@@ -67,7 +69,8 @@ function OpenDialog({ onClose, title, description, children, className }: Dialog
       // Focusable itself, for dialogs whose only control is Close (focus lands on the dialog).
       tabIndex={-1}
       className={cn(
-        'fixed inset-0 m-auto w-[min(28rem,calc(100vw-2rem))] rounded-lg border border-border bg-surface p-0 text-foreground shadow-lg backdrop:bg-black/40',
+        'fixed inset-0 m-auto rounded-lg border border-border bg-surface p-0 text-foreground shadow-lg backdrop:bg-black/40',
+        size === 'wide' ? 'w-[min(64rem,calc(100vw-2rem))]' : 'w-[min(28rem,calc(100vw-2rem))]',
         className,
       )}
       onCancel={(event) => {

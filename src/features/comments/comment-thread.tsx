@@ -1,10 +1,11 @@
 import { useMutation, useQuery } from '@tanstack/react-query'
 import { MessageSquare, Trash2 } from 'lucide-react'
 import { useId, useState } from 'react'
-import { MAX_COMMENT_LENGTH } from '../../../contract/webhooks.ts'
+import { MAX_COMMENT_LENGTH, type Comment } from '../../../contract/webhooks.ts'
 import { currentUserQuery } from '../../api/auth.ts'
 import { commentsQuery, createCommentMutation, deleteCommentMutation } from '../../api/webhooks.ts'
 import { Button } from '../../components/ui/button.tsx'
+import { ConfirmDialog } from '../../components/ui/dialog.tsx'
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx'
 import { FormErrors } from '../../components/ui/form-errors.tsx'
 import { Label } from '../../components/ui/input.tsx'
@@ -13,7 +14,10 @@ import { Skeleton } from '../../components/ui/skeleton.tsx'
 import { ErrorState } from '../../components/ui/states.tsx'
 import { useIsProjectAdmin } from '../collaborators/use-is-admin.ts'
 
-/** The comments on an error, oldest first, and a box to add one (comment webhooks fire on it). Text only. */
+/**
+ * The comments on an error, oldest first, and a box to add one (comment webhooks fire on it).
+ * Text only. Deleting one asks first: it cannot be taken back.
+ */
 export function CommentThread({ projectId, errorId }: { projectId: string; errorId: string }) {
   const id = useId()
   const query = useQuery(commentsQuery(projectId, errorId))
@@ -22,6 +26,7 @@ export function CommentThread({ projectId, errorId }: { projectId: string; error
   const [message, setMessage] = useState('')
   const add = useMutation({ ...createCommentMutation(projectId, errorId), onSuccess: () => setMessage('') })
   const remove = useMutation(deleteCommentMutation(projectId, errorId))
+  const [deleting, setDeleting] = useState<Comment | null>(null)
 
   return (
     <Card aria-labelledby={`${id}-title`}>
@@ -55,7 +60,10 @@ export function CommentThread({ projectId, errorId }: { projectId: string; error
                       className="ml-auto"
                       aria-label="Delete this comment"
                       disabled={remove.isPending}
-                      onClick={() => remove.mutate(comment.id)}
+                      onClick={() => {
+                        remove.reset()
+                        setDeleting(comment)
+                      }}
                     >
                       <Trash2 aria-hidden="true" />
                     </Button>
@@ -66,7 +74,21 @@ export function CommentThread({ projectId, errorId }: { projectId: string; error
             ))}
           </ol>
         )}
-        <FormErrors error={remove.error} />
+        <ConfirmDialog
+          open={deleting !== null}
+          title="Delete this comment?"
+          description="It is removed for everyone on the team. This cannot be undone."
+          confirmLabel="Delete comment"
+          destructive
+          pending={remove.isPending}
+          error={remove.error}
+          onCancel={() => setDeleting(null)}
+          onConfirm={() => {
+            if (deleting) remove.mutate(deleting.id, { onSuccess: () => setDeleting(null) })
+          }}
+        >
+          {deleting ? <p className="line-clamp-3 text-sm whitespace-pre-wrap [overflow-wrap:anywhere]">{deleting.message}</p> : null}
+        </ConfirmDialog>
         <form
           className="flex flex-col gap-2 border-t border-border pt-3"
           onSubmit={(event) => {

@@ -22,6 +22,16 @@ export function ErrorStatusBadge({ error, dense, className }: { error: ErrorGrou
   )
 }
 
+/** A discarded error: its new events are counted, not stored. */
+export function DiscardedBadge({ error, dense }: { error: ErrorGroup; dense?: boolean }) {
+  if (!error.discarded) return null
+  return (
+    <Badge tone="neutral" dense={dense} className="shrink-0" title="New events are counted, not stored">
+      discarded
+    </Badge>
+  )
+}
+
 /**
  * Severity as a coloured dot plus the word, so colour is never the only signal. `fromMd`: shown
  * from md only (an errors list row's meta line).

@@ -61,7 +61,7 @@ const showTrend = () => window.localStorage.setItem('errata.errors-trend-collaps
 const rowOf = async (errorClass: string) => {
   // The first render of a test file is slow (module loading), hence the generous timeout.
   const list = await screen.findByRole('list', { name: 'Errors' }, { timeout: 5000 })
-  return within(list).getByRole('link', { name: errorClass }).closest<HTMLElement>('[role="listitem"]')!
+  return within(list).getByRole('link', { name: new RegExp(`^${errorClass}:`) }).closest<HTMLElement>('[role="listitem"]')!
 }
 
 // Long user journeys on a machine shared with other test runs.
@@ -143,7 +143,7 @@ describe('errors list triage', { timeout: 20_000 }, () => {
     await rowOf('FirstError')
     expect(await screen.findByRole('figure', { name: /: 30 events$/ })).toBeInTheDocument()
     await userEvent.keyboard('jj')
-    await waitFor(() => expect(screen.getByRole('link', { name: 'SecondError' })).toHaveFocus())
+    await waitFor(() => expect(screen.getByRole('link', { name: /^SecondError:/ })).toHaveFocus())
     await userEvent.keyboard('f')
     await waitFor(() => expect(patches()).toHaveLength(1))
     expect(patches()[0]!.url.pathname).toBe('/api/projects/p1/errors/e2')
@@ -192,13 +192,13 @@ describe('errors list triage', { timeout: 20_000 }, () => {
     const { router } = renderApp('/projects/p1/errors')
     await rowOf('FirstError')
     await userEvent.keyboard('jj')
-    await waitFor(() => expect(screen.getByRole('link', { name: 'SecondError' })).toHaveFocus())
+    await waitFor(() => expect(screen.getByRole('link', { name: /^SecondError:/ })).toHaveFocus())
     await userEvent.keyboard('{Enter}')
     await waitFor(() => expect(router.state.location.pathname).toBe('/projects/p1/errors/e2'))
     router.history.back()
-    await waitFor(() => expect(screen.getByRole('link', { name: 'SecondError' })).toHaveFocus())
+    await waitFor(() => expect(screen.getByRole('link', { name: /^SecondError:/ })).toHaveFocus())
     await userEvent.keyboard('j')
-    await waitFor(() => expect(screen.getByRole('link', { name: 'ThirdError' })).toHaveFocus())
+    await waitFor(() => expect(screen.getByRole('link', { name: /^ThirdError:/ })).toHaveFocus())
   })
 
   it('j/k move the focused row, x selects it, f fixes the selection or else the focused row', async () => {
@@ -207,17 +207,17 @@ describe('errors list triage', { timeout: 20_000 }, () => {
     await rowOf('FirstError')
 
     await userEvent.keyboard('j')
-    await waitFor(() => expect(screen.getByRole('link', { name: 'FirstError' })).toHaveFocus())
+    await waitFor(() => expect(screen.getByRole('link', { name: /^FirstError:/ })).toHaveFocus())
     await userEvent.keyboard('j')
-    await waitFor(() => expect(screen.getByRole('link', { name: 'SecondError' })).toHaveFocus())
+    await waitFor(() => expect(screen.getByRole('link', { name: /^SecondError:/ })).toHaveFocus())
     expect(rowIn('SecondError')).toHaveAttribute('aria-current', 'true')
     await userEvent.keyboard('k')
-    await waitFor(() => expect(screen.getByRole('link', { name: 'FirstError' })).toHaveFocus())
+    await waitFor(() => expect(screen.getByRole('link', { name: /^FirstError:/ })).toHaveFocus())
 
     await userEvent.keyboard('x')
     expect(screen.getByRole('checkbox', { name: 'Select FirstError' })).toBeChecked()
     await userEvent.keyboard('jj')
-    await waitFor(() => expect(screen.getByRole('link', { name: 'ThirdError' })).toHaveFocus())
+    await waitFor(() => expect(screen.getByRole('link', { name: /^ThirdError:/ })).toHaveFocus())
     await userEvent.keyboard('x')
     expect(screen.getByRole('checkbox', { name: 'Select ThirdError' })).toBeChecked()
 
@@ -230,7 +230,7 @@ describe('errors list triage', { timeout: 20_000 }, () => {
 
     // Without one, f acts on the focused row alone.
     await userEvent.keyboard('k')
-    await waitFor(() => expect(screen.getByRole('link', { name: 'SecondError' })).toHaveFocus())
+    await waitFor(() => expect(screen.getByRole('link', { name: /^SecondError:/ })).toHaveFocus())
     await userEvent.keyboard('f')
     await waitFor(() => expect(patches()).toHaveLength(2))
     expect(patches()[1]!.url.pathname).toBe('/api/projects/p1/errors/e2')
@@ -254,14 +254,14 @@ describe('errors list triage', { timeout: 20_000 }, () => {
     renderApp('/projects/p1/errors')
     await rowOf('FirstError')
     await userEvent.keyboard('jj')
-    await waitFor(() => expect(screen.getByRole('link', { name: 'SecondError' })).toHaveFocus())
+    await waitFor(() => expect(screen.getByRole('link', { name: /^SecondError:/ })).toHaveFocus())
     await userEvent.keyboard('x')
     const toolbar = await screen.findByRole('toolbar', { name: 'Bulk actions' })
     await userEvent.click(within(toolbar).getByRole('button', { name: 'Ignore' }))
     await waitFor(() => expect(patches()).toHaveLength(1))
     // The toolbar went with the selection; the focus did not go with it.
     await waitFor(() => expect(screen.queryByRole('toolbar', { name: 'Bulk actions' })).not.toBeInTheDocument())
-    expect(screen.getByRole('link', { name: 'SecondError' })).toHaveFocus()
+    expect(screen.getByRole('link', { name: /^SecondError:/ })).toHaveFocus()
 
     // The same from the assign menu opened with `a`, which had the focus.
     await userEvent.keyboard('x')
@@ -270,7 +270,7 @@ describe('errors list triage', { timeout: 20_000 }, () => {
     await userEvent.click(within(menu).getByRole('menuitem', { name: 'Ada Lovelace' }))
     await waitFor(() => expect(patches()).toHaveLength(2))
     await waitFor(() => expect(screen.queryByRole('toolbar', { name: 'Bulk actions' })).not.toBeInTheDocument())
-    expect(screen.getByRole('link', { name: 'SecondError' })).toHaveFocus()
+    expect(screen.getByRole('link', { name: /^SecondError:/ })).toHaveFocus()
     expect(rowIn('SecondError')).toHaveAttribute('aria-current', 'true')
   })
 
@@ -308,9 +308,9 @@ describe('errors list triage', { timeout: 20_000 }, () => {
 
     // The focused row is the last one touched (ThirdError's checkbox); j stays on the last row.
     await userEvent.keyboard('j')
-    await waitFor(() => expect(screen.getByRole('link', { name: 'ThirdError' })).toHaveFocus())
+    await waitFor(() => expect(screen.getByRole('link', { name: /^ThirdError:/ })).toHaveFocus())
     // Enter opens the focused row even when focus is elsewhere on the page.
-    screen.getByRole('link', { name: 'ThirdError' }).blur()
+    screen.getByRole('link', { name: /^ThirdError:/ }).blur()
     await userEvent.keyboard('{Enter}')
     await waitFor(() => expect(router.state.location.pathname).toBe('/projects/p1/errors/e3'))
   })
@@ -320,7 +320,7 @@ describe('errors list triage', { timeout: 20_000 }, () => {
     renderApp('/projects/p1/errors')
     await rowOf('FirstError')
     await userEvent.keyboard('j')
-    await waitFor(() => expect(screen.getByRole('link', { name: 'FirstError' })).toHaveFocus())
+    await waitFor(() => expect(screen.getByRole('link', { name: /^FirstError:/ })).toHaveFocus())
 
     const filterInput = document.getElementById('error-filter-input')
     expect(filterInput).not.toBeNull()
@@ -346,7 +346,7 @@ describe('errors list triage', { timeout: 20_000 }, () => {
 })
 
 function rowIn(errorClass: string): HTMLElement {
-  return screen.getByRole('link', { name: errorClass }).closest<HTMLElement>('[role="listitem"]')!
+  return screen.getByRole('link', { name: new RegExp(`^${errorClass}:`) }).closest<HTMLElement>('[role="listitem"]')!
 }
 
 describe('errors list undo', { timeout: 20_000 }, () => {

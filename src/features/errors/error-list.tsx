@@ -73,6 +73,7 @@ export function ErrorList({
 
   const runOn = (ids: readonly string[], operation: ErrorOperation, fromSelection: boolean) => {
     if (ids.length === 0) return
+    focus.willAct(ids)
     // A bulk action clears the selection, and with it the toolbar (or the menu or dialog that
     // started it) where the focus may be: send the focus back to the rows first.
     if (fromSelection) focus.returnToRows(ids)
@@ -107,7 +108,7 @@ export function ErrorList({
   }, [updates.changed, quiet, scrollMargin, listRef, queryClient, projectId, params])
   const showNewErrors = () => {
     // The first row keeps the focus as the new errors come in above the old ones.
-    focus.focusRow(0)
+    focus.focusTopOnRefresh()
     void refreshErrorsList(queryClient, projectId, params)
   }
 

@@ -6,7 +6,7 @@ import { errorClassLabel } from '../../lib/error-class.ts'
 import { formatCount, formatCountOf } from '../../lib/relative-time.ts'
 import { sortVersions } from '../../../contract/versions.ts'
 import { AssigneeLabel } from '../triage/assignee.tsx'
-import { ErrorStatusBadge, SeverityIndicator } from './error-badges.tsx'
+import { DiscardedBadge, ErrorStatusBadge, SeverityIndicator } from './error-badges.tsx'
 
 /**
  * Columns from md up; the sparkline and first seen only from lg, where the class and message
@@ -16,6 +16,9 @@ export const columns =
   'md:grid md:grid-cols-[minmax(0,1fr)_5rem_5rem_7rem] md:items-center md:gap-4 lg:grid-cols-[minmax(0,1fr)_5.5rem_5rem_5rem_7rem_7rem]'
 
 export type ErrorPageSearch = { f: string[] | undefined }
+
+/** The message as the row's link names it: its start, or that it has none. */
+const linkMessage = (message: string) => (!message ? '(no message)' : message.length > 200 ? `${message.slice(0, 200)}…` : message)
 
 /** A list of values as a row shows it: the first one or two, and how many more. */
 const firstOf = (values: readonly string[], shown: number) =>
@@ -67,7 +70,8 @@ export function ErrorRow({
               params={{ projectId, errorId: error.id }}
               search={errorSearch}
               data-row-index={index}
-              aria-describedby={messageId}
+              // Read as the row is: class and message (its first 200 characters), so a list of links tells errors apart.
+              aria-label={`${errorClass}: ${linkMessage(error.message)}`}
               className="max-w-full shrink-0 truncate rounded font-semibold text-foreground after:absolute after:inset-0 hover:underline focus-visible:-outline-offset-2"
             >
               {errorClass}
@@ -78,6 +82,7 @@ export function ErrorRow({
           </div>
           <div className="mt-0.5 flex min-w-0 flex-wrap items-center gap-x-2.5 gap-y-0.5 text-xs text-muted-foreground md:flex-nowrap">
             <ErrorStatusBadge error={error} dense className="shrink" />
+            <DiscardedBadge error={error} dense />
             <SeverityIndicator severity={error.severity} fromMd className="shrink-0" />
             <span className={error.unhandled ? 'shrink-0 font-medium text-danger' : 'shrink-0'}>
               {error.unhandled ? 'unhandled' : 'handled'}

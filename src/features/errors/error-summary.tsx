@@ -5,7 +5,7 @@ import { Card, CardContent } from '../../components/ui/card.tsx'
 import { RelativeTime } from '../../components/ui/relative-time.tsx'
 import { TruncatedHeading, TruncatedText } from '../../components/ui/truncated-text.tsx'
 import { formatCount } from '../../lib/relative-time.ts'
-import { ErrorStatusBadge, SeverityIndicator } from './error-badges.tsx'
+import { DiscardedBadge, ErrorStatusBadge, SeverityIndicator } from './error-badges.tsx'
 import { useDocumentTitle } from '../../lib/use-document-title.ts'
 import { errorClassLabel } from '../../lib/error-class.ts'
 import { sortVersions } from '../../../contract/versions.ts'
@@ -56,7 +56,7 @@ export function ErrorSummary({ error }: { error: ErrorGroup }) {
             <SeverityIndicator severity={error.severity} />
             {error.severity_override ? <span className="text-xs text-muted-foreground">(set by hand)</span> : null}
             {error.unhandled ? <Badge tone="danger">unhandled</Badge> : null}
-            {error.discarded ? <Badge tone="neutral">discarded</Badge> : null}
+            <DiscardedBadge error={error} />
           </TruncatedHeading>
         </div>
         <p className="mt-1 text-sm">

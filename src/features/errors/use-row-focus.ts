@@ -1,6 +1,7 @@
 import type { Virtualizer } from '@tanstack/react-virtual'
-import { useCallback, useEffect, useRef, useState, type RefObject } from 'react'
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react'
 import type { ErrorGroup } from '../../../contract/errors.ts'
+import { announce } from '../../lib/announce.ts'
 
 /**
  * The row last focused in each list (project + sort + filters), kept for this tab (session
@@ -9,12 +10,16 @@ import type { ErrorGroup } from '../../../contract/errors.ts'
 const lastFocusedError = {
   get: (key: string) => window.sessionStorage.getItem(key),
   set: (key: string, errorId: string) => window.sessionStorage.setItem(key, errorId),
+  forget: (key: string) => window.sessionStorage.removeItem(key),
 }
 
 /**
- * The errors list's focused row: j / k move it (scrolling the virtualized rows), focusing a row
- * makes it the focused one, Back from an error focuses the row it was opened from, and after a
- * bulk action started elsewhere the focus returns to the rows where it was.
+ * The errors list's focused row, held by error id: rows re-sort as events arrive (a refetch, Back
+ * to a list read again), and the keys must act on the error the user chose, wherever it moved.
+ * j / k move it (scrolling the virtualized rows), focusing a row makes it the focused one, Back
+ * from an error focuses that error again, and after a bulk action started elsewhere the focus
+ * returns to the rows where it was. A focused error that leaves the list is let go (and said so),
+ * unless the list's own triage removed it: then the row that closes up under it takes the focus.
  */
 export function useRowFocus({
   errors,
@@ -28,20 +33,24 @@ export function useRowFocus({
   /** Which list this is (project, sort, filters): the last focused row is remembered per list. */
   listKey: string
 }) {
-  const [focusedIndex, setFocusedIndexState] = useState<number | null>(null)
+  const [focusedId, setFocusedIdState] = useState<string | null>(null)
   // Read by j/k: held keys repeat faster than React re-renders and than focus moves.
   const focusedRef = useRef<number | null>(null)
-  const setFocusedIndex = useCallback((index: number) => {
+  // Set by "Show new errors" (focusTopOnRefresh): the first error shown then.
+  const topOnRefresh = useRef<string | null>(null)
+  const setFocused = useCallback((index: number | null, id: string | null) => {
     focusedRef.current = index
-    setFocusedIndexState(index)
+    setFocusedIdState(id)
   }, [])
+  const foundIndex = focusedId === null ? -1 : errors.findIndex((error) => error.id === focusedId)
+  const focusedIndex = foundIndex === -1 ? null : foundIndex
   const focused = focusedIndex !== null ? errors[focusedIndex] : undefined
 
   /** The row's link, which takes the focus; only rendered rows have one. */
   const rowLink = (index: number) => listRef.current?.querySelector<HTMLElement>(`[data-row-index="${index}"]`)
 
   const focusRow = (index: number, { scrollTo }: { scrollTo?: number } = {}) => {
-    setFocusedIndex(index)
+    setFocused(index, errors[index]?.id ?? null)
     if (scrollTo === undefined) virtualizer.scrollToIndex(index, { align: 'auto' })
     else virtualizer.scrollToOffset(scrollTo)
     // The row may only exist after the virtualizer re-renders; the browser then brings it fully
@@ -59,7 +68,7 @@ export function useRowFocus({
 
   /** A row took the focus (a click, Tab, or focusRow). */
   const onRowFocus = (index: number, row: HTMLElement) => {
-    setFocusedIndex(index)
+    setFocused(index, errors[index]?.id ?? null)
     // Measured once the focus move has scrolled the row into view.
     requestAnimationFrame(() => {
       if (row.isConnected) rowAnchor.current = { index, top: row.getBoundingClientRect().top }
@@ -81,27 +90,89 @@ export function useRowFocus({
   }
 
   const move = (step: 1 | -1) => {
+    topOnRefresh.current = null
     if (errors.length === 0) return
     const current = focusedRef.current ?? -1
     focusRow(step === 1 ? Math.min(current + 1, errors.length - 1) : Math.max(current - 1, 0))
   }
 
+  // "Show new errors": the top row takes the focus once the new errors are in (the first error changed).
+  const focusTopOnRefresh = () => {
+    topOnRefresh.current = errors[0]?.id ?? null
+    focusRow(0)
+  }
+
+  // Errors the list's own triage acts on: when one leaves the list, the next row takes its place.
+  const actedOn = useRef(new Set<string>())
+  /** The list is about to change these errors (they may leave it). */
+  const willAct = (ids: readonly string[]) => {
+    for (const id of ids) actedOn.current.add(id)
+  }
+  // The error focused again on Back, until the user moves on: named as "the error you opened".
+  const restoredId = useRef<string | null>(null)
+
   const storageKey = `errata.focused-error:${listKey}`
-  const focusedId = focused?.id
   useEffect(() => {
     if (focusedId) lastFocusedError.set(storageKey, focusedId)
   }, [storageKey, focusedId])
-  // Back from an error: the row it was opened from is focused again (the router restores the scroll).
+
+  // Back from an error (or to this list from elsewhere): the error it was opened from is focused
+  // again, by id; where it is now is the next effect's business (the router restores the scroll).
   const restoredList = useRef<string | null>(null)
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (restoredList.current === storageKey) return
     restoredList.current = storageKey
+    actedOn.current.clear()
     const id = lastFocusedError.get(storageKey)
-    const index = id === null ? -1 : errors.findIndex((error) => error.id === id)
-    if (index === -1) return
-    // Focusing the row makes it the focused index too (onRowFocus).
-    requestAnimationFrame(() => listRef.current?.querySelector<HTMLElement>(`[data-row-index="${index}"]`)?.focus({ preventScroll: true }))
-  }, [storageKey, errors, listRef])
+    restoredId.current = id
+    topOnRefresh.current = null
+    setFocused(null, id)
+  }, [storageKey, setFocused])
 
-  return { focusedIndex, focused, focusRow, move, returnToRows, onRowFocus }
+  // The focused error moved (the rows re-sorted) or left the list.
+  const shownIndex = useRef<number | null>(null)
+  useLayoutEffect(() => {
+    if (focusedId === null) {
+      shownIndex.current = null
+      return
+    }
+    const inList = listRef.current?.contains(document.activeElement) ?? false
+    if (topOnRefresh.current !== null && errors[0] !== undefined && errors[0].id !== topOnRefresh.current) {
+      topOnRefresh.current = null
+      shownIndex.current = 0
+      focusRow(0)
+      return
+    }
+    if (foundIndex !== -1) {
+      focusedRef.current = foundIndex
+      // Restored, or moved while its row held the focus: the focus follows the error.
+      if (shownIndex.current !== foundIndex && (inList || (shownIndex.current === null && focusedId === restoredId.current))) {
+        const index = foundIndex
+        virtualizer.scrollToIndex(index, { align: 'auto' })
+        requestAnimationFrame(() => rowLink(index)?.focus({ preventScroll: true }))
+      }
+      shownIndex.current = foundIndex
+      return
+    }
+    const previous = focusedRef.current
+    if (actedOn.current.has(focusedId) && previous !== null && errors.length > 0) {
+      // Fixed or ignored from the list: the row closing up under it is focused (its link kept the focus).
+      const index = Math.min(previous, errors.length - 1)
+      setFocused(index, errors[index]!.id)
+      shownIndex.current = index
+      return
+    }
+    announce(
+      focusedId === restoredId.current ? 'The error you opened is no longer in this list' : 'The focused error is no longer in this list',
+    )
+    restoredId.current = null
+    shownIndex.current = null
+    setFocused(null, null)
+    lastFocusedError.forget(storageKey)
+    if (inList && document.activeElement instanceof HTMLElement) document.activeElement.blur()
+    // rowLink and virtualizer are stable enough: the effect follows the data, not the render.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [errors, focusedId, foundIndex, setFocused, storageKey])
+
+  return { focusedIndex, focused, focusRow, focusTopOnRefresh, move, returnToRows, onRowFocus, willAct }
 }

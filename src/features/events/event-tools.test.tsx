@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { errorGroup, event, project } from '../../test/fixtures.ts'
 import { json, mockApi } from '../../test/mock-api.ts'
 import { renderApp } from '../../test/render-app.tsx'
@@ -62,6 +62,12 @@ describe('event tools', { timeout: 20_000 }, () => {
     const raw = await screen.findByRole('dialog', { name: 'Raw event JSON' })
     expect(within(raw).getByText(/"id": "ev1"/)).toBeInTheDocument()
     expect(within(raw).getByRole('button', { name: 'Download JSON' })).toBeInTheDocument()
+    // Copy puts the JSON on the clipboard and says so.
+    const writeText = vi.fn(async () => {})
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true })
+    await userEvent.click(within(raw).getByRole('button', { name: 'Copy JSON' }))
+    expect(await within(raw).findByRole('button', { name: 'Copied: Copy JSON' })).toHaveTextContent('Copied')
+    expect(JSON.parse((writeText.mock.calls[0] as unknown as [string])[0])).toMatchObject({ id: 'ev1' })
     await userEvent.click(within(raw).getByRole('button', { name: 'Close' }))
 
     await userEvent.click(await screen.findByRole('button', { name: 'Delete event' }))

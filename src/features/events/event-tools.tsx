@@ -5,6 +5,7 @@ import { useState } from 'react'
 import type { ErrorEvent } from '../../../contract/events.ts'
 import { deleteEventMutation, eventNeighboursQuery } from '../../api/events.ts'
 import { Button } from '../../components/ui/button.tsx'
+import { CopyButton } from '../../components/ui/copy-button.tsx'
 import { ConfirmDialog, Dialog } from '../../components/ui/dialog.tsx'
 import { announce } from '../../lib/announce.ts'
 import { useIsProjectAdmin } from '../collaborators/use-is-admin.ts'
@@ -66,12 +67,20 @@ export function EventTools({ projectId, errorId, event }: { projectId: string; e
         </Button>
       ) : null}
 
-      <Dialog open={rawOpen} onClose={() => setRawOpen(false)} title="Raw event JSON" description="As the Events API serves it." className="max-w-3xl">
+      {/* Wide: JSON lines are long, and a narrow box wraps every one of them. */}
+      <Dialog
+        open={rawOpen}
+        onClose={() => setRawOpen(false)}
+        title="Raw event JSON"
+        description="As the Events API serves it."
+        size="wide"
+      >
         {/* Untrusted text, shown as text. */}
         <pre role="region" tabIndex={0} aria-label="Event JSON" className="max-h-[60vh] overflow-auto rounded-md border border-border bg-surface-muted p-3 font-mono text-xs whitespace-pre-wrap break-all">
           {toJson(event)}
         </pre>
         <div className="mt-3 flex justify-end gap-2">
+          <CopyButton value={toJson(event)} label="Copy JSON" />
           <Button size="sm" onClick={() => downloadJson(event)}>
             <Download aria-hidden="true" />
             Download JSON

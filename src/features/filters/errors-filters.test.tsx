@@ -319,6 +319,6 @@ describe('errors list filters', { timeout: 20_000 }, () => {
     expect(await screen.findByText('No errors match these filters', {}, firstScreen)).toBeInTheDocument()
     await userEvent.click(screen.getByRole('button', { name: 'Show all errors' }))
     await waitFor(() => expect(router.state.location.href).toMatch(/[?&]f=$/))
-    expect(await screen.findByRole('link', { name: 'TypeError' })).toBeInTheDocument()
+    expect(await screen.findByRole('link', { name: /^TypeError:/ })).toBeInTheDocument()
   })
 })

@@ -2,7 +2,7 @@ import { configure, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import { PASSWORD_RULE } from '../../../contract/users.ts'
-import { organization } from '../../test/fixtures.ts'
+import { organization, project } from '../../test/fixtures.ts'
 import { json, mockApi } from '../../test/mock-api.ts'
 import { renderApp } from '../../test/render-app.tsx'
 import { readToken } from '../../lib/token-store.ts'
@@ -51,6 +51,30 @@ describe('invitation accept page', { timeout: 15_000 }, () => {
     // Later requests are made as the new user.
     const list = requests.find((r) => r.url.pathname === '/api/user/organizations')
     expect(list?.headers.get('Authorization')).toBe('token new-session-token')
+  })
+
+  it('lands a member who can open exactly one project on that project', async () => {
+    mockApi({
+      'GET /api/invitations/tok-123': invitation,
+      'POST /api/invitations/tok-123/accept': json({ token: 'new-session-token', user: carol }, { status: 201 }),
+      'GET /api/user': carol,
+      'GET /api/user/invitations': [],
+      'GET /api/user/organizations': [organization()],
+      'GET /api/organizations/org1/projects': [project()],
+      'GET /api/projects/p1': project(),
+      'GET /api/organizations/org1': organization(),
+      'GET /api/projects/p1/errors': [],
+      'GET /api/projects/p1/trend': [],
+      'GET /api/projects/p1/event_fields': [],
+      'GET /api/projects/p1/collaborators': [],
+    })
+    const { router } = renderApp('/invitations/tok-123', { token: null })
+    await screen.findByRole('heading', { name: 'Join Acme Inc.' })
+    await fill(screen.getByLabelText('Name'), 'Carol')
+    await fill(screen.getByLabelText('Password'), 'a long password')
+    await fill(screen.getByLabelText('Confirm password'), 'a long password')
+    await userEvent.click(screen.getByRole('button', { name: 'Create account and join' }))
+    await waitFor(() => expect(router.state.location.pathname).toBe('/projects/p1/errors'))
   })
 
   it('warns someone signed in as another user that accepting signs them out here', async () => {

@@ -1,5 +1,6 @@
-import { useMutation, useQuery } from '@tanstack/react-query'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link, useNavigate } from '@tanstack/react-router'
+import { onlyProjectId } from './only-project.ts'
 import { UserCheck } from 'lucide-react'
 import { useId, useState } from 'react'
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, PASSWORD_RULE } from '../../../contract/users.ts'
@@ -70,13 +71,18 @@ function AcceptInvitationForm({ token, invitation }: { token: string; invitation
   // Someone may already be signed in in this browser: accepting signs them out, so say so first.
   const signedIn = useQuery({ ...currentUserQuery(), enabled: readToken() !== null, retry: false })
   const navigate = useNavigate()
+  const queryClient = useQueryClient()
   const [name, setName] = useState('')
   const [password, setPassword] = useState('')
   const [confirm, setConfirm] = useState('')
   const [localError, setLocalError] = useState<Error | null>(null)
   const mutation = useMutation({
     ...acceptInvitationMutation(token),
-    onSuccess: () => navigate({ to: '/organizations' }),
+    // A member with access to one project lands on it; otherwise the organizations to choose from.
+    onSuccess: async () => {
+      const projectId = await onlyProjectId(queryClient)
+      await (projectId ? navigate({ to: '/projects/$projectId/errors', params: { projectId } }) : navigate({ to: '/organizations' }))
+    },
   })
 
   return (

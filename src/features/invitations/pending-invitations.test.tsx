@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
-import { organization } from '../../test/fixtures.ts'
+import { organization, project } from '../../test/fixtures.ts'
 import { json, mockApi } from '../../test/mock-api.ts'
 import { renderApp } from '../../test/render-app.tsx'
 
@@ -51,6 +51,33 @@ describe('pending invitations on the organizations page', () => {
     await userEvent.click(within(section).getByRole('button', { name: 'Accept the invitation to Globex' }))
     expect(await screen.findByRole('heading', { level: 1, name: 'Globex' })).toBeInTheDocument()
     expect(router.state.location.pathname).toBe('/organizations/org-i1')
+  })
+
+  it('accepting the only way into one project opens that project', async () => {
+    let organizations: ReturnType<typeof organization>[] = []
+    const globex = organization({ id: 'org-i1', name: 'Globex', slug: 'globex' })
+    const shop = project({ id: 'p9', organization_id: 'org-i1', name: 'shop' })
+    mockApi({
+      'GET /api/user': user,
+      'GET /api/user/invitations': () => json(organizations.length === 0 ? [invitation('i1', 'Globex')] : []),
+      'GET /api/user/organizations': () => json(organizations),
+      'POST /api/user/invitations/i1/accept': () => {
+        organizations = [globex]
+        return json(globex)
+      },
+      'GET /api/organizations/org-i1': globex,
+      'GET /api/organizations/org-i1/projects': [shop],
+      'GET /api/organizations/org-i1/collaborators': [],
+      'GET /api/projects/p9': shop,
+      'GET /api/projects/p9/errors': [],
+      'GET /api/projects/p9/trend': [],
+      'GET /api/projects/p9/event_fields': [],
+      'GET /api/projects/p9/collaborators': [],
+    })
+    const { router } = renderApp('/organizations')
+    const section = await screen.findByRole('region', { name: 'Invitations' })
+    await userEvent.click(within(section).getByRole('button', { name: 'Accept the invitation to Globex' }))
+    await waitFor(() => expect(router.state.location.pathname).toBe('/projects/p9/errors'))
   })
 
   it('shows nothing without invitations, and why when they cannot be loaded', async () => {

@@ -1,5 +1,6 @@
-import { useMutation, useQuery } from '@tanstack/react-query'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useNavigate } from '@tanstack/react-router'
+import { onlyProjectId } from './only-project.ts'
 import { MailOpen } from 'lucide-react'
 import type { UserInvitation } from '../../../contract/collaborators.ts'
 import { answerInvitationMutation, userInvitationsQuery } from '../../api/collaborators.ts'
@@ -36,10 +37,16 @@ export function PendingInvitations() {
 
 function PendingInvitation({ invitation }: { invitation: UserInvitation }) {
   const navigate = useNavigate()
+  const queryClient = useQueryClient()
   const accept = useMutation({
     ...answerInvitationMutation(),
+    // Joined: straight to the project when it is the only one the user can open, else to the organization.
     onSuccess: async (organization) => {
-      if (organization) await navigate({ to: '/organizations/$organizationId', params: { organizationId: organization.id } })
+      if (!organization) return
+      const projectId = await onlyProjectId(queryClient)
+      await (projectId
+        ? navigate({ to: '/projects/$projectId/errors', params: { projectId } })
+        : navigate({ to: '/organizations/$organizationId', params: { organizationId: organization.id } }))
     },
   })
   const decline = useMutation(answerInvitationMutation())

@@ -79,6 +79,30 @@ describe('project switcher', { timeout: 20_000 }, () => {
   })
 })
 
+describe('project switcher: Enter', { timeout: 20_000 }, () => {
+  it('opens the only project the search left', async () => {
+    mockApi({ ...routes, 'GET /api/projects/p3': project({ id: 'p3', organization_id: 'org2', name: 'Café mobile' }), 'GET /api/organizations/org2': globex,
+      'GET /api/projects/p3/errors': [],
+      'GET /api/projects/p3/trend': [],
+      'GET /api/projects/p3/event_fields': [],
+      'GET /api/projects/p3/collaborators': [],
+    })
+    const { router } = renderApp('/projects/p1/stability')
+    await userEvent.click(await screen.findByRole('button', { name: 'Projects' }))
+    const panel = await screen.findByRole('dialog', { name: 'Switch project' })
+    const search = within(panel).getByRole('searchbox', { name: 'Find a project' })
+    await within(panel).findByRole('region', { name: 'Globex' })
+    // Two matches: Enter does nothing.
+    await userEvent.type(search, 'acme')
+    await userEvent.keyboard('{Enter}')
+    expect(router.state.location.pathname).toBe('/projects/p1/stability')
+    await userEvent.clear(search)
+    await userEvent.type(search, 'cafe{Enter}')
+    await waitFor(() => expect(router.state.location.pathname).toBe('/projects/p3/errors'))
+    expect(screen.queryByRole('dialog', { name: 'Switch project' })).not.toBeInTheDocument()
+  })
+})
+
 describe('the last project', { timeout: 20_000 }, () => {
   it('is remembered per user once a project page has loaded', async () => {
     mockApi(routes)

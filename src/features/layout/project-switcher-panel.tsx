@@ -1,5 +1,5 @@
 import { useQueries, useQuery } from '@tanstack/react-query'
-import { Link } from '@tanstack/react-router'
+import { Link, useNavigate } from '@tanstack/react-router'
 import { Check, Search } from 'lucide-react'
 import { useState } from 'react'
 import type * as React from 'react'
@@ -27,6 +27,7 @@ function moveFocus(panel: HTMLElement, event: React.KeyboardEvent) {
 /** Every project the user can open, by organization, with a search field; loaded when opened. */
 export function SwitcherPanel({ id, currentProjectId, onClose }: { id: string; currentProjectId: string | undefined; onClose: () => void }) {
   const [search, setSearch] = useState('')
+  const navigate = useNavigate()
   const organizations = useQuery(organizationsQuery())
   const projects = useQueries({
     queries: (organizations.data ?? []).map((organization) => projectsQuery(organization.id)),
@@ -40,6 +41,8 @@ export function SwitcherPanel({ id, currentProjectId, onClose }: { id: string; c
     })),
     search,
   )
+  // Enter in the search field opens the one project left, as a search box that narrowed to one result should.
+  const onlyMatch = search.trim() && groups.length === 1 && groups[0]!.projects.length === 1 ? groups[0]!.projects[0]! : null
   const total = (organizations.data ?? []).reduce((sum, _organization, index) => sum + (projects[index]?.data?.length ?? 0), 0)
 
   let body: React.ReactNode
@@ -128,7 +131,19 @@ export function SwitcherPanel({ id, currentProjectId, onClose }: { id: string; c
           className="pl-8"
           value={search}
           onChange={(event) => setSearch(event.target.value)}
+          onKeyDown={(event) => {
+            if (event.key !== 'Enter' || !onlyMatch) return
+            event.preventDefault()
+            onClose()
+            void navigate({ to: '/projects/$projectId/errors', params: { projectId: onlyMatch.id } })
+          }}
+          aria-describedby={onlyMatch ? `${id}-only-match` : undefined}
         />
+        {onlyMatch ? (
+          <p id={`${id}-only-match`} className="sr-only">
+            Enter opens {onlyMatch.name}
+          </p>
+        ) : null}
       </div>
       <div className="overflow-y-auto p-1">{body}</div>
     </div>

@@ -1,11 +1,15 @@
 import { Link, useMatchRoute } from '@tanstack/react-router'
 import { ChevronDown } from 'lucide-react'
+import { useLayoutEffect, useRef } from 'react'
 import { cn } from '../../lib/cn.ts'
 import { usePopover } from '../../lib/use-popover.ts'
 import { useIsProjectAdmin } from '../collaborators/use-is-admin.ts'
 
+// The bar's bottom line is an inset shadow the tabs paint over: a border would sit outside the
+// scrolling row, which clips whatever reaches below it.
+const barLine = 'shadow-[inset_0_-1px_0_var(--color-border)]'
 const tabBase =
-  'shrink-0 whitespace-nowrap -mb-px rounded-t-md border-b-2 px-3 py-1.5 text-sm font-medium hover:text-foreground focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent'
+  'shrink-0 whitespace-nowrap rounded-t-md border-b-2 px-3 py-1.5 text-sm font-medium hover:text-foreground focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-accent'
 const tab = `${tabBase} text-muted-foreground`
 const activeTab = 'border-accent text-foreground'
 
@@ -67,9 +71,16 @@ function MorePages({ projectId, pages, current }: { projectId: string; pages: re
 }
 
 /**
+ * Where the tab row was scrolled: every project page renders its own bar, and the next one takes
+ * up the row where the last left it (then brings the current tab into view if it is not).
+ */
+let tabRowScroll = 0
+
+/**
  * A project's pages: its errors, its releases, its stability (crash-free sessions over a period),
  * its source maps and symbols, its webhooks and, for admins, its privacy requests. The current
- * one is marked. Nothing scrolls sideways: on phones the last ones are under "More".
+ * one is marked and in view. On phones the last ones are under "More"; where the row is still
+ * too narrow for its tabs (just above phone width), the row scrolls sideways, not the page.
  */
 const NAV_SPACING = { page: 'mb-4', compact: 'mb-3', none: '' } as const
 
@@ -80,21 +91,43 @@ export function ProjectNav({ projectId, spacing = 'page' }: { projectId: string;
   const pages = PAGES.filter((page) => !('adminOnly' in page) || isAdmin)
   const secondary = pages.filter((page) => !page.primary)
   const currentSecondary = secondary.find((page) => matchRoute({ to: page.to, params: { projectId }, fuzzy: true }))
+  const rowRef = useRef<HTMLDivElement>(null)
+  const currentPath = pages.find((page) => matchRoute({ to: page.to, params: { projectId }, fuzzy: true }))?.to
+  useLayoutEffect(() => {
+    const row = rowRef.current
+    if (!row) return
+    row.scrollLeft = tabRowScroll
+    const current = row.querySelector<HTMLElement>('[aria-current="page"]')
+    if (!current) return
+    // Not scrollIntoView: that could scroll the page too.
+    const left = current.offsetLeft - row.offsetLeft
+    if (left < row.scrollLeft) row.scrollLeft = left
+    else if (left + current.offsetWidth > row.scrollLeft + row.clientWidth) row.scrollLeft = left + current.offsetWidth - row.clientWidth
+    tabRowScroll = row.scrollLeft
+  }, [currentPath, isAdmin])
   return (
-    <nav aria-label="Project" className={cn('flex gap-1 border-b border-border', NAV_SPACING[spacing])}>
-      {pages.map((page) => (
-        <Link
-          key={page.to}
-          to={page.to}
-          params={{ projectId }}
-          // On phones the secondary pages are in "More" instead (one link each in the tab order there).
-          className={cn(tab, !page.primary && 'max-sm:hidden')}
-          activeProps={{ className: activeTab, 'aria-current': 'page' }}
-          inactiveProps={{ className: 'border-transparent' }}
-        >
-          {page.label}
-        </Link>
-      ))}
+    <nav aria-label="Project" className={cn('flex', barLine, NAV_SPACING[spacing])}>
+      <div
+        ref={rowRef}
+        className="flex min-w-0 gap-1 overflow-x-auto [scrollbar-width:thin]"
+        onScroll={(event) => {
+          tabRowScroll = event.currentTarget.scrollLeft
+        }}
+      >
+        {pages.map((page) => (
+          <Link
+            key={page.to}
+            to={page.to}
+            params={{ projectId }}
+            // On phones the secondary pages are in "More" instead (one link each in the tab order there).
+            className={cn(tab, !page.primary && 'max-sm:hidden')}
+            activeProps={{ className: activeTab, 'aria-current': 'page' }}
+            inactiveProps={{ className: 'border-transparent' }}
+          >
+            {page.label}
+          </Link>
+        ))}
+      </div>
       <MorePages projectId={projectId} pages={secondary} current={currentSecondary} />
     </nav>
   )

@@ -113,9 +113,9 @@ describe('SourceMapUploadForm', () => {
     expect(requests[0]!.body.get('webpack://shop/./src/checkout.js')).toBeInstanceOf(File)
   })
 
-  it("shows the server's refusal word for word and keeps the files for a second try", async () => {
+  it('a duplicate upload says to tick "Replace an earlier upload", and keeps the files for a second try', async () => {
     const refusal =
-      'minifiedUrl: a source map for "*/app.min.js" with appVersion "1.2.3" was uploaded already (send overwrite=true to replace it)'
+      'minifiedUrl: a source map for "*/app.min.js" with appVersion "1.2.3" was uploaded already; to replace it, upload again with overwrite=true (the CLI\'s --overwrite)'
     const { requests } = mockUploads((request) =>
       request.body.get('overwrite') === 'true' ? new Response('OK') : json({ errors: [refusal] }, { status: 409 }),
     )
@@ -123,7 +123,9 @@ describe('SourceMapUploadForm', () => {
     await drop(file('app.min.js.map', mapText))
     await waitFor(() => expect(uploadButton()).toBeEnabled())
     await user.click(uploadButton())
-    expect(await screen.findByRole('alert')).toHaveTextContent(refusal)
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'A source map for */app.min.js, version 1.2.3, was uploaded already. To replace it, tick “Replace an earlier upload for this URL and version” and upload again.',
+    )
     expect(screen.getByRole('list', { name: 'Files to upload' })).toBeInTheDocument()
 
     await user.click(screen.getByRole('checkbox', { name: 'Replace an earlier upload for this URL and version' }))

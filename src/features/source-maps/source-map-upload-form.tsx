@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query'
 import { CheckCircle2, FileCode2, FileJson, FileX2, X } from 'lucide-react'
 import { useId, useState } from 'react'
+import { isApiError } from '../../api/http.ts'
 import { uploadSourceMapMutation } from '../../api/source-maps.ts'
 import { Button } from '../../components/ui/button.tsx'
 import { FormErrors } from '../../components/ui/form-errors.tsx'
@@ -235,7 +236,16 @@ export function SourceMapUploadForm({
         Replace an earlier upload for this URL and version
       </label>
       {progress ? <UploadProgress sent={progress.sent} total={progress.total} /> : null}
-      <FormErrors error={upload.error} />
+      {isApiError(upload.error, 409) ? (
+        // The server's words speak to the API and the CLI (overwrite=true, --overwrite): here it is the box above.
+        <p role="alert" className="rounded-md bg-danger-soft px-3 py-2 text-sm break-words text-danger">
+          A source map for {minifiedUrl.trim()}
+          {appVersion.trim() ? `, version ${appVersion.trim()},` : ' with no app version'} was uploaded already. To replace it, tick
+          “Replace an earlier upload for this URL and version” and upload again.
+        </p>
+      ) : (
+        <FormErrors error={upload.error} />
+      )}
       {uploaded && !upload.isPending ? (
         <p role="status" className="flex items-center gap-2 text-sm text-success">
           <CheckCircle2 aria-hidden="true" className="size-4 shrink-0" />

@@ -1,4 +1,4 @@
-import { BellOff, Check, EyeOff, Merge, RotateCcw, X } from 'lucide-react'
+import { Ban, BellOff, Check, EyeOff, Merge, RotateCcw, Undo2, X } from 'lucide-react'
 import type { ErrorOperation } from '../../../contract/errors.ts'
 import { Button } from '../../components/ui/button.tsx'
 import { formatCountOf } from '../../lib/relative-time.ts'
@@ -47,6 +47,14 @@ export function BulkToolbar({
       <Button size="sm" onClick={() => onRun({ operation: 'open' })}>
         <RotateCcw aria-hidden="true" />
         Reopen
+      </Button>
+      <Button size="sm" onClick={() => onRun({ operation: 'discard' })} title="Count their new events without storing them">
+        <Ban aria-hidden="true" />
+        Discard
+      </Button>
+      <Button size="sm" onClick={() => onRun({ operation: 'undiscard' })} title="Store their new events again">
+        <Undo2 aria-hidden="true" />
+        Undiscard
       </Button>
       <AssignMenu
         projectId={projectId}

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query'
 import { Link, useNavigate } from '@tanstack/react-router'
-import { ArrowRight, BellOff, Check, EyeOff, RotateCcw, Trash2 } from 'lucide-react'
+import { ArrowRight, Ban, BellOff, Check, EyeOff, Link2, Link2Off, RotateCcw, Trash2, Undo2 } from 'lucide-react'
 import type * as React from 'react'
 import { useEffect, useState } from 'react'
 import { changesStatus, type StatusOperation } from '../../../contract/error-status.ts'
@@ -18,6 +18,7 @@ import { FormErrors } from '../../components/ui/form-errors.tsx'
 import { AssignMenu } from './assign-menu.tsx'
 import { assigneeName, useAssignableCollaborators } from './assignee.tsx'
 import { useShortcuts } from './keyboard-shortcuts.ts'
+import { LinkIssueDialog } from './link-issue-dialog.tsx'
 import { SeverityMenu } from './severity-menu.tsx'
 import { preloadTriageParts, ShortcutsHelp, SnoozeDialog } from './lazy-dialogs.tsx'
 import { ShortcutsHelpButton } from './shortcuts-help-button.tsx'
@@ -25,8 +26,8 @@ import { useIsProjectAdmin } from '../collaborators/use-is-admin.ts'
 import { useTriageOperations } from './use-triage-operations.ts'
 
 /**
- * The error page's triage bar: fix, snooze, ignore, reopen, assign, severity and (admins) delete,
- * with their keyboard shortcuts. Status changes show at once and roll back if the server refuses.
+ * The error page's triage bar: fix, snooze, ignore, reopen, assign, severity, discard (or
+ * undiscard), link (or unlink) an issue and (admins) delete, with their keyboard shortcuts. Status changes show at once and roll back if the server refuses.
  */
 export function ErrorActions({ projectId, error, filters = {} }: { projectId: string; error: ErrorGroup; filters?: Filters }) {
   const triage = useTriageOperations(projectId)
@@ -38,6 +39,7 @@ export function ErrorActions({ projectId, error, filters = {} }: { projectId: st
   const [assignOpen, setAssignOpen] = useState(false)
   const [helpOpen, setHelpOpen] = useState(false)
   const [deleteOpen, setDeleteOpen] = useState(false)
+  const [linkOpen, setLinkOpen] = useState(false)
   useEffect(() => whenIdle(() => preloadTriageParts({ bulk: false })), [])
 
   const run = (op: ErrorOperation) => triage.run([error.id], op)
@@ -98,6 +100,28 @@ export function ErrorActions({ projectId, error, filters = {} }: { projectId: st
         onAssign={(id) => run({ operation: 'assign', assigned_collaborator_id: id })}
       />
       <SeverityMenu severity={error.severity} onChange={(severity) => run({ operation: 'override_severity', severity })} />
+      {error.discarded ? (
+        <Button variant="ghost" onClick={() => run({ operation: 'undiscard' })} title="Store its new events again">
+          <Undo2 aria-hidden="true" />
+          Undiscard
+        </Button>
+      ) : (
+        <Button variant="ghost" onClick={() => run({ operation: 'discard' })} title="Count its new events without storing them">
+          <Ban aria-hidden="true" />
+          Discard
+        </Button>
+      )}
+      {error.linked_issues.length > 0 ? (
+        <Button variant="ghost" onClick={() => run({ operation: 'unlink_issue' })}>
+          <Link2Off aria-hidden="true" />
+          Unlink issue
+        </Button>
+      ) : (
+        <Button variant="ghost" onClick={() => setLinkOpen(true)}>
+          <Link2 aria-hidden="true" />
+          Link issue…
+        </Button>
+      )}
       {isAdmin ? (
         <Button variant="ghost" tone="danger" onClick={() => setDeleteOpen(true)}>
           <Trash2 aria-hidden="true" />
@@ -126,6 +150,14 @@ export function ErrorActions({ projectId, error, filters = {} }: { projectId: st
         onSnooze={(rules) => {
           setSnoozeOpen(false)
           run({ operation: 'snooze', reopen_rules: rules })
+        }}
+      />
+      <LinkIssueDialog
+        open={linkOpen}
+        onClose={() => setLinkOpen(false)}
+        onLink={(url) => {
+          setLinkOpen(false)
+          run({ operation: 'link_issue', issue_url: url })
         }}
       />
       <ShortcutsHelp open={helpOpen} onClose={() => setHelpOpen(false)} />

@@ -84,6 +84,14 @@ function defaultPatch(request: MockRequest, current: ErrorGroup): Response {
       })
     case 'assign':
       return json({ ...current, assigned_collaborator_id: body.assigned_collaborator_id || null })
+    case 'discard':
+      return json({ ...current, discarded: true, discarded_at: '2026-11-22T10:00:00.000Z' })
+    case 'undiscard':
+      return json({ ...current, discarded: false, discarded_at: null })
+    case 'link_issue':
+      return json({ ...current, linked_issues: [{ type: 'url', url: (request.body as { issue_url: string }).issue_url }] })
+    case 'unlink_issue':
+      return json({ ...current, linked_issues: [] })
     default:
       return json({ errors: ['unexpected'] }, { status: 400 })
   }
@@ -145,6 +153,53 @@ describe('error page triage', { timeout: 20_000 }, () => {
     await waitFor(() => expect(patches()[1]?.body).toEqual({ operation: 'revert_status' }))
     expect(await within(summary()).findByText('ignored')).toBeInTheDocument()
     expect(within(actions()).getByRole('button', { name: 'Ignore' })).toBeDisabled()
+  })
+
+  it('discards and undiscards from the bar, with the state shown and Undo in the toast', async () => {
+    const { patches } = errorPageApi()
+    renderApp('/projects/p1/errors/e1')
+    await heading()
+    expect(within(summary()).queryByText('discarded')).not.toBeInTheDocument()
+    await userEvent.click(within(actions()).getByRole('button', { name: 'Discard' }))
+    await waitFor(() => expect(patches()[0]?.body).toEqual({ operation: 'discard' }))
+    expect(await within(summary()).findByText('discarded')).toBeInTheDocument()
+    expect(await screen.findByText(/Discarded: new events are counted/)).toBeInTheDocument()
+    const toast = (await screen.findByText('Error discarded')).closest<HTMLElement>('[role="status"]')!
+    await userEvent.click(within(toast).getByRole('button', { name: 'Undo' }))
+    await waitFor(() => expect(patches()[1]?.body).toEqual({ operation: 'undiscard' }))
+    expect(await within(actions()).findByRole('button', { name: 'Discard' })).toBeInTheDocument()
+    expect(within(summary()).queryByText('discarded')).not.toBeInTheDocument()
+
+    await userEvent.click(within(actions()).getByRole('button', { name: 'Discard' }))
+    await userEvent.click(await within(actions()).findByRole('button', { name: 'Undiscard' }))
+    await waitFor(() => expect(patches()[3]?.body).toEqual({ operation: 'undiscard' }))
+  })
+
+  it('links an issue by its URL (checked first), shows it as a link, and unlinks it', async () => {
+    const { patches } = errorPageApi()
+    renderApp('/projects/p1/errors/e1')
+    await heading()
+    await userEvent.click(within(actions()).getByRole('button', { name: 'Link issue…' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Link an issue' })
+    const field = within(dialog).getByRole('textbox', { name: 'Issue URL' })
+    await userEvent.type(field, 'tracker/12')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Link issue' }))
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('must be an absolute http or https URL')
+    expect(field).toHaveAttribute('aria-invalid', 'true')
+    expect(patches()).toHaveLength(0)
+
+    await userEvent.clear(field)
+    await userEvent.type(field, 'https://tracker.example/issues/12')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Link issue' }))
+    await waitFor(() => expect(patches()[0]?.body).toEqual({ operation: 'link_issue', issue_url: 'https://tracker.example/issues/12' }))
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument()
+    expect(await screen.findByRole('link', { name: 'https://tracker.example/issues/12' })).toHaveAttribute('href', 'https://tracker.example/issues/12')
+    expect(await screen.findByText('Error linked to an issue')).toBeInTheDocument()
+
+    await userEvent.click(within(actions()).getByRole('button', { name: 'Unlink issue' }))
+    await waitFor(() => expect(patches()[1]?.body).toEqual({ operation: 'unlink_issue' }))
+    await waitFor(() => expect(screen.queryByRole('link', { name: 'https://tracker.example/issues/12' })).not.toBeInTheDocument())
+    expect(within(actions()).getByRole('button', { name: 'Link issue…' })).toBeInTheDocument()
   })
 
   it('after a fix the next error of the list is one key away (n), and a link', async () => {

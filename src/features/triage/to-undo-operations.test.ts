@@ -39,3 +39,25 @@ describe('toUndoOperations', () => {
     expect(toUndoOperations({ operation: 'override_severity', severity: 'info' }, before(error('a')), ['a'])).toEqual([])
   })
 })
+
+describe('toUndoOperations: discard and issue links', () => {
+  it('undiscards what a discard changed, and discards again what an undiscard changed', () => {
+    const errors = before(error('a', { discarded: false }), error('b', { discarded: true }))
+    expect(toUndoOperations({ operation: 'discard' }, errors, ['a', 'b'])).toEqual([{ errorIds: ['a'], operation: { operation: 'undiscard' } }])
+    expect(toUndoOperations({ operation: 'undiscard' }, errors, ['a', 'b'])).toEqual([{ errorIds: ['b'], operation: { operation: 'discard' } }])
+  })
+
+  it('links back the issue an error had, or unlinks the one it did not have', () => {
+    const errors = before(
+      error('a', { linked_issues: [] }),
+      error('b', { linked_issues: [{ type: 'url', url: 'https://tracker.example/1' }] }),
+    )
+    expect(toUndoOperations({ operation: 'link_issue', issue_url: 'https://tracker.example/2' }, errors, ['a', 'b'])).toEqual([
+      { errorIds: ['a'], operation: { operation: 'unlink_issue' } },
+      { errorIds: ['b'], operation: { operation: 'link_issue', issue_url: 'https://tracker.example/1' } },
+    ])
+    expect(toUndoOperations({ operation: 'unlink_issue' }, errors, ['a', 'b'])).toEqual([
+      { errorIds: ['b'], operation: { operation: 'link_issue', issue_url: 'https://tracker.example/1' } },
+    ])
+  })
+})

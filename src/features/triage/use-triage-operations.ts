@@ -10,7 +10,17 @@ import { toUndoOperations, type UndoStep } from './to-undo-operations.ts'
 const UNDO_TOAST_MS = 10_000
 
 /** The changes a toast with Undo reports; the others are announced to screen readers only (a badge changes). */
-const UNDOABLE: ReadonlySet<ErrorOperation['operation']> = new Set(['fix', 'open', 'ignore', 'snooze', 'assign'])
+const UNDOABLE: ReadonlySet<ErrorOperation['operation']> = new Set([
+  'fix',
+  'open',
+  'ignore',
+  'snooze',
+  'assign',
+  'discard',
+  'undiscard',
+  'link_issue',
+  'unlink_issue',
+])
 
 const errorsWord = (n: number) => (n === 1 ? 'Error' : `${n} errors`)
 
@@ -22,7 +32,7 @@ export interface RunOptions {
 }
 
 /**
- * Triage operations with Undo: a status change or an assignment, on one error or many, shows a
+ * Triage operations with Undo: a status change, an assignment, a discard or an issue link, on one error or many, shows a
  * toast whose Undo asks the server to take it back (revert_status restores the status with the
  * snooze rule and its counters as they were; an assignment is assigned back), so the change is
  * undone for everyone, not only in this tab's cache. The toasts and announcements are all here:

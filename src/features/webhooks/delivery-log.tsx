@@ -1,6 +1,6 @@
 import { useMutation, useQuery } from '@tanstack/react-query'
 import { RotateCw } from 'lucide-react'
-import type { Webhook, WebhookDelivery } from '../../../contract/webhooks.ts'
+import { TRIGGER_LABELS, type Webhook, type WebhookDelivery } from '../../../contract/webhooks.ts'
 import { deliveriesQuery, deliverWebhookMutation } from '../../api/webhooks.ts'
 import { Badge } from '../../components/ui/badge.tsx'
 import { Button } from '../../components/ui/button.tsx'
@@ -11,7 +11,11 @@ import { EmptyState, ErrorState } from '../../components/ui/states.tsx'
 
 const STATE_TONES = { pending: 'info', delivered: 'success', failed: 'danger' } as const
 
-/** A webhook's newest deliveries: each with its attempts, the document sent and, for admins, a redeliver button. */
+/**
+ * A webhook's newest deliveries: each named by its trigger as the webhook's form names it (a test
+ * marked "Test"), with its attempts and the receiver's answers, the document sent and, for
+ * admins, a redeliver button.
+ */
 export function DeliveryLog({ webhook, isAdmin }: { webhook: Webhook; isAdmin: boolean }) {
   const query = useQuery(deliveriesQuery(webhook.id))
   if (query.isPending) {
@@ -37,11 +41,13 @@ export function DeliveryLog({ webhook, isAdmin }: { webhook: Webhook; isAdmin: b
 
 function DeliveryItem({ webhook, delivery, isAdmin }: { webhook: Webhook; delivery: WebhookDelivery; isAdmin: boolean }) {
   const mutation = useMutation(deliverWebhookMutation(webhook.id))
+  const trigger = TRIGGER_LABELS[delivery.trigger]
   return (
     <li className="flex flex-col gap-2 px-3 py-2 text-sm">
       <div className="flex flex-wrap items-center gap-2">
         <Badge tone={STATE_TONES[delivery.state]}>{delivery.state}</Badge>
-        <span className="font-medium">{delivery.trigger}</span>
+        {delivery.test ? <Badge tone="neutral">Test</Badge> : null}
+        <span className="font-medium">{trigger}</span>
         <span className="text-muted-foreground">
           <RelativeTime value={delivery.created_at} />
         </span>
@@ -50,7 +56,7 @@ function DeliveryItem({ webhook, delivery, isAdmin }: { webhook: Webhook; delive
           {delivery.last_status !== null ? `, last HTTP ${delivery.last_status}` : ''}
         </span>
         {isAdmin && delivery.state !== 'pending' ? (
-          <Button size="sm" className="ml-auto" disabled={mutation.isPending} onClick={() => mutation.mutate({ deliveryId: delivery.id })} aria-label={`Redeliver ${delivery.trigger} delivery ${delivery.id}`}>
+          <Button size="sm" className="ml-auto" disabled={mutation.isPending} onClick={() => mutation.mutate({ deliveryId: delivery.id })} aria-label={`Redeliver ${delivery.test ? 'test ' : ''}delivery ${delivery.id} (${trigger})`}>
             <RotateCw aria-hidden="true" />
             Redeliver
           </Button>
@@ -81,7 +87,21 @@ function DeliveryItem({ webhook, delivery, isAdmin }: { webhook: Webhook; delive
                     </td>
                     <td className="pr-2">{attempt.status ?? 'none'}</td>
                     <td className="pr-2">{attempt.duration_ms} ms</td>
-                    <td className="break-all">{attempt.error ?? attempt.response_excerpt ?? ''}</td>
+                    <td className="min-w-0">
+                      {attempt.error ? <p className="break-words text-danger">{attempt.error}</p> : null}
+                      {/* The receiver's text as it answered (the server keeps its start): never markup. */}
+                      {attempt.response_excerpt ? (
+                        <pre
+                          tabIndex={0}
+                          aria-label="Receiver’s answer"
+                          className="max-h-40 overflow-auto rounded bg-surface-muted p-1.5 font-mono whitespace-pre-wrap break-all focus-visible:outline-2 focus-visible:outline-accent"
+                        >
+                          {attempt.response_excerpt}
+                        </pre>
+                      ) : attempt.error ? null : (
+                        <span className="text-muted-foreground">No answer body</span>
+                      )}
+                    </td>
                   </tr>
                 ))}
               </tbody>

@@ -2,6 +2,7 @@ import { useMutation, useQuery } from '@tanstack/react-query'
 import { AlertTriangle, Pencil, Plus, Send, Trash2 } from 'lucide-react'
 import { useId, useState } from 'react'
 import { TRIGGER_LABELS, type Webhook } from '../../../contract/webhooks.ts'
+import { formatExactTime } from '../../lib/relative-time.ts'
 import { deleteWebhookMutation, deliverWebhookMutation, saveWebhookMutation, webhooksQuery } from '../../api/webhooks.ts'
 import { Badge } from '../../components/ui/badge.tsx'
 import { Button } from '../../components/ui/button.tsx'
@@ -185,7 +186,7 @@ function WebhookCard({
         ) : webhook.failing_since ? (
           <p className="flex items-start gap-1.5 text-sm text-warning">
             <AlertTriangle aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-            Deliveries failing since {new Date(webhook.failing_since).toLocaleString()}; after 3 days Errata disables the webhook.
+            Deliveries failing since {formatExactTime(webhook.failing_since)}; after 3 days Errata disables the webhook.
           </p>
         ) : null}
         <ul aria-label="Triggers" className="flex flex-wrap gap-1.5">
