@@ -45,14 +45,14 @@ export function MatchedPeople({
             const details = [person.user.name, person.user.id && person.user.id !== label ? `user id ${person.user.id}` : null].filter(Boolean)
             return (
               <li key={`${person.user.id}:${person.user.email}:${person.user.name}`} className="flex flex-wrap items-center gap-x-3 gap-y-1 py-1.5">
-                <span className="min-w-0 flex-1 [overflow-wrap:anywhere]">
+                <span className="min-w-0 basis-full [overflow-wrap:anywhere] sm:flex-1 sm:basis-auto">
                   <span className="font-medium">{label}</span>
                   {details.length > 0 ? <span className="text-muted-foreground"> · {details.join(' · ')}</span> : null}
                 </span>
                 <span className="text-xs text-muted-foreground tabular-nums">{formatCountOf(person.events, 'event')}</span>
                 {several && person.user.id && person.user.id !== exactId ? (
-                  <Button size="sm" onClick={() => onFiltersChange(onlyPerson(filters, person.user.id!))}>
-                    Only this person<span className="sr-only">: {label}</span>
+                  <Button size="sm" aria-label={`Only this person: ${label}`} onClick={() => onFiltersChange(onlyPerson(filters, person.user.id!))}>
+                    Only this person
                   </Button>
                 ) : several && !person.user.id ? (
                   <span className="text-xs text-muted-foreground">no user id: matched by email or name only</span>
