@@ -5,11 +5,15 @@
 // - `limited`: a quota it stays under (the windows counted, nothing dropped);
 // - `sampled`: a quota far below what arrives (most events counted and dropped, not written).
 // Ratios are plain / other per round: above 1 means cheaper than an unlimited project.
+// Then the rate-limit step alone (applyRateLimits inside a transaction, the database's work
+// included: PGlite runs in this thread), per event, for the same three projects: what the
+// step adds to the above, which the whole pipeline's noise would hide.
 //   node --import tsx bench/rate-limits.ts   (or the `ratelimits` phase of `npm run bench`)
 import { openInProcessPglite } from './in-process-pglite.ts'
 import { sql } from 'drizzle-orm'
 import { queryRows, type Db } from '../server/db/client.ts'
 import { indexEvents } from '../server/ingest/index/index-events.ts'
+import { applyRateLimits } from '../server/rate-limits/rate-limit-step.ts'
 import { acceptedRequest } from '../server/ingest/payload/accepted-request.ts'
 import { createProcessor } from '../server/ingest/process/process.ts'
 import { buildNotifyPayload } from './payload.ts'
@@ -21,6 +25,8 @@ export interface RateLimitsBenchResult {
   batchSize: number
   slices: number
   cpuUsPerEvent: Record<BenchProject, number[]>
+  /** The rate-limit step alone, CPU per event. */
+  stepUsPerEvent: Record<BenchProject, number[]>
   /** plain / limited and plain / sampled per round: min, median, max. */
   ratios: Record<'limited' | 'sampled', { min: number; median: number; max: number }>
 }
@@ -54,6 +60,17 @@ export async function rateLimitsBench(log: (line: string) => void = console.log)
     return ((cpuMs() - started) * 1000) / batchSize
   }
 
+  async function stepSlice(projectId: BenchProject, round: number): Promise<number> {
+    const requests = Array.from({ length: batchSize }, (_, i) => acceptedRequest(projectId, new Date(), bodies[(round * batchSize + i) % 200]!, 1, null))
+    const { events } = await processor.process(requests)
+    // Timed inside the transaction: the index step's transaction commits its writes anyway.
+    return db.transaction(async (tx) => {
+      const started = cpuMs()
+      await applyRateLimits(tx as unknown as Db, events)
+      return ((cpuMs() - started) * 1000) / batchSize
+    })
+  }
+
   const cpuUsPerEvent: Record<BenchProject, number[]> = { plain: [], limited: [], sampled: [] }
   const ratios = { limited: [] as number[], sampled: [] as number[] }
   // Two rounds of warm-up, then the three in a rotating order.
@@ -67,7 +84,15 @@ export async function rateLimitsBench(log: (line: string) => void = console.log)
     ratios.sampled.push(spent.plain / spent.sampled)
   }
   const [stored] = await queryRows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM events WHERE project_id = 'sampled'`)
-  const result = { batchSize, slices, cpuUsPerEvent, ratios: { limited: spread(ratios.limited), sampled: spread(ratios.sampled) } }
+  const stepUsPerEvent: Record<BenchProject, number[]> = { plain: [], limited: [], sampled: [] }
+  for (let round = 0; round < slices + 2; round++) {
+    const order = PROJECTS.map((_, i) => PROJECTS[(i + round) % PROJECTS.length]!)
+    for (const project of order) {
+      const spent = await stepSlice(project, round)
+      if (round >= 2) stepUsPerEvent[project].push(spent)
+    }
+  }
+  const result = { batchSize, slices, cpuUsPerEvent, stepUsPerEvent, ratios: { limited: spread(ratios.limited), sampled: spread(ratios.sampled) } }
   log(`process + index, CPU per event (batches of ${batchSize}, ${slices} slices each):`)
   for (const project of PROJECTS) {
     const s = spread(cpuUsPerEvent[project])
@@ -75,6 +100,11 @@ export async function rateLimitsBench(log: (line: string) => void = console.log)
   }
   log(`  plain / limited: median ${result.ratios.limited.median.toFixed(2)} (min ${result.ratios.limited.min.toFixed(2)}, max ${result.ratios.limited.max.toFixed(2)})`)
   log(`  plain / sampled: median ${result.ratios.sampled.median.toFixed(2)} (min ${result.ratios.sampled.min.toFixed(2)}, max ${result.ratios.sampled.max.toFixed(2)}); sampled stored ${stored?.n} of ${(slices + 2) * batchSize}`)
+  log(`rate-limit step alone, CPU per event:`)
+  for (const project of PROJECTS) {
+    const s = spread(stepUsPerEvent[project])
+    log(`  ${project.padEnd(8)} median ${s.median.toFixed(1)} µs (min ${s.min.toFixed(1)}, max ${s.max.toFixed(1)})`)
+  }
   await pglite.close()
   return result
 }

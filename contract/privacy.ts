@@ -138,10 +138,35 @@ export const privacyPreviewEventSchema = z.object({
   user: z.object({ id: z.nullable(z.string()), email: z.nullable(z.string()), name: z.nullable(z.string()) }),
 })
 
-/** GET …/event_data_preview: how many events a selection matches now, and the newest few. */
+/** People the preview lists by name, most events first. */
+export const PRIVACY_PEOPLE_SHOWN = 20
+/** People counted per project at most: past it the count is a lower bound ("at least"). */
+export const PRIVACY_PEOPLE_COUNTED = 1000
+
+/**
+ * One person a selection matches: events with one user id, or (without one) one email, or
+ * (without either) one name; with an email and a name they used.
+ */
+export const privacyPersonSchema = z.object({
+  user: z.object({ id: z.nullable(z.string()), email: z.nullable(z.string()), name: z.nullable(z.string()) }),
+  events: z.number().check(z.int()),
+})
+export type PrivacyPerson = z.infer<typeof privacyPersonSchema>
+
+/** GET …/event_data_preview: how many events a selection matches now, the newest few, and whose they are. */
 export const privacyPreviewSchema = z.object({
   total: z.number().check(z.int()),
   events: z.array(privacyPreviewEventSchema),
+  people: z.object({
+    /** Different people matched; when `capped`, at least this many (more than PRIVACY_PEOPLE_COUNTED). */
+    total: z.number().check(z.int()),
+    /** More people than were counted (PRIVACY_PEOPLE_COUNTED in a project). */
+    capped: z.boolean(),
+    /** The first PRIVACY_PEOPLE_SHOWN, most events first. */
+    items: z.array(privacyPersonSchema),
+    /** Matching events with no user id, email or name. */
+    events_without_user: z.number().check(z.int()),
+  }),
 })
 export type PrivacyPreview = z.infer<typeof privacyPreviewSchema>
 

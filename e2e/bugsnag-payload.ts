@@ -158,7 +158,7 @@ export interface SimpleEventOptions {
   releaseStage?: string
   appVersion?: string
   context?: string
-  user?: { id: string; name?: string; email?: string }
+  user?: { id?: string; name?: string; email?: string }
   osName?: string
   browserName?: string
   severity?: 'error' | 'warning' | 'info'

@@ -92,3 +92,69 @@ test('a privacy officer exports a user’s events, downloads them, then deletes 
   ])
   expect(watched.pageErrors).toEqual([])
 })
+
+test('an email that is part of several people’s is said before deleting, and narrowed to one person by user id', async ({ page, request }) => {
+  test.setTimeout(120_000)
+  const watched = watchPage(page)
+  const api = await Api.signIn(request)
+  const { organizationId, projectId, apiKey } = await createProject(api, 'privacy-substring')
+  const janet = { id: 'janet-9', email: 'janet@example.com', name: 'Janet Poe' }
+  const byEmailOnly = { email: 'jane.doe@example.org' }
+  await notify(request, apiKey, [
+    simpleEvent({ errorClass: 'CheckoutError', user: jane }),
+    simpleEvent({ errorClass: 'CartError', user: jane }),
+    simpleEvent({ errorClass: 'CheckoutError', user: janet }),
+    simpleEvent({ errorClass: 'CheckoutError', user: byEmailOnly }),
+    simpleEvent({ errorClass: 'CheckoutError', user: other }),
+  ])
+  await waitForEvents(api, projectId, 5)
+
+  await signIn(page)
+  // "jane" is part of Jane's email, Janet's, and one without a user id.
+  await page.goto(`/organizations/${organizationId}/privacy?f=user.email:eq:jane`)
+  await expect(page.getByRole('status').filter({ hasText: '4 matching events' })).toBeVisible()
+  const matched = page.getByRole('region', { name: 'Matching people' })
+  await expect(matched).toContainText('3 different people')
+  await expect(matched.getByRole('listitem')).toHaveCount(3)
+  await expect(matched.getByRole('listitem').first()).toContainText('jane@example.com')
+  await expectAccessible(page)
+  await shootAll(page, 'privacy-people')
+
+  await page.getByRole('button', { name: 'Delete their events…' }).click()
+  const deletionRow = page.getByRole('article', { name: 'Deletion: User email contains jane' })
+  await expect(deletionRow.getByTitle('AWAITING_CONFIRMATION')).toBeVisible({ timeout: 20_000 })
+  await page.getByRole('button', { name: 'Confirm deletion…' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Delete 4 events for good?' })
+  await expect(dialog.getByRole('alert')).toHaveText(
+    // One event each, received together: in the order of their id or email.
+    'This matches 3 different people: jane@example.com, jane.doe@example.org and janet@example.com.',
+  )
+  await shoot(page, 'privacy-people-confirm')
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await page.setViewportSize({ width: 390, height: 844 })
+  await shoot(page, 'privacy-people-confirm-narrow-dark')
+  await page.setViewportSize(WIDE)
+  await page.emulateMedia({ colorScheme: 'light' })
+  await dialog.getByRole('button', { name: 'Cancel' }).click()
+  await expect(dialog).toBeHidden()
+
+  // Only Jane, exactly: by her user id, in the URL.
+  await matched.getByRole('button', { name: 'Only this person: jane@example.com' }).click()
+  await expect(page).toHaveURL(new RegExp(`/organizations/${organizationId}/privacy\\?f=user.id(:|%3A)eq(:|%3A)${jane.id}$`))
+  await expect(page.getByRole('status').filter({ hasText: '2 matching events' })).toBeVisible()
+  await expect(page.getByRole('region', { name: 'Matching people' })).toContainText('1 person')
+  await page.getByRole('button', { name: 'Delete their events…' }).click()
+  const janesDeletion = page.getByRole('article', { name: `Deletion: User id is ${jane.id}` })
+  await expect(janesDeletion.getByTitle('AWAITING_CONFIRMATION')).toBeVisible({ timeout: 20_000 })
+  await page.getByRole('listitem').filter({ has: janesDeletion }).getByRole('button', { name: 'Confirm deletion…' }).click()
+  const janesDialog = page.getByRole('dialog', { name: 'Delete 2 events for good?' })
+  await expect(janesDialog).toContainText('One person: jane@example.com.')
+  await expect(janesDialog.getByRole('alert')).toHaveCount(0)
+  await janesDialog.getByLabel('Type 2 to confirm').fill('2')
+  await janesDialog.getByRole('button', { name: 'Delete events' }).click()
+  await expect(janesDeletion.getByTitle('COMPLETED')).toBeVisible({ timeout: 20_000 })
+  // Janet's and the others' events are still there.
+  const remaining = await api.get<{ user: { id: string | null; email: string | null } }[]>(`/projects/${projectId}/events?per_page=100`)
+  expect(remaining.map((e) => e.user.email).sort()).toEqual(['jane.doe@example.org', 'janet@example.com', 'sam@example.com'])
+  expect(watched.pageErrors).toEqual([])
+})

@@ -499,7 +499,7 @@ export const releases = pgTable('releases', {
   createdAt: tstz('created_at').notNull().default(sql`now()`),
 })
 
-/** Each window's counted and dropped events of a rate-limited project (server/rate-limits/). */
+/** Each window's counted and dropped events of a project, quota or not (server/rate-limits/). */
 export const projectEventWindows = pgTable(
   'project_event_windows',
   {

@@ -6,11 +6,14 @@ import type {
   EventDataDeletion,
   EventDataRequest,
   PrivacyActor,
+  PrivacyPerson,
   PrivacyPreview,
   ReportType,
 } from '../../contract/privacy.ts'
+import { PRIVACY_PEOPLE_COUNTED, PRIVACY_PEOPLE_SHOWN } from '../../contract/privacy.ts'
+import type { CompiledFilters } from '../filters/filter-sql.ts'
 import type { AuthUser } from '../context.ts'
-import { withTransaction, type Db } from '../db/client.ts'
+import { queryRows, withTransaction, type Db } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
 import { eventDataDeletions, eventDataRequests, events, jobs } from '../db/schema.ts'
 import { decodeCursor, encodeCursor } from '../http/cursor.ts'
@@ -332,7 +335,64 @@ export async function previewSelection(db: Db, privacy: PrivacyDeps, user: AuthU
     }
   }
   newest.sort((a, b) => (a.received_at < b.received_at ? 1 : a.received_at > b.received_at ? -1 : a.id < b.id ? 1 : -1))
-  return { total: await countSelected(db, scope, selection), events: newest.slice(0, PREVIEW_EVENTS) }
+  return {
+    total: await countSelected(db, scope, selection),
+    events: newest.slice(0, PREVIEW_EVENTS),
+    people: await selectedPeople(db, scope, compiled),
+  }
+}
+
+/**
+ * The different people a selection matches (a user id, else an email, else a name), so that a
+ * substring that catches several is seen before anything is exported or deleted. One grouped
+ * pass over each project's selected events (the scan the count makes anyway) with plain
+ * aggregates (a person's email and name shown are one they used, not necessarily the newest),
+ * at most PRIVACY_PEOPLE_COUNTED + 1 groups kept each; a person in several projects is one person.
+ */
+async function selectedPeople(db: Db, scope: Scope, compiled: CompiledFilters): Promise<PrivacyPreview['people']> {
+  const people = new Map<string, PrivacyPerson & { last: number }>()
+  let capped = false
+  let withoutUser = 0
+  for (const project of await projectsInScope(db, scope)) {
+    const rows = await queryRows<{ kind: string | null; key: string | null; user_id: string | null; email: string | null; name: string | null; events: number | string; last: Date | string }>(
+      db,
+      sql`SELECT kind, key, user_id, email, name, events, last FROM (
+          SELECT p.kind, p.key, count(*) AS events, max(events.received_at) AS last,
+            max(events.user_id) AS user_id, max(events.user_email) AS email, max(events.user_name) AS name
+          FROM events
+          CROSS JOIN LATERAL (SELECT CASE WHEN events.user_id IS NOT NULL THEN 'id' WHEN events.user_email IS NOT NULL THEN 'email'
+                                          WHEN events.user_name IS NOT NULL THEN 'name' END AS kind,
+                                     coalesce(events.user_id, events.user_email, events.user_name) AS key) p
+          WHERE ${selectedEventsWhere(project.id, compiled)}
+          GROUP BY p.kind, p.key
+          ORDER BY p.key IS NULL DESC, count(*) DESC, p.key
+          LIMIT ${PRIVACY_PEOPLE_COUNTED + 2}) g`,
+    )
+    for (const row of rows) {
+      if (row.key === null) {
+        withoutUser += Number(row.events)
+        continue
+      }
+      const key = `${row.kind}\u0000${row.key}`
+      const last = new Date(row.last).getTime()
+      const found = people.get(key)
+      if (!found) {
+        people.set(key, { user: { id: row.user_id, email: row.email, name: row.name }, events: Number(row.events), last })
+        continue
+      }
+      found.events += Number(row.events)
+      found.user = { id: found.user.id ?? row.user_id, email: found.user.email ?? row.email, name: found.user.name ?? row.name }
+      found.last = Math.max(found.last, last)
+    }
+    capped ||= rows.filter((r) => r.key !== null).length > PRIVACY_PEOPLE_COUNTED
+  }
+  const items = [...people.values()].sort((a, b) => b.events - a.events || b.last - a.last)
+  return {
+    total: items.length,
+    capped,
+    items: items.slice(0, PRIVACY_PEOPLE_SHOWN).map(({ user, events: n }) => ({ user, events: n })),
+    events_without_user: withoutUser,
+  }
 }
 
 /** A retrieval's file, ready to stream; 409 before it is complete, 410 once expired or removed. */

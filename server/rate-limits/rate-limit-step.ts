@@ -1,12 +1,12 @@
-// Rate limiting in the index step (docs/ingestion.md, "Rate limiting"): for each project of the
-// batch with a quota, the batch's events are counted into the project's windows (this minute,
-// this UTC day) in project_event_windows, and those the sampling rule (sampling.ts) drops are
-// counted there too and not indexed. It runs inside the batch's transaction, which holds the
-// project's write lock: the count is shared by every process on the database, advances exactly
-// once per event (a batch that fails rolls its count back with it), and a dropped event is
-// counted exactly when the batch commits. Not a process stage: process stages run before that
-// transaction, where a batch retried after a failure would count twice and two processes could
-// read the same count.
+// Rate limiting in the index step (docs/ingestion.md, "Rate limiting"): every project's events
+// of the batch are counted into its windows (this minute, this UTC day) in project_event_windows,
+// quota or not, so the rate-limit panel shows the volume before anyone picks a quota; for a
+// project with a quota, those the sampling rule (sampling.ts) drops are counted there too and
+// not indexed. It runs inside the batch's transaction, which holds the project's write lock: the
+// count is shared by every process on the database, advances exactly once per event (a batch
+// that fails rolls its count back with it), and a dropped event is counted exactly when the
+// batch commits. Not a process stage: process stages run before that transaction, where a batch
+// retried after a failure would count twice and two processes could read the same count.
 import { sql } from 'drizzle-orm'
 import { APPROACHING_FRACTION } from '../../contract/rate-limits.ts'
 import { queryRows, type Db } from '../db/client.ts'
@@ -24,6 +24,7 @@ export const APPROACHING_INTERVAL_MS = 2 * 3_600_000
 const KEEP_WINDOWS = '2 days'
 
 type Span = 'minute' | 'day'
+const SPANS = ['minute', 'day'] as const
 const SPAN_MS: Record<Span, number> = { minute: MINUTE_MS, day: DAY_MS }
 
 /** What crossed a line in this batch, for the rate-limit webhook triggers. */
@@ -45,6 +46,7 @@ interface Quotas {
 }
 
 interface WindowCount {
+  projectId: string
   span: Span
   startsAt: number
   /** Events of this batch in the window. */
@@ -55,95 +57,110 @@ interface WindowCount {
 }
 
 const windowStart = (at: Date, span: Span) => Math.floor(at.getTime() / SPAN_MS[span]) * SPAN_MS[span]
-const windowKey = (span: Span, startsAt: number) => `${span}:${startsAt}`
+const windowKey = (projectId: string, span: Span, startsAt: number) => `${projectId}\u0000${span}:${startsAt}`
+const eventWindow = (windows: ReadonlyMap<string, WindowCount>, e: IndexedEvent, span: Span) =>
+  windows.get(windowKey(e.projectId, span, windowStart(e.receivedAt, span)))!
 const SPAN_WORDS: Record<Span, string> = { minute: 'a minute', day: 'a day' }
 const formatCount = (n: number) => n.toLocaleString('en-US')
 const byTimeThenId = (a: IndexedEvent, b: IndexedEvent) => a.receivedAt.getTime() - b.receivedAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
 
 /**
- * Applies the projects' quotas to a batch inside its transaction: the events to index, and the
- * rate-limit notices it causes. Projects without a quota cost one indexed read per batch.
+ * Counts a batch into its projects' windows and applies their quotas, inside the batch's
+ * transaction: the events to index, and the rate-limit notices it causes. A batch costs one
+ * indexed read and one upsert of its windows, for all its projects together; only projects with
+ * a quota do more (their drops, their notices).
  */
 export async function applyRateLimits<E extends IndexedEvent>(tx: Db, events: readonly E[]): Promise<RateLimitOutcome<E>> {
   if (events.length === 0) return { kept: [], notices: [] }
   const projectIds = [...new Set(events.map((e) => e.projectId))]
-  const limited = await queryRows<{ id: string; events_per_minute: number | null; events_per_day: number | null }>(
+  const hashes = [...new Set(events.map((e) => e.grouping.hash))]
+  // Events of discarded errors are counted on their error and never stored: they use no quota.
+  const projects = await queryRows<{ id: string; events_per_minute: number | null; events_per_day: number | null; discarded: string[] | null }>(
     tx,
-    sql`SELECT id, events_per_minute, events_per_day FROM projects
-      WHERE id = ANY(${textArrayLiteral(projectIds)}::text[]) AND (events_per_minute IS NOT NULL OR events_per_day IS NOT NULL)
-      ORDER BY id`,
+    sql`SELECT p.id, p.events_per_minute, p.events_per_day,
+        (SELECT array_agg(e.grouping_hash) FROM errors e WHERE e.project_id = p.id AND e.discarded_at IS NOT NULL
+          AND e.grouping_hash = ANY(${textArrayLiteral(hashes)}::text[])) AS discarded
+      FROM projects p WHERE p.id = ANY(${textArrayLiteral(projectIds)}::text[]) ORDER BY p.id`,
   )
-  if (limited.length === 0) return { kept: [...events], notices: [] }
+  const discarded = new Set(projects.flatMap((p) => (p.discarded ?? []).map((hash) => `${p.id}\u0000${hash}`)))
+  const counted = discarded.size === 0 ? events : events.filter((e) => !discarded.has(`${e.projectId}\u0000${e.grouping.hash}`))
+  if (counted.length === 0) return { kept: [...events], notices: [] }
+
+  const windows = await countWindows(tx, counted)
   const dropped = new Set<string>()
   const notices: RateLimitNotice[] = []
-  for (const project of limited) {
+  for (const project of projects) {
+    if (project.events_per_minute === null && project.events_per_day === null) continue
     const quotas: Quotas = { minute: project.events_per_minute, day: project.events_per_day }
-    const result = await limitProject(tx, project.id, quotas, events.filter((e) => e.projectId === project.id))
+    const result = await limitProject(tx, project.id, quotas, counted.filter((e) => e.projectId === project.id), windows)
     for (const id of result.dropped) dropped.add(id)
     notices.push(...result.notices)
   }
   return { kept: dropped.size === 0 ? [...events] : events.filter((e) => !dropped.has(e.id)), notices }
 }
 
+/**
+ * Adds the counted events to their windows in one upsert for every project of the batch, and
+ * returns each window with its count before the batch. Rows are written in key order, so
+ * concurrent batches lock them in the same order. A project whose batch opened a new window
+ * (about once a minute) has its windows older than KEEP_WINDOWS deleted.
+ */
+async function countWindows(tx: Db, counted: readonly IndexedEvent[]): Promise<Map<string, WindowCount>> {
+  const windows = new Map<string, WindowCount>()
+  for (const e of counted) {
+    for (const span of SPANS) {
+      const startsAt = windowStart(e.receivedAt, span)
+      const key = windowKey(e.projectId, span, startsAt)
+      const w = windows.get(key)
+      if (w) w.batch += 1
+      else windows.set(key, { projectId: e.projectId, span, startsAt, batch: 1, before: 0, dropped: 0 })
+    }
+  }
+  const rows = [...windows.values()]
+    .sort((a, b) => (a.projectId < b.projectId ? -1 : a.projectId > b.projectId ? 1 : a.span < b.span ? -1 : a.span > b.span ? 1 : a.startsAt - b.startsAt))
+    .map((w) => ({ project_id: w.projectId, span: w.span, starts_at: new Date(w.startsAt).toISOString(), events: w.batch }))
+  const counts = await queryRows<{ project_id: string; span: Span; starts_at: Date | string; events: number | string; created: boolean }>(
+    tx,
+    sql`INSERT INTO project_event_windows AS w (project_id, span, starts_at, events)
+      SELECT project_id, span, starts_at, events
+      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(project_id text, span text, starts_at timestamptz, events bigint)
+      ON CONFLICT (project_id, span, starts_at) DO UPDATE SET events = w.events + excluded.events
+      RETURNING w.project_id, w.span, w.starts_at, w.events, (w.xmax::text = '0') AS created`,
+  )
+  const opened = new Set<string>()
+  for (const row of counts) {
+    const w = windows.get(windowKey(row.project_id, row.span, new Date(row.starts_at).getTime()))!
+    w.before = Number(row.events) - w.batch
+    if (row.created) opened.add(row.project_id)
+  }
+  if (opened.size > 0) {
+    await tx.execute(sql`DELETE FROM project_event_windows
+      WHERE project_id = ANY(${textArrayLiteral([...opened].sort())}::text[]) AND starts_at < now() - ${KEEP_WINDOWS}::interval`)
+  }
+  return windows
+}
+
+/** Samples one project's counted events of the batch against its quotas; its windows are counted already. */
 async function limitProject(
   tx: Db,
   projectId: string,
   quotas: Quotas,
   projectEvents: readonly IndexedEvent[],
+  windows: ReadonlyMap<string, WindowCount>,
 ): Promise<{ dropped: string[]; notices: RateLimitNotice[] }> {
-  // Events of discarded errors are counted on their error and never stored: they use no quota.
-  const hashes = [...new Set(projectEvents.map((e) => e.grouping.hash))]
-  const discarded = new Set(
-    (
-      await queryRows<{ grouping_hash: string }>(
-        tx,
-        sql`SELECT grouping_hash FROM errors WHERE project_id = ${projectId} AND discarded_at IS NOT NULL
-          AND grouping_hash = ANY(${textArrayLiteral(hashes)}::text[])`,
-      )
-    ).map((r) => r.grouping_hash),
-  )
-  const counted = projectEvents.filter((e) => !discarded.has(e.grouping.hash)).sort(byTimeThenId)
-  if (counted.length === 0) return { dropped: [], notices: [] }
-
-  // Minute windows are kept even with only a daily quota: they give the last 24 hours' drops.
-  const windows = new Map<string, WindowCount>()
-  for (const e of counted) {
-    for (const span of ['minute', 'day'] as const) {
-      const startsAt = windowStart(e.receivedAt, span)
-      const key = windowKey(span, startsAt)
-      const w = windows.get(key) ?? { span, startsAt, batch: 0, before: 0, dropped: 0 }
-      w.batch += 1
-      windows.set(key, w)
-    }
-  }
-  const ordered = [...windows.values()].sort((a, b) => (a.span < b.span ? -1 : a.span > b.span ? 1 : a.startsAt - b.startsAt))
-  const rows = ordered.map((w) => ({ span: w.span, starts_at: new Date(w.startsAt).toISOString(), events: w.batch }))
-  const counts = await queryRows<{ span: Span; starts_at: Date | string; events: number | string; created: boolean }>(
-    tx,
-    sql`INSERT INTO project_event_windows AS w (project_id, span, starts_at, events)
-      SELECT ${projectId}, span, starts_at, events
-      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(span text, starts_at timestamptz, events bigint)
-      ON CONFLICT (project_id, span, starts_at) DO UPDATE SET events = w.events + excluded.events
-      RETURNING w.span, w.starts_at, w.events, (w.xmax::text = '0') AS created`,
-  )
-  let created = false
-  for (const row of counts) {
-    const w = windows.get(windowKey(row.span, new Date(row.starts_at).getTime()))!
-    w.before = Number(row.events) - w.batch
-    created ||= row.created
-  }
-
+  const counted = [...projectEvents].sort(byTimeThenId)
   // Each event's number in its windows, and whether the sampling rule keeps it.
-  const position = new Map<string, number>()
+  const position = new Map<WindowCount, number>()
   const dropped: IndexedEvent[] = []
   let firstDropSpan: Span | null = null
   const crossings: Array<{ span: Span; at: Date; quota: number; ordinal: number }> = []
   for (const e of counted) {
     let keep = true
-    for (const span of ['minute', 'day'] as const) {
-      const w = windows.get(windowKey(span, windowStart(e.receivedAt, span)))!
-      const ordinal = w.before + (position.get(windowKey(span, w.startsAt)) ?? 0) + 1
-      position.set(windowKey(span, w.startsAt), ordinal - w.before)
+    for (const span of SPANS) {
+      const w = eventWindow(windows, e, span)
+      const inBatch = (position.get(w) ?? 0) + 1
+      position.set(w, inBatch)
+      const ordinal = w.before + inBatch
       const quota = quotas[span]
       if (quota === null) continue
       if (ordinal === Math.ceil(quota * APPROACHING_FRACTION)) crossings.push({ span, at: e.receivedAt, quota, ordinal })
@@ -154,18 +171,19 @@ async function limitProject(
     }
     if (!keep) {
       dropped.push(e)
-      for (const span of ['minute', 'day'] as const) windows.get(windowKey(span, windowStart(e.receivedAt, span)))!.dropped += 1
+      for (const span of SPANS) eventWindow(windows, e, span).dropped += 1
     }
   }
 
   if (dropped.length > 0) {
-    const droppedRows = ordered.filter((w) => w.dropped > 0).map((w) => ({ span: w.span, starts_at: new Date(w.startsAt).toISOString(), n: w.dropped }))
+    // Minute windows are counted even with only a daily quota: they give the last 24 hours' drops.
+    const droppedRows = [...windows.values()]
+      .filter((w) => w.projectId === projectId && w.dropped > 0)
+      .sort((a, b) => (a.span < b.span ? -1 : a.span > b.span ? 1 : a.startsAt - b.startsAt))
+      .map((w) => ({ span: w.span, starts_at: new Date(w.startsAt).toISOString(), n: w.dropped }))
     await tx.execute(sql`UPDATE project_event_windows w SET dropped = w.dropped + x.n
       FROM jsonb_to_recordset(${JSON.stringify(droppedRows)}::jsonb) AS x(span text, starts_at timestamptz, n bigint)
       WHERE w.project_id = ${projectId} AND w.span = x.span AND w.starts_at = x.starts_at`)
-  }
-  if (created) {
-    await tx.execute(sql`DELETE FROM project_event_windows WHERE project_id = ${projectId} AND starts_at < now() - ${KEEP_WINDOWS}::interval`)
   }
   const notices =
     dropped.length > 0 || crossings.length > 0 ? await noticesOf(tx, projectId, quotas, dropped, firstDropSpan, crossings) : []

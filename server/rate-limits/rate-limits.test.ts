@@ -12,6 +12,7 @@ import { createProcessor } from '../ingest/process/process.ts'
 import { acceptedPayload, appendToIngestLog, ingestAt, notifierEvent, tableIndexer } from '../test-support/ingest.ts'
 import { seedMember, seedProject, type SeededProject } from '../test-support/seed.ts'
 import { createTestContext, type TestContext, type TestUser } from '../test-support/test-app.ts'
+import { atWallClock } from '../test-support/wall-clock.ts'
 import { startWebhookReceiver, type WebhookReceiver } from '../test-support/webhook-receiver.ts'
 import { parseAllowList } from '../outbound/allow-list.ts'
 import { applyRateLimits } from './rate-limit-step.ts'
@@ -53,6 +54,9 @@ async function storedEvents(projectId: string): Promise<number> {
 const burstAt = (projectId: string, at: Date, n: number, errorClass = 'Flood') =>
   ingestAt(ctx, projectId, Array.from({ length: n }, () => ({ at, event: notifierEvent(errorClass) })))
 
+const HOUR = 3_600_000
+const isToday = (at: Date) => at.toISOString().slice(0, 10) === new Date().toISOString().slice(0, 10)
+
 /** The start of the minute before the current one: inside the last 24 hours, and a whole minute of its own. */
 const lastMinute = () => new Date(Math.floor(Date.now() / 60_000) * 60_000 - 60_000)
 
@@ -71,7 +75,19 @@ describe('the sampling rule', () => {
 
 describe('the quota API', () => {
   it('is off by default; an admin sets and clears each quota; members read it', async () => {
-    expect(await readLimit(main.project.id)).toEqual({ events_per_minute: null, events_per_day: null, events_today: 0, dropped_last_24h: 0, last_dropped_at: null })
+    const fresh = await readLimit(main.project.id)
+    expect(fresh).toMatchObject({
+      events_per_minute: null,
+      events_per_day: null,
+      events_today: 0,
+      events_last_minute: 0,
+      events_last_hour: 0,
+      busiest_minute_24h: 0,
+      dropped_last_24h: 0,
+      last_dropped_at: null,
+    })
+    expect(fresh.hours).toHaveLength(24)
+    expect(fresh.hours.every((h) => h.events === 0 && h.dropped === 0)).toBe(true)
     const set = await setLimit(main.project.id, { events_per_minute: 600, events_per_day: 100_000 })
     expect(set.status).toBe(200)
     expect(await set.json()).toMatchObject({ events_per_minute: 600, events_per_day: 100_000 })
@@ -131,11 +147,12 @@ describe('sampling above the quota', () => {
     expect(await storedEvents(projectId)).toBe(34)
   })
 
-  it('does not limit a project without a quota, and does not count events of discarded errors', async () => {
+  it('does not limit a project without a quota (it counts its events all the same), and does not count events of discarded errors', async () => {
     const projectId = await newProject('Unlimited')
-    await burstAt(projectId, lastMinute(), 30)
+    const first = lastMinute()
+    await burstAt(projectId, first, 30)
     expect(await storedEvents(projectId)).toBe(30)
-    expect(await readLimit(projectId)).toMatchObject({ events_today: 0, dropped_last_24h: 0 })
+    expect(await readLimit(projectId)).toMatchObject({ events_today: isToday(first) ? 30 : 0, dropped_last_24h: 0 })
 
     const [noisy] = (await (await ctx.request(`/api/projects/${projectId}/errors`, { token: main.user.token })).json()) as Array<{ id: string }>
     await ctx.request(`/api/projects/${projectId}/errors/${noisy!.id}`, { method: 'PATCH', token: main.user.token, json: { operation: 'discard' } })
@@ -146,6 +163,22 @@ describe('sampling above the quota', () => {
     // The discarded error's 20 events used none of the quota: the 5 others are all kept.
     expect(await storedEvents(projectId)).toBe(35)
     expect((await readLimit(projectId)).dropped_last_24h).toBe(0)
+    const [window] = await queryRows<{ events: number | string }>(
+      ctx.deps.database.db,
+      sql`SELECT events FROM project_event_windows WHERE project_id = ${projectId} AND span = 'minute' AND starts_at = ${minute.toISOString()}::timestamptz`,
+    )
+    expect(Number(window!.events)).toBe(5)
+  })
+
+  it('applies a quota set in the middle of a window to the events that window counted before it was set', async () => {
+    const projectId = await newProject('Late quota')
+    const minute = lastMinute()
+    await burstAt(projectId, minute, 30)
+    await setLimit(projectId, { events_per_minute: 10 })
+    // Events 31–40 of the minute: past three quotas' worth, 1 in 4 is kept (32, 36 and 40).
+    await burstAt(projectId, minute, 10)
+    expect(await storedEvents(projectId)).toBe(30 + keptBetween(30, 40, 10))
+    expect((await readLimit(projectId)).dropped_last_24h).toBe(10 - keptBetween(30, 40, 10))
   })
 
   it('counts exactly once when two transactions index the same project at once (several processes)', async () => {
@@ -168,6 +201,54 @@ describe('sampling above the quota', () => {
       sql`SELECT events, dropped FROM project_event_windows WHERE project_id = ${projectId} AND span = 'minute'`,
     )
     expect({ events: Number(row!.events), dropped: Number(row!.dropped) }).toEqual({ events: 40, dropped: 18 })
+  })
+})
+
+describe('recent volume', () => {
+  it('counts every project’s events, quota or not: the last minute, the last hour, today, the busiest minute and each of the last 24 hours', async () => {
+    const projectId = await newProject('Volume')
+    // Read at 30 s into a minute; events in the minute before it, three hours before, and 25 hours before.
+    const readAt = new Date(Math.floor(Date.now() / 60_000) * 60_000 + 30_000)
+    const minute = new Date(readAt.getTime() - 90_000)
+    const earlier = new Date(minute.getTime() - 3 * HOUR)
+    const dayBefore = new Date(minute.getTime() - 25 * HOUR)
+    await burstAt(projectId, minute, 30)
+    await burstAt(projectId, earlier, 12)
+    await burstAt(projectId, dayBefore, 40)
+    expect(await storedEvents(projectId)).toBe(82)
+
+    const limit = await atWallClock(readAt, () => readLimit(projectId))
+    const sameDay = (at: Date) => at.toISOString().slice(0, 10) === readAt.toISOString().slice(0, 10)
+    expect(limit).toMatchObject({
+      events_per_minute: null,
+      events_per_day: null,
+      events_last_minute: 30,
+      events_last_hour: 30,
+      busiest_minute_24h: 30,
+      events_today: (sameDay(minute) ? 30 : 0) + (sameDay(earlier) ? 12 : 0) + (sameDay(dayBefore) ? 40 : 0),
+      dropped_last_24h: 0,
+    })
+    const hourOf = (at: Date) => new Date(Math.floor(at.getTime() / HOUR) * HOUR).toISOString()
+    expect(limit.hours).toHaveLength(24)
+    expect(limit.hours.at(-1)!.hour).toBe(hourOf(readAt))
+    expect(limit.hours.filter((h) => h.events > 0)).toEqual([
+      { hour: hourOf(earlier), events: 12, dropped: 0 },
+      { hour: hourOf(minute), events: 30, dropped: 0 },
+    ])
+    // A minute later, that minute is no longer the last one.
+    expect((await atWallClock(readAt.getTime() + 60_000, () => readLimit(projectId))).events_last_minute).toBe(0)
+  })
+
+  it('shows each hour’s drops beside its events once a quota samples them', async () => {
+    const projectId = await newProject('Volume sampled')
+    await setLimit(projectId, { events_per_minute: 10 })
+    const readAt = new Date(Math.floor(Date.now() / 60_000) * 60_000 + 30_000)
+    const minute = new Date(readAt.getTime() - 90_000)
+    await burstAt(projectId, minute, 40)
+    const limit = await atWallClock(readAt, () => readLimit(projectId))
+    const hour = new Date(Math.floor(minute.getTime() / HOUR) * HOUR).toISOString()
+    expect(limit.hours.find((h) => h.hour === hour)).toEqual({ hour, events: 40, dropped: 40 - keptBetween(0, 40, 10) })
+    expect(limit).toMatchObject({ events_last_minute: 40, dropped_last_24h: 40 - keptBetween(0, 40, 10) })
   })
 })
 
@@ -224,7 +305,8 @@ describe('rate-limit webhook triggers', () => {
     expect(receiver.received.length).toBe(from)
 
     await setLimit(projectId, { events_per_day: 100 })
-    // A burst of 300 events today (after the 50 above, which no quota counted), in several requests.
+    // A burst of 300 events today, in several requests, after the 50 above: they count towards
+    // the day's quota (counted without one), so the warning comes at 80 and sampling above 100.
     for (let i = 0; i < 6; i++) await notify(50)
     await ctx.jobs.drain()
     const got = receiver.received.slice(from)
@@ -248,7 +330,7 @@ describe('rate-limit webhook triggers', () => {
     for (let i = 0; i < 4; i++) await notify(50)
     await ctx.jobs.drain()
     expect(receiver.received.length).toBe(from + 2)
-    expect((await readLimit(projectId)).dropped_last_24h).toBe(500 - keptBetween(0, 500, 100))
+    expect((await readLimit(projectId)).dropped_last_24h).toBe(550 - keptBetween(0, 550, 100))
     const deliveries = (await (await ctx.request(`/api/webhooks/${webhook.id}/deliveries`, { token: main.user.token })).json()) as unknown[]
     expect(deliveries).toHaveLength(2)
   })

@@ -78,6 +78,11 @@ export const rateLimit = (overrides: Partial<RateLimit> = {}): RateLimit => ({
   events_per_minute: null,
   events_per_day: null,
   events_today: 0,
+  events_last_minute: 0,
+  events_last_hour: 0,
+  busiest_minute_24h: 0,
+  // The 24 hours before 2026-01-01T12:00Z, none with events.
+  hours: Array.from({ length: 24 }, (_, i) => ({ hour: new Date(Date.UTC(2025, 11, 31, 13 + i)).toISOString(), events: 0, dropped: 0 })),
   dropped_last_24h: 0,
   last_dropped_at: null,
   ...overrides,

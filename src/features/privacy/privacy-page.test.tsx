@@ -54,15 +54,37 @@ const deletion = (overrides: Partial<EventDataDeletion> = {}): EventDataDeletion
   ...overrides,
 })
 
+const ALICE_USER = { id: 'alice', email: 'alice@example.com', name: 'Alice' }
+const JOANNA_USER = { id: 'joanna-7', email: 'joanna@example.com', name: 'Joanna' }
+const people = (items: Array<{ user: typeof ALICE_USER | { id: null; email: string; name: null }; events: number }>) => ({
+  total: items.length,
+  capped: false,
+  items,
+  events_without_user: 0,
+})
+
+/** alice by id or by `alice@`; `ann` (a substring) also catches joanna@… and one email without a user id. */
 const preview = (request: MockRequest) => {
   const id = request.url.searchParams.get('filters[user.id][][value]')
   const email = request.url.searchParams.get('filters[user.email][][value]')
+  const event = (user: typeof ALICE_USER) => ({ id: user.id === 'alice' ? 'ev1' : `ev-${user.id}`, project_id: 'p1', error_id: 'e1', received_at: created, error_class: 'TypeError', message: 'boom', context: null, user })
+  if (email === 'ann') {
+    return json({
+      total: 6,
+      events: [event(ALICE_USER), event(JOANNA_USER)],
+      people: people([
+        { user: ALICE_USER, events: 3 },
+        { user: JOANNA_USER, events: 2 },
+        { user: { id: null, email: 'anne@example.org', name: null }, events: 1 },
+      ]),
+    })
+  }
+  if (id === 'joanna-7') return json({ total: 2, events: [event(JOANNA_USER)], people: people([{ user: JOANNA_USER, events: 2 }]) })
   const matches = id === 'alice' || email === 'alice@'
   return json({
     total: matches ? 3 : 0,
-    events: matches
-      ? [{ id: 'ev1', project_id: 'p1', error_id: 'e1', received_at: created, error_class: 'TypeError', message: 'boom', context: null, user: { id: 'alice', email: 'alice@example.com', name: 'Alice' } }]
-      : [],
+    events: matches ? [event(ALICE_USER)] : [],
+    people: people(matches ? [{ user: ALICE_USER, events: 3 }] : []),
   })
 }
 
@@ -197,6 +219,40 @@ describe('the privacy page', { timeout: 20_000 }, () => {
     state.deletions = [deletion({ status: 'COMPLETED', total: 3, deleted_events: 3, completed_at: new Date().toISOString(), confirmed_by: actor, confirmed_at: created })]
     expect(await within(row).findByTitle('COMPLETED')).toHaveTextContent('Completed')
     expect(within(row).getByText('3 events deleted')).toBeInTheDocument()
+  })
+
+  it('shows how many people a substring matches, narrows to one of them exactly, and says so when a deletion matches several', async () => {
+    const { requests, state } = api()
+    const { router } = renderApp('/organizations/org1/privacy?f=user.email:eq:ann')
+    const matched = await screen.findByRole('region', { name: 'Matching people' })
+    expect(within(matched).getByText('3 different people')).toBeInTheDocument()
+    const listed = within(within(matched).getByRole('list', { name: 'People' })).getAllByRole('listitem')
+    expect(listed.map((item) => item.textContent)).toEqual([
+      expect.stringMatching(/^alice@example\.com · Alice · user id alice3 eventsOnly this person/),
+      expect.stringMatching(/^joanna@example\.com · Joanna · user id joanna-72 eventsOnly this person/),
+      'anne@example.org1 eventno user id: matched by email or name only',
+    ])
+
+    // A deletion of the substring: its confirmation names the people it takes.
+    await userEvent.click(screen.getByRole('button', { name: 'Delete their events…' }))
+    state.deletions = [deletion({ status: 'AWAITING_CONFIRMATION', total: 6, filters: { 'user.email': [{ type: 'eq', value: 'ann' }] }, completed_at: created })]
+    await userEvent.click(await screen.findByRole('button', { name: 'Confirm deletion…' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Delete 6 events for good?' })
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      'This matches 3 different people: alice@example.com, joanna@example.com and anne@example.org.',
+    )
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }))
+
+    // Only one of them, by user id: the exact filter goes to the URL and the email filter is gone.
+    await userEvent.click(within(matched).getByRole('button', { name: 'Only this person: joanna@example.com' }))
+    await waitFor(() => expect(router.state.location.search).toEqual({ f: 'user.id:eq:joanna-7' }))
+    expect(await screen.findByText('2 matching events')).toBeInTheDocument()
+    expect(within(screen.getByRole('region', { name: 'Matching people' })).getByText('1 person')).toBeInTheDocument()
+    expect(screen.queryByRole('button', { name: /Only this person/ })).not.toBeInTheDocument()
+    await userEvent.click(screen.getByRole('button', { name: 'Export their data' }))
+    expect(requests.filter((r) => r.method === 'POST' && r.url.pathname.endsWith('/event_data_requests')).map((r) => r.body)).toEqual([
+      { filters: { 'user.id': [{ type: 'eq', value: 'joanna-7' }] }, report_type: 'gdpr' },
+    ])
   })
 
   it('tells members that privacy requests are for admins, without asking for them', async () => {

@@ -130,7 +130,7 @@ export function PrivacyPage({
             <CardContent className="flex flex-col gap-4">
               <SelectionForm filters={filters} onChange={onFiltersChange} />
               {selected ? (
-                <SelectionPreview scope={scope} filters={previewFilters} projectNames={projectNames} />
+                <SelectionPreview scope={scope} filters={previewFilters} projectNames={projectNames} onFiltersChange={onFiltersChange} />
               ) : (
                 <p className="flex items-center gap-2 text-sm text-muted-foreground">
                   <ShieldCheck aria-hidden="true" className="size-4 shrink-0" />

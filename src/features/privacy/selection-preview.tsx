@@ -8,6 +8,7 @@ import { ErrorState } from '../../components/ui/states.tsx'
 import { cn } from '../../lib/cn.ts'
 import { shortErrorClassLabel } from '../../lib/error-class.ts'
 import { formatCountOf } from '../../lib/relative-time.ts'
+import { MatchedPeople } from './matched-people.tsx'
 
 /**
  * How many events the selection matches right now, and the newest few, so the officer can see
@@ -17,10 +18,13 @@ export function SelectionPreview({
   scope,
   filters,
   projectNames,
+  onFiltersChange,
 }: {
   scope: PrivacyScope
   filters: Filters
   projectNames: ReadonlyMap<string, string>
+  /** "Only this person": the selection narrowed to one user id. */
+  onFiltersChange: (next: Filters) => void
 }) {
   // The scope's deletions (the list below polls them): a completed one changes the count.
   const preview = useQuery(privacyPreviewQuery(scope, filters, completedDeletions(useQuery(deletionsQuery(scope)).data)))
@@ -34,13 +38,14 @@ export function SelectionPreview({
   if (preview.isError) {
     return <ErrorState title="Could not count the matching events" error={preview.error} onRetry={() => void preview.refetch()} />
   }
-  const { total, events } = preview.data
+  const { total, events, people } = preview.data
   return (
     <div className={cn('flex flex-col gap-2 transition-opacity', preview.isPlaceholderData && 'opacity-60')} aria-busy={preview.isFetching || undefined}>
       <p role="status" className="text-sm">
         <span className="text-base font-semibold tabular-nums">{formatCountOf(total, 'matching event')}</span>
         {total > events.length && events.length > 0 ? <span className="text-muted-foreground"> · the newest {events.length}:</span> : null}
       </p>
+      {total > 0 ? <MatchedPeople people={people} filters={filters} onFiltersChange={onFiltersChange} /> : null}
       {events.length > 0 ? (
         <ul aria-label="Newest matching events" className="divide-y divide-border rounded-md border border-border">
           {events.map((event) => (

@@ -98,6 +98,38 @@ describe('rate limit settings', { timeout: 15_000 }, () => {
     expect(card.queryByRole('button')).not.toBeInTheDocument()
   })
 
+  it('shows the events received without any quota: last minute, last hour, today, busiest minute and the last 24 hours by hour', async () => {
+    const hours = rateLimit().hours.map((h, i) => ({ ...h, events: i === 20 ? 1_204 : i === 23 ? 37 : 0 }))
+    mockApi(routes({ limit: rateLimit({ events_last_minute: 12, events_last_hour: 37, events_today: 1_241, busiest_minute_24h: 88, hours }) }))
+    renderApp('/projects/p1/settings')
+    const card = await section()
+    const volume = within(await card.findByRole('region', { name: 'Events received' }))
+    const stat = (label: string) => volume.getByText(label).nextElementSibling?.textContent
+    expect(stat('Last minute')).toBe('12')
+    expect(stat('Last hour')).toBe('37')
+    expect(stat('Today (UTC)')).toBe('1,241')
+    expect(stat('Busiest minute, 24 h')).toBe('88')
+    expect(volume.getByRole('img', { name: /^1,241 events in the last 24 hours; busiest hour \d\d:00–\d\d:00 with 1,204 events$/ })).toBeInTheDocument()
+    // No quota: nothing about drops.
+    expect(card.queryByText(/dropped by rate limiting/)).not.toBeInTheDocument()
+    await userEvent.click(volume.getByText('Show the numbers'))
+    const rows = within(volume.getByRole('table')).getAllByRole('row')
+    expect(rows).toHaveLength(25)
+    // Newest first: the current hour reads "…–now".
+    expect(rows[1]).toHaveTextContent(/^\d\d:00–now370$/)
+    expect(rows[4]).toHaveTextContent(/^\d\d:00–\d\d:001,2040$/)
+  })
+
+  it('says so when no event arrived in the last 24 hours, and shows a quota beside its count', async () => {
+    mockApi(routes({ limit: rateLimit({ events_per_minute: 600, events_per_day: 10_000 }) }))
+    renderApp('/projects/p1/settings')
+    const volume = within(await (await section()).findByRole('region', { name: 'Events received' }))
+    expect(volume.getByText('No events received in the last 24 hours.')).toBeInTheDocument()
+    expect(volume.getByText('Last minute').nextElementSibling).toHaveTextContent('0 of 600')
+    expect(volume.getByText('Today (UTC)').nextElementSibling).toHaveTextContent('0 of 10,000')
+    expect(volume.queryByRole('img')).not.toBeInTheDocument()
+  })
+
   it('the project’s errors page says how many events rate limiting dropped, with the way to the quota', async () => {
     mockApi({ ...routes({ limit: rateLimit({ events_per_minute: 100, dropped_last_24h: 42 }) }), 'GET /api/projects/p1/errors': [] })
     const { router } = renderApp('/projects/p1/errors')

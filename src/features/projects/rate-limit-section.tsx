@@ -10,7 +10,8 @@ import { Input, Label } from '../../components/ui/input.tsx'
 import { LoadingRegion, Skeleton } from '../../components/ui/skeleton.tsx'
 import { ErrorState } from '../../components/ui/states.tsx'
 import { errorMessages } from '../../lib/error-messages.ts'
-import { formatCount, formatCountOf } from '../../lib/relative-time.ts'
+import { formatCount } from '../../lib/relative-time.ts'
+import { RecentVolume } from './recent-volume.tsx'
 
 type Field = 'events_per_minute' | 'events_per_day'
 const FIELDS: ReadonlyArray<{ name: Field; label: string }> = [
@@ -33,7 +34,7 @@ const shown = (quota: number | null) => (quota === null ? '' : String(quota))
 
 /**
  * The project's rate limit on its settings page: the per-minute and per-day event quotas (admins
- * set or clear them; members read them) and what sampling did. Messages the server returns for a
+ * set or clear them; members read them), the events received lately and what sampling did. Messages the server returns for a
  * field ("events_per_day: …") show under that field, as do those found before sending.
  */
 export function RateLimitSection({ projectId, isAdmin }: { projectId: string; isAdmin: boolean }) {
@@ -69,19 +70,9 @@ export function RateLimitSection({ projectId, isAdmin }: { projectId: string; is
             <Skeleton className="h-9 w-full" />
           </LoadingRegion>
         )}
-        {query.data ? <RateLimitUsage limit={query.data} /> : null}
+        {query.data ? <RecentVolume limit={query.data} /> : null}
       </CardContent>
     </Card>
-  )
-}
-
-function RateLimitUsage({ limit }: { limit: RateLimit }) {
-  if (limit.events_per_minute === null && limit.events_per_day === null && limit.dropped_last_24h === 0) return null
-  return (
-    <p className="border-t border-border pt-3 text-sm text-muted-foreground tabular-nums">
-      {formatCountOf(limit.events_today, 'event')} counted today ·{' '}
-      {formatCountOf(limit.dropped_last_24h, 'event')} dropped by rate limiting in the last 24&nbsp;h
-    </p>
   )
 }
 
