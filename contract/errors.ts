@@ -401,3 +401,16 @@ export const errorStatusChangeSchema = z.object({
   created_at: timestampSchema,
 })
 export type ErrorStatusChange = z.infer<typeof errorStatusChangeSchema>
+
+/**
+ * GET /projects/{id}/errors/{id}/remapped: whether a source map uploaded since the error's latest
+ * event arrived unmapped now maps its frames, and the error such an event groups as today (null
+ * when none has that group yet). Nothing stored is re-mapped (docs/source-maps.md).
+ */
+export const remappedErrorSchema = z.object({
+  map_available: z.boolean(),
+  mapped_error: z.optional(
+    z.nullable(z.object({ id: idSchema, error_class: z.string(), message: z.string(), events: z.number().check(z.int()) })),
+  ),
+})
+export type RemappedError = z.infer<typeof remappedErrorSchema>

@@ -72,6 +72,7 @@ const RULES: Record<string, Rule> = {
   'GET /api/projects/:projectId/errors/:errorId/events': 'member',
   'GET /api/projects/:projectId/errors/:errorId/latest_event': 'member',
   'GET /api/projects/:projectId/errors/:errorId/pivots': 'member',
+  'GET /api/projects/:projectId/errors/:errorId/remapped': 'member',
   'GET /api/projects/:projectId/errors/:errorId/pivots/:displayId/values': 'member',
   'GET /api/projects/:projectId/errors/:errorId/status_changes': 'member',
   'GET /api/projects/:projectId/errors/:errorId/trend': 'member',

@@ -7,6 +7,7 @@ import { setPageHeaders, urlBuilder } from '../http/urls.ts'
 import { listParam, parseInput, queryObject, readJson } from '../http/validate.ts'
 import { listStatusChanges, operateOnError, operateOnErrors } from './error-operations.service.ts'
 import { webhookDeps } from '../webhooks/webhook-deps.ts'
+import { findRemappedError } from './remapped.service.ts'
 import { countErrorsByStatus, getError, getLatestEvent, listErrors } from './errors.service.ts'
 
 export const errorRoutes = new Hono<AppEnv>()
@@ -45,6 +46,10 @@ export const errorRoutes = new Hono<AppEnv>()
         c.req.param('errorId'),
       ),
     ),
+  )
+  // Whether a source map uploaded since would map the error's events, and the error they now group as.
+  .get('/projects/:projectId/errors/:errorId/remapped', async (c) =>
+    c.json(await findRemappedError(c.var.deps, projectScopeOf(c), c.req.param('errorId'))),
   )
   // Status workflow and merging (docs/errors-workflow.md): one error, many errors, and the history.
   .patch('/projects/:projectId/errors/:errorId', async (c) => {

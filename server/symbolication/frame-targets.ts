@@ -9,7 +9,8 @@ export interface SymbolicationEvent {
   id: string
   projectId: string
   receivedAt: Date
-  event: NormalizedEvent
+  /** Only its payload is read, and its frames replaced. */
+  event: Pick<NormalizedEvent, 'payload'>
 }
 
 /** How a JavaScript frame finds its map: browser frames by URL, Node frames by path, React Native frames by platform and version. */

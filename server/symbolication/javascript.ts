@@ -29,6 +29,12 @@ export interface JavaScriptSymbolicatorOptions {
    * context. false (the default) fetches nothing; a UrlFetcher is used as it is.
    */
   fetch?: false | FetchOptions | UrlFetcher
+  /**
+   * Maps frames without writing anything: no code snippets, no events-mapped counts. For looking at
+   * how a stored event would map today (server/errors/remapped.service.ts); its frames' code
+   * context is then left out.
+   */
+  readOnly?: boolean
 }
 
 /** The symbolicator's settings from the server configuration (ERRATA_SOURCE_MAP_CACHE_BYTES, ERRATA_FETCH_*). */
@@ -62,6 +68,7 @@ export class JavaScriptSymbolicator {
   /** Events mapped per upload, not written yet (flushCounts), and when they last were. */
   private pendingCounts = new Map<string, number>()
   private countsWrittenAt = 0
+  private readonly readOnly: boolean
 
   constructor(options: JavaScriptSymbolicatorOptions) {
     this.db = options.database.db
@@ -73,6 +80,7 @@ export class JavaScriptSymbolicator {
     })
     this.snippetStore = createCodeSnippetStore(this.db)
     this.countsIntervalMs = options.countsIntervalMs ?? 1_000
+    this.readOnly = options.readOnly ?? false
   }
 
   /**
@@ -109,6 +117,11 @@ export class JavaScriptSymbolicator {
     }
     this.recount(used)
     const built = new Map<EventWork, (StackFrame | null)[]>()
+    if (this.readOnly) {
+      for (const works of byProject.values()) for (const work of works) built.set(work, buildFrames(work).map((frame) => frame && { ...frame, code: null }))
+      for (const [work, frames] of built) applyWork(work, frames, new Map())
+      return
+    }
     for (const [projectId, works] of byProject) {
       // The code context each mapped frame refers to is stored (once per project and line
       // window) before any event is changed: a stored event never refers to a missing snippet.
