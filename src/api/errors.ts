@@ -15,6 +15,7 @@ import {
   errorStatusChangeSchema,
   errorStatusCountsSchema,
   MAX_BULK_ERROR_IDS,
+  remappedErrorSchema,
   snoozeBookkeeping,
   type BulkErrorResult,
   type ErrorGroup,
@@ -56,6 +57,7 @@ export const errorKeys = {
     [...errorKeys.detail(projectId, errorId), 'latest-event', { filters }] as const,
   statusChanges: (projectId: string, errorId: string) =>
     [...errorKeys.detail(projectId, errorId), 'status-changes'] as const,
+  remapped: (projectId: string, errorId: string) => [...errorKeys.detail(projectId, errorId), 'remapped'] as const,
 }
 
 /** A page of the errors list, with when it was read (what its head is compared with, see errorsHeadQuery). */
@@ -191,6 +193,19 @@ export const errorStatusChangesQuery = (projectId: string, errorId: string) =>
         signal,
       ),
     staleTime: 15_000,
+  })
+
+/**
+ * Whether a source map uploaded since the error's latest event would map it now, and the error
+ * such events group as (the server maps a copy of the event on each request, so not polled).
+ */
+export const errorRemappedQuery = (projectId: string, errorId: string) =>
+  queryOptions({
+    queryKey: errorKeys.remapped(projectId, errorId),
+    queryFn: ({ signal }) =>
+      getJson(apiUrl(`${projectPath(projectId)}/errors/${encodeURIComponent(errorId)}/remapped`), remappedErrorSchema, signal),
+    staleTime: 60_000,
+    retry: false,
   })
 
 // ---------------------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ import { ErrorPivotsPanel } from '../../features/pivots/error-pivots-panel.tsx'
 import { ERROR_PIVOT_FIELDS } from '../../features/pivots/pivot-fields.ts'
 import { ErrorActions } from '../../features/triage/error-actions.tsx'
 import { MergedErrors, MergedIntoNotice } from '../../features/triage/merged-errors.tsx'
+import { RemappedNotice } from '../../features/triage/remapped-notice.tsx'
 import { StatusHistory } from '../../features/triage/status-history.tsx'
 import { ErrorTrendChart } from '../../features/trends/error-trend-chart.tsx'
 import { RESOLUTION_CHOICES, TREND_SCALES } from '../../features/trends/to-trend-series.ts'
@@ -55,6 +56,7 @@ function ErrorPage() {
     <div className="flex flex-col gap-4">
       <ErrorSummary error={error} />
       <MergedIntoNotice projectId={projectId} error={error} />
+      <RemappedNotice projectId={projectId} error={error} />
       <ErrorActions projectId={projectId} error={error} filters={filters} />
       <ErrorTrendChart
         projectId={projectId}
