@@ -165,3 +165,42 @@ test('drop a source map on the project page, then a crash in the minified bundle
   await expect(upload).toContainText('1 event mapped')
   expect(watched.pageErrors).toEqual([])
 })
+
+test('an error whose events came before their map says so, and merges into the error the mapped crash groups as', async ({ page, request }) => {
+  const watched = watchPage(page)
+  const api = await Api.signIn(request)
+  const { projectId, apiKey } = await createProject(api, 'Late maps')
+  await sendCrash(request, apiKey)
+  const [unmapped] = await api.get<{ id: string }[]>(`/projects/${projectId}/errors`)
+
+  // The map arrives after the first crash; the same crash now groups by its original frames.
+  const upload = await request.post('/sourcemap', {
+    multipart: {
+      apiKey,
+      appVersion: APP_VERSION,
+      minifiedUrl: SCRIPT_URL,
+      sourceMap: { name: 'app.min.js.map', mimeType: 'application/json', buffer: Buffer.from(MAP) },
+      minifiedFile: { name: 'app.min.js', mimeType: 'application/javascript', buffer: Buffer.from(MINIFIED) },
+    },
+  })
+  expect(upload.status(), await upload.text()).toBe(200)
+  await sendCrash(request, apiKey)
+  const errors = await api.get<{ id: string }[]>(`/projects/${projectId}/errors`)
+  const mapped = errors.find((error) => error.id !== unmapped!.id)!
+  expect(mapped).toBeDefined()
+
+  await signIn(page)
+  await page.goto(`/projects/${projectId}/errors/${unmapped!.id}`)
+  const note = page.getByRole('note', { name: 'Source map uploaded' })
+  await expect(note).toContainText('A source map for these frames has been uploaded since these events arrived. New events group as TypeError')
+  await expect(note.getByRole('link', { name: 'TypeError' })).toHaveAttribute('href', `/projects/${projectId}/errors/${mapped.id}`)
+  await shootBothSchemes(page, 'source-maps-remapped')
+
+  await note.getByRole('button', { name: 'Merge into that error…' }).click()
+  await page.getByRole('dialog').getByRole('button', { name: 'Merge into that error' }).click()
+  await expect(page).toHaveURL(new RegExp(`/errors/${mapped.id}$`))
+  const merged = page.getByRole('region', { name: 'Merged into this error' })
+  await expect(merged.getByRole('link', { name: 'TypeError' })).toHaveAttribute('href', `/projects/${projectId}/errors/${unmapped!.id}`)
+  await expect(page.getByRole('note', { name: 'Source map uploaded' })).toHaveCount(0)
+  expect(watched.pageErrors).toEqual([])
+})

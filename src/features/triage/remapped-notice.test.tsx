@@ -13,13 +13,14 @@ const org = { id: 'org1', name: 'Acme Inc.', slug: 'acme', created_at: '2026-01-
 function errorPageApi(remapped: RemappedError | (() => Response)) {
   const e1 = errorGroup({ id: 'e1', error_class: 'TypeError', message: 'a is undefined', events: 3 })
   const e2 = errorGroup({ id: 'e2', error_class: 'TypeError', message: 'cart.items is undefined', events: 5 })
+  let merged = false
   const api = mockApi({
     'GET /api/user': me,
     'GET /api/projects/p1': project(),
     'GET /api/organizations/org1': org,
     'GET /api/organizations/org1/collaborators': [collaborator()],
     'GET /api/projects/p1/collaborators': [collaborator()],
-    'GET /api/projects/p1/errors/e1': e1,
+    'GET /api/projects/p1/errors/e1': () => json(merged ? { ...e1, merged_into_id: 'e2' } : e1),
     'GET /api/projects/p1/errors/e1/remapped': remapped,
     'GET /api/projects/p1/errors/e1/latest_event': event(),
     'GET /api/projects/p1/errors/e1/events': [event()],
@@ -31,11 +32,13 @@ function errorPageApi(remapped: RemappedError | (() => Response)) {
     'GET /api/projects/p1/errors/e2/events': [event()],
     'GET /api/projects/p1/errors/e2/status_changes': [],
     'GET /api/projects/p1/errors/e2/trend': [],
-    'PATCH /api/projects/p1/errors': () =>
-      json([
+    'PATCH /api/projects/p1/errors': () => {
+      merged = true
+      return json([
         { id: 'e2', status: 'updated', error: { ...e2, events: 8 }, errors: [] },
         { id: 'e1', status: 'merged', error: { ...e1, merged_into_id: 'e2' }, errors: [] },
-      ] satisfies BulkErrorResult[]),
+      ] satisfies BulkErrorResult[])
+    },
   })
   return { ...api, patches: () => api.requests.filter((r) => r.method === 'PATCH') }
 }
