@@ -11,6 +11,21 @@ import { JavaScriptSymbolicator, symbolicatorSettings } from '../symbolication/j
 import type { Logger } from 'pino'
 
 /**
+ * One read-only symbolicator per database, kept across requests: a map is parsed (on the HTTP
+ * thread) once, not on every view of an error page. Its cache is bounded as the pipeline's is.
+ */
+const symbolicators = new WeakMap<Database, JavaScriptSymbolicator>()
+
+function readOnlySymbolicator(deps: { database: Database; logger: Logger; config: Config }): JavaScriptSymbolicator {
+  let symbolicator = symbolicators.get(deps.database)
+  if (!symbolicator) {
+    symbolicator = new JavaScriptSymbolicator({ ...deps, ...symbolicatorSettings(deps.config), readOnly: true })
+    symbolicators.set(deps.database, symbolicator)
+  }
+  return symbolicator
+}
+
+/**
  * Whether a source map uploaded since the error's latest event arrived would map it now, and which
  * error such an event groups as. Mapped events group by their original frames, so an error whose
  * events came before the map stops receiving new ones; this names the error they join instead.
@@ -43,8 +58,7 @@ export async function findRemappedError(
   if (!payload.symbolication?.missing.length) return { map_available: false }
 
   // Mapped as an event arriving now would be: with every map uploaded up to now.
-  const symbolicator = new JavaScriptSymbolicator({ ...deps, ...symbolicatorSettings(deps.config), readOnly: true })
-  await symbolicator.symbolicate([{ id: error.lastEventId, projectId, receivedAt: new Date(), event: { payload } }])
+  await readOnlySymbolicator(deps).symbolicate([{ id: error.lastEventId, projectId, receivedAt: new Date(), event: { payload } }])
   if (!payload.symbolication?.mapped_frames) return { map_available: false }
 
   const grouping = computeGrouping(payload.exceptions, payload.grouping_hash, payload.grouping_discriminator ?? null)
