@@ -100,7 +100,8 @@ test('invite and remove collaborators; members see no admin controls', async ({ 
   await invitee.getByLabel('Confirm password').fill('linus-password-123')
   await shoot(invitee, 'invitation-accept')
   await invitee.getByRole('button', { name: 'Create account and join' }).click()
-  await expect(invitee).toHaveURL(/\/organizations\/?$/)
+  // A member who can open exactly one project lands on it.
+  await expect(invitee).toHaveURL(/\/projects\/[^/]+\/errors/)
   await expect(invitee.getByRole('link', { name: /team-web org/ })).toBeVisible()
   await inviteeContext.close()
 

@@ -33,7 +33,7 @@ test('merge two errors from the list, then unmerge them from the error page', as
   await expect(errorsList(page).getByRole('listitem')).toHaveCount(1)
   await expect(rowOf(page, 'CheckoutTimeout')).toContainText('3')
 
-  await rowOf(page, 'CheckoutTimeout').getByRole('link', { name: 'CheckoutTimeout', exact: true }).click()
+  await rowOf(page, 'CheckoutTimeout').getByRole('link', { name: /^CheckoutTimeout:/ }).click()
   const merged = page.getByRole('region', { name: 'Merged into this error' })
   await expect(merged.getByRole('link', { name: 'PaymentGatewayTimeout' })).toBeVisible()
   await expect(merged).toContainText('1 event')
