@@ -35,12 +35,11 @@ function capture() {
   return { lines, logger: pino({ level: 'info' }, { write: (line: string) => void lines.push(line) }) }
 }
 
-const until = async (condition: () => boolean) => {
-  for (let waited = 0; !condition(); waited += 10) {
-    if (waited > 10_000) throw new Error('timed out')
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
-}
+/** Resolves once `condition` holds (checked every 10 ms, for up to 10 s). */
+const until = (condition: () => boolean) =>
+  vi.waitFor(() => {
+    if (!condition()) throw new Error('not yet')
+  }, { timeout: 10_000, interval: 10 })
 
 describe('logging while the database is down', () => {
   // The wall clock stands still, a minute on from the last test's: each test's retries fall within
