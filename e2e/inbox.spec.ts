@@ -181,6 +181,8 @@ test('Undo after a bulk ignore and after f really reverts on the server', async 
   expect(snoozedBefore.status(), await snoozedBefore.text()).toBe(200)
   const snoozeRules = ((await snoozedBefore.json()) as { reopen_rules: unknown }).reopen_rules
   await tabs(page).getByRole('link', { name: /^All/ }).click()
+  // The All tab's rows have arrived (not the Open tab's, still shown while they load): the snooze shows.
+  await expect(rowOf(page, 'InboxError02')).toContainText('snoozed')
   await expect(errorsList(page).getByRole('listitem')).toHaveCount(12)
 
   await page.getByRole('checkbox', { name: 'Select InboxError01' }).check()

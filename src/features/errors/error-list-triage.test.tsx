@@ -201,6 +201,22 @@ describe('errors list triage', { timeout: 20_000 }, () => {
     await waitFor(() => expect(screen.getByRole('link', { name: /^ThirdError:/ })).toHaveFocus())
   })
 
+  it('a click on another row’s checkbox leaves the focus on that checkbox (the list does not scroll under the pointer)', async () => {
+    listApi()
+    renderApp('/projects/p1/errors')
+    await rowOf('FirstError')
+    await userEvent.keyboard('j')
+    await waitFor(() => expect(screen.getByRole('link', { name: /^FirstError:/ })).toHaveFocus())
+
+    const third = screen.getByRole('checkbox', { name: 'Select ThirdError' })
+    await userEvent.click(third)
+    expect(third).toBeChecked()
+    // The focus-follows-a-moved-row step runs a frame later: let two frames pass.
+    for (let frame = 0; frame < 2; frame++) await new Promise((resolve) => requestAnimationFrame(resolve))
+    expect(third).toHaveFocus()
+    expect(rowIn('ThirdError')).toHaveAttribute('aria-current', 'true')
+  })
+
   it('j/k move the focused row, x selects it, f fixes the selection or else the focused row', async () => {
     const { patches } = listApi()
     renderApp('/projects/p1/errors')

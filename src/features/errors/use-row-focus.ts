@@ -53,6 +53,9 @@ export function useRowFocus({
     setFocused(index, errors[index]?.id ?? null)
     if (scrollTo === undefined) virtualizer.scrollToIndex(index, { align: 'auto' })
     else virtualizer.scrollToOffset(scrollTo)
+    // A rendered row takes the focus now, so a key pressed next (Enter opens the focused link)
+    // acts on it, however fast it follows.
+    rowLink(index)?.focus({ preventScroll: true })
     // The row may only exist after the virtualizer re-renders; the browser then brings it fully
     // into view, below the sticky header (the rows' scroll margin), which estimates alone missed.
     requestAnimationFrame(() => {
@@ -119,9 +122,13 @@ export function useRowFocus({
   // Back from an error (or to this list from elsewhere): the error it was opened from is focused
   // again, by id; where it is now is the next effect's business (the router restores the scroll).
   const restoredList = useRef<string | null>(null)
+  // The focused error and the index it was last seen at: it "moved" only when the same error
+  // changed index (a re-sort), not when the focus went to another row (a click on its checkbox).
+  const shown = useRef<{ id: string; index: number } | null>(null)
   useLayoutEffect(() => {
     if (restoredList.current === storageKey) return
     restoredList.current = storageKey
+    shown.current = null
     actedOn.current.clear()
     const id = lastFocusedError.get(storageKey)
     restoredId.current = id
@@ -130,28 +137,29 @@ export function useRowFocus({
   }, [storageKey, setFocused])
 
   // The focused error moved (the rows re-sorted) or left the list.
-  const shownIndex = useRef<number | null>(null)
   useLayoutEffect(() => {
     if (focusedId === null) {
-      shownIndex.current = null
+      shown.current = null
       return
     }
     const inList = listRef.current?.contains(document.activeElement) ?? false
     if (topOnRefresh.current !== null && errors[0] !== undefined && errors[0].id !== topOnRefresh.current) {
       topOnRefresh.current = null
-      shownIndex.current = 0
+      shown.current = { id: errors[0].id, index: 0 }
       focusRow(0)
       return
     }
     if (foundIndex !== -1) {
       focusedRef.current = foundIndex
       // Restored, or moved while its row held the focus: the focus follows the error.
-      if (shownIndex.current !== foundIndex && (inList || (shownIndex.current === null && focusedId === restoredId.current))) {
+      const moved = shown.current?.id === focusedId && shown.current.index !== foundIndex
+      const restored = shown.current === null && focusedId === restoredId.current
+      if ((moved && inList) || restored) {
         const index = foundIndex
         virtualizer.scrollToIndex(index, { align: 'auto' })
         requestAnimationFrame(() => rowLink(index)?.focus({ preventScroll: true }))
       }
-      shownIndex.current = foundIndex
+      shown.current = { id: focusedId, index: foundIndex }
       return
     }
     const previous = focusedRef.current
@@ -159,14 +167,14 @@ export function useRowFocus({
       // Fixed or ignored from the list: the row closing up under it is focused (its link kept the focus).
       const index = Math.min(previous, errors.length - 1)
       setFocused(index, errors[index]!.id)
-      shownIndex.current = index
+      shown.current = { id: errors[index]!.id, index }
       return
     }
     announce(
       focusedId === restoredId.current ? 'The error you opened is no longer in this list' : 'The focused error is no longer in this list',
     )
     restoredId.current = null
-    shownIndex.current = null
+    shown.current = null
     setFocused(null, null)
     lastFocusedError.forget(storageKey)
     if (inList && document.activeElement instanceof HTMLElement) document.activeElement.blur()
