@@ -121,6 +121,37 @@ describe('errors list triage', { timeout: 20_000 }, () => {
     expect(screen.getByRole('checkbox', { name: 'Select FirstError' })).not.toBeChecked()
   })
 
+  it('links the selected errors to one issue from the bulk bar, checking the URL first', async () => {
+    const { patches } = listApi({
+      bulk: (request, current) =>
+        (request.url.searchParams.get('error_ids') ?? '').split(',').map((id): BulkErrorResult => {
+          const error = current.find((e) => e.id === id)!
+          return { id, status: 'updated', error: { ...error, linked_issues: [{ type: 'url', url: 'https://github.com/acme/shop/issues/12' }] }, errors: [] }
+        }),
+    })
+    renderApp('/projects/p1/errors')
+    await rowOf('FirstError')
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Select FirstError' }))
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Select SecondError' }))
+    const toolbar = await screen.findByRole('toolbar', { name: 'Bulk actions' })
+    await userEvent.click(within(toolbar).getByRole('button', { name: 'Link issue…' }))
+
+    const dialog = await screen.findByRole('dialog', { name: 'Link an issue' })
+    expect(dialog).toHaveAccessibleDescription('Paste the address of the issue that tracks these 2 errors.')
+    await userEvent.type(within(dialog).getByLabelText('Issue URL'), 'not a url')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Link issue' }))
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(/^The issue URL/)
+    expect(patches()).toHaveLength(0)
+
+    await userEvent.clear(within(dialog).getByLabelText('Issue URL'))
+    await userEvent.type(within(dialog).getByLabelText('Issue URL'), 'https://github.com/acme/shop/issues/12')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Link issue' }))
+    await waitFor(() => expect(patches()).toHaveLength(1))
+    expect(patches()[0]!.url.searchParams.get('error_ids')).toBe('e1,e2')
+    expect(patches()[0]!.body).toEqual({ operation: 'link_issue', issue_url: 'https://github.com/acme/shop/issues/12' })
+    expect(await screen.findByText(/2 errors linked to an issue/)).toBeInTheDocument()
+  })
+
   it('reads the trend again after a bulk status change moves errors out of its status filter', async () => {
     showTrend()
     const { patches } = listApi()

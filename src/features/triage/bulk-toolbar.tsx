@@ -1,8 +1,10 @@
-import { Ban, BellOff, Check, EyeOff, Merge, RotateCcw, Undo2, X } from 'lucide-react'
+import { Ban, BellOff, Check, EyeOff, Link2, Merge, RotateCcw, Undo2, X } from 'lucide-react'
+import { useState } from 'react'
 import type { ErrorOperation } from '../../../contract/errors.ts'
 import { Button } from '../../components/ui/button.tsx'
 import { formatCountOf } from '../../lib/relative-time.ts'
 import { AssignMenu } from './assign-menu.tsx'
+import { LinkIssueDialog } from './link-issue-dialog.tsx'
 
 /** Actions for the errors selected in the list; each sends one bulk PATCH with their ids. */
 export function BulkToolbar({
@@ -27,6 +29,7 @@ export function BulkToolbar({
   onAssignOpenChange: (open: boolean) => void
   onClear: () => void
 }) {
+  const [linkOpen, setLinkOpen] = useState(false)
   return (
     <div role="toolbar" aria-label="Bulk actions" aria-busy={pending || undefined} className="flex min-w-0 flex-1 flex-wrap items-center gap-1.5">
       <span className="mr-1 text-sm font-medium tabular-nums" aria-live="polite">
@@ -63,6 +66,10 @@ export function BulkToolbar({
         buttonProps={{ size: 'sm' }}
         onAssign={(id) => onRun({ operation: 'assign', assigned_collaborator_id: id })}
       />
+      <Button size="sm" onClick={() => setLinkOpen(true)}>
+        <Link2 aria-hidden="true" />
+        Link issue…
+      </Button>
       <Button
         size="sm"
         onClick={onMerge}
@@ -76,6 +83,15 @@ export function BulkToolbar({
         <X aria-hidden="true" />
         Clear selection
       </Button>
+      <LinkIssueDialog
+        open={linkOpen}
+        count={count}
+        onClose={() => setLinkOpen(false)}
+        onLink={(url) => {
+          setLinkOpen(false)
+          onRun({ operation: 'link_issue', issue_url: url })
+        }}
+      />
     </div>
   )
 }

@@ -11,10 +11,21 @@ export function issueUrlProblem(url: string): string | null {
   return `The issue URL ${parsed.error.issues[0]?.message ?? 'is not valid'}, such as https://github.com/acme/shop/issues/12`
 }
 
-/** Link the error to an issue in a tracker: one http(s) URL, checked as the server checks it. */
-export function LinkIssueDialog({ open, onClose, onLink }: { open: boolean; onClose: () => void; onLink: (url: string) => void }) {
+/** Link errors (one, or `count` selected) to an issue in a tracker: one http(s) URL, checked as the server checks it. */
+export function LinkIssueDialog({
+  open,
+  count = 1,
+  onClose,
+  onLink,
+}: {
+  open: boolean
+  count?: number
+  onClose: () => void
+  onLink: (url: string) => void
+}) {
+  const tracked = count === 1 ? 'this error' : `these ${count} errors`
   return (
-    <Dialog open={open} onClose={onClose} title="Link an issue" description="Paste the address of the issue that tracks this error.">
+    <Dialog open={open} onClose={onClose} title="Link an issue" description={`Paste the address of the issue that tracks ${tracked}.`}>
       <LinkIssueForm onCancel={onClose} onLink={onLink} />
     </Dialog>
   )
