@@ -2,16 +2,16 @@
 // bulk bar, with the state shown on the page and the rows, and the server agreeing.
 import { expect, test, type Page } from '@playwright/test'
 import { simpleEvent } from './bugsnag-payload.ts'
-import { Api, createProject, errorsList, notify, rowOf, signIn, waitForEvents, watchPage, WIDE, NARROW } from './support.ts'
+import { Api, createProject, errorsList, NARROW, notify, rowOf, shoot, signIn, waitForEvents, watchPage, WIDE } from './support.ts'
 
 test.use({ viewport: WIDE })
 
-/** The page at 1280 px light and 390 px dark, for a look before a change is done. */
+/** The page at 1280 px light and 390 px dark (the shots check that nothing widens the page). */
 async function shootLightAndDark(page: Page, name: string) {
-  await page.screenshot({ path: `/tmp/ui-shots/${name}-1280-light.png`, fullPage: true })
+  await shoot(page, `${name}-1280-light`)
   await page.emulateMedia({ colorScheme: 'dark' })
   await page.setViewportSize(NARROW)
-  await page.screenshot({ path: `/tmp/ui-shots/${name}-390-dark.png`, fullPage: true })
+  await shoot(page, `${name}-390-dark`)
   await page.setViewportSize(WIDE)
   await page.emulateMedia({ colorScheme: 'light' })
 }
@@ -57,17 +57,33 @@ test('discard an error and link its issue on its page; discard and undiscard fro
   await expect(rowOf(page, 'BravoError')).not.toContainText('discarded')
   await rowOf(page, 'BravoError').getByRole('checkbox').check()
   const toolbar = page.getByRole('toolbar', { name: 'Bulk actions' })
-  await expect(toolbar.getByRole('button', { name: 'Undiscard' })).toBeVisible()
+  // Discard, Undiscard and Link issue… are under More: the bar keeps to one line on a laptop.
+  const more = toolbar.getByRole('button', { name: 'More' })
+  await more.click()
+  await expect(page.getByRole('menuitem', { name: /^Undiscard/ })).toBeVisible()
   await shootLightAndDark(page, 'errors-list-bulk-bar')
-  await toolbar.getByRole('button', { name: 'Discard', exact: true }).click()
+  await page.getByRole('menuitem', { name: /^Discard/ }).click()
   await expect(rowOf(page, 'BravoError')).toContainText('discarded')
   await expect.poll(async () => (await byClass()).get('BravoError')?.discarded).toBe(true)
 
   await rowOf(page, 'AlphaError').getByRole('checkbox').check()
   await rowOf(page, 'BravoError').getByRole('checkbox').check()
-  await toolbar.getByRole('button', { name: 'Undiscard' }).click()
+  await more.click()
+  await page.getByRole('menuitem', { name: /^Undiscard/ }).click()
   await expect.poll(async () => [...(await byClass()).values()].map((error) => error.discarded)).toEqual([false, false])
   await expect(errorsList(page).getByText('discarded', { exact: true })).toHaveCount(0)
+
+  // Both to one issue at once.
+  await rowOf(page, 'AlphaError').getByRole('checkbox').check()
+  await rowOf(page, 'BravoError').getByRole('checkbox').check()
+  await more.click()
+  await page.getByRole('menuitem', { name: 'Link issue…' }).click()
+  const linkDialog = page.getByRole('dialog', { name: 'Link an issue' })
+  await linkDialog.getByLabel('Issue URL').fill('https://github.com/acme/shop/issues/77')
+  await linkDialog.getByRole('button', { name: 'Link issue' }).click()
+  await expect
+    .poll(async () => [...(await byClass()).values()].map((error) => error.linked_issues.map((issue) => issue.url)))
+    .toEqual([['https://github.com/acme/shop/issues/77'], ['https://github.com/acme/shop/issues/77']])
 
   expect(watched.pageErrors).toEqual([])
 })

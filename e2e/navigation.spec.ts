@@ -212,7 +212,7 @@ test('the project tab bar keeps its place from page to page, the current tab in 
   expect(await pageOverflow()).toBeLessThanOrEqual(0)
   const scrolled = await row.evaluate((element) => element.scrollLeft)
   expect(scrolled).toBeGreaterThan(0)
-  await page.screenshot({ path: '/tmp/ui-shots/project-tab-bar-640-light.png' })
+  await page.screenshot({ path: 'test-results/screenshots/project-tab-bar-640-light.png' })
 
   // The next page's bar starts where this one was: the tab clicked stays under the pointer.
   await tabs.getByRole('link', { name: 'Webhooks' }).click()
@@ -232,6 +232,6 @@ test('the project tab bar keeps its place from page to page, the current tab in 
   await page.emulateMedia({ colorScheme: 'dark' })
   await tabs.getByRole('button', { name: 'More' }).click()
   await expect(tabs.getByRole('link', { name: 'Webhooks' })).toBeVisible()
-  await page.screenshot({ path: '/tmp/ui-shots/project-tab-bar-390-dark.png' })
+  await page.screenshot({ path: 'test-results/screenshots/project-tab-bar-390-dark.png' })
   expect(watched.pageErrors).toEqual([])
 })

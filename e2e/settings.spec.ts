@@ -27,7 +27,7 @@ test('rename a project, regenerate its API key, delete it', async ({ page, reque
 
   await signIn(page)
   await page.goto(`/projects/${projectId}/errors`)
-  await page.getByRole('link', { name: 'Project settings' }).click()
+  await page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: 'Settings' }).click()
   await expect(page).toHaveURL(new RegExp(`/projects/${projectId}/settings$`))
   await expect(page.getByRole('heading', { level: 1, name: 'settings-web: settings' })).toBeVisible()
   await expect(page.getByLabel('API key of settings-web', { exact: true })).toHaveText(oldKey)

@@ -121,7 +121,7 @@ describe('errors list triage', { timeout: 20_000 }, () => {
     expect(screen.getByRole('checkbox', { name: 'Select FirstError' })).not.toBeChecked()
   })
 
-  it('links the selected errors to one issue from the bulk bar, checking the URL first', async () => {
+  it('links the selected errors to one issue from the bulk bar’s More menu, checking the URL first', async () => {
     const { patches } = listApi({
       bulk: (request, current) =>
         (request.url.searchParams.get('error_ids') ?? '').split(',').map((id): BulkErrorResult => {
@@ -134,7 +134,8 @@ describe('errors list triage', { timeout: 20_000 }, () => {
     await userEvent.click(screen.getByRole('checkbox', { name: 'Select FirstError' }))
     await userEvent.click(screen.getByRole('checkbox', { name: 'Select SecondError' }))
     const toolbar = await screen.findByRole('toolbar', { name: 'Bulk actions' })
-    await userEvent.click(within(toolbar).getByRole('button', { name: 'Link issue…' }))
+    await userEvent.click(within(toolbar).getByRole('button', { name: 'More' }))
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Link issue…' }))
 
     const dialog = await screen.findByRole('dialog', { name: 'Link an issue' })
     expect(dialog).toHaveAccessibleDescription('Paste the address of the issue that tracks these 2 errors.')

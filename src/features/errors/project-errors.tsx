@@ -5,8 +5,8 @@ import {
   useSuspenseInfiniteQuery,
   useSuspenseQuery,
 } from '@tanstack/react-query'
-import { CatchBoundary, Link } from '@tanstack/react-router'
-import { ChartColumn, Settings } from 'lucide-react'
+import { CatchBoundary } from '@tanstack/react-router'
+import { ChartColumn } from 'lucide-react'
 import { Suspense, useEffect, useId, useRef } from 'react'
 import type { Direction } from '../../../contract/common.ts'
 import type { ErrorSort } from '../../../contract/errors.ts'
@@ -14,7 +14,7 @@ import type { Filters } from '../../../contract/filters.ts'
 import type { Project } from '../../../contract/projects.ts'
 import { errorsInfiniteQuery, type ErrorListParams } from '../../api/errors.ts'
 import { projectQuery, refreshProject } from '../../api/projects.ts'
-import { Button, buttonVariants } from '../../components/ui/button.tsx'
+import { Button } from '../../components/ui/button.tsx'
 import { PageHeader } from '../../components/ui/page-header.tsx'
 import { LoadingRegion, Skeleton } from '../../components/ui/skeleton.tsx'
 import { EmptyState, ErrorState } from '../../components/ui/states.tsx'
@@ -94,21 +94,6 @@ function NoMatchingErrors({
         </div>
       </EmptyState>
     </div>
-  )
-}
-
-function ProjectSettingsLink({ projectId }: { projectId: string }) {
-  return (
-    <Link
-      to="/projects/$projectId/settings"
-      params={{ projectId }}
-      // As tall as the sort controls beside it.
-      className={buttonVariants({ variant: 'secondary', size: 'toolbar' })}
-    >
-      <Settings aria-hidden="true" />
-      {/* A phone keeps the icon: the sort controls beside it fit on the same line. */}
-      <span className="max-sm:sr-only">Project settings</span>
-    </Link>
   )
 }
 
@@ -218,7 +203,7 @@ export function ProjectErrors({
     return (
       <>
         <ProjectNav projectId={projectId} />
-        <PageHeader title={`${project.name}: errors`} actions={<ProjectSettingsLink projectId={projectId} />} />
+        <PageHeader title={`${project.name}: errors`} />
         <DroppedEventsNotice projectId={projectId} className="mb-4" />
         <SendFirstError project={project} origin={window.location.origin} />
       </>
@@ -266,7 +251,6 @@ export function ProjectErrors({
                 onChange={(next) => onSearchChange(next)}
               />
             )}
-            <ProjectSettingsLink projectId={projectId} />
           </>
         }
       />

@@ -168,7 +168,7 @@ describe('project pages navigation', { timeout: 20_000 }, () => {
     await userEvent.click(more)
     expect(more).toHaveAttribute('aria-expanded', 'true')
     const list = document.getElementById(more.getAttribute('aria-controls')!)!
-    expect(within(list).getAllByRole('link').map((link) => link.textContent)).toEqual(['Source maps & symbols', 'Webhooks'])
+    expect(within(list).getAllByRole('link').map((link) => link.textContent)).toEqual(['Source maps & symbols', 'Webhooks', 'Settings'])
     await userEvent.keyboard('{Escape}')
     expect(more).toHaveAttribute('aria-expanded', 'false')
     expect(more).toHaveFocus()
@@ -177,6 +177,7 @@ describe('project pages navigation', { timeout: 20_000 }, () => {
     expect(more).toHaveAttribute('aria-expanded', 'true')
     await userEvent.tab()
     expect(within(list).getByRole('link', { name: 'Source maps & symbols' })).toHaveFocus()
+    await userEvent.tab()
     await userEvent.tab()
     await userEvent.tab()
     expect(more).toHaveAttribute('aria-expanded', 'false')

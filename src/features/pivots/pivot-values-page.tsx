@@ -17,6 +17,7 @@ import { FilterBar } from '../filters/filter-bar.tsx'
 import { UserPrivacyLink } from '../privacy/user-privacy-link.tsx'
 import { toFilterSearch } from '../filters/to-filter-search.ts'
 import { ERROR_PIVOT_FIELDS, PIVOT_PAGE_SIZE, type ErrorPivotField } from './pivot-fields.ts'
+import { ProjectNav } from '../projects/project-nav.tsx'
 import { PivotPageLink } from './pivot-page-link.tsx'
 import { PivotValueRow } from './pivot-value-row.tsx'
 import { errorFilterSearch, pivotFieldName } from './to-pivot-filter.ts'
@@ -135,7 +136,11 @@ export function PivotValuesPage({
       {errorId !== null ? (
         <ErrorScopeHeader projectId={projectId} errorId={errorId} pivotId={pivotId} name={name} filters={filters} count={count} />
       ) : (
-        <ProjectScopeHeader projectId={projectId} name={name} filters={filters} count={count} />
+        <>
+          {/* A page of the project (its errors' values), not of one error: the project's tab bar, at Errors. */}
+          <ProjectNav projectId={projectId} spacing="none" current="/projects/$projectId/errors" />
+          <ProjectScopeHeader projectId={projectId} name={name} filters={filters} count={count} />
+        </>
       )}
       <FilterBar projectId={projectId} filters={filters} onChange={onFiltersChange} />
       {page.items.length === 0 ? (

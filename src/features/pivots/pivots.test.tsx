@@ -178,6 +178,9 @@ describe('pivot page', { timeout: 20_000 }, () => {
     const { router } = renderApp('/projects/p1/pivots/device.os_name?f=app.release_stage:eq:production')
     expect(await screen.findByRole('heading', { level: 1, name: 'OS name values' }, { timeout: 10_000 })).toBeInTheDocument()
     expect(screen.getByText(/4 values/)).toBeInTheDocument()
+    // The project's tab bar is where it is on every project page, with its errors as the current tab.
+    const projectTabs = screen.getByRole('navigation', { name: 'Project' })
+    expect(within(projectTabs).getByRole('link', { name: 'Errors' })).toHaveAttribute('aria-current', 'page')
     const list = screen.getByRole('list', { name: 'OS name values' })
     expect(within(list).getAllByRole('listitem')).toHaveLength(2)
     const first = requests.find((r) => r.url.pathname === '/api/projects/p1/pivots/device.os_name/values')

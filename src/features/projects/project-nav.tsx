@@ -10,8 +10,8 @@ import { useIsProjectAdmin } from '../collaborators/use-is-admin.ts'
 const barLine = 'shadow-[inset_0_-1px_0_var(--color-border)]'
 const tabBase =
   'shrink-0 whitespace-nowrap rounded-t-md border-b-2 px-3 py-1.5 text-sm font-medium hover:text-foreground focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-accent'
-const tab = `${tabBase} text-muted-foreground`
 const activeTab = 'border-accent text-foreground'
+const inactiveTab = 'border-transparent text-muted-foreground'
 
 /** A project's pages. The first three are what triage needs; on phones the others sit under "More". */
 const PAGES = [
@@ -21,9 +21,11 @@ const PAGES = [
   { to: '/projects/$projectId/source-maps', label: 'Source maps & symbols', primary: false },
   { to: '/projects/$projectId/webhooks', label: 'Webhooks', primary: false },
   { to: '/projects/$projectId/privacy', label: 'Privacy', primary: false, adminOnly: true },
+  { to: '/projects/$projectId/settings', label: 'Settings', primary: false },
 ] as const
 
 type Page = (typeof PAGES)[number]
+export type ProjectPage = Page['to']
 
 /**
  * Phones: the pages that do not fit beside the first three, behind a disclosure button (marked
@@ -40,7 +42,7 @@ function MorePages({ projectId, pages, current }: { projectId: string; pages: re
         aria-expanded={open}
         aria-controls={id}
         onClick={() => setOpen((value) => !value)}
-        className={cn(tabBase, 'flex items-center gap-1', current ? activeTab : 'border-transparent text-muted-foreground')}
+        className={cn(tabBase, 'flex items-center gap-1', current ? activeTab : inactiveTab)}
       >
         More
         {current ? <span className="sr-only">(current page: {current.label})</span> : null}
@@ -57,9 +59,11 @@ function MorePages({ projectId, pages, current }: { projectId: string; pages: re
               to={page.to}
               params={{ projectId }}
               onClick={() => setOpen(false)}
-              className="block rounded-md px-3 py-2 text-sm hover:bg-surface-muted focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-accent"
-              activeProps={{ className: 'font-medium text-foreground', 'aria-current': 'page' }}
-              inactiveProps={{ className: 'text-muted-foreground' }}
+              className={cn(
+                'block rounded-md px-3 py-2 text-sm hover:bg-surface-muted focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-accent',
+                page === current ? 'font-medium text-foreground' : 'text-muted-foreground',
+              )}
+              aria-current={page === current ? 'page' : undefined}
             >
               {page.label}
             </Link>
@@ -78,21 +82,36 @@ let tabRowScroll = 0
 
 /**
  * A project's pages: its errors, its releases, its stability (crash-free sessions over a period),
- * its source maps and symbols, its webhooks and, for admins, its privacy requests. The current
- * one is marked and in view. On phones the last ones are under "More"; where the row is still
- * too narrow for its tabs (just above phone width), the row scrolls sideways, not the page.
+ * its source maps and symbols, its webhooks, for admins its privacy requests, and its settings.
+ * Every page of the project as a whole shows it in the same place (not an error's pages: its first
+ * screen is for the error), the current one marked and in view. On phones the last ones are under "More"; where
+ * the row is still too narrow for its tabs (just above phone width), the row scrolls sideways, not the page.
  */
 const NAV_SPACING = { page: 'mb-4', compact: 'mb-3', none: '' } as const
 
-/** `spacing`: the margin under it; `none` where the page's layout spaces it. */
-export function ProjectNav({ projectId, spacing = 'page' }: { projectId: string; spacing?: keyof typeof NAV_SPACING }) {
+/**
+ * `spacing`: the margin under it; `none` where the page's layout spaces it. `current`: the tab to
+ * mark where the address is not under it (a project's pivot values belong to its errors).
+ */
+export function ProjectNav({
+  projectId,
+  spacing = 'page',
+  current: currentOverride,
+}: {
+  projectId: string
+  spacing?: keyof typeof NAV_SPACING
+  current?: ProjectPage
+}) {
   const isAdmin = useIsProjectAdmin(projectId)
   const matchRoute = useMatchRoute()
   const pages = PAGES.filter((page) => !('adminOnly' in page) || isAdmin)
   const secondary = pages.filter((page) => !page.primary)
-  const currentSecondary = secondary.find((page) => matchRoute({ to: page.to, params: { projectId }, fuzzy: true }))
+  const current = pages.find((page) =>
+    currentOverride ? page.to === currentOverride : matchRoute({ to: page.to, params: { projectId }, fuzzy: true }),
+  )
+  const currentSecondary = current && !current.primary ? current : undefined
   const rowRef = useRef<HTMLDivElement>(null)
-  const currentPath = pages.find((page) => matchRoute({ to: page.to, params: { projectId }, fuzzy: true }))?.to
+  const currentPath = current?.to
   useLayoutEffect(() => {
     const row = rowRef.current
     if (!row) return
@@ -120,9 +139,8 @@ export function ProjectNav({ projectId, spacing = 'page' }: { projectId: string;
             to={page.to}
             params={{ projectId }}
             // On phones the secondary pages are in "More" instead (one link each in the tab order there).
-            className={cn(tab, !page.primary && 'max-sm:hidden')}
-            activeProps={{ className: activeTab, 'aria-current': 'page' }}
-            inactiveProps={{ className: 'border-transparent' }}
+            className={cn(tabBase, !page.primary && 'max-sm:hidden', page === current ? activeTab : inactiveTab)}
+            aria-current={page === current ? 'page' : undefined}
           >
             {page.label}
           </Link>

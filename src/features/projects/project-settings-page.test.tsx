@@ -26,12 +26,15 @@ async function replace(field: HTMLElement, value: string) {
 // Whole-app renders (route code, dialogs): the 5 s test and 1 s findBy defaults are too tight on a busy 2-core machine.
 configure({ asyncUtilTimeout: 5_000 })
 describe('project settings page', { timeout: 15_000 }, () => {
-  it('is reached from the project’s errors page', async () => {
+  it('is reached from the project’s tab bar, which marks it as the current page', async () => {
     mockApi({ ...routes(), 'GET /api/projects/p1/errors': [] })
     const { router } = renderApp('/projects/p1/errors')
-    await userEvent.click(await screen.findByRole('link', { name: 'Project settings' }))
+    await userEvent.click(within(await screen.findByRole('navigation', { name: 'Project' })).getByRole('link', { name: 'Settings' }))
     expect(await screen.findByRole('heading', { level: 1, name: 'checkout-api: settings' })).toBeInTheDocument()
     expect(router.state.location.pathname).toBe('/projects/p1/settings')
+    const projectTabs = screen.getByRole('navigation', { name: 'Project' })
+    expect(within(projectTabs).getByRole('link', { name: 'Settings' })).toHaveAttribute('aria-current', 'page')
+    expect(within(projectTabs).getByRole('link', { name: 'Errors' })).not.toHaveAttribute('aria-current')
   })
 
   it('renames the project for an admin', async () => {

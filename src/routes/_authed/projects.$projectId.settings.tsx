@@ -3,6 +3,7 @@ import { currentUserQuery } from '../../api/auth.ts'
 import { collaboratorsQuery } from '../../api/collaborators.ts'
 import { projectQuery } from '../../api/projects.ts'
 import { orNotFound, PageSkeleton, ProjectNotFound, RouteError } from '../../features/layout/route-states.tsx'
+import { ProjectNav } from '../../features/projects/project-nav.tsx'
 import { ProjectSettingsPage } from '../../features/projects/project-settings-page.tsx'
 
 export const Route = createFileRoute('/_authed/projects/$projectId/settings')({
@@ -22,7 +23,12 @@ export const Route = createFileRoute('/_authed/projects/$projectId/settings')({
 
 function ProjectSettingsRoute() {
   const { projectId } = Route.useParams()
-  return <ProjectSettingsPage projectId={projectId} />
+  return (
+    <>
+      <ProjectNav projectId={projectId} />
+      <ProjectSettingsPage projectId={projectId} />
+    </>
+  )
 }
 
 function NotFound() {
