@@ -1,11 +1,13 @@
 // The filter syntax of the Data Access API: query parameters filters[<field>][][value] and
 // filters[<field>][][type], given as pairs. Several `eq` values of one field are OR-ed,
-// several `ne` values AND-ed; different fields are AND-ed. docs/filters.md explains each field.
+// several `ne` values AND-ed; different fields are AND-ed. On a substring field (user.email,
+// user.name, event.message) `eq` means "contains" and `exact` the whole value, case ignored.
+// docs/filters.md explains each field.
 import { z } from 'zod/mini'
 import { ERROR_STATUSES, SEVERITIES } from './errors.ts'
 import { readIsoTime } from './iso-time.ts'
 
-export const FILTER_TYPES = ['eq', 'ne', 'empty'] as const
+export const FILTER_TYPES = ['eq', 'ne', 'empty', 'exact'] as const
 export type FilterType = (typeof FILTER_TYPES)[number]
 
 /**
@@ -39,7 +41,8 @@ const field = (
   display_id,
   name,
   scope,
-  types: options.types ?? ['eq', 'ne', 'empty'],
+  // A substring field can also be matched as a whole (a privacy request for one email address).
+  types: options.types ?? (options.match === 'substring' ? ['eq', 'ne', 'exact', 'empty'] : ['eq', 'ne', 'empty']),
   match: options.match ?? 'exact',
   values: options.values,
   pivot: options.pivot ?? false,

@@ -74,6 +74,11 @@ function columnConditions(
   const equal = byType(conditions, 'eq')
   const notEqual = byType(conditions, 'ne')
   const substring = definition.match === 'substring'
+  const exact = byType(conditions, 'exact')
+  if (exact.length > 0) {
+    // The whole value, case ignored (a substring field's `eq` is "contains").
+    parts.push(or(...exact.map((v) => sql`lower(${column}) = lower(${v})`)))
+  }
   if (equal.length > 0) {
     parts.push(
       substring

@@ -90,6 +90,17 @@ describe('the people a selection matches', () => {
     expect((await preview(org(), { 'user.id': eq('u-an') })).people).toEqual({ total: 0, capped: false, items: [], events_without_user: 0 })
   })
 
+  it('an exact email is the whole address, case ignored: one person, not every address containing it', async () => {
+    const exact = [{ type: 'exact' as const, value: 'ANNA@example.org' }]
+    const result = await preview(org(), { 'user.email': exact })
+    expect(result.total).toBe(1)
+    expect(result.people.items).toEqual([{ user: { id: null, ...annaByEmail }, events: 1 }])
+    // A part of an address is not the address.
+    expect((await preview(org(), { 'user.email': [{ type: 'exact', value: 'ann' }] })).total).toBe(0)
+    // An exact name, likewise.
+    expect((await preview(web(), { 'user.name': [{ type: 'exact', value: 'ann lee' }] })).people.items.map((p) => p.user.name)).toEqual(['Ann Lee'])
+  })
+
   it('counts the events that carry no user details apart', async () => {
     const result = await preview(web(), 'all')
     expect(result.total).toBe(7)

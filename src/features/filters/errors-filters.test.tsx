@@ -234,6 +234,7 @@ describe('errors list filters', { timeout: 20_000 }, () => {
     expect(within(condition).getAllByRole('option').map((option) => option.textContent)).toEqual([
       'contains',
       'does not contain',
+      'is exactly',
       'is empty',
       'is present',
     ])

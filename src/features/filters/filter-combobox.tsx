@@ -28,6 +28,7 @@ type Operator = FilterOperator
 const operatorsOf = (types: readonly FilterType[]): Operator[] => [
   ...(types.includes('eq') ? (['eq'] as const) : []),
   ...(types.includes('ne') ? (['ne'] as const) : []),
+  ...(types.includes('exact') ? (['exact'] as const) : []),
   ...(types.includes('empty') ? (['empty', 'present'] as const) : []),
 ]
 
@@ -88,7 +89,7 @@ export function FilterCombobox({
   const [operator, setOperator] = useState<Operator>('eq')
 
   const pivotId = field ? pivotIdOfField(field.display_id) : null
-  const wantsValues = open && field !== null && (operator === 'eq' || operator === 'ne')
+  const wantsValues = open && field !== null && operator !== 'empty' && operator !== 'present'
   const pivotValues = useQuery({
     // Values seen anywhere in the project, most events first: read from the rollups, so they
     // come at once even with millions of events (the view's own filters would mean a scan).

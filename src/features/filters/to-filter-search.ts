@@ -159,7 +159,7 @@ export const TIME_RANGE_OPTIONS = [
 ] as const
 
 /** The conditions the filter bar offers: a value's `eq` / `ne`, and `empty` true / false. */
-export type FilterOperator = 'eq' | 'ne' | 'empty' | 'present'
+export type FilterOperator = 'eq' | 'ne' | 'exact' | 'empty' | 'present'
 
 /**
  * How an operator reads: "is", "is not", "is empty", "is present" — and "contains" / "does not
@@ -171,6 +171,8 @@ export function operatorLabel(operator: FilterOperator, match: FilterMatch = 'ex
       return match === 'substring' ? 'contains' : 'is'
     case 'ne':
       return match === 'substring' ? 'does not contain' : 'is not'
+    case 'exact':
+      return 'is exactly'
     case 'empty':
       return 'is empty'
     case 'present':

@@ -4,12 +4,12 @@ import type { PrivacyPreview } from '../../../contract/privacy.ts'
 import { Button } from '../../components/ui/button.tsx'
 import { cn } from '../../lib/cn.ts'
 import { formatCount, formatCountOf } from '../../lib/relative-time.ts'
-import { countPeople, onlyPerson, personLabel } from './to-people-summary.ts'
+import { canNarrowTo, countPeople, isOnlyPerson, onlyPerson, personLabel } from './to-people-summary.ts'
 
 /**
- * Whose events the selection matches: an email or a name is matched as a substring, so "ann"
- * also takes joanna@…. Several people are listed (the first 20, most events first), each with a
- * way to narrow the selection to them exactly by user id.
+ * Whose events the selection matches: an email or a name is matched as a substring unless marked
+ * exact, so "ann" also takes joanna@…. Several people are listed (the first 20, most events
+ * first), each with a way to narrow the selection to them exactly: by user id, else by whole email.
  */
 export function MatchedPeople({
   people,
@@ -21,7 +21,6 @@ export function MatchedPeople({
   onFiltersChange: (next: Filters) => void
 }) {
   const several = people.total > 1 || people.capped
-  const exactId = filters['user.id']?.length === 1 && filters['user.id'][0]!.type === 'eq' ? filters['user.id'][0]!.value : null
   const more = people.total - people.items.length
   return (
     <section
@@ -50,12 +49,12 @@ export function MatchedPeople({
                   {details.length > 0 ? <span className="text-muted-foreground"> · {details.join(' · ')}</span> : null}
                 </span>
                 <span className="text-xs text-muted-foreground tabular-nums">{formatCountOf(person.events, 'event')}</span>
-                {several && person.user.id && person.user.id !== exactId ? (
-                  <Button size="sm" aria-label={`Only this person: ${label}`} onClick={() => onFiltersChange(onlyPerson(filters, person.user.id!))}>
+                {several && canNarrowTo(person.user) && !isOnlyPerson(filters, person.user) ? (
+                  <Button size="sm" aria-label={`Only this person: ${label}`} onClick={() => onFiltersChange(onlyPerson(filters, person.user))}>
                     Only this person
                   </Button>
-                ) : several && !person.user.id ? (
-                  <span className="text-xs text-muted-foreground">no user id: matched by email or name only</span>
+                ) : several && !canNarrowTo(person.user) ? (
+                  <span className="text-xs text-muted-foreground">no user id or email: matched by name only</span>
                 ) : null}
               </li>
             )

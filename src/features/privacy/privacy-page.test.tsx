@@ -230,7 +230,7 @@ describe('the privacy page', { timeout: 20_000 }, () => {
     expect(listed.map((item) => item.textContent)).toEqual([
       expect.stringMatching(/^alice@example\.com · Alice · user id alice3 eventsOnly this person/),
       expect.stringMatching(/^joanna@example\.com · Joanna · user id joanna-72 eventsOnly this person/),
-      'anne@example.org1 eventno user id: matched by email or name only',
+      'anne@example.org1 eventOnly this person',
     ])
 
     // A deletion of the substring: its confirmation names the people it takes.
@@ -253,6 +253,26 @@ describe('the privacy page', { timeout: 20_000 }, () => {
     expect(requests.filter((r) => r.method === 'POST' && r.url.pathname.endsWith('/event_data_requests')).map((r) => r.body)).toEqual([
       { filters: { 'user.id': [{ type: 'eq', value: 'joanna-7' }] }, report_type: 'gdpr' },
     ])
+  })
+
+  it('narrows to a person without a user id by their whole email address, and matches an email exactly on request', async () => {
+    const { requests } = api()
+    const { router } = renderApp('/organizations/org1/privacy?f=user.email:eq:ann')
+    const matched = await screen.findByRole('region', { name: 'Matching people' })
+    await userEvent.click(within(matched).getByRole('button', { name: 'Only this person: anne@example.org' }))
+    await waitFor(() => expect(router.state.location.search).toEqual({ f: 'user.email:exact:anne@example.org' }))
+    // The email field says how it is matched, and its box unticked goes back to "contains".
+    expect(screen.getByLabelText('User email (exactly)')).toHaveValue('anne@example.org')
+    const whole = screen.getByRole('checkbox', { name: 'This whole address only' })
+    expect(whole).toBeChecked()
+    await waitFor(() =>
+      expect(requests.some((r) => r.url.pathname.endsWith('/event_data_preview') && r.url.searchParams.get('filters[user.email][][type]') === 'exact')).toBe(true),
+    )
+    await userEvent.click(whole)
+    await waitFor(() => expect(router.state.location.search).toEqual({ f: 'user.email:eq:anne@example.org' }))
+    expect(screen.getByLabelText('User email (contains)')).toHaveValue('anne@example.org')
+    // Typed in the name field: a part of a name, until its box is ticked.
+    expect(screen.getByRole('checkbox', { name: 'This whole name only' })).toBeDisabled()
   })
 
   it('tells members that privacy requests are for admins, without asking for them', async () => {

@@ -5,12 +5,12 @@ import { Button } from '../../components/ui/button.tsx'
 import { Input, Label, Select } from '../../components/ui/input.tsx'
 import { describeChip } from '../filters/filter-bar.tsx'
 import { addCondition, operatorLabel, removeCondition, type FilterOperator } from '../filters/to-filter-search.ts'
-import { OTHER_FIELDS, otherConditions, PERSON_FIELDS, personValue, withPersonValue, type PersonField } from './to-privacy-selection.ts'
+import { isPersonExact, OTHER_FIELDS, otherConditions, PERSON_FIELDS, personValue, withPersonValue, type PersonField } from './to-privacy-selection.ts'
 
-const PERSON_LABELS: Record<PersonField, { label: string; hint: string; placeholder: string }> = {
-  'user.id': { label: 'User id', hint: 'exactly', placeholder: 'e.g. 8f2c-41d7' },
-  'user.email': { label: 'User email', hint: 'contains', placeholder: 'e.g. jane@example.com' },
-  'user.name': { label: 'User name', hint: 'contains', placeholder: 'e.g. Jane Doe' },
+const PERSON_LABELS: Record<PersonField, { label: string; placeholder: string; exactly?: string }> = {
+  'user.id': { label: 'User id', placeholder: 'e.g. 8f2c-41d7' },
+  'user.email': { label: 'User email', placeholder: 'e.g. jane@example.com', exactly: 'This whole address only' },
+  'user.name': { label: 'User name', placeholder: 'e.g. Jane Doe', exactly: 'This whole name only' },
 }
 
 const conditionOf = (operator: FilterOperator, value: string): FilterCondition =>
@@ -29,9 +29,10 @@ export function SelectionForm({ filters, onChange }: { filters: Filters; onChang
   const operators: FilterOperator[] = [
     ...(definition?.types.includes('eq') ? (['eq'] as const) : []),
     ...(definition?.types.includes('ne') ? (['ne'] as const) : []),
+    ...(definition?.types.includes('exact') ? (['exact'] as const) : []),
     ...(definition?.types.includes('empty') ? (['empty', 'present'] as const) : []),
   ]
-  const needsValue = operator === 'eq' || operator === 'ne'
+  const needsValue = operator !== 'empty' && operator !== 'present'
   const condition = conditionOf(operator, value.trim())
   const problem = definition && (needsValue ? value.trim() !== '' : true) ? checkCondition(definition, condition.type, condition.value) : null
   const canAdd = definition !== undefined && (!needsValue || value.trim() !== '') && problem === null
@@ -40,21 +41,39 @@ export function SelectionForm({ filters, onChange }: { filters: Filters; onChang
   return (
     <div className="flex flex-col gap-4">
       <div className="grid gap-3 md:grid-cols-3">
-        {PERSON_FIELDS.map((field) => (
-          <div key={field} className="flex min-w-0 flex-col gap-1.5">
-            <Label htmlFor={`${id}-${field}`}>
-              {PERSON_LABELS[field].label} <span className="font-normal text-muted-foreground">({PERSON_LABELS[field].hint})</span>
-            </Label>
-            <Input
-              id={`${id}-${field}`}
-              autoComplete="off"
-              spellCheck={false}
-              placeholder={PERSON_LABELS[field].placeholder}
-              value={personValue(filters, field)}
-              onChange={(event) => onChange(withPersonValue(filters, field, event.target.value))}
-            />
-          </div>
-        ))}
+        {PERSON_FIELDS.map((field) => {
+          const { label, placeholder, exactly } = PERSON_LABELS[field]
+          // A user id is matched whole; an email or a name as a part of it, unless "whole … only" is ticked.
+          const exact = exactly === undefined || isPersonExact(filters, field)
+          return (
+            <div key={field} className="flex min-w-0 flex-col gap-1.5">
+              <Label htmlFor={`${id}-${field}`}>
+                {label} <span className="font-normal text-muted-foreground">({exact ? 'exactly' : 'contains'})</span>
+              </Label>
+              <Input
+                id={`${id}-${field}`}
+                autoComplete="off"
+                spellCheck={false}
+                placeholder={placeholder}
+                value={personValue(filters, field)}
+                onChange={(event) => onChange(withPersonValue(filters, field, event.target.value))}
+              />
+              {exactly ? (
+                <label className="flex items-center gap-2 text-sm text-muted-foreground">
+                  <input
+                    type="checkbox"
+                    className="size-4"
+                    checked={exact}
+                    // Ticked with the value it applies to: an empty field has nothing to match.
+                    disabled={personValue(filters, field) === ''}
+                    onChange={(event) => onChange(withPersonValue(filters, field, personValue(filters, field), event.target.checked))}
+                  />
+                  {exactly}
+                </label>
+              ) : null}
+            </div>
+          )
+        })}
       </div>
 
       {others.length > 0 ? (

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { PrivacyPreview } from '../../../contract/privacy.ts'
-import { countPeople, listPeople, manyPeopleWarning, onlyPerson } from './to-people-summary.ts'
+import { canNarrowTo, countPeople, isOnlyPerson, listPeople, manyPeopleWarning, onlyPerson } from './to-people-summary.ts'
 
 const person = (id: string | null, email: string | null, name: string | null = null) => ({ user: { id, email, name }, events: 1 })
 const people = (items: PrivacyPreview['people']['items'], total = items.length, capped = false): PrivacyPreview['people'] => ({
@@ -34,6 +34,20 @@ describe('the people a selection matches', () => {
       'user.name': [{ type: 'eq' as const, value: 'An' }],
       'app.release_stage': [{ type: 'eq' as const, value: 'production' }],
     }
-    expect(onlyPerson(filters, 'u1')).toEqual({ 'app.release_stage': [{ type: 'eq', value: 'production' }], 'user.id': [{ type: 'eq', value: 'u1' }] })
+    expect(onlyPerson(filters, { id: 'u1', email: 'ann@example.com', name: null })).toEqual({
+      'app.release_stage': [{ type: 'eq', value: 'production' }],
+      'user.id': [{ type: 'eq', value: 'u1' }],
+    })
+    expect(isOnlyPerson(onlyPerson(filters, { id: 'u1', email: null, name: null }), { id: 'u1', email: null, name: null })).toBe(true)
+  })
+
+  it('narrows to a person without a user id by their whole email address, and not at all by a name alone', () => {
+    const filters = { 'user.email': [{ type: 'eq' as const, value: 'ann' }] }
+    const ann = { id: null, email: 'ann@example.com', name: 'Ann' }
+    expect(onlyPerson(filters, ann)).toEqual({ 'user.email': [{ type: 'exact', value: 'ann@example.com' }] })
+    expect(isOnlyPerson(filters, ann)).toBe(false)
+    expect(isOnlyPerson(onlyPerson(filters, ann), ann)).toBe(true)
+    expect(canNarrowTo({ id: null, email: null, name: 'Ann' })).toBe(false)
+    expect(onlyPerson(filters, { id: null, email: null, name: 'Ann' })).toBe(filters)
   })
 })

@@ -28,10 +28,22 @@ export function manyPeopleWarning(people: PrivacyPreview['people']): string | nu
 }
 
 /**
- * The selection narrowed to one person by their user id (the one exact person filter: user.email
- * and user.name match a substring). The person fields go; other conditions stay.
+ * The selection narrowed to one person: by their user id, else by their whole email address
+ * (`exact`: the email field's `eq` matches a part). The person fields go; other conditions stay.
  */
-export function onlyPerson(filters: Filters, userId: string): Filters {
-  const { 'user.email': _email, 'user.name': _name, ...rest } = filters
-  return { ...rest, 'user.id': [{ type: 'eq', value: userId }] }
+export function onlyPerson(filters: Filters, user: PrivacyPerson['user']): Filters {
+  const { 'user.id': _id, 'user.email': _email, 'user.name': _name, ...rest } = filters
+  if (user.id) return { ...rest, 'user.id': [{ type: 'eq', value: user.id }] }
+  if (user.email) return { ...rest, 'user.email': [{ type: 'exact', value: user.email }] }
+  return filters
+}
+
+/** Whether "Only this person" can narrow to them: they have a user id or an email address. */
+export const canNarrowTo = (user: PrivacyPerson['user']): boolean => Boolean(user.id || user.email)
+
+/** Whether the selection is already exactly this person (by user id, or by whole email when they have no id). */
+export function isOnlyPerson(filters: Filters, user: PrivacyPerson['user']): boolean {
+  const only = (fieldId: string, type: string, value: string | null | undefined) =>
+    value != null && filters[fieldId]?.length === 1 && filters[fieldId][0]!.type === type && filters[fieldId][0]!.value === value
+  return user.id ? only('user.id', 'eq', user.id) : only('user.email', 'exact', user.email)
 }

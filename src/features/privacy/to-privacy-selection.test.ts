@@ -21,9 +21,9 @@ describe('privacy selections', () => {
     expect(describeSelection({}, true)).toBe('Every event')
   })
 
-  it('prefills a person by id, else by email', () => {
+  it('prefills a person by id, else by their whole email address', () => {
     expect(personSearch({ id: 'u1', email: 'a@example.com' })).toEqual(['user.id:eq:u1'])
-    expect(personSearch({ id: null, email: 'a@example.com' })).toEqual(['user.email:eq:a@example.com'])
+    expect(personSearch({ id: null, email: 'a@example.com' })).toEqual(['user.email:exact:a@example.com'])
     expect(personSearch({})).toBeNull()
   })
 })

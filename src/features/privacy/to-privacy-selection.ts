@@ -11,15 +11,22 @@ export type PersonField = (typeof PERSON_FIELDS)[number]
 /** Every other field a selection may narrow by (the errors list's). */
 export const OTHER_FIELDS = FILTER_FIELDS.filter((f) => !(PERSON_FIELDS as readonly string[]).includes(f.display_id))
 
-/** The value typed for a person field (its first `eq` condition), '' when none. */
-export const personValue = (filters: Filters, fieldId: PersonField): string =>
-  filters[fieldId]?.find((c) => c.type === 'eq')?.value ?? ''
+const personCondition = (filters: Filters, fieldId: PersonField) => filters[fieldId]?.find((c) => c.type === 'eq' || c.type === 'exact')
 
-/** Sets a person field to one value, or removes it when the value is blank. */
-export function withPersonValue(filters: Filters, fieldId: PersonField, value: string): Filters {
+/** The value typed for a person field (its first `eq` or `exact` condition), '' when none. */
+export const personValue = (filters: Filters, fieldId: PersonField): string => personCondition(filters, fieldId)?.value ?? ''
+
+/** Whether an email or name is matched as a whole (`exact`) rather than as a part (`eq`). */
+export const isPersonExact = (filters: Filters, fieldId: PersonField): boolean => personCondition(filters, fieldId)?.type === 'exact'
+
+/**
+ * Sets a person field to one value, or removes it when the value is blank. `exact` (email and name
+ * only: a user id is always whole) matches the whole value; by default it stays as it was.
+ */
+export function withPersonValue(filters: Filters, fieldId: PersonField, value: string, exact = isPersonExact(filters, fieldId)): Filters {
   const next = { ...filters }
   if (value.trim() === '') delete next[fieldId]
-  else next[fieldId] = [{ type: 'eq', value: value.trim() }]
+  else next[fieldId] = [{ type: exact && fieldId !== 'user.id' ? 'exact' : 'eq', value: value.trim() }]
   return next
 }
 
@@ -41,9 +48,9 @@ export function describeSelection(filters: Filters, allEvents = false): string {
   return parts.length > 0 ? parts.join(' · ') : 'Every event'
 }
 
-/** The privacy page's `f` for one person: their user id, else their email. */
+/** The privacy page's `f` for one person: their user id, else their whole email address. */
 export function personSearch(user: { id?: string | null; email?: string | null }): string[] | null {
   if (user.id) return toFilterSearch({ 'user.id': [{ type: 'eq', value: user.id }] })
-  if (user.email) return toFilterSearch({ 'user.email': [{ type: 'eq', value: user.email }] })
+  if (user.email) return toFilterSearch({ 'user.email': [{ type: 'exact', value: user.email }] })
   return null
 }
