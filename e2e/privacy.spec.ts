@@ -93,7 +93,7 @@ test('a privacy officer exports a user’s events, downloads them, then deletes 
   expect(watched.pageErrors).toEqual([])
 })
 
-test('an email that is part of several people’s is said before deleting, and narrowed to one person by user id', async ({ page, request }) => {
+test('an email that is part of several people’s is said before deleting, and narrowed to one person by user id or whole email', async ({ page, request }) => {
   test.setTimeout(120_000)
   const watched = watchPage(page)
   const api = await Api.signIn(request)
@@ -156,5 +156,15 @@ test('an email that is part of several people’s is said before deleting, and n
   // Janet's and the others' events are still there.
   const remaining = await api.get<{ user: { id: string | null; email: string | null } }[]>(`/projects/${projectId}/events?per_page=100`)
   expect(remaining.map((e) => e.user.email).sort()).toEqual(['jane.doe@example.org', 'janet@example.com', 'sam@example.com'])
+
+  // Someone without a user id, exactly: by their whole email address (not every address containing it).
+  await page.goto(`/organizations/${organizationId}/privacy?f=user.email:eq:jane`)
+  await expect(page.getByRole('status').filter({ hasText: '2 matching events' })).toBeVisible()
+  await page.getByRole('region', { name: 'Matching people' }).getByRole('button', { name: 'Only this person: jane.doe@example.org' }).click()
+  await expect(page.getByRole('status').filter({ hasText: '1 matching event' })).toBeVisible()
+  await expect(page.getByRole('checkbox', { name: 'This whole address only' })).toBeChecked()
+  await expect(page.getByLabel('User email (exactly)')).toHaveValue('jane.doe@example.org')
+  await page.getByRole('button', { name: 'Export their data' }).click()
+  await expect(page.getByRole('article', { name: 'Export: User email is exactly jane.doe@example.org' })).toBeVisible()
   expect(watched.pageErrors).toEqual([])
 })
