@@ -59,6 +59,12 @@ describe('logScaleTicks', () => {
     expect(logScaleTicks(1)).toEqual([0, 1])
     expect(logScaleTicks(7)).toEqual([0, 1, 10])
     expect(logScaleTicks(100)).toEqual([0, 1, 10, 100])
-    expect(logScaleTicks(12_000)).toEqual([0, 1, 10, 100, 1_000, 10_000, 100_000])
+  })
+
+  it('keeps to four ticks past that (a short chart’s labels overlapped): every second power of ten from the top', () => {
+    expect(logScaleTicks(12_000)).toEqual([0, 10, 1_000, 100_000])
+    expect(logScaleTicks(5_000_000)).toEqual([0, 10, 10_000, 10_000_000])
+    expect(logScaleTicks(12_000, 8)).toEqual([0, 1, 10, 100, 1_000, 10_000, 100_000])
+    expect(logScaleTicks(12_000, 3)).toEqual([0, 100, 100_000])
   })
 })

@@ -17,12 +17,15 @@ export type TrendScale = (typeof TREND_SCALES)[number]
 
 /**
  * The y-axis ticks of the log scale (drawn as symlog, which takes 0 where log cannot): 0, then
- * each power of ten up to the first at or above the peak, so the top tick bounds every bar.
+ * powers of ten up to the first at or above the peak, so the top tick bounds every bar. At most
+ * `maxTicks` in all, as on the linear scale, so a short chart's labels do not overlap: past that,
+ * every second (third…) power of ten, counted down from the top.
  */
-export function logScaleTicks(peak: number): number[] {
-  const ticks = [0, 1]
-  while (ticks[ticks.length - 1]! < peak) ticks.push(ticks[ticks.length - 1]! * 10)
-  return ticks
+export function logScaleTicks(peak: number, maxTicks = 4): number[] {
+  const decades = [1]
+  while (decades[decades.length - 1]! < peak) decades.push(decades[decades.length - 1]! * 10)
+  const step = Math.ceil(decades.length / Math.max(1, maxTicks - 1))
+  return [0, ...decades.filter((_, index) => (decades.length - 1 - index) % step === 0)]
 }
 
 /** A resolution giving a readable number of bars (roughly 24 to 180) for a window. */

@@ -54,7 +54,11 @@ export function TrendChart({
 }: TrendChartProps) {
   const points = toTrendPoints(buckets)
   // Symlog rather than log: it draws 0 (an empty bucket) at the baseline, where log has no value.
-  const logTicks = scale === 'log' ? logScaleTicks(Math.max(0, ...points.map((point) => point.events))) : undefined
+  // As many labels as the plot (the height less the time axis) has room for, 14 px each, at most four.
+  const logTicks =
+    scale === 'log'
+      ? logScaleTicks(Math.max(0, ...points.map((point) => point.events)), Math.min(4, Math.max(2, Math.floor((height - 28) / 14) + 1)))
+      : undefined
   const [drag, setDrag] = useState<{ start: number; end: number } | null>(null)
 
   const finishDrag = () => {

@@ -41,7 +41,8 @@ describe('the trend’s count scale', () => {
     await userEvent.selectOptions(scale, 'log')
     await waitFor(() => expect(router.state.location.search).toMatchObject({ scale: 'log' }))
     const log = await screen.findByRole('figure', { name: /12,005 events \(log scale\)$/ })
-    expect(yTicks(log)).toEqual(['0', '1', '10', '100', '1K', '10K', '100K'])
+    // The list's chart is short: three labels fit it without overlapping.
+    expect(yTicks(log)).toEqual(['0', '100', '100K'])
 
     await userEvent.selectOptions(scale, 'linear')
     // Linear is the default: no parameter at all.
@@ -53,6 +54,6 @@ describe('the trend’s count scale', () => {
     renderApp('/projects/p1/errors/e1?scale=log&f=event.since:eq:7d')
     const chart = await screen.findByRole('figure', { name: /\(log scale\)$/ }, firstScreen)
     expect(screen.getByRole('combobox', { name: 'Scale' })).toHaveValue('log')
-    expect(yTicks(chart)).toEqual(['0', '1', '10', '100', '1K', '10K', '100K'])
+    expect(yTicks(chart)).toEqual(['0', '10', '1K', '100K'])
   })
 })
