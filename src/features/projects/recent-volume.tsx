@@ -1,4 +1,5 @@
 import type { RateLimit, RateLimitHour } from '../../../contract/rate-limits.ts'
+import { NumbersDisclosure } from '../../components/ui/numbers-table.tsx'
 import { formatCount, formatCountOf } from '../../lib/relative-time.ts'
 
 const hourFormat = new Intl.DateTimeFormat('en', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
@@ -79,36 +80,16 @@ export function RecentVolume({ limit }: { limit: RateLimit }) {
             <span>Per hour{limit.dropped_last_24h > 0 ? ', dropped events in red' : ''}</span>
             <span>now</span>
           </p>
-          <details className="text-xs text-muted-foreground">
-            <summary className="w-fit cursor-pointer rounded hover:text-foreground">Show the numbers</summary>
-            <div className="mt-2 max-h-64 overflow-auto rounded-md border border-border">
-              <table className="w-full text-left text-xs">
-                <caption className="sr-only">Events received per hour, last 24 hours</caption>
-                <thead className="sticky top-0 bg-surface-muted">
-                  <tr>
-                    <th scope="col" className="px-2 py-1 font-medium">
-                      Hour
-                    </th>
-                    <th scope="col" className="px-2 py-1 text-right font-medium">
-                      Events
-                    </th>
-                    <th scope="col" className="px-2 py-1 text-right font-medium">
-                      Dropped
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {[...limit.hours].reverse().map((h, i) => (
-                    <tr key={h.hour} className="border-t border-border">
-                      <td className="px-2 py-1">{hourLabel(h.hour, i === 0)}</td>
-                      <td className="px-2 py-1 text-right text-foreground tabular-nums">{formatCount(h.events)}</td>
-                      <td className="px-2 py-1 text-right tabular-nums">{formatCount(h.dropped)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          </details>
+          <NumbersDisclosure
+            caption="Events received per hour, last 24 hours"
+            rows={[...limit.hours].reverse()}
+            rowKey={(h) => h.hour}
+            columns={[
+              { header: 'Hour', cell: (h, i) => hourLabel(h.hour, i === 0) },
+              { header: 'Events', numeric: true, cell: (h) => formatCount(h.events) },
+              { header: 'Dropped', numeric: true, cell: (h) => formatCount(h.dropped) },
+            ]}
+          />
         </div>
       ) : (
         <p className="text-sm text-muted-foreground">No events received in the last 24 hours.</p>

@@ -1,6 +1,7 @@
 // The one wrapper around recharts for crash-free sessions over time (CONVENTIONS: wrap third-party widgets once).
 import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
 import type { StabilityBucket } from '../../../contract/stability.ts'
+import { NumbersDisclosure } from '../../components/ui/numbers-table.tsx'
 import { formatCount, formatCountOf } from '../../lib/relative-time.ts'
 import { formatBucketRange, formatTick } from '../trends/to-trend-series.ts'
 import { formatCrashFreeRate, stabilityDomain, toStabilityPoints, type StabilityPoint } from './to-stability-view.ts'
@@ -78,40 +79,17 @@ export function StabilityChart({ buckets, resolutionMs, windowMs, label, height 
           </LineChart>
         </ResponsiveContainer>
       </div>
-      <details className="text-xs text-muted-foreground">
-        <summary className="w-fit cursor-pointer rounded hover:text-foreground">Show the numbers</summary>
-        <div className="mt-2 max-h-64 overflow-auto rounded-md border border-border">
-          <table className="w-full text-left text-xs">
-            <caption className="sr-only">{label}</caption>
-            <thead className="sticky top-0 bg-surface-muted">
-              <tr>
-                <th scope="col" className="px-2 py-1 font-medium">
-                  Time
-                </th>
-                <th scope="col" className="px-2 py-1 text-right font-medium">
-                  Sessions
-                </th>
-                <th scope="col" className="px-2 py-1 text-right font-medium">
-                  Crashed
-                </th>
-                <th scope="col" className="px-2 py-1 text-right font-medium">
-                  Crash-free
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {points.map((point) => (
-                <tr key={point.from} className="border-t border-border">
-                  <td className="px-2 py-1">{formatBucketRange(point.from, point.to)}</td>
-                  <td className="px-2 py-1 text-right text-foreground tabular-nums">{formatCount(point.sessions)}</td>
-                  <td className="px-2 py-1 text-right text-foreground tabular-nums">{formatCount(point.crashed)}</td>
-                  <td className="px-2 py-1 text-right text-foreground tabular-nums">{rateOf(point)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      </details>
+      <NumbersDisclosure
+        caption={label}
+        rows={points}
+        rowKey={(point) => point.from}
+        columns={[
+          { header: 'Time', cell: (point) => formatBucketRange(point.from, point.to) },
+          { header: 'Sessions', numeric: true, cell: (point) => formatCount(point.sessions) },
+          { header: 'Crashed', numeric: true, cell: (point) => formatCount(point.crashed) },
+          { header: 'Crash-free', numeric: true, cell: (point) => rateOf(point) },
+        ]}
+      />
     </figure>
   )
 }

@@ -3,6 +3,7 @@ import { useState } from 'react'
 import { Bar, BarChart, CartesianGrid, ReferenceArea, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
 import type { TrendBucket } from '../../../contract/trends.ts'
 import { Button } from '../../components/ui/button.tsx'
+import { NumbersDisclosure } from '../../components/ui/numbers-table.tsx'
 import { formatCompactCount, formatCount } from '../../lib/relative-time.ts'
 import { brushedRange, formatBucketRange, formatTick, logScaleTicks, toTrendPoints, type TrendPoint, type TrendScale } from './to-trend-series.ts'
 
@@ -124,52 +125,34 @@ export function TrendChart({
           </BarChart>
         </ResponsiveContainer>
       </div>
-      <details className="text-xs text-muted-foreground">
-        <summary className="w-fit cursor-pointer rounded hover:text-foreground">Show the numbers</summary>
-        <div className="mt-2 max-h-64 overflow-auto rounded-md border border-border">
-          <table className="w-full text-left text-xs">
-            <caption className="sr-only">{label}</caption>
-            <thead className="sticky top-0 bg-surface-muted">
-              <tr>
-                <th scope="col" className="px-2 py-1 font-medium">
-                  Time
-                </th>
-                <th scope="col" className="px-2 py-1 text-right font-medium">
-                  Events
-                </th>
-                {onSelectRange ? (
-                  <th scope="col" className="px-2 py-1">
-                    <span className="sr-only">Select</span>
-                  </th>
-                ) : null}
-              </tr>
-            </thead>
-            <tbody>
-              {points.map((point) => {
-                const range = formatBucketRange(point.from, point.to)
-                return (
-                  <tr key={point.from} className="border-t border-border">
-                    <td className="px-2 py-1">{range}</td>
-                    <td className="px-2 py-1 text-right text-foreground tabular-nums">{formatCount(point.events)}</td>
-                    {onSelectRange ? (
-                      <td className="px-2 py-0.5 text-right">
-                        <Button
-                          size="sm"
-                          variant="ghost"
-                          aria-label={`Zoom to ${range}`}
-                          onClick={() => onSelectRange({ since: point.from, before: point.to })}
-                        >
-                          Zoom
-                        </Button>
-                      </td>
-                    ) : null}
-                  </tr>
-                )
-              })}
-            </tbody>
-          </table>
-        </div>
-      </details>
+      <NumbersDisclosure
+        caption={label}
+        rows={points}
+        rowKey={(point) => point.from}
+        columns={[
+          { header: 'Time', cell: (point) => formatBucketRange(point.from, point.to) },
+          { header: 'Events', numeric: true, cell: (point) => formatCount(point.events) },
+          ...(onSelectRange
+            ? [
+                {
+                  header: 'Select',
+                  hidden: true,
+                  controls: true,
+                  cell: (point: TrendPoint) => (
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      aria-label={`Zoom to ${formatBucketRange(point.from, point.to)}`}
+                      onClick={() => onSelectRange({ since: point.from, before: point.to })}
+                    >
+                      Zoom
+                    </Button>
+                  ),
+                },
+              ]
+            : []),
+        ]}
+      />
     </figure>
   )
 }
