@@ -314,22 +314,30 @@ export type ErrorOperation = z.infer<typeof errorOperationSchema>
 /** Most errors one bulk PATCH may name. */
 export const MAX_BULK_ERROR_IDS = 100
 
+/** An error id as `?error_ids=` names it. */
+const errorIdInList = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'is not an error id'))
+
+/** `?error_ids=a,b,c`: the ids in order, spaces and empty items dropped. */
+const commaSeparatedIds = (required: string) =>
+  z.pipe(
+    z.string({ error: required }),
+    z.transform((value) =>
+      value
+        .split(',')
+        .map((id) => id.trim())
+        .filter(Boolean),
+    ),
+  )
+
 /** `?error_ids=a,b,c` of the bulk PATCH: comma-separated, order kept, duplicates dropped. */
 export const bulkErrorsQuerySchema = z.object({
   error_ids: z.pipe(
     z.pipe(
-      z.string({ error: 'required: comma-separated error ids, e.g. ?error_ids=a,b' }),
-      z.transform((value) => [
-        ...new Set(
-          value
-            .split(',')
-            .map((id) => id.trim())
-            .filter(Boolean),
-        ),
-      ]),
+      commaSeparatedIds('required: comma-separated error ids, e.g. ?error_ids=a,b'),
+      z.transform((ids) => [...new Set(ids)]),
     ),
     z
-      .array(z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'is not an error id')))
+      .array(errorIdInList)
       .check(
         z.minLength(1, 'must name at least one error id'),
         z.maxLength(MAX_BULK_ERROR_IDS, `at most ${MAX_BULK_ERROR_IDS} error ids per request`),
@@ -343,17 +351,9 @@ export const bulkErrorsQuerySchema = z.object({
  */
 export const mergeErrorIdsSchema = z.object({
   error_ids: z.pipe(
-    z.pipe(
-      z.string({ error: 'required: comma-separated error ids, the one that stays first, e.g. ?error_ids=a,b' }),
-      z.transform((value) =>
-        value
-          .split(',')
-          .map((id) => id.trim())
-          .filter(Boolean),
-      ),
-    ),
+    commaSeparatedIds('required: comma-separated error ids, the one that stays first, e.g. ?error_ids=a,b'),
     z
-      .array(z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'is not an error id')))
+      .array(errorIdInList)
       .check(
         z.minLength(2, 'a merge takes at least two error ids: the one that stays first, then those merged into it'),
         z.maxLength(MAX_BULK_ERROR_IDS, `at most ${MAX_BULK_ERROR_IDS} error ids per request`),
