@@ -47,21 +47,23 @@ export async function seedTriageData(
     FROM generate_series(0, ${errorCount - 1}) AS g`)
   step('errors')
 
-  // r = a hash of g spread over [0, 1); error = floor(errors * r³): error 0 is the busiest.
+  // r = a hash of g spread over [0, 1); error = floor(errors * r³): error 0 is the busiest. Each
+  // event carries its error's class and message, so a free-text search finds what it would.
   await db.execute(sql`
     INSERT INTO events (id, project_id, error_id, received_at, severity, unhandled, error_class, message, context,
                         release_stage, app_version, os_name, os_version, browser_name, device_model,
                         user_id, user_email, user_name, request_url)
     SELECT ${hexId(`floor(${startSeconds} + g * ${stepSeconds}::float8)::bigint`, 'g')}, ${projectId},
-           ${hexId(prefix, `floor(${errorCount} * power(((g * 2654435761) % 1000003) / 1000003.0, 3))::bigint`)},
+           ${hexId(prefix, 'e')},
            to_timestamp(${startSeconds} + g * ${stepSeconds}::float8),
-           'error', false, 'TriageError', 'triage failure', 'module-' || (g % 40),
+           'error', false, 'TriageError' || (e % 97), 'triage failure #' || e, 'module-' || (g % 40),
            (ARRAY['production','production','production','production','staging','development'])[1 + g % 6],
            '1.' || (g % 20), (ARRAY['linux','windows','macos','android','ios'])[1 + g % 5], '10.' || (g % 7),
            (ARRAY['Chrome','Firefox','Safari','Edge','Opera','Samsung Internet'])[1 + g % 6], NULL,
            'user-' || ((g * 7919) % 20000), 'user' || ((g * 7919) % 20000) || '@example.com', 'User ' || ((g * 7919) % 20000),
            'https://shop.example.com/page/' || (g % 500)
-    FROM generate_series(0::bigint, ${eventCount - 1}) AS g`)
+    FROM generate_series(0::bigint, ${eventCount - 1}) AS g,
+         LATERAL (SELECT floor(${errorCount} * power(((g * 2654435761) % 1000003) / 1000003.0, 3))::bigint AS e) AS picked`)
   step('events')
 
   await db.execute(sql`
