@@ -3,7 +3,7 @@ import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YA
 import type { StabilityBucket } from '../../../contract/stability.ts'
 import { NumbersDisclosure } from '../../components/ui/numbers-table.tsx'
 import { formatCount, formatCountOf } from '../../lib/relative-time.ts'
-import { formatBucketRange, formatTick } from '../trends/to-trend-series.ts'
+import { formatBucketRange, timeAxisProps } from '../trends/to-trend-series.ts'
 import { formatCrashFreeRate, stabilityDomain, toStabilityPoints, type StabilityPoint } from './to-stability-view.ts'
 
 export interface StabilityChartProps {
@@ -48,14 +48,7 @@ export function StabilityChart({ buckets, resolutionMs, windowMs, label, height 
         <ResponsiveContainer width="100%" height={height} initialDimension={{ width: initialWidth, height }}>
           <LineChart data={points} margin={{ top: 8, right: 8, bottom: 0, left: 0 }} accessibilityLayer={false}>
             <CartesianGrid vertical={false} stroke="var(--color-border)" />
-            <XAxis
-              dataKey="time"
-              tickFormatter={(time: number) => formatTick(time, resolutionMs, windowMs)}
-              tick={{ fontSize: 11, fill: 'var(--color-muted-foreground)' }}
-              tickLine={false}
-              axisLine={{ stroke: 'var(--color-border)' }}
-              minTickGap={24}
-            />
+            <XAxis {...timeAxisProps(resolutionMs, windowMs)} />
             <YAxis
               domain={stabilityDomain(points)}
               tickCount={4}

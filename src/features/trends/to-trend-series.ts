@@ -126,3 +126,13 @@ export function sparklinePoints(counts: readonly number[], width: number, height
 }
 
 const round = (n: number) => Math.round(n * 10) / 10
+
+/** The time axis of the trend and stability charts (recharts XAxis props): one look for both. */
+export const timeAxisProps = (resolutionMs: number, windowMs: number) => ({
+  dataKey: 'time',
+  tickFormatter: (time: number) => formatTick(time, resolutionMs, windowMs),
+  tick: { fontSize: 11, fill: 'var(--color-muted-foreground)' },
+  tickLine: false,
+  axisLine: { stroke: 'var(--color-border)' },
+  minTickGap: 24,
+})

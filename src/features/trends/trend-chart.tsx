@@ -5,7 +5,7 @@ import type { TrendBucket } from '../../../contract/trends.ts'
 import { Button } from '../../components/ui/button.tsx'
 import { NumbersDisclosure } from '../../components/ui/numbers-table.tsx'
 import { formatCompactCount, formatCount } from '../../lib/relative-time.ts'
-import { brushedRange, formatBucketRange, formatTick, logScaleTicks, toTrendPoints, type TrendPoint, type TrendScale } from './to-trend-series.ts'
+import { brushedRange, formatBucketRange, logScaleTicks, timeAxisProps, toTrendPoints, type TrendPoint, type TrendScale } from './to-trend-series.ts'
 
 export interface TrendChartProps {
   buckets: readonly TrendBucket[]
@@ -95,14 +95,7 @@ export function TrendChart({
             onMouseLeave={() => setDrag(null)}
           >
             <CartesianGrid vertical={false} stroke="var(--color-border)" />
-            <XAxis
-              dataKey="time"
-              tickFormatter={(time: number) => formatTick(time, resolutionMs, windowMs)}
-              tick={{ fontSize: 11, fill: 'var(--color-muted-foreground)' }}
-              tickLine={false}
-              axisLine={{ stroke: 'var(--color-border)' }}
-              minTickGap={24}
-            />
+            <XAxis {...timeAxisProps(resolutionMs, windowMs)} />
             <YAxis
               allowDecimals={false}
               // Five ticks on a chart this short skipped labels ("0 1 2 4"); four always fit.
