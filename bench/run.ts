@@ -48,6 +48,7 @@ const settings = {
   vacuum: env.BENCH_VACUUM === undefined ? undefined : env.BENCH_VACUUM === '1',
   triageErrors: Number(env.BENCH_TRIAGE_ERRORS ?? 50_000),
   triageEvents: Number(env.BENCH_TRIAGE_EVENTS ?? 1_000_000),
+  triageUsers: Number(env.BENCH_TRIAGE_USERS ?? 20_000),
   triageRequests: Number(env.BENCH_TRIAGE_REQUESTS ?? 100),
   privacyErrors: Number(env.BENCH_PRIVACY_ERRORS ?? 50_000),
   privacyEvents: Number(env.BENCH_PRIVACY_EVENTS ?? 1_000_000),
@@ -451,6 +452,7 @@ async function triagePhase(engine: Engine, database: Database, session: ApiSessi
     projectId: project.id,
     errors: settings.triageErrors,
     events: settings.triageEvents,
+    users: settings.triageUsers,
     vacuum: settings.vacuum ?? true,
     engine,
   }, log)
@@ -458,6 +460,20 @@ async function triagePhase(engine: Engine, database: Database, session: ApiSessi
   const seededEvents = await countRows(database.db, 'events', project.id)
   const seededErrors = await countRows(database.db, 'errors', project.id)
   log(`seeded ${seededErrors} errors (with events), ${seededEvents} events and their rollups in ${seedSeconds.toFixed(1)} s`)
+  // Storage: what the tables holding events, errors and rollups take with their indexes, per
+  // event. The seeded events carry no stored payload (a real one adds about 2.4 KB, see the
+  // privacy phase), so this is the share the filter structures weigh most in. Meaningful with
+  // BENCH_PHASES=triage (other phases add their own projects to these tables).
+  const storage = await queryRows<{ table: string; bytes: number | string }>(
+    database.db,
+    sql`SELECT c.relname AS table, pg_total_relation_size(c.oid) AS bytes FROM pg_class c
+        JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = 'public' AND c.relkind = 'r' AND c.relname IN
+          ('events', 'errors', 'error_users', 'error_hourly_counts', 'project_hourly_counts', 'pivot_counts')
+        ORDER BY 2 DESC`,
+  )
+  const storageBytesPerEvent = storage.reduce((sum, row) => sum + Number(row.bytes), 0) / seededEvents
+  log(`storage: ${storageBytesPerEvent.toFixed(0)} bytes per event (${storage.map((row) => `${row.table} ${(Number(row.bytes) / 1e6).toFixed(0)} MB`).join(', ')})`)
   const [busiest] = await queryRows<{ id: string; events_count: number }>(
     database.db,
     sql`SELECT id, events_count::int FROM errors WHERE project_id = ${project.id} ORDER BY events_count DESC LIMIT 1`,
@@ -496,7 +512,7 @@ async function triagePhase(engine: Engine, database: Database, session: ApiSessi
     queries[query.key] = { label: query.label, target: query.target, stats }
     log(`${query.label.padEnd(62)} p50 ${ms(stats.p50)}, p95 ${ms(stats.p95)}${query.target ? ` (target < ${targets.triageP95} ms)` : ''}`)
   }
-  return { seededErrors, seededEvents, seedSeconds, queries }
+  return { seededErrors, seededEvents, seedSeconds, storageBytesPerEvent, queries }
 }
 
 async function main() {

@@ -1,6 +1,6 @@
 // Seeding for the triage benchmark: a project with many events spread over many errors the
 // way real projects are — a few errors hold most events (error index ~ r³ for uniform r),
-// 20,000 users, 20 app versions, three release stages, five OSes, six browsers, 30 days.
+// 20,000 users (by default), 20 app versions, three release stages, five OSes, six browsers, 30 days.
 // Set-based SQL straight into the schema, then the counters and rollups derived from the
 // events, so every number the API reads is consistent with the events table.
 import { sql } from 'drizzle-orm'
@@ -11,6 +11,8 @@ export interface TriageSeedOptions {
   projectId: string
   errors: number
   events: number
+  /** Distinct users (20,000 at 1,000,000 events; the issue's 10,000,000 have 200,000). */
+  users?: number
   days?: number
   vacuum: boolean
   /** PostgreSQL gets more sort memory for the seeding; PGlite's WASM heap stays at its defaults. */
@@ -32,6 +34,7 @@ export async function seedTriageData(
   }
   const { projectId, errors: errorCount, events: eventCount } = options
   const days = options.days ?? 30
+  const users = options.users ?? 20_000
   const startSeconds = Math.floor(Date.now() / 1000) - days * 86400
   const stepSeconds = (days * 86400) / eventCount
   // The id prefix keeps these ids apart from other seeded projects' (the index part repeats).
@@ -60,7 +63,7 @@ export async function seedTriageData(
            (ARRAY['production','production','production','production','staging','development'])[1 + g % 6],
            '1.' || (g % 20), (ARRAY['linux','windows','macos','android','ios'])[1 + g % 5], '10.' || (g % 7),
            (ARRAY['Chrome','Firefox','Safari','Edge','Opera','Samsung Internet'])[1 + g % 6], NULL,
-           'user-' || ((g * 7919) % 20000), 'user' || ((g * 7919) % 20000) || '@example.com', 'User ' || ((g * 7919) % 20000),
+           'user-' || ((g * 7919) % ${users}), 'user' || ((g * 7919) % ${users}) || '@example.com', 'User ' || ((g * 7919) % ${users}),
            'https://shop.example.com/page/' || (g % 500)
     FROM generate_series(0::bigint, ${eventCount - 1}) AS g,
          LATERAL (SELECT floor(${errorCount} * power(((g * 2654435761) % 1000003) / 1000003.0, 3))::bigint AS e) AS picked`)
@@ -97,11 +100,17 @@ export async function seedTriageData(
     await tx.execute(sql`ALTER TABLE pivot_counts DROP CONSTRAINT pivot_counts_pkey`)
     await tx.execute(sql`DROP INDEX pivot_counts_top_idx`)
     await tx.execute(sql`DROP INDEX pivot_counts_value_idx`)
+    await tx.execute(sql`DROP INDEX pivot_counts_text_idx`)
+    await tx.execute(sql`DROP INDEX pivot_counts_cut_idx`)
     await rebuildRollups(tx as unknown as Db, projectId)
     step('rollups')
     await tx.execute(sql`ALTER TABLE pivot_counts ADD PRIMARY KEY (project_id, error_id, field, value)`)
     await tx.execute(sql`CREATE INDEX pivot_counts_top_idx ON pivot_counts (project_id, error_id, field, events DESC, value)`)
-    await tx.execute(sql`CREATE INDEX pivot_counts_value_idx ON pivot_counts (project_id, field, value, error_id) INCLUDE (last_seen)`)
+    await tx.execute(sql`CREATE INDEX pivot_counts_value_idx ON pivot_counts (project_id, field, value, error_id) INCLUDE (last_seen, first_seen, events)`)
+    await tx.execute(sql`CREATE INDEX pivot_counts_text_idx ON pivot_counts USING gin (value gin_trgm_ops)
+      WHERE field IN ('event.class', 'event.message', 'event.context', 'user.email', 'user.name')`)
+    await tx.execute(sql`CREATE INDEX pivot_counts_cut_idx ON pivot_counts (project_id, field, error_id)
+      WHERE char_length(value) >= 500 AND field IN ('event.class', 'event.message', 'user.email', 'user.name')`)
     step('rollup indexes')
   })
 

@@ -5,6 +5,7 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import { parentPort, workerData } from 'node:worker_threads'
 import { PGlite, type Transaction } from '@electric-sql/pglite'
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import { drizzle } from 'drizzle-orm/pglite'
 import { createLogger } from '../logger.ts'
 import { describeError } from '../thread.ts'
@@ -16,9 +17,11 @@ import { schema } from './schema.ts'
 const port = parentPort!
 const { dataDir, logLevel, snapshotPath } = workerData as { dataDir?: string; logLevel: string; snapshotPath?: string }
 // A snapshot (saveSnapshot) is unpacked in place of initdb, which takes seconds of WebAssembly.
+// pg_trgm: the trigram index behind substring filters (migration 0004), as on PostgreSQL.
+const extensions = { pg_trgm }
 const pglite = snapshotPath
-  ? await PGlite.create(dataDir, { loadDataDir: new Blob([await readFile(snapshotPath)]) })
-  : await PGlite.create(dataDir)
+  ? await PGlite.create(dataDir, { loadDataDir: new Blob([await readFile(snapshotPath)]), extensions })
+  : await PGlite.create(dataDir, { extensions })
 const logger = createLogger(logLevel, 'database')
 
 /** The same Database the main thread has for PGlite, over the instance on this thread. */

@@ -4,7 +4,7 @@ import type { BulkErrorResult, ErrorGroup, ErrorStatusChange } from '../../contr
 import type { PivotValue } from '../../contract/pivots.ts'
 import type { TrendBucket } from '../../contract/trends.ts'
 import { queryRows } from '../db/client.ts'
-import { fieldValuePairs } from '../rollups/fold.ts'
+import { fieldValuePairs, hasProjectRows } from '../rollups/fold.ts'
 import { projectHoursCheck } from '../rollups/rollups.ts'
 import { ingestAt, notifierEvent } from '../test-support/ingest.ts'
 import { seedMember, seedProject, type SeededProject } from '../test-support/seed.ts'
@@ -101,7 +101,7 @@ async function rollupsCheck() {
       FROM pivot_counts WHERE project_id = ${p} ORDER BY 1, 2, 3`),
     queryRows(db(), sql`SELECT k.error_id, f.field, f.value, count(*)::int AS events, min(g.received_at)::text AS f, max(g.received_at)::text AS l
       FROM events g CROSS JOIN LATERAL ${fieldValuePairs} AS f(field, value) CROSS JOIN LATERAL (VALUES (g.error_id), ('')) AS k(error_id)
-      WHERE g.project_id = ${p} AND f.value IS NOT NULL GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`),
+      WHERE g.project_id = ${p} AND (k.error_id <> '' OR ${hasProjectRows('f.field')}) GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`),
     queryRows(db(), sql`SELECT error_id, hour::text AS hour, events::int AS events FROM error_hourly_counts WHERE project_id = ${p} ORDER BY 1, 2`),
     queryRows(db(), sql`SELECT error_id, date_bin('1 hour', received_at, timestamptz '1970-01-01 00:00:00+00')::text AS hour, count(*)::int AS events
       FROM events WHERE project_id = ${p} GROUP BY 1, 2 ORDER BY 1, 2`),

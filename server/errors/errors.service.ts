@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm'
 import type { ErrorEvent } from '../../contract/events.ts'
 import type { Filters } from '../../contract/filters.ts'
 import type {
@@ -16,7 +16,7 @@ import { queryRows, type Db } from '../db/client.ts'
 import { errors, events } from '../db/schema.ts'
 import { loadEvent } from '../events/events.service.ts'
 import { listMergedErrors } from './error-merges.service.ts'
-import { compileFilters, errorsWhere, eventTimeConditions, rollupField, type CompiledFilters } from '../filters/filter-sql.ts'
+import { compileFilters, countingField, errorsWhere, eventTimeConditions, fieldRows, type CompiledFilters } from '../filters/filter-sql.ts'
 import { decodeCursor, encodeCursor, type Cursor } from '../http/cursor.ts'
 import { NotFoundError, ValidationError } from '../failures.ts'
 import { HOUR_MS } from '../rollups/rollups.ts'
@@ -140,29 +140,26 @@ const selectsEvents = (compiled: CompiledFilters) => Boolean(compiled.event || c
 
 /**
  * How many events of each listed error match the event and time conditions, for the page's
- * errors only, the cheapest exact way: one rolled-up field (eq values) and no time bounds from
- * pivot_counts; a time window alone from the hourly rollups for its whole hours and the events
- * only for the partial hours at its ends (a busy error has thousands of events a week); other
- * event conditions from the events themselves, over the (error_id, received_at) index.
+ * errors only, the cheapest exact way: one event field (not the free-text search) and no time
+ * bounds from its pivot_counts rows, unless one of those errors has a row that may be cut; a time
+ * window alone from the hourly rollups for its whole hours and the events only for the partial
+ * hours at its ends (a busy error has thousands of events a week); other event conditions from
+ * the events themselves, over the (error_id, received_at) index.
  */
 async function matchingEventCounts(db: Db, projectId: string, errorIds: string[], filters: Filters, compiled: CompiledFilters) {
   if (errorIds.length === 0) return new Map<string, number>()
-  const field = compiled.since || compiled.before ? undefined : rollupField(filters, compiled)
-  const query = field
-    ? pivotMatchingCount(projectId, errorIds, field, filters[field]!.map((condition) => condition.value))
+  const field = compiled.since || compiled.before ? undefined : countingField(compiled)
+  const rows = field ? fieldRows(field, filters[field]!) : undefined
+  const ids = sql.join(errorIds.map((id) => sql`${id}`), sql`, `)
+  const ofPage = (condition: SQL) => sql`FROM pivot_counts p WHERE p.project_id = ${projectId} AND p.error_id IN (${ids}) AND ${condition}`
+  const cut = rows?.mayBeCut ? await queryRows(db, sql`SELECT 1 ${ofPage(rows.mayBeCut)} LIMIT 1`) : []
+  const query = rows && cut.length === 0
+    ? sql`SELECT p.error_id, sum(p.events) AS n ${ofPage(or(...rows.matching)!)} GROUP BY p.error_id`
     : compiled.event
       ? eventsMatchingCount(projectId, errorIds, compiled)
       : windowCount(errorIds, compiled)
-  const rows = await queryRows<{ error_id: string; n: number }>(db, query)
-  return new Map(rows.map((row) => [row.error_id, Number(row.n)]))
-}
-
-/** Events per error with one of these values of a rolled-up field: its pivot_counts rows (kept exact at ingestion). */
-function pivotMatchingCount(projectId: string, errorIds: string[], field: string, values: string[]): SQL {
-  return sql`SELECT error_id, sum(events) AS n FROM pivot_counts
-    WHERE project_id = ${projectId} AND field = ${field} AND error_id IN (${sql.join(errorIds.map((id) => sql`${id}`), sql`, `)})
-      AND value IN (${sql.join(values.map((value) => sql`${value}`), sql`, `)})
-    GROUP BY error_id`
+  const counted = await queryRows<{ error_id: string; n: number }>(db, query)
+  return new Map(counted.map((row) => [row.error_id, Number(row.n)]))
 }
 
 function eventsMatchingCount(projectId: string, errorIds: string[], compiled: CompiledFilters): SQL {

@@ -99,8 +99,8 @@ function expectedClasses(filters: Filters): string[] {
     .sort()
 }
 
-function expectedEventCount(filters: Filters): number {
-  return Object.entries(DATA).reduce(
+function expectedEventCount(filters: Filters, ofClass?: string): number {
+  return Object.entries(DATA).filter(([errorClass]) => ofClass === undefined || errorClass === ofClass).reduce(
     (sum, [errorClass, events]) =>
       sum +
       events.filter((values) =>
@@ -137,7 +137,13 @@ afterAll(() => ctx.close())
 async function apiClasses(filters: Filters): Promise<string[]> {
   const res = await ctx.request(`/api/projects/${projectId}/errors?${filtersToParams(filters)}`, { token: owner.token })
   expect(res.status, await res.clone().text()).toBe(200)
-  return ((await res.json()) as ErrorGroup[]).map((e) => e.error_class).sort()
+  const listed = (await res.json()) as ErrorGroup[]
+  // Each listed error's matching events, however they are counted (rollup rows or events).
+  for (const error of listed) {
+    const expected = expectedEventCount(filters, error.error_class)
+    expect(error.matching_events, `${JSON.stringify(filters)}: matching events of ${error.error_class}`).toBe(expected)
+  }
+  return listed.map((e) => e.error_class).sort()
 }
 
 async function apiEventCount(filters: Filters): Promise<number> {
@@ -189,5 +195,73 @@ describe('every event field and type, against the reference', () => {
       expect(await apiClasses(filters), JSON.stringify(filters)).toEqual(expectedClasses(filters))
       expect(await apiEventCount(filters), JSON.stringify(filters)).toBe(expectedEventCount(filters))
     }
+  })
+})
+
+describe('filters answered from the rollup rows', () => {
+  let rowsProjectId: string
+  const long = (prefix: string) => `${prefix} ${'x'.repeat(600)} needle at the end`
+  const hour = 3_600_000
+
+  beforeAll(async () => {
+    rowsProjectId = (await seedProject(ctx, { user: owner, organization: 'Rows Org', project: 'Rows' })).project.id
+    const now = Date.now()
+    const event = (errorClass: string, message: string, extra: Record<string, unknown>) => {
+      const built = notifierEvent(errorClass, extra)
+      ;(built.exceptions as Array<{ message: string }>)[0]!.message = message
+      return built
+    }
+    await ingestAt(ctx, rowsProjectId, [
+      // A message and an email longer than a row holds, the needle past the cut.
+      { at: new Date(now - 3 * hour), event: event('Long', long('first'), { user: { id: 'l1', email: `${'y'.repeat(600)}needle@example.com` } }) },
+      { at: new Date(now - 2 * hour), event: event('Long', 'short one', { device: { browserName: 'Chrome' } }) },
+      // An error with a browser-less event long ago, and a browser event lately.
+      { at: new Date(now - 48 * hour), event: event('Old', 'old', {}) },
+      { at: new Date(now - 1 * hour), event: event('Old', 'old', { device: { browserName: 'Firefox' } }) },
+      { at: new Date(now - 1 * hour), event: event('Fresh', 'fresh', {}) },
+    ])
+  })
+
+  async function listed(filters: Filters): Promise<Record<string, number>> {
+    const res = await ctx.request(`/api/projects/${rowsProjectId}/errors?${filtersToParams(filters)}`, { token: owner.token })
+    expect(res.status, await res.clone().text()).toBe(200)
+    return Object.fromEntries(((await res.json()) as ErrorGroup[]).map((e) => [e.error_class, e.matching_events!]))
+  }
+  const eq = (value: string): FilterCondition => ({ type: 'eq', value })
+  const ne = (value: string): FilterCondition => ({ type: 'ne', value })
+
+  it('reads past the characters a row keeps: a cut text sends its error to the events', async () => {
+    expect(await listed({ 'event.message': [eq('needle')] })).toEqual({ Long: 1 })
+    expect(await listed({ search: [eq('NEEDLE AT')] })).toEqual({ Long: 1 })
+    expect(await listed({ 'user.email': [eq('needle@')] })).toEqual({ Long: 1 })
+    // "does not contain": only Long's short message qualifies there.
+    expect(await listed({ 'event.message': [ne('needle')] })).toEqual({ Long: 1, Old: 2, Fresh: 1 })
+    expect(await listed({ 'event.message': [{ type: 'exact', value: long('first') }] })).toEqual({ Long: 1 })
+    expect(await listed({ 'event.message': [{ type: 'exact', value: long('first').slice(0, 500) }] })).toEqual({})
+    // With a second field, the rows narrow and the events decide.
+    expect(await listed({ 'event.message': [eq('needle')], 'device.browser_name': [{ type: 'empty', value: 'true' }] })).toEqual({ Long: 1 })
+    expect(await listed({ 'event.message': [eq('needle')], 'device.browser_name': [eq('Chrome')] })).toEqual({})
+  })
+
+  it('answers ne and empty over the events without a value, within a time bound too', async () => {
+    expect(await listed({ 'device.browser_name': [{ type: 'empty', value: 'true' }] })).toEqual({ Long: 1, Old: 1, Fresh: 1 })
+    expect(await listed({ 'device.browser_name': [ne('Firefox')] })).toEqual({ Long: 2, Old: 1, Fresh: 1 })
+    expect(await listed({ 'device.browser_name': [{ type: 'empty', value: 'false' }] })).toEqual({ Long: 1, Old: 1 })
+    // In the last day, Old has only its Firefox event.
+    const lastDay = { 'event.since': [eq('24h')] }
+    expect(await listed({ ...lastDay, 'device.browser_name': [{ type: 'empty', value: 'true' }] })).toEqual({ Long: 1, Fresh: 1 })
+    expect(await listed({ ...lastDay, 'device.browser_name': [ne('Chrome')] })).toEqual({ Long: 1, Old: 1, Fresh: 1 })
+    expect(await listed({ 'event.before': [eq('24h')], 'device.browser_name': [{ type: 'empty', value: 'true' }] })).toEqual({ Old: 1 })
+  })
+
+  it('stays exact after the events behind a row are deleted', async () => {
+    const res = await ctx.request(`/api/projects/${rowsProjectId}/events?per_page=100&${filtersToParams({ 'event.class': [eq('Fresh')] })}`, {
+      token: owner.token,
+    })
+    const [fresh] = (await res.json()) as ErrorEvent[]
+    expect((await ctx.request(`/api/events/${fresh!.id}`, { method: 'DELETE', token: owner.token })).status).toBe(204)
+    expect(await listed({ 'device.browser_name': [{ type: 'empty', value: 'true' }] })).toEqual({ Long: 1, Old: 1 })
+    expect(await listed({ search: [eq('fresh')] })).toEqual({})
+    expect(await listed({ 'event.since': [eq('24h')], 'device.browser_name': [{ type: 'empty', value: 'true' }] })).toEqual({ Long: 1 })
   })
 })

@@ -203,25 +203,29 @@ async function errorFilteredRollupPage(
   cursor: PivotCursor | null,
   errorConditions: SQL,
 ): Promise<RawPage> {
-  const matching = sql`SELECT ${errors.id} FROM ${errors} WHERE ${errors.projectId} = ${scope.projectId}
+  const ofMatching = sql`${errors.projectId} = ${scope.projectId}
     ${scope.errorId ? sql`AND ${errors.id} = ${scope.errorId}` : sql``} AND ${errorConditions}`
+  const matching = sql`SELECT ${errors.id} FROM ${errors} WHERE ${ofMatching}`
   const inScope = sql`p.project_id = ${scope.projectId} AND p.field = ${fieldId} AND p.error_id <> ''
     AND p.error_id IN (${matching})`
-  const rows = await queryRows<PivotRow>(
+  // One pass over the field's rows: the page, and how many values there are (rows of v).
+  const rows = await queryRows<PivotRow & { values: number | string }>(
     db,
     sql`WITH v AS (
-          SELECT p.value, sum(p.events) AS events, min(p.first_seen) AS first_seen, max(p.last_seen) AS last_seen
+          SELECT p.value, sum(p.events) AS events, min(p.first_seen) AS first_seen, max(p.last_seen) AS last_seen,
+                 count(*) OVER () AS values
           FROM pivot_counts p WHERE ${inScope} GROUP BY p.value)
-        SELECT v.value, v.events, v.first_seen, v.last_seen, NULL AS details FROM v
+        SELECT v.value, v.events, v.first_seen, v.last_seen, NULL AS details, v.values FROM v
         WHERE ${afterCursor(sql`v.events`, sql`v.value`, cursor)}
         ORDER BY v.events DESC, v.value ASC
         LIMIT ${perPage + 1}`,
   )
-  const [totals] = await queryRows<{ values: number | string; events: number | string | null }>(
+  const [totals] = await queryRows<{ values: number | string | null; events: number | string | null }>(
     db,
-    sql`SELECT (SELECT count(DISTINCT p.value) FROM pivot_counts p WHERE ${inScope}) AS values,
-               (SELECT sum(${errors.eventsCount}) FROM ${errors} WHERE ${errors.id} IN (${matching})) AS events`,
+    sql`SELECT ${rows.length > 0 ? sql`NULL` : sql`(SELECT count(DISTINCT p.value) FROM pivot_counts p WHERE ${inScope})`} AS values,
+               (SELECT sum(${errors.eventsCount}) FROM ${errors} WHERE ${ofMatching}) AS events`,
   )
+  const valueCount = rows.length > 0 ? Number(rows[0]!.values) : Number(totals?.values ?? 0)
   if (fieldId === 'user.id' && rows.length > 0) {
     // The newest details among the matching errors' rows of the users on this page.
     const details = await queryRows<{ value: string; details: PivotRow['details'] }>(
@@ -234,7 +238,7 @@ async function errorFilteredRollupPage(
     const byValue = new Map(details.map((d) => [d.value, d.details]))
     for (const row of rows) row.details = byValue.get(row.value) ?? null
   }
-  return { rows, totalCount: Number(totals?.values ?? 0), denominator: Number(totals?.events ?? 0) }
+  return { rows, totalCount: valueCount, denominator: Number(totals?.events ?? 0) }
 }
 
 /** With filters: the matching events grouped by the field's column. */

@@ -13,7 +13,7 @@ import { queryRows, type Db } from '../db/client.ts'
 import { writingProject } from '../db/project-lock.ts'
 import { textArrayLiteral } from '../db/text-array.ts'
 import { decodeEventPayload } from '../events/event-payload.ts'
-import { eventColumn, ROLLUP_FIELDS } from '../filters/filter-sql.ts'
+import { eventInRow } from '../rollups/fold.ts'
 import { removeErrorsFromRollups, removeEventsFromRollups } from '../rollups/rollups.ts'
 import type { Filters } from '../../contract/filters.ts'
 import { nextBatchSize } from './batch-size.ts'
@@ -274,12 +274,7 @@ const finishErrors: FinishStep = (db, deletionId, projectId, limit) =>
  */
 const finishPivots: FinishStep = (db, deletionId, projectId, limit) =>
   writingProject(db, projectId, async (tx) => {
-    // The value of pivot row p's field in event g, whichever the field.
-    const column = sql.join(
-      [sql`CASE p.field`, ...ROLLUP_FIELDS.map((field) => sql`WHEN ${field} THEN ${sql.raw(`g.${eventColumn(field).name}`)}`), sql`END`],
-      sql` `,
-    )
-    const withValue = sql`g.error_id = p.error_id AND ${column} = p.value`
+    const withValue = sql`g.error_id = p.error_id AND ${eventInRow}`
     const at = (time: SQL) => sql`EXISTS (SELECT 1 FROM events g WHERE ${withValue} AND g.received_at = ${time})`
     // The email and name of the user's newest remaining event that has either.
     const newestDetails = sql`(SELECT jsonb_strip_nulls(jsonb_build_object('user.email', g.user_email, 'user.name', g.user_name))

@@ -10,12 +10,39 @@
 // (rollups.ts), so it never subtracts what was not added.
 import { sql, type SQL } from 'drizzle-orm'
 import { queryRows, type Db } from '../db/client.ts'
+import { ABSENT_FIELD, eventColumn, ROLLUP_FIELDS, TEXT_ROLLUP_FIELDS, TEXT_ROW_CHARS } from '../filters/filter-sql.ts'
 
-/** The events columns of each rollup field (ROLLUP_FIELDS), as (field, value) pairs for a LATERAL VALUES list over events `g`. */
-export const fieldValuePairs = sql.raw(`(VALUES
-  ('app.release_stage', g.release_stage), ('app.version', g.app_version), ('user.id', g.user_id),
-  ('event.context', g.context), ('device.os_name', g.os_name), ('device.os_version', g.os_version),
-  ('device.browser_name', g.browser_name), ('device.model', g.device_model), ('request.url', g.request_url))`)
+/** An event field's value on events `g` as its pivot_counts rows hold it: text fields cut (TEXT_ROW_CHARS). */
+function rowValue(fieldId: string): string {
+  const column = `g.${eventColumn(fieldId).name}`
+  return TEXT_ROLLUP_FIELDS.includes(fieldId) ? `left(${column}, ${TEXT_ROW_CHARS})` : column
+}
+
+const ROW_FIELDS = [...ROLLUP_FIELDS, ...TEXT_ROLLUP_FIELDS]
+const literal = (text: string) => `'${text.replaceAll("'", "''")}'`
+
+/**
+ * Each event's rollup rows as (field, value) pairs, for a LATERAL VALUES list over events `g`:
+ * one per pivot and text field, and where the event has no value, ('absent', field id).
+ */
+export const fieldValuePairs = sql.raw(`(VALUES ${ROW_FIELDS.map((fieldId) => {
+  const value = rowValue(fieldId)
+  return `(CASE WHEN ${value} IS NULL THEN ${literal(ABSENT_FIELD)} ELSE ${literal(fieldId)} END, coalesce(${value}, ${literal(fieldId)}))`
+}).join(', ')})`)
+
+/** Whether rollup rows of field `column` have a project-wide row (error_id ''): the pivot fields'. */
+export const hasProjectRows = (column: string) => sql.raw(`${column} IN (${ROLLUP_FIELDS.map(literal).join(', ')})`)
+
+/**
+ * Whether event `g` counts in the rollup row `p` of its error (the value of p's field in g is
+ * p's value, or g has none and p is that field's 'absent' row): how a row's first and last seen
+ * are recomputed after events are removed.
+ */
+export const eventInRow = sql.raw(`CASE p.field ${ROW_FIELDS.map(
+  (fieldId) => `WHEN ${literal(fieldId)} THEN ${rowValue(fieldId)} = p.value`,
+).join(' ')} WHEN ${literal(ABSENT_FIELD)} THEN CASE p.value ${ROW_FIELDS.map(
+  (fieldId) => `WHEN ${literal(fieldId)} THEN ${rowValue(fieldId)} IS NULL`,
+).join(' ')} END END`)
 
 const HOUR = sql.raw(`date_bin('1 hour', g.received_at, timestamptz '1970-01-01 00:00:00+00')`)
 
@@ -36,7 +63,8 @@ const rollupAdditions = sql`error_hours AS (
       ON CONFLICT (project_id, status, hour) DO UPDATE SET events = h.events + excluded.events
       RETURNING 1
     ), per_error AS MATERIALIZED (
-      -- Pivot counts per error first (one pass over the events); the project's rows ('') from those.
+      -- Pivot counts per error first (one pass over the events); the project's rows ('') from those
+      -- (pivot fields only: text and 'absent' rows serve filters, which look at errors).
       SELECT g.project_id, g.error_id, f.field, f.value, count(*) AS events, min(g.received_at) AS first_seen,
         max(g.received_at) AS last_seen,
         -- user.id rows: the email and name of the newest event of that user that has either.
@@ -44,7 +72,6 @@ const rollupAdditions = sql`error_hours AS (
            ORDER BY g.received_at DESC, g.id DESC)
            FILTER (WHERE f.field = 'user.id' AND (g.user_email IS NOT NULL OR g.user_name IS NOT NULL)))[1] AS details
       FROM g CROSS JOIN LATERAL ${fieldValuePairs} AS f(field, value)
-      WHERE f.value IS NOT NULL
       GROUP BY 1, 2, 3, 4
     ), pivots AS (
       INSERT INTO pivot_counts AS p (project_id, error_id, field, value, events, first_seen, last_seen, details)
@@ -53,7 +80,7 @@ const rollupAdditions = sql`error_hours AS (
         UNION ALL
         SELECT project_id, '', field, value, sum(events), min(first_seen), max(last_seen),
           (array_agg(details ORDER BY last_seen DESC) FILTER (WHERE details IS NOT NULL))[1]
-        FROM per_error GROUP BY project_id, field, value
+        FROM per_error WHERE ${hasProjectRows('field')} GROUP BY project_id, field, value
       ) x ORDER BY error_id, field, value
       ON CONFLICT (project_id, error_id, field, value) DO UPDATE SET
         events = p.events + excluded.events,

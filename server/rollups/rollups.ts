@@ -4,12 +4,12 @@
 // as the delete, after folding, so the rollups are exact for every event up to the watermark.
 //   error_hourly_counts    events per error per hour
 //   project_hourly_counts  events per project, current error status and hour
-//   pivot_counts           events per value of each pivot field, per error and per project (error_id '')
+//   pivot_counts           events per value of each pivot field, per error and per project (error_id ''),
+//                          and per error: of each text field, and of events without a value ('absent')
 import { sql, type SQL } from 'drizzle-orm'
 import { queryRows, type Db } from '../db/client.ts'
 import { textArrayLiteral } from '../db/text-array.ts'
-import { eventColumn, ROLLUP_FIELDS } from '../filters/filter-sql.ts'
-import { fieldValuePairs, foldRollups } from './fold.ts'
+import { eventInRow, fieldValuePairs, foldRollups, hasProjectRows } from './fold.ts'
 
 export const HOUR_MS = 3_600_000
 
@@ -66,7 +66,7 @@ export async function removeFromRollups(tx: Db, projectId: string, which: SQL): 
         bool_or(f.field = 'user.id' AND (g.user_email IS NOT NULL OR g.user_name IS NOT NULL)) AS had_details
       FROM g CROSS JOIN LATERAL ${fieldValuePairs} AS f(field, value)
       CROSS JOIN LATERAL (VALUES (g.error_id), ('')) AS k(error_id)
-      WHERE f.value IS NOT NULL
+      WHERE k.error_id <> '' OR ${hasProjectRows('f.field')}
       GROUP BY 1, 2, 3
     ), pivots_left AS (
       UPDATE pivot_counts p SET events = p.events - d.n FROM pivots d
@@ -90,11 +90,7 @@ export async function removeFromRollups(tx: Db, projectId: string, which: SQL): 
 export async function recheckPivots(tx: Db, projectId: string, rows: readonly PivotToRecheck[]): Promise<void> {
   const ofErrors = rows.filter((row) => row.error_id !== '')
   if (ofErrors.length === 0) return
-  const column = sql.join(
-    [sql`CASE p.field`, ...ROLLUP_FIELDS.map((field) => sql`WHEN ${field} THEN ${sql.raw(`g.${eventColumn(field).name}`)}`), sql`END`],
-    sql` `,
-  )
-  const withValue = sql`g.error_id = p.error_id AND ${column} = p.value`
+  const withValue = sql`g.error_id = p.error_id AND ${eventInRow}`
   const at = (time: SQL) => sql`EXISTS (SELECT 1 FROM events g WHERE ${withValue} AND g.received_at = ${time})`
   await tx.execute(sql`
     UPDATE pivot_counts p SET
@@ -203,7 +199,7 @@ export async function rollupsFromEvents(tx: Db, projectId: string) {
     sql`SELECT k.error_id, f.field, f.value, count(*)::int AS events
         FROM events g CROSS JOIN LATERAL ${fieldValuePairs} AS f(field, value)
         CROSS JOIN LATERAL (VALUES (g.error_id), ('')) AS k(error_id)
-        WHERE g.project_id = ${projectId} AND f.value IS NOT NULL
+        WHERE g.project_id = ${projectId} AND (k.error_id <> '' OR ${hasProjectRows('f.field')})
         GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
   )
 }
@@ -230,7 +226,7 @@ export async function rebuildRollups(tx: Db, projectId: string): Promise<void> {
     INSERT INTO pivot_counts (project_id, error_id, field, value, events, first_seen, last_seen, details)
     SELECT g.project_id, g.error_id, f.field, f.value, count(*), min(g.received_at), max(g.received_at), NULL
     FROM events g CROSS JOIN LATERAL ${fieldValuePairs} AS f(field, value)
-    WHERE g.project_id = ${projectId} AND f.value IS NOT NULL
+    WHERE g.project_id = ${projectId}
     GROUP BY 1, 2, 3, 4`)
   // Fresh statistics for the rows just written: without them the planner may join the
   // millions of pivot rows below by nested loop (measured: over 12 minutes on PostgreSQL at 1,000,000 events).
@@ -248,7 +244,7 @@ export async function rebuildRollups(tx: Db, projectId: string): Promise<void> {
     INSERT INTO pivot_counts (project_id, error_id, field, value, events, first_seen, last_seen, details)
     SELECT ${projectId}, '', field, value, sum(events), min(first_seen), max(last_seen),
            (array_agg(details ORDER BY last_seen DESC) FILTER (WHERE details IS NOT NULL))[1]
-    FROM pivot_counts WHERE project_id = ${projectId} AND error_id <> ''
+    FROM pivot_counts WHERE project_id = ${projectId} AND error_id <> '' AND ${hasProjectRows('field')}
     GROUP BY field, value`)
   // Every event is in them now: nothing to fold.
   await tx.execute(sql`

@@ -1,0 +1,41 @@
+-- Filters answered from the rollups (docs/filters.md#how-filters-stay-fast): per error, pivot_counts
+-- also counts the events of each text field's value (event.class, event.message, user.email,
+-- user.name: their first 500 characters) and the events WITHOUT a value of each field (field
+-- 'absent', value the field id). A substring filter or the free-text search then reads those rows
+-- through a trigram index instead of every event's text; `ne` and `empty` read a field's rows.
+CREATE EXTENSION IF NOT EXISTS pg_trgm;
+
+-- The rows of the events already folded (those above the watermark are added when they are folded).
+INSERT INTO pivot_counts (project_id, error_id, field, value, events, first_seen, last_seen)
+SELECT g.project_id, g.error_id, f.field, f.value, count(*), min(g.received_at), max(g.received_at)
+FROM events g
+JOIN rollup_watermarks w ON w.project_id = g.project_id AND g.seq <= w.seq
+CROSS JOIN LATERAL (VALUES
+  ('event.class', left(g.error_class, 500)),
+  ('event.message', left(g.message, 500)),
+  (CASE WHEN g.user_email IS NULL THEN 'absent' ELSE 'user.email' END, coalesce(left(g.user_email, 500), 'user.email')),
+  (CASE WHEN g.user_name IS NULL THEN 'absent' ELSE 'user.name' END, coalesce(left(g.user_name, 500), 'user.name')),
+  ('absent', CASE WHEN g.release_stage IS NULL THEN 'app.release_stage' END),
+  ('absent', CASE WHEN g.app_version IS NULL THEN 'app.version' END),
+  ('absent', CASE WHEN g.user_id IS NULL THEN 'user.id' END),
+  ('absent', CASE WHEN g.context IS NULL THEN 'event.context' END),
+  ('absent', CASE WHEN g.os_name IS NULL THEN 'device.os_name' END),
+  ('absent', CASE WHEN g.os_version IS NULL THEN 'device.os_version' END),
+  ('absent', CASE WHEN g.browser_name IS NULL THEN 'device.browser_name' END),
+  ('absent', CASE WHEN g.device_model IS NULL THEN 'device.model' END),
+  ('absent', CASE WHEN g.request_url IS NULL THEN 'request.url' END)
+) AS f(field, value)
+WHERE f.value IS NOT NULL
+GROUP BY 1, 2, 3, 4;
+
+-- The rows of one field, whatever the value (ne, empty, a pivot summed over matching errors),
+-- read from the index alone: it carries what those reads need.
+DROP INDEX pivot_counts_value_idx;
+CREATE INDEX pivot_counts_value_idx ON pivot_counts (project_id, field, value, error_id) INCLUDE (last_seen, first_seen, events);
+
+-- Substrings of the text fields and the context (the free-text search looks in class, message and context).
+CREATE INDEX pivot_counts_text_idx ON pivot_counts USING gin (value gin_trgm_ops)
+  WHERE field IN ('event.class', 'event.message', 'event.context', 'user.email', 'user.name');
+-- The rows that may be cut (500 characters of a longer text): few, and their errors are checked against their events.
+CREATE INDEX pivot_counts_cut_idx ON pivot_counts (project_id, field, error_id)
+  WHERE char_length(value) >= 500 AND field IN ('event.class', 'event.message', 'user.email', 'user.name');
