@@ -71,7 +71,8 @@ export function eventColumn(fieldId: string): PgColumn {
 }
 
 /** `%`, `_` and `\` taken literally inside an ILIKE pattern. */
-const likePattern = (value: string) => `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+const likeLiteral = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`)
+const likePattern = (value: string) => `%${likeLiteral(value)}%`
 
 const byType = (conditions: readonly FilterCondition[], type: FilterCondition['type']) =>
   conditions.filter((c) => c.type === type).map((c) => c.value)
@@ -283,7 +284,11 @@ export function fieldRows(fieldId: string, conditions: readonly FilterCondition[
     }
   }
   const definition = filterField(fieldId)!
-  const matching = [sql`p.field = ${sql.raw(`'${fieldId}'`)} AND ${columnConditions(sql`p.value`, definition, conditions) ?? sql`true`}`]
+  // `exact` on rows also as an ILIKE without wildcards, which the trigram index answers (lower() = lower() alone scans the field).
+  const exact = byType(conditions, 'exact').map((v) => sql`p.value ILIKE ${likeLiteral(v)}`)
+  const matching = [
+    sql`p.field = ${sql.raw(`'${fieldId}'`)} AND ${and(exact.length > 0 ? or(...exact) : undefined, columnConditions(sql`p.value`, definition, conditions)) ?? sql`true`}`,
+  ]
   // An event without a value is "not X" and empty: it satisfies only ne and empty=true conditions.
   if (conditions.every((c) => c.type === 'ne' || (c.type === 'empty' && c.value === 'true'))) {
     matching.push(sql`p.field = '${sql.raw(ABSENT_FIELD)}' AND p.value = ${fieldId}`)
