@@ -251,22 +251,29 @@ async function filteredPage(
   where: SQL,
 ): Promise<RawPage> {
   const column = eventColumn(fieldId)
-  const rows = await queryRows<PivotRow>(
+  // One pass over the matching events: the groups (events without a value in one of them), then
+  // over all groups the matching events and the number of values.
+  const rows = await queryRows<PivotRow & { matching: number | string; values: number | string }>(
     db,
-    sql`WITH v AS (
+    sql`WITH g AS (
           SELECT ${column} AS value, count(*) AS events,
                  min(${events.receivedAt}) AS first_seen, max(${events.receivedAt}) AS last_seen
-          FROM ${events} WHERE ${where} AND ${column} IS NOT NULL
-          GROUP BY ${column})
-        SELECT v.value, v.events, v.first_seen, v.last_seen, NULL AS details FROM v
-        WHERE ${afterCursor(sql`v.events`, sql`v.value`, cursor)}
+          FROM ${events} WHERE ${where}
+          GROUP BY ${column}
+        ), v AS (
+          SELECT g.*, sum(g.events) OVER () AS matching, count(g.value) OVER () AS values FROM g)
+        SELECT v.value, v.events, v.first_seen, v.last_seen, NULL AS details, v.matching, v.values FROM v
+        WHERE v.value IS NOT NULL AND ${afterCursor(sql`v.events`, sql`v.value`, cursor)}
         ORDER BY v.events DESC, v.value ASC
         LIMIT ${perPage + 1}`,
   )
-  const [totals] = await queryRows<{ events: number | string; values: number | string }>(
-    db,
-    sql`SELECT count(*) AS events, count(DISTINCT ${column}) AS values FROM ${events} WHERE ${where}`,
-  )
+  // Past the last page (or no value at all), the totals alone.
+  const [totals] = rows.length > 0
+    ? [{ events: rows[0]!.matching, values: rows[0]!.values }]
+    : await queryRows<{ events: number | string; values: number | string }>(
+        db,
+        sql`SELECT count(*) AS events, count(DISTINCT ${column}) AS values FROM ${events} WHERE ${where}`,
+      )
   if (fieldId === 'user.id' && rows.length > 0) await addUserDetails(db, rows, where)
   return { rows, totalCount: Number(totals?.values ?? 0), denominator: Number(totals?.events ?? 0) }
 }
