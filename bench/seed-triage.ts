@@ -112,7 +112,7 @@ export async function seedTriageData(
     step('rollups')
     await tx.execute(sql`ALTER TABLE pivot_counts ADD PRIMARY KEY (project_id, error_id, field, value)`)
     await tx.execute(sql`CREATE INDEX pivot_counts_top_idx ON pivot_counts (project_id, error_id, field, events DESC, value)
-      WHERE field NOT IN ('event.class', 'event.message', 'user.email', 'user.name', 'absent')`)
+      WHERE field NOT IN ('event.class', 'event.message', 'user.email', 'user.name') AND value <> ''`)
     await tx.execute(sql`CREATE INDEX pivot_counts_value_idx ON pivot_counts (project_id, field, value, error_id) INCLUDE (last_seen, first_seen, events)`)
     await tx.execute(sql`CREATE INDEX pivot_counts_text_idx ON pivot_counts USING gin (value gin_trgm_ops)
       WHERE field IN ('event.class', 'event.message', 'event.context', 'user.email', 'user.name')`)

@@ -58,7 +58,7 @@ async function recountUsers(tx: Db, errorIds: readonly string[]): Promise<void> 
 async function resummarize(tx: Db, eventDeltas: ReadonlyMap<string, number>): Promise<void> {
   const valuesOf = (field: string) =>
     sql`ARRAY(SELECT p.value FROM pivot_counts p WHERE p.project_id = e.project_id AND p.error_id = e.id
-      AND p.field = ${field} ORDER BY p.first_seen, p.value)`
+      AND p.field = ${field} AND p.value <> '' ORDER BY p.first_seen, p.value)`
   const deltas = JSON.stringify([...eventDeltas].map(([id, n]) => ({ id, n })))
   await tx.execute(sql`
     UPDATE errors e SET

@@ -101,7 +101,7 @@ async function rollupsCheck() {
       FROM pivot_counts WHERE project_id = ${p} ORDER BY 1, 2, 3`),
     queryRows(db(), sql`SELECT k.error_id, f.field, f.value, count(*)::int AS events, min(g.received_at)::text AS f, max(g.received_at)::text AS l
       FROM events g CROSS JOIN LATERAL ${fieldValuePairs} AS f(field, value) CROSS JOIN LATERAL (VALUES (g.error_id), ('')) AS k(error_id)
-      WHERE g.project_id = ${p} AND (k.error_id <> '' OR ${hasProjectRows('f.field')}) GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`),
+      WHERE g.project_id = ${p} AND (k.error_id <> '' OR ${hasProjectRows('f.field', 'f.value')}) GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`),
     queryRows(db(), sql`SELECT error_id, hour::text AS hour, events::int AS events FROM error_hourly_counts WHERE project_id = ${p} ORDER BY 1, 2`),
     queryRows(db(), sql`SELECT error_id, date_bin('1 hour', received_at, timestamptz '1970-01-01 00:00:00+00')::text AS hour, count(*)::int AS events
       FROM events WHERE project_id = ${p} GROUP BY 1, 2 ORDER BY 1, 2`),

@@ -154,7 +154,7 @@ async function matchingEventCounts(db: Db, projectId: string, errorIds: string[]
   const ofPage = (condition: SQL) => sql`FROM pivot_counts p WHERE p.project_id = ${projectId} AND p.error_id IN (${ids}) AND ${condition}`
   const cut = rows?.mayBeCut ? await queryRows(db, sql`SELECT 1 ${ofPage(rows.mayBeCut)} LIMIT 1`) : []
   const query = rows && cut.length === 0
-    ? sql`SELECT p.error_id, sum(p.events) AS n ${ofPage(or(...rows.matching)!)} GROUP BY p.error_id`
+    ? sql`SELECT p.error_id, sum(p.events) AS n ${ofPage(rows.matching)} GROUP BY p.error_id`
     : compiled.event
       ? eventsMatchingCount(projectId, errorIds, compiled)
       : windowCount(errorIds, compiled)

@@ -285,7 +285,7 @@ async function summarizeAfterDelete(tx: Db, errorId: string, eventId: string, re
   const oldest = receivedAt.getTime() <= error.firstSeen.getTime() ? await remaining('oldest') : undefined
   const valuesOf = (field: string) =>
     sql`ARRAY(SELECT p.value FROM pivot_counts p WHERE p.project_id = ${error.projectId} AND p.error_id = ${errorId}
-      AND p.field = ${field} ORDER BY p.first_seen, p.value)`
+      AND p.field = ${field} AND p.value <> '' ORDER BY p.first_seen, p.value)`
   await tx
     .update(errors)
     .set({

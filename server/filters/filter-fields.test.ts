@@ -4,6 +4,8 @@ import type { ErrorGroup } from '../../contract/errors.ts'
 import type { ErrorEvent } from '../../contract/events.ts'
 import { FILTER_FIELDS, filtersToParams, type FilterCondition, type Filters } from '../../contract/filters.ts'
 import { queryRows } from '../db/client.ts'
+import { migrate } from '../db/migrate.ts'
+import { rollupsFromEvents } from '../rollups/rollups.ts'
 import { ingestAt, notifierEvent } from '../test-support/ingest.ts'
 import { seedProject } from '../test-support/seed.ts'
 import { createTestContext, type TestContext, type TestUser } from '../test-support/test-app.ts'
@@ -263,5 +265,26 @@ describe('filters answered from the rollup rows', () => {
     expect(await listed({ 'device.browser_name': [{ type: 'empty', value: 'true' }] })).toEqual({ Long: 1, Old: 1 })
     expect(await listed({ search: [eq('fresh')] })).toEqual({})
     expect(await listed({ 'event.since': [eq('24h')], 'device.browser_name': [{ type: 'empty', value: 'true' }] })).toEqual({ Long: 1 })
+  })
+})
+
+describe('migration 0004', () => {
+  it('adds the text rows and the rows of events without a value, for the events folded before it', async () => {
+    const database = ctx.deps.database
+    const rows = () =>
+      queryRows<{ error_id: string; field: string; value: string; events: number }>(
+        database.db,
+        sql`SELECT error_id, field, value, events::int AS events FROM pivot_counts WHERE project_id = ${projectId} ORDER BY 1, 2, 3`,
+      )
+    const expected = await rollupsFromEvents(database.db, projectId)
+    expect(await rows()).toEqual(expected)
+    // The database as 0003 left it: no such rows, no such indexes, 0004 not applied.
+    await database.execScript(`
+      DELETE FROM pivot_counts WHERE field IN ('event.class', 'event.message', 'user.email', 'user.name') OR value = '';
+      DROP INDEX pivot_counts_text_idx; DROP INDEX pivot_counts_cut_idx; DROP STATISTICS pivot_counts_field_value;
+      DELETE FROM schema_migrations WHERE name = '0004-filter-rows.sql';`)
+    expect((await rows()).length).toBeLessThan(expected.length)
+    expect(await migrate(database)).toEqual(['0004-filter-rows.sql'])
+    expect(await rows()).toEqual(expected)
   })
 })

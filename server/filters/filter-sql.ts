@@ -51,18 +51,13 @@ export const ROLLUP_FIELDS: readonly string[] = PIVOT_FIELD_IDS.map(pivotFilterF
 
 /**
  * Free-text fields with rollup rows per error only (no pivot shows them): what substring filters
- * and the free-text search read. A row holds the value's first TEXT_ROW_CHARS characters (a
+ * and the free-text search read. Rows with value '' count the events without a value, of every
+ * field (no filter tells '' from none; pivots show neither). A row holds the value's first TEXT_ROW_CHARS characters (a
  * B-tree key must stay under a third of a page whatever the characters: 500 × 4 bytes); a row
  * that long may be cut, so it decides nothing and sends its error to the events (`mayBeCut`).
  */
 export const TEXT_ROLLUP_FIELDS: readonly string[] = ['event.class', 'event.message', 'user.email', 'user.name']
 export const TEXT_ROW_CHARS = 500
-
-/**
- * The pivot_counts field of the rows that count events WITHOUT a value: field 'absent', value
- * the field id (an event with no browser adds to ('absent', 'device.browser_name')).
- */
-export const ABSENT_FIELD = 'absent'
 
 export function eventColumn(fieldId: string): PgColumn {
   const column = EVENT_COLUMNS[fieldId]
@@ -259,14 +254,13 @@ export function projectEventsWhere(projectId: string, compiled: CompiledFilters,
 
 /**
  * One event field's conditions over the rollup rows `p` of an error (pivot_counts): `matching`
- * holds for the rows whose value satisfies them (and the field's 'absent' row when an event
- * without a value does: `ne`, `empty=true`), as alternatives that each name their field, so
- * each is one range of an index; `mayBeCut` for the text rows that may be cut, which decide
+ * holds for the rows whose value satisfies them (the '' row, events without a value, included:
+ * every condition treats none as ''); `mayBeCut` for the text rows that may be cut, which decide
  * nothing. Undefined when rows cannot answer: `search` with `ne` asks that none of an event's
  * three texts holds a value, which per-field rows cannot tell.
  */
 export interface FieldRows {
-  matching: SQL[]
+  matching: SQL
   mayBeCut?: SQL
 }
 
@@ -279,21 +273,17 @@ export function fieldRows(fieldId: string, conditions: readonly FilterCondition[
     if (conditions.some((c) => c.type !== 'eq')) return undefined
     const searched = fieldList(['event.class', 'event.message', 'event.context'])
     return {
-      matching: [sql`p.field IN (${searched}) AND (${or(...byType(conditions, 'eq').map((v) => sql`p.value ILIKE ${likePattern(v)}`))})`],
+      matching: sql`p.field IN (${searched}) AND (${or(...byType(conditions, 'eq').map((v) => sql`p.value ILIKE ${likePattern(v)}`))})`,
       mayBeCut: cutRows(['event.class', 'event.message']),
     }
   }
   const definition = filterField(fieldId)!
   // `exact` on rows also as an ILIKE without wildcards, which the trigram index answers (lower() = lower() alone scans the field).
   const exact = byType(conditions, 'exact').map((v) => sql`p.value ILIKE ${likeLiteral(v)}`)
-  const matching = [
-    sql`p.field = ${sql.raw(`'${fieldId}'`)} AND ${and(exact.length > 0 ? or(...exact) : undefined, columnConditions(sql`p.value`, definition, conditions)) ?? sql`true`}`,
-  ]
-  // An event without a value is "not X" and empty: it satisfies only ne and empty=true conditions.
-  if (conditions.every((c) => c.type === 'ne' || (c.type === 'empty' && c.value === 'true'))) {
-    matching.push(sql`p.field = '${sql.raw(ABSENT_FIELD)}' AND p.value = ${fieldId}`)
+  return {
+    matching: sql`p.field = ${sql.raw(`'${fieldId}'`)} AND ${and(exact.length > 0 ? or(...exact) : undefined, columnConditions(sql`p.value`, definition, conditions)) ?? sql`true`}`,
+    mayBeCut: TEXT_ROLLUP_FIELDS.includes(fieldId) ? cutRows([fieldId]) : undefined,
   }
-  return { matching, mayBeCut: TEXT_ROLLUP_FIELDS.includes(fieldId) ? cutRows([fieldId]) : undefined }
 }
 
 /**
@@ -326,10 +316,10 @@ export function errorsWhere(projectId: string, filters: Filters, compiled: Compi
     if (since || before) parts.push(sql`${errors.eventsCount} > 0`)
     return and(...parts)
   }
-  // The errors with a rollup row that meets one of the alternatives and `also`. An IN per
-  // alternative: OR-ed, each is hashed once (a UNION of them was joined row by row, its size unknown).
-  const withRows = (alternatives: SQL[], also?: SQL) => or(...alternatives.map((alternative) => sql`${errors.id} IN (
-    SELECT p.error_id FROM pivot_counts p WHERE p.project_id = ${projectId} AND p.error_id <> '' AND ${and(alternative, also)})`))!
+  // One IN, which the planner joins (an IN under an OR is a subplan: hashed when its rows fit in
+  // work_mem, and otherwise run again for each error).
+  const withRows = (condition: SQL | undefined) => sql`${errors.id} IN (
+    SELECT p.error_id FROM pivot_counts p WHERE p.project_id = ${projectId} AND p.error_id <> '' AND ${condition ?? sql`true`})`
   const seen = and(
     since ? sql`p.last_seen >= ${since.toISOString()}::timestamptz` : undefined,
     before ? sql`p.first_seen < ${before.toISOString()}::timestamptz` : undefined,
@@ -339,10 +329,13 @@ export function errorsWhere(projectId: string, filters: Filters, compiled: Compi
   const [fieldId, ...others] = compiled.eventFields
   const only = fieldId !== undefined && others.length === 0 ? fieldRows(fieldId, filters[fieldId]!) : undefined
   if (only && !(since && before)) {
-    // One field and at most one time bound: a row that matches, is whole and was seen in the
-    // window answers exactly; an error with a cut row asks its events.
-    const whole = withRows(only.matching, and(only.mayBeCut && sql`NOT (${only.mayBeCut})`, seen))
-    parts.push(only.mayBeCut ? or(whole, and(withRows([only.mayBeCut], seen), eventsMatch)) : whole)
+    // One field and at most one time bound: a whole row that matches and was seen in the window
+    // answers exactly. A cut row may match: an error with one is decided by its events.
+    const cut = only.mayBeCut
+    parts.push(withRows(and(cut ? or(and(only.matching, sql`NOT (${cut})`), cut) : only.matching, seen)))
+    if (cut) {
+      parts.push(or(sql`NOT EXISTS (SELECT 1 FROM pivot_counts p WHERE p.project_id = ${projectId} AND p.error_id = ${errors.id} AND ${cut})`, eventsMatch))
+    }
     return and(...parts)
   }
   parts.push(eventsMatch)

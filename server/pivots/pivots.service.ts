@@ -171,7 +171,8 @@ async function rollupPage(
   errorEvents: number | null,
 ): Promise<RawPage> {
   const errorKey = scope.errorId ?? ''
-  const inScope = sql`p.project_id = ${scope.projectId} AND p.error_id = ${errorKey} AND p.field = ${fieldId}`
+  // '' rows count the events without a value, which pivots do not list.
+  const inScope = sql`p.project_id = ${scope.projectId} AND p.error_id = ${errorKey} AND p.field = ${fieldId} AND p.value <> ''`
   const rows = await queryRows<PivotRow>(
     db,
     sql`SELECT p.value, p.events, p.first_seen, p.last_seen, p.details FROM pivot_counts p
@@ -206,7 +207,7 @@ async function errorFilteredRollupPage(
   const ofMatching = sql`${errors.projectId} = ${scope.projectId}
     ${scope.errorId ? sql`AND ${errors.id} = ${scope.errorId}` : sql``} AND ${errorConditions}`
   const matching = sql`SELECT ${errors.id} FROM ${errors} WHERE ${ofMatching}`
-  const inScope = sql`p.project_id = ${scope.projectId} AND p.field = ${fieldId} AND p.error_id <> ''
+  const inScope = sql`p.project_id = ${scope.projectId} AND p.field = ${fieldId} AND p.error_id <> '' AND p.value <> ''
     AND p.error_id IN (${matching})`
   // One pass over the field's rows: the page, and how many values there are (rows of v).
   const rows = await queryRows<PivotRow & { values: number | string }>(

@@ -221,7 +221,7 @@ const finishErrors: FinishStep = (db, deletionId, projectId, limit) =>
     // message or app version must not stay on show); stages and versions from the rollups.
     const valuesOf = (field: string) =>
       sql`ARRAY(SELECT p.value FROM pivot_counts p WHERE p.project_id = e.project_id AND p.error_id = e.id
-        AND p.field = ${field} ORDER BY p.first_seen, p.value)`
+        AND p.field = ${field} AND p.value <> '' ORDER BY p.first_seen, p.value)`
     await tx.execute(sql`
       WITH by_id AS (
         DELETE FROM error_users eu USING (${keys('user.id')}

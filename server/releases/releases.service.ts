@@ -110,7 +110,7 @@ async function figuresOf(db: Db, projectId: string, rows: readonly ReleaseRow[],
       db,
       sql`SELECT k.release_stage, k.app_version, count(*) AS n
           FROM ${pairs} JOIN pivot_counts p ON p.project_id = ${projectId} AND p.field = 'app.version'
-            AND p.value = k.app_version AND p.error_id <> ''
+            AND p.value = k.app_version AND p.value <> '' AND p.error_id <> ''
           JOIN errors e ON e.id = p.error_id AND k.release_stage = ANY(e.release_stages)
           GROUP BY k.release_stage, k.app_version`,
     ),

@@ -10,7 +10,7 @@
 // (rollups.ts), so it never subtracts what was not added.
 import { sql, type SQL } from 'drizzle-orm'
 import { queryRows, type Db } from '../db/client.ts'
-import { ABSENT_FIELD, eventColumn, ROLLUP_FIELDS, TEXT_ROLLUP_FIELDS, TEXT_ROW_CHARS } from '../filters/filter-sql.ts'
+import { eventColumn, ROLLUP_FIELDS, TEXT_ROLLUP_FIELDS, TEXT_ROW_CHARS } from '../filters/filter-sql.ts'
 
 /** An event field's value on events `g` as its pivot_counts rows hold it: text fields cut (TEXT_ROW_CHARS). */
 function rowValue(fieldId: string): string {
@@ -23,26 +23,23 @@ const literal = (text: string) => `'${text.replaceAll("'", "''")}'`
 
 /**
  * Each event's rollup rows as (field, value) pairs, for a LATERAL VALUES list over events `g`:
- * one per pivot and text field, and where the event has no value, ('absent', field id).
+ * one per pivot and text field, value '' where the event has none.
  */
-export const fieldValuePairs = sql.raw(`(VALUES ${ROW_FIELDS.map((fieldId) => {
-  const value = rowValue(fieldId)
-  return `(CASE WHEN ${value} IS NULL THEN ${literal(ABSENT_FIELD)} ELSE ${literal(fieldId)} END, coalesce(${value}, ${literal(fieldId)}))`
-}).join(', ')})`)
+export const fieldValuePairs = sql.raw(
+  `(VALUES ${ROW_FIELDS.map((fieldId) => `(${literal(fieldId)}, coalesce(${rowValue(fieldId)}, ''))`).join(', ')})`,
+)
 
-/** Whether rollup rows of field `column` have a project-wide row (error_id ''): the pivot fields'. */
-export const hasProjectRows = (column: string) => sql.raw(`${column} IN (${ROLLUP_FIELDS.map(literal).join(', ')})`)
+/** Whether a rollup row (field, value) has a project-wide row (error_id ''): a pivot field's, with a value. */
+export const hasProjectRows = (field: string, value: string) =>
+  sql.raw(`(${field} IN (${ROLLUP_FIELDS.map(literal).join(', ')}) AND ${value} <> '')`)
 
 /**
  * Whether event `g` counts in the rollup row `p` of its error (the value of p's field in g is
- * p's value, or g has none and p is that field's 'absent' row): how a row's first and last seen
- * are recomputed after events are removed.
+ * p's value, '' for none): how a row's first and last seen are recomputed after events are removed.
  */
 export const eventInRow = sql.raw(`CASE p.field ${ROW_FIELDS.map(
-  (fieldId) => `WHEN ${literal(fieldId)} THEN ${rowValue(fieldId)} = p.value`,
-).join(' ')} WHEN ${literal(ABSENT_FIELD)} THEN CASE p.value ${ROW_FIELDS.map(
-  (fieldId) => `WHEN ${literal(fieldId)} THEN ${rowValue(fieldId)} IS NULL`,
-).join(' ')} END END`)
+  (fieldId) => `WHEN ${literal(fieldId)} THEN coalesce(${rowValue(fieldId)}, '') = p.value`,
+).join(' ')} END`)
 
 const HOUR = sql.raw(`date_bin('1 hour', g.received_at, timestamptz '1970-01-01 00:00:00+00')`)
 
@@ -64,7 +61,7 @@ const rollupAdditions = sql`error_hours AS (
       RETURNING 1
     ), per_error AS MATERIALIZED (
       -- Pivot counts per error first (one pass over the events); the project's rows ('') from those
-      -- (pivot fields only: text and 'absent' rows serve filters, which look at errors).
+      -- (pivot fields with a value only: text rows and events without a value serve filters, which look at errors).
       SELECT g.project_id, g.error_id, f.field, f.value, count(*) AS events, min(g.received_at) AS first_seen,
         max(g.received_at) AS last_seen,
         -- user.id rows: the email and name of the newest event of that user that has either.
@@ -80,7 +77,7 @@ const rollupAdditions = sql`error_hours AS (
         UNION ALL
         SELECT project_id, '', field, value, sum(events), min(first_seen), max(last_seen),
           (array_agg(details ORDER BY last_seen DESC) FILTER (WHERE details IS NOT NULL))[1]
-        FROM per_error WHERE ${hasProjectRows('field')} GROUP BY project_id, field, value
+        FROM per_error WHERE ${hasProjectRows('field', 'value')} GROUP BY project_id, field, value
       ) x ORDER BY error_id, field, value
       ON CONFLICT (project_id, error_id, field, value) DO UPDATE SET
         events = p.events + excluded.events,

@@ -5,7 +5,7 @@
 //   error_hourly_counts    events per error per hour
 //   project_hourly_counts  events per project, current error status and hour
 //   pivot_counts           events per value of each pivot field, per error and per project (error_id ''),
-//                          and per error: of each text field, and of events without a value ('absent')
+//                          and per error: of each text field, and of the events without a value ('')
 import { sql, type SQL } from 'drizzle-orm'
 import { queryRows, type Db } from '../db/client.ts'
 import { textArrayLiteral } from '../db/text-array.ts'
@@ -66,7 +66,7 @@ export async function removeFromRollups(tx: Db, projectId: string, which: SQL): 
         bool_or(f.field = 'user.id' AND (g.user_email IS NOT NULL OR g.user_name IS NOT NULL)) AS had_details
       FROM g CROSS JOIN LATERAL ${fieldValuePairs} AS f(field, value)
       CROSS JOIN LATERAL (VALUES (g.error_id), ('')) AS k(error_id)
-      WHERE k.error_id <> '' OR ${hasProjectRows('f.field')}
+      WHERE k.error_id <> '' OR ${hasProjectRows('f.field', 'f.value')}
       GROUP BY 1, 2, 3
     ), pivots_left AS (
       UPDATE pivot_counts p SET events = p.events - d.n FROM pivots d
@@ -199,7 +199,7 @@ export async function rollupsFromEvents(tx: Db, projectId: string) {
     sql`SELECT k.error_id, f.field, f.value, count(*)::int AS events
         FROM events g CROSS JOIN LATERAL ${fieldValuePairs} AS f(field, value)
         CROSS JOIN LATERAL (VALUES (g.error_id), ('')) AS k(error_id)
-        WHERE g.project_id = ${projectId} AND (k.error_id <> '' OR ${hasProjectRows('f.field')})
+        WHERE g.project_id = ${projectId} AND (k.error_id <> '' OR ${hasProjectRows('f.field', 'f.value')})
         GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
   )
 }
@@ -244,7 +244,7 @@ export async function rebuildRollups(tx: Db, projectId: string): Promise<void> {
     INSERT INTO pivot_counts (project_id, error_id, field, value, events, first_seen, last_seen, details)
     SELECT ${projectId}, '', field, value, sum(events), min(first_seen), max(last_seen),
            (array_agg(details ORDER BY last_seen DESC) FILTER (WHERE details IS NOT NULL))[1]
-    FROM pivot_counts WHERE project_id = ${projectId} AND error_id <> '' AND ${hasProjectRows('field')}
+    FROM pivot_counts WHERE project_id = ${projectId} AND error_id <> '' AND ${hasProjectRows('field', 'value')}
     GROUP BY field, value`)
   // Every event is in them now: nothing to fold.
   await tx.execute(sql`
