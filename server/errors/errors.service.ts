@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm'
 import type { ErrorEvent } from '../../contract/events.ts'
 import type { Filters } from '../../contract/filters.ts'
 import type {
