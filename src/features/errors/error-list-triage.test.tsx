@@ -16,9 +16,12 @@ function listApi({
     errorGroup({ id: 'e3', error_class: 'ThirdError' }),
   ],
   bulk,
+  byStatus = false,
 }: {
   errors?: ErrorGroup[]
   bulk?: (request: MockRequest, current: ErrorGroup[]) => BulkErrorResult[] | Response | Promise<Response>
+  /** Answer the list's error.status filter as the server does (otherwise every error is listed). */
+  byStatus?: boolean
 } = {}) {
   let current = errors
   const statusOf = (operation: string) => ({ fix: 'fixed', ignore: 'ignored', open: 'open' })[operation] as ErrorGroup['status']
@@ -27,7 +30,11 @@ function listApi({
     'GET /api/projects/p1': project({ open_error_count: 3 }),
     'GET /api/organizations/org1': { id: 'org1', name: 'Acme Inc.', slug: 'acme', created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z' },
     'GET /api/projects/p1/collaborators': collaborators,
-    'GET /api/projects/p1/errors': () => json(current, { headers: { 'X-Total-Count': String(current.length) } }),
+    'GET /api/projects/p1/errors': (request) => {
+      const statuses = byStatus ? request.url.searchParams.getAll('filters[error.status][][value]') : []
+      const listed = current.filter((e) => statuses.length === 0 || statuses.includes(e.status))
+      return json(listed, { headers: { 'X-Total-Count': String(listed.length) } })
+    },
     // Ten events a day per error with the status asked for (any without a status filter).
     'GET /api/projects/p1/trend': (request) => {
       const statuses = request.url.searchParams.getAll('filters[error.status][][value]')
@@ -231,6 +238,25 @@ describe('errors list triage', { timeout: 20_000 }, () => {
     await waitFor(() => expect(screen.getByRole('link', { name: /^SecondError:/ })).toHaveFocus())
     await userEvent.keyboard('j')
     await waitFor(() => expect(screen.getByRole('link', { name: /^ThirdError:/ })).toHaveFocus())
+  })
+
+  it('Back to a list the opened error has left focuses no other row, however soon the fresh list comes', async () => {
+    listApi({ byStatus: true })
+    const { router } = renderApp('/projects/p1/errors')
+    await rowOf('FirstError')
+    await userEvent.keyboard('jj')
+    await waitFor(() => expect(screen.getByRole('link', { name: /^SecondError:/ })).toHaveFocus())
+    await userEvent.keyboard('{Enter}')
+    await waitFor(() => expect(router.state.location.pathname).toBe('/projects/p1/errors/e2'))
+    // Fixed on its page: it leaves the open errors.
+    await fetch('/api/projects/p1/errors/e2', { method: 'PATCH', body: JSON.stringify({ operation: 'fix' }), headers: { 'Content-Type': 'application/json' } })
+    router.history.back()
+    // The cached list shows it for a moment, then the fresh one without it, where ThirdError
+    // takes its place: the focus must not go to ThirdError.
+    await waitFor(() => expect(screen.queryByRole('link', { name: /^SecondError:/ })).not.toBeInTheDocument())
+    for (let frame = 0; frame < 3; frame++) await new Promise((resolve) => requestAnimationFrame(resolve))
+    expect(screen.getByRole('link', { name: /^ThirdError:/ })).not.toHaveFocus()
+    expect(rowIn('ThirdError')).not.toHaveAttribute('aria-current', 'true')
   })
 
   it('a click on another row’s checkbox leaves the focus on that checkbox (the list does not scroll under the pointer)', async () => {

@@ -36,10 +36,14 @@ export function useRowFocus({
   const [focusedId, setFocusedIdState] = useState<string | null>(null)
   // Read by j/k: held keys repeat faster than React re-renders and than focus moves.
   const focusedRef = useRef<number | null>(null)
+  // The focused error now, for focus moves deferred to the next frame: by then the rows may have
+  // changed (Back shows the cached list, then the fresh one), and a row index names another error.
+  const focusedIdRef = useRef<string | null>(null)
   // Set by "Show new errors" (focusTopOnRefresh): the first error shown then.
   const topOnRefresh = useRef<string | null>(null)
   const setFocused = useCallback((index: number | null, id: string | null) => {
     focusedRef.current = index
+    focusedIdRef.current = id
     setFocusedIdState(id)
   }, [])
   const foundIndex = focusedId === null ? -1 : errors.findIndex((error) => error.id === focusedId)
@@ -48,6 +52,14 @@ export function useRowFocus({
 
   /** The row's link, which takes the focus; only rendered rows have one. */
   const rowLink = (index: number) => listRef.current?.querySelector<HTMLElement>(`[data-row-index="${index}"]`)
+  /** Focuses the row's link next frame, if that error is still the focused one. */
+  const focusLater = (index: number, id: string | null, then?: (row: HTMLElement | null | undefined) => void) =>
+    requestAnimationFrame(() => {
+      if (focusedIdRef.current !== id) return
+      const row = rowLink(index)
+      row?.focus({ preventScroll: true })
+      then?.(row)
+    })
 
   const focusRow = (index: number, { scrollTo }: { scrollTo?: number } = {}) => {
     setFocused(index, errors[index]?.id ?? null)
@@ -58,11 +70,7 @@ export function useRowFocus({
     rowLink(index)?.focus({ preventScroll: true })
     // The row may only exist after the virtualizer re-renders; the browser then brings it fully
     // into view, below the sticky header (the rows' scroll margin), which estimates alone missed.
-    requestAnimationFrame(() => {
-      const row = rowLink(index)
-      row?.focus({ preventScroll: true })
-      row?.closest('[role="listitem"]')?.scrollIntoView({ block: 'nearest' })
-    })
+    focusLater(index, errors[index]?.id ?? null, (row) => row?.closest('[role="listitem"]')?.scrollIntoView({ block: 'nearest' }))
   }
 
   // Where the focused row sat on screen when it was focused, so a bulk action started elsewhere
@@ -157,7 +165,7 @@ export function useRowFocus({
       if ((moved && inList) || restored) {
         const index = foundIndex
         virtualizer.scrollToIndex(index, { align: 'auto' })
-        requestAnimationFrame(() => rowLink(index)?.focus({ preventScroll: true }))
+        focusLater(index, focusedId)
       }
       shown.current = { id: focusedId, index: foundIndex }
       return
