@@ -51,10 +51,10 @@ export const ROLLUP_FIELDS: readonly string[] = PIVOT_FIELD_IDS.map(pivotFilterF
 
 /**
  * Free-text fields with rollup rows per error only (no pivot shows them): what substring filters
- * and the free-text search read. Rows with value '' count the events without a value, of every
- * field (no filter tells '' from none; pivots show neither). A row holds the value's first TEXT_ROW_CHARS characters (a
+ * and the free-text search read. A row holds the value's first TEXT_ROW_CHARS characters (a
  * B-tree key must stay under a third of a page whatever the characters: 500 × 4 bytes); a row
  * that long may be cut, so it decides nothing and sends its error to the events (`mayBeCut`).
+ * (Every field's rows with value '' count its events without a value: server/rollups/fold.ts.)
  */
 export const TEXT_ROLLUP_FIELDS: readonly string[] = ['event.class', 'event.message', 'user.email', 'user.name']
 export const TEXT_ROW_CHARS = 500
@@ -329,10 +329,10 @@ export function errorsWhere(projectId: string, filters: Filters, compiled: Compi
   const [fieldId, ...others] = compiled.eventFields
   const only = fieldId !== undefined && others.length === 0 ? fieldRows(fieldId, filters[fieldId]!) : undefined
   if (only && !(since && before)) {
-    // One field and at most one time bound: a whole row that matches and was seen in the window
-    // answers exactly. A cut row may match: an error with one is decided by its events.
+    // One field and at most one time bound: a row that matches and was seen in the window answers
+    // exactly, unless the error has a cut row (which may match): then its events decide.
     const cut = only.mayBeCut
-    parts.push(withRows(and(cut ? or(and(only.matching, sql`NOT (${cut})`), cut) : only.matching, seen)))
+    parts.push(withRows(and(cut ? or(only.matching, cut) : only.matching, seen)))
     if (cut) {
       parts.push(or(sql`NOT EXISTS (SELECT 1 FROM pivot_counts p WHERE p.project_id = ${projectId} AND p.error_id = ${errors.id} AND ${cut})`, eventsMatch))
     }
