@@ -135,6 +135,13 @@ export function errorsPageQuery(db: Db, projectId: string, query: ListErrorsQuer
     .limit(query.per_page + 1)
 }
 
+/**
+ * Under this many matching errors per row of a page, a page is read from the matching errors
+ * rather than walked down the sort index (listErrors): a walk then tests more than 1 in 100 of
+ * the project's errors per row it keeps.
+ */
+const FEW_MATCHES_PER_PAGE_ROW = 100
+
 /** Whether the filters select events (a time window or an event field), not only errors. */
 const selectsEvents = (compiled: CompiledFilters) => Boolean(compiled.event || compiled.since || compiled.before)
 
@@ -208,10 +215,17 @@ export async function listErrors(
   const filtered = errorsWhere(projectId, filters, compiled)
   // Building the query decodes the cursor: a bad one is a 400 before any database work.
   const pageQuery = errorsPageQuery(db, projectId, query, filtered)
-  const [rows, totals] = await Promise.all([
-    pageQuery,
-    db.select({ n: count() }).from(errors).where(and(eq(errors.projectId, projectId), filtered)),
-  ])
+  const [totals] = await db.select({ n: count() }).from(errors).where(and(eq(errors.projectId, projectId), filtered))
+  const totalCount = totals?.n ?? 0
+  // The page walks the sort index, testing errors until it has per_page of them: about
+  // per_page × errors / matches tests, every error of the project when few match (which row
+  // estimates do not foresee: 280 ms instead of 1 ms at 50,000 errors on PostgreSQL). With few
+  // matches the page is read from the matching errors instead (ARRAY() runs its query once).
+  const rows = totalCount === 0
+    ? []
+    : totalCount < query.per_page * FEW_MATCHES_PER_PAGE_ROW
+      ? await errorsPageQuery(db, projectId, query, sql`${errors.id} = ANY(ARRAY(SELECT ${errors.id} FROM ${errors} WHERE ${and(eq(errors.projectId, projectId), filtered)}))`)
+      : await pageQuery
   const page = rows.slice(0, query.per_page)
   const last = page[page.length - 1]
   const nextCursor =
@@ -221,7 +235,7 @@ export async function listErrors(
     const matching = await matchingEventCounts(db, projectId, groups.map((group) => group.id), filters, compiled)
     for (const group of groups) group.matching_events = matching.get(group.id) ?? 0
   }
-  return { errors: groups, nextCursor, totalCount: totals[0]?.n ?? 0 }
+  return { errors: groups, nextCursor, totalCount }
 }
 
 /**

@@ -220,6 +220,25 @@ describe('GET /projects/:projectId/errors', () => {
     expect((await ctx.request(listPath())).status).toBe(401)
   })
 
+  it('pages alike whether a page walks the sort index (many match) or is read from the matching errors (few)', async () => {
+    // listErrors reads a page from the matching errors under 100 matches per row of the page:
+    // 250 errors are many for pages of 2 and few for pages of 3.
+    const { project, user } = await seedProject(ctx, { user: 'Pager', organization: 'Pager Org', project: 'Pager' })
+    const expected = expectedOrder(await seedErrors(ctx.deps.database, project.id, 250, { tieGroup: 3, payloads: false }), 'users', 'desc')
+    for (const perPage of [2, 3]) {
+      const ids: string[] = []
+      let path: string | null = `/api/projects/${project.id}/errors?sort=users&per_page=${perPage}`
+      for (let page = 0; page < 4 && path; page++) {
+        const res = await ctx.request(path, { token: user.token })
+        expect(res.headers.get('X-Total-Count')).toBe('250')
+        ids.push(...((await res.json()) as ErrorGroup[]).map((e) => e.id))
+        const link = nextLink(res)
+        path = link && new URL(link).pathname + new URL(link).search
+      }
+      expect(ids).toEqual(expected.slice(0, perPage * 4))
+    }
+  })
+
   it('uses the (project_id, sort, id) index for every sort, with no Sort node', async () => {
     // Enough rows in other projects that a scan-and-sort would be the planner's worse choice.
     const { project } = await seedProject(ctx, { user: 'Bulk', organization: 'Bulk Org', project: 'Bulk' })

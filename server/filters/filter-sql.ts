@@ -317,9 +317,10 @@ export function errorsWhere(projectId: string, filters: Filters, compiled: Compi
     return and(...parts)
   }
   // One IN, which the planner joins (an IN under an OR is a subplan: hashed when its rows fit in
-  // work_mem, and otherwise run again for each error).
-  const withRows = (condition: SQL | undefined) => sql`${errors.id} IN (
-    SELECT p.error_id FROM pivot_counts p WHERE p.project_id = ${projectId} AND p.error_id <> '' AND ${condition ?? sql`true`})`
+  // work_mem, and otherwise run again for each error). Matching and cut rows as a UNION ALL, each
+  // through its own index (OR-ed in one scan, they read every row of the field: 650 ms, not 13 ms).
+  const rowsWhere = (condition: SQL | undefined) =>
+    sql`SELECT p.error_id FROM pivot_counts p WHERE p.project_id = ${projectId} AND p.error_id <> '' AND ${condition ?? sql`true`}`
   const seen = and(
     since ? sql`p.last_seen >= ${since.toISOString()}::timestamptz` : undefined,
     before ? sql`p.first_seen < ${before.toISOString()}::timestamptz` : undefined,
@@ -332,7 +333,7 @@ export function errorsWhere(projectId: string, filters: Filters, compiled: Compi
     // One field and at most one time bound: a row that matches and was seen in the window answers
     // exactly, unless the error has a cut row (which may match): then its events decide.
     const cut = only.mayBeCut
-    parts.push(withRows(and(cut ? or(only.matching, cut) : only.matching, seen)))
+    parts.push(sql`${errors.id} IN (${rowsWhere(and(only.matching, seen))}${cut ? sql` UNION ALL ${rowsWhere(and(cut, seen))}` : sql``})`)
     if (cut) {
       parts.push(or(sql`NOT EXISTS (SELECT 1 FROM pivot_counts p WHERE p.project_id = ${projectId} AND p.error_id = ${errors.id} AND ${cut})`, eventsMatch))
     }
