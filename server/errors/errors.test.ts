@@ -221,13 +221,14 @@ describe('GET /projects/:projectId/errors', () => {
   })
 
   it('pages alike whether a page walks the sort index (many match) or is read from the matching errors (few)', async () => {
-    // listErrors reads a page from the matching errors under 100 matches per row of the page:
-    // 250 errors are many for pages of 2 and few for pages of 3.
+    // With event conditions (a time window), listErrors reads a page from the matching errors'
+    // ids under 100 matches per row of the page: 250 errors are many for pages of 2, few for 3.
     const { project, user } = await seedProject(ctx, { user: 'Pager', organization: 'Pager Org', project: 'Pager' })
     const expected = expectedOrder(await seedErrors(ctx.deps.database, project.id, 250, { tieGroup: 3, payloads: false }), 'users', 'desc')
+    const since = 'filters[event.since][][type]=eq&filters[event.since][][value]=30d'
     for (const perPage of [2, 3]) {
       const ids: string[] = []
-      let path: string | null = `/api/projects/${project.id}/errors?sort=users&per_page=${perPage}`
+      let path: string | null = `/api/projects/${project.id}/errors?sort=users&per_page=${perPage}&${since}`
       for (let page = 0; page < 4 && path; page++) {
         const res = await ctx.request(path, { token: user.token })
         expect(res.headers.get('X-Total-Count')).toBe('250')
