@@ -65,6 +65,8 @@ test('discard an error and link its issue on its page; discard and undiscard fro
   await page.getByRole('menuitem', { name: /^Discard/ }).click()
   await expect(rowOf(page, 'BravoError')).toContainText('discarded')
   await expect.poll(async () => (await byClass()).get('BravoError')?.discarded).toBe(true)
+  // A bulk action ends by clearing the selection (keeping the failed errors): select again after that.
+  await expect(toolbar).toBeHidden()
 
   await rowOf(page, 'AlphaError').getByRole('checkbox').check()
   await rowOf(page, 'BravoError').getByRole('checkbox').check()
@@ -72,6 +74,7 @@ test('discard an error and link its issue on its page; discard and undiscard fro
   await page.getByRole('menuitem', { name: /^Undiscard/ }).click()
   await expect.poll(async () => [...(await byClass()).values()].map((error) => error.discarded)).toEqual([false, false])
   await expect(errorsList(page).getByText('discarded', { exact: true })).toHaveCount(0)
+  await expect(toolbar).toBeHidden()
 
   // Both to one issue at once.
   await rowOf(page, 'AlphaError').getByRole('checkbox').check()
