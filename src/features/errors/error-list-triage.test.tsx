@@ -226,14 +226,20 @@ describe('errors list triage', { timeout: 20_000 }, () => {
     expect(screen.getByRole('checkbox', { name: 'Select all loaded errors' })).toBeChecked()
   })
 
-  it('Back from an error opened with Enter focuses its row again, and j goes on from there', async () => {
-    listApi()
+  /** Opens the list, moves to SecondError with j and opens it with Enter; returns the router. */
+  async function openSecondWithEnter() {
     const { router } = renderApp('/projects/p1/errors')
     await rowOf('FirstError')
     await userEvent.keyboard('jj')
     await waitFor(() => expect(screen.getByRole('link', { name: /^SecondError:/ })).toHaveFocus())
     await userEvent.keyboard('{Enter}')
     await waitFor(() => expect(router.state.location.pathname).toBe('/projects/p1/errors/e2'))
+    return router
+  }
+
+  it('Back from an error opened with Enter focuses its row again, and j goes on from there', async () => {
+    listApi()
+    const router = await openSecondWithEnter()
     router.history.back()
     await waitFor(() => expect(screen.getByRole('link', { name: /^SecondError:/ })).toHaveFocus())
     await userEvent.keyboard('j')
@@ -242,12 +248,7 @@ describe('errors list triage', { timeout: 20_000 }, () => {
 
   it('Back to a list the opened error has left focuses no other row, however soon the fresh list comes', async () => {
     listApi({ byStatus: true })
-    const { router } = renderApp('/projects/p1/errors')
-    await rowOf('FirstError')
-    await userEvent.keyboard('jj')
-    await waitFor(() => expect(screen.getByRole('link', { name: /^SecondError:/ })).toHaveFocus())
-    await userEvent.keyboard('{Enter}')
-    await waitFor(() => expect(router.state.location.pathname).toBe('/projects/p1/errors/e2'))
+    const router = await openSecondWithEnter()
     // Fixed on its page: it leaves the open errors.
     await fetch('/api/projects/p1/errors/e2', { method: 'PATCH', body: JSON.stringify({ operation: 'fix' }), headers: { 'Content-Type': 'application/json' } })
     router.history.back()
