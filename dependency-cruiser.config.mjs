@@ -14,9 +14,9 @@ export default {
       name: 'ground-floor',
       severity: 'error',
       comment:
-        'server/config.ts and server/context.ts are the ground floor every subsystem imports: they import only the database adapter, the allow-list parser and the accepted-request record type; declare the types of what they carry there and let the subsystem implement them.',
+        'server/config.ts and server/context.ts are the ground floor every subsystem imports: they import only the database adapter, the allow-list and free-disk threshold parsers and the accepted-request record type; declare the types of what they carry there and let the subsystem implement them.',
       from: { path: '^server/(config|context)\\.ts$' },
-      to: { path: '^server/', pathNot: '^server/(config\\.ts|db/|outbound/allow-list\\.ts|ingest/payload/accepted-request\\.ts)' },
+      to: { path: '^server/', pathNot: '^server/(config\\.ts|db/|outbound/allow-list\\.ts|storage/min-free-disk\\.ts|ingest/payload/accepted-request\\.ts)' },
     },
   ],
   options: {

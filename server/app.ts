@@ -36,6 +36,7 @@ import { healthRoutes } from './health/health.routes.ts'
 import { buildRoutes } from './releases/build.routes.ts'
 import { releaseRoutes } from './releases/releases.routes.ts'
 import { rateLimitRoutes } from './rate-limits/rate-limits.routes.ts'
+import { storageRoutes } from './storage/storage.routes.ts'
 import { SERVICE_PATHS, staticDashboard } from './web/static-dashboard.ts'
 import { isDatabaseUnavailable, isTransactionConflict, logDatabaseUnavailable } from './db/pg-errors.ts'
 
@@ -90,6 +91,7 @@ function createApiRoutes(mountPath: '' | '/api', limitBytes: number): Hono<AppEn
     .route('/', privacyRoutes)
     .route('/', webhookRoutes)
     .route('/', rateLimitRoutes)
+    .route('/', storageRoutes)
     .route('/', commentRoutes)
   const allowedMethods = routeMethods(api.routes)
   return api.all('*', (c) => {

@@ -56,11 +56,13 @@ const RULES: Record<string, Rule> = {
   'POST /api/organizations/:organizationId/event_data_deletions': 'admin',
   'GET /api/organizations/:organizationId/event_data_deletions/:deletionId': 'admin',
   'POST /api/organizations/:organizationId/event_data_deletions/:deletionId/confirm': 'admin',
+  'GET /api/organizations/:organizationId/storage': 'admin',
 
   'GET /api/projects/:projectId': 'member',
   'PATCH /api/projects/:projectId': 'admin',
   'DELETE /api/projects/:projectId': 'admin',
   'DELETE /api/projects/:projectId/api_key': 'admin',
+  'GET /api/projects/:projectId/storage': 'admin',
   'GET /api/projects/:projectId/collaborators': 'member',
   'GET /api/projects/:projectId/errors': 'member',
   // Every operation of the bulk PATCH and of one error's, merge and unmerge among them (OPERATIONS below).

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { passwordSchema } from '../contract/users.ts'
 import { parseAllowList, type AllowListEntry } from './outbound/allow-list.ts'
+import { DEFAULT_MIN_FREE_DISK, parseMinFreeDisk, type MinFreeDisk } from './storage/min-free-disk.ts'
 
 const port = z.coerce.number().int().min(0).max(65535)
 const bytes = z.coerce.number().int().positive()
@@ -44,6 +45,8 @@ const envSchema = z.object({
   ERRATA_MAX_FILTERED_QUERIES: z.coerce.number().int().min(1).max(1000).optional(),
   ERRATA_FILTERED_QUERY_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
   ERRATA_SIGNIN_MAX_DELAY_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
+  ERRATA_MIN_FREE_DISK: z.string().optional(),
+  ERRATA_DISK_CHECK_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
   ERRATA_STATIC_DIR: z.string().default('./dist'),
   ERRATA_REQUEST_LOG: z.enum(['all', 'errors', 'off'], { error: 'must be all, errors or off' }).default('all'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -123,6 +126,11 @@ export interface Config {
    * email from browsers it has not signed in from, once they failed too often.
    */
   signInMaxDelayMs: number
+  /**
+   * The low disk guard (server/storage/disk-guard.ts): the free space DATA_DIR's file system must
+   * keep, below which events (503) and uploads (507) are refused, and how often it is looked at.
+   */
+  disk: { minFree: MinFreeDisk; checkMs: number }
   staticDir: string
   /**
    * Which requests get a log line: every one (ingestion acknowledgements as a count every 10 s),
@@ -155,6 +163,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookAllow = parseAllowList(e.ERRATA_WEBHOOK_ALLOW)
   } catch (err) {
     throw new ConfigError(`Invalid configuration:\n  ERRATA_WEBHOOK_ALLOW: ${(err as Error).message}`)
+  }
+  let minFree = DEFAULT_MIN_FREE_DISK
+  try {
+    if (e.ERRATA_MIN_FREE_DISK !== undefined) minFree = parseMinFreeDisk(e.ERRATA_MIN_FREE_DISK)
+  } catch (err) {
+    throw new ConfigError(`Invalid configuration:\n  ERRATA_MIN_FREE_DISK: ${(err as Error).message}`)
   }
   return {
     host: e.HOST,
@@ -200,6 +214,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     filteredQueries: { concurrency: e.ERRATA_MAX_FILTERED_QUERIES ?? (e.DATABASE_URL ? 8 : 2), waitMs: e.ERRATA_FILTERED_QUERY_WAIT_MS },
     privacyBatchSize: e.ERRATA_PRIVACY_BATCH_SIZE,
     signInMaxDelayMs: e.ERRATA_SIGNIN_MAX_DELAY_MS,
+    disk: { minFree, checkMs: e.ERRATA_DISK_CHECK_MS },
     staticDir: e.ERRATA_STATIC_DIR,
     requestLog: e.ERRATA_REQUEST_LOG,
     logLevel: e.LOG_LEVEL,

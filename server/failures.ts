@@ -15,6 +15,7 @@ export type FailureKind =
   | 'unsupported media type'
   | 'too many'
   | 'unavailable'
+  | 'insufficient storage'
 
 /** A failure of one kind, with the messages the caller is shown (each naming what is wrong). */
 export class Failure extends Error {
@@ -83,5 +84,12 @@ export class ServiceBusyError extends Failure {
     readonly retryAfterSeconds: number,
   ) {
     super('unavailable', [message])
+  }
+}
+
+/** Errata's disk is too full to store this (an upload while DATA_DIR is low on space). */
+export class InsufficientStorageError extends Failure {
+  constructor(message: string) {
+    super('insufficient storage', [message])
   }
 }

@@ -22,6 +22,7 @@ import type { Logger } from 'pino'
 import { createLogger } from './logger.ts'
 import { defaultPrivacyDeps } from './privacy/privacy-deps.ts'
 import { sweepRetrievalFiles } from './privacy/privacy.jobs.ts'
+import { startDiskGuard } from './storage/disk-guard.ts'
 import { defaultWebhookDeps } from './webhooks/webhook-deps.ts'
 
 async function buildDashboardIfNeeded(staticDir: string, log: (msg: string) => void): Promise<void> {
@@ -132,6 +133,7 @@ async function main(): Promise<void> {
   const admin = await bootstrapFirstAdmin(database, config.admin)
 
   const ingestWriter = await openIngestion(database, config.ingest, logger, { journalDir: join(config.dataDir, 'ingest-journal'), logLevel: config.logLevel })
+  const diskGuard = await startDiskGuard({ dir: config.dataDir, minFree: config.disk.minFree, checkMs: config.disk.checkMs, logger })
   // Background jobs (privacy requests, webhook deliveries): claimed from the database by every process.
   const wake = { jobs: (): void => {} }
   const privacy = defaultPrivacyDeps({ database, config, ingestWriter }, { wakeJobs: () => wake.jobs() })
@@ -145,7 +147,7 @@ async function main(): Promise<void> {
     webhookConcurrency: config.webhookDelivery.concurrency,
   })
   wake.jobs = () => jobRunner.wake()
-  const deps: AppDeps = { config, database, logger, ingestWriter, loginThrottle: createLoginThrottle({ ...DEFAULT_LOGIN_LIMITS, maxDelayMs: config.signInMaxDelayMs }), privacy, webhooks }
+  const deps: AppDeps = { config, database, logger, ingestWriter, loginThrottle: createLoginThrottle({ ...DEFAULT_LOGIN_LIMITS, maxDelayMs: config.signInMaxDelayMs }), privacy, webhooks, diskGuard }
   const servers: LimitedServer[] = []
   let ingestListener: { close(): void } | undefined
   try {
@@ -167,6 +169,7 @@ async function main(): Promise<void> {
     await Promise.all(servers.map((server) => closeServer(server, logger)))
     ingestListener?.close()
     stopMaintenance()
+    diskGuard.close()
     await ingestWriter.close()
     await database.close()
     throw err
@@ -195,6 +198,7 @@ async function main(): Promise<void> {
     await Promise.all(servers.map((server) => closeServer(server, logger)))
     ingestListener?.close()
     stopMaintenance()
+    diskGuard.close()
     await jobsStopped
     await ingestWriter.close()
     await database.close()

@@ -2,6 +2,7 @@ import { statfs } from 'node:fs/promises'
 import type { AppDeps } from '../context.ts'
 import type { Database } from '../db/client.ts'
 import { pgErrorMessage } from '../db/pg-errors.ts'
+import { databaseSize } from '../storage/storage.service.ts'
 
 /** Queue counts stop here ("at least 10,000"). */
 export const QUEUE_COUNT_CAP = 10_000
@@ -29,6 +30,14 @@ export interface Readiness {
   problem?: string
   ingest_queue?: Backlog
   ingest_journal?: { free_bytes: number; problem?: string }
+  /** This server's disk use (docs/operations.md, "Disk space"); each part left out when it could not be measured. */
+  storage?: {
+    database_bytes?: number
+    /** The embedded database: DATA_DIR's size on disk. */
+    data_dir_bytes?: number | null
+    /** DATA_DIR's file system as the low disk guard last saw it. */
+    data_dir_disk?: { free_bytes: number; total_bytes: number; min_free_bytes: number; low: boolean }
+  }
 }
 
 interface Probe {
@@ -62,6 +71,7 @@ export async function checkReadiness(deps: AppDeps): Promise<{ readiness: Readin
   }
 
   let backlog: Backlog | null
+  let databaseAnswered = true
   try {
     probe.inFlight ??= countBacklog(deps)
       .then((counted) => {
@@ -79,6 +89,7 @@ export async function checkReadiness(deps: AppDeps): Promise<{ readiness: Readin
       return unavailable(`no answer within ${timeoutMs} ms${sinceAnswer === undefined ? '' : `, none to any query for ${Math.round(sinceAnswer / 1000)} s`}`)
     }
     // Busy with other requests' statements, and getting through them: the last count stands.
+    databaseAnswered = false
     backlog = probe.last && { ...probe.last.backlog, counted_ms_ago: Math.round(performance.now() - probe.last.at) }
   }
 
@@ -90,13 +101,28 @@ export async function checkReadiness(deps: AppDeps): Promise<{ readiness: Readin
   // far behind should not be sent more traffic: searches would miss what it has not indexed.
   const pending = backlog?.pending ?? 0
   const behind = pending >= maxBacklog
+  // Below ERRATA_MIN_FREE_DISK events and uploads are refused, the dashboard still works: "degraded" too.
+  const dataDisk = deps.diskGuard?.current() ?? null
+  // Measured at most once a minute (storage.service.ts), and not while the database keeps the probe waiting.
+  const size = databaseAnswered ? await within(databaseSize(deps), timeoutMs).catch(() => null) : null
+  const problem = behind
+    ? `ingest backlog of ${pending} events is at or above ${maxBacklog} (ERRATA_READY_MAX_BACKLOG)`
+    : dataDisk?.low
+      ? `DATA_DIR has ${dataDisk.freeBytes} bytes free, below ERRATA_MIN_FREE_DISK (${dataDisk.minFreeBytes} bytes): events (503) and uploads (507) are refused`
+      : null
   return {
     readiness: {
-      status: behind ? 'unavailable' : disk?.low ? 'degraded' : 'ok',
+      status: behind ? 'unavailable' : disk?.low || dataDisk?.low ? 'degraded' : 'ok',
       database: database.engine,
-      ...(behind && { problem: `ingest backlog of ${pending} events is at or above ${maxBacklog} (ERRATA_READY_MAX_BACKLOG)` }),
+      ...(problem && { problem }),
       ...(backlog && { ingest_queue: backlog }),
       ...(disk && { ingest_journal: { free_bytes: disk.freeBytes, ...(disk.low && { problem: 'less than 16 MiB free: events will be refused (503) when it is full' }) } }),
+      storage: {
+        ...(size && { database_bytes: size.bytes, data_dir_bytes: size.data_dir_bytes }),
+        ...(dataDisk && {
+          data_dir_disk: { free_bytes: dataDisk.freeBytes, total_bytes: dataDisk.totalBytes, min_free_bytes: dataDisk.minFreeBytes, low: dataDisk.low },
+        }),
+      },
     },
     httpStatus: behind ? 503 : 200,
   }

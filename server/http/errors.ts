@@ -1,6 +1,6 @@
 import type { Failure, FailureKind } from '../failures.ts'
 
-export type FailureStatus = 400 | 401 | 403 | 404 | 408 | 409 | 410 | 413 | 415 | 422 | 429 | 503
+export type FailureStatus = 400 | 401 | 403 | 404 | 408 | 409 | 410 | 413 | 415 | 422 | 429 | 503 | 507
 
 /** The HTTP status each kind of failure (server/failures.ts) is answered with. */
 const STATUS: Record<FailureKind, FailureStatus> = {
@@ -16,6 +16,7 @@ const STATUS: Record<FailureKind, FailureStatus> = {
   'unsupported media type': 415,
   'too many': 429,
   unavailable: 503,
+  'insufficient storage': 507,
 }
 
 export const statusOf = (failure: Failure): FailureStatus => STATUS[failure.kind]

@@ -82,6 +82,13 @@ async function receiveUpload(c: Context<AppEnv>, kind: UploadKind, authority: Up
 
 /** Receives, checks and stores one upload; its id. */
 async function acceptUpload(c: Context<AppEnv>, kind: UploadKind, authority: UploadAuthority): Promise<string> {
+  try {
+    // Low on disk space: refused before the body is read (storage/disk-guard.ts).
+    c.var.deps.diskGuard?.admitUpload()
+  } catch (err) {
+    c.header('Connection', 'close')
+    throw err
+  }
   const release = takeUploadSlot(c)
   try {
     const { projectId, upload } = await receiveUpload(c, kind, authority)

@@ -10,7 +10,7 @@ import type { Logger } from 'pino'
 import { apiErrorSchema } from '../../../contract/api-error.ts'
 import type { AppDeps } from '../../context.ts'
 import { isDatabaseUnavailable, logDatabaseUnavailable } from '../../db/pg-errors.ts'
-import { Failure, PayloadTooLargeError } from '../../failures.ts'
+import { Failure, PayloadTooLargeError, ServiceBusyError } from '../../failures.ts'
 import { statusOf } from '../../http/errors.ts'
 import { parseInput } from '../../http/validate.ts'
 import { acceptedRequest, acceptedSessions } from '../payload/accepted-request.ts'
@@ -100,6 +100,10 @@ async function acceptSessions(deps: AppDeps, request: IngestRequest): Promise<In
 
 /** A failure as the answer notifiers get: the typed ones keep their status; the database away is a 503 they retry. */
 function failureAnswer(err: unknown, logger: Logger, requestId: string): { status: number; headers: Record<string, string>; messages: string[] } {
+  if (err instanceof ServiceBusyError) {
+    // Refused before the body was read: the client may still be sending it.
+    return { status: statusOf(err), headers: { 'Retry-After': String(err.retryAfterSeconds), Connection: 'close' }, messages: err.messages }
+  }
   if (err instanceof Failure) {
     // The client may still be sending; say the connection ends rather than read the rest.
     return { status: statusOf(err), headers: err instanceof PayloadTooLargeError || err instanceof BodyTimeoutError ? { Connection: 'close' } : {}, messages: err.messages }
@@ -129,6 +133,8 @@ export async function answerIngest(deps: AppDeps, request: IngestRequest, reques
   }
   try {
     if (request.method !== 'POST') throw new Failure405(request)
+    // Low on disk space: refused before anything is read or written (storage/disk-guard.ts).
+    deps.diskGuard?.admitEvents()
     const answer = request.path === '/notify' ? await acceptNotify(deps, request) : await acceptSessions(deps, request)
     return { ...answer, headers: { ...cors, ...answer.headers } }
   } catch (err) {
