@@ -43,6 +43,19 @@ function bodyStream(c: Context<AppEnv>): Readable {
   return body ? Readable.fromWeb(body as WebReadableStream<Uint8Array>) : Readable.from([])
 }
 
+/** Reads and drops a body of at most `limitBytes`; stops reading past it (the connection is closed then). */
+async function discardBody(body: Readable, limitBytes: number): Promise<void> {
+  let bytes = 0
+  try {
+    for await (const chunk of body) {
+      bytes += (chunk as Buffer).length
+      if (bytes > limitBytes) return
+    }
+  } catch {
+    // The client went away: nothing to answer.
+  }
+}
+
 /**
  * Who an upload is for: the project its apiKey field names (the upload tools), or the project
  * the API's edge resolved for a signed-in user, who must not send an apiKey.
@@ -83,10 +96,13 @@ async function receiveUpload(c: Context<AppEnv>, kind: UploadKind, authority: Up
 /** Receives, checks and stores one upload; its id. */
 async function acceptUpload(c: Context<AppEnv>, kind: UploadKind, authority: UploadAuthority): Promise<string> {
   try {
-    // Low on disk space: refused before the body is read (storage/disk-guard.ts).
+    // Low on disk space: refused before anything is stored (storage/disk-guard.ts).
     c.var.deps.diskGuard?.admitUpload()
   } catch (err) {
+    // The body is read and dropped, up to an upload's limit, so the upload tool reads the answer
+    // instead of a connection reset while it is still sending; past the limit the connection ends.
     c.header('Connection', 'close')
+    await discardBody(bodyStream(c), c.var.deps.config.sourceMaps.maxFileBytes * TOTAL_FILES_FACTOR)
     throw err
   }
   const release = takeUploadSlot(c)

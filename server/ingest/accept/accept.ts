@@ -73,6 +73,15 @@ async function projectOf(deps: AppDeps, request: IngestRequest, headerProject: s
 }
 
 async function readRequest(deps: AppDeps, request: IngestRequest, limitBytes: number) {
+  try {
+    // Low on disk space: refused before anything is written (storage/disk-guard.ts).
+    deps.diskGuard?.admitEvents()
+  } catch (err) {
+    // The body is read and dropped (within the usual limits) so the notifier reads the answer
+    // instead of a connection reset while it is still sending.
+    await request.readBody(limitBytes).catch(() => undefined)
+    throw err
+  }
   const headerKey = request.header('bugsnag-api-key')?.trim() || request.queryApiKey()?.trim()
   // With the key in the header, refuse an unknown key before reading the body.
   const headerProject = headerKey ? await projectIdForApiKey(deps.database, headerKey) : null
@@ -133,8 +142,6 @@ export async function answerIngest(deps: AppDeps, request: IngestRequest, reques
   }
   try {
     if (request.method !== 'POST') throw new Failure405(request)
-    // Low on disk space: refused before anything is read or written (storage/disk-guard.ts).
-    deps.diskGuard?.admitEvents()
     const answer = request.path === '/notify' ? await acceptNotify(deps, request) : await acceptSessions(deps, request)
     return { ...answer, headers: { ...cors, ...answer.headers } }
   } catch (err) {
