@@ -1,3 +1,13 @@
-/** A file size for people: "512 B", "3.4 KB", "12.0 MB" (powers of 1024). */
-export const formatBytes = (bytes: number): string =>
-  bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`
+const UNITS = ['KB', 'MB', 'GB', 'TB'] as const
+
+/** A size for people: "512 B", "3.4 KB", "12.0 MB", "1.3 GB" (powers of 1024). */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`
+  let value = bytes / 1024
+  let unit = 0
+  while (value >= 1024 && unit < UNITS.length - 1) {
+    value /= 1024
+    unit += 1
+  }
+  return `${value.toFixed(1)} ${UNITS[unit]}`
+}

@@ -4,6 +4,7 @@ import type { ErrorEvent, EventThread, StackFrame } from '../../contract/events.
 import type { Organization } from '../../contract/organizations.ts'
 import type { Project } from '../../contract/projects.ts'
 import type { RateLimit } from '../../contract/rate-limits.ts'
+import type { ProjectStorage, ServerStorage } from '../../contract/storage.ts'
 
 const origin = 'http://localhost:3000'
 
@@ -166,4 +167,34 @@ export const event = (overrides: Partial<ErrorEvent> = {}): ErrorEvent => ({
   session: null,
   notifier: null,
   ...overrides,
+})
+
+export const projectStorage = (overrides: Partial<ProjectStorage> = {}): ProjectStorage => ({
+  measured_at: new Date().toISOString(),
+  total_bytes: 889_212_345 + 4_123_456 + 12_345,
+  events: { count: 900_000, bytes: 133_212_345 },
+  payloads: { count: 900_000, bytes: 756_000_000 },
+  sampled_events: 1000,
+  source_maps: { count: 3, bytes: 4_123_456 },
+  privacy_exports: { count: 1, bytes: 12_345 },
+  ...overrides,
+})
+
+/** This server's storage: `low` below the threshold (2 MiB free of 1 GiB kept), otherwise 50 GiB free. */
+export const serverStorage = ({ low = false, postgres = false }: { low?: boolean; postgres?: boolean } = {}): ServerStorage => ({
+  database: {
+    engine: postgres ? 'postgres' : 'pglite',
+    bytes: 1_377_288_719,
+    data_dir_bytes: postgres ? null : 2_466_557_952,
+    measured_at: new Date().toISOString(),
+  },
+  disk: postgres
+    ? null
+    : {
+        free_bytes: low ? 2 * 1024 ** 2 : 50 * 1024 ** 3,
+        total_bytes: 100 * 1024 ** 3,
+        min_free_bytes: 1024 ** 3,
+        low,
+        checked_at: new Date().toISOString(),
+      },
 })

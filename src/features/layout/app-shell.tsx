@@ -1,12 +1,14 @@
 import { Outlet } from '@tanstack/react-router'
 import type * as React from 'react'
 import { AppHeader } from './app-header.tsx'
+import { LowDiskBanner } from './low-disk-banner.tsx'
 import { NavigationProgress } from './navigation-progress.tsx'
 import { useFocusRescue } from './use-focus-rescue.ts'
 
 /**
  * Signed-in pages: the header with breadcrumbs, then the page in the main landmark (the route's
- * child, or `children` for a page outside the signed-in routes such as "Page not found").
+ * child, or `children` for a page outside the signed-in routes such as "Page not found"), below
+ * the low disk space banner while it shows.
  */
 export function AppShell({ children }: { children?: React.ReactNode }) {
   useFocusRescue('main')
@@ -21,6 +23,7 @@ export function AppShell({ children }: { children?: React.ReactNode }) {
       <NavigationProgress />
       <AppHeader />
       <main id="main" tabIndex={-1} className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 outline-none">
+        <LowDiskBanner />
         {children ?? <Outlet />}
       </main>
     </div>

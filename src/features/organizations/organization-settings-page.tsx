@@ -10,9 +10,10 @@ import { PageHeader } from '../../components/ui/page-header.tsx'
 import { useIsOrganizationAdmin } from '../collaborators/use-is-admin.ts'
 import { DeleteByNameDialog } from '../settings/delete-by-name-dialog.tsx'
 import { RenameForm } from '../settings/rename-form.tsx'
+import { ServerStorageSection } from './server-storage-section.tsx'
 
 /**
- * An organization's name and deletion. Admins change them; members read the name and are told
+ * An organization's name, this server's storage (admins) and the organization's deletion. Admins change them; members read the name and are told
  * who can change it. Loaded by the route (organizations.$organizationId_.settings.tsx).
  */
 export function OrganizationSettingsPage({ organizationId }: { organizationId: string }) {
@@ -44,6 +45,8 @@ export function OrganizationSettingsPage({ organizationId }: { organizationId: s
           )}
         </CardContent>
       </Card>
+
+      {isAdmin ? <ServerStorageSection organizationId={organizationId} /> : null}
 
       {isAdmin ? (
         <Card aria-labelledby="organization-delete-title" tone="danger">

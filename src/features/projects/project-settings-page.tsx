@@ -12,10 +12,11 @@ import { useIsOrganizationAdmin } from '../collaborators/use-is-admin.ts'
 import { DeleteByNameDialog } from '../settings/delete-by-name-dialog.tsx'
 import { RenameForm } from '../settings/rename-form.tsx'
 import { ApiKeyField } from './api-key-field.tsx'
+import { ProjectStorageSection } from './project-storage-section.tsx'
 import { RateLimitSection } from './rate-limit-section.tsx'
 
 /**
- * A project's name, API key, rate limit and deletion. Admins change them; members see the name and key and
+ * A project's name, API key, rate limit, storage (admins) and deletion. Admins change them; members see the name and key and
  * are told who can change them (the server refuses them anyway). Loaded by the route
  * (projects.$projectId.settings.tsx), including what decides whether the user is an admin.
  */
@@ -71,6 +72,8 @@ export function ProjectSettingsPage({ projectId }: { projectId: string }) {
       </Card>
 
       <RateLimitSection projectId={projectId} isAdmin={isAdmin} />
+
+      {isAdmin ? <ProjectStorageSection projectId={projectId} organizationId={project.organization_id} /> : null}
 
       {isAdmin ? (
         <Card aria-labelledby="project-delete-title" tone="danger">
