@@ -5,7 +5,7 @@ import { projectQuery } from '../../api/projects.ts'
 import { STORAGE_POLL_MS } from '../../api/polling.ts'
 import { serverStorageQuery } from '../../api/storage.ts'
 import { useIsOrganizationAdmin } from '../collaborators/use-is-admin.ts'
-import { lowDiskMessage } from '../../lib/low-disk-message.ts'
+import { formatBytes } from '../../lib/format-bytes.ts'
 
 /**
  * Above every page of an organization its viewer administers, while this server is low on disk
@@ -28,8 +28,10 @@ export function LowDiskBanner() {
     <div role="alert" className="mb-4 flex items-start gap-2 rounded-md border border-danger/40 bg-danger-soft/40 px-3 py-2 text-sm">
       <HardDrive aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-danger" />
       <p>
-        <span className="font-medium">This server is low on disk space.</span> {lowDiskMessage(disk.free_bytes, disk.min_free_bytes)}{' '}
-        <Link to="/organizations/$organizationId/settings" params={{ organizationId }} className="font-medium text-accent hover:underline">
+        <span className="font-medium">This server is low on disk space.</span> Only {formatBytes(disk.free_bytes)} of disk space is left,
+        less than the {formatBytes(disk.min_free_bytes)} Errata keeps free. New errors and source map uploads are refused until space
+        is freed; notifiers send those errors again later.{' '}
+        <Link to="/organizations/$organizationId/settings" params={{ organizationId }} className="font-medium text-accent underline underline-offset-2">
           This server’s storage
         </Link>
       </p>

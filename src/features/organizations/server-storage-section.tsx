@@ -1,5 +1,4 @@
 import { useQuery } from '@tanstack/react-query'
-import { AlertTriangle } from 'lucide-react'
 import type { ServerStorage } from '../../../contract/storage.ts'
 import { serverStorageQuery } from '../../api/storage.ts'
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx'
@@ -7,11 +6,11 @@ import { RelativeTime } from '../../components/ui/relative-time.tsx'
 import { LoadingRegion, Skeleton } from '../../components/ui/skeleton.tsx'
 import { ErrorState } from '../../components/ui/states.tsx'
 import { formatBytes } from '../../lib/format-bytes.ts'
-import { lowDiskMessage } from '../../lib/low-disk-message.ts'
 
 /**
  * On the organization's settings page, for its admins: the disk use of this server (shared by
- * every organization on it): the database, the free space Errata keeps and whether it is short.
+ * every organization on it): the database, the free space Errata keeps and whether it is short
+ * (the app's banner says what that means while it is).
  */
 export function ServerStorageSection({ organizationId }: { organizationId: string }) {
   const query = useQuery(serverStorageQuery(organizationId))
@@ -41,7 +40,6 @@ export function ServerStorageSection({ organizationId }: { organizationId: strin
 function ServerStorageFacts({ storage: { database, disk } }: { storage: ServerStorage }) {
   return (
     <>
-      {disk?.low ? <LowDiskWarning freeBytes={disk.free_bytes} minFreeBytes={disk.min_free_bytes} /> : null}
       <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1.5 text-sm">
         <dt className="text-muted-foreground">Database</dt>
         <dd className="tabular-nums">
@@ -84,14 +82,5 @@ function ServerStorageFacts({ storage: { database, disk } }: { storage: ServerSt
         .
       </p>
     </>
-  )
-}
-
-function LowDiskWarning({ freeBytes, minFreeBytes }: { freeBytes: number; minFreeBytes: number }) {
-  return (
-    <div className="flex items-start gap-2 rounded-md border border-danger/40 bg-danger-soft/40 px-3 py-2 text-sm">
-      <AlertTriangle aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-danger" />
-      <p>{lowDiskMessage(freeBytes, minFreeBytes)}</p>
-    </div>
   )
 }

@@ -72,8 +72,8 @@ function StorageTable({ storage, organizationId }: { storage: ProjectStorage; or
               <th scope="row" className="py-1.5 pr-3 text-left font-normal">
                 {part.label}
               </th>
-              <td className="py-1.5 pr-3 text-right text-muted-foreground tabular-nums">{part.count(storage[part.key].count)}</td>
-              <td className="py-1.5 text-right tabular-nums">{formatBytes(storage[part.key].bytes)}</td>
+              <td className="py-1.5 pr-3 text-right whitespace-nowrap text-muted-foreground tabular-nums">{part.count(storage[part.key].count)}</td>
+              <td className="py-1.5 text-right whitespace-nowrap tabular-nums">{formatBytes(storage[part.key].bytes)}</td>
             </tr>
           ))}
         </tbody>
@@ -83,7 +83,7 @@ function StorageTable({ storage, organizationId }: { storage: ProjectStorage; or
               Total
             </th>
             <td />
-            <td className="pt-2 text-right font-semibold tabular-nums">{formatBytes(storage.total_bytes)}</td>
+            <td className="pt-2 text-right font-semibold whitespace-nowrap tabular-nums">{formatBytes(storage.total_bytes)}</td>
           </tr>
         </tfoot>
       </table>
@@ -93,7 +93,7 @@ function StorageTable({ storage, organizationId }: { storage: ProjectStorage; or
           ? `Events and their details are estimated from the latest ${formatCount(storage.sampled_events)} events. `
           : null}
         Indexes and summaries are not counted here: the whole database and the free disk space are in the{' '}
-        <Link to="/organizations/$organizationId/settings" params={{ organizationId }} className="text-accent hover:underline">
+        <Link to="/organizations/$organizationId/settings" params={{ organizationId }} className="text-accent underline underline-offset-2">
           organization settings
         </Link>
         .
