@@ -95,18 +95,19 @@ async function receiveUpload(c: Context<AppEnv>, kind: UploadKind, authority: Up
 
 /** Receives, checks and stores one upload; its id. */
 async function acceptUpload(c: Context<AppEnv>, kind: UploadKind, authority: UploadAuthority): Promise<string> {
-  try {
-    // Low on disk space: refused before anything is stored (storage/disk-guard.ts).
-    c.var.deps.diskGuard?.admitUpload()
-  } catch (err) {
-    // The body is read and dropped, up to an upload's limit, so the upload tool reads the answer
-    // instead of a connection reset while it is still sending; past the limit the connection ends.
-    c.header('Connection', 'close')
-    await discardBody(bodyStream(c), c.var.deps.config.sourceMaps.maxFileBytes * TOTAL_FILES_FACTOR)
-    throw err
-  }
   const release = takeUploadSlot(c)
   try {
+    try {
+      // Low on disk space: refused before anything is stored (storage/disk-guard.ts).
+      c.var.deps.diskGuard?.admitUpload()
+    } catch (err) {
+      // The body is read and dropped (holding the client's upload slot), up to an upload's limit,
+      // so the upload tool reads the answer instead of a connection reset while it is still
+      // sending; past the limit the connection ends.
+      c.header('Connection', 'close')
+      await discardBody(bodyStream(c), c.var.deps.config.sourceMaps.maxFileBytes * TOTAL_FILES_FACTOR)
+      throw err
+    }
     const { projectId, upload } = await receiveUpload(c, kind, authority)
     const request = readUploadForm(kind, upload)
     const summary = await inspectSourceMap(request.map.gzipped, request.map.size)

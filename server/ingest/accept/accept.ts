@@ -110,7 +110,7 @@ async function acceptSessions(deps: AppDeps, request: IngestRequest): Promise<In
 /** A failure as the answer notifiers get: the typed ones keep their status; the database away is a 503 they retry. */
 function failureAnswer(err: unknown, logger: Logger, requestId: string): { status: number; headers: Record<string, string>; messages: string[] } {
   if (err instanceof ServiceBusyError) {
-    // Refused before the body was read: the client may still be sending it.
+    // Refused before anything was stored; a body over its limit was not read whole.
     return { status: statusOf(err), headers: { 'Retry-After': String(err.retryAfterSeconds), Connection: 'close' }, messages: err.messages }
   }
   if (err instanceof Failure) {
