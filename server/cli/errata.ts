@@ -2,10 +2,13 @@
 // Each command reads the same configuration as the server (server/config.ts, the environment).
 import { ConfigError } from '../config.ts'
 import { CommandError, type Command } from './command.ts'
+import { backupCommand, restoreCommand } from './backup.command.ts'
 import { resetPasswordCommand } from './reset-password.command.ts'
 
 const commands: Record<string, Command> = {
   'reset-password': resetPasswordCommand,
+  backup: backupCommand,
+  restore: restoreCommand,
   help: { usage: 'help', summary: 'lists these commands', run: async () => (process.stdout.write(helpText()), 0) },
 }
 

@@ -9,6 +9,7 @@ export type WorkerRequest =
   | { id: number; op: 'plugin.call'; pluginId: number; request: unknown }
   | { id: number; op: 'plugin.close'; pluginId: number }
   | { id: number; op: 'snapshot'; path: string }
+  | { id: number; op: 'backup'; into: string; alongside: readonly { from: string; to: string }[] }
   | { id: number; op: 'close' }
 
 export type { ThreadReply as WorkerReply } from '../thread.ts'
@@ -33,6 +34,8 @@ interface PgliteThread {
   loadPlugin(module: URL, data: unknown): Promise<ThreadPlugin>
   /** Writes the whole cluster to `path` as a tarball that `startPgliteThread` can start from. */
   saveSnapshot(path: string): Promise<void>
+  /** See Database.stageBackup (client.ts). */
+  stageBackup(into: string, alongside: readonly { from: string; to: string }[]): Promise<void>
   /** See EngineActivity.idleForMs (client.ts). */
   idleForMs(): number
   /** See EngineActivity.sinceLastAnswerMs (client.ts). */
@@ -105,6 +108,9 @@ export async function startPgliteThread(dataDir: string | undefined, logLevel: s
     },
     async saveSnapshot(path) {
       await send({ op: 'snapshot', path })
+    },
+    async stageBackup(into, alongside) {
+      await send({ op: 'backup', into, alongside })
     },
     idleForMs: () => (inFlight > 0 ? 0 : performance.now() - idleSince),
     sinceLastAnswerMs: () => performance.now() - answeredAt,

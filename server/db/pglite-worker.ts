@@ -2,7 +2,8 @@
 // callers load beside it (the ingest pipeline's indexer): WASM execution no longer competes
 // with HTTP parsing on the main thread, and a plug-in's transactions run without waiting for
 // the main thread between statements (they hold PGlite's only connection while they run).
-import { readFile, writeFile } from 'node:fs/promises'
+import { cp, link, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
 import { parentPort, workerData } from 'node:worker_threads'
 import { PGlite, type Transaction } from '@electric-sql/pglite'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
@@ -10,6 +11,7 @@ import { drizzle } from 'drizzle-orm/pglite'
 import { createLogger } from '../logger.ts'
 import { describeError } from '../thread.ts'
 import { PGLITE_CAPABILITIES } from './capabilities.ts'
+import { LOCK_FILE } from './data-dir-lock.ts'
 import type { Database, ThreadPluginModule } from './client.ts'
 import type { WorkerReply, WorkerRequest } from './pglite-thread.ts'
 import { schema } from './schema.ts'
@@ -35,6 +37,7 @@ const local: Database = {
   withExclusiveLock: async (_key, fn) => fn(),
   close: () => pglite.close(),
 }
+
 
 /** Plug-ins loaded by the main thread (Database.loadThreadPlugin), by id. */
 const plugins = new Map<number, Awaited<ReturnType<ThreadPluginModule['attach']>>>()
@@ -75,6 +78,52 @@ async function begin(txId: number): Promise<void> {
   await Promise.race([isOpen, finished])
 }
 
+/** Hard-links the files of `from` (if it exists) into `to`: instant, and what the link names stays whatever happens to `from` later. */
+async function linkFiles(from: string, to: string): Promise<void> {
+  await mkdir(to, { recursive: true, mode: 0o700 })
+  const entries = await readdir(from, { withFileTypes: true }).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return []
+    throw err
+  })
+  for (const entry of entries) {
+    if (!entry.isFile()) continue
+    try {
+      // An empty file is made anew (node-tar 7 fails on an empty file with several links); it
+      // still counts: an empty journal segment keeps the segments' numbering.
+      if ((await stat(join(from, entry.name))).size === 0) await writeFile(join(to, entry.name), '', { mode: 0o600 })
+      else await link(join(from, entry.name), join(to, entry.name))
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err // removed meanwhile (a journal segment the indexer passed)
+    }
+  }
+}
+
+/**
+ * See Database.stageBackup (client.ts). Every statement, autocommit or not, takes PGlite's
+ * transaction lock: holding it (an empty transaction) nothing runs meanwhile, so the cluster's
+ * files are checkpointed and copied, and the files beside them linked, at one moment between
+ * transactions. The ingest journal's position (a row) and its segments (files) then agree: the
+ * indexer cannot pass a segment, nor delete it, between the copy and the links. The files are
+ * copied rather than dumped (PGlite's dumpDataDir): that reads the whole directory into memory,
+ * Errata's own files included, and fails on the server's socket.
+ */
+async function stageBackup(into: string, alongside: readonly { from: string; to: string }[]): Promise<void> {
+  if (!dataDir) throw new Error('an in-memory database has no files to back up')
+  const root = resolve(dataDir)
+  const own = new Set([resolve(into), ...alongside.map((dir) => resolve(dir.from))])
+  await pglite.transaction(async (tx) => {
+    // Dirty pages to the data files: the copy starts with next to nothing to replay.
+    await tx.exec('CHECKPOINT')
+    // PostgreSQL's files only: not Errata's beside them (the pid file, the socket, this copy).
+    for (const entry of await readdir(root, { withFileTypes: true })) {
+      const source = join(root, entry.name)
+      if (own.has(source) || entry.name === LOCK_FILE || !(entry.isFile() || entry.isDirectory())) continue
+      await cp(source, join(into, 'pgdata', entry.name), { recursive: true })
+    }
+    for (const dir of alongside) await linkFiles(dir.from, join(into, dir.to))
+  })
+}
+
 async function handle(request: WorkerRequest): Promise<unknown> {
   switch (request.op) {
     case 'query': {
@@ -109,6 +158,9 @@ async function handle(request: WorkerRequest): Promise<unknown> {
       return null
     case 'snapshot':
       await writeFile(request.path, Buffer.from(await (await pglite.dumpDataDir('none')).arrayBuffer()))
+      return null
+    case 'backup':
+      await stageBackup(request.into, request.alongside)
       return null
     case 'close':
       await Promise.all([...plugins.values()].map((loaded) => loaded.close()))

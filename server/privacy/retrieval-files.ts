@@ -10,6 +10,7 @@ import { finished, pipeline } from 'node:stream/promises'
 import { createGzip } from 'node:zlib'
 import { sql } from 'drizzle-orm'
 import { queryRows, type Database } from '../db/client.ts'
+import { eventDataDir } from '../db/data-dir-layout.ts'
 
 /** An output file being written: lines in, gzip'd on the way. */
 interface RetrievalFileWriter {
@@ -238,5 +239,5 @@ function databaseFileStore(database: Database): RetrievalFileStore {
  * may serve a download), else files in DATA_DIR, which this process alone uses.
  */
 export function retrievalFileStore(database: Database, dataDir: string): RetrievalFileStore {
-  return database.sharedByProcesses ? databaseFileStore(database) : directoryFileStore(database, join(dataDir, 'event-data'))
+  return database.sharedByProcesses ? databaseFileStore(database) : directoryFileStore(database, eventDataDir(dataDir))
 }
