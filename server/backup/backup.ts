@@ -14,7 +14,7 @@ import { sql } from 'drizzle-orm'
 import * as tar from 'tar'
 import { openPglite, queryRows, type Database } from '../db/client.ts'
 import { DataDirInUseError, LOCK_FILE, lockDataDir } from '../db/data-dir-lock.ts'
-import { eventDataDir, journalDir } from '../db/data-dir-layout.ts'
+import { eventDataDir, journalDir, RETRIEVAL_FILE_SUFFIX } from '../db/data-dir-layout.ts'
 import { makePrivate } from '../db/data-dir-permissions.ts'
 import { listMigrations } from '../db/migrate.ts'
 
@@ -64,8 +64,10 @@ export async function stageBackup(database: Database, dataDir: string): Promise<
   try {
     manifest.created_at = new Date().toISOString()
     await database.stageBackup(dir, [
-      { from: journalDir(dataDir), to: JOURNAL },
-      { from: eventDataDir(dataDir), to: EVENT_DATA },
+      // Appended to while the server runs: copied as it is at that moment.
+      { from: journalDir(dataDir), to: JOURNAL, copy: true },
+      // Finished retrieval files only (a partial one is removed at start anyway).
+      { from: eventDataDir(dataDir), to: EVENT_DATA, suffix: RETRIEVAL_FILE_SUFFIX },
     ])
     await writeFile(join(dir, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o600 })
     return { dir, manifest }

@@ -9,10 +9,21 @@ export type WorkerRequest =
   | { id: number; op: 'plugin.call'; pluginId: number; request: unknown }
   | { id: number; op: 'plugin.close'; pluginId: number }
   | { id: number; op: 'snapshot'; path: string }
-  | { id: number; op: 'backup'; into: string; alongside: readonly { from: string; to: string }[] }
+  | { id: number; op: 'backup'; into: string; alongside: readonly BackupAlongside[] }
   | { id: number; op: 'close' }
 
 export type { ThreadReply as WorkerReply } from '../thread.ts'
+
+/** A directory of DATA_DIR that a backup holds beside the cluster (Database.stageBackup). */
+export interface BackupAlongside {
+  from: string
+  /** Its name in the backup. */
+  to: string
+  /** Copied as they are (files still appended to), rather than hard-linked (files that no longer change). */
+  copy?: boolean
+  /** Only the files whose names end so. */
+  suffix?: string
+}
 
 type DistributiveOmitId<T> = T extends unknown ? Omit<T, 'id'> : never
 type QueryOptions = { rowMode?: 'array' | 'object'; parsers?: Record<number, (value: string) => unknown> }
@@ -35,7 +46,7 @@ interface PgliteThread {
   /** Writes the whole cluster to `path` as a tarball that `startPgliteThread` can start from. */
   saveSnapshot(path: string): Promise<void>
   /** See Database.stageBackup (client.ts). */
-  stageBackup(into: string, alongside: readonly { from: string; to: string }[]): Promise<void>
+  stageBackup(into: string, alongside: readonly BackupAlongside[]): Promise<void>
   /** See EngineActivity.idleForMs (client.ts). */
   idleForMs(): number
   /** See EngineActivity.sinceLastAnswerMs (client.ts). */

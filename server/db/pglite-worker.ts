@@ -2,7 +2,7 @@
 // callers load beside it (the ingest pipeline's indexer): WASM execution no longer competes
 // with HTTP parsing on the main thread, and a plug-in's transactions run without waiting for
 // the main thread between statements (they hold PGlite's only connection while they run).
-import { cp, link, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises'
+import { copyFile, cp, link, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { parentPort, workerData } from 'node:worker_threads'
 import { PGlite, type Transaction } from '@electric-sql/pglite'
@@ -13,7 +13,7 @@ import { describeError } from '../thread.ts'
 import { PGLITE_CAPABILITIES } from './capabilities.ts'
 import { LOCK_FILE } from './data-dir-lock.ts'
 import type { Database, ThreadPluginModule } from './client.ts'
-import type { WorkerReply, WorkerRequest } from './pglite-thread.ts'
+import type { BackupAlongside, WorkerReply, WorkerRequest } from './pglite-thread.ts'
 import { schema } from './schema.ts'
 
 const port = parentPort!
@@ -78,20 +78,24 @@ async function begin(txId: number): Promise<void> {
   await Promise.race([isOpen, finished])
 }
 
-/** Hard-links the files of `from` (if it exists) into `to`: instant, and what the link names stays whatever happens to `from` later. */
-async function linkFiles(from: string, to: string): Promise<void> {
-  await mkdir(to, { recursive: true, mode: 0o700 })
+/**
+ * Puts the files of `from` (if it exists; those ending in `suffix`, when given) into `to`: copied
+ * as they are now when `copy` (files still appended to), else hard-linked (instant; files that
+ * no longer change).
+ */
+async function stageFiles({ from, to, copy, suffix }: BackupAlongside, into: string): Promise<void> {
+  const target = join(into, to)
+  await mkdir(target, { recursive: true, mode: 0o700 })
   const entries = await readdir(from, { withFileTypes: true }).catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT') return []
     throw err
   })
   for (const entry of entries) {
-    if (!entry.isFile()) continue
+    if (!entry.isFile() || (suffix && !entry.name.endsWith(suffix))) continue
     try {
-      // An empty file is made anew (node-tar 7 fails on an empty file with several links); it
-      // still counts: an empty journal segment keeps the segments' numbering.
-      if ((await stat(join(from, entry.name))).size === 0) await writeFile(join(to, entry.name), '', { mode: 0o600 })
-      else await link(join(from, entry.name), join(to, entry.name))
+      // node-tar 7 fails on an empty file with several links: an empty one is copied too.
+      if (copy || (await stat(join(from, entry.name))).size === 0) await copyFile(join(from, entry.name), join(target, entry.name))
+      else await link(join(from, entry.name), join(target, entry.name))
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err // removed meanwhile (a journal segment the indexer passed)
     }
@@ -103,11 +107,11 @@ async function linkFiles(from: string, to: string): Promise<void> {
  * transaction lock: holding it (an empty transaction) nothing runs meanwhile, so the cluster's
  * files are checkpointed and copied, and the files beside them linked, at one moment between
  * transactions. The ingest journal's position (a row) and its segments (files) then agree: the
- * indexer cannot pass a segment, nor delete it, between the copy and the links. The files are
- * copied rather than dumped (PGlite's dumpDataDir): that reads the whole directory into memory,
+ * indexer cannot pass a segment, nor delete it, meanwhile. The cluster's files are copied
+ * rather than dumped (PGlite's dumpDataDir): that reads the whole directory into memory,
  * Errata's own files included, and fails on the server's socket.
  */
-async function stageBackup(into: string, alongside: readonly { from: string; to: string }[]): Promise<void> {
+async function stageBackup(into: string, alongside: readonly BackupAlongside[]): Promise<void> {
   if (!dataDir) throw new Error('an in-memory database has no files to back up')
   const root = resolve(dataDir)
   const own = new Set([resolve(into), ...alongside.map((dir) => resolve(dir.from))])
@@ -120,7 +124,7 @@ async function stageBackup(into: string, alongside: readonly { from: string; to:
       if (own.has(source) || entry.name === LOCK_FILE || !(entry.isFile() || entry.isDirectory())) continue
       await cp(source, join(into, 'pgdata', entry.name), { recursive: true })
     }
-    for (const dir of alongside) await linkFiles(dir.from, join(into, dir.to))
+    for (const dir of alongside) await stageFiles(dir, into)
   })
 }
 
