@@ -1,7 +1,9 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { sql } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
+import { openPglite, queryRows, withTransaction } from '../db/client.ts'
 import { freePort, runErrataCommand, startErrata, type ErrataProcess } from '../test-support/errata-process.ts'
 import { readJsApp, uploadForm } from '../test-support/source-map-uploads.ts'
 
@@ -192,5 +194,36 @@ describe('errata backup and restore (embedded database)', () => {
     const message = 'DATABASE_URL is set: back up and restore PostgreSQL with pg_dump and pg_restore (docs/operations.md, "Backups")'
     expect(await runErrataCommand(['backup', join(tmpdir(), 'never.tgz')], env)).toMatchObject({ code: 1, stderr: `errata backup: ${message}\n` })
     expect(await runErrataCommand(['restore', join(tmpdir(), 'never.tgz')], env)).toMatchObject({ code: 1, stderr: `errata restore: ${message}\n` })
+  })
+})
+
+describe('Database.stageBackup (PGlite)', () => {
+  it('copies the cluster between two transactions: one in progress ends first, and what it commits is in the copy', { timeout: 120_000 }, async () => {
+    const root = tempDir()
+    const database = await openPglite(join(root, 'data'))
+    cleanups.push(() => database.close())
+    await database.execScript('CREATE TABLE counted (n int)')
+    let release!: () => void
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    let inserted!: () => void
+    const insertedRow = new Promise<void>((resolve) => (inserted = resolve))
+    const transaction = withTransaction(database.db, async (tx) => {
+      await tx.execute(sql`INSERT INTO counted VALUES (1)`)
+      inserted()
+      await gate
+    })
+    await insertedRow
+    const staged = join(root, 'staged')
+    const copying = database.stageBackup!(staged, [])
+    // A copy that did not wait for the transaction is finished by then (without its row); one that
+    // waits goes on once the transaction ends.
+    await Promise.race([copying, new Promise((resolve) => setTimeout(resolve, 5000))])
+    release()
+    await transaction
+    await copying
+
+    const copy = await openPglite(join(staged, 'pgdata'))
+    cleanups.push(() => copy.close())
+    expect(await queryRows(copy.db, sql`SELECT n FROM counted`)).toEqual([{ n: 1 }])
   })
 })
