@@ -1,10 +1,12 @@
 // Backups of the embedded database as an operator makes them: `npm run errata -- backup FILE`
 // beside a running server (through its operator socket) or a stopped one, and
 // `npm run errata -- restore FILE` into an empty DATA_DIR (server/backup/backup.ts).
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import * as tar from 'tar'
 import { afterEach, describe, expect, it } from 'vitest'
+import { listMigrations } from '../../server/db/migrate.ts'
 import { readJsApp, uploadForm } from '../../server/test-support/source-map-uploads.ts'
 import { errataProcesses, freePort, runErrataCommand } from './errata-process.ts'
 
@@ -170,7 +172,7 @@ describe('errata backup and restore (embedded database)', () => {
     expect(await waitForEvents(server, project.id, ['after-restore'])).toContain('after-restore')
   })
 
-  it('backs up a stopped server, and refuses to overwrite a file or to restore into a DATA_DIR that is not empty', { timeout: 300_000 }, async () => {
+  it('backs up a stopped server, and refuses to overwrite a file, to restore into a DATA_DIR that is not empty or a backup of a newer schema', { timeout: 300_000 }, async () => {
     const root = tempDir()
     const dataDir = join(root, 'data')
     const server = await start(dataDir)
@@ -186,6 +188,21 @@ describe('errata backup and restore (embedded database)', () => {
 
     const notEmpty = await errata(['restore', file], dataDir)
     expect(notEmpty).toMatchObject({ code: 1, stderr: `errata restore: DATA_DIR ${dataDir} is not empty: restore into an empty or new directory (and point DATA_DIR at it)\n` })
+
+    // A backup of a schema newer than this release's is refused, and nothing is left behind.
+    const unpacked = join(root, 'unpacked')
+    mkdirSync(unpacked)
+    await tar.extract({ file, cwd: unpacked })
+    const manifest = JSON.parse(readFileSync(join(unpacked, 'manifest.json'), 'utf8')) as Record<string, unknown>
+    writeFileSync(join(unpacked, 'manifest.json'), JSON.stringify({ ...manifest, errata_version: '9.0.0', schema: '9999-from-the-future.sql' }))
+    const future = join(root, 'future.tgz')
+    await tar.create({ gzip: true, file: future, cwd: unpacked }, readdirSync(unpacked))
+    const futureDir = join(root, 'future-data')
+    expect(await errata(['restore', future], futureDir)).toMatchObject({
+      code: 1,
+      stderr: `errata restore: ${future} was made by a newer Errata (9.0.0, schema 9999-from-the-future.sql); this one knows up to ${listMigrations().at(-1)!.name}: restore it with that release or a later one\n`,
+    })
+    expect(existsSync(futureDir)).toBe(false)
 
     const emptyDir = join(root, 'empty')
     mkdirSync(emptyDir)
