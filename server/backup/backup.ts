@@ -3,7 +3,7 @@
 // journal (acknowledged events not yet indexed) and privacy retrieval files. The copy is made
 // by the process that has the database open: the server, asked through its operator socket
 // (backup-socket.ts), or the CLI when no server runs. PostgreSQL has pg_dump
-// (docs/operations.md, "Backups").
+// (docs/operations.md, "Backups and restore").
 import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
@@ -48,13 +48,13 @@ async function lastMigration(database: Database): Promise<string> {
 }
 
 /**
- * Stages a backup of `database` (open on `dataDir`) in a directory inside `dataDir`, so that the
- * files beside the database are hard-linked rather than copied while writes wait
- * (Database.stageBackup). The caller archives it (archiveOf) and removes it.
+ * Stages a backup of `database` (open on `dataDir`) in a directory inside `dataDir` (the same file
+ * system: finished retrieval files are hard-linked, not copied, while writes wait;
+ * Database.stageBackup). The caller archives it (archiveOf) and removes it.
  */
 export async function stageBackup(database: Database, dataDir: string): Promise<{ dir: string; manifest: BackupManifest }> {
-  if (!database.stageBackup) throw new BackupError(`the ${database.engine} database is backed up with its own tools (docs/operations.md, "Backups")`)
-  const manifest: BackupManifest = { format: 1, errata_version: errataVersion(), schema: await lastMigration(database), created_at: '' }
+  if (!database.stageBackup) throw new BackupError(`the ${database.engine} database is backed up with its own tools (docs/operations.md, "Backups and restore")`)
+  const schema = await lastMigration(database)
   // One backup at a time holds the database (the server's socket takes one request at a time;
   // the CLI holds DATA_DIR): another staging directory is left by a process that stopped mid-way.
   for (const entry of readdirSync(dataDir)) {
@@ -62,7 +62,7 @@ export async function stageBackup(database: Database, dataDir: string): Promise<
   }
   const dir = await mkdtemp(join(dataDir, STAGING_PREFIX))
   try {
-    manifest.created_at = new Date().toISOString()
+    const manifest: BackupManifest = { format: 1, errata_version: errataVersion(), schema, created_at: new Date().toISOString() }
     await database.stageBackup(dir, [
       // Appended to while the server runs: copied as it is at that moment.
       { from: journalDir(dataDir), to: JOURNAL, copy: true },

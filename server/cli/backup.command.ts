@@ -9,7 +9,7 @@ import { operatorSocketPath } from '../db/data-dir-layout.ts'
 import { DataDirInUseError } from '../db/data-dir-lock.ts'
 import { CommandError, type Command } from './command.ts'
 
-const POSTGRES_TOOLS = 'DATABASE_URL is set: back up and restore PostgreSQL with pg_dump and pg_restore (docs/operations.md, "Backups")'
+const POSTGRES_TOOLS = 'DATABASE_URL is set: back up and restore PostgreSQL with pg_dump and pg_restore (docs/operations.md, "Backups and restore")'
 
 /** The embedded database's configuration, for backup and restore. */
 function embeddedConfig(): Config {
@@ -37,7 +37,12 @@ async function backupFromServer(dataDir: string, pid: number, file: string): Pro
   if (response.statusCode !== 200) {
     let body = ''
     for await (const chunk of response) body += String(chunk)
-    const message = (JSON.parse(body) as { errors?: string[] }).errors?.join('; ') ?? body
+    let message = body
+    try {
+      message = (JSON.parse(body) as { errors: string[] }).errors.join('; ')
+    } catch {
+      // not the socket's JSON: said as it came
+    }
     throw new CommandError(`the running server made no backup: ${message}`)
   }
   try {

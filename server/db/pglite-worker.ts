@@ -38,7 +38,6 @@ const local: Database = {
   close: () => pglite.close(),
 }
 
-
 /** Plug-ins loaded by the main thread (Database.loadThreadPlugin), by id. */
 const plugins = new Map<number, Awaited<ReturnType<ThreadPluginModule['attach']>>>()
 const plugin = (pluginId: number) => {

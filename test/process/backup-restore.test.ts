@@ -221,7 +221,7 @@ describe('errata backup and restore (embedded database)', () => {
 
   it('points PostgreSQL at pg_dump and pg_restore', async () => {
     const env = { DATABASE_URL: 'postgres://errata@127.0.0.1:1/errata' }
-    const message = 'DATABASE_URL is set: back up and restore PostgreSQL with pg_dump and pg_restore (docs/operations.md, "Backups")'
+    const message = 'DATABASE_URL is set: back up and restore PostgreSQL with pg_dump and pg_restore (docs/operations.md, "Backups and restore")'
     expect(await runErrataCommand(['backup', join(tmpdir(), 'never.tgz')], env)).toMatchObject({ code: 1, stderr: `errata backup: ${message}\n` })
     expect(await runErrataCommand(['restore', join(tmpdir(), 'never.tgz')], env)).toMatchObject({ code: 1, stderr: `errata restore: ${message}\n` })
   })
