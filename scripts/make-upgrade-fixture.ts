@@ -3,10 +3,10 @@
 // migrated to that schema, then runs every later migration over it). Made once per schema and
 // kept: an older fixture is what later migrations must upgrade.
 //
-//   node --import tsx scripts/make-upgrade-fixture.ts
+//   node --import tsx scripts/make-upgrade-fixture.ts [--force]
 //
 // Run it again after a migration is added to keep a fixture of the new schema too (docs/operations.md, "Upgrades").
-import { writeFileSync } from 'node:fs'
+import { existsSync, writeFileSync } from 'node:fs'
 import { sql } from 'drizzle-orm'
 import { queryRows } from '../server/db/client.ts'
 import { listMigrations } from '../server/db/migrate.ts'
@@ -17,6 +17,13 @@ import { createTestContext } from '../server/test-support/test-app.ts'
 
 /** Transient tables: the ingest logs and their position, the jobs queue, the upgrades' own record. */
 const SKIPPED = new Set(['schema_migrations', 'ingest_log', 'ingest_journals', 'jobs'])
+
+const schema = listMigrations().at(-1)!.name
+const file = new URL(`../server/db/test-fixtures/schema-${schema.slice(0, 4)}.sql`, import.meta.url)
+if (existsSync(file) && !process.argv.includes('--force')) {
+  process.stderr.write(`${file.pathname} exists: the fixture of schema ${schema} is kept as it is (--force makes it anew)\n`)
+  process.exit(1)
+}
 
 delete process.env.TEST_DATABASE_URL
 delete process.env.DATABASE_URL
@@ -78,7 +85,6 @@ const visit = (table: string, path: string[] = []) => {
 }
 for (const table of tables) visit(table)
 
-const schema = listMigrations().at(-1)!.name
 const lines = [
   `-- An Errata database at schema ${schema}, made by scripts/make-upgrade-fixture.ts: loaded by`,
   '-- server/db/upgrade.test.ts into a database migrated to that schema. Generated: do not edit.',
@@ -105,7 +111,6 @@ for (const table of ordered.filter((name) => !SKIPPED.has(name))) {
     lines.push(`SELECT setval(pg_get_serial_sequence('"${table}"', '${column.name}'), (SELECT max("${column.name}") FROM "${table}"));`)
   }
 }
-const file = new URL(`../server/db/test-fixtures/schema-${schema.slice(0, 4)}.sql`, import.meta.url)
 writeFileSync(file, `${lines.join('\n')}\n`)
 process.stdout.write(`wrote ${file.pathname}\n`)
 await ctx.close()

@@ -120,6 +120,9 @@ describe('errata backup and restore (embedded database)', () => {
     for (const context of journaled) expect(await notify(server, project.api_key, context)).toBe(200)
     const before = [...indexed, ...journaled]
 
+    // The operator socket is the server user's only.
+    expect(statSync(join(dataDir, 'errata.sock')).mode & 0o777).toBe(0o600)
+
     // Events keep arriving while the backup is made.
     let sending = true
     const during: string[] = []
