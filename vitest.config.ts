@@ -3,7 +3,7 @@ import react from '@vitejs/plugin-react'
 
 /**
  * Server test files that always run on the embedded database, whatever TEST_DATABASE_URL says: the
- * ingest journal (PostgreSQL has none), data-directory handling, and the process tests that start
+ * ingest journal (PostgreSQL has none), data-directory handling, backups of the embedded database, and the process tests that start
  * `server/main.ts` on a DATA_DIR. The PostgreSQL run (`.ci/run`) leaves them out instead of repeating
  * them unchanged; `npm test` runs them.
  */
@@ -16,6 +16,8 @@ const embeddedDatabaseOnly = [
   'test/process/privacy-crash.test.ts',
   'test/process/webhook-crash.test.ts',
   'test/process/leaked-errors.test.ts',
+  'test/process/backup-restore.test.ts',
+  'server/backup/backup.test.ts',
 ]
 /** Server test files of what exists only on PostgreSQL (several processes' journals on one database): the PostgreSQL run has them. */
 const postgresOnly = ['server/ingest/log/postgres-journals.test.ts']

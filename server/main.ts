@@ -6,11 +6,13 @@ import { createApiPortApp, createApp } from './app.ts'
 import { bootstrapFirstAdmin, type BootstrapResult } from './auth/bootstrap.ts'
 import { createLoginThrottle, DEFAULT_LOGIN_LIMITS } from './auth/login-throttle.ts'
 import { createBackgroundJobs } from './background-jobs.ts'
+import { listenForBackups } from './backup/backup-socket.ts'
 import { framedNotice } from './cli/framed-notice.ts'
 import { ConfigError, loadConfig } from './config.ts'
 import type { AppDeps } from './context.ts'
 import { openDatabase } from './db/client.ts'
 import { DataDirInUseError } from './db/data-dir-lock.ts'
+import { journalDir } from './db/data-dir-layout.ts'
 import { DataDirOwnerError } from './db/data-dir-permissions.ts'
 import { startMaintenance } from './db/maintenance.ts'
 import { DevelopmentBuildDatabaseError, migrate } from './db/migrate.ts'
@@ -132,7 +134,7 @@ async function main(): Promise<void> {
 
   const admin = await bootstrapFirstAdmin(database, config.admin)
 
-  const ingestWriter = await openIngestion(database, config.ingest, logger, { journalDir: join(config.dataDir, 'ingest-journal'), logLevel: config.logLevel })
+  const ingestWriter = await openIngestion(database, config.ingest, logger, { journalDir: journalDir(config.dataDir), logLevel: config.logLevel })
   const diskGuard = await startDiskGuard({ dir: config.dataDir, minFree: config.disk.minFree, checkMs: config.disk.checkMs, logger })
   // Background jobs (privacy requests, webhook deliveries): claimed from the database by every process.
   const wake = { jobs: (): void => {} }
@@ -175,6 +177,8 @@ async function main(): Promise<void> {
     throw err
   }
   await sweepRetrievalFiles(privacy, logger)
+  // `npm run errata -- backup` while this process holds the embedded database.
+  const operatorSocket = await listenForBackups(database, config.dataDir, logger)
   jobRunner.start()
   const origin = `http://${config.host}:${config.port}`
   logger.info({ url: origin }, 'Errata is listening')
@@ -195,6 +199,7 @@ async function main(): Promise<void> {
     // at their next batch) and handed back to the queue within 10 s, whatever they are doing, for
     // another process or the next start; meanwhile the listeners let their clients go.
     const jobsStopped = jobRunner.stop()
+    await operatorSocket?.close()
     await Promise.all(servers.map((server) => closeServer(server, logger)))
     ingestListener?.close()
     stopMaintenance()

@@ -1,11 +1,15 @@
 // `npm run errata -- <command>`: the operator's tasks that run beside the server, not in it.
 // Each command reads the same configuration as the server (server/config.ts, the environment).
 import { ConfigError } from '../config.ts'
+import { DataDirOwnerError } from '../db/data-dir-permissions.ts'
 import { CommandError, type Command } from './command.ts'
+import { backupCommand, restoreCommand } from './backup.command.ts'
 import { resetPasswordCommand } from './reset-password.command.ts'
 
 const commands: Record<string, Command> = {
   'reset-password': resetPasswordCommand,
+  backup: backupCommand,
+  restore: restoreCommand,
   help: { usage: 'help', summary: 'lists these commands', run: async () => (process.stdout.write(helpText()), 0) },
 }
 
@@ -25,7 +29,7 @@ async function main(argv: readonly string[]): Promise<number> {
   try {
     return await command.run(args)
   } catch (err) {
-    const known = err instanceof CommandError || err instanceof ConfigError
+    const known = err instanceof CommandError || err instanceof ConfigError || err instanceof DataDirOwnerError
     process.stderr.write(`errata ${name}: ${known ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`)
     return 1
   }

@@ -10,7 +10,7 @@ import pg from 'pg'
 import { lockDataDir } from './data-dir-lock.ts'
 import { makePrivate, secureDataDir } from './data-dir-permissions.ts'
 import { installPgTransactionFix } from './pg-transaction.ts'
-import { startPgliteThread, type ThreadPlugin } from './pglite-thread.ts'
+import { startPgliteThread, type BackupAlongside, type ThreadPlugin } from './pglite-thread.ts'
 import { PGLITE_CAPABILITIES, POSTGRES_CAPABILITIES, type Capabilities } from './capabilities.ts'
 import { schema } from './schema.ts'
 
@@ -50,6 +50,12 @@ export interface Database extends Capabilities {
    * (test fixtures start from a migrated snapshot rather than from initdb and every migration).
    */
   saveSnapshot?(path: string): Promise<void>
+  /**
+   * PGlite only: a consistent copy of the cluster's files into `into`/pgdata, with the files of
+   * each `alongside` directory put into `into`/`to` at the same moment, between two transactions
+   * (server/backup/backup.ts). `into` must be on the same file system as those directories.
+   */
+  stageBackup?(into: string, alongside: readonly BackupAlongside[]): Promise<void>
   /** Where the engine can tell how busy it is (PGlite). */
   readonly busy?: EngineActivity
   /** PostgreSQL only: the connection string, for threads that open a pool of their own. */
@@ -111,6 +117,7 @@ export async function openPglite(dataDir?: string, logLevel = 'silent', snapshot
     withExclusiveLock: async (_key, fn) => fn(),
     loadThreadPlugin: (module, data) => client.loadPlugin(module, data),
     saveSnapshot: (path) => client.saveSnapshot(path),
+    stageBackup: (into, alongside) => client.stageBackup(into, alongside),
     busy: { idleForMs: () => client.idleForMs(), sinceLastAnswerMs: () => client.sinceLastAnswerMs() },
     async close() {
       await client.close()

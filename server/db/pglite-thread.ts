@@ -9,9 +9,21 @@ export type WorkerRequest =
   | { id: number; op: 'plugin.call'; pluginId: number; request: unknown }
   | { id: number; op: 'plugin.close'; pluginId: number }
   | { id: number; op: 'snapshot'; path: string }
+  | { id: number; op: 'backup'; into: string; alongside: readonly BackupAlongside[] }
   | { id: number; op: 'close' }
 
 export type { ThreadReply as WorkerReply } from '../thread.ts'
+
+/** A directory of DATA_DIR that a backup holds beside the cluster (Database.stageBackup). */
+export interface BackupAlongside {
+  from: string
+  /** Its name in the backup. */
+  to: string
+  /** Copied as they are (files still appended to), rather than hard-linked (files that no longer change). */
+  copy?: boolean
+  /** Only the files whose names end so. */
+  suffix?: string
+}
 
 type DistributiveOmitId<T> = T extends unknown ? Omit<T, 'id'> : never
 type QueryOptions = { rowMode?: 'array' | 'object'; parsers?: Record<number, (value: string) => unknown> }
@@ -33,6 +45,8 @@ interface PgliteThread {
   loadPlugin(module: URL, data: unknown): Promise<ThreadPlugin>
   /** Writes the whole cluster to `path` as a tarball that `startPgliteThread` can start from. */
   saveSnapshot(path: string): Promise<void>
+  /** See Database.stageBackup (client.ts). */
+  stageBackup(into: string, alongside: readonly BackupAlongside[]): Promise<void>
   /** See EngineActivity.idleForMs (client.ts). */
   idleForMs(): number
   /** See EngineActivity.sinceLastAnswerMs (client.ts). */
@@ -105,6 +119,9 @@ export async function startPgliteThread(dataDir: string | undefined, logLevel: s
     },
     async saveSnapshot(path) {
       await send({ op: 'snapshot', path })
+    },
+    async stageBackup(into, alongside) {
+      await send({ op: 'backup', into, alongside })
     },
     idleForMs: () => (inFlight > 0 ? 0 : performance.now() - idleSince),
     sinceLastAnswerMs: () => performance.now() - answeredAt,

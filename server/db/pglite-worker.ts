@@ -2,7 +2,8 @@
 // callers load beside it (the ingest pipeline's indexer): WASM execution no longer competes
 // with HTTP parsing on the main thread, and a plug-in's transactions run without waiting for
 // the main thread between statements (they hold PGlite's only connection while they run).
-import { readFile, writeFile } from 'node:fs/promises'
+import { copyFile, cp, link, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
 import { parentPort, workerData } from 'node:worker_threads'
 import { PGlite, type Transaction } from '@electric-sql/pglite'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
@@ -10,8 +11,9 @@ import { drizzle } from 'drizzle-orm/pglite'
 import { createLogger } from '../logger.ts'
 import { describeError } from '../thread.ts'
 import { PGLITE_CAPABILITIES } from './capabilities.ts'
+import { LOCK_FILE } from './data-dir-lock.ts'
 import type { Database, ThreadPluginModule } from './client.ts'
-import type { WorkerReply, WorkerRequest } from './pglite-thread.ts'
+import type { BackupAlongside, WorkerReply, WorkerRequest } from './pglite-thread.ts'
 import { schema } from './schema.ts'
 
 const port = parentPort!
@@ -75,6 +77,56 @@ async function begin(txId: number): Promise<void> {
   await Promise.race([isOpen, finished])
 }
 
+/**
+ * Puts the files of `from` (if it exists; those ending in `suffix`, when given) into `to`: copied
+ * as they are now when `copy` (files still appended to), else hard-linked (instant; files that
+ * no longer change).
+ */
+async function stageFiles({ from, to, copy, suffix }: BackupAlongside, into: string): Promise<void> {
+  const target = join(into, to)
+  await mkdir(target, { recursive: true, mode: 0o700 })
+  const entries = await readdir(from, { withFileTypes: true }).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return []
+    throw err
+  })
+  for (const entry of entries) {
+    if (!entry.isFile() || (suffix && !entry.name.endsWith(suffix))) continue
+    try {
+      // node-tar 7 fails on an empty file with several links: an empty one is copied too.
+      if (copy || (await stat(join(from, entry.name))).size === 0) await copyFile(join(from, entry.name), join(target, entry.name))
+      else await link(join(from, entry.name), join(target, entry.name))
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err // removed meanwhile (a journal segment the indexer passed)
+    }
+  }
+}
+
+/**
+ * See Database.stageBackup (client.ts). Every statement, autocommit or not, takes PGlite's
+ * transaction lock: holding it (an empty transaction) nothing runs meanwhile, so the cluster's
+ * files are checkpointed and copied, and the files beside them linked, at one moment between
+ * transactions. The ingest journal's position (a row) and its segments (files) then agree: the
+ * indexer cannot pass a segment, nor delete it, meanwhile. The cluster's files are copied
+ * rather than dumped (PGlite's dumpDataDir): that reads the whole directory into memory,
+ * Errata's own files included, and fails on the server's socket.
+ */
+async function stageBackup(into: string, alongside: readonly BackupAlongside[]): Promise<void> {
+  if (!dataDir) throw new Error('an in-memory database has no files to back up')
+  const root = resolve(dataDir)
+  const own = new Set([resolve(into), ...alongside.map((dir) => resolve(dir.from))])
+  await pglite.transaction(async (tx) => {
+    // Dirty pages to the data files: the copy starts with next to nothing to replay.
+    await tx.exec('CHECKPOINT')
+    // PostgreSQL's files only: not Errata's beside them (the pid file, the socket, this copy).
+    for (const entry of await readdir(root, { withFileTypes: true })) {
+      const source = join(root, entry.name)
+      if (own.has(source) || entry.name === LOCK_FILE || !(entry.isFile() || entry.isDirectory())) continue
+      await cp(source, join(into, 'pgdata', entry.name), { recursive: true })
+    }
+    for (const dir of alongside) await stageFiles(dir, into)
+  })
+}
+
 async function handle(request: WorkerRequest): Promise<unknown> {
   switch (request.op) {
     case 'query': {
@@ -109,6 +161,9 @@ async function handle(request: WorkerRequest): Promise<unknown> {
       return null
     case 'snapshot':
       await writeFile(request.path, Buffer.from(await (await pglite.dumpDataDir('none')).arrayBuffer()))
+      return null
+    case 'backup':
+      await stageBackup(request.into, request.alongside)
       return null
     case 'close':
       await Promise.all([...plugins.values()].map((loaded) => loaded.close()))

@@ -10,6 +10,7 @@ import { finished, pipeline } from 'node:stream/promises'
 import { createGzip } from 'node:zlib'
 import { sql } from 'drizzle-orm'
 import { queryRows, type Database } from '../db/client.ts'
+import { eventDataDir, RETRIEVAL_FILE_SUFFIX } from '../db/data-dir-layout.ts'
 
 /** An output file being written: lines in, gzip'd on the way. */
 interface RetrievalFileWriter {
@@ -79,7 +80,7 @@ function gzipInto(sink: Writable): { write(text: string): Promise<void>; end(): 
 
 /** Files in `dir` (DATA_DIR/event-data): `<key>.partial` while written, renamed to `<key>.jsonl.gz` once durable. */
 function directoryFileStore(database: Database, dir: string): RetrievalFileStore {
-  const finalPath = (key: string) => join(dir, `${checkKey(key)}.jsonl.gz`)
+  const finalPath = (key: string) => join(dir, `${checkKey(key)}${RETRIEVAL_FILE_SUFFIX}`)
   const partialPath = (key: string) => join(dir, `${checkKey(key)}.partial`)
   const ensureDir = () => mkdirSync(dir, { recursive: true, mode: 0o700 })
   return {
@@ -238,5 +239,5 @@ function databaseFileStore(database: Database): RetrievalFileStore {
  * may serve a download), else files in DATA_DIR, which this process alone uses.
  */
 export function retrievalFileStore(database: Database, dataDir: string): RetrievalFileStore {
-  return database.sharedByProcesses ? databaseFileStore(database) : directoryFileStore(database, join(dataDir, 'event-data'))
+  return database.sharedByProcesses ? databaseFileStore(database) : directoryFileStore(database, eventDataDir(dataDir))
 }

@@ -71,10 +71,12 @@ export interface TestContextOptions {
   privacy?: Partial<PrivacyDeps>
   /** Overrides of the webhook dependencies (the address allow-list, the retry schedule). */
   webhooks?: Partial<WebhookDeps>
+  /** A migrated database of the test's own (an upgraded fixture) rather than a fresh one; closed with the context. */
+  database?: Database
 }
 
 export async function createTestContext(overrides: Partial<Config> = {}, options: TestContextOptions = {}): Promise<TestContext> {
-  const database = await createTestDatabase()
+  const database = options.database ?? (await createTestDatabase())
   // DATA_DIR of this test's own (retrieval files of the embedded database go there).
   const dataDir = mkdtempSync(join(tmpdir(), 'errata-data-'))
   const config = { ...loadConfig({ LOG_LEVEL: 'silent' }), publicUrl: 'http://errata.test', dataDir, ...overrides }
