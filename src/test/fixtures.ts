@@ -68,6 +68,8 @@ export const project = (overrides: Partial<Project> = {}): Project => ({
   collaborators_count: 1,
   open_error_count: 0,
   release_stages: [],
+  event_retention_days: null,
+  effective_event_retention_days: 90,
   created_at: '2026-01-01T00:00:00.000Z',
   updated_at: '2026-01-01T00:00:00.000Z',
   html_url: `${origin}/projects/p1/errors`,
