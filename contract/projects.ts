@@ -24,6 +24,8 @@ export const projectSchema = z.object({
   event_retention_days: z.nullable(z.number().check(z.int())),
   /** Days its events are kept: the override, else the server's default (ERRATA_RETENTION_DAYS). */
   effective_event_retention_days: z.number().check(z.int()),
+  /** The server's default (ERRATA_RETENTION_DAYS), what null puts back. */
+  default_event_retention_days: z.number().check(z.int()),
   created_at: timestampSchema,
   updated_at: timestampSchema,
   html_url: z.string(),

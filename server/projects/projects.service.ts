@@ -51,6 +51,7 @@ function toProject(
     release_stages: p.releaseStages,
     event_retention_days: p.eventRetentionDays,
     effective_event_retention_days: p.eventRetentionDays ?? defaultRetentionDays,
+    default_event_retention_days: defaultRetentionDays,
     created_at: p.createdAt.toISOString(),
     updated_at: p.updatedAt.toISOString(),
     html_url: urls.web(`/projects/${p.id}/errors`),

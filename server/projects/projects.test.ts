@@ -45,6 +45,7 @@ describe('POST /organizations/:organizationId/projects', () => {
       release_stages: [],
       event_retention_days: null,
       effective_event_retention_days: 90,
+      default_event_retention_days: 90,
       created_at: expect.any(String),
       updated_at: expect.any(String),
       html_url: `http://errata.test/projects/${project.id}/errors`,
@@ -206,7 +207,7 @@ describe('event retention', () => {
     expect(shown).toMatchObject({ event_retention_days: null, effective_event_retention_days: ctx.deps.config.retention.defaultDays })
     const set = await patch({ event_retention_days: 30 })
     expect(set.status).toBe(200)
-    expect(await set.json()).toMatchObject({ event_retention_days: 30, effective_event_retention_days: 30, name: 'Web' })
+    expect(await set.json()).toMatchObject({ event_retention_days: 30, effective_event_retention_days: 30, default_event_retention_days: 90, name: 'Web' })
     const listed = (await (await ctx.request(orgProjects(), { token: acme.user.token })).json()) as Project[]
     expect(listed.find((p) => p.id === acme.project.id)).toMatchObject({ event_retention_days: 30 })
     const reset = await patch({ event_retention_days: null })

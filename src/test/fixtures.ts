@@ -70,6 +70,7 @@ export const project = (overrides: Partial<Project> = {}): Project => ({
   release_stages: [],
   event_retention_days: null,
   effective_event_retention_days: 90,
+  default_event_retention_days: 90,
   created_at: '2026-01-01T00:00:00.000Z',
   updated_at: '2026-01-01T00:00:00.000Z',
   html_url: `${origin}/projects/p1/errors`,

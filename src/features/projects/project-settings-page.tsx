@@ -13,9 +13,10 @@ import { DeleteByNameDialog } from '../settings/delete-by-name-dialog.tsx'
 import { RenameForm } from '../settings/rename-form.tsx'
 import { ApiKeyField } from './api-key-field.tsx'
 import { RateLimitSection } from './rate-limit-section.tsx'
+import { RetentionSection } from './retention-section.tsx'
 
 /**
- * A project's name, API key, rate limit and deletion. Admins change them; members see the name and key and
+ * A project's name, API key, rate limit, data retention and deletion. Admins change them; members see the name and key and
  * are told who can change them (the server refuses them anyway). Loaded by the route
  * (projects.$projectId.settings.tsx), including what decides whether the user is an admin.
  */
@@ -29,7 +30,7 @@ export function ProjectSettingsPage({ projectId }: { projectId: string }) {
       <PageHeader
         spacing="none"
         title={`${project.name}: settings`}
-        description={isAdmin ? `A ${project.type} project.` : 'Only organization admins can rename or delete this project, regenerate its API key or change its rate limit.'}
+        description={isAdmin ? `A ${project.type} project.` : 'Only organization admins can rename or delete this project, regenerate its API key or change its rate limit or data retention.'}
       />
 
       <Card aria-labelledby="project-name-title">
@@ -71,6 +72,8 @@ export function ProjectSettingsPage({ projectId }: { projectId: string }) {
       </Card>
 
       <RateLimitSection projectId={projectId} isAdmin={isAdmin} />
+
+      <RetentionSection project={project} isAdmin={isAdmin} />
 
       {isAdmin ? (
         <Card aria-labelledby="project-delete-title" tone="danger">
