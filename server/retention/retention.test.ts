@@ -5,6 +5,7 @@
 import { sql } from 'drizzle-orm'
 import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { loadConfig } from '../config.ts'
 import { parseAllowList } from '../outbound/allow-list.ts'
 import { queryRows } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
@@ -91,6 +92,19 @@ async function expectExact(projectId: string) {
   const { stored, rebuilt } = await rollupsAgainstRebuild(db(), projectId)
   expect(stored).toEqual(rebuilt)
 }
+
+describe('retention settings', () => {
+  it('keep events 90 days, sweep every 5 minutes and keep 20 source maps a URL unless told otherwise', () => {
+    expect(loadConfig({}).retention).toEqual({ defaultDays: 90, intervalMs: 300_000, sourceMapsKept: 20 })
+    expect(loadConfig({ ERRATA_RETENTION_DAYS: '30', ERRATA_SOURCE_MAPS_KEPT: '5' }).retention).toMatchObject({ defaultDays: 30, sourceMapsKept: 5 })
+  })
+
+  it('refuse days that are not whole or out of range, naming the variable', () => {
+    for (const days of ['0', '3651', '7.5', 'a week']) expect(() => loadConfig({ ERRATA_RETENTION_DAYS: days })).toThrow(/ERRATA_RETENTION_DAYS/)
+    expect(() => loadConfig({ ERRATA_RETENTION_INTERVAL_MS: '10' })).toThrow(/ERRATA_RETENTION_INTERVAL_MS/)
+    expect(() => loadConfig({ ERRATA_SOURCE_MAPS_KEPT: '0' })).toThrow(/ERRATA_SOURCE_MAPS_KEPT/)
+  })
+})
 
 describe('the retention sweep', () => {
   const errorId = async (errorClass: string) => (await errorsOf(web.project.id)).find((e) => e.error_class === errorClass)!.id
@@ -249,4 +263,11 @@ describe('the retention sweep', () => {
     expect(await completed()).toBe(done + 1)
     await expectExact(web.project.id)
   })
+
+  it('runs a sweep as soon as the background jobs start', async () => {
+    const completed = () => count(sql`SELECT count(*)::int AS n FROM jobs WHERE kind = ${RETENTION_JOBS.sweep} AND state = 'completed'`)
+    const done = await completed()
+    ctx.jobs.start()
+    await expect.poll(completed, { timeout: 30_000, interval: 50 }).toBe(done + 1)
+  }, 60_000)
 })
