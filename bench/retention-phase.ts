@@ -44,8 +44,12 @@ export interface RetentionPhaseResult {
   retentionDays: number
   /** `seconds`: wall time of the sweep less the paused slices. */
   sweep: { seconds: number; deleted: number; remaining: number; slices: number }
-  /** `before`: the sweep not running (before it, and its paused slices); `during`: running. */
-  errorsList: { before: Stats; during: Stats; ratio: number }
+  /**
+   * `before`: the sweep not running (before it, and its paused slices); `during`: running; `ratio`
+   * of their p95s. `sliceRatios`: each running slice's p95 over that of the paused slices on either
+   * side (min / median / max), so load that drifts during the run cancels out.
+   */
+  errorsList: { before: Stats; during: Stats; ratio: number; sliceRatios: { min: number; median: number; max: number } }
 }
 
 const SEEDED_DAYS = 30
@@ -91,23 +95,26 @@ export async function retentionPhase(input: RetentionPhaseInput): Promise<Retent
     while (performance.now() < end) samples.push(await timeErrors())
   }
   for (let i = 0; i < 20; i++) await timeErrors()
-  const before: number[] = []
-  for (let i = 0; i < input.baselineRequests; i++) before.push(await timeErrors())
+  // Slices of samples: not running (the baseline, then each pause) and running, alternating.
+  const beforeSlices: number[][] = [[]]
+  for (let i = 0; i < input.baselineRequests; i++) beforeSlices[0]!.push(await timeErrors())
+  const duringSlices: number[][] = []
 
   const t0 = performance.now()
   await enqueueRetentionSweep(database.db, new Date())
   let runner = startRunner()
-  const during: number[] = []
   let pausedMs = 0
   let slices = 0
   try {
     for (;;) {
-      await timeFor(during, input.sliceMs)
+      duringSlices.push([])
+      await timeFor(duringSlices.at(-1)!, input.sliceMs)
       slices += 1
       if (await sweepDone()) break
       const paused = performance.now()
       await runner.stop()
-      await timeFor(before, input.sliceMs)
+      beforeSlices.push([])
+      await timeFor(beforeSlices.at(-1)!, input.sliceMs)
       runner = startRunner()
       pausedMs += performance.now() - paused
     }
@@ -116,18 +123,23 @@ export async function retentionPhase(input: RetentionPhaseInput): Promise<Retent
   }
   const seconds = (performance.now() - t0 - pausedMs) / 1000
   const remaining = await countEvents()
-  const beforeStats = input.stats(before)
-  const duringStats = input.stats(during)
+  const beforeStats = input.stats(beforeSlices.flat())
+  const duringStats = input.stats(duringSlices.flat())
   const ratio = duringStats.p95 / beforeStats.p95
+  const ratios = duringSlices
+    .map((slice, i) => input.stats(slice).p95 / input.stats([...beforeSlices[i]!, ...(beforeSlices[i + 1] ?? [])]).p95)
+    .sort((a, b) => a - b)
+  const sliceRatios = { min: ratios[0]!, median: ratios[Math.floor(ratios.length / 2)]!, max: ratios.at(-1)! }
   log(`sweep: ${seededEvents - remaining} events expired in ${seconds.toFixed(1)} s (${remaining} left)`)
   log(
     `GET errors p95 without the sweep running ${beforeStats.p95.toFixed(2)} ms (${beforeStats.count} requests), with it ${duringStats.p95.toFixed(2)} ms ` +
-      `(${duringStats.count} requests, ${slices} slices): ratio ${ratio.toFixed(2)} (target ≤ 2)`,
+      `(${duringStats.count} requests, ${slices} slices): ratio ${ratio.toFixed(2)} (target ≤ 2); ` +
+      `per slice min / median / max ${sliceRatios.min.toFixed(2)} / ${sliceRatios.median.toFixed(2)} / ${sliceRatios.max.toFixed(2)}`,
   )
   return {
     seededEvents,
     retentionDays: RETENTION_DAYS,
     sweep: { seconds, deleted: seededEvents - remaining, remaining, slices },
-    errorsList: { before: beforeStats, during: duringStats, ratio },
+    errorsList: { before: beforeStats, during: duringStats, ratio, sliceRatios },
   }
 }
