@@ -38,7 +38,7 @@ export function RetentionSection({ project, isAdmin }: { project: Project; isAdm
       </CardHeader>
       <CardContent className="flex flex-col gap-3">
         <p className="text-sm text-muted-foreground">
-          Events are deleted once they are older than this, and charts and counts are brought up to date. Errors someone
+          Events older than the retention period are deleted, and charts and counts are brought up to date. Errors someone
           has acted on (fixed, snoozed, ignored, assigned, commented on or linked to an issue) stay with that decision, so
           they are recognized if they happen again; the others go with their last event.
         </p>
