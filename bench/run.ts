@@ -27,6 +27,7 @@ import { buildNotifyPayload } from './payload.ts'
 import { startProfile, type ProfileSummary } from './profile.ts'
 import { markdownReport } from './report.ts'
 import { privacyPhase } from './privacy-phase.ts'
+import { retentionPhase } from './retention-phase.ts'
 import { symbolicationIngestPhase } from './symbolication-ingest.ts'
 import { runSymbolicationBench } from './symbolication.ts'
 import { webhooksBench } from './webhooks.ts'
@@ -54,8 +55,11 @@ const settings = {
   privacyEvents: Number(env.BENCH_PRIVACY_EVENTS ?? 1_000_000),
   /** Each alternating slice of the errors list during the deletion: running, then paused. */
   privacySliceMs: Number(env.BENCH_PRIVACY_SLICE_MS ?? 3_000),
-  /** Comma-separated subset of ingest,visible,errors,event,triage,privacy,symbolication,webhooks,ratelimits (default: all). */
-  phases: new Set((env.BENCH_PHASES ?? 'ingest,visible,errors,event,triage,privacy,symbolication,webhooks,ratelimits').split(',')),
+  /** The retention phase's project: its events span 30 days, a retention of 27 expires about 10 %. */
+  retentionErrors: Number(env.BENCH_RETENTION_ERRORS ?? 50_000),
+  retentionEvents: Number(env.BENCH_RETENTION_EVENTS ?? 1_000_000),
+  /** Comma-separated subset of ingest,visible,errors,event,triage,privacy,retention,symbolication,webhooks,ratelimits (default: all). */
+  phases: new Set((env.BENCH_PHASES ?? 'ingest,visible,errors,event,triage,privacy,retention,symbolication,webhooks,ratelimits').split(',')),
 }
 const targets = { errorsListP95: 30, eventDetailP95: 20, triageP95: 100 }
 
@@ -221,8 +225,8 @@ async function timeRequests(count: number, request: (i: number) => Promise<void>
 async function runEngine(engine: Engine) {
   // Ingestion starts its own processes (and on PostgreSQL its own database).
   const ingestion = settings.phases.has('ingest') ? await ingestCpuPhase(engine, heading) : undefined
-  const inProcess = (['visible', 'errors', 'event', 'triage', 'privacy'] as const).some((phase) => settings.phases.has(phase))
-  const { visible, reads, triage, privacy } = inProcess ? await inProcessPhases(engine) : {}
+  const inProcess = (['visible', 'errors', 'event', 'triage', 'privacy', 'retention'] as const).some((phase) => settings.phases.has(phase))
+  const { visible, reads, triage, privacy, retention } = inProcess ? await inProcessPhases(engine) : {}
   // In-process PGlite of its own: measured once, with the first engine.
   const symbolication = settings.phases.has('symbolication') && engine === 'pglite' ? await symbolicationPhase() : undefined
   // The webhooks phase runs on its own in-memory PGlite (bench/webhooks.ts), once.
@@ -245,6 +249,7 @@ async function runEngine(engine: Engine) {
     reads,
     triage,
     privacy,
+    retention,
     symbolication,
     webhooks,
     rateLimits,
@@ -257,6 +262,7 @@ async function runEngine(engine: Engine) {
         Math.max(symbolication.frames.cold.symbolicateFirstLookupMs, symbolication.frames.cold.symbolicateFirstLookupCpuMs) <= symbolication.frames.cold.target,
       webhooksThroughputRatio: webhooks && webhooks.throughputRatio.median >= 0.9,
       privacyRatio: privacy && privacy.errorsList.ratio <= 2,
+      retentionRatio: retention && retention.errorsList.ratio <= 2,
       triageP95: triage && Object.values(triage.queries).every((q) => !q.target || q.stats.p95 < targets.triageP95),
       ingestCpuRatio: ingestion?.met.cpuRatio,
       ingestThroughputRatio: ingestion?.met.throughputRatio,
@@ -327,10 +333,28 @@ async function inProcessPhases(engine: Engine) {
         })
       })()
     : undefined
+  const retention = settings.phases.has('retention')
+    ? await (async () => {
+        heading(`${engine}: retention: a sweep expiring about 10 % of ${settings.retentionEvents} events`)
+        return retentionPhase({
+          engine,
+          database,
+          deps: errata.deps,
+          session,
+          createProject: (name) => createProject(session, org.body.id, name),
+          stats: latencyStats,
+          log,
+          events: settings.retentionEvents,
+          errors: settings.retentionErrors,
+          baselineRequests: settings.readRequests,
+          sliceMs: settings.privacySliceMs,
+        })
+      })()
+    : undefined
 
   await errata.close()
   await database.close()
-  return { visible, reads, triage, privacy }
+  return { visible, reads, triage, privacy, retention }
 }
 
 type Project = { id: string; api_key: string }
@@ -565,6 +589,12 @@ async function main() {
       parts.push(
         `privacy: retrieval ${r.privacy.retrieval.seconds.toFixed(1)} s, deletion ${r.privacy.deletion.seconds.toFixed(1)} s, ` +
           `errors p95 during/before ${r.privacy.errorsList.ratio.toFixed(2)} [${mark(r.targetsMet.privacyRatio)}]`,
+      )
+    }
+    if (r.retention) {
+      parts.push(
+        `retention: sweep of ${r.retention.sweep.deleted} events ${r.retention.sweep.seconds.toFixed(1)} s, ` +
+          `errors p95 during/before ${r.retention.errorsList.ratio.toFixed(2)} [${mark(r.targetsMet.retentionRatio)}]`,
       )
     }
     log(`${r.engine.padEnd(8)} ${parts.join('; ')}`)

@@ -162,7 +162,7 @@ test('rename and delete an organization; members only read the settings', async 
   const memberPage = await memberContext.newPage()
   await signIn(memberPage, member.email, member.password)
   await memberPage.goto(`/projects/${projectId}/settings`)
-  await expect(memberPage.getByText('Only organization admins can rename or delete this project, regenerate its API key or change its rate limit.')).toBeVisible()
+  await expect(memberPage.getByText('Only organization admins can rename or delete this project, regenerate its API key or change its rate limit or data retention.')).toBeVisible()
   await expect(memberPage.getByRole('button', { name: /Regenerate|Delete|Save/ })).toHaveCount(0)
   await shoot(memberPage, 'project-settings-member')
   await memberPage.goto(`/organizations/${organizationId}/settings`)

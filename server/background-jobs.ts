@@ -1,14 +1,15 @@
 // The background jobs every Errata process runs (server/main.ts; tests through test-app.ts):
-// privacy requests and webhook deliveries, each family in a job runner with slots of its own, so
-// deliveries waiting on slow receivers never hold a privacy request back, nor the other way round.
-// Both runners claim from the one jobs table by kind, so this holds on either engine and with any
-// number of processes on one PostgreSQL.
+// privacy requests, webhook deliveries and the retention sweep, each family in a job runner with
+// slots of its own, so deliveries waiting on slow receivers never hold a privacy request back, nor
+// a long sweep either. The runners claim from the one jobs table by kind, so this holds on either
+// engine and with any number of processes on one PostgreSQL.
 import type { Logger } from 'pino'
 import type { Clock } from './clock.ts'
 import type { Database } from './db/client.ts'
 import { JobRunner, type JobRunnerOptions } from './jobs/job-runner.ts'
 import type { PrivacyDeps } from './privacy/privacy-deps.ts'
 import { privacyJobHandlers } from './privacy/privacy.jobs.ts'
+import { enqueueRetentionSweep, retentionJobHandlers, type RetentionSettings } from './retention/retention.jobs.ts'
 import type { WebhookDeps } from './webhooks/webhook-deps.ts'
 import { webhookJobHandlers } from './webhooks/webhook.jobs.ts'
 
@@ -18,6 +19,8 @@ export interface BackgroundJobsOptions {
   clock: Clock
   privacy: PrivacyDeps
   webhooks: WebhookDeps
+  /** Config.retention: the sweep queued at start and every `intervalMs` after (the job's key keeps it to one at a time). */
+  retention: RetentionSettings
   /** Deliveries sent at once by this process (ERRATA_WEBHOOK_CONCURRENCY). */
   webhookConcurrency: number
   /** Settings for both runners (tests: short retries). */
@@ -27,19 +30,42 @@ export interface BackgroundJobsOptions {
 /** What the server and tests do with the background jobs: JobRunner's controls, for both runners at once. */
 export type BackgroundJobs = Pick<JobRunner, 'start' | 'wake' | 'drain' | 'stop'>
 
-/** Both runners as one: started, woken, drained and stopped together. */
+/**
+ * The runners as one: started, woken, drained and stopped together. Started, it also queues a
+ * retention sweep at once and every `retention.intervalMs` (tests queue theirs: enqueueRetentionSweep).
+ */
 export function createBackgroundJobs(options: BackgroundJobsOptions): BackgroundJobs {
   const { database, logger, clock } = options
   const common = { database, logger, clock, ...options.runner }
+  const retention = new JobRunner({
+    ...common,
+    handlers: retentionJobHandlers(database.db, options.privacy, options.retention, logger),
+    concurrency: 1,
+  })
   const runners = [
     new JobRunner({ ...common, handlers: privacyJobHandlers(database.db, options.privacy, logger) }),
     new JobRunner({ ...common, handlers: webhookJobHandlers(database.db, options.webhooks, logger), concurrency: options.webhookConcurrency }),
+    retention,
   ]
+  let schedule: NodeJS.Timeout | null = null
+  const queueSweep = () =>
+    void enqueueRetentionSweep(database.db, clock())
+      .then(() => retention.wake())
+      .catch((err: unknown) => logger.warn({ err }, 'queueing the retention sweep failed'))
   return {
-    start: () => runners.forEach((runner) => runner.start()),
+    start: () => {
+      runners.forEach((runner) => runner.start())
+      if (schedule) return
+      queueSweep()
+      schedule = setInterval(queueSweep, options.retention.intervalMs)
+      schedule.unref()
+    },
     wake: () => runners.forEach((runner) => runner.wake()),
-    // Neither family queues the other's kinds, so each drains on its own.
+    // No family queues another's kinds, so each drains on its own.
     drain: async () => void (await Promise.all(runners.map((runner) => runner.drain()))),
-    stop: async () => void (await Promise.all(runners.map((runner) => runner.stop()))),
+    stop: async () => {
+      if (schedule) clearInterval(schedule)
+      await Promise.all(runners.map((runner) => runner.stop()))
+    },
   }
 }

@@ -38,6 +38,9 @@ const envSchema = z.object({
   ERRATA_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   ERRATA_WEBHOOK_MAX_RESPONSE_BYTES: bytes.default(64 * 1024),
   ERRATA_WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
+  ERRATA_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  ERRATA_RETENTION_INTERVAL_MS: z.coerce.number().int().min(1000).max(86_400_000).default(300_000),
+  ERRATA_SOURCE_MAPS_KEPT: z.coerce.number().int().min(1).max(10_000).default(20),
   ERRATA_PRIVACY_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(500),
   ERRATA_READY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   ERRATA_READY_MAX_BACKLOG: z.coerce.number().int().min(1).max(10_000).default(10_000),
@@ -121,6 +124,11 @@ export interface Config {
   filteredQueries: { concurrency: number; waitMs: number }
   /** Events per privacy deletion batch (one short transaction each) and per export read. */
   privacyBatchSize: number
+  /**
+   * Retention (server/retention/): days events are kept unless a project says otherwise, how
+   * often the sweep runs, and the uploaded source maps kept per minified URL besides those in use.
+   */
+  retention: { defaultDays: number; intervalMs: number; sourceMapsKept: number }
   /**
    * Sign-in throttling (server/auth/login-throttle.ts): the longest wait between sign-ins for one
    * email from browsers it has not signed in from, once they failed too often.
@@ -213,6 +221,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // side by side on its own cores.
     filteredQueries: { concurrency: e.ERRATA_MAX_FILTERED_QUERIES ?? (e.DATABASE_URL ? 8 : 2), waitMs: e.ERRATA_FILTERED_QUERY_WAIT_MS },
     privacyBatchSize: e.ERRATA_PRIVACY_BATCH_SIZE,
+    retention: { defaultDays: e.ERRATA_RETENTION_DAYS, intervalMs: e.ERRATA_RETENTION_INTERVAL_MS, sourceMapsKept: e.ERRATA_SOURCE_MAPS_KEPT },
     signInMaxDelayMs: e.ERRATA_SIGNIN_MAX_DELAY_MS,
     disk: { minFree, checkMs: e.ERRATA_DISK_CHECK_MS },
     staticDir: e.ERRATA_STATIC_DIR,

@@ -146,6 +146,7 @@ async function main(): Promise<void> {
     clock: privacy.clock,
     privacy,
     webhooks,
+    retention: config.retention,
     webhookConcurrency: config.webhookDelivery.concurrency,
   })
   wake.jobs = () => jobRunner.wake()

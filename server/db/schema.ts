@@ -75,6 +75,8 @@ export const projects = pgTable('projects', {
   /** Rate limiting (docs/ingestion.md): the event quotas, NULL when not limited. */
   eventsPerMinute: integer('events_per_minute'),
   eventsPerDay: integer('events_per_day'),
+  /** Retention (docs/operations.md): days events are kept; NULL for the server's default. */
+  eventRetentionDays: integer('event_retention_days'),
 })
 
 export const errors = pgTable('errors', {

@@ -168,11 +168,25 @@ const takeWork = (tx: Db, deletionId: string, projectId: string, kind: WorkRow['
       ORDER BY error_id, field, value LIMIT ${limit}`,
   )
 
-/** One finishing step: recomputes up to `limit` items of its kind; how many it did (0: none left). */
-type FinishStep = (db: Db, deletionId: string, projectId: string, limit: number) => Promise<number>
+/**
+ * One finishing step: recomputes up to `limit` items of its kind; how many it did (0: none left).
+ * `keepDecided`: errors left with no events are kept when a person decided something about them
+ * (retention); otherwise every such error is removed (privacy deletions).
+ */
+type FinishStep = (db: Db, deletionId: string, projectId: string, limit: number, keepDecided: boolean) => Promise<number>
+
+/**
+ * A decision people made about an error (over `errors`): a status other than open, discarded, an
+ * assignee, a severity of their own, a linked issue, comments, or a merge either way. Retention
+ * keeps such an error when its events expire, so that a recurrence finds it (its grouping hash).
+ */
+const decidedError = sql`(errors.status <> 'open' OR errors.discarded_at IS NOT NULL OR errors.assigned_collaborator_id IS NOT NULL
+  OR errors.severity_override IS NOT NULL OR errors.linked_issue_url IS NOT NULL OR errors.merged_into_id IS NOT NULL
+  OR EXISTS (SELECT 1 FROM comments c WHERE c.error_id = errors.id)
+  OR EXISTS (SELECT 1 FROM errors m WHERE m.merged_into_id = errors.id))`
 
 /** Recomputes the errors a deletion touched, a few at a time. */
-const finishErrors: FinishStep = (db, deletionId, projectId, limit) =>
+const finishErrors: FinishStep = (db, deletionId, projectId, limit, keepDecided) =>
   writingProject(db, projectId, async (tx) => {
     // Errors in id order while their events add up to the budget (the first one whatever its
     // size), and whether any event is left to each.
@@ -190,19 +204,28 @@ const finishErrors: FinishStep = (db, deletionId, projectId, limit) =>
     )
     if (chunk.length === 0) return 0
     const ids = textArrayLiteral(chunk.map((c) => c.error_id))
-    // Errors left with no events are removed (their status history and users go with them).
+    // Errors left with no events are removed (their status history and users go with them),
+    // unless kept for a decision: those keep their text and times, and count no users.
     const emptiedIds = chunk.filter((c) => c.emptied).map((c) => c.error_id)
     if (emptiedIds.length > 0) {
-      const emptied = await queryRows<{ id: string }>(
+      const emptied = await queryRows<{ id: string; kept: boolean }>(
         tx,
-        sql`SELECT id FROM errors WHERE id = ANY(${textArrayLiteral(emptiedIds)}::text[])
+        sql`SELECT id, ${keepDecided ? decidedError : sql`false`} AS kept FROM errors WHERE id = ANY(${textArrayLiteral(emptiedIds)}::text[])
           AND NOT EXISTS (SELECT 1 FROM events g WHERE g.error_id = errors.id)
           ORDER BY project_id, grouping_hash FOR UPDATE`,
       )
-      if (emptied.length > 0) {
-        const gone = emptied.map((r) => r.id)
+      const gone = emptied.filter((r) => !r.kept).map((r) => r.id)
+      if (gone.length > 0) {
         await removeErrorsFromRollups(tx, projectId, gone)
         await tx.execute(sql`DELETE FROM errors WHERE id = ANY(${textArrayLiteral(gone)}::text[])`)
+      }
+      const keptIds = emptied.filter((r) => r.kept).map((r) => r.id)
+      if (keptIds.length > 0) {
+        const kept = textArrayLiteral(keptIds)
+        await tx.execute(sql`
+          WITH users AS (DELETE FROM error_users WHERE error_id = ANY(${kept}::text[]) RETURNING 1)
+          UPDATE errors SET users_count = 0, last_event_id = NULL, release_stages = '{}', app_versions = '{}', updated_at = now()
+          WHERE id = ANY(${kept}::text[])`)
       }
     }
     // Then, in one statement (its parts see the database as it was before it): users affected,
@@ -381,14 +404,14 @@ export type DeletionStep =
       limit: number
       pass: 1 | 2
     }
-  | { kind: FinishKind; deletionId: string; projectId: string; limit: number }
+  | { kind: FinishKind; deletionId: string; projectId: string; limit: number; keepDecided?: boolean }
 
 type DeletionStepResult<S extends DeletionStep> = S extends { kind: 'batch' } ? BatchResult : number
 
 /** Runs a step (deleteEventBatch or one finishing step) on `db`. */
 export function runDeletionStep<S extends DeletionStep>(db: Db, step: S): Promise<DeletionStepResult<S>>
 export function runDeletionStep(db: Db, step: DeletionStep): Promise<BatchResult | number> {
-  if (step.kind !== 'batch') return FINISH_STEPS[step.kind](db, step.deletionId, step.projectId, step.limit)
+  if (step.kind !== 'batch') return FINISH_STEPS[step.kind](db, step.deletionId, step.projectId, step.limit, step.keepDecided ?? false)
   const { filters, userId, now } = step.selection
   const compiled = compileSelection({ filters, userId, now: new Date(now) })
   const where = selectedEventsWhere(step.projectId, compiled, new Date(step.before))
@@ -409,13 +432,14 @@ export async function finishDeletedEvents(
   projectId: string,
   targetMs: number,
   checkpoint: (lastStepMs: number) => Promise<void>,
+  { keepDecided = false }: { keepDecided?: boolean } = {},
 ): Promise<void> {
   for (const kind of Object.keys(FINISH_STEPS) as FinishKind[]) {
     // Small first, then sized by time (200 errors at once held PGlite for seconds).
     let limit = FIRST_FINISH_CHUNK
     for (;;) {
       const started = performance.now()
-      const done = await run({ kind, deletionId, projectId, limit })
+      const done = await run({ kind, deletionId, projectId, limit, keepDecided })
       if (done === 0) break
       const tookMs = performance.now() - started
       limit = nextBatchSize(limit, done, tookMs, FINISH_CHUNK, 1, targetMs)

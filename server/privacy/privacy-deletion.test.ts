@@ -7,10 +7,10 @@ import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { filtersToParams, type Filters } from '../../contract/filters.ts'
 import { eventDataDeletionSchema, eventDataRequestSchema, type EventDataRequest } from '../../contract/privacy.ts'
-import { queryRows, withTransaction, type Db } from '../db/client.ts'
+import { queryRows } from '../db/client.ts'
 import { JobRunner } from '../jobs/job-runner.ts'
-import { rebuildRollups } from '../rollups/rollups.ts'
 import { ingestAt, notifierEvent } from '../test-support/ingest.ts'
+import { countersAgainstEvents, rollupsAgainstRebuild } from '../test-support/recomputed.ts'
 import { seedProject, type SeededProject } from '../test-support/seed.ts'
 import { createTestContext, type TestContext } from '../test-support/test-app.ts'
 import type { DeletionStep, DeletionStepRunner } from './delete-events.ts'
@@ -87,62 +87,6 @@ async function json<T>(path: string, token: string): Promise<T> {
   const res = await ctx.request(api(path), { token })
   expect(res.status, `${path}: ${await res.clone().text()}`).toBe(200)
   return (await res.json()) as T
-}
-
-/** Every rollup row of a project, and the same recomputed from its events by rebuildRollups (rolled back). */
-async function rollupsAgainstRebuild(projectId: string) {
-  const read = (db: Db) =>
-    Promise.all([
-      queryRows(db, sql`SELECT error_id, hour::text, events::int FROM error_hourly_counts WHERE project_id = ${projectId} ORDER BY 1, 2`),
-      queryRows(db, sql`SELECT status, hour::text, events::int FROM project_hourly_counts WHERE project_id = ${projectId} ORDER BY 1, 2`),
-      queryRows(
-        db,
-        sql`SELECT error_id, field, value, events::int, first_seen::text, last_seen::text, details FROM pivot_counts
-          WHERE project_id = ${projectId} ORDER BY 1, 2, 3`,
-      ),
-    ])
-  const stored = await read(ctx.deps.database.db)
-  let rebuilt: Awaited<ReturnType<typeof read>> | undefined
-  await withTransaction(ctx.deps.database.db, async (tx) => {
-    await rebuildRollups(tx, projectId)
-    rebuilt = await read(tx)
-    throw new Error('roll back')
-  }).catch((err: unknown) => {
-    if (!(err instanceof Error) || err.message !== 'roll back') throw err
-  })
-  return { stored, rebuilt }
-}
-
-/**
- * Each error's counters, users and every field taken from its events (the first release from the
- * oldest, the text from the newest), and the same recomputed from its remaining events.
- */
-async function countersAgainstEvents(projectId: string) {
-  const stored = await queryRows(
-    ctx.deps.database.db,
-    sql`SELECT id, events_count::int AS events, users_count::int AS users, first_seen::text, last_seen::text, last_event_id,
-        first_release_stage, first_app_version, message, context, severity, unhandled,
-        (SELECT array_agg(user_key ORDER BY user_key) FROM error_users u WHERE u.error_id = e.id) AS user_keys
-      FROM errors e WHERE project_id = ${projectId} ORDER BY id`,
-  )
-  const oldest = (column: string) =>
-    sql.raw(`(SELECT g2.${column} FROM events g2 WHERE g2.error_id = e.id ORDER BY g2.received_at, g2.id LIMIT 1)`)
-  const newest = (column: string) =>
-    sql.raw(`(SELECT g2.${column} FROM events g2 WHERE g2.error_id = e.id ORDER BY g2.received_at DESC, g2.id DESC LIMIT 1)`)
-  const expected = await queryRows(
-    ctx.deps.database.db,
-    sql`SELECT e.id, count(g.id)::int AS events, count(DISTINCT k.key)::int AS users,
-        min(g.received_at)::text AS first_seen, max(g.received_at)::text AS last_seen, ${newest('id')} AS last_event_id,
-        ${oldest('release_stage')} AS first_release_stage, ${oldest('app_version')} AS first_app_version,
-        ${newest('message')} AS message, ${newest('context')} AS context, ${newest('severity')} AS severity,
-        ${newest('unhandled')} AS unhandled,
-        array_agg(DISTINCT k.key ORDER BY k.key) FILTER (WHERE k.key IS NOT NULL) AS user_keys
-      FROM errors e JOIN events g ON g.error_id = e.id
-      LEFT JOIN event_payloads p ON p.event_id = g.id
-      CROSS JOIN LATERAL (SELECT coalesce(g.user_id, g.user_email, convert_from(p.payload, 'UTF8')::jsonb #>> '{device,id}') AS key) k
-      WHERE e.project_id = ${projectId} GROUP BY e.id ORDER BY e.id`,
-  )
-  return { stored, expected }
 }
 
 describe('a completed deletion leaves no trace', () => {
@@ -246,15 +190,15 @@ describe('a completed deletion leaves no trace', () => {
     const anon = errors.find((e) => e.error_class === 'AnonError')!
     expect(anon).toMatchObject({ events: 2, users: 2, message: 'AnonError happened', last_seen: at(4.5).toISOString() })
     expect(anon.app_versions).toEqual(['1.0.0'])
-    const counters = await countersAgainstEvents(seeded.project.id)
+    const counters = await countersAgainstEvents(ctx.deps.database.db, seeded.project.id)
     expect(counters.stored).toEqual(counters.expected)
-    const mobileCounters = await countersAgainstEvents(mobile.id)
+    const mobileCounters = await countersAgainstEvents(ctx.deps.database.db, mobile.id)
     expect(mobileCounters.stored).toEqual(mobileCounters.expected)
   })
 
   it('keeps every rollup (trends, pivots, filters) exactly as a recomputation from the remaining events', async () => {
     for (const projectId of [seeded.project.id, mobile.id]) {
-      const { stored, rebuilt } = await rollupsAgainstRebuild(projectId)
+      const { stored, rebuilt } = await rollupsAgainstRebuild(ctx.deps.database.db, projectId)
       expect(stored).toEqual(rebuilt)
     }
     const users = await json<{ event_field_value: string }[]>(`/projects/${mobile.id}/pivots/user.id/values`, token)
@@ -322,7 +266,7 @@ describe('an error whose first event was the deleted person\'s', () => {
       app_versions: ['3.1.0'],
     })
     expect(JSON.stringify(after)).not.toContain('alice')
-    const counters = await countersAgainstEvents(p)
+    const counters = await countersAgainstEvents(ctx.deps.database.db, p)
     expect(counters.stored).toEqual(counters.expected)
   })
 })
@@ -350,9 +294,9 @@ describe('two job runners on one database', () => {
     expect(r.status).toBe('COMPLETED')
     if (r.total === 8) expect(r).toMatchObject({ file_removed: 'deleted' })
     else expect(r).toMatchObject({ total: 0, file_removed: null })
-    const { stored, rebuilt } = await rollupsAgainstRebuild(seeded.project.id)
+    const { stored, rebuilt } = await rollupsAgainstRebuild(ctx.deps.database.db, seeded.project.id)
     expect(stored).toEqual(rebuilt)
-    const counters = await countersAgainstEvents(seeded.project.id)
+    const counters = await countersAgainstEvents(ctx.deps.database.db, seeded.project.id)
     expect(counters.stored).toEqual(counters.expected)
   })
 })
@@ -450,9 +394,9 @@ describe('a deletion taken up again after a restart', () => {
     expect(batches.find((step) => step.pass === 2)).toMatchObject({ after: null })
     expect(eventDataDeletionSchema.parse(await json(`${org}/event_data_deletions/${id}`, token))).toMatchObject({ status: 'COMPLETED', deleted_events: 6 })
     expect(await progressOf()).toEqual({ pass: 3 })
-    const { stored, rebuilt } = await rollupsAgainstRebuild(seeded.project.id)
+    const { stored, rebuilt } = await rollupsAgainstRebuild(ctx.deps.database.db, seeded.project.id)
     expect(stored).toEqual(rebuilt)
-    const counters = await countersAgainstEvents(seeded.project.id)
+    const counters = await countersAgainstEvents(ctx.deps.database.db, seeded.project.id)
     expect(counters.stored).toEqual(counters.expected)
   })
 })

@@ -28,8 +28,14 @@ const projectColumns = {
     AND ${collaboratorSeesProject(c, sql`projects.id`)})`.mapWith(Number),
 }
 
+/** What a project's JSON needs besides its row: where its URLs point, and the server's default retention. */
+export interface ProjectView {
+  urls: UrlBuilder
+  defaultRetentionDays: number
+}
+
 function toProject(
-  urls: UrlBuilder,
+  { urls, defaultRetentionDays }: ProjectView,
   row: { project: ProjectRow; openErrorCount: number; collaboratorsCount: number },
 ): Project {
   const p = row.project
@@ -43,13 +49,16 @@ function toProject(
     collaborators_count: row.collaboratorsCount,
     open_error_count: row.openErrorCount,
     release_stages: p.releaseStages,
+    event_retention_days: p.eventRetentionDays,
+    effective_event_retention_days: p.eventRetentionDays ?? defaultRetentionDays,
+    default_event_retention_days: defaultRetentionDays,
     created_at: p.createdAt.toISOString(),
     updated_at: p.updatedAt.toISOString(),
     html_url: urls.web(`/projects/${p.id}/errors`),
   }
 }
 
-export async function listProjects(db: Db, urls: UrlBuilder, { userId, organizationId }: Scope): Promise<Project[]> {
+export async function listProjects(db: Db, view: ProjectView, { userId, organizationId }: Scope): Promise<Project[]> {
   // A restricted collaborator lists only their projects.
   const rows = await db
     .select(projectColumns)
@@ -62,21 +71,21 @@ export async function listProjects(db: Db, urls: UrlBuilder, { userId, organizat
       ),
     )
     .orderBy(asc(projects.createdAt), asc(projects.id))
-  return rows.map((row) => toProject(urls, row))
+  return rows.map((row) => toProject(view, row))
 }
 
-async function loadProject(db: Db, urls: UrlBuilder, projectId: string): Promise<Project> {
+async function loadProject(db: Db, view: ProjectView, projectId: string): Promise<Project> {
   const rows = await db.select(projectColumns).from(projects).where(eq(projects.id, projectId)).limit(1)
   if (!rows[0]) throw new NotFoundError('Project')
-  return toProject(urls, rows[0])
+  return toProject(view, rows[0])
 }
 
-export async function getProject(db: Db, urls: UrlBuilder, { projectId }: ProjectScope): Promise<Project> {
-  return loadProject(db, urls, projectId)
+export async function getProject(db: Db, view: ProjectView, { projectId }: ProjectScope): Promise<Project> {
+  return loadProject(db, view, projectId)
 }
 
 /** Creates a project with a new 32-hex-character API key (admins only: the route says so). */
-export async function createProject(db: Db, urls: UrlBuilder, { organizationId }: Scope, input: CreateProject): Promise<Project> {
+export async function createProject(db: Db, view: ProjectView, { organizationId }: Scope, input: CreateProject): Promise<Project> {
   const id = await insertWithFreeSlug(input.name, async (slug) => {
     const [inserted] = await db
       .insert(projects)
@@ -85,16 +94,21 @@ export async function createProject(db: Db, urls: UrlBuilder, { organizationId }
       .returning({ id: projects.id })
     return inserted?.id
   })
-  return loadProject(db, urls, id)
+  return loadProject(db, view, id)
 }
 
 /** For admins (the route says so), as the other changes below. */
-export async function updateProject(db: Db, urls: UrlBuilder, { projectId }: ProjectScope, input: UpdateProject): Promise<Project> {
+export async function updateProject(db: Db, view: ProjectView, { projectId }: ProjectScope, input: UpdateProject): Promise<Project> {
   await db
     .update(projects)
-    .set({ ...(input.name !== undefined && { name: input.name }), ...(input.type && { type: input.type }), updatedAt: sql`now()` })
+    .set({
+      ...(input.name !== undefined && { name: input.name }),
+      ...(input.type && { type: input.type }),
+      ...(input.event_retention_days !== undefined && { eventRetentionDays: input.event_retention_days }),
+      updatedAt: sql`now()`,
+    })
     .where(eq(projects.id, projectId))
-  return loadProject(db, urls, projectId)
+  return loadProject(db, view, projectId)
 }
 
 /** Deletes the project with all its errors and events (admins only). */
@@ -120,8 +134,8 @@ export async function deleteProject(db: Db, { projectId, organizationId }: Proje
  * does: notifiers still sending the old one are refused from then on (at once in this process,
  * within 30 s in others sharing the database: server/ingest/accept/project-keys.ts).
  */
-export async function regenerateProjectApiKey(db: Db, urls: UrlBuilder, { projectId }: ProjectScope): Promise<Project> {
+export async function regenerateProjectApiKey(db: Db, view: ProjectView, { projectId }: ProjectScope): Promise<Project> {
   await db.update(projects).set({ apiKey: newApiKey(), updatedAt: sql`now()` }).where(eq(projects.id, projectId))
   forgetProjectApiKeys(db, projectId)
-  return loadProject(db, urls, projectId)
+  return loadProject(db, view, projectId)
 }

@@ -43,6 +43,9 @@ describe('POST /organizations/:organizationId/projects', () => {
       collaborators_count: 2,
       open_error_count: 0,
       release_stages: [],
+      event_retention_days: null,
+      effective_event_retention_days: 90,
+      default_event_retention_days: 90,
       created_at: expect.any(String),
       updated_at: expect.any(String),
       html_url: `http://errata.test/projects/${project.id}/errors`,
@@ -180,7 +183,7 @@ describe('PATCH /projects/:projectId', () => {
     const path = `/api/projects/${acme.project.id}`
     const empty = await ctx.request(path, { method: 'PATCH', token: acme.user.token, json: {} })
     expect(empty.status).toBe(400)
-    expect((await empty.json()).errors[0]).toBe("body: give at least one of name, type")
+    expect((await empty.json()).errors[0]).toBe('body: give at least one of name, type, event_retention_days')
     const bad = await ctx.request(path, { method: 'PATCH', token: acme.user.token, json: { type: 'cobol' } })
     expect(bad.status).toBe(400)
     expect((await bad.json()).errors[0]).toMatch(/^type: /)
@@ -192,6 +195,37 @@ describe('PATCH /projects/:projectId', () => {
     expect((await ctx.request(path, { method: 'PATCH', token: outsider.token, json: { name: 'x' } })).status).toBe(404)
     const unchanged = (await (await ctx.request(path, { token: acme.user.token })).json()) as Project
     expect(unchanged.name).toBe('Web')
+  })
+})
+
+describe('event retention', () => {
+  const path = () => `/api/projects/${acme.project.id}`
+  const patch = (json: unknown, token = acme.user.token) => ctx.request(path(), { method: 'PATCH', token, json })
+
+  it('shows the server default until an admin sets days of its own, and null puts the default back', async () => {
+    const shown = (await (await ctx.request(path(), { token: acme.user.token })).json()) as Project
+    expect(shown).toMatchObject({ event_retention_days: null, effective_event_retention_days: ctx.deps.config.retention.defaultDays })
+    const set = await patch({ event_retention_days: 30 })
+    expect(set.status).toBe(200)
+    expect(await set.json()).toMatchObject({ event_retention_days: 30, effective_event_retention_days: 30, default_event_retention_days: 90, name: 'Web' })
+    const listed = (await (await ctx.request(orgProjects(), { token: acme.user.token })).json()) as Project[]
+    expect(listed.find((p) => p.id === acme.project.id)).toMatchObject({ event_retention_days: 30 })
+    const reset = await patch({ event_retention_days: null })
+    expect(await reset.json()).toMatchObject({ event_retention_days: null, effective_event_retention_days: ctx.deps.config.retention.defaultDays })
+  })
+
+  it('answers 400 naming the field for days out of range or not whole', async () => {
+    for (const bad of [0, 3651, 1.5, '30', true]) {
+      const res = await patch({ event_retention_days: bad })
+      expect(res.status, String(bad)).toBe(400)
+      expect((await res.json()).errors[0]).toMatch(/^event_retention_days: /)
+    }
+  })
+
+  it('refuses non-admin members (403)', async () => {
+    expect((await patch({ event_retention_days: 7 }, member.token)).status).toBe(403)
+    const unchanged = (await (await ctx.request(path(), { token: member.token })).json()) as Project
+    expect(unchanged.event_retention_days).toBeNull()
   })
 })
 

@@ -94,6 +94,7 @@ export async function createTestContext(overrides: Partial<Config> = {}, options
     clock,
     privacy,
     webhooks,
+    retention: config.retention,
     webhookConcurrency: config.webhookDelivery.concurrency,
     runner: { retryBaseMs: 1, retryMaxMs: 1 },
   })

@@ -109,3 +109,12 @@ export const renameProjectMutation = (projectId: string) =>
     meta: { inlineErrors: true },
     cache: writeProject,
   })
+
+/** The project's event retention: days, or null for the server's default. */
+export const updateRetentionMutation = (projectId: string) =>
+  mutationWithCacheRule({
+    mutationKey: projectMutationKeys.update(projectId),
+    mutationFn: (days: number | null) => updateProject(projectId, { event_retention_days: days }),
+    meta: { inlineErrors: true },
+    cache: writeProject,
+  })

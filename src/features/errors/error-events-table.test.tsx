@@ -43,6 +43,8 @@ describe('error events pages', { timeout: 20_000 }, () => {
     const { router } = renderApp('/projects/p1/errors/e1')
     expect(await screen.findByRole('cell', { name: 'checkout' }, { timeout: 10_000 })).toBeInTheDocument()
     expect(within(eventsCard()).queryByRole('link', { name: /Newer events|Newest/ })).not.toBeInTheDocument()
+    // How far back the events go: the project's retention.
+    expect(await screen.findByText('Events are kept for 90 days after they arrive; older ones are deleted.')).toBeInTheDocument()
 
     await userEvent.click(within(eventsCard()).getByRole('link', { name: /Older events/ }))
     expect(await screen.findByRole('cell', { name: 'cart' })).toBeInTheDocument()

@@ -5,6 +5,7 @@ import { useEffect, useRef } from 'react'
 import type { ErrorEvent } from '../../../contract/events.ts'
 import type { Filters } from '../../../contract/filters.ts'
 import { errorEventsQuery } from '../../api/events.ts'
+import { projectQuery } from '../../api/projects.ts'
 import { buttonVariants } from '../../components/ui/button.tsx'
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx'
 import { RelativeTime } from '../../components/ui/relative-time.tsx'
@@ -13,6 +14,7 @@ import { ErrorState } from '../../components/ui/states.tsx'
 import { cn } from '../../lib/cn.ts'
 import { usePageTrail } from '../../lib/page-trail.ts'
 import { formatCount, formatExactTime } from '../../lib/relative-time.ts'
+import { formatDays } from '../projects/retention-section.tsx'
 import { SeverityIndicator } from './error-badges.tsx'
 
 const cell = 'px-3 py-2 align-top'
@@ -40,6 +42,8 @@ export function ErrorEventsTable({
   filters?: Filters
 }) {
   const query = useQuery(errorEventsQuery(projectId, errorId, cursor, filters))
+  // How far back events go (the page has read the project already; a hint, so nothing while it loads).
+  const retentionDays = useQuery(projectQuery(projectId)).data?.effective_event_retention_days
   const filtered = Object.keys(filters).length > 0
   const total = query.data?.totalCount
   const trail = usePageTrail(cursor)
@@ -129,7 +133,9 @@ export function ErrorEventsTable({
         ) : query.isError ? (
           <ErrorState className="m-4" title="Could not load events" error={query.error} onRetry={() => void query.refetch()} />
         ) : query.data.items.length === 0 ? (
-          <p className="p-4 text-sm text-muted-foreground">{filtered && !cursor ? 'No events of this error match the filters.' : 'No events on this page.'}</p>
+          <p className="p-4 text-sm text-muted-foreground">
+            {filtered && !cursor ? 'No events of this error match the filters.' : cursor ? 'No events on this page.' : 'No events of this error are stored any more.'}
+          </p>
         ) : (
           // Fixed column widths: the time, the release and the severity get what they need, and the
           // context and the user share the rest, cut with an ellipsis (the full text on hover). In a
@@ -207,6 +213,11 @@ export function ErrorEventsTable({
             </table>
           </div>
         )}
+        {retentionDays !== undefined ? (
+          <p className="border-t border-border px-4 py-2 text-xs text-muted-foreground">
+            Events are kept for {formatDays(retentionDays)} after they arrive; older ones are deleted.
+          </p>
+        ) : null}
       </CardContent>
     </Card>
   )

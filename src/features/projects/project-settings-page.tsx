@@ -14,9 +14,10 @@ import { RenameForm } from '../settings/rename-form.tsx'
 import { ApiKeyField } from './api-key-field.tsx'
 import { ProjectStorageSection } from './project-storage-section.tsx'
 import { RateLimitSection } from './rate-limit-section.tsx'
+import { RetentionSection } from './retention-section.tsx'
 
 /**
- * A project's name, API key, rate limit, storage (admins) and deletion. Admins change them; members see the name and key and
+ * A project's name, API key, rate limit, data retention, storage (admins) and deletion. Admins change them; members see the name and key and
  * are told who can change them (the server refuses them anyway). Loaded by the route
  * (projects.$projectId.settings.tsx), including what decides whether the user is an admin.
  */
@@ -30,7 +31,7 @@ export function ProjectSettingsPage({ projectId }: { projectId: string }) {
       <PageHeader
         spacing="none"
         title={`${project.name}: settings`}
-        description={isAdmin ? `A ${project.type} project.` : 'Only organization admins can rename or delete this project, regenerate its API key or change its rate limit.'}
+        description={isAdmin ? `A ${project.type} project.` : 'Only organization admins can rename or delete this project, regenerate its API key or change its rate limit or data retention.'}
       />
 
       <Card aria-labelledby="project-name-title">
@@ -72,6 +73,8 @@ export function ProjectSettingsPage({ projectId }: { projectId: string }) {
       </Card>
 
       <RateLimitSection projectId={projectId} isAdmin={isAdmin} />
+
+      <RetentionSection project={project} isAdmin={isAdmin} />
 
       {isAdmin ? <ProjectStorageSection projectId={projectId} organizationId={project.organization_id} /> : null}
 
