@@ -46,9 +46,9 @@ describe('steady ingest under retention (embedded database)', () => {
     // free space map), well under 5 %; without VACUUM they grow by a day's events (~1/3 of them)
     // every day. The write-ahead log: PostgreSQL keeps up to min_wal_size (80 MB) of old segments
     // for reuse; without a checkpoint it would hold every byte ever written (maintenance.test.ts).
-    const tables = (row: typeof first) => row.dataDirBytes - row.walBytes
+    const tables = (row: typeof first) => row.dataDirBytes! - row.walBytes!
     expect(tables(last) - tables(first), JSON.stringify(rows)).toBeLessThanOrEqual(0.05 * tables(first))
-    expect(last.walBytes).toBeLessThanOrEqual(80 * 2 ** 20 + 16 * 2 ** 20)
+    expect(last.walBytes!).toBeLessThanOrEqual(80 * 2 ** 20 + 16 * 2 ** 20)
   }, 120_000)
 
   it('vacuums every table that ingestion or the sweep updated or deleted rows of', async () => {

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import { openPglite, queryRows } from '../db/client.ts'
+import { openScratchPostgres } from '../db/scratch-database.ts'
 import { migratedPgliteSnapshot } from '../db/migrated-template.ts'
 import { runMaintenance } from '../db/maintenance.ts'
 import { acceptedRequest } from '../ingest/payload/accepted-request.ts'
@@ -25,6 +26,8 @@ export interface SteadyRetentionOptions {
   payload(apiKey: string, i: number): Record<string, unknown>
   /** Run the maintenance a server on PGlite runs (startMaintenance) after each day's sweep; true unless the caller wants to see without. */
   maintain?: boolean
+  /** A PostgreSQL server to run on (a scratch database of its own) rather than PGlite; no data directory then. */
+  postgresUrl?: string
   /** Called after each simulated day with its row (progress output). */
   onDay?(day: SteadyRetentionDay): void
 }
@@ -37,15 +40,16 @@ export interface SteadyRetentionDay {
   deleted: number
   sweepMs: number
   maintenanceMs: number
-  /** The PGlite data directory's allocated blocks, and pg_database_size. */
-  dataDirBytes: number
+  /** The PGlite data directory's allocated blocks (null on PostgreSQL), and pg_database_size. */
+  dataDirBytes: number | null
   /** Of which the write-ahead log (pg_wal). */
-  walBytes: number
+  walBytes: number | null
   databaseBytes: number
 }
 
 /**
- * A project with `retentionDays` on a PGlite of its own in a temporary data directory, fed
+ * A project with `retentionDays` on a PGlite of its own in a temporary data directory (or a
+ * scratch PostgreSQL database), fed
  * `eventsPerDay` events a simulated day (spread over the day) for `days` days.
  */
 export async function simulateSteadyRetention(options: SteadyRetentionOptions): Promise<SteadyRetentionDay[]> {
@@ -56,7 +60,9 @@ export async function simulateSteadyRetention(options: SteadyRetentionOptions): 
   // rate limits' windows) goes as on a server.
   let offsetMs = -options.days * DAY_MS
   const clock = () => new Date(Date.now() + offsetMs)
-  const database = await openPglite(dataDir, 'silent', await migratedPgliteSnapshot())
+  const database = options.postgresUrl
+    ? await openScratchPostgres(options.postgresUrl, 'errata_steady')
+    : await openPglite(dataDir, 'silent', await migratedPgliteSnapshot())
   const ctx = await createTestContext(
     { retention: { defaultDays: options.retentionDays, intervalMs: 60_000, sourceMapsKept: 20 } },
     { clock, database },
@@ -100,8 +106,8 @@ export async function simulateSteadyRetention(options: SteadyRetentionOptions): 
         deleted: before - events,
         sweepMs,
         maintenanceMs,
-        dataDirBytes: await sizeOnDisk(dataDir),
-        walBytes: await sizeOnDisk(join(dataDir, 'pg_wal')),
+        dataDirBytes: options.postgresUrl ? null : await sizeOnDisk(dataDir),
+        walBytes: options.postgresUrl ? null : await sizeOnDisk(join(dataDir, 'pg_wal')),
         databaseBytes: Number(size!.bytes),
       }
       rows.push(row)
