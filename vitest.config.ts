@@ -18,6 +18,7 @@ const embeddedDatabaseOnly = [
   'test/process/leaked-errors.test.ts',
   'test/process/backup-restore.test.ts',
   'server/backup/backup.test.ts',
+  'server/retention/steady-size.test.ts',
 ]
 /** Server test files of what exists only on PostgreSQL (several processes' journals on one database): the PostgreSQL run has them. */
 const postgresOnly = ['server/ingest/log/postgres-journals.test.ts']

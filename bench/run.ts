@@ -28,6 +28,7 @@ import { startProfile, type ProfileSummary } from './profile.ts'
 import { markdownReport } from './report.ts'
 import { privacyPhase } from './privacy-phase.ts'
 import { retentionPhase } from './retention-phase.ts'
+import { steadyRetentionPhase } from './steady-retention-phase.ts'
 import { symbolicationIngestPhase } from './symbolication-ingest.ts'
 import { runSymbolicationBench } from './symbolication.ts'
 import { webhooksBench } from './webhooks.ts'
@@ -58,8 +59,10 @@ const settings = {
   /** The retention phase's project: its events span 30 days, a retention of 27 expires about 10 %. */
   retentionErrors: Number(env.BENCH_RETENTION_ERRORS ?? 50_000),
   retentionEvents: Number(env.BENCH_RETENTION_EVENTS ?? 1_000_000),
-  /** Comma-separated subset of ingest,visible,errors,event,triage,privacy,retention,symbolication,webhooks,ratelimits (default: all). */
-  phases: new Set((env.BENCH_PHASES ?? 'ingest,visible,errors,event,triage,privacy,retention,symbolication,webhooks,ratelimits').split(',')),
+  /** The steady phase: events a simulated day, five weeks of them under a 7-day retention. */
+  steadyEventsPerDay: Number(env.BENCH_STEADY_EVENTS_PER_DAY ?? 1_000),
+  /** Comma-separated subset of ingest,visible,errors,event,triage,privacy,retention,steady,symbolication,webhooks,ratelimits (default: all). */
+  phases: new Set((env.BENCH_PHASES ?? 'ingest,visible,errors,event,triage,privacy,retention,steady,symbolication,webhooks,ratelimits').split(',')),
 }
 const targets = { errorsListP95: 30, eventDetailP95: 20, triageP95: 100 }
 
@@ -227,6 +230,12 @@ async function runEngine(engine: Engine) {
   const ingestion = settings.phases.has('ingest') ? await ingestCpuPhase(engine, heading) : undefined
   const inProcess = (['visible', 'errors', 'event', 'triage', 'privacy', 'retention'] as const).some((phase) => settings.phases.has(phase))
   const { visible, reads, triage, privacy, retention } = inProcess ? await inProcessPhases(engine) : {}
+  // On a database of its own (PGlite in a temporary data directory), with a clock it moves.
+  let steady: Awaited<ReturnType<typeof steadyRetentionPhase>> | undefined
+  if (settings.phases.has('steady')) {
+    heading(`${engine}: steady ingest of ${settings.steadyEventsPerDay} events a day under a 7-day retention, 5 weeks`)
+    steady = await steadyRetentionPhase(engine, settings.steadyEventsPerDay, log, env.BENCH_DATABASE_URL)
+  }
   // In-process PGlite of its own: measured once, with the first engine.
   const symbolication = settings.phases.has('symbolication') && engine === 'pglite' ? await symbolicationPhase() : undefined
   // The webhooks phase runs on its own in-memory PGlite (bench/webhooks.ts), once.
@@ -250,6 +259,7 @@ async function runEngine(engine: Engine) {
     triage,
     privacy,
     retention,
+    steady,
     symbolication,
     webhooks,
     rateLimits,
@@ -595,6 +605,13 @@ async function main() {
       parts.push(
         `retention: sweep of ${r.retention.sweep.deleted} events ${r.retention.sweep.seconds.toFixed(1)} s, ` +
           `errors p95 during/before ${r.retention.errorsList.ratio.toFixed(2)} [${mark(r.targetsMet.retentionRatio)}]`,
+      )
+    }
+    if (r.steady) {
+      const { growth, sweepEventsPerSecond: rate } = r.steady
+      parts.push(
+        `steady ingest under retention: growth over the last two periods ${growth.dataDir === null ? '' : `data directory ${(growth.dataDir * 100).toFixed(1)} %, `}` +
+          `database ${(growth.database * 100).toFixed(1)} %; sweep median ${rate.median.toFixed(0)} events/s`,
       )
     }
     log(`${r.engine.padEnd(8)} ${parts.join('; ')}`)

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { openPglite, queryRows, type Database } from './client.ts'
 import { analyzeChangedTables, runMaintenance, startMaintenance } from './maintenance.ts'
 import { migrate } from './migrate.ts'
+import { migratedPgliteSnapshot } from './migrated-template.ts'
 import { createTestDatabase } from '../test-support/test-app.ts'
 
 let database: Database
@@ -29,6 +30,23 @@ describe('database maintenance', () => {
     expect(stats?.reltuples).toBe(500)
     const [counted] = await queryRows<{ n: number }>(database.db, sql`SELECT count(*)::int AS n FROM errors WHERE events_count = 2`)
     expect(counted?.n).toBe(500)
+  })
+})
+
+describe('maintenance of the embedded database', () => {
+  it('checkpoints, so that the write-ahead log written so far can be recycled', async () => {
+    const pglite = await openPglite(undefined, 'silent', await migratedPgliteSnapshot())
+    try {
+      await pglite.execScript(`CREATE TABLE filler AS SELECT g AS n, repeat('x', 200) AS text FROM generate_series(1, 20000) g`)
+      const lsn = async (query: ReturnType<typeof sql>) => (await queryRows<{ lsn: string }>(pglite.db, query))[0]!.lsn
+      const written = await lsn(sql`SELECT pg_current_wal_lsn()::text AS lsn`)
+      // Single-user PostgreSQL has no checkpointer, and never requests a checkpoint however much log it writes.
+      await runMaintenance(pglite)
+      const [after] = await queryRows<{ ok: boolean }>(pglite.db, sql`SELECT redo_lsn >= ${written}::pg_lsn AS ok FROM pg_control_checkpoint()`)
+      expect(after?.ok).toBe(true)
+    } finally {
+      await pglite.close()
+    }
   })
 })
 

@@ -4,20 +4,26 @@ import type { Logger } from 'pino'
 import { queryRows, type Database } from './client.ts'
 import { textArrayLiteral } from './text-array.ts'
 
-// Tables rewritten on every ingest batch (counters, arrays) first, then the job queue's (every
-// claim, lease renewal and settle rewrites a job's row; a claim walks the dead ones until a
-// VACUUM), then insert-mostly ones, where VACUUM mostly sets visibility-map bits so count(*) can
-// use index-only scans.
+// Tables rewritten on every ingest batch (counters, arrays, windows, the batch's attempt, how far
+// the indexer got) first, then the job queue's (every claim, lease renewal and settle rewrites a
+// job's row; a claim walks the dead ones until a VACUUM) and other rows rewritten as the server
+// runs (a token's last use), then insert-mostly ones, where VACUUM mostly sets visibility-map
+// bits so count(*) can use index-only scans.
 const TABLES = [
   'errors',
   'error_users',
   'projects',
+  'project_event_windows',
+  'rollup_watermarks',
+  'ingest_journals',
+  'ingest_attempts',
   'session_counts',
   'crashed_sessions',
   'ingest_log',
   'jobs',
   'webhook_deliveries',
   'event_data_deletion_work',
+  'auth_tokens',
   'pivot_counts',
   'error_hourly_counts',
   'project_hourly_counts',
@@ -26,11 +32,18 @@ const TABLES = [
 ] as const
 
 /**
- * VACUUM (ANALYZE) each table once. Each statement runs alone: VACUUM cannot run inside
- * a transaction block or a multi-statement string.
+ * VACUUM (ANALYZE) each table once, then where the engine does not maintain itself a CHECKPOINT.
+ * Each statement runs alone: VACUUM cannot run inside a transaction block or a multi-statement
+ * string.
+ *
+ * The CHECKPOINT because PGlite runs single-user, without a checkpointer: write-ahead log segments
+ * are recycled or removed only at a checkpoint, and single-user PostgreSQL never requests one
+ * however much log it writes (only at shutdown). Without it pg_wal grew by every write for as long
+ * as the server ran, 16 MB segment after segment, though VACUUM let the tables reuse their space.
  */
 export async function runMaintenance(database: Database): Promise<void> {
   for (const table of TABLES) await database.execScript(`VACUUM (ANALYZE) ${table}`)
+  if (!database.maintainsItself) await database.execScript('CHECKPOINT')
 }
 
 /**

@@ -97,7 +97,7 @@ async function measureDatabase(database: Database, dataDir: string): Promise<Dat
 }
 
 /** Bytes a directory's files take on disk (allocated blocks, so sparse files count what they use). */
-async function sizeOnDisk(dir: string): Promise<number> {
+export async function sizeOnDisk(dir: string): Promise<number> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true })
   let bytes = 0
   for (const entry of entries) {
