@@ -3,8 +3,9 @@
 //
 // A mapped frame would otherwise carry up to 7 lines of code context and a full copy of the
 // frame as sent, tripling a stored payload. Stored, its code is a reference to a row of
-// source_code_snippets (`code_ref: <hash>`, no `code`), written once per project and line window
-// by the symbolicator, and its minified original keeps only what differs from the mapped frame, as
+// source_code_snippets (`code_ref: <hash>`, no `code`), one per project and line window, written
+// in the transaction that stores the event (writeCodeSnippets: so that a removal of unused
+// snippets, under the same project lock, never misses an event), and its minified original keeps only what differs from the mapped frame, as
 // a tuple: [file, line, column, method], then in_project when it differs, then code when the
 // notifier sent some. What repeats from the mapped frame before it in the same stack trace (the
 // minified file, the upload) is written as 0. Events stored before (code and minified inline)
@@ -49,9 +50,9 @@ const CODE_REF = Symbol('code_ref')
 type MarkedFrame = StackFrame & { [CODE_REF]?: string }
 
 /**
- * Marks a mapped frame's code context as stored in source_code_snippets under `hash` for the
- * project of its event (the symbolicator marks frames only once the row exists, or is written
- * before the frame is put in an event): the payload then keeps the reference instead of the lines.
+ * Marks a mapped frame's code context as to be stored in source_code_snippets under `hash` for
+ * the project of its event: the payload then keeps the reference instead of the lines, and the
+ * lines go to writeCodeSnippets with the event (storedPayloadJson collects them).
  */
 export function markCodeStored(frame: StackFrame, hash: string): void {
   ;(frame as MarkedFrame)[CODE_REF] = hash
@@ -60,13 +61,14 @@ export function markCodeStored(frame: StackFrame, hash: string): void {
 // Frames are built as literals with their fields in the API's order: copying with rest/spread and
 // deleting keys leave objects that JSON.stringify walks several times slower (the bench's profile
 // showed the stored form costing more than mapping the frames).
-function storedFrame(frame: StackFrame, previous: Previous): StoredFrame {
+function storedFrame(frame: StackFrame, previous: Previous, snippets: Map<string, CodeLines>): StoredFrame {
   const { minified } = frame
   if (!minified) return frame
   const tuple: StoredMinified = [minified.file === previous.file ? 0 : minified.file, minified.line, minified.column, minified.method]
   if (minified.code !== null) tuple.push(minified.in_project, minified.code)
   else if (minified.in_project !== frame.in_project) tuple.push(minified.in_project)
   const hash = frame.code === null ? undefined : (frame as MarkedFrame)[CODE_REF]
+  if (hash !== undefined && frame.code) snippets.set(hash, frame.code)
   // A mapped frame has exactly these fields (javascript.ts, mappedFrame).
   const out: StoredFrame =
     hash === undefined
@@ -78,32 +80,91 @@ function storedFrame(frame: StackFrame, previous: Previous): StoredFrame {
   return out
 }
 
-function storedStacktrace(frames: readonly StackFrame[]): StoredFrame[] {
+function storedStacktrace(frames: readonly StackFrame[], snippets: Map<string, CodeLines>): StoredFrame[] {
   const previous: Previous = { file: undefined, sourceMapId: undefined }
-  return frames.map((frame) => storedFrame(frame, previous))
+  return frames.map((frame) => storedFrame(frame, previous, snippets))
 }
 
 const hasMinified = (frames: readonly StackFrame[]) => frames.some((frame) => frame.minified !== undefined)
 
-/** The payload's JSON text as event_payloads stores it: mapped frames compact (see above). */
-export function storedPayloadJson<P extends WithStacktraces>(payload: P): string {
+/**
+ * The payload's JSON text as event_payloads stores it: mapped frames compact (see above). The
+ * code of each frame stored by reference is added to `snippets` under its hash.
+ */
+export function storedPayloadJson<P extends WithStacktraces>(payload: P, snippets: Map<string, CodeLines> = new Map()): string {
   if (!payload.exceptions.some((exception) => hasMinified(exception.stacktrace))) return JSON.stringify(payload)
   return JSON.stringify({
     ...payload,
     exceptions: payload.exceptions.map((exception) =>
-      hasMinified(exception.stacktrace) ? { ...exception, stacktrace: storedStacktrace(exception.stacktrace) } : exception,
+      hasMinified(exception.stacktrace) ? { ...exception, stacktrace: storedStacktrace(exception.stacktrace, snippets) } : exception,
     ),
   })
 }
 
-/** Writes snippets of one project, skipping those that exist (another event or process wrote them). */
-export async function insertCodeSnippets(db: Db, projectId: string, snippets: ReadonlyMap<string, CodeLines>): Promise<void> {
-  if (snippets.size === 0) return
-  const hashes = textArrayLiteral(snippets.keys())
-  const lines = textArrayLiteral([...snippets.values()].map((code) => JSON.stringify(code)))
-  await db.execute(sql`INSERT INTO source_code_snippets (project_id, hash, lines)
-    SELECT ${projectId}, snippet.hash, snippet.lines::jsonb FROM unnest(${hashes}::text[], ${lines}::text[]) AS snippet (hash, lines)
-    ON CONFLICT DO NOTHING`)
+/**
+ * A snippet's last_used_at moves only when an event received more than this later uses it, so
+ * that steady ingestion rewrites a row at most once a day; unused snippets are therefore kept up
+ * to a day longer than the events that used them (removeUnusedCodeSnippets).
+ */
+const LAST_USED_SLACK = sql`interval '1 day'`
+
+/** An event's snippets, to be written with it. */
+export interface EventSnippets {
+  projectId: string
+  receivedAt: Date
+  /** Hash → code lines, as storedPayloadJson collected them. */
+  snippets: ReadonlyMap<string, CodeLines>
+}
+
+/**
+ * Writes the snippets the events use, in the transaction that stores them (holding their
+ * projects' write locks): a missing row is created, and a row whose last_used_at is more than a
+ * day older than the newest of these events using it is moved to that event's received time. So
+ * for every stored event, each snippet it uses exists with last_used_at ≥ its received_at − 1 day,
+ * which is what removeUnusedCodeSnippets relies on.
+ */
+export async function writeCodeSnippets(tx: Db, events: readonly EventSnippets[]): Promise<void> {
+  // One row per project and hash (an upsert cannot touch a row twice), at its newest use.
+  const rows = new Map<string, { projectId: string; hash: string; lines: CodeLines; usedAt: number }>()
+  for (const { projectId, receivedAt, snippets } of events) {
+    for (const [hash, lines] of snippets) {
+      const key = `${projectId}\n${hash}`
+      const row = rows.get(key)
+      if (!row) rows.set(key, { projectId, hash, lines, usedAt: receivedAt.getTime() })
+      else if (row.usedAt < receivedAt.getTime()) row.usedAt = receivedAt.getTime()
+    }
+  }
+  if (rows.size === 0) return
+  const all = [...rows.values()]
+  await tx.execute(sql`INSERT INTO source_code_snippets AS s (project_id, hash, lines, last_used_at)
+    SELECT snippet.project_id, snippet.hash, snippet.lines::jsonb, snippet.used_at::timestamptz
+    FROM unnest(${textArrayLiteral(all.map((row) => row.projectId))}::text[], ${textArrayLiteral(all.map((row) => row.hash))}::text[],
+      ${textArrayLiteral(all.map((row) => JSON.stringify(row.lines)))}::text[],
+      ${textArrayLiteral(all.map((row) => new Date(row.usedAt).toISOString()))}::text[]) AS snippet (project_id, hash, lines, used_at)
+    ON CONFLICT (project_id, hash) DO UPDATE SET last_used_at = excluded.last_used_at
+      WHERE s.last_used_at < excluded.last_used_at - ${LAST_USED_SLACK}`)
+}
+
+/**
+ * Removes up to `limit` of a project's snippets that no stored event uses; how many. Run holding
+ * the project's write lock (after a deletion of events), so that no event using one is stored
+ * meanwhile: by writeCodeSnippets's invariant, a snippet last used more than a day before the
+ * project's oldest event is used by none (an event stored later writes its snippets again).
+ */
+export async function removeUnusedCodeSnippets(tx: Db, projectId: string, limit: number): Promise<number> {
+  const removed = await queryRows<{ n: number | string }>(
+    tx,
+    sql`WITH gone AS (
+        DELETE FROM source_code_snippets s WHERE s.ctid = ANY (ARRAY(
+          SELECT ctid FROM source_code_snippets
+          WHERE project_id = ${projectId}
+            AND last_used_at < coalesce((SELECT min(received_at) FROM events WHERE project_id = ${projectId}) - ${LAST_USED_SLACK}, 'infinity')
+          LIMIT ${limit}))
+        RETURNING 1
+      )
+      SELECT count(*) AS n FROM gone`,
+  )
+  return Number(removed[0]!.n)
 }
 
 /** The API's frame from a stored mapped frame (minified original as a tuple); code by reference is filled in after. */
@@ -129,7 +190,7 @@ function expandedFrame(frame: StoredFrame, tuple: StoredMinified, previous: Prev
 /**
  * Puts stored events' mapped frames back into the API's shape, in place: code context read from
  * source_code_snippets in one query for all of them (one project's), minified originals expanded.
- * A snippet that is gone (never expected: only deleting the project removes them) reads as no code.
+ * A snippet that is gone (never expected: only snippets no stored event uses are removed) reads as no code.
  */
 export async function resolveStoredFrames(db: Db, projectId: string, payloads: readonly WithStacktraces[]): Promise<void> {
   const referring: { frame: StackFrame; hash: string }[] = []
