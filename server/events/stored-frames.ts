@@ -11,6 +11,7 @@
 // minified file, the upload) is written as 0. Events stored before (code and minified inline)
 // read as they are.
 import { sql } from 'drizzle-orm'
+import { LRUCache } from 'lru-cache'
 import type { MinifiedFrame, StackFrame } from '../../contract/events.ts'
 import { queryRows, type Db } from '../db/client.ts'
 import { textArrayLiteral } from '../db/text-array.ts'
@@ -116,6 +117,63 @@ export interface EventSnippets {
   snippets: ReadonlyMap<string, CodeLines>
 }
 
+interface SnippetRow {
+  projectId: string
+  hash: string
+  lines: CodeLines
+  /** The received time of the newest of the batch's events using it (ms). */
+  usedAt: number
+}
+
+/**
+ * Snippets this process wrote lately (project and hash): a hint, never trusted. Their lines are
+ * not sent again (most of a batch's snippets were written by an earlier batch: up to thousands
+ * of rows, half as many bytes again as the payloads); the transaction checks they still exist
+ * and writes the lines of those that do not (removed since, or written by a transaction that
+ * rolled back).
+ */
+const writtenLately = new LRUCache<string, true>({ max: 200_000 })
+
+const rowsArrays = (rows: readonly SnippetRow[]) => ({
+  projects: textArrayLiteral(rows.map((row) => row.projectId)),
+  hashes: textArrayLiteral(rows.map((row) => row.hash)),
+  usedAt: textArrayLiteral(rows.map((row) => new Date(row.usedAt).toISOString())),
+})
+
+/** Creates the rows, or moves their last_used_at as writeCodeSnippets says. */
+async function upsertSnippets(tx: Db, rows: readonly SnippetRow[]): Promise<void> {
+  const { projects, hashes, usedAt } = rowsArrays(rows)
+  await tx.execute(sql`INSERT INTO source_code_snippets AS s (project_id, hash, lines, last_used_at)
+    SELECT snippet.project_id, snippet.hash, snippet.lines::jsonb, snippet.used_at::timestamptz
+    FROM unnest(${projects}::text[], ${hashes}::text[], ${textArrayLiteral(rows.map((row) => JSON.stringify(row.lines)))}::text[],
+      ${usedAt}::text[]) AS snippet (project_id, hash, lines, used_at)
+    ON CONFLICT (project_id, hash) DO UPDATE SET last_used_at = excluded.last_used_at
+      WHERE s.last_used_at < excluded.last_used_at - ${LAST_USED_SLACK}`)
+}
+
+/**
+ * Moves the last_used_at of existing rows as writeCodeSnippets says, without their lines; the
+ * rows that do not exist.
+ */
+async function touchSnippets(tx: Db, rows: readonly SnippetRow[]): Promise<SnippetRow[]> {
+  const { projects, hashes, usedAt } = rowsArrays(rows)
+  // The final SELECT sees the table as it was before the UPDATE, which removes nothing.
+  const missing = await queryRows<{ i: number }>(
+    tx,
+    sql`WITH used AS (
+        SELECT u.project_id, u.hash, u.used_at::timestamptz AS used_at, u.i
+        FROM unnest(${projects}::text[], ${hashes}::text[], ${usedAt}::text[]) WITH ORDINALITY AS u (project_id, hash, used_at, i)
+      ), touched AS (
+        UPDATE source_code_snippets s SET last_used_at = used.used_at FROM used
+        WHERE s.project_id = used.project_id AND s.hash = used.hash AND s.last_used_at < used.used_at - ${LAST_USED_SLACK}
+        RETURNING 1
+      )
+      SELECT used.i::int AS i FROM used
+      WHERE NOT EXISTS (SELECT 1 FROM source_code_snippets s WHERE s.project_id = used.project_id AND s.hash = used.hash)`,
+  )
+  return missing.map(({ i }) => rows[i - 1]!)
+}
+
 /**
  * Writes the snippets the events use, in the transaction that stores them (holding their
  * projects' write locks): a missing row is created, and a row whose last_used_at is more than a
@@ -125,7 +183,7 @@ export interface EventSnippets {
  */
 export async function writeCodeSnippets(tx: Db, events: readonly EventSnippets[]): Promise<void> {
   // One row per project and hash (an upsert cannot touch a row twice), at its newest use.
-  const rows = new Map<string, { projectId: string; hash: string; lines: CodeLines; usedAt: number }>()
+  const rows = new Map<string, SnippetRow>()
   for (const { projectId, receivedAt, snippets } of events) {
     for (const [hash, lines] of snippets) {
       const key = `${projectId}\n${hash}`
@@ -135,14 +193,12 @@ export async function writeCodeSnippets(tx: Db, events: readonly EventSnippets[]
     }
   }
   if (rows.size === 0) return
-  const all = [...rows.values()]
-  await tx.execute(sql`INSERT INTO source_code_snippets AS s (project_id, hash, lines, last_used_at)
-    SELECT snippet.project_id, snippet.hash, snippet.lines::jsonb, snippet.used_at::timestamptz
-    FROM unnest(${textArrayLiteral(all.map((row) => row.projectId))}::text[], ${textArrayLiteral(all.map((row) => row.hash))}::text[],
-      ${textArrayLiteral(all.map((row) => JSON.stringify(row.lines)))}::text[],
-      ${textArrayLiteral(all.map((row) => new Date(row.usedAt).toISOString()))}::text[]) AS snippet (project_id, hash, lines, used_at)
-    ON CONFLICT (project_id, hash) DO UPDATE SET last_used_at = excluded.last_used_at
-      WHERE s.last_used_at < excluded.last_used_at - ${LAST_USED_SLACK}`)
+  const fresh: SnippetRow[] = []
+  const known: SnippetRow[] = []
+  for (const [key, row] of rows) (writtenLately.has(key) ? known : fresh).push(row)
+  if (known.length > 0) fresh.push(...(await touchSnippets(tx, known)))
+  if (fresh.length > 0) await upsertSnippets(tx, fresh)
+  for (const key of rows.keys()) writtenLately.set(key, true)
 }
 
 /**
