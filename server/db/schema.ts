@@ -77,6 +77,8 @@ export const projects = pgTable('projects', {
   eventsPerDay: integer('events_per_day'),
   /** Retention (docs/operations.md): days events are kept; NULL for the server's default. */
   eventRetentionDays: integer('event_retention_days'),
+  /** How many times unused code snippets were removed (0006-snippet-last-used.sql). */
+  codeSnippetRemovals: count('code_snippet_removals').notNull().default(0),
 })
 
 export const errors = pgTable('errors', {

@@ -157,6 +157,21 @@ describe('code snippets no stored event uses', () => {
     expectCode((await eventsOf(projectId))[0])
   })
 
+  it('are written again by an event received soon after they were removed', async () => {
+    const projectId = await browserProject('Soon')
+    // Ingested twice, so that ingestion knows the snippets exist and needs to write nothing for them.
+    await ingestAt(ctx, projectId, [{ at: new Date(), event: crash('leaving', 'full') }])
+    await ingestAt(ctx, projectId, [{ at: new Date(), event: crash('leaving', 'full') }])
+    const fullRefs = await snippetsOf(projectId)
+    expect(fullRefs.size).toBeGreaterThan(1)
+    await deleteEventsOf(projectId, { 'user.id': [{ type: 'eq', value: 'leaving' }] })
+    expect(await snippetsOf(projectId)).toEqual(new Set())
+
+    await ingestAt(ctx, projectId, [{ at: new Date(), event: crash('back', 'full') }])
+    expect(await snippetsOf(projectId)).toEqual(fullRefs)
+    expectCode((await eventsOf(projectId))[0])
+  })
+
   it('are kept up to a day after the last event that used them was received', async () => {
     const projectId = await browserProject('Recent')
     await ingestAt(ctx, projectId, [{ at: new Date(Date.now() - 12 * 3_600_000), event: crash('leaving', 'full') }])

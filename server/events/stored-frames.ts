@@ -103,11 +103,17 @@ export function storedPayloadJson<P extends WithStacktraces>(payload: P, snippet
 }
 
 /**
- * A snippet's last_used_at moves only when an event received more than this later uses it, so
- * that steady ingestion rewrites a row at most once a day; unused snippets are therefore kept up
- * to a day longer than the events that used them (removeUnusedCodeSnippets).
+ * For every stored event, each snippet it uses has last_used_at ≥ its received_at − this, which
+ * is how long unused snippets are kept after the last event that used them was received.
  */
 const LAST_USED_SLACK = sql`interval '1 day'`
+/**
+ * A row's last_used_at moves only when an event received more than this later uses it (a row
+ * is rewritten at most twice a day); for half a day after that, this process writes nothing for
+ * it (see `remembered`), which keeps the invariant above.
+ */
+const REWRITE_AFTER = sql`interval '12 hours'`
+const REWRITE_AFTER_MS = 12 * 3_600_000
 
 /** An event's snippets, to be written with it. */
 export interface EventSnippets {
@@ -118,6 +124,7 @@ export interface EventSnippets {
 }
 
 interface SnippetRow {
+  key: string
   projectId: string
   hash: string
   lines: CodeLines
@@ -126,13 +133,16 @@ interface SnippetRow {
 }
 
 /**
- * Snippets this process wrote lately (project and hash): a hint, never trusted. Their lines are
- * not sent again (most of a batch's snippets were written by an earlier batch: up to thousands
- * of rows, half as many bytes again as the payloads); the transaction checks they still exist
- * and writes the lines of those that do not (removed since, or written by a transaction that
- * rolled back).
+ * What this process knows of snippets it wrote or checked (project and hash), so that steady
+ * ingestion writes nothing for them: most of a batch's snippets (up to thousands of rows, half as
+ * many bytes again as the payloads) were written by an earlier batch.
+ * - `settled`: the row was found committed, with last_used_at ≥ usedAt − 12 hours, while the
+ *   project had had `removals` removals (projects.code_snippet_removals). While that count is
+ *   unchanged the row exists, and an event received up to usedAt + 12 hours needs nothing written.
+ * - otherwise this process wrote the row in a transaction that may have rolled back: its lines
+ *   are not sent again, but the row is checked, and its lines written if it does not exist.
  */
-const writtenLately = new LRUCache<string, true>({ max: 200_000 })
+const remembered = new LRUCache<string, { settled: boolean; removals: number; usedAt: number }>({ max: 200_000 })
 
 const rowsArrays = (rows: readonly SnippetRow[]) => ({
   projects: textArrayLiteral(rows.map((row) => row.projectId)),
@@ -148,36 +158,36 @@ async function upsertSnippets(tx: Db, rows: readonly SnippetRow[]): Promise<void
     FROM unnest(${projects}::text[], ${hashes}::text[], ${textArrayLiteral(rows.map((row) => JSON.stringify(row.lines)))}::text[],
       ${usedAt}::text[]) AS snippet (project_id, hash, lines, used_at)
     ON CONFLICT (project_id, hash) DO UPDATE SET last_used_at = excluded.last_used_at
-      WHERE s.last_used_at < excluded.last_used_at - ${LAST_USED_SLACK}`)
+      WHERE s.last_used_at < excluded.last_used_at - ${REWRITE_AFTER}`)
 }
 
 /**
- * Moves the last_used_at of existing rows as writeCodeSnippets says, without their lines; the
- * rows that do not exist.
+ * Moves the last_used_at of existing rows as writeCodeSnippets says, without their lines; for
+ * each row whether it existed, and whether it was moved (the final SELECT sees the table as it
+ * was before the UPDATE).
  */
-async function touchSnippets(tx: Db, rows: readonly SnippetRow[]): Promise<SnippetRow[]> {
+async function touchSnippets(tx: Db, rows: readonly SnippetRow[]): Promise<{ row: SnippetRow; existed: boolean; moved: boolean }[]> {
   const { projects, hashes, usedAt } = rowsArrays(rows)
-  // The final SELECT sees the table as it was before the UPDATE, which removes nothing.
-  const missing = await queryRows<{ i: number }>(
+  const found = await queryRows<{ i: number; existed: boolean; moved: boolean }>(
     tx,
     sql`WITH used AS (
         SELECT u.project_id, u.hash, u.used_at::timestamptz AS used_at, u.i
         FROM unnest(${projects}::text[], ${hashes}::text[], ${usedAt}::text[]) WITH ORDINALITY AS u (project_id, hash, used_at, i)
       ), touched AS (
         UPDATE source_code_snippets s SET last_used_at = used.used_at FROM used
-        WHERE s.project_id = used.project_id AND s.hash = used.hash AND s.last_used_at < used.used_at - ${LAST_USED_SLACK}
+        WHERE s.project_id = used.project_id AND s.hash = used.hash AND s.last_used_at < used.used_at - ${REWRITE_AFTER}
         RETURNING 1
       )
-      SELECT used.i::int AS i FROM used
-      WHERE NOT EXISTS (SELECT 1 FROM source_code_snippets s WHERE s.project_id = used.project_id AND s.hash = used.hash)`,
+      SELECT used.i::int AS i, s.hash IS NOT NULL AS existed, coalesce(s.last_used_at < used.used_at - ${REWRITE_AFTER}, false) AS moved
+      FROM used LEFT JOIN source_code_snippets s ON s.project_id = used.project_id AND s.hash = used.hash`,
   )
-  return missing.map(({ i }) => rows[i - 1]!)
+  return found.map(({ i, existed, moved }) => ({ row: rows[i - 1]!, existed, moved }))
 }
 
 /**
  * Writes the snippets the events use, in the transaction that stores them (holding their
- * projects' write locks): a missing row is created, and a row whose last_used_at is more than a
- * day older than the newest of these events using it is moved to that event's received time. So
+ * projects' write locks): a missing row is created, and a row's last_used_at is moved to the
+ * received time of the newest of these events using it when that is more than 12 hours later. So
  * for every stored event, each snippet it uses exists with last_used_at ≥ its received_at − 1 day,
  * which is what removeUnusedCodeSnippets relies on.
  */
@@ -188,24 +198,44 @@ export async function writeCodeSnippets(tx: Db, events: readonly EventSnippets[]
     for (const [hash, lines] of snippets) {
       const key = `${projectId}\n${hash}`
       const row = rows.get(key)
-      if (!row) rows.set(key, { projectId, hash, lines, usedAt: receivedAt.getTime() })
+      if (!row) rows.set(key, { key, projectId, hash, lines, usedAt: receivedAt.getTime() })
       else if (row.usedAt < receivedAt.getTime()) row.usedAt = receivedAt.getTime()
     }
   }
   if (rows.size === 0) return
+  const projectIds = [...new Set([...rows.values()].map((row) => row.projectId))]
+  const removals = new Map(
+    (
+      await queryRows<{ id: string; n: number | string }>(
+        tx,
+        sql`SELECT id, code_snippet_removals AS n FROM projects WHERE id = ANY(${textArrayLiteral(projectIds)}::text[])`,
+      )
+    ).map((project) => [project.id, Number(project.n)]),
+  )
   const fresh: SnippetRow[] = []
-  const known: SnippetRow[] = []
-  for (const [key, row] of rows) (writtenLately.has(key) ? known : fresh).push(row)
-  if (known.length > 0) fresh.push(...(await touchSnippets(tx, known)))
+  const toCheck: SnippetRow[] = []
+  for (const row of rows.values()) {
+    const known = remembered.get(row.key)
+    if (!known) fresh.push(row)
+    else if (!known.settled || known.removals !== removals.get(row.projectId) || row.usedAt > known.usedAt + REWRITE_AFTER_MS) toCheck.push(row)
+  }
+  const settled: SnippetRow[] = []
+  for (const { row, existed, moved } of toCheck.length > 0 ? await touchSnippets(tx, toCheck) : []) {
+    if (!existed) fresh.push(row)
+    else if (!moved) settled.push(row)
+    else remembered.set(row.key, { settled: false, removals: 0, usedAt: row.usedAt })
+  }
   if (fresh.length > 0) await upsertSnippets(tx, fresh)
-  for (const key of rows.keys()) writtenLately.set(key, true)
+  for (const row of fresh) remembered.set(row.key, { settled: false, removals: 0, usedAt: row.usedAt })
+  for (const row of settled) remembered.set(row.key, { settled: true, removals: removals.get(row.projectId) ?? 0, usedAt: row.usedAt })
 }
 
 /**
  * Removes up to `limit` of a project's snippets that no stored event uses; how many. Run holding
  * the project's write lock (after a deletion of events), so that no event using one is stored
  * meanwhile: by writeCodeSnippets's invariant, a snippet last used more than a day before the
- * project's oldest event is used by none (an event stored later writes its snippets again).
+ * project's oldest event is used by none (an event stored later writes its snippets again). The
+ * project's count of removals goes up with them (see `remembered`).
  */
 export async function removeUnusedCodeSnippets(tx: Db, projectId: string, limit: number): Promise<number> {
   const removed = await queryRows<{ n: number | string }>(
@@ -217,8 +247,14 @@ export async function removeUnusedCodeSnippets(tx: Db, projectId: string, limit:
             AND last_used_at < coalesce((SELECT min(received_at) FROM events WHERE project_id = ${projectId}) - ${LAST_USED_SLACK}, 'infinity')
           LIMIT ${limit}))
         RETURNING 1
+      ), counted AS (
+        SELECT count(*) AS n FROM gone
+      ), noted AS (
+        UPDATE projects SET code_snippet_removals = code_snippet_removals + 1
+        WHERE id = ${projectId} AND (SELECT n FROM counted) > 0
+        RETURNING 1
       )
-      SELECT count(*) AS n FROM gone`,
+      SELECT n FROM counted`,
   )
   return Number(removed[0]!.n)
 }
