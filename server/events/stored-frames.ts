@@ -5,11 +5,11 @@
 // frame as sent, tripling a stored payload. Stored, its code is a reference to a row of
 // source_code_snippets (`code_ref: <hash>`, no `code`), one per project and line window, written
 // in the transaction that stores the event (writeCodeSnippets: so that a removal of unused
-// snippets, under the same project lock, never misses an event), and its minified original keeps only what differs from the mapped frame, as
-// a tuple: [file, line, column, method], then in_project when it differs, then code when the
-// notifier sent some. What repeats from the mapped frame before it in the same stack trace (the
-// minified file, the upload) is written as 0. Events stored before (code and minified inline)
-// read as they are.
+// snippets, under the same project lock, never misses an event), and its minified original keeps
+// only what differs from the mapped frame, as a tuple: [file, line, column, method], then
+// in_project when it differs, then code when the notifier sent some. What repeats from the mapped
+// frame before it in the same stack trace (the minified file, the upload) is written as 0. Events
+// stored before (code and minified inline) read as they are.
 import { sql } from 'drizzle-orm'
 import { LRUCache } from 'lru-cache'
 import type { MinifiedFrame, StackFrame } from '../../contract/events.ts'

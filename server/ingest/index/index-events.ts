@@ -18,8 +18,9 @@ const SEPARATOR = '\u0001'
  * (merged-groups.ts), rate limiting (server/rate-limits/: events above a project's quota
  * are sampled, the dropped ones counted and not indexed), then errors, events, users, counters
  * and rollups (write-events.ts), then each event's normalized payload, written once, into
- * event_payloads, with the code snippets its mapped frames refer to (stored-frames.ts); then the webhook triggers the batch fires (the rate-limit ones last), queued
- * in the same transaction (server/webhooks/triggers/).
+ * event_payloads, with the code snippets its mapped frames refer to (stored-frames.ts); then the
+ * webhook triggers the batch fires (the rate-limit ones last), queued in the same transaction
+ * (server/webhooks/triggers/).
  */
 export async function indexEvents(tx: Db, received: readonly IndexableEvent[]): Promise<void> {
   if (received.length === 0) return
