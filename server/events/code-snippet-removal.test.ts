@@ -5,7 +5,8 @@ import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ErrorEvent, StackFrame } from '../../contract/events.ts'
 import { filtersToParams, type Filters } from '../../contract/filters.ts'
-import { queryRows } from '../db/client.ts'
+import { openPglite, queryRows } from '../db/client.ts'
+import { migrate } from '../db/migrate.ts'
 import { eventPayloads } from '../db/schema.ts'
 import { enqueueRetentionSweep } from '../retention/retention.jobs.ts'
 import { ingestAt } from '../test-support/ingest.ts'
@@ -180,5 +181,24 @@ describe('code snippets no stored event uses', () => {
     const fullRefs = await refsOf(full!.id)
     await deleteEventsOf(projectId, { 'user.id': [{ type: 'eq', value: 'leaving' }] })
     expect(await snippetsOf(projectId)).toEqual(fullRefs)
+  })
+})
+
+describe('snippets stored before last_used_at', () => {
+  it('count as used when the migration ran, not when they were first written: events since may use them', async () => {
+    const database = await openPglite()
+    try {
+      await migrate(database, { through: '0005-retention.sql' })
+      await database.execScript(`
+        INSERT INTO organizations (id, name, slug) VALUES ('o1', 'Org', 'org');
+        INSERT INTO projects (id, organization_id, name, slug, type, api_key) VALUES ('p1', 'o1', 'Web', 'web', 'browser', 'k1');
+        INSERT INTO source_code_snippets (project_id, hash, lines, created_at) VALUES ('p1', 'h1', '{"1": "x"}', now() - interval '300 days');`)
+      const migratedAt = Date.now()
+      await migrate(database)
+      const [row] = await queryRows<{ last_used_at: string }>(database.db, sql`SELECT last_used_at::text FROM source_code_snippets`)
+      expect(new Date(row!.last_used_at).getTime()).toBeGreaterThanOrEqual(migratedAt - 60_000)
+    } finally {
+      await database.close()
+    }
   })
 })

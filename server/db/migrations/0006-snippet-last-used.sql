@@ -5,9 +5,10 @@
 -- event a snippet it uses has last_used_at ≥ its received_at − 1 day. After a retention sweep or
 -- a privacy deletion, under the project's write lock, the project's snippets older than its
 -- oldest event less a day go (all of them when it has no events left).
-ALTER TABLE source_code_snippets ADD COLUMN last_used_at timestamptz;
-UPDATE source_code_snippets SET last_used_at = created_at;
-ALTER TABLE source_code_snippets ALTER COLUMN last_used_at SET NOT NULL, ALTER COLUMN last_used_at SET DEFAULT now();
+-- Rows written before say now, not when they were created: a row was written once, for the first
+-- event that used it, and any event since may use it too. They go once the events received
+-- before this migration have gone.
+ALTER TABLE source_code_snippets ADD COLUMN last_used_at timestamptz NOT NULL DEFAULT now();
 CREATE INDEX source_code_snippets_last_used_idx ON source_code_snippets (project_id, last_used_at);
 
 -- Counts the removals, so that a process which remembers which snippets exist (to write nothing
