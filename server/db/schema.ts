@@ -77,6 +77,8 @@ export const projects = pgTable('projects', {
   eventsPerDay: integer('events_per_day'),
   /** Retention (docs/operations.md): days events are kept; NULL for the server's default. */
   eventRetentionDays: integer('event_retention_days'),
+  /** How many times unused code snippets were removed (0006-snippet-last-used.sql). */
+  codeSnippetRemovals: count('code_snippet_removals').notNull().default(0),
 })
 
 export const errors = pgTable('errors', {
@@ -302,7 +304,7 @@ export const sourceMaps = pgTable('source_maps', {
   eventsMapped: count('events_mapped').notNull().default(0),
 })
 
-/** Code context of mapped frames, once per project and line window (0016-source-code-snippets.sql). */
+/** Code context of mapped frames, once per project and line window (0001-baseline.sql, 0006-snippet-last-used.sql). */
 export const sourceCodeSnippets = pgTable(
   'source_code_snippets',
   {
@@ -310,6 +312,8 @@ export const sourceCodeSnippets = pgTable(
     hash: text('hash').notNull(),
     lines: jsonb('lines').$type<Record<string, string>>().notNull(),
     createdAt: tstz('created_at').notNull().defaultNow(),
+    /** The received time of the newest event using it, within a day (removal of unused snippets). */
+    lastUsedAt: tstz('last_used_at').notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.hash] })],
 )

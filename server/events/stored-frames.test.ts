@@ -1,6 +1,5 @@
 // Mapped frames through ingestion and back out of the API: stored compact (code by reference to
 // source_code_snippets, the minified original as what differs), read in the API's shape.
-import vm from 'node:vm'
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ErrorEvent, StackFrame } from '../../contract/events.ts'
@@ -9,7 +8,7 @@ import { queryRows } from '../db/client.ts'
 import { eventPayloads } from '../db/schema.ts'
 import { ingestAt } from '../test-support/ingest.ts'
 import { seedProject, type SeededProject } from '../test-support/seed.ts'
-import { readJsApp, uploadForm } from '../test-support/source-map-uploads.ts'
+import { browserCheckoutEvent, readJsApp, uploadForm } from '../test-support/source-map-uploads.ts'
 import { createTestContext, type TestContext } from '../test-support/test-app.ts'
 import { buildPayload } from '../webhooks/payload.ts'
 import { decodeEventPayload, encodeEventPayload } from './event-payload.ts'
@@ -20,28 +19,7 @@ const UTIL_SOURCE = readJsApp('src/util.js').split('\n')
 let ctx: TestContext
 let seeded: SeededProject
 
-/** checkout()'s TypeError, thrown by the esbuild browser bundle loaded from SCRIPT_URL, as a Bugsnag browser event. */
-function browserEvent(): Record<string, unknown> {
-  const context = vm.createContext({})
-  vm.runInContext(readJsApp('dist/app.min.js'), context, { filename: SCRIPT_URL })
-  let stack = ''
-  try {
-    vm.runInContext('app.checkout({ items: [{ name: "hat" }] })', context, { filename: 'https://shop.example.com/checkout' })
-  } catch (err) {
-    stack = (err as Error).stack ?? ''
-  }
-  const stacktrace = stack
-    .split('\n')
-    .slice(1)
-    .map((line) => /^\s*at (?:(.+?) \()?(.+):(\d+):(\d+)\)?$/.exec(line))
-    .filter((match) => match !== null)
-    .map((match) => ({ method: match[1], file: match[2], lineNumber: Number(match[3]), columnNumber: Number(match[4]) }))
-  return {
-    exceptions: [{ errorClass: 'TypeError', message: 'item hat has no price', type: 'browserjs', stacktrace }],
-    app: { releaseStage: 'production', version: '1.2.3', type: 'browser' },
-    user: { id: 'shopper-1' },
-  }
-}
+const browserEvent = () => browserCheckoutEvent(SCRIPT_URL)
 
 const api = async <T,>(path: string): Promise<T> => {
   const res = await ctx.request(`/api${path}`, { token: seeded.user.token })
@@ -90,8 +68,8 @@ describe('mapped frames, stored by reference', () => {
     const [event] = await api<ErrorEvent[]>(`/projects/${seeded.project.id}/events?per_page=1`)
     eventId = event!.id
     errorId = event!.error_id
-    // Mapped but for the page's inline script, which no map covers.
-    expect(event!.symbolication).toMatchObject({ status: 'partial', mapped_frames: 3 })
+    // The bundle's frames mapped; the page's inline script is left as it is.
+    expect(event!.symbolication).toMatchObject({ status: 'mapped', mapped_frames: 3 })
     expectThrowFrame(event!.exceptions[0]!.stacktrace[0])
     expect(event!.exceptions[0]!.stacktrace[1]).toMatchObject({ method: 'computeTotal', minified: { method: 'u', file: SCRIPT_URL } })
 

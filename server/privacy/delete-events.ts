@@ -1,5 +1,6 @@
 // Deleting selected events for good, in batches, and then bringing everything they counted in
-// up to date: rollups, error counters, users affected, pivots, crashed sessions, empty errors.
+// up to date: rollups, error counters, users affected, pivots, crashed sessions, empty errors,
+// code snippets no remaining event uses.
 //
 // Each batch is one short transaction holding the project's write lock (ingestion and triage
 // of that project wait for it, nothing else does): the batch's rollup counts go down exactly
@@ -13,6 +14,7 @@ import { queryRows, type Db } from '../db/client.ts'
 import { writingProject } from '../db/project-lock.ts'
 import { textArrayLiteral } from '../db/text-array.ts'
 import { decodeEventPayload } from '../events/event-payload.ts'
+import { removeUnusedCodeSnippets } from '../events/stored-frames.ts'
 import { eventInRow } from '../rollups/fold.ts'
 import { removeErrorsFromRollups, removeEventsFromRollups } from '../rollups/rollups.ts'
 import type { Filters } from '../../contract/filters.ts'
@@ -383,7 +385,17 @@ const finishSessions: FinishStep = (db, deletionId, projectId, limit) =>
     return chunk.length
   })
 
-const FINISH_STEPS = { errors: finishErrors, pivots: finishPivots, projectPivots: finishProjectPivots, sessions: finishSessions }
+/**
+ * The project's code snippets no remaining event uses (stored-frames.ts, removeUnusedCodeSnippets),
+ * last: every deletion of the project's events ends with it, whatever its work list holds.
+ */
+const finishSnippets: FinishStep = (db, _deletionId, projectId, limit) =>
+  writingProject(db, projectId, (tx) => removeUnusedCodeSnippets(tx, projectId, limit * SNIPPETS_PER_ITEM))
+
+/** Snippets removed per item of a finishing chunk: a row is one index entry and a small value. */
+const SNIPPETS_PER_ITEM = 10
+
+const FINISH_STEPS = { errors: finishErrors, pivots: finishPivots, projectPivots: finishProjectPivots, sessions: finishSessions, snippets: finishSnippets }
 type FinishKind = keyof typeof FINISH_STEPS
 
 /**

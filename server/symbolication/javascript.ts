@@ -11,8 +11,8 @@ import { chooseJsUpload, chooseReactNativeUpload, type UploadCandidate } from '.
 import { parseSourceMap, SourceMapError } from './parse-source-map.ts'
 import { addEventsMapped, findCandidates, loadStoredSources, loadUploadFiles } from './source-map-store.ts'
 import { variantStrings } from './url-pattern.ts'
-import { createCodeSnippetStore, snippetHash, type CodeSnippetStore } from './code-snippets.ts'
-import { markCodeStored, type CodeLines } from '../events/stored-frames.ts'
+import { snippetHash } from './code-snippets.ts'
+import { markCodeStored } from '../events/stored-frames.ts'
 import { isTransientPgError } from '../db/pg-errors.ts'
 
 export interface JavaScriptSymbolicatorOptions {
@@ -63,7 +63,6 @@ export class JavaScriptSymbolicator {
   private readonly failedMaps = new LRUCache<string, { error: string }>({ max: 1000, ttl: FAILED_MAP_TTL_MS })
   /** Maps being loaded, so that the events that need one wait for one load. */
   private readonly loading = new Map<string, Promise<MapOutcome>>()
-  private readonly snippetStore: CodeSnippetStore
   private readonly countsIntervalMs: number
   /** Events mapped per upload, not written yet (flushCounts), and when they last were. */
   private pendingCounts = new Map<string, number>()
@@ -78,7 +77,6 @@ export class JavaScriptSymbolicator {
       maxSize: options.cacheBytes ?? 256 * 1024 * 1024,
       sizeCalculation: (map) => Math.max(1, map.bytes),
     })
-    this.snippetStore = createCodeSnippetStore(this.db)
     this.countsIntervalMs = options.countsIntervalMs ?? 1_000
     this.readOnly = options.readOnly ?? false
   }
@@ -122,22 +120,14 @@ export class JavaScriptSymbolicator {
       for (const [work, frames] of built) applyWork(work, frames, new Map())
       return
     }
-    for (const [projectId, works] of byProject) {
-      // The code context each mapped frame refers to is stored (once per project and line
-      // window) before any event is changed: a stored event never refers to a missing snippet.
-      // Frames are marked as they are built; they go into their events only once it is saved.
-      const snippets = new Map<string, CodeLines>()
+    for (const works of byProject.values()) {
+      // The code context each mapped frame refers to is stored once per project and line window,
+      // written with the event in its index transaction (stored-frames.ts, writeCodeSnippets).
       for (const work of works) {
         const frames = buildFrames(work)
         built.set(work, frames)
-        for (const frame of frames) {
-          if (!frame?.code) continue
-          const hash = snippetHash(frame.code)
-          snippets.set(hash, frame.code)
-          markCodeStored(frame, hash)
-        }
+        for (const frame of frames) if (frame?.code) markCodeStored(frame, snippetHash(frame.code))
       }
-      await this.snippetStore.save(projectId, snippets)
     }
     for (const [work, frames] of built) applyWork(work, frames, this.pendingCounts)
     if (Date.now() - this.countsWrittenAt >= this.countsIntervalMs) await this.flushCounts()

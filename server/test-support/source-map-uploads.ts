@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
+import vm from 'node:vm'
 
 /** The two-file project of test/fixtures/source-maps/js-app, minified by esbuild (browser IIFE and CommonJS) with maps. */
 export const JS_APP_DIR = fileURLToPath(new URL('../../test/fixtures/source-maps/js-app/', import.meta.url))
@@ -39,4 +40,31 @@ export function uploadForm(fields: Record<string, string>, files: Record<string,
     form.append(name, typeof value === 'string' ? new Blob([value], { type: 'application/octet-stream' }) : value, `/builds/app/${name.replace(/\W+/g, '_')}`)
   }
   return form
+}
+
+/**
+ * checkout()'s TypeError, thrown by the esbuild browser bundle loaded from `scriptUrl`, as a
+ * Bugsnag browser event: the bundle's frames and the page's (not those of Node or the test runner).
+ */
+export function browserCheckoutEvent(scriptUrl: string): Record<string, unknown> {
+  const context = vm.createContext({})
+  vm.runInContext(readJsApp('dist/app.min.js'), context, { filename: scriptUrl })
+  let stack = ''
+  try {
+    vm.runInContext('app.checkout({ items: [{ name: "hat" }] })', context, { filename: 'https://shop.example.com/checkout' })
+  } catch (err) {
+    stack = (err as Error).stack ?? ''
+  }
+  const stacktrace = stack
+    .split('\n')
+    .slice(1)
+    .map((line) => /^\s*at (?:(.+?) \()?(.+):(\d+):(\d+)\)?$/.exec(line))
+    .filter((match) => match !== null)
+    .filter((match) => match[2] === scriptUrl || match[2]!.startsWith('https://shop.example.com/'))
+    .map((match) => ({ method: match[1], file: match[2], lineNumber: Number(match[3]), columnNumber: Number(match[4]) }))
+  return {
+    exceptions: [{ errorClass: 'TypeError', message: 'item hat has no price', type: 'browserjs', stacktrace }],
+    app: { releaseStage: 'production', version: '1.2.3', type: 'browser' },
+    user: { id: 'shopper-1' },
+  }
 }

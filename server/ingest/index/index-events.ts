@@ -6,6 +6,7 @@ import { prepareIngestTriggers, queueIngestTriggers } from '../../webhooks/trigg
 import { queueRateLimitTriggers } from '../../webhooks/triggers/rate-limit-triggers.ts'
 import { redirectMergedGroups } from './merged-groups.ts'
 import { writeEvents } from './write-events.ts'
+import { writeCodeSnippets } from '../../events/stored-frames.ts'
 
 // The payloads travel as they were serialized, joined by U+0001, which JSON text never holds
 // raw (JSON.stringify escapes every control character): split, not parsed, by the database.
@@ -17,8 +18,9 @@ const SEPARATOR = '\u0001'
  * (merged-groups.ts), rate limiting (server/rate-limits/: events above a project's quota
  * are sampled, the dropped ones counted and not indexed), then errors, events, users, counters
  * and rollups (write-events.ts), then each event's normalized payload, written once, into
- * event_payloads; then the webhook triggers the batch fires (the rate-limit ones last), queued
- * in the same transaction (server/webhooks/triggers/).
+ * event_payloads, with the code snippets its mapped frames refer to (stored-frames.ts); then the
+ * webhook triggers the batch fires (the rate-limit ones last), queued in the same transaction
+ * (server/webhooks/triggers/).
  */
 export async function indexEvents(tx: Db, received: readonly IndexableEvent[]): Promise<void> {
   if (received.length === 0) return
@@ -41,5 +43,9 @@ async function writeKept(tx: Db, events: readonly IndexableEvent[]): Promise<voi
     SELECT id, convert_to(payload, 'UTF8')
     FROM unnest(string_to_array(${stored.map((e) => e.id).join(SEPARATOR)}, ${SEPARATOR}),
                 string_to_array(${stored.map((e) => e.payloadJson).join(SEPARATOR)}, ${SEPARATOR})) AS x(id, payload)`)
+  await writeCodeSnippets(
+    tx,
+    stored.flatMap((e) => (e.codeSnippets ? [{ projectId: e.projectId, receivedAt: e.receivedAt, snippets: e.codeSnippets }] : [])),
+  )
   await queueIngestTriggers(tx, stored, outcome, triggers)
 }

@@ -1,6 +1,7 @@
 // The shapes an event takes between the stages: normalized by process/, written by index/.
 import type { Severity } from '../../../contract/errors.ts'
 import type { StoredEventPayload } from '../../events/event-payload.ts'
+import type { CodeLines } from '../../events/stored-frames.ts'
 
 export const DEFAULT_RELEASE_STAGE = 'production'
 
@@ -81,6 +82,8 @@ export type IndexedEvent = Omit<PreparedEvent, 'payload'>
  */
 export interface IndexableEvent extends IndexedEvent {
   payloadJson: string
+  /** The code context its mapped frames refer to (`code_ref`), written with it; absent when none. */
+  codeSnippets?: ReadonlyMap<string, CodeLines>
 }
 
 /** Sessions of one minute, project, release stage and app version, from a POST /sessions. */

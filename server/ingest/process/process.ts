@@ -5,7 +5,7 @@
 import type { AcceptedRequest } from '../payload/accepted-request.ts'
 import type { IndexableEvent, PreparedEvent, SessionCount } from '../payload/event-row.ts'
 import { notifyPayloadSchema, sessionsPayloadSchema } from '../payload/payload-schema.ts'
-import { storedPayloadJson } from '../../events/stored-frames.ts'
+import { storedPayloadJson, type CodeLines } from '../../events/stored-frames.ts'
 import type { AttemptGuard } from './attempts.ts'
 import { computeGrouping } from './grouping.ts'
 import { crashedSessionOf, prepareEvents } from './normalize.ts'
@@ -97,7 +97,9 @@ export function createProcessor(stages: readonly ProcessStage[] = [], guard?: At
         const crashed = crashedSessionOf({ columns: row.columns, payload, grouping: row.grouping, userKey: row.userKey }, row.receivedAt)
         row.crashedSession = crashed
       }
-      events.push({ ...row, payloadJson: storedPayloadJson(payload) })
+      const codeSnippets = new Map<string, CodeLines>()
+      const payloadJson = storedPayloadJson(payload, codeSnippets)
+      events.push(codeSnippets.size > 0 ? { ...row, payloadJson, codeSnippets } : { ...row, payloadJson })
     }
     return { events, sessions, failed }
   }
