@@ -20,6 +20,7 @@ import { releases } from '../db/schema.ts'
 import { decodeCursor, encodeCursor, NOT_ISSUED_CURSOR, openCursor, sealCursor } from '../http/cursor.ts'
 import { NotFoundError, ValidationError } from '../failures.ts'
 import type { UrlBuilder } from '../http/urls.ts'
+import type { ReleaseBuild } from '../webhooks/payload.ts'
 import { queueReleaseTriggers } from '../webhooks/triggers/release-triggers.ts'
 import { DEFAULT_RELEASE_STAGE } from '../ingest/payload/event-row.ts'
 
@@ -372,7 +373,30 @@ export async function recordBuild(db: Db, projectId: string, report: BuildReport
     RETURNING (r.xmax = 0) AS created, r.release_time`,
     )
     if (row?.created) {
-      await queueReleaseTriggers(tx, [{ projectId, releaseStage, appVersion: report.appVersion, releaseTime: new Date(row.release_time) }], now)
+      await queueReleaseTriggers(
+        tx,
+        [{ projectId, releaseStage, appVersion: report.appVersion, releaseTime: new Date(row.release_time), build: releaseBuildOf(report) }],
+        now,
+      )
     }
   })
+}
+
+/**
+ * The build details of a report as the release webhook document names them (spec section 6).
+ * sourceControl needs its revision's page: sent for the hosts sourceControlOf knows, with the
+ * provider as reported, else named after the host.
+ */
+function releaseBuildOf(report: BuildReport): ReleaseBuild {
+  const build: ReleaseBuild = {}
+  if (report.appVersionCode) build.versionCode = report.appVersionCode
+  if (report.appBundleVersion) build.bundleVersion = report.appBundleVersion
+  if (report.builderName) build.releasedBy = report.builderName
+  const source = sourceControlOf(report.sourceControl)
+  if (source?.revision_url) {
+    const host = new URL(source.revision_url).hostname
+    build.sourceControl = { provider: source.provider ?? host.replace(/\.(com|org)$/, ''), revision: source.revision, revisionUrl: source.revision_url }
+  }
+  if (report.metadata && Object.keys(report.metadata).length > 0) build.metadata = report.metadata
+  return build
 }

@@ -1,7 +1,9 @@
 // The JSON document a webhook sends (spec section 6, "Payload"), member by member. Optional
 // members are left out when unknown, never sent as null. Built by the delivery job from what
 // the database holds when the delivery is first attempted, then kept, so retries and
-// redeliveries send the same document.
+// redeliveries send the same document. What can change after the trigger fired (the error's
+// status, assignee, severity and linked issue; the release's build details) is taken from the
+// snapshot the trigger recorded in its details, so the document describes the moment it fired.
 import { eq } from 'drizzle-orm'
 import type { EventException, StackFrame } from '../../contract/events.ts'
 import type { StateChange, WebhookTrigger } from '../../contract/webhooks.ts'
@@ -13,16 +15,45 @@ import { resolveStoredFrames } from '../events/stored-frames.ts'
 /** Lines of code context kept on each side of a frame's line (spec section 8). */
 export const CODE_CONTEXT_LINES = 3
 
+/** The error's changeable state when its trigger fired (queue-deliveries.ts records it). */
+export interface ErrorSnapshot {
+  status: string
+  assignedCollaboratorId: string | null
+  severityOverride: string | null
+  linkedIssueUrl: string | null
+}
+
+/**
+ * trigger.snoozeRule. `hours` (Errata's addition) is the window of an "n occurrences in m hours"
+ * rule: ruleValue occurrences within `hours` hours (1 for per hour).
+ */
+export interface SnoozeRule {
+  type: 'occurrences' | 'occurrence_per_hour' | 'occurs_after'
+  ruleValue: number
+  hours?: number
+}
+
+/** The release member's build details (spec section 6), as a build report gave them. */
+export interface ReleaseBuild {
+  versionCode?: string
+  bundleVersion?: string
+  releasedBy?: string
+  sourceControl?: { provider: string; revision: string; revisionUrl: string }
+  metadata?: Record<string, string>
+}
+
 /** What fired, as the trigger stage or an operation recorded it in webhook_deliveries.details. */
 export interface DeliveryDetails {
   message: string
   stateChange?: StateChange
   rate?: number
-  snoozeRule?: { type: 'occurrences' | 'occurrence_per_hour' | 'occurs_after'; ruleValue: number }
+  snoozeRule?: SnoozeRule
   comment?: { id: string; message: string; createdAt: string }
   /** The collaborator who caused it (comment, manual state change). */
   userId?: string
-  release?: { version: string; releaseStage: string; releaseTime: string }
+  release?: { version: string; releaseStage: string; releaseTime: string } & ReleaseBuild
+  /** The error as it was when the trigger fired; absent in deliveries queued before it was recorded. */
+  error?: ErrorSnapshot
   /** Sent with "Send test" (the delivery log marks it). */
   test?: boolean
 }
@@ -119,19 +150,16 @@ export interface PayloadUrls {
 interface ErrorRowForPayload {
   id: string
   projectId: string
-  status: string
   errorClass: string
   message: string
   context: string | null
   severity: string
-  severityOverride: string | null
   firstSeen: Date
-  assignedCollaboratorId: string | null
   lastEventId: string | null
 }
 
 /** The error member: the event that caused the trigger (or the error's newest one), in the error's terms. */
-async function errorMember(db: Db, urls: PayloadUrls, error: ErrorRowForPayload, eventId: string | null): Promise<Json> {
+async function errorMember(db: Db, urls: PayloadUrls, error: ErrorRowForPayload, eventId: string | null, snapshot: ErrorSnapshot): Promise<Json> {
   const id = eventId ?? error.lastEventId
   const eventRows = id
     ? await db
@@ -155,17 +183,23 @@ async function errorMember(db: Db, urls: PayloadUrls, error: ErrorRowForPayload,
     receivedAt: (row?.event.receivedAt ?? error.firstSeen).toISOString(),
   }
   put(out, 'requestUrl', asString(payload?.request.url) ?? row?.event.requestUrl ?? undefined)
-  if (error.assignedCollaboratorId) {
-    out.assignedUserId = error.assignedCollaboratorId
-    const [assignee] = await db.select({ email: users.email }).from(users).where(eq(users.id, error.assignedCollaboratorId)).limit(1)
+  if (snapshot.assignedCollaboratorId) {
+    out.assignedUserId = snapshot.assignedCollaboratorId
+    const [assignee] = await db.select({ email: users.email }).from(users).where(eq(users.id, snapshot.assignedCollaboratorId)).limit(1)
     put(out, 'assignedUserEmail', assignee?.email)
   }
   out.url = row
     ? urls.web(`/projects/${error.projectId}/errors/${error.id}/events/${row.event.id}`)
     : urls.web(`/projects/${error.projectId}/errors/${error.id}`)
-  out.severity = error.severityOverride ?? payload?.severity ?? error.severity
-  out.status = error.status
+  out.severity = snapshot.severityOverride ?? payload?.severity ?? error.severity
+  out.status = snapshot.status
   put(out, 'unhandled', payload?.unhandled ?? row?.event.unhandled)
+  if (snapshot.linkedIssueUrl) {
+    // The link link_issue set (docs/errors-workflow.md); createdIssue, deprecated, stays beside it (spec section 9).
+    const issue = { type: 'url', url: snapshot.linkedIssueUrl }
+    out.linkedIssues = [issue]
+    out.createdIssue = issue
+  }
   if (payload) {
     const user: Json = {}
     put(user, 'id', payload.user.id)
@@ -176,7 +210,7 @@ async function errorMember(db: Db, urls: PayloadUrls, error: ErrorRowForPayload,
   out.app = payload ? appMember(payload) : { releaseStage: row?.event.releaseStage ?? 'production' }
   if (payload) {
     put(out, 'device', deviceMember(payload))
-    if (Object.keys(payload.meta_data).length > 0) out.metaData = payload.meta_data
+    put(out, 'metaData', metaDataMember(payload))
     if (payload.breadcrumbs.length > 0) {
       // Newest to oldest (spec); notifiers send them oldest first.
       out.breadcrumbs = [...payload.breadcrumbs].reverse().map((b) => {
@@ -199,8 +233,25 @@ async function errorMember(db: Db, urls: PayloadUrls, error: ErrorRowForPayload,
       out.stackTrace = (out.exceptions as Json[])[0]!.stacktrace
     }
   }
-  // linkedIssues and the deprecated createdIssue: Errata links no issue trackers, so both are absent.
   return out
+}
+
+/**
+ * metaData (spec section 6): the event's user, app and device objects beside the custom tabs; a
+ * custom tab of the same name adds its keys to them.
+ */
+function metaDataMember(payload: StoredEventPayload): Json | undefined {
+  const user: Json = {}
+  put(user, 'id', payload.user.id)
+  put(user, 'name', payload.user.name)
+  put(user, 'email', payload.user.email)
+  const out: Json = {}
+  for (const [name, event] of [['user', user], ['app', asObject(payload.app) ?? {}], ['device', asObject(payload.device) ?? {}]] as const) {
+    const merged = { ...event, ...asObject(payload.meta_data[name]) }
+    if (Object.keys(merged).length > 0) out[name] = merged
+  }
+  for (const [name, tab] of Object.entries(payload.meta_data)) if (!(name in out)) out[name] = tab
+  return Object.keys(out).length > 0 ? out : undefined
 }
 
 export interface DeliveryForPayload {
@@ -237,10 +288,10 @@ export async function buildPayload(db: Db, urls: PayloadUrls, delivery: Delivery
   }
   if (delivery.errorId) {
     const [error] = await db.select().from(errors).where(eq(errors.id, delivery.errorId)).limit(1)
-    if (error) document.error = await errorMember(db, urls, error, delivery.eventId)
+    if (error) document.error = await errorMember(db, urls, error, delivery.eventId, details.error ?? error)
   }
   if (details.release) {
-    const { version, releaseStage, releaseTime } = details.release
+    const { version, releaseStage, releaseTime, ...build } = details.release
     document.release = {
       id: `${releaseStage}@${version}`,
       version,
@@ -248,6 +299,7 @@ export async function buildPayload(db: Db, urls: PayloadUrls, delivery: Delivery
       url: urls.web(`/projects/${owner.project.id}/errors?${new URLSearchParams({ 'filters[version.seen_in][][type]': 'eq', 'filters[version.seen_in][][value]': version })}`),
       releaseTime,
     }
+    for (const key of ['versionCode', 'bundleVersion', 'releasedBy', 'sourceControl', 'metadata'] as const) put(document.release as Json, key, build[key])
   }
   return document
 }

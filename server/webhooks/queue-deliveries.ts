@@ -1,6 +1,9 @@
 // The two ways a notification is queued, both durable with what it reports on:
 // - queueDeliveries: a webhook_deliveries row and its job, in the caller's transaction (a status
 //   change's, a comment's, a release's, a test's, the rate-limit triggers': a few rows at a time);
+// Both record, in the details, the state of each delivery's error as the firing transaction sees
+// it (withErrorSnapshots), so the document describes the error when the trigger fired, however
+// late it is built and sent.
 // - deferDeliveries: what the ingest triggers use, where an `exception` webhook fires once per event.
 //   The index transaction writes ONE job (kind webhook.expand) naming the batch's notifications;
 //   the job runner then expands it into the same rows and jobs (expandDeliveries), so the
@@ -12,8 +15,9 @@ import { sql, type SQL } from 'drizzle-orm'
 import type { WebhookTrigger } from '../../contract/webhooks.ts'
 import { queryRows, type Db } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
+import { textArrayLiteral } from '../db/text-array.ts'
 import { enqueueJob, insertJobsFrom } from '../jobs/jobs.ts'
-import type { DeliveryDetails } from './payload.ts'
+import type { DeliveryDetails, ErrorSnapshot } from './payload.ts'
 import { DELIVERY_MAX_ATTEMPTS } from './webhook-deps.ts'
 import { WEBHOOK_DELIVER_JOB, WEBHOOK_EXPAND_JOB } from './webhook-job-kinds.ts'
 
@@ -41,8 +45,9 @@ export interface ExpandJobPayload {
  * Queues the deliveries and their jobs in one statement however many (one parameter, parsed once);
  * returns their ids in order.
  */
-export async function queueDeliveries(db: Db, deliveries: readonly NewDelivery[], now: Date, manual = false): Promise<string[]> {
-  if (deliveries.length === 0) return []
+export async function queueDeliveries(db: Db, queued: readonly NewDelivery[], now: Date, manual = false): Promise<string[]> {
+  if (queued.length === 0) return []
+  const deliveries = await withErrorSnapshots(db, queued)
   const rows = deliveries.map((d) => ({
     id: newId(now.getTime()),
     webhook_id: d.webhookId,
@@ -64,10 +69,29 @@ export async function queueDeliveries(db: Db, deliveries: readonly NewDelivery[]
  * Queues the notifications an index batch fired as one webhook.expand job, in the index
  * transaction (the job is what makes them durable; the runner expands it after the commit).
  */
-export async function deferDeliveries(db: Db, deliveries: readonly NewDelivery[], now: Date): Promise<void> {
-  if (deliveries.length === 0) return
+export async function deferDeliveries(db: Db, fired: readonly NewDelivery[], now: Date): Promise<void> {
+  if (fired.length === 0) return
+  const deliveries = await withErrorSnapshots(db, fired)
   const payload: ExpandJobPayload = { firedAt: now.toISOString(), deliveries: deliveries.map((d) => ({ ...d, id: newId(now.getTime()) })) }
   await enqueueJob(db, WEBHOOK_EXPAND_JOB, payload as unknown as Record<string, unknown>, now)
+}
+
+/** The deliveries with their errors' current state in their details (one query for all of them). */
+async function withErrorSnapshots(db: Db, deliveries: readonly NewDelivery[]): Promise<NewDelivery[]> {
+  const ids = [...new Set(deliveries.flatMap((d) => (d.errorId ? [d.errorId] : [])))]
+  if (ids.length === 0) return [...deliveries]
+  // Plain SQL through queryRows: the index step's transaction may be driven from another thread.
+  const rows = await queryRows<{ id: string; status: string; assigned_collaborator_id: string | null; severity_override: string | null; linked_issue_url: string | null }>(
+    db,
+    sql`SELECT id, status, assigned_collaborator_id, severity_override, linked_issue_url FROM errors WHERE id = ANY(${textArrayLiteral(ids)}::text[])`,
+  )
+  const snapshots = new Map<string, ErrorSnapshot>(
+    rows.map((r) => [r.id, { status: r.status, assignedCollaboratorId: r.assigned_collaborator_id, severityOverride: r.severity_override, linkedIssueUrl: r.linked_issue_url }]),
+  )
+  return deliveries.map((d) => {
+    const error = d.errorId ? snapshots.get(d.errorId) : undefined
+    return error ? { ...d, details: { ...d.details, error } } : d
+  })
 }
 
 /**

@@ -240,7 +240,12 @@ describe('triggers and payloads', () => {
     expect(error.user).toEqual({ id: 'u-1', name: 'Alice', email: 'alice@example.com' })
     expect(error.app).toEqual({ id: 'shop', version: '1.2.0', type: 'node', duration: 1200, inForeground: true, releaseStage: 'production' })
     expect(error.device).toEqual({ hostname: 'web-1', osName: 'linux', osVersion: '6.1', freeMemory: 1024, batteryLevel: 0.5, time: '2031-01-01T00:00:00.000Z' })
-    expect(error.metaData.order).toEqual({ id: 42, lines: { count: 3 } })
+    expect(error.metaData).toEqual({
+      user: { id: 'u-1', name: 'Alice', email: 'alice@example.com' },
+      app: { version: '1.2.0', releaseStage: 'production', type: 'node', id: 'shop', duration: 1200, inForeground: true },
+      device: { hostname: 'web-1', osName: 'linux', osVersion: '6.1', freeMemory: 1024, batteryLevel: 0.5, time: '2031-01-01T00:00:00.000Z' },
+      order: { id: 42, lines: { count: 3 } },
+    })
     expect(error.breadcrumbs).toEqual([
       { name: 'second', type: 'user', timestamp: '2031-01-01T00:00:01.000Z' },
       { name: 'first', type: 'navigation', timestamp: '2031-01-01T00:00:00.000Z', metaData: { to: '/a' } },
@@ -377,6 +382,93 @@ describe('triggers and payloads', () => {
     expect(doc.comment).toEqual({ id: comment.id, message: 'Looking into it', createdAt: comment.created_at })
     expect(doc.user).toEqual({ id: member.id, name: 'Member', email: member.email })
     expect(doc.error.errorId).toBe(errorId)
+  })
+
+  it("a status change's document shows the error as the change left it, though a later change came before delivery", async () => {
+    const errorId = ((byTrigger(first, 'exception')[0]!.json as Doc).error as { errorId: string }).errorId
+    const from = receiver.received.length
+    const patch = (json: Record<string, unknown>) =>
+      ctx.request(`/api/projects/${seeded.project.id}/errors/${errorId}`, { method: 'PATCH', token: member.token, json })
+    expect((await patch({ operation: 'fix' })).status).toBe(200)
+    expect((await patch({ operation: 'assign', assigned_collaborator_id: member.id })).status).toBe(200)
+    expect((await patch({ operation: 'open' })).status).toBe(200)
+    const got = byTrigger(await deliver(from), 'errorStateManualChange').map((r) => r.json as Doc)
+    const fixed = got.find((d) => d.trigger.stateChange === 'fixed')!
+    const reopened = got.find((d) => d.trigger.stateChange === 'reopened')!
+    expect(fixed.error.status).toBe('fixed')
+    expect(fixed.error).not.toHaveProperty('assignedUserId')
+    expect(reopened.error.status).toBe('open')
+    expect(reopened.error.assignedUserId).toBe(member.id)
+    expect((await patch({ operation: 'assign', assigned_collaborator_id: null })).status).toBe(200)
+
+    // An event's notification, fired in the index step, shows the error as indexing left it.
+    const next = receiver.received.length
+    await notify([richEvent('TypeError')])
+    await ctx.deps.ingestWriter.indexed()
+    expect((await patch({ operation: 'fix' })).status).toBe(200)
+    const exception = byTrigger(await deliver(next), 'exception')[0]!.json as Doc
+    expect(exception.error.errorId).toBe(errorId)
+    expect(exception.error.status).toBe('open')
+    expect((await patch({ operation: 'open' })).status).toBe(200)
+  })
+
+  it('a linked issue reaches the document as linkedIssues and the deprecated createdIssue', async () => {
+    const errorId = ((byTrigger(first, 'exception')[0]!.json as Doc).error as { errorId: string }).errorId
+    const from = receiver.received.length
+    const url = 'https://tracker.example.com/issues/7'
+    const linked = await ctx.request(`/api/projects/${seeded.project.id}/errors/${errorId}`, {
+      method: 'PATCH',
+      token: member.token,
+      json: { operation: 'link_issue', issue_url: url },
+    })
+    expect(linked.status).toBe(200)
+    await ctx.request(`/api/projects/${seeded.project.id}/errors/${errorId}/comments`, { method: 'POST', token: member.token, json: { message: 'Tracked' } })
+    const doc = byTrigger(await deliver(from), 'comment')[0]!.json as Doc
+    expect(doc.error.linkedIssues).toEqual([{ type: 'url', url }])
+    expect(doc.error.createdIssue).toEqual({ type: 'url', url })
+    await ctx.request(`/api/projects/${seeded.project.id}/errors/${errorId}`, { method: 'PATCH', token: member.token, json: { operation: 'unlink_issue' } })
+  })
+
+  it('a snooze rule of n occurrences in m hours reaches the document as that rule', async () => {
+    const errorId = ((byTrigger(first, 'exception')[0]!.json as Doc).error as { errorId: string }).errorId
+    const from = receiver.received.length
+    const snoozed = await ctx.request(`/api/projects/${seeded.project.id}/errors/${errorId}`, {
+      method: 'PATCH',
+      token: member.token,
+      json: { operation: 'snooze', reopen_rules: { reopen_if: 'n_occurrences_in_m_hours', occurrences: 5, hours: 24 } },
+    })
+    expect(snoozed.status).toBe(200)
+    const doc = byTrigger(await deliver(from), 'errorStateManualChange')[0]!.json as Doc
+    expect(doc.trigger.snoozeRule).toEqual({ type: 'occurrence_per_hour', ruleValue: 5, hours: 24 })
+    await ctx.request(`/api/projects/${seeded.project.id}/errors/${errorId}`, { method: 'PATCH', token: member.token, json: { operation: 'open' } })
+  })
+
+  it("a release created by a build report carries the build's details", async () => {
+    const from = receiver.received.length
+    const res = await ctx.request('/build', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        apiKey: seeded.project.api_key,
+        appVersion: '4.0.0',
+        releaseStage: 'production',
+        builderName: 'ci',
+        appVersionCode: 42,
+        appBundleVersion: '4.0.0.1',
+        sourceControl: { repository: 'git@github.com:acme/shop.git', revision: 'abc123' },
+        metadata: { team: 'web' },
+      }),
+    })
+    expect(res.status).toBe(200)
+    const doc = byTrigger(await deliver(from), 'release')[0]!.json as Doc
+    expect(doc.release).toMatchObject({
+      id: 'production@4.0.0',
+      versionCode: '42',
+      bundleVersion: '4.0.0.1',
+      releasedBy: 'ci',
+      sourceControl: { provider: 'github', revision: 'abc123', revisionUrl: 'https://github.com/acme/shop/commit/abc123' },
+      metadata: { team: 'web' },
+    })
   })
 
   it('a burst of 1,200 events of a new error sends one firstException and powerTen at 10, 100 and 1,000', async () => {

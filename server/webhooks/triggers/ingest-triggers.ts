@@ -37,7 +37,8 @@ export function snoozeRuleOf(rules: Record<string, unknown> | null): DeliveryDet
     case 'n_additional_occurrences':
       return { type: 'occurrences', ruleValue: Number(rules.additional_occurrences) }
     case 'n_occurrences_in_m_hours':
-      return { type: 'occurrence_per_hour', ruleValue: Number(rules.occurrences) }
+      // ruleValue occurrences within `hours`: the rule as set, not a rate per hour.
+      return { type: 'occurrence_per_hour', ruleValue: Number(rules.occurrences), hours: Number(rules.hours) }
     case 'occurs_after':
       return { type: 'occurs_after', ruleValue: Math.round(Number(rules.seconds) / 60) }
     default:

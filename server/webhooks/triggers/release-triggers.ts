@@ -4,6 +4,7 @@
 import { sql } from 'drizzle-orm'
 import { queryRows, type Db } from '../../db/client.ts'
 import { textArrayLiteral } from '../../db/text-array.ts'
+import type { ReleaseBuild } from '../payload.ts'
 import { queueDeliveries, type NewDelivery } from '../queue-deliveries.ts'
 
 export interface CreatedRelease {
@@ -11,6 +12,8 @@ export interface CreatedRelease {
   releaseStage: string
   appVersion: string
   releaseTime: Date
+  /** The build details of a release a build report created. */
+  build?: ReleaseBuild
 }
 
 /** Queues a `release` notification per created release for each enabled webhook of its project that wants one. */
@@ -33,7 +36,7 @@ export async function queueReleaseTriggers(tx: Db, created: readonly CreatedRele
         trigger: 'release' as const,
         details: {
           message: `New release ${r.appVersion} in ${r.releaseStage}`,
-          release: { version: r.appVersion, releaseStage: r.releaseStage, releaseTime: r.releaseTime.toISOString() },
+          release: { version: r.appVersion, releaseStage: r.releaseStage, releaseTime: r.releaseTime.toISOString(), ...r.build },
         },
       })),
   )
