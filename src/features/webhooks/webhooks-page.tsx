@@ -75,7 +75,7 @@ export function WebhooksPage({
           </CardContent>
         </Card>
       ) : null}
-      {created?.secret && created.format === 'errata' ? <NewSecret webhook={created} onDone={() => setCreated(null)} /> : null}
+      {created?.secret ? <NewSecret webhook={created} onDone={() => setCreated(null)} /> : null}
       {query.isPending ? (
         <LoadingRegion label="Loading the webhooks" className="flex flex-col gap-3">
           <Skeleton className="h-24" />
