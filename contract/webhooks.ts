@@ -47,6 +47,19 @@ export const TRIGGER_LABELS: Record<WebhookTrigger, string> = {
   projectApproachingRateLimit: 'Project approaching its rate limit',
 }
 
+/** What a delivery looks like: Errata's signed document, or a chat service's incoming-webhook message. */
+export const WEBHOOK_FORMATS = ['errata', 'slack', 'discord', 'teams', 'mattermost'] as const
+export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number]
+
+/** What a person reads for each format, and which address to paste. */
+export const FORMAT_LABELS: Record<WebhookFormat, { label: string; hint: string }> = {
+  errata: { label: 'Errata JSON (signed)', hint: 'Your own endpoint; it receives the signed JSON document.' },
+  slack: { label: 'Slack', hint: 'A Slack incoming webhook URL (https://hooks.slack.com/services/…).' },
+  discord: { label: 'Discord', hint: "A Discord channel's webhook URL (https://discord.com/api/webhooks/…)." },
+  teams: { label: 'Microsoft Teams', hint: 'The URL of a Teams workflow "When a Teams webhook request is received".' },
+  mattermost: { label: 'Mattermost', hint: 'A Mattermost incoming webhook URL (https://your-mattermost/hooks/…).' },
+}
+
 export const STATE_CHANGES = ['fixed', 'reopened', 'snoozed', 'snoozeCancelled', 'ignored', 'unignored'] as const
 export type StateChange = (typeof STATE_CHANGES)[number]
 
@@ -71,8 +84,11 @@ const triggersSchema = z
   .array(z.enum(WEBHOOK_TRIGGERS))
   .check(z.minLength(1, 'choose at least one trigger'), z.maxLength(WEBHOOK_TRIGGERS.length))
 
+const formatSchema = z.enum(WEBHOOK_FORMATS, `must be one of ${WEBHOOK_FORMATS.join(', ')}`)
+
 export const createWebhookSchema = z.strictObject({
   url: urlSchema,
+  format: z._default(formatSchema, 'errata'),
   triggers: triggersSchema,
   settings: z._default(webhookSettingsSchema, {}),
   filters: z._default(filtersSchema, {}),
@@ -82,6 +98,7 @@ export type CreateWebhook = z.infer<typeof createWebhookSchema>
 
 export const updateWebhookSchema = z.strictObject({
   url: z.optional(urlSchema),
+  format: z.optional(formatSchema),
   triggers: z.optional(triggersSchema),
   settings: z.optional(webhookSettingsSchema),
   filters: z.optional(filtersSchema),
@@ -93,6 +110,7 @@ export const webhookSchema = z.object({
   id: idSchema,
   project_id: idSchema,
   url: z.string(),
+  format: z.enum(WEBHOOK_FORMATS),
   triggers: z.array(z.enum(WEBHOOK_TRIGGERS)),
   settings: webhookSettingsSchema,
   filters: filtersSchema,

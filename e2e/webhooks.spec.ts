@@ -87,3 +87,39 @@ test('an admin creates a webhook, sends a test, redelivers it, and a comment is 
   expect(watched.pageErrors).toEqual([])
   expect(watched.dialogs).toEqual([])
 })
+
+test('an admin sends a Slack message: the form names the address to paste, the list and the log show the format', async ({ page, request }) => {
+  test.setTimeout(120_000)
+  const watched = watchPage(page)
+  const api = await Api.signIn(request)
+  const { projectId } = await createProject(api, 'webhooks-chat')
+  const from = receiver.received.length
+
+  await signIn(page)
+  await page.goto(`/projects/${projectId}/webhooks`)
+  await page.getByRole('button', { name: 'Add webhook' }).click()
+  await page.getByLabel('Format').selectOption({ label: 'Slack' })
+  await expect(page.getByText(/A Slack incoming webhook URL/)).toBeVisible()
+  await page.getByLabel('Target URL').fill(receiver.url)
+  await expectAccessible(page)
+  await shootAll(page, 'webhooks-chat-form')
+  await page.getByRole('button', { name: 'Create webhook' }).click()
+  await page.getByRole('region', { name: 'New webhook secret' }).getByRole('button', { name: 'I have copied it' }).click()
+  const card = page.getByRole('list', { name: 'Webhooks' }).getByRole('listitem').first()
+  await expect(card.getByText('Slack', { exact: true })).toBeVisible()
+
+  await card.getByRole('button', { name: 'Send test' }).click()
+  const log = card.getByRole('list', { name: `Deliveries of ${receiver.url}` })
+  await expect(log.getByText('delivered')).toBeVisible({ timeout: 20_000 })
+  const got = await receiver.waitFor(from + 1)
+  const body = got[from]!.json as { text: string; blocks: { type: string }[] }
+  expect(body.text).toBe('Test notification for webhooks-chat')
+  expect(body.blocks[0]!.type).toBe('header')
+  await log.getByText('Attempts and payload').click()
+  await expect(log.getByLabel('Payload sent')).toContainText('Test notification for webhooks-chat')
+  await expectAccessible(page)
+  await shootAll(page, 'webhooks-chat-log')
+
+  expect(watched.pageErrors).toEqual([])
+  expect(watched.dialogs).toEqual([])
+})

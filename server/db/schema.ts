@@ -426,6 +426,7 @@ export const webhooks = pgTable('webhooks', {
   id: text('id').primaryKey(),
   projectId: text('project_id').notNull(),
   url: text('url').notNull(),
+  format: text('format').notNull().default('errata'),
   triggers: text('triggers').array().notNull(),
   settings: jsonb('settings').notNull().default(sql`'{}'::jsonb`),
   filters: jsonb('filters').notNull().default(sql`'{}'::jsonb`),

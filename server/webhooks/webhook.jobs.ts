@@ -7,10 +7,12 @@
 // drop duplicates by X-Errata-Delivery).
 import { eq, sql } from 'drizzle-orm'
 import type { Logger } from 'pino'
-import type { WebhookTrigger } from '../../contract/webhooks.ts'
+import type { WebhookFormat, WebhookTrigger } from '../../contract/webhooks.ts'
 import { queryRows, withTransaction, type Db } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
-import { webhookAttempts, webhookDeliveries, webhooks } from '../db/schema.ts'
+import { errors, webhookAttempts, webhookDeliveries, webhooks } from '../db/schema.ts'
+import { formatBody } from './formats/format-body.ts'
+import type { ErrorCounts } from './formats/message.ts'
 import { LeaseLostError, type JobHandler } from '../jobs/jobs.ts'
 import { buildPayload, type DeliveryDetails } from './payload.ts'
 import { expandDeliveries } from './queue-deliveries.ts'
@@ -26,19 +28,29 @@ export interface DeliverJobPayload {
 
 const DAY_MS = 86_400_000
 
-/** The delivery's body: built on its first attempt and kept, so every attempt sends the same bytes. */
-async function bodyOf(db: Db, deps: WebhookDeps, delivery: typeof webhookDeliveries.$inferSelect): Promise<string> {
+/**
+ * The delivery's body, in the webhook's format: built on its first attempt and kept, so every
+ * attempt sends the same bytes (a format changed later applies to later deliveries).
+ */
+async function bodyOf(db: Db, deps: WebhookDeps, delivery: typeof webhookDeliveries.$inferSelect, format: WebhookFormat): Promise<string> {
   if (delivery.body !== null) return delivery.body
+  const details = delivery.details as DeliveryDetails
   const document = await buildPayload(db, deps.urls, {
     projectId: delivery.projectId,
     trigger: delivery.trigger as WebhookTrigger,
     errorId: delivery.errorId,
     eventId: delivery.eventId,
-    details: delivery.details as DeliveryDetails,
+    details,
   })
+  let counts: ErrorCounts | null = null
+  if (format !== 'errata' && delivery.errorId) {
+    const [error] = await db.select({ events: errors.eventsCount, users: errors.usersCount }).from(errors).where(eq(errors.id, delivery.errorId)).limit(1)
+    if (error) counts = { events: Number(error.events), users: Number(error.users) }
+  }
+  const body = formatBody(format, document, { test: details.test === true, counts, now: deps.clock() })
   const [row] = await queryRows<{ body: string }>(
     db,
-    sql`UPDATE webhook_deliveries SET body = coalesce(body, ${JSON.stringify(document)}) WHERE id = ${delivery.id} RETURNING body`,
+    sql`UPDATE webhook_deliveries SET body = coalesce(body, ${JSON.stringify(body)}) WHERE id = ${delivery.id} RETURNING body`,
   )
   return row!.body
 }
@@ -71,7 +83,7 @@ export function webhookJobHandlers(db: Db, deps: WebhookDeps, logger: Logger): J
         })
         return
       }
-      const body = await bodyOf(db, deps, delivery)
+      const body = await bodyOf(db, deps, delivery, webhook.format as WebhookFormat)
       job.signal.throwIfAborted()
       const attemptedAt = deps.clock()
       // A stop or a lost lease aborts the request at once and the attempt is not recorded (the

@@ -8,6 +8,7 @@ import {
   type UpdateWebhook,
   type Webhook,
   type WebhookDelivery,
+  type WebhookFormat,
   type WebhookSettings,
   type WebhookTrigger,
 } from '../../contract/webhooks.ts'
@@ -37,6 +38,7 @@ export function toWebhook(row: WebhookRow, secret?: string): Webhook {
     id: row.id,
     project_id: row.projectId,
     url: row.url,
+    format: row.format as WebhookFormat,
     triggers: row.triggers as WebhookTrigger[],
     settings: row.settings as WebhookSettings,
     filters: row.filters as Filters,
@@ -87,7 +89,7 @@ export async function createWebhook(db: Db, deps: WebhookDeps, { userId, project
   const now = deps.clock()
   const [row] = await db
     .insert(webhooks)
-    .values({ id: newId(), projectId, url, triggers, settings, filters: input.filters, enabled: input.enabled, secret, createdBy: userId, createdAt: now, updatedAt: now })
+    .values({ id: newId(), projectId, url, format: input.format, triggers, settings, filters: input.filters, enabled: input.enabled, secret, createdBy: userId, createdAt: now, updatedAt: now })
     .returning()
   return toWebhook(row!, secret)
 }
@@ -117,6 +119,7 @@ export async function updateWebhook(db: Db, deps: WebhookDeps, scope: ProjectSco
     .update(webhooks)
     .set({
       url,
+      ...(input.format !== undefined && { format: input.format }),
       triggers,
       settings,
       filters,

@@ -20,6 +20,7 @@ const webhook: Webhook = {
   id: 'w1',
   project_id: 'p1',
   url: 'https://hooks.example.com/errata',
+  format: 'errata',
   triggers: ['firstException'],
   settings: {},
   filters: {},

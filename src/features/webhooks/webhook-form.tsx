@@ -3,10 +3,13 @@ import { useId, useState } from 'react'
 import type { Filters } from '../../../contract/filters.ts'
 import {
   FILTERED_TRIGGERS,
+  FORMAT_LABELS,
   SPIKE_SENSITIVITIES,
+  WEBHOOK_FORMATS,
   TRIGGER_LABELS,
   WEBHOOK_TRIGGERS,
   type Webhook,
+  type WebhookFormat,
   type WebhookSettings,
   type WebhookTrigger,
 } from '../../../contract/webhooks.ts'
@@ -18,8 +21,18 @@ import { Input, Label, Select } from '../../components/ui/input.tsx'
 /** The release stage filter the form edits; other filters set through the API are kept as they are. */
 const STAGE_FIELD = 'app.release_stage'
 
+/** An example of each format's address, for the URL field. */
+const URL_PLACEHOLDERS: Record<WebhookFormat, string> = {
+  errata: 'https://hooks.example.com/errata',
+  slack: 'https://hooks.slack.com/services/…',
+  discord: 'https://discord.com/api/webhooks/…',
+  teams: 'https://….logic.azure.com/workflows/…',
+  mattermost: 'https://mattermost.example.com/hooks/…',
+}
+
 /**
- * Creates a webhook (`webhook` absent) or edits one: target URL, triggers, the settings the
+ * Creates a webhook (`webhook` absent) or edits one: its format (Errata's signed JSON or a chat
+ * service's message), target URL, triggers, the settings the
  * chosen triggers need, a release stage filter and whether it is enabled. The server checks
  * everything again (the URL's address too) and its messages show under the form.
  */
@@ -35,6 +48,7 @@ export function WebhookForm({
   onCancel: () => void
 }) {
   const id = useId()
+  const [format, setFormat] = useState<WebhookFormat>(webhook?.format ?? 'errata')
   const [url, setUrl] = useState(webhook?.url ?? '')
   const [triggers, setTriggers] = useState<WebhookTrigger[]>(webhook?.triggers ?? ['firstException'])
   const [enabled, setEnabled] = useState(webhook?.enabled ?? true)
@@ -53,7 +67,7 @@ export function WebhookForm({
     const filters: Filters = { ...webhook?.filters }
     delete filters[STAGE_FIELD]
     if (stage.trim() && triggers.some((t) => FILTERED_TRIGGERS.includes(t))) filters[STAGE_FIELD] = [{ type: 'eq', value: stage.trim() }]
-    const input = { url, triggers, settings, filters, enabled }
+    const input = { url, format, triggers, settings, filters, enabled }
     mutation.mutate(webhook ? { webhookId: webhook.id, input } : { input })
   }
 
@@ -73,19 +87,35 @@ export function WebhookForm({
         {webhook ? 'Edit webhook' : 'Add a webhook'}
       </h3>
       <div className="flex flex-col gap-1.5">
+        <Label htmlFor={`${id}-format`}>Format</Label>
+        <Select
+          id={`${id}-format`}
+          fullWidth={false}
+          className="sm:w-64"
+          value={format}
+          onChange={(event) => setFormat(event.target.value as WebhookFormat)}
+        >
+          {WEBHOOK_FORMATS.map((f) => (
+            <option key={f} value={f}>
+              {FORMAT_LABELS[f].label}
+            </option>
+          ))}
+        </Select>
+      </div>
+      <div className="flex flex-col gap-1.5">
         <Label htmlFor={`${id}-url`}>Target URL</Label>
         <Input
           id={`${id}-url`}
           type="url"
           required
           inputMode="url"
-          placeholder="https://hooks.example.com/errata"
+          placeholder={URL_PLACEHOLDERS[format]}
           value={url}
           onChange={(event) => setUrl(event.target.value)}
           aria-describedby={`${id}-url-help`}
         />
         <p id={`${id}-url-help`} className="text-xs text-muted-foreground">
-          http or https. Private and loopback addresses are refused unless the operator allows them.
+          {FORMAT_LABELS[format].hint} Private and loopback addresses are refused unless the operator allows them.
         </p>
       </div>
 

@@ -1,7 +1,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query'
 import { AlertTriangle, Pencil, Plus, Send, Trash2 } from 'lucide-react'
 import { useId, useState } from 'react'
-import { TRIGGER_LABELS, type Webhook } from '../../../contract/webhooks.ts'
+import { FORMAT_LABELS, TRIGGER_LABELS, type Webhook } from '../../../contract/webhooks.ts'
 import { formatExactTime } from '../../lib/relative-time.ts'
 import { deleteWebhookMutation, deliverWebhookMutation, saveWebhookMutation, webhooksQuery } from '../../api/webhooks.ts'
 import { Badge } from '../../components/ui/badge.tsx'
@@ -49,8 +49,8 @@ export function WebhooksPage({
         title={`${projectName}: webhooks`}
         description={
           isAdmin
-            ? 'Errata posts a signed JSON document to each target when one of its triggers fires.'
-            : 'Errata posts a signed JSON document to each target when one of its triggers fires. Only organization admins can change webhooks.'
+            ? 'When one of its triggers fires, Errata posts to each target a signed JSON document, or a message to Slack, Discord, Microsoft Teams or Mattermost.'
+            : 'When one of its triggers fires, Errata posts to each target a signed JSON document, or a message to Slack, Discord, Microsoft Teams or Mattermost. Only organization admins can change webhooks.'
         }
         actions={
           isAdmin && !adding ? (
@@ -175,7 +175,10 @@ function WebhookCard({
         <CardTitle id={titleId} mono className="[overflow-wrap:anywhere]">
           {webhook.url}
         </CardTitle>
-        {webhook.enabled ? <Badge tone="success">Enabled</Badge> : <Badge>Disabled</Badge>}
+        <div className="flex shrink-0 flex-wrap gap-1.5">
+          <Badge>{FORMAT_LABELS[webhook.format].label}</Badge>
+          {webhook.enabled ? <Badge tone="success">Enabled</Badge> : <Badge>Disabled</Badge>}
+        </div>
       </CardHeader>
       <CardContent className="flex flex-col gap-3">
         {webhook.disabled_reason === 'failing' ? (
