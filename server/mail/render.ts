@@ -68,7 +68,8 @@ export function renderEmail(content: EmailContent): RenderedEmail {
     body, .page { background: #18181b !important; }
     .card { background: #27272a !important; border-color: #3f3f46 !important; }
     .card, .card td, h1 { color: #f4f4f5 !important; }
-    .muted, .muted td, .muted a { color: #a1a1aa !important; }
+    .card .muted, .card .muted a { color: #a1a1aa !important; }
+    .rule { border-color: #3f3f46 !important; }
     a { color: #93c5fd !important; }
     a.button { background: #3b82f6 !important; color: #ffffff !important; }
   }
@@ -86,7 +87,7 @@ ${content.paragraphs.map((p) => `<tr><td style="padding:0 0 16px">${e(p)}</td></
 ${button}
 </table>
 </td></tr>
-${small.length > 0 ? `<tr><td class="muted" style="padding:16px 24px 24px;border-top:1px solid #e4e4e7;font-size:12px;color:#52525b">${small.join('<br>')}</td></tr>` : ''}
+${small.length > 0 ? `<tr><td class="muted rule" style="padding:16px 24px 24px;border-top:1px solid #e4e4e7;font-size:12px;color:#52525b">${small.join('<br>')}</td></tr>` : ''}
 </table>
 </td></tr>
 </table>
