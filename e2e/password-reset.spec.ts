@@ -4,13 +4,25 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
-import { expect, test } from '@playwright/test'
+import AxeBuilder from '@axe-core/playwright'
+import { expect, test, type Page } from '@playwright/test'
 import { startTestSmtpServer, type TestSmtpServer } from '../server/test-support/smtp-server.ts'
 
 const ADMIN = 'reset-admin@example.com'
 const OLD_PASSWORD = 'old-password-123'
 const NEW_PASSWORD = 'a brand new password'
 const SHOTS = '/tmp/mail-shots'
+
+/** No serious or critical axe-core finding (WCAG 2.1 AA), light and dark, as e2e/accessibility.spec.ts checks every page. */
+async function expectAccessible(page: Page, name: string) {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme })
+    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
+    const blocking = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join('; ')}`)
+    expect(blocking, `${name}, ${colorScheme}`).toEqual([])
+  }
+  await page.emulateMedia({ colorScheme: 'light' })
+}
 
 let smtp: TestSmtpServer
 let server: ChildProcess
@@ -68,6 +80,8 @@ test('forgot password: the emailed link sets a new password that signs in', asyn
   await page.goto(`${baseURL}/login`)
   await page.getByRole('link', { name: 'Forgot password?' }).click()
   await expect(page.getByRole('heading', { name: 'Forgot your password?' })).toBeVisible()
+  await expect(page.getByLabel('Email')).toBeVisible()
+  await expectAccessible(page, 'forgot password')
   const count = smtp.received.length
   await page.getByLabel('Email').fill(ADMIN)
   await page.getByRole('button', { name: 'Email me a link' }).click()
@@ -80,6 +94,7 @@ test('forgot password: the emailed link sets a new password that signs in', asyn
 
   await page.goto(link)
   await expect(page.getByRole('heading', { name: 'Choose a new password' })).toBeVisible()
+  await expectAccessible(page, 'reset password')
   mkdirSync(SHOTS, { recursive: true })
   await page.setViewportSize({ width: 1280, height: 800 })
   await page.screenshot({ path: `${SHOTS}/reset-page-1280-light.png` })
