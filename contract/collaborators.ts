@@ -38,6 +38,8 @@ export type InviteCollaborator = z.infer<typeof inviteCollaboratorSchema>
 export const invitedCollaboratorSchema = z.extend(collaboratorSchema, {
   /** The link the invitee opens, answered only this once (only its hash is stored). */
   invitation_url: z.string(),
+  /** The link was also emailed to the invitee (email is on: ERRATA_SMTP_URL); otherwise the admin passes it on. */
+  invitation_emailed: z.boolean(),
 })
 export type InvitedCollaborator = z.infer<typeof invitedCollaboratorSchema>
 

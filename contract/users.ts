@@ -30,3 +30,20 @@ export type LoginRequest = z.infer<typeof loginRequestSchema>
 
 export const loginResponseSchema = z.object({ token: z.string(), user: currentUserSchema })
 export type LoginResponse = z.infer<typeof loginResponseSchema>
+
+/** POST /auth/password-reset: answered 202 whether or not an account has the email. */
+export const passwordResetRequestSchema = z.object({
+  email: z.string().check(z.trim(), z.minLength(1, 'is required'), z.maxLength(320, 'must be at most 320 characters')),
+})
+export type PasswordResetRequest = z.infer<typeof passwordResetRequestSchema>
+
+/** POST /auth/password-reset/confirm: the emailed link's token and the new password (the password rule applies). */
+export const passwordResetConfirmSchema = z.object({
+  token: z.string().check(z.minLength(1, 'is required'), z.maxLength(200, 'is not a valid link')),
+  password: passwordSchema,
+})
+export type PasswordResetConfirm = z.infer<typeof passwordResetConfirmSchema>
+
+/** GET /auth/password-reset: whether this server sends email, so the sign-in page offers the right way back in. */
+export const passwordResetAvailabilitySchema = z.object({ email_enabled: z.boolean() })
+export type PasswordResetAvailability = z.infer<typeof passwordResetAvailabilitySchema>

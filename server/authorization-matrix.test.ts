@@ -24,6 +24,9 @@ type Rule = 'member' | 'admin' | 'user' | 'public'
 
 const RULES: Record<string, Rule> = {
   'POST /api/auth/login': 'public',
+  'GET /api/auth/password-reset': 'public',
+  'POST /api/auth/password-reset': 'public',
+  'POST /api/auth/password-reset/confirm': 'public',
   'POST /api/auth/logout': 'user',
   'GET /api/invitations/:token': 'public',
   'POST /api/invitations/:token/accept': 'public',

@@ -1,5 +1,5 @@
 // The background jobs every Errata process runs (server/main.ts; tests through test-app.ts):
-// privacy requests, webhook deliveries and the retention sweep, each family in a job runner with
+// privacy requests, webhook deliveries, email and the retention sweep, each family in a job runner with
 // slots of its own, so deliveries waiting on slow receivers never hold a privacy request back, nor
 // a long sweep either. The runners claim from the one jobs table by kind, so this holds on either
 // engine and with any number of processes on one PostgreSQL.
@@ -7,6 +7,8 @@ import type { Logger } from 'pino'
 import type { Clock } from './clock.ts'
 import type { Database } from './db/client.ts'
 import { JobRunner, type JobRunnerOptions } from './jobs/job-runner.ts'
+import type { MailDeps } from './mail/mail-deps.ts'
+import { mailJobHandlers } from './mail/mail.jobs.ts'
 import type { PrivacyDeps } from './privacy/privacy-deps.ts'
 import { privacyJobHandlers } from './privacy/privacy.jobs.ts'
 import { enqueueRetentionSweep, retentionJobHandlers, type RetentionSettings } from './retention/retention.jobs.ts'
@@ -19,6 +21,7 @@ export interface BackgroundJobsOptions {
   clock: Clock
   privacy: PrivacyDeps
   webhooks: WebhookDeps
+  mail: MailDeps
   /** Config.retention: the sweep queued at start and every `intervalMs` after (the job's key keeps it to one at a time). */
   retention: RetentionSettings
   /** Deliveries sent at once by this process (ERRATA_WEBHOOK_CONCURRENCY). */
@@ -45,6 +48,7 @@ export function createBackgroundJobs(options: BackgroundJobsOptions): Background
   const runners = [
     new JobRunner({ ...common, handlers: privacyJobHandlers(database.db, options.privacy, logger) }),
     new JobRunner({ ...common, handlers: webhookJobHandlers(database.db, options.webhooks, logger), concurrency: options.webhookConcurrency }),
+    new JobRunner({ ...common, handlers: mailJobHandlers(options.mail, logger), concurrency: 2 }),
     retention,
   ]
   let schedule: NodeJS.Timeout | null = null

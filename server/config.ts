@@ -47,6 +47,15 @@ const envSchema = z.object({
   ERRATA_READY_STALL_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
   ERRATA_MAX_FILTERED_QUERIES: z.coerce.number().int().min(1).max(1000).optional(),
   ERRATA_FILTERED_QUERY_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
+  ERRATA_SMTP_URL: z
+    .string()
+    .url()
+    .refine((value) => /^smtps?:\/\//i.test(value), 'must start with smtp:// (STARTTLS) or smtps:// (TLS from the start)')
+    .optional(),
+  ERRATA_SMTP_CA: z.string().optional(),
+  ERRATA_MAIL_FROM: z.string().optional(),
+  ERRATA_MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(8),
+  ERRATA_PASSWORD_RESET_MINUTES: z.coerce.number().int().min(5).max(10_080).default(60),
   ERRATA_SIGNIN_MAX_DELAY_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
   ERRATA_MIN_FREE_DISK: z.string().optional(),
   ERRATA_DISK_CHECK_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
@@ -130,6 +139,15 @@ export interface Config {
    */
   retention: { defaultDays: number; intervalMs: number; sourceMapsKept: number }
   /**
+   * Email (server/mail/): the SMTP server's URL (nodemailer's connection URL: smtp:// uses
+   * STARTTLS when offered, `?requireTLS=true` insists on it; smtps:// is TLS from the start), a
+   * PEM file of the CA its certificate is checked against besides the system's, the From address,
+   * and the attempts of one message before it is recorded as failed. Null: email is off.
+   */
+  mail: { smtpUrl: string; caFile: string | undefined; from: string; maxAttempts: number } | null
+  /** How long a "forgot password" link works. */
+  passwordResetMs: number
+  /**
    * Sign-in throttling (server/auth/login-throttle.ts): the longest wait between sign-ins for one
    * email from browsers it has not signed in from, once they failed too often.
    */
@@ -178,6 +196,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   } catch (err) {
     throw new ConfigError(`Invalid configuration:\n  ERRATA_MIN_FREE_DISK: ${(err as Error).message}`)
   }
+  if (e.ERRATA_SMTP_URL && !e.ERRATA_MAIL_FROM) {
+    throw new ConfigError('Invalid configuration:\n  ERRATA_MAIL_FROM: is required when ERRATA_SMTP_URL is set (e.g. "Errata <errata@example.com>")')
+  }
   return {
     host: e.HOST,
     port: e.PORT,
@@ -222,6 +243,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     filteredQueries: { concurrency: e.ERRATA_MAX_FILTERED_QUERIES ?? (e.DATABASE_URL ? 8 : 2), waitMs: e.ERRATA_FILTERED_QUERY_WAIT_MS },
     privacyBatchSize: e.ERRATA_PRIVACY_BATCH_SIZE,
     retention: { defaultDays: e.ERRATA_RETENTION_DAYS, intervalMs: e.ERRATA_RETENTION_INTERVAL_MS, sourceMapsKept: e.ERRATA_SOURCE_MAPS_KEPT },
+    mail: e.ERRATA_SMTP_URL
+      ? { smtpUrl: e.ERRATA_SMTP_URL, caFile: e.ERRATA_SMTP_CA, from: e.ERRATA_MAIL_FROM!, maxAttempts: e.ERRATA_MAIL_MAX_ATTEMPTS }
+      : null,
+    passwordResetMs: e.ERRATA_PASSWORD_RESET_MINUTES * 60_000,
     signInMaxDelayMs: e.ERRATA_SIGNIN_MAX_DELAY_MS,
     disk: { minFree, checkMs: e.ERRATA_DISK_CHECK_MS },
     staticDir: e.ERRATA_STATIC_DIR,

@@ -26,6 +26,7 @@ import { defaultPrivacyDeps } from './privacy/privacy-deps.ts'
 import { sweepRetrievalFiles } from './privacy/privacy.jobs.ts'
 import { startDiskGuard } from './storage/disk-guard.ts'
 import { defaultWebhookDeps } from './webhooks/webhook-deps.ts'
+import { defaultMailDeps } from './mail/mail-deps.ts'
 
 async function buildDashboardIfNeeded(staticDir: string, log: (msg: string) => void): Promise<void> {
   if (existsSync(join(staticDir, 'index.html'))) return
@@ -136,21 +137,23 @@ async function main(): Promise<void> {
 
   const ingestWriter = await openIngestion(database, config.ingest, logger, { journalDir: journalDir(config.dataDir), logLevel: config.logLevel })
   const diskGuard = await startDiskGuard({ dir: config.dataDir, minFree: config.disk.minFree, checkMs: config.disk.checkMs, logger })
-  // Background jobs (privacy requests, webhook deliveries): claimed from the database by every process.
+  // Background jobs (privacy requests, webhook deliveries, email): claimed from the database by every process.
   const wake = { jobs: (): void => {} }
   const privacy = defaultPrivacyDeps({ database, config, ingestWriter }, { wakeJobs: () => wake.jobs() })
   const webhooks = defaultWebhookDeps(config, { wakeJobs: () => wake.jobs() })
+  const mail = defaultMailDeps(config, { wakeJobs: () => wake.jobs() })
   const jobRunner = createBackgroundJobs({
     database,
     logger,
     clock: privacy.clock,
     privacy,
     webhooks,
+    mail,
     retention: config.retention,
     webhookConcurrency: config.webhookDelivery.concurrency,
   })
   wake.jobs = () => jobRunner.wake()
-  const deps: AppDeps = { config, database, logger, ingestWriter, loginThrottle: createLoginThrottle({ ...DEFAULT_LOGIN_LIMITS, maxDelayMs: config.signInMaxDelayMs }), privacy, webhooks, diskGuard }
+  const deps: AppDeps = { config, database, logger, ingestWriter, loginThrottle: createLoginThrottle({ ...DEFAULT_LOGIN_LIMITS, maxDelayMs: config.signInMaxDelayMs }), privacy, webhooks, mail, diskGuard }
   const servers: LimitedServer[] = []
   let ingestListener: { close(): void } | undefined
   try {

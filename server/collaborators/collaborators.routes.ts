@@ -3,6 +3,7 @@ import { Hono } from 'hono'
 import { inviteCollaboratorSchema, updateCollaboratorSchema } from '../../contract/collaborators.ts'
 import type { AppEnv } from '../context.ts'
 import { urlBuilder } from '../http/urls.ts'
+import { mailDeps } from '../mail/mail-deps.ts'
 import { parseInput, readJson } from '../http/validate.ts'
 import {
   getOrganizationCollaborator,
@@ -20,7 +21,7 @@ export const collaboratorRoutes = new Hono<AppEnv>()
   .post('/organizations/:organizationId/collaborators', requireAdmin, async (c) => {
     const input = parseInput(inviteCollaboratorSchema, await readJson(c.req.raw))
     return c.json(
-      await inviteCollaborator(c.var.deps.database.db, urlBuilder(c), c.var.user.id, c.req.param('organizationId'), input),
+      await inviteCollaborator(c.var.deps.database.db, urlBuilder(c), mailDeps(c.var.deps), c.var.user.id, c.req.param('organizationId'), input),
       201,
     )
   })

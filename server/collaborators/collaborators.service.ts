@@ -8,11 +8,14 @@ import type {
 } from '../../contract/collaborators.ts'
 import { collaboratorSeesProject, requireOrganizationAdmin, requireOrganizationMember } from '../auth/access.ts'
 import { withTransaction, type Db } from '../db/client.ts'
-import { collaborators, errors, invitations, projects, users } from '../db/schema.ts'
+import { collaborators, errors, invitations, organizations, projects, users } from '../db/schema.ts'
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../failures.ts'
 import type { UrlBuilder } from '../http/urls.ts'
 import { createInvitation, invitationIsOpen, invitationToCollaborator } from '../invitations/invitations.service.ts'
 import { lockProjects } from '../db/project-lock.ts'
+import { enqueueMail } from '../mail/mail.jobs.ts'
+import type { MailDeps } from '../mail/mail-deps.ts'
+import { renderEmail } from '../mail/render.ts'
 
 const columns = {
   id: users.id,
@@ -199,6 +202,7 @@ async function checkedProjectIds(
 export async function inviteCollaborator(
   db: Db,
   urls: UrlBuilder,
+  mail: MailDeps,
   userId: string,
   organizationId: string,
   input: InviteCollaborator,
@@ -213,14 +217,55 @@ export async function inviteCollaborator(
     .where(and(eq(collaborators.organizationId, organizationId), sql`lower(${users.email}) = ${input.email}`))
     .limit(1)
   if (member) throw new ConflictError(`email: ${input.email} is already a collaborator`)
-  const { invitation, url } = await createInvitation(db, urls, {
-    organizationId,
-    isAdmin: input.is_admin,
-    projectIds,
-    email: input.email,
-    invitedBy: userId,
+  // With email on, the invitation and its email are one transaction: both or neither.
+  const { invitation, url, emailed } = await withTransaction(db, async (tx) => {
+    const created = await createInvitation(tx, urls, {
+      organizationId,
+      isAdmin: input.is_admin,
+      projectIds,
+      email: input.email,
+      invitedBy: userId,
+    })
+    const emailed = mail.transport !== null && (await enqueueInvitationEmail(tx, mail, userId, organizationId, created.invitation, created.url)) !== null
+    return { ...created, emailed }
   })
-  return { ...invitationToCollaborator(invitation), invitation_url: url }
+  if (emailed) mail.wakeJobs()
+  return { ...invitationToCollaborator(invitation), invitation_url: url, invitation_emailed: emailed }
+}
+
+/** The invitation's email: who invites to which organization, and the accept link. */
+async function enqueueInvitationEmail(
+  tx: Db,
+  mail: MailDeps,
+  userId: string,
+  organizationId: string,
+  invitation: { email: string; isAdmin: boolean; expiresAt: Date; createdAt: Date },
+  url: string,
+): Promise<string | null> {
+  const [names] = await tx
+    .select({ inviter: users.name, organization: organizations.name })
+    .from(users)
+    .innerJoin(organizations, eq(organizations.id, organizationId))
+    .where(eq(users.id, userId))
+  const inviter = names?.inviter || 'An admin'
+  const organization = names?.organization ?? 'an organization'
+  const days = Math.round((invitation.expiresAt.getTime() - invitation.createdAt.getTime()) / 86_400_000)
+  return enqueueMail(
+    tx,
+    mail,
+    invitation.email,
+    'invitation',
+    renderEmail({
+      subject: `${inviter} invited you to ${organization} on Errata`,
+      heading: `Join ${organization} on Errata`,
+      paragraphs: [
+        `${inviter} invited ${invitation.email} to ${organization}${invitation.isAdmin ? ' as an admin' : ''}. Errata collects the errors of their apps, so the team can see and fix them.`,
+        `The link works for ${days} days. With an account already, sign in and accept the invitation on your organizations page.`,
+      ],
+      action: { label: 'Accept the invitation', url },
+      footer: ['If you did not expect this, ignore this email: nothing happens unless you accept.'],
+    }),
+  )
 }
 
 /**

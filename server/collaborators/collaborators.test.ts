@@ -53,7 +53,7 @@ function expectedAcme(): Collaborator[] {
 }
 
 /** An invitation answer without what differs per invitation (id, email, time, the link's token). */
-const invitationShape = ({ id: _id, email: _email, created_at: _at, invitation_url: link, ...rest }: InvitedCollaborator) => ({
+const invitationShape = ({ id: _id, email: _email, created_at: _at, invitation_url: link, invitation_emailed: _emailed, ...rest }: InvitedCollaborator) => ({
   ...rest,
   link: /\/invitations\/[0-9a-f]{40}$/.test(link),
 })
@@ -141,7 +141,7 @@ describe('GET /organizations/:organizationId/collaborators/:collaboratorId', () 
     ).json()) as InvitedCollaborator
     const res = await get(`/api/organizations/${org.organization.id}/collaborators/${invited.id}`, org.user.token)
     expect(res.status).toBe(200)
-    const { invitation_url: _url, ...asListed } = invited
+    const { invitation_url: _url, invitation_emailed: _emailed, ...asListed } = invited
     expect(await res.json()).toEqual(asListed)
     expect(asListed).toMatchObject({ pending_invitation: true, project_ids: [org.mobile.id] })
     // The invitation belongs to that organization only.
@@ -282,6 +282,8 @@ describe('POST /organizations/:organizationId/collaborators', () => {
     const invited = (await first.json()) as InvitedCollaborator
     expect(invited).toMatchObject({ email: 'invitee@example.com', name: '', pending_invitation: true, is_admin: false })
     expect(invited.invitation_url).toMatch(/^http:\/\/errata\.test\/invitations\/[0-9a-f]{40}$/)
+    // Email is off: the admin passes the link on.
+    expect(invited.invitation_emailed).toBe(false)
     const firstToken = invited.invitation_url.split('/').pop()!
     expect((await ctx.request(`/api/invitations/${firstToken}`)).status).toBe(200)
 
@@ -291,7 +293,7 @@ describe('POST /organizations/:organizationId/collaborators', () => {
     // The old link stops working; the list holds one invitation for that email.
     expect((await ctx.request(`/api/invitations/${firstToken}`)).status).toBe(404)
     const listed = (await (await get(url, org.user.token)).json()) as Collaborator[]
-    const { invitation_url: secondUrl, ...secondListed } = second
+    const { invitation_url: secondUrl, invitation_emailed: _secondEmailed, ...secondListed } = second
     expect(listed.filter((c) => c.email === 'invitee@example.com')).toEqual([secondListed])
     // The token is stored hashed, never in the clear.
     const rows = await ctx.deps.database.db.query.invitations.findMany()

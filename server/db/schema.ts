@@ -41,6 +41,16 @@ export const authTokens = pgTable('auth_tokens', {
   revokedAt: tstz('revoked_at'),
 })
 
+/** "Forgot password" links (server/auth/password-reset.ts): the token's hash, single use, expiring. */
+export const passwordResets = pgTable('password_resets', {
+  id: text('id').primaryKey(),
+  userId: text('user_id').notNull(),
+  tokenHash: text('token_hash').notNull(),
+  createdAt: tstz('created_at').notNull().default(sql`now()`),
+  expiresAt: tstz('expires_at').notNull(),
+  usedAt: tstz('used_at'),
+})
+
 export const organizations = pgTable('organizations', {
   id: text('id').primaryKey(),
   name: text('name').notNull(),
@@ -529,6 +539,7 @@ export const projectRateLimitState = pgTable('project_rate_limit_state', {
 export const schema = {
   users,
   authTokens,
+  passwordResets,
   organizations,
   collaborators,
   projects,

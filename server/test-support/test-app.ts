@@ -23,6 +23,7 @@ import { openIngestion } from '../ingest/pipeline/open.ts'
 import { systemClock, type Clock } from '../clock.ts'
 import { defaultPrivacyDeps, type PrivacyDeps } from '../privacy/privacy-deps.ts'
 import { defaultWebhookDeps, type WebhookDeps } from '../webhooks/webhook-deps.ts'
+import { defaultMailDeps, type MailDeps } from '../mail/mail-deps.ts'
 
 /**
  * A fresh, migrated database for one test file: in-memory PGlite, or a new database on
@@ -71,6 +72,8 @@ export interface TestContextOptions {
   privacy?: Partial<PrivacyDeps>
   /** Overrides of the webhook dependencies (the address allow-list, the retry schedule). */
   webhooks?: Partial<WebhookDeps>
+  /** Overrides of the mail dependencies (the retry schedule); email is on when the config's `mail` is set. */
+  mail?: Partial<MailDeps>
   /** A migrated database of the test's own (an upgraded fixture) rather than a fresh one; closed with the context. */
   database?: Database
 }
@@ -88,17 +91,19 @@ export async function createTestContext(overrides: Partial<Config> = {}, options
     { clock, ...options.privacy },
   )
   const webhooks = defaultWebhookDeps(config, { clock, ...options.webhooks })
+  const mail = defaultMailDeps(config, { clock, retryDelayMs: () => 1, ...options.mail })
   const jobs = createBackgroundJobs({
     database,
     logger,
     clock,
     privacy,
     webhooks,
+    mail,
     retention: config.retention,
     webhookConcurrency: config.webhookDelivery.concurrency,
     runner: { retryBaseMs: 1, retryMaxMs: 1 },
   })
-  const deps: AppDeps = { config, database, logger, ingestWriter, loginThrottle: createLoginThrottle(), privacy, webhooks }
+  const deps: AppDeps = { config, database, logger, ingestWriter, loginThrottle: createLoginThrottle(), privacy, webhooks, mail }
   const app = createApp(deps)
 
   return {
@@ -127,6 +132,7 @@ export async function createTestContext(overrides: Partial<Config> = {}, options
     jobs,
     close: async () => {
       await jobs.stop()
+      mail.transport?.close()
       await ingestWriter.close()
       await database.close()
       rmSync(dataDir, { recursive: true, force: true })

@@ -1,6 +1,8 @@
 import { Hono } from 'hono'
 import { getCookie, setCookie } from 'hono/cookie'
-import { loginRequestSchema } from '../../contract/users.ts'
+import { loginRequestSchema, passwordResetConfirmSchema, passwordResetRequestSchema } from '../../contract/users.ts'
+import { createLoginThrottle } from '../auth/login-throttle.ts'
+import { confirmPasswordReset, requestPasswordReset } from '../auth/password-reset.ts'
 import { KNOWN_BROWSER_COOKIE, KNOWN_BROWSER_MAX_AGE_SECONDS, knownBrowserId, newKnownBrowserCookie } from '../auth/known-browser.ts'
 import { revokeToken } from '../auth/tokens.ts'
 import type { AppEnv } from '../context.ts'
@@ -8,7 +10,24 @@ import { clientAddress } from '../http/client-address.ts'
 import { UnauthorizedError } from '../failures.ts'
 import { urlBuilder } from '../http/urls.ts'
 import { parseInput, readJson } from '../http/validate.ts'
+import { mailDeps } from '../mail/mail-deps.ts'
+import type { AppDeps, LoginThrottle } from '../context.ts'
 import { getUser, login } from './users.service.ts'
+
+/**
+ * Reset emails asked for, counted as the sign-in throttle counts failed sign-ins (per email and
+ * address, per address, and a growing wait per email), so nobody floods an inbox or the SMTP
+ * server: 5 an hour for one email from one address, 10 from anywhere before each waits longer.
+ */
+const resetThrottles = new WeakMap<AppDeps, LoginThrottle>()
+function resetThrottle(deps: AppDeps): LoginThrottle {
+  let throttle = resetThrottles.get(deps)
+  if (!throttle) {
+    throttle = createLoginThrottle({ perEmailAndAddress: 5, perEmail: 10, perAddress: 30, windowMs: 3_600_000, lockMs: 3_600_000, maxDelayMs: 3_600_000 })
+    resetThrottles.set(deps, throttle)
+  }
+  return throttle
+}
 
 /**
  * Sign-in: needs no token (mounted before authentication), and is throttled against password
@@ -36,6 +55,19 @@ export const authRoutes = new Hono<AppEnv>().post('/auth/login', async (c) => {
   }
   return c.json(session, 200)
 })
+  .get('/auth/password-reset', (c) => c.json({ email_enabled: mailDeps(c.var.deps).transport !== null }))
+  // 202 whether or not an account has the email (the throttle's answers do not tell either).
+  .post('/auth/password-reset', async (c) => {
+    const input = parseInput(passwordResetRequestSchema, await readJson(c.req.raw))
+    resetThrottle(c.var.deps).begin(input.email, clientAddress(c), null)
+    await requestPasswordReset(c.var.deps.database.db, mailDeps(c.var.deps), c.var.deps.config.passwordResetMs, input.email)
+    return c.body(null, 202)
+  })
+  .post('/auth/password-reset/confirm', async (c) => {
+    const input = parseInput(passwordResetConfirmSchema, await readJson(c.req.raw))
+    await confirmPasswordReset(c.var.deps.database.db, input.token, input.password)
+    return c.body(null, 204)
+  })
 
 export const userRoutes = new Hono<AppEnv>()
   .get('/user', async (c) => c.json(await getUser(c.var.deps.database.db, c.var.user.id)))

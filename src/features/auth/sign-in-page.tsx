@@ -21,6 +21,12 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (response: LoginRespons
             <LoginForm onSignedIn={onSignedIn} />
           </div>
         </section>
+        {/* A plain link: the sign-in entry (login.html) has no router; the app shows the page. */}
+        <p className="mt-4 text-center text-sm">
+          <a href="/forgot-password" className="text-muted-foreground underline-offset-4 hover:text-foreground hover:underline">
+            Forgot password?
+          </a>
+        </p>
       </div>
     </main>
   )

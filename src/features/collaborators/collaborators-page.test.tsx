@@ -77,7 +77,7 @@ describe('collaborators page', { timeout: 15_000 }, () => {
 
   it('lets an admin invite with a project selection and shows the accept link once', async () => {
     let collaborators = [admin]
-    const invited = { ...pending, project_ids: ['p2'], invitation_url: 'http://localhost:3000/invitations/secret-token' }
+    const invited = { ...pending, project_ids: ['p2'], invitation_url: 'http://localhost:3000/invitations/secret-token', invitation_emailed: false }
     const { requests } = mockApi({
       ...baseRoutes([]),
       'GET /api/organizations/org1/collaborators': () => json(collaborators),
@@ -111,7 +111,7 @@ describe('collaborators page', { timeout: 15_000 }, () => {
     const { requests } = mockApi({
       ...baseRoutes([admin]),
       'POST /api/organizations/org1/collaborators': json(
-        { ...pending, id: 'inv9', email: 'dan@example.com', is_admin: true, invitation_url: 'http://localhost:3000/invitations/dan-token' },
+        { ...pending, id: 'inv9', email: 'dan@example.com', is_admin: true, invitation_url: 'http://localhost:3000/invitations/dan-token', invitation_emailed: true },
         { status: 201 },
       ),
     })
@@ -126,6 +126,7 @@ describe('collaborators page', { timeout: 15_000 }, () => {
     await userEvent.click(within(form).getByRole('button', { name: 'Invite' }))
 
     expect(await screen.findByLabelText('Invitation link for dan@example.com')).toHaveValue('http://localhost:3000/invitations/dan-token')
+    expect(screen.getByText(/An email with this link was sent to dan@example.com/)).toBeInTheDocument()
     expect(requests.find((r) => r.method === 'POST')?.body).toEqual({ email: 'dan@example.com', is_admin: true, project_ids: null })
   })
 
@@ -309,7 +310,7 @@ describe('collaborators page', { timeout: 15_000 }, () => {
   it('creates a new invitation link for a pending invitation', async () => {
     const { requests } = mockApi({
       ...baseRoutes([admin, pending]),
-      'POST /api/organizations/org1/collaborators': json({ ...pending, invitation_url: 'http://localhost:3000/invitations/new-token' }, { status: 201 }),
+      'POST /api/organizations/org1/collaborators': json({ ...pending, invitation_url: 'http://localhost:3000/invitations/new-token', invitation_emailed: false }, { status: 201 }),
     })
     renderApp('/organizations/org1/collaborators')
     await userEvent.click(within(await rowOf('carol@example.com')).getByRole('button', { name: 'New link for carol@example.com' }))

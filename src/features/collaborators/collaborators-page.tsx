@@ -92,7 +92,7 @@ function InviteResult({ collaborator, onDismiss }: { collaborator: InvitedCollab
           <p role="status" className="text-sm font-medium">
             Invitation created for {collaborator.email}.
           </p>
-          <InvitationLink email={collaborator.email} url={collaborator.invitation_url} />
+          <InvitationLink email={collaborator.email} url={collaborator.invitation_url} emailed={collaborator.invitation_emailed} />
         </div>
         <Button variant="ghost" size="icon" aria-label="Dismiss" onClick={onDismiss}>
           <X aria-hidden="true" />
@@ -221,7 +221,7 @@ function ActionDialog({
   return relink.data ? (
     <Dialog open onClose={onClose} title={`New invitation link for ${collaborator.email}`}>
       <div className="flex flex-col gap-3">
-        <InvitationLink email={collaborator.email} url={relink.data.invitation_url} />
+        <InvitationLink email={collaborator.email} url={relink.data.invitation_url} emailed={relink.data.invitation_emailed} />
         <div className="flex justify-end">
           <Button variant="primary" onClick={onClose}>
             Done
