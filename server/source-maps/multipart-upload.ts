@@ -103,7 +103,9 @@ export async function readMultipartUpload(source: Readable, contentType: string,
     for (const { path, ...part } of parts) files.push({ ...part, gzipped: await readFile(path) })
     return { fields, files }
   } finally {
-    await rm(spool, { recursive: true, force: true })
+    // A part's file stream refused mid-way may still be opening its file (creating it) while its
+    // pipeline has already failed: rm retries on ENOTEMPTY rather than failing the upload with it.
+    await rm(spool, { recursive: true, force: true, maxRetries: 5, retryDelay: 20 })
   }
 }
 
