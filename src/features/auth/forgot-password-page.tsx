@@ -2,7 +2,7 @@ import { useMutation, useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { Mail } from 'lucide-react'
 import { useId, useState } from 'react'
-import { passwordResetAvailabilityQuery, requestPasswordReset } from '../../api/password-reset.ts'
+import { passwordResetAvailabilityQuery, requestPasswordResetMutation } from '../../api/password-reset.ts'
 import { Button, buttonVariants } from '../../components/ui/button.tsx'
 import { Card, CardContent } from '../../components/ui/card.tsx'
 import { FormErrors } from '../../components/ui/form-errors.tsx'
@@ -56,7 +56,7 @@ export function ForgotPasswordPage() {
 function RequestLinkForm() {
   const id = useId()
   const [email, setEmail] = useState('')
-  const mutation = useMutation({ mutationFn: requestPasswordReset })
+  const mutation = useMutation(requestPasswordResetMutation())
   if (mutation.isSuccess) {
     return (
       <div role="status" className="flex flex-col gap-3 text-sm">

@@ -3,7 +3,7 @@ import { Link } from '@tanstack/react-router'
 import { KeyRound } from 'lucide-react'
 import { useId, useState } from 'react'
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, PASSWORD_RULE } from '../../../contract/users.ts'
-import { confirmPasswordReset } from '../../api/password-reset.ts'
+import { confirmPasswordResetMutation } from '../../api/password-reset.ts'
 import { isApiError } from '../../api/http.ts'
 import { Button, buttonVariants } from '../../components/ui/button.tsx'
 import { Card, CardContent } from '../../components/ui/card.tsx'
@@ -46,7 +46,7 @@ function ResetPasswordForm({ token }: { token: string }) {
   const [password, setPassword] = useState('')
   const [confirm, setConfirm] = useState('')
   const [localError, setLocalError] = useState<Error | null>(null)
-  const mutation = useMutation({ mutationFn: confirmPasswordReset })
+  const mutation = useMutation(confirmPasswordResetMutation())
   if (mutation.isSuccess) {
     return (
       <div role="status" className="flex flex-col gap-4 text-sm">
