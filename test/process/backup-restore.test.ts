@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import * as tar from 'tar'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { listMigrations } from '../../server/db/migrate.ts'
 import { readJsApp, uploadForm } from '../../server/test-support/source-map-uploads.ts'
 import { errataProcesses, freePort, runErrataCommand } from './errata-process.ts'
@@ -83,11 +83,17 @@ async function eventContexts(server: Server, projectId: string): Promise<Set<str
 
 /** The contexts of the project's events, once every one of `expected` is among them (or after a minute). */
 async function waitForEvents(server: Server, projectId: string, expected: readonly string[]): Promise<Set<string>> {
-  for (let attempt = 0; ; attempt++) {
-    const seen = await eventContexts(server, projectId)
-    if (expected.every((context) => seen.has(context)) || attempt >= 300) return seen
-    await new Promise((resolve) => setTimeout(resolve, 200))
-  }
+  let seen = new Set<string>()
+  await vi
+    .waitFor(
+      async () => {
+        seen = await eventContexts(server, projectId)
+        if (!expected.every((context) => seen.has(context))) throw new Error('not all indexed yet')
+      },
+      { timeout: 60_000, interval: 200 },
+    )
+    .catch(() => {})
+  return seen
 }
 
 describe('errata backup and restore (embedded database)', () => {
@@ -129,7 +135,6 @@ describe('errata backup and restore (embedded database)', () => {
     const sender = (async () => {
       for (let i = 0; sending; i++) {
         if ((await notify(server, project.api_key, `during-${i}`)) === 200) during.push(`during-${i}`)
-        await new Promise((resolve) => setTimeout(resolve, 10))
       }
     })()
     const file = join(root, 'errata.backup.tgz')
