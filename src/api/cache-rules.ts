@@ -8,6 +8,7 @@ export interface CacheEffects {
   /** Empties the cache first: someone else signed in, nothing read before is theirs. */
   clear?: boolean
   remove?: QueryKey[]
+  /** The new data, or an updater of what is cached (as setQueryData takes it). */
   write?: [QueryKey, unknown][]
   invalidate?: InvalidateQueryFilters[]
 }
