@@ -14,9 +14,11 @@ import { Route as AuthedRouteImport } from './routes/_authed'
 import { Route as ForgotPasswordRouteImport } from './routes/forgot-password'
 import { Route as LoginRouteImport } from './routes/login'
 import { Route as ResetPasswordRouteImport } from './routes/reset-password'
+import { Route as UnsubscribeRouteImport } from './routes/unsubscribe'
 import { Route as InvitationsTokenRouteImport } from './routes/invitations.$token'
 import { Route as AuthedOrganizationsIndexRouteImport } from './routes/_authed/organizations.index'
 import { Route as AuthedOrganizationsOrganizationIdRouteImport } from './routes/_authed/organizations.$organizationId'
+import { Route as AuthedSettingsNotificationsRouteImport } from './routes/_authed/settings.notifications'
 import { Route as AuthedSettingsTokensRouteImport } from './routes/_authed/settings.tokens'
 import { Route as AuthedOrganizationsOrganizationIdCollaboratorsRouteImport } from './routes/_authed/organizations.$organizationId_.collaborators'
 import { Route as AuthedOrganizationsOrganizationIdPrivacyRouteImport } from './routes/_authed/organizations.$organizationId_.privacy'
@@ -58,6 +60,11 @@ const ResetPasswordRoute = ResetPasswordRouteImport.update({
   path: '/reset-password',
   getParentRoute: () => rootRouteImport,
 } as any)
+const UnsubscribeRoute = UnsubscribeRouteImport.update({
+  id: '/unsubscribe',
+  path: '/unsubscribe',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const InvitationsTokenRoute = InvitationsTokenRouteImport.update({
   id: '/invitations/$token',
   path: '/invitations/$token',
@@ -73,6 +80,12 @@ const AuthedOrganizationsOrganizationIdRoute =
   AuthedOrganizationsOrganizationIdRouteImport.update({
     id: '/organizations/$organizationId',
     path: '/organizations/$organizationId',
+    getParentRoute: () => AuthedRoute,
+  } as any)
+const AuthedSettingsNotificationsRoute =
+  AuthedSettingsNotificationsRouteImport.update({
+    id: '/settings/notifications',
+    path: '/settings/notifications',
     getParentRoute: () => AuthedRoute,
   } as any)
 const AuthedSettingsTokensRoute = AuthedSettingsTokensRouteImport.update({
@@ -176,8 +189,10 @@ export interface FileRoutesByFullPath {
   '/forgot-password': typeof ForgotPasswordRoute
   '/login': typeof LoginRoute
   '/reset-password': typeof ResetPasswordRoute
+  '/unsubscribe': typeof UnsubscribeRoute
   '/invitations/$token': typeof InvitationsTokenRoute
   '/organizations/$organizationId': typeof AuthedOrganizationsOrganizationIdRoute
+  '/settings/notifications': typeof AuthedSettingsNotificationsRoute
   '/settings/tokens': typeof AuthedSettingsTokensRoute
   '/organizations/': typeof AuthedOrganizationsIndexRoute
   '/organizations/$organizationId/collaborators': typeof AuthedOrganizationsOrganizationIdCollaboratorsRoute
@@ -201,8 +216,10 @@ export interface FileRoutesByTo {
   '/forgot-password': typeof ForgotPasswordRoute
   '/login': typeof LoginRoute
   '/reset-password': typeof ResetPasswordRoute
+  '/unsubscribe': typeof UnsubscribeRoute
   '/invitations/$token': typeof InvitationsTokenRoute
   '/organizations/$organizationId': typeof AuthedOrganizationsOrganizationIdRoute
+  '/settings/notifications': typeof AuthedSettingsNotificationsRoute
   '/settings/tokens': typeof AuthedSettingsTokensRoute
   '/organizations': typeof AuthedOrganizationsIndexRoute
   '/organizations/$organizationId/collaborators': typeof AuthedOrganizationsOrganizationIdCollaboratorsRoute
@@ -228,8 +245,10 @@ export interface FileRoutesById {
   '/forgot-password': typeof ForgotPasswordRoute
   '/login': typeof LoginRoute
   '/reset-password': typeof ResetPasswordRoute
+  '/unsubscribe': typeof UnsubscribeRoute
   '/invitations/$token': typeof InvitationsTokenRoute
   '/_authed/organizations/$organizationId': typeof AuthedOrganizationsOrganizationIdRoute
+  '/_authed/settings/notifications': typeof AuthedSettingsNotificationsRoute
   '/_authed/settings/tokens': typeof AuthedSettingsTokensRoute
   '/_authed/organizations/': typeof AuthedOrganizationsIndexRoute
   '/_authed/organizations/$organizationId_/collaborators': typeof AuthedOrganizationsOrganizationIdCollaboratorsRoute
@@ -255,8 +274,10 @@ export interface FileRouteTypes {
     | '/forgot-password'
     | '/login'
     | '/reset-password'
+    | '/unsubscribe'
     | '/invitations/$token'
     | '/organizations/$organizationId'
+    | '/settings/notifications'
     | '/settings/tokens'
     | '/organizations/'
     | '/organizations/$organizationId/collaborators'
@@ -280,8 +301,10 @@ export interface FileRouteTypes {
     | '/forgot-password'
     | '/login'
     | '/reset-password'
+    | '/unsubscribe'
     | '/invitations/$token'
     | '/organizations/$organizationId'
+    | '/settings/notifications'
     | '/settings/tokens'
     | '/organizations'
     | '/organizations/$organizationId/collaborators'
@@ -306,8 +329,10 @@ export interface FileRouteTypes {
     | '/forgot-password'
     | '/login'
     | '/reset-password'
+    | '/unsubscribe'
     | '/invitations/$token'
     | '/_authed/organizations/$organizationId'
+    | '/_authed/settings/notifications'
     | '/_authed/settings/tokens'
     | '/_authed/organizations/'
     | '/_authed/organizations/$organizationId_/collaborators'
@@ -333,6 +358,7 @@ export interface RootRouteChildren {
   ForgotPasswordRoute: typeof ForgotPasswordRoute
   LoginRoute: typeof LoginRoute
   ResetPasswordRoute: typeof ResetPasswordRoute
+  UnsubscribeRoute: typeof UnsubscribeRoute
   InvitationsTokenRoute: typeof InvitationsTokenRoute
 }
 
@@ -373,6 +399,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ResetPasswordRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/unsubscribe': {
+      id: '/unsubscribe'
+      path: '/unsubscribe'
+      fullPath: '/unsubscribe'
+      preLoaderRoute: typeof UnsubscribeRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/invitations/$token': {
       id: '/invitations/$token'
       path: '/invitations/$token'
@@ -392,6 +425,13 @@ declare module '@tanstack/react-router' {
       path: '/organizations/$organizationId'
       fullPath: '/organizations/$organizationId'
       preLoaderRoute: typeof AuthedOrganizationsOrganizationIdRouteImport
+      parentRoute: typeof AuthedRoute
+    }
+    '/_authed/settings/notifications': {
+      id: '/_authed/settings/notifications'
+      path: '/settings/notifications'
+      fullPath: '/settings/notifications'
+      preLoaderRoute: typeof AuthedSettingsNotificationsRouteImport
       parentRoute: typeof AuthedRoute
     }
     '/_authed/settings/tokens': {
@@ -511,6 +551,7 @@ declare module '@tanstack/react-router' {
 
 interface AuthedRouteChildren {
   AuthedOrganizationsOrganizationIdRoute: typeof AuthedOrganizationsOrganizationIdRoute
+  AuthedSettingsNotificationsRoute: typeof AuthedSettingsNotificationsRoute
   AuthedSettingsTokensRoute: typeof AuthedSettingsTokensRoute
   AuthedOrganizationsIndexRoute: typeof AuthedOrganizationsIndexRoute
   AuthedOrganizationsOrganizationIdCollaboratorsRoute: typeof AuthedOrganizationsOrganizationIdCollaboratorsRoute
@@ -533,6 +574,7 @@ interface AuthedRouteChildren {
 const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedOrganizationsOrganizationIdRoute:
     AuthedOrganizationsOrganizationIdRoute,
+  AuthedSettingsNotificationsRoute: AuthedSettingsNotificationsRoute,
   AuthedSettingsTokensRoute: AuthedSettingsTokensRoute,
   AuthedOrganizationsIndexRoute: AuthedOrganizationsIndexRoute,
   AuthedOrganizationsOrganizationIdCollaboratorsRoute:
@@ -571,6 +613,7 @@ const rootRouteChildren: RootRouteChildren = {
   ForgotPasswordRoute: ForgotPasswordRoute,
   LoginRoute: LoginRoute,
   ResetPasswordRoute: ResetPasswordRoute,
+  UnsubscribeRoute: UnsubscribeRoute,
   InvitationsTokenRoute: InvitationsTokenRoute,
 }
 export const routeTree = rootRouteImport

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link, useNavigate, useParams, useRouterState } from '@tanstack/react-router'
-import { ChevronRight, KeyRound, LogOut } from 'lucide-react'
+import { ChevronRight, LogOut, UserCog } from 'lucide-react'
 import { useEffect } from 'react'
 import type * as React from 'react'
 import { currentUserQuery, logout } from '../../api/auth.ts'
@@ -180,9 +180,14 @@ export function AppHeader() {
               {user.data.email}
             </span>
           ) : null}
-          <Link to="/settings/tokens" className={buttonVariants({ variant: 'ghost', size: 'sm' })} title="Personal tokens">
-            <KeyRound aria-hidden="true" />
-            <span className="max-lg:sr-only">Personal tokens</span>
+          {/* The user's own settings: notifications first, personal tokens beside them (settings-nav.tsx). */}
+          <Link
+            to="/settings/notifications"
+            className={buttonVariants({ variant: 'ghost', size: 'sm' })}
+            title="Your settings"
+          >
+            <UserCog aria-hidden="true" />
+            <span className="max-lg:sr-only">Your settings</span>
           </Link>
           <Button variant="ghost" size="sm" onClick={signOut}>
             <LogOut aria-hidden="true" />

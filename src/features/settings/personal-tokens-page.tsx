@@ -15,6 +15,7 @@ import { EmptyState, ErrorState } from '../../components/ui/states.tsx'
 import { clearToken } from '../../lib/token-store.ts'
 import { ConfirmDialog } from '../../components/ui/dialog.tsx'
 import { CreateTokenForm } from './create-token-form.tsx'
+import { SettingsNav } from './settings-nav.tsx'
 
 export function PersonalTokensPage() {
   const query = useQuery(tokensQuery())
@@ -22,6 +23,7 @@ export function PersonalTokensPage() {
 
   return (
     <div className="mx-auto flex w-full max-w-3xl min-w-0 flex-col gap-6">
+      <SettingsNav current="/settings/tokens" />
       <PageHeader
         title="Personal tokens"
         description="Tokens let scripts and tools use the Errata API as you. Revoke any you no longer use."
