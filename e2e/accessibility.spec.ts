@@ -24,7 +24,7 @@ async function expectAccessible(page: Page, name: string) {
 }
 
 test('every page passes axe-core (WCAG 2.1 AA, serious and critical), light and dark', async ({ page, request }) => {
-  // Nineteen pages, each scanned twice (light and dark): minutes on a loaded 2-core machine.
+  // Twenty-one pages, each scanned twice (light and dark): minutes on a loaded 2-core machine.
   test.setTimeout(300_000)
   const watched = watchPage(page)
   const api = await Api.signIn(request)
@@ -58,6 +58,9 @@ test('every page passes axe-core (WCAG 2.1 AA, serious and critical), light and 
     ['stability', `/projects/${projectId}/stability`, 'a11y-web: stability'],
     ['privacy requests', `/organizations/${organizationId}/privacy?f=user.id:eq:someone`, /: privacy requests$/],
     ['personal tokens', '/settings/tokens', 'Personal tokens'],
+    ['notifications', '/settings/notifications', 'Notifications'],
+    // The emailed link's page, here with a link that is not valid (e2e/notification-settings.spec.ts checks a real one).
+    ['unsubscribe', '/unsubscribe?token=not.valid', 'Email notifications'],
     ['not found', `/projects/${projectId}/errors/no-such-error`, /not found/i],
     ['page not found', '/no/such/page', 'Page not found'],
   ]

@@ -5,7 +5,7 @@ import { useEffect, useRef } from 'react'
 import { NOTIFICATION_KIND_LABELS, type Unsubscribe } from '../../../contract/notifications.ts'
 import { isApiError } from '../../api/http.ts'
 import { subscribeMutation, unsubscribeMutation } from '../../api/notifications.ts'
-import { Button, buttonVariants } from '../../components/ui/button.tsx'
+import { Button } from '../../components/ui/button.tsx'
 import { Card, CardContent } from '../../components/ui/card.tsx'
 import { FormErrors } from '../../components/ui/form-errors.tsx'
 import { LoadingRegion, Skeleton } from '../../components/ui/skeleton.tsx'
@@ -20,7 +20,7 @@ export function describeSubscription({ kind, project_name }: Pick<Unsubscribe, '
 }
 
 const settingsLink = (
-  <Link to="/settings/notifications" className={buttonVariants({ variant: 'link', size: 'inline' })}>
+  <Link to="/settings/notifications" className="rounded text-sm font-medium text-accent underline-offset-4 hover:underline">
     Choose what you get
   </Link>
 )
