@@ -122,7 +122,7 @@ export function digestEmail(projects: readonly DigestProject[], held: readonly {
   const item = (e: AlertError) => ({ text: `${errorTitle(e)} (${plural(e.events, 'event')})`, url: urls.web(errorPath(e)) })
   const lists: NonNullable<EmailContent['lists']> = projects.flatMap((p) => [
     ...(p.newErrors.length > 0 ? [{ title: `${p.projectName}: ${plural(p.newCount, 'new error')} in the last day`, items: p.newErrors.map(item) }] : []),
-    ...(p.openErrors.length > 0 ? [{ title: `${p.projectName}: ${plural(p.openCount, 'open error')}, the most frequent seen today`, items: p.openErrors.map(item) }] : []),
+    ...(p.openErrors.length > 0 ? [{ title: `${p.projectName}: still open and seen in the last day (${plural(p.openCount, 'open error')} in all)`, items: p.openErrors.map(item) }] : []),
   ])
   if (held.length > 0) {
     lists.push({
