@@ -37,6 +37,7 @@ import { buildRoutes } from './releases/build.routes.ts'
 import { releaseRoutes } from './releases/releases.routes.ts'
 import { rateLimitRoutes } from './rate-limits/rate-limits.routes.ts'
 import { storageRoutes } from './storage/storage.routes.ts'
+import { notificationRoutes, unsubscribeRoutes } from './notifications/notifications.routes.ts'
 import { SERVICE_PATHS, staticDashboard } from './web/static-dashboard.ts'
 import { isDatabaseUnavailable, isTransactionConflict, logDatabaseUnavailable } from './db/pg-errors.ts'
 
@@ -70,6 +71,7 @@ function createApiRoutes(mountPath: '' | '/api', limitBytes: number): Hono<AppEn
     .use(rejectNulInQuery)
     .route('/', authRoutes)
     .route('/', invitationRoutes)
+    .route('/', unsubscribeRoutes)
     .use(authenticate)
     .use(rejectMalformedPath)
     .use(authorizeScope)
@@ -80,6 +82,7 @@ function createApiRoutes(mountPath: '' | '/api', limitBytes: number): Hono<AppEn
     .route('/', projectRoutes)
     .route('/', collaboratorRoutes)
     .route('/', tokenRoutes)
+    .route('/', notificationRoutes)
     .route('/', errorRoutes)
     .route('/', eventRoutes)
     .route('/', pivotRoutes)

@@ -39,6 +39,11 @@ const RULES: Record<string, Rule> = {
   'GET /api/user/tokens': 'user',
   'POST /api/user/tokens': 'user',
   'DELETE /api/user/tokens/:tokenId': 'user',
+  'GET /api/user/notifications': 'user',
+  'PUT /api/user/notifications/projects/:projectId': 'member',
+  'GET /api/notifications/unsubscribe': 'public',
+  'POST /api/notifications/unsubscribe': 'public',
+  'POST /api/notifications/subscribe': 'public',
 
   'GET /api/organizations/:organizationId': 'member',
   'PATCH /api/organizations/:organizationId': 'admin',

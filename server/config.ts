@@ -3,6 +3,12 @@ import { passwordSchema } from '../contract/users.ts'
 import { parseAllowList, type AllowListEntry } from './outbound/allow-list.ts'
 import { DEFAULT_MIN_FREE_DISK, parseMinFreeDisk, type MinFreeDisk } from './storage/min-free-disk.ts'
 
+export interface AlertSettings {
+  perHour: number
+  digestHourUtc: number
+  checkMs: number
+}
+
 const port = z.coerce.number().int().min(0).max(65535)
 const bytes = z.coerce.number().int().positive()
 
@@ -55,6 +61,9 @@ const envSchema = z.object({
   ERRATA_SMTP_CA: z.string().optional(),
   ERRATA_MAIL_FROM: z.string().optional(),
   ERRATA_MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(8),
+  ERRATA_ALERTS_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(10),
+  ERRATA_DIGEST_HOUR: z.coerce.number().int().min(0).max(23).default(9),
+  ERRATA_ALERT_CHECK_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
   ERRATA_PASSWORD_RESET_MINUTES: z.coerce.number().int().min(5).max(10_080).default(60),
   ERRATA_SIGNIN_MAX_DELAY_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
   ERRATA_MIN_FREE_DISK: z.string().optional(),
@@ -145,6 +154,12 @@ export interface Config {
    * and the attempts of one message before it is recorded as failed. Null: email is off.
    */
   mail: { smtpUrl: string; caFile: string | undefined; from: string; maxAttempts: number } | null
+  /**
+   * Email alerts (server/notifications/): alert emails per person per hour before the rest wait
+   * for the digest, the hour (UTC) the daily digest goes out, and how often spikes and the
+   * digest's hour are looked for.
+   */
+  alerts: AlertSettings
   /** How long a "forgot password" link works. */
   passwordResetMs: number
   /**
@@ -246,6 +261,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mail: e.ERRATA_SMTP_URL
       ? { smtpUrl: e.ERRATA_SMTP_URL, caFile: e.ERRATA_SMTP_CA, from: e.ERRATA_MAIL_FROM!, maxAttempts: e.ERRATA_MAIL_MAX_ATTEMPTS }
       : null,
+    alerts: { perHour: e.ERRATA_ALERTS_PER_HOUR, digestHourUtc: e.ERRATA_DIGEST_HOUR, checkMs: e.ERRATA_ALERT_CHECK_MS },
     passwordResetMs: e.ERRATA_PASSWORD_RESET_MINUTES * 60_000,
     signInMaxDelayMs: e.ERRATA_SIGNIN_MAX_DELAY_MS,
     disk: { minFree, checkMs: e.ERRATA_DISK_CHECK_MS },

@@ -150,6 +150,7 @@ async function main(): Promise<void> {
     webhooks,
     mail,
     retention: config.retention,
+    alerts: config.alerts,
     webhookConcurrency: config.webhookDelivery.concurrency,
   })
   wake.jobs = () => jobRunner.wake()

@@ -55,8 +55,10 @@ async function projectScope(db: Db, userId: string, projectId: string, name: str
 
 /** What the path (below the API's mount) names, resolved for `userId`; null for paths about the caller alone. */
 export async function resolveScope(db: Db, userId: string, path: string): Promise<Scope | null> {
-  const [, segment, id] = path.split('/')
+  const [, segment, id, ...rest] = path.split('/')
   if (!segment || !id) return null
+  // The caller's own choices for a project (/user/notifications/projects/:id): that project's access.
+  if (segment === 'user' && id === 'notifications' && rest[0] === 'projects' && rest[1]) return projectScope(db, userId, rest[1], 'Project')
   if (segment === 'organizations') {
     const membership = await requireOrganizationMember(db, userId, id)
     return { userId, organizationId: id, projectId: null, isAdmin: membership.isAdmin }

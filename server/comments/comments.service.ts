@@ -8,6 +8,7 @@ import { withTransaction, type Db } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
 import { comments, errors, users } from '../db/schema.ts'
 import { ForbiddenError, NotFoundError } from '../failures.ts'
+import { queueAlerts } from '../notifications/alerts.jobs.ts'
 import { queueCommentTriggers } from '../webhooks/triggers/collaborator-triggers.ts'
 
 type Row = { comment: typeof comments.$inferSelect; author: { id: string; name: string; email: string } | null }
@@ -47,6 +48,7 @@ export async function createComment(db: Db, scope: Scope, userId: string, errorI
   await withTransaction(db, async (tx) => {
     const [row] = await tx.insert(comments).values({ id, projectId, errorId, authorId: userId, message }).returning()
     await queueCommentTriggers(tx, projectId, errorId, userId, { id, message, createdAt: row!.createdAt.toISOString() })
+    await queueAlerts(tx, [{ kind: 'comments', projectId, errorId, actorId: userId, comment: message }], row!.createdAt)
   })
   wakeJobs()
   return getCommentRow(db, id)

@@ -51,6 +51,18 @@ export const passwordResets = pgTable('password_resets', {
   usedAt: tstz('used_at'),
 })
 
+/** What each person is emailed about per project (server/notifications/); no row: the defaults. */
+export const notificationSettings = pgTable(
+  'notification_settings',
+  {
+    userId: text('user_id').notNull(),
+    projectId: text('project_id').notNull(),
+    kinds: text('kinds').array().notNull(),
+    updatedAt: tstz('updated_at').notNull().default(sql`now()`),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.projectId] })],
+)
+
 export const organizations = pgTable('organizations', {
   id: text('id').primaryKey(),
   name: text('name').notNull(),
@@ -540,6 +552,7 @@ export const schema = {
   users,
   authTokens,
   passwordResets,
+  notificationSettings,
   organizations,
   collaborators,
   projects,

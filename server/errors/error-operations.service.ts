@@ -23,6 +23,7 @@ import { moveErrorsBetweenStatuses, removeErrorsFromRollups } from '../rollups/r
 import { listMergedErrors, mergeErrors, mergeHistory, unmergeError } from './error-merges.service.ts'
 import { toErrorGroup } from './errors.service.ts'
 import { writingProject } from '../db/project-lock.ts'
+import { queueAlerts } from '../notifications/alerts.jobs.ts'
 import { queueStatusChangeTriggers } from '../webhooks/triggers/collaborator-triggers.ts'
 import { snoozeRuleOf } from '../webhooks/triggers/ingest-triggers.ts'
 
@@ -294,13 +295,23 @@ async function runOperation(db: Db, scope: ProjectScope, errorIds: readonly stri
       return { kind: 'updated', ...(await writingProject(db, projectId, (tx) => revertStatus(tx, userId, projectId, errorIds))) }
     case 'assign': {
       const assignee = await assigneeFor(db, projectId, operation.assigned_collaborator_id)
-      const rows = await writingProject(db, projectId, (tx) =>
-        tx
+      const rows = await writingProject(db, projectId, async (tx) => {
+        const before = await tx
+          .select({ id: errors.id, assignee: errors.assignedCollaboratorId })
+          .from(errors)
+          .where(inProject(projectId, errorIds))
+        const updated = await tx
           .update(errors)
           .set({ assignedCollaboratorId: assignee, updatedAt: sql`now()` })
           .where(inProject(projectId, errorIds))
-          .returning(),
-      )
+          .returning()
+        // The assignee hears of errors newly theirs, unless they assigned them to themselves.
+        if (assignee && assignee !== userId) {
+          const newlyTheirs = before.filter((e) => e.assignee !== assignee)
+          await queueAlerts(tx, newlyTheirs.map((e) => ({ kind: 'assigned' as const, projectId, errorId: e.id, actorId: userId, assigneeId: assignee })), new Date())
+        }
+        return updated
+      })
       return { kind: 'updated', rows }
     }
     case 'override_severity':

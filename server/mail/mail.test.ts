@@ -43,7 +43,7 @@ describe('mail.send', () => {
       paragraphs: ['Three new errors.'],
       action: { label: 'Open Errata', url: 'http://errata.test/projects' },
       footer: ['You get this because you asked for it.'],
-      unsubscribeUrl: 'http://errata.test/unsubscribe?token=abc',
+      unsubscribe: { url: 'http://errata.test/unsubscribe?token=abc', oneClickUrl: 'http://errata.test/api/notifications/unsubscribe?token=abc' },
     })
     expect(job).toMatchObject({ state: 'completed', attempts: 1 })
     const mail = smtp.received[before]!
@@ -58,8 +58,9 @@ describe('mail.send', () => {
     expect(mail.parsed.html).toContain('<meta name="color-scheme" content="light dark">')
     expect(mail.parsed.html).toContain('href="http://errata.test/projects"')
     expect(mail.parsed.html).toContain('href="http://errata.test/unsubscribe?token=abc"')
-    const header = (key: string) => mail.parsed.headerLines.find((h) => h.key === key)?.line
-    expect(header('list-unsubscribe')).toBe('List-Unsubscribe: <http://errata.test/unsubscribe?token=abc>')
+    // Unfolded (RFC 5322: a long header line continues on lines that start with a space).
+    const header = (key: string) => mail.parsed.headerLines.find((h) => h.key === key)?.line.replace(/\r?\n(?=[ \t])/g, '')
+    expect(header('list-unsubscribe')).toBe('List-Unsubscribe: <http://errata.test/api/notifications/unsubscribe?token=abc>')
     expect(header('list-unsubscribe-post')).toBe('List-Unsubscribe-Post: List-Unsubscribe=One-Click')
   })
 
@@ -98,6 +99,26 @@ describe('mail.send', () => {
       expect(smtp.received.length).toBe(receivedBefore)
     } finally {
       smtp.refusing = false
+    }
+  })
+
+  it('delivers through an smtps:// server, TLS from the first byte', async () => {
+    const implicit = await startTestSmtpServer({ implicitTls: true })
+    const tls = await createTestContext({
+      mail: { smtpUrl: implicit.url, caFile: implicit.caFile, from: 'errata@example.com', maxAttempts: 1 },
+    })
+    try {
+      const id = await enqueueMail(tls.deps.database.db, mailDeps(tls.deps), 'hana@example.com', 'test', renderEmail({ subject: 'Over TLS', heading: 'x', paragraphs: [] }))
+      await tls.jobs.drain()
+      const [job] = await queryRows<{ state: string }>(tls.deps.database.db, sql`SELECT state FROM jobs WHERE id = ${id}`)
+      expect(job?.state).toBe('completed')
+      expect(implicit.url).toMatch(/^smtps:\/\//)
+      expect(implicit.received).toHaveLength(1)
+      expect(implicit.received[0]).toMatchObject({ secure: true, user: SMTP_USER })
+      expect(implicit.received[0]!.parsed.subject).toBe('Over TLS')
+    } finally {
+      await tls.close()
+      await implicit.close()
     }
   })
 

@@ -9,12 +9,17 @@ export interface EmailContent {
   /** The first line, also the preview text many clients show beside the subject. */
   heading: string
   paragraphs: string[]
+  /** Lists after the paragraphs (a digest's errors): a title, then items, each linked when it has a URL. */
+  lists?: { title: string; items: { text: string; url?: string }[] }[]
   /** The one thing to do: a button in the HTML, the bare URL on its own line in the text. */
   action?: { label: string; url: string }
   /** Small print under a rule (why they got it, what to do if it was not them). */
   footer?: string[]
-  /** Alerts and digests: a link to stop them, in the footer and the List-Unsubscribe header. */
-  unsubscribeUrl?: string
+  /**
+   * Alerts and digests: the page that stops them (a link in the footer) and the address a mail
+   * client's one-click unsubscribe POSTs to (RFC 8058: List-Unsubscribe and List-Unsubscribe-Post).
+   */
+  unsubscribe?: { url: string; oneClickUrl: string }
 }
 
 export interface RenderedEmail {
@@ -40,9 +45,10 @@ export function renderEmail(content: EmailContent): RenderedEmail {
     content.heading,
     '',
     ...content.paragraphs.flatMap((p) => [p, '']),
+    ...(content.lists ?? []).flatMap((list) => [list.title, ...list.items.map((i) => (i.url ? `- ${i.text}\n  ${i.url}` : `- ${i.text}`)), '']),
     ...(content.action ? [`${content.action.label}: ${content.action.url}`, ''] : []),
-    ...(footer.length > 0 || content.unsubscribeUrl ? ['--', ...footer] : []),
-    ...(content.unsubscribeUrl ? [`Unsubscribe: ${content.unsubscribeUrl}`] : []),
+    ...(footer.length > 0 || content.unsubscribe ? ['--', ...footer] : []),
+    ...(content.unsubscribe ? [`Unsubscribe: ${content.unsubscribe.url}`] : []),
   ].join('\n')
 
   const e = escapeHtml
@@ -52,7 +58,7 @@ export function renderEmail(content: EmailContent): RenderedEmail {
     : ''
   const small = [
     ...footer.map((line) => e(line)),
-    ...(content.unsubscribeUrl ? [`<a href="${e(content.unsubscribeUrl)}" style="color:#52525b">Unsubscribe</a>`] : []),
+    ...(content.unsubscribe ? [`<a href="${e(content.unsubscribe.url)}" style="color:#52525b">Unsubscribe</a>`] : []),
   ]
   const html = `<!doctype html>
 <html lang="en">
@@ -67,7 +73,7 @@ export function renderEmail(content: EmailContent): RenderedEmail {
   @media (prefers-color-scheme: dark) {
     body, .page { background: #18181b !important; }
     .card { background: #27272a !important; border-color: #3f3f46 !important; }
-    .card, .card td, h1 { color: #f4f4f5 !important; }
+    .card, .card td, h1, h2 { color: #f4f4f5 !important; }
     .card .muted, .card .muted a { color: #a1a1aa !important; }
     .rule { border-color: #3f3f46 !important; }
     a { color: #93c5fd !important; }
@@ -84,6 +90,7 @@ export function renderEmail(content: EmailContent): RenderedEmail {
 <tr><td class="muted" style="padding:0 0 16px;font-size:13px;font-weight:600;color:#52525b">Errata</td></tr>
 <tr><td><h1 style="margin:0 0 16px;font-size:20px;line-height:1.3;color:#18181b">${e(content.heading)}</h1></td></tr>
 ${content.paragraphs.map((p) => `<tr><td style="padding:0 0 16px">${e(p)}</td></tr>`).join('\n')}
+${(content.lists ?? []).map((list) => `<tr><td style="padding:0 0 16px"><h2 style="margin:0 0 8px;font-size:16px;line-height:1.3">${e(list.title)}</h2><ul style="margin:0;padding:0 0 0 20px">${list.items.map((i) => `<li style="margin:0 0 4px">${i.url ? `<a href="${e(i.url)}" style="color:#2563eb">${e(i.text)}</a>` : e(i.text)}</li>`).join('')}</ul></td></tr>`).join('\n')}
 ${button}
 </table>
 </td></tr>
@@ -95,8 +102,8 @@ ${small.length > 0 ? `<tr><td class="muted rule" style="padding:16px 24px 24px;b
 </html>
 `
   const headers: Record<string, string> = {}
-  if (content.unsubscribeUrl) {
-    headers['List-Unsubscribe'] = `<${oneLine(content.unsubscribeUrl)}>`
+  if (content.unsubscribe) {
+    headers['List-Unsubscribe'] = `<${oneLine(content.unsubscribe.oneClickUrl)}>`
     headers['List-Unsubscribe-Post'] = 'List-Unsubscribe=One-Click'
   }
   return { subject, text, html, headers }

@@ -1,5 +1,6 @@
 // A real SMTP server for tests (the smtp-server package) on an ephemeral 127.0.0.1 port, with a
-// self-signed certificate for localhost made by openssl, offering STARTTLS and requiring a login.
+// self-signed certificate for localhost made by openssl, offering STARTTLS (or, asked, TLS from the
+// start) and requiring a login.
 // It keeps what it receives, parsed (mailparser), and refuses every message while `refusing`.
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -34,7 +35,8 @@ export interface TestSmtpServer {
 export const SMTP_USER = 'errata'
 export const SMTP_PASSWORD = 'smtp secret'
 
-export async function startTestSmtpServer(): Promise<TestSmtpServer> {
+/** `implicitTls`: TLS from the first byte (an smtps:// server, port 465's way) instead of STARTTLS. */
+export async function startTestSmtpServer(options: { implicitTls?: boolean } = {}): Promise<TestSmtpServer> {
   const dir = mkdtempSync(join(tmpdir(), 'errata-smtp-'))
   const keyFile = join(dir, 'key.pem')
   const caFile = join(dir, 'cert.pem')
@@ -49,6 +51,7 @@ export async function startTestSmtpServer(): Promise<TestSmtpServer> {
     refusing: false,
   }
   const server = new SMTPServer({
+    secure: options.implicitTls ?? false,
     key: readFileSync(keyFile),
     cert: readFileSync(caFile),
     authMethods: ['PLAIN', 'LOGIN'],
@@ -78,7 +81,9 @@ export async function startTestSmtpServer(): Promise<TestSmtpServer> {
   const port = (server.server.address() as AddressInfo).port
   return {
     port,
-    url: `smtp://${SMTP_USER}:${encodeURIComponent(SMTP_PASSWORD)}@127.0.0.1:${port}?requireTLS=true`,
+    url: options.implicitTls
+      ? `smtps://${SMTP_USER}:${encodeURIComponent(SMTP_PASSWORD)}@127.0.0.1:${port}`
+      : `smtp://${SMTP_USER}:${encodeURIComponent(SMTP_PASSWORD)}@127.0.0.1:${port}?requireTLS=true`,
     caFile,
     get received() {
       return state.received

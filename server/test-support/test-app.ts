@@ -100,6 +100,7 @@ export async function createTestContext(overrides: Partial<Config> = {}, options
     webhooks,
     mail,
     retention: config.retention,
+    alerts: config.alerts,
     webhookConcurrency: config.webhookDelivery.concurrency,
     runner: { retryBaseMs: 1, retryMaxMs: 1 },
   })

@@ -7,6 +7,7 @@ import { queueRateLimitTriggers } from '../../webhooks/triggers/rate-limit-trigg
 import { redirectMergedGroups } from './merged-groups.ts'
 import { writeEvents } from './write-events.ts'
 import { writeCodeSnippets } from '../../events/stored-frames.ts'
+import { queueIngestAlerts } from '../../notifications/ingest-alerts.ts'
 
 // The payloads travel as they were serialized, joined by U+0001, which JSON text never holds
 // raw (JSON.stringify escapes every control character): split, not parsed, by the database.
@@ -19,8 +20,8 @@ const SEPARATOR = '\u0001'
  * are sampled, the dropped ones counted and not indexed), then errors, events, users, counters
  * and rollups (write-events.ts), then each event's normalized payload, written once, into
  * event_payloads, with the code snippets its mapped frames refer to (stored-frames.ts); then the
- * webhook triggers the batch fires (the rate-limit ones last), queued in the same transaction
- * (server/webhooks/triggers/).
+ * webhook triggers the batch fires (the rate-limit ones last) and the email alerts it raises
+ * (server/notifications/), queued in the same transaction.
  */
 export async function indexEvents(tx: Db, received: readonly IndexableEvent[]): Promise<void> {
   if (received.length === 0) return
@@ -48,4 +49,5 @@ async function writeKept(tx: Db, events: readonly IndexableEvent[]): Promise<voi
     stored.flatMap((e) => (e.codeSnippets ? [{ projectId: e.projectId, receivedAt: e.receivedAt, snippets: e.codeSnippets }] : [])),
   )
   await queueIngestTriggers(tx, stored, outcome, triggers)
+  await queueIngestAlerts(tx, stored, outcome, new Date())
 }
