@@ -159,13 +159,13 @@ test.describe('with email on', () => {
 
     // Opened signed out, as from a mail client: the visit itself unsubscribes.
     await page.goto(link!)
-    await expect(page.getByRole('status')).toHaveText(`You will no longer get “New errors” emails for notify-mail at ${ADMIN.email}.`)
+    await expect(page.getByRole('main').getByRole('status')).toHaveText(`You will no longer get “New errors” emails for notify-mail at ${ADMIN.email}.`)
     await expect.poll(() => kindsOf(api, projectId)).toEqual(['reopened', 'assigned'])
     await expectAccessible(page)
     await shootAll(page, 'unsubscribed')
 
     await page.getByRole('button', { name: 'Subscribe again' }).click()
-    await expect(page.getByRole('status')).toHaveText(`You will get “New errors” emails for notify-mail at ${ADMIN.email} again.`)
+    await expect(page.getByRole('main').getByRole('status')).toHaveText(`You will get “New errors” emails for notify-mail at ${ADMIN.email} again.`)
     expect(await kindsOf(api, projectId)).toEqual(['new_error', 'reopened', 'assigned'])
     await expect(page.getByRole('button', { name: 'Unsubscribe' })).toBeFocused()
     await shootAll(page, 'subscribed-again')
