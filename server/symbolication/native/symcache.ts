@@ -10,10 +10,12 @@
 //                      4 CFI), u32 counts: functions, publics, lines, inlines, CFI INIT records,
 //                      CFI delta records, strings, string bytes; u32 string indexes of the
 //                      identity: debug id, code id, os, arch, module name (0xffffffff: none)
-//   functions          f64 start, f64 size, u32 name, u8 flags (1: folded)      sorted by start
+//   functions          f64 start, f64 size, u32 name, u32 first and end line (the line records
+//                      starting inside the function, an index range), u8 flags (1: folded)
+//                                                                               sorted by start
 //   publics            f64 start, u32 name, u8 flags (1: folded)                sorted by start
-//   lines              f64 start, f64 size, u32 line, u32 file                  sorted by start
-//   inlines            f64 start, f64 size, u32 depth, u32 call line, u32 call file, u32 origin
+//   lines              f64 start, u32 size, u32 line, u32 file                  sorted by start
+//   inlines            f64 start, u32 size, u32 depth, u32 call line, u32 call file, u32 origin
 //                                                                               sorted by (depth, start)
 //   CFI INIT           f64 start, f64 size, u32 record                          sorted by start
 //   CFI deltas         f64 address, u32 record                                  sorted by address
@@ -51,6 +53,7 @@ const FLAG_LINES = 1
 const FLAG_INLINES = 2
 const FLAG_CFI = 4
 const FOLDED = 1
+const MAX_U32 = 0xffffffff
 /** Where a size-0 symbol that is the last of its module ends. */
 const END_OF_MODULE = Number.MAX_SAFE_INTEGER
 
@@ -79,16 +82,18 @@ function arrays(c: Counts): Array<[string, Kind, number]> {
     ['funcStart', 'f64', c.functions],
     ['funcSize', 'f64', c.functions],
     ['funcName', 'u32', c.functions],
+    ['funcLineFrom', 'u32', c.functions],
+    ['funcLineTo', 'u32', c.functions],
     ['funcFlags', 'u8', c.functions],
     ['publicStart', 'f64', c.publics],
     ['publicName', 'u32', c.publics],
     ['publicFlags', 'u8', c.publics],
     ['lineStart', 'f64', c.lines],
-    ['lineSize', 'f64', c.lines],
+    ['lineSize', 'u32', c.lines],
     ['lineNo', 'u32', c.lines],
     ['lineFile', 'u32', c.lines],
     ['inlineStart', 'f64', c.inlines],
-    ['inlineSize', 'f64', c.inlines],
+    ['inlineSize', 'u32', c.inlines],
     ['inlineDepth', 'u32', c.inlines],
     ['inlineCallLine', 'u32', c.inlines],
     ['inlineCallFile', 'u32', c.inlines],
@@ -193,7 +198,7 @@ export function createSymCacheBuilder(identity?: ModuleIdentity): SymCacheBuilde
     line(start, size, lineNo, fileId) {
       if (address(start) === null || address(size) === null || size === 0) return
       line.start.push(start)
-      line.size.push(size)
+      line.size.push(Math.min(size, MAX_U32))
       line.line.push(lineNo >>> 0 === lineNo ? lineNo : 0)
       line.file.push(fileId)
     },
@@ -202,7 +207,7 @@ export function createSymCacheBuilder(identity?: ModuleIdentity): SymCacheBuilde
       for (const [start, size] of ranges) {
         if (address(start) === null || address(size) === null || size === 0) continue
         inl.start.push(start)
-        inl.size.push(size)
+        inl.size.push(Math.min(size, MAX_U32))
         inl.depth.push(depth)
         inl.callLine.push(callLine >>> 0 === callLine ? callLine : 0)
         inl.callFile.push(callFileId)
@@ -255,6 +260,10 @@ export function createSymCacheBuilder(identity?: ModuleIdentity): SymCacheBuilde
 
       const lineOrder = sortedOrder(line.start.length, (a, b) => line.start[a]! - line.start[b]! || a - b)
       const lines = dedupe(lineOrder, (a, b) => line.start[a] === line.start[b])
+      const lineStarts = lines.map((i) => line.start[i]!)
+      // Each function's line records, so a lookup searches a few dozen records, not all of them.
+      const funcLineFrom = funcs.map((i) => lowerBound(lineStarts, 0, lineStarts.length, func.start[i]!))
+      const funcLineTo = funcs.map((i, k) => lowerBound(lineStarts, funcLineFrom[k]!, lineStarts.length, func.start[i]! + funcSizes[k]!))
 
       const inlineOrder = sortedOrder(inl.start.length, (a, b) => inl.depth[a]! - inl.depth[b]! || inl.start[a]! - inl.start[b]! || a - b)
       const inlines = dedupe(inlineOrder, (a, b) => inl.depth[a] === inl.depth[b] && inl.start[a] === inl.start[b])
@@ -322,11 +331,13 @@ export function createSymCacheBuilder(identity?: ModuleIdentity): SymCacheBuilde
       put('funcStart', funcs.map((i) => func.start[i]!))
       put('funcSize', funcSizes)
       put('funcName', funcNames)
+      put('funcLineFrom', funcLineFrom)
+      put('funcLineTo', funcLineTo)
       put('funcFlags', funcs.map((i) => (func.folded[i] ? FOLDED : 0)))
       put('publicStart', publicStarts)
       put('publicName', publicNames)
       put('publicFlags', publics.map((i) => (pub.folded[i] ? FOLDED : 0)))
-      put('lineStart', lines.map((i) => line.start[i]!))
+      put('lineStart', lineStarts)
       put('lineSize', lines.map((i) => line.size[i]!))
       put('lineNo', lines.map((i) => line.line[i]!))
       put('lineFile', lineFiles)
@@ -414,14 +425,16 @@ export class SymCache {
   private readonly funcStart: Float64Array
   private readonly funcSize: Float64Array
   private readonly funcName: Uint32Array
+  private readonly funcLineFrom: Uint32Array
+  private readonly funcLineTo: Uint32Array
   private readonly publicStart: Float64Array
   private readonly publicName: Uint32Array
   private readonly lineStart: Float64Array
-  private readonly lineSize: Float64Array
+  private readonly lineSize: Uint32Array
   private readonly lineNo: Uint32Array
   private readonly lineFile: Uint32Array
   private readonly inlineStart: Float64Array
-  private readonly inlineSize: Float64Array
+  private readonly inlineSize: Uint32Array
   private readonly inlineDepth: Uint32Array
   private readonly inlineCallLine: Uint32Array
   private readonly inlineCallFile: Uint32Array
@@ -434,6 +447,9 @@ export class SymCache {
   private readonly stringOffsets: Uint32Array
   private readonly stringBytes: Buffer
   private readonly decoded: Array<string | undefined>
+  /** Where each depth's inline records are, for depths 0, 1, … as long as each has some. */
+  private readonly depthFrom: number[] = []
+  private readonly depthTo: number[] = []
 
   private constructor(buf: Buffer, counts: Counts, offsets: Map<string, [Kind, number, number]>, identityIndexes: number[], flags: number) {
     const v = viewsOf(buf, offsets)
@@ -441,14 +457,16 @@ export class SymCache {
     this.funcStart = v.funcStart as Float64Array
     this.funcSize = v.funcSize as Float64Array
     this.funcName = v.funcName as Uint32Array
+    this.funcLineFrom = v.funcLineFrom as Uint32Array
+    this.funcLineTo = v.funcLineTo as Uint32Array
     this.publicStart = v.publicStart as Float64Array
     this.publicName = v.publicName as Uint32Array
     this.lineStart = v.lineStart as Float64Array
-    this.lineSize = v.lineSize as Float64Array
+    this.lineSize = v.lineSize as Uint32Array
     this.lineNo = v.lineNo as Uint32Array
     this.lineFile = v.lineFile as Uint32Array
     this.inlineStart = v.inlineStart as Float64Array
-    this.inlineSize = v.inlineSize as Float64Array
+    this.inlineSize = v.inlineSize as Uint32Array
     this.inlineDepth = v.inlineDepth as Uint32Array
     this.inlineCallLine = v.inlineCallLine as Uint32Array
     this.inlineCallFile = v.inlineCallFile as Uint32Array
@@ -462,6 +480,13 @@ export class SymCache {
     const [, bytesAt] = offsets.get('stringBytes')!
     this.stringBytes = buf.subarray(bytesAt, bytesAt + counts.stringBytes)
     this.decoded = new Array<string | undefined>(counts.strings)
+    for (let depth = 0; ; depth++) {
+      const from = lowerBound(this.inlineDepth, 0, this.inlineDepth.length, depth)
+      const to = upperBound(this.inlineDepth, from, this.inlineDepth.length, depth)
+      if (to === from) break
+      this.depthFrom.push(from)
+      this.depthTo.push(to)
+    }
     const [debugId, codeId, os, arch, moduleName] = identityIndexes.map((k) => this.string(k))
     if (debugId == null || os == null || arch == null || moduleName == null) throw new SymCacheError('corrupt SymCache: its module identity is missing')
     this.identity = { debugId, codeId: codeId ?? null, os, arch: arch as NativeArch, moduleName }
@@ -530,8 +555,12 @@ export class SymCache {
   private functionFrames(f: number, address: number): NativeLocation[] {
     let file: string | null = null
     let line: number | null = null
-    const l = upperBound(this.lineStart, 0, this.lineStart.length, address) - 1
-    if (l >= 0 && address - this.lineStart[l]! < this.lineSize[l]!) {
+    // The function's own line records, and the one before them (it may run into the function):
+    // the same answer as a search of all line records.
+    const from = Math.min(this.funcLineFrom[f]!, this.lineStart.length)
+    const first = from > 0 ? from - 1 : 0
+    const l = upperBound(this.lineStart, first, Math.max(first, Math.min(this.funcLineTo[f]!, this.lineStart.length)), address) - 1
+    if (l >= first && address - this.lineStart[l]! < this.lineSize[l]!) {
       file = this.string(this.lineFile[l]!)
       line = this.lineNo[l]! || null
     }
@@ -557,8 +586,9 @@ export class SymCache {
 
   /** The inline record of `depth` covering the address, or -1. */
   private inlineAt(depth: number, address: number): number {
-    const from = lowerBound(this.inlineDepth, 0, this.inlineDepth.length, depth)
-    const to = upperBound(this.inlineDepth, from, this.inlineDepth.length, depth)
+    if (depth >= this.depthFrom.length) return -1
+    const from = this.depthFrom[depth]!
+    const to = this.depthTo[depth]!
     const k = upperBound(this.inlineStart, from, to, address) - 1
     return k >= from && address - this.inlineStart[k]! < this.inlineSize[k]! ? k : -1
   }
