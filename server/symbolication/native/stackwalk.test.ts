@@ -287,3 +287,13 @@ describe('walkThreads', () => {
     expect(walkThreads(dump, noSymbols, options).map((t) => [t.threadId, t.crashed, t.frames.length])).toEqual([[3, true, 2]])
   })
 })
+
+describe('walkThreads limits', () => {
+  it('walks at most maxThreads threads, the crashing one first', () => {
+    const { app, stackBase, modules } = layout('x86_64')
+    const a = framePointerStack('x86_64', { base: stackBase, returnAddresses: [app + 0x2000n] })
+    const threads = Array.from({ length: 5 }, (_, i) => ({ id: 10 + i, pc: app + 0x10n, sp: a.sp, fp: a.fp, stack: a.stack }))
+    const dump = parseMinidump(writeMinidump({ arch: 'x86_64', os: 'linux', modules, crashingThread: { id: 9, pc: app + 0x10n, sp: a.sp, fp: a.fp, stack: a.stack }, threads }))
+    expect(walkThreads(dump, noSymbols, { maxFrames: 8, maxThreads: 2 }).map((t) => t.threadId)).toEqual([9, 10])
+  })
+})

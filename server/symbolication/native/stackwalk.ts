@@ -6,7 +6,7 @@
 // thread's stack, its return address lies in a known module, and the walk stops at maxFrames.
 
 import type { NativeArch } from './native-symbols.ts'
-import { moduleAt, type CpuContext, type MemoryRegion, type Minidump, type MinidumpModule, type Registers } from './minidump.ts'
+import { type CpuContext, type MemoryRegion, type Minidump, type MinidumpModule, type Registers } from './minidump.ts'
 
 /** Call frame information of one module, as the SymCache holds it (module-relative addresses). */
 export interface ModuleSymbols {
@@ -51,6 +51,11 @@ export interface StackFrame {
 export interface WalkOptions {
   /** Frames per thread, frame 0 included (for example 256). */
   maxFrames: number
+  /**
+   * walkThreads: the threads walked, the crashing one first (default 128: a hostile dump may list
+   * thousands, and the work is threads × maxFrames).
+   */
+  maxThreads?: number
 }
 
 export interface ThreadStack {
@@ -62,13 +67,17 @@ export interface ThreadStack {
 
 /** The frames of one thread: `threadId`'s, else the crashing thread's (the exception's, else the first). */
 export function walkStack(dump: Minidump, threadId: number | undefined, symbolsFor: SymbolsFor, options: WalkOptions): StackFrame[] {
+  return walkOne(new Walker(dump, symbolsFor, options), dump, threadId)
+}
+
+function walkOne(walker: Walker, dump: Minidump, threadId: number | undefined): StackFrame[] {
   const crashedId = crashingThreadId(dump)
   const id = threadId ?? crashedId
   const thread = dump.threads.find((t) => t.id === id) ?? null
   // The crashing thread starts from the exception's context (its own context is the handler's).
   const context = id === crashedId && dump.exception?.context ? dump.exception.context : (thread?.context ?? null)
   if (!context) return []
-  return new Walker(dump, symbolsFor, options).walk(context, thread?.stack ?? null)
+  return walker.walk(context, thread?.stack ?? null)
 }
 
 /** Every thread's frames, the crashing thread first, so an event page can show them all. */
@@ -77,8 +86,11 @@ export function walkThreads(dump: Minidump, symbolsFor: SymbolsFor, options: Wal
   const ids = dump.threads.map((t) => t.id)
   if (crashedId !== null && !ids.includes(crashedId)) ids.unshift(crashedId)
   ids.sort((a, b) => Number(b === crashedId) - Number(a === crashedId))
-  return ids.map((threadId) => ({ threadId, crashed: threadId === crashedId, frames: walkStack(dump, threadId, symbolsFor, options) }))
+  const walker = new Walker(dump, symbolsFor, options)
+  return ids.slice(0, Math.max(0, options.maxThreads ?? DEFAULT_MAX_THREADS)).map((threadId) => ({ threadId, crashed: threadId === crashedId, frames: walkOne(walker, dump, threadId) }))
 }
+
+const DEFAULT_MAX_THREADS = 128
 
 function crashingThreadId(dump: Minidump): number | null {
   return dump.exception?.threadId ?? dump.threads[0]?.id ?? null
@@ -135,6 +147,8 @@ class Walker {
   private readonly rules: ArchRules | undefined
   private readonly modules: MinidumpModule[]
   private readonly symbols = new Map<MinidumpModule, ModuleSymbols | null>()
+  /** CFI record text → its address and rules, parsed once per walk (threads share functions). */
+  private readonly parsedRecords = new Map<string, { address: number; rules: Map<string, string[]> } | null>()
   private readonly pointerMask: bigint
   private readonly ptrAuthMask: bigint
 
@@ -173,35 +187,48 @@ class Walker {
       const calleeSp = callee.registers[rules.sp]
       const calleePc = callee.registers[rules.pc]
       if (calleeSp === undefined || calleePc === undefined) break
-      let next: { caller: Frame; address: bigint } | null = null
-      for (const [trust, step] of [
-        ['cfi', () => this.byCfi(callee, rules)],
-        ['frame_pointer', () => this.byFramePointer(callee, rules, calleeThumb)],
-      ] as const) {
-        const registers = step()
-        if (!registers) continue
-        let pc = registers[rules.pc]
-        const sp = registers[rules.sp]
-        if (pc === undefined || sp === undefined) continue
-        if (this.dump.arch === 'arm64') registers[rules.pc] = pc = pc & this.ptrAuthMask
-        // A null-ish return address ends the stack; so does a stack pointer that fails to move up
-        // (arm leaf functions may keep sp, once, when the pc changes) or leaves the stack.
-        if (pc < 4096n) continue
-        const leafStep = (this.dump.arch === 'arm64' || this.dump.arch === 'arm') && sp === calleeSp && pc !== calleePc && (callee.trust === 'context' || trust === 'cfi') && sameSpSteps === 0
-        if (sp <= calleeSp && !leafStep) continue
-        if (sp < stackStart || sp > stackEnd) continue
-        const lookupAddress = rules.adjust(pc)
-        if (!this.moduleAt(lookupAddress)) continue
-        next = { caller: { registers, trust, lookupAddress }, address: pc }
-        sameSpSteps = sp === calleeSp ? sameSpSteps + 1 : 0
-        break
-      }
+      // CFI first, then frame pointers: the first caller that passes the checks is taken.
+      let next = this.check(this.byCfi(callee, rules), 'cfi', callee, calleeSp, calleePc, sameSpSteps, stackStart, stackEnd, rules)
+      next ??= this.check(this.byFramePointer(callee, rules, calleeThumb), 'frame_pointer', callee, calleeSp, calleePc, sameSpSteps, stackStart, stackEnd, rules)
       if (!next) break
-      frames.push(this.frame(next.address, next.caller.lookupAddress, next.caller.trust))
-      calleeThumb = (next.address & 1n) === 1n
-      callee = next.caller
+      sameSpSteps = next.registers[rules.sp] === calleeSp ? sameSpSteps + 1 : 0
+      const address = next.registers[rules.pc]!
+      frames.push(this.frame(address, next.lookupAddress, next.trust))
+      calleeThumb = (address & 1n) === 1n
+      callee = next
     }
     return frames
+  }
+
+  /**
+   * The caller a step found, if it makes sense: a return address past the first page and in a
+   * module, a stack pointer that moved up (arm leaf functions may keep it, once, when the pc
+   * changes) and stays inside the stack.
+   */
+  private check(
+    registers: Registers | null,
+    trust: FrameTrust,
+    callee: Frame,
+    calleeSp: bigint,
+    calleePc: bigint,
+    sameSpSteps: number,
+    stackStart: bigint,
+    stackEnd: bigint,
+    rules: ArchRules,
+  ): Frame | null {
+    if (!registers) return null
+    let pc = registers[rules.pc]
+    const sp = registers[rules.sp]
+    if (pc === undefined || sp === undefined) return null
+    if (this.dump.arch === 'arm64') registers[rules.pc] = pc = pc & this.ptrAuthMask
+    if (pc < 4096n) return null
+    const arm = this.dump.arch === 'arm64' || this.dump.arch === 'arm'
+    const leafStep = arm && sp === calleeSp && pc !== calleePc && (callee.trust === 'context' || trust === 'cfi') && sameSpSteps === 0
+    if (sp <= calleeSp && !leafStep) return null
+    if (sp < stackStart || sp > stackEnd) return null
+    const lookupAddress = rules.adjust(pc)
+    if (!this.moduleAt(lookupAddress)) return null
+    return { registers, trust, lookupAddress }
   }
 
   private frame(address: bigint, lookupAddress: bigint, trust: FrameTrust): StackFrame {
@@ -228,10 +255,12 @@ class Walker {
         lo = mid + 1
       } else hi = mid - 1
     }
-    const module = found >= 0 ? modules[found]! : null
-    if (module && address < module.base + BigInt(module.size)) return module
-    // Overlapping modules (rare): fall back to a scan.
-    return found >= 0 ? moduleAt(this.dump, address) : null
+    // Modules may overlap (rarely, and in hostile dumps): look a few back, never the whole list.
+    for (let i = found; i >= 0 && i > found - 8; i--) {
+      const module = modules[i]!
+      if (address < module.base + BigInt(module.size)) return module
+    }
+    return null
   }
 
   private regionAt(address: bigint): MemoryRegion | null {
@@ -280,33 +309,28 @@ class Walker {
     const found = symbols.cfiAt(relative)
     if (!found) return null
 
-    const init = found.init.trim().split(/\s+/)
-    if (init[0] === 'INIT') init.shift()
-    const start = parseHexAddress(init[0])
-    if (start === null) return null
-    const expressions = new Map<string, string[]>()
-    if (!parseRules(init.slice(2), expressions, rules)) return null
+    const init = this.parseRecord(found.init, true, rules)
+    if (!init) return null
+    const start = init.address
+    const expressions = new Map(init.rules)
     let deltas = 0
-    for (const delta of found.deltas) {
+    for (const text of found.deltas) {
       if (++deltas > MAX_DELTAS) break
-      if (delta.length > MAX_RULE_TEXT) return null
-      const tokens = delta.trim().split(/\s+/)
-      const address = parseHexAddress(tokens[0])
-      if (address === null) return null
-      if (address > relative) continue
-      if (!parseRules(tokens.slice(1), expressions, rules)) return null
+      const delta = this.parseRecord(text, false, rules)
+      if (!delta) return null
+      if (delta.address > relative) continue
+      for (const [name, expression] of delta.rules) expressions.set(name, expression)
     }
 
     // arm64: an lr the frame-pointer walk recovered is a guess, usable only at a function's entry (rust-minidump).
     const lrIsGuess = this.dump.arch === 'arm64' && callee.trust === 'frame_pointer' && module.base + BigInt(start) !== callee.lookupAddress
-    const calleeRegister = (name: string) => (lrIsGuess && name === 'x30' ? undefined : callee.registers[name])
 
     const cfaRule = expressions.get('.cfa')
     const raRule = expressions.get('.ra')
     if (!cfaRule || !raRule) return null
-    const cfa = this.evaluate(cfaRule, calleeRegister, null, rules)
+    const cfa = this.evaluate(cfaRule, callee.registers, lrIsGuess, null, rules)
     if (cfa === null || cfa > this.pointerMask) return null
-    const ra = this.evaluate(raRule, calleeRegister, cfa, rules)
+    const ra = this.evaluate(raRule, callee.registers, lrIsGuess, cfa, rules)
     if (ra === null || ra > this.pointerMask) return null
 
     const caller: Registers = {}
@@ -318,15 +342,32 @@ class Walker {
     caller[rules.pc] = ra
     for (const [name, rule] of expressions) {
       if (name === '.cfa' || name === '.ra') continue
-      const value = this.evaluate(rule, calleeRegister, cfa, rules)
+      const value = this.evaluate(rule, callee.registers, lrIsGuess, cfa, rules)
       if (value === null || value > this.pointerMask) delete caller[name]
       else caller[name] = value
     }
     return caller
   }
 
+  /** `INIT <address> <size> <rules>` or `<address> <rules>`; null when malformed. */
+  private parseRecord(text: string, isInit: boolean, rules: ArchRules): { address: number; rules: Map<string, string[]> } | null {
+    const key = isInit ? `I${text}` : text
+    const cached = this.parsedRecords.get(key)
+    if (cached !== undefined) return cached
+    let parsed: { address: number; rules: Map<string, string[]> } | null = null
+    if (text.length <= MAX_RULE_TEXT) {
+      const tokens = text.trim().split(/\s+/)
+      if (isInit && tokens[0] === 'INIT') tokens.shift()
+      const address = parseHexAddress(tokens[0])
+      const expressions = new Map<string, string[]>()
+      if (address !== null && parseRules(tokens.slice(isInit ? 2 : 1), expressions, rules)) parsed = { address, rules: expressions }
+    }
+    if (this.parsedRecords.size < 100_000) this.parsedRecords.set(key, parsed)
+    return parsed
+  }
+
   /** A postfix expression: + - * / % @ (align) ^ (deref), registers, .cfa, decimal integers. */
-  private evaluate(tokens: readonly string[], register: (name: string) => bigint | undefined, cfa: bigint | null, rules: ArchRules): bigint | null {
+  private evaluate(tokens: readonly string[], registers: Registers, lrIsGuess: boolean, cfa: bigint | null, rules: ArchRules): bigint | null {
     const stack: bigint[] = []
     for (const token of tokens) {
       if (stack.length > MAX_EVAL_STACK) return null
@@ -373,7 +414,8 @@ class Walker {
       } else if (/^-?\d{1,20}$/.test(token)) {
         stack.push(BigInt.asUintN(64, BigInt(token)))
       } else {
-        const value = register(canonicalRegister(token, rules))
+        const name = canonicalRegister(token, rules)
+        const value = lrIsGuess && name === 'x30' ? undefined : registers[name]
         if (value === undefined) return null
         stack.push(value)
       }
@@ -386,7 +428,6 @@ class Walker {
   private byFramePointer(callee: Frame, rules: ArchRules, calleeThumb: boolean): Registers | null {
     const regs = callee.registers
     const width = rules.width
-    const read = (address: bigint) => this.readPointer(address, width)
     const w = BigInt(width)
     switch (this.dump.arch) {
       case 'x86':
@@ -399,13 +440,13 @@ class Walker {
         const tries = this.dump.arch === 'x86_64' && this.dump.systemInfo?.os === 'windows' ? 16 : 1
         for (let i = 0; i < tries; i++) {
           const at = bp + BigInt(i * 16)
-          const callerIp = read(at + w)
-          const callerBp = read(at)
+          const callerIp = this.readPointer(at + w, width)
+          const callerBp = this.readPointer(at, width)
           if (callerIp === null || callerBp === null) return null
           const callerSp = at + 2n * w
           // Frames are ordered: the caller's frame lies above. A saved bp of 0 marks the outermost frame.
           if (callerBp !== 0n && callerBp < callerSp) continue
-          if (callerBp !== 0n && read(callerBp) === null) return null
+          if (callerBp !== 0n && this.readPointer(callerBp, width) === null) return null
           if (this.dump.arch === 'x86_64' && callerIp > 0x7fffffffffffn && callerIp < 0xffff800000000000n) continue
           if (callerSp <= sp) continue
           return { [ipName]: callerIp, [spName]: callerSp, [bpName]: callerBp }
@@ -417,15 +458,15 @@ class Walker {
         // leaf's caller is then skipped, unless CFI says where its return address is.
         const fp = regs.x29
         if (fp === undefined || fp === 0n || fp >= U64 - 2n * w) return null
-        const savedFp = read(fp)
-        const savedLr = read(fp + w)
+        const savedFp = this.readPointer(fp, width)
+        const savedLr = this.readPointer(fp + w, width)
         if (savedFp === null || savedLr === null) return null
         const callerFp = savedFp & this.ptrAuthMask
         const callerPc = savedLr & this.ptrAuthMask
         if (callerPc < 0x1000n || callerPc > 0x000fffffffffffffn) return null
         const caller: Registers = { pc: callerPc, x29: callerFp, sp: fp + 2n * w }
         // The caller's own lr, from its frame record: lets a CFI rule `.ra: x30` at an entry use it.
-        const callerLr = callerFp === 0n ? null : read(callerFp + w)
+        const callerLr = callerFp === 0n ? null : this.readPointer(callerFp + w, width)
         if (callerLr !== null) caller.x30 = callerLr & this.ptrAuthMask
         return caller
       }
@@ -434,8 +475,8 @@ class Walker {
         const apple = this.dump.systemInfo?.os === 'ios' || this.dump.systemInfo?.os === 'mac'
         const fp = regs[apple || calleeThumb ? 'r7' : 'r11']
         if (fp === undefined || fp === 0n || fp >= this.pointerMask - 2n * w) return null
-        const callerFp = read(fp)
-        const callerPc = read(fp + w)
+        const callerFp = this.readPointer(fp, width)
+        const callerPc = this.readPointer(fp + w, width)
         if (callerFp === null || callerPc === null) return null
         return { pc: callerPc, sp: fp + 2n * w, [apple || (callerPc & 1n) === 1n ? 'r7' : 'r11']: callerFp }
       }
