@@ -74,6 +74,7 @@ export interface MinidumpException {
   threadId: number
   code: number
   flags: number
+  /** ExceptionAddress as written: Windows puts the faulting instruction there, Breakpad on Linux the fault address (si_addr). */
   address: bigint
   /** The CPU state at the fault, which the crashing thread's walk starts from. */
   context: CpuContext | null
