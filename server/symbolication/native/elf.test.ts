@@ -41,9 +41,9 @@ class Writer {
   }
   uint(value: number, size: number) {
     const b = Buffer.alloc(size)
-    if (size === 2) this.le ? b.writeUInt16LE(value) : b.writeUInt16BE(value)
-    else if (size === 4) this.le ? b.writeUInt32LE(value) : b.writeUInt32BE(value)
-    else this.le ? b.writeBigUInt64LE(BigInt(value)) : b.writeBigUInt64BE(BigInt(value))
+    if (size === 2) b[this.le ? 'writeUInt16LE' : 'writeUInt16BE'](value)
+    else if (size === 4) b[this.le ? 'writeUInt32LE' : 'writeUInt32BE'](value)
+    else b[this.le ? 'writeBigUInt64LE' : 'writeBigUInt64BE'](BigInt(value))
     this.bytes(b)
   }
   word(value: number) {
