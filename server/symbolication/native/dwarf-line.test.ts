@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { decodeLineTables, DwarfError, type LineTableOptions } from './dwarf-line.ts'
+import { compDirsByLineOffset, decodeLineTables, DwarfError, type LineTableOptions } from './dwarf-line.ts'
 
 // Line tables written byte by byte (little-endian), each feature in isolation. The real
 // compilers' output is covered by elf-symbols.test.ts against llvm-symbolizer.
@@ -209,5 +209,33 @@ describe('decodeLineTables', () => {
       expect(() => decode(bytes), what).toThrow(DwarfError)
       expect(() => decode(bytes), what).toThrow(message)
     }
+  })
+})
+
+describe('compDirsByLineOffset', () => {
+  it("reads each compile unit's DW_AT_comp_dir, keyed by its DW_AT_stmt_list: DWARF 4 with its abbreviation last (gcc), DWARF 5 with strx1", () => {
+    // Abbreviations at 0: code 1 (a variable, unused here), code 2 the compile unit: name string, stmt_list sec_offset, comp_dir strp.
+    // At 20: code 1 the compile unit: name strx1, str_offsets_base sec_offset, stmt_list sec_offset, comp_dir strx1, low_pc addr.
+    const abbrev = Buffer.from([
+      ...[1, 0x34, 0, 0x03, 0x08, 0, 0],
+      ...[2, 0x11, 1, 0x03, 0x08, 0x10, 0x17, 0x1b, 0x0e, 0, 0],
+      0,
+      ...[0],
+      ...[1, 0x11, 1, 0x03, 0x25, 0x72, 0x17, 0x10, 0x17, 0x1b, 0x25, 0x11, 0x01, 0, 0],
+      0,
+    ])
+    expect(abbrev[20]).toBe(1)
+    const str = Buffer.from('\0/home/me/proj\0/build/v5\0x.c\0')
+    const strOffsets = Buffer.from([...u32(0), ...u32(0), ...u32(25), ...u32(15)]) // a header, then offsets of "x.c" and "/build/v5"
+    const v4Body = [...u16(4), ...u32(0), 8, 2, ...cstr('a.c'), ...u32(0x40), ...u32(1), 0]
+    const v5Body = [...u16(5), 1, 8, ...u32(20), 1, 0, ...u32(8), ...u32(0x80), 1, ...u64(0x1000n), 0]
+    const info = Buffer.from([...u32(v4Body.length), ...v4Body, ...u32(v5Body.length), ...v5Body])
+    const dirs = compDirsByLineOffset({ info, abbrev, str, strOffsets, littleEndian: true, addressSize: 8 })
+    expect([...dirs]).toEqual([
+      [0x40, '/home/me/proj'],
+      [0x80, '/build/v5'],
+    ])
+    // A damaged unit is left out; reading stops, nothing throws.
+    expect([...compDirsByLineOffset({ info: info.subarray(0, 20), abbrev, str, littleEndian: true, addressSize: 8 })]).toEqual([])
   })
 })

@@ -454,7 +454,7 @@ export interface DebugInfoSections extends DwarfStrings {
 export function compDirsByLineOffset(s: DebugInfoSections): Map<number, string> {
   const out = new Map<number, string>()
   const c = new Cursor(s.info, 0, s.info.length, s.littleEndian)
-  const abbrevTables = new Map<number, Map<number, [number, number, number][]>>()
+  const abbrevs = new Map<string, [number, number, number][] | null>()
   while (c.at < s.info.length) {
     let length: number
     let offsetSize: 4 | 8 = 4
@@ -484,12 +484,13 @@ export function compDirsByLineOffset(s: DebugInfoSections): Map<number, string> 
         abbrevOffset = unit.uN(offsetSize, 'an abbreviation offset')
         addressSize = unit.u8()
       } else continue
-      let table = abbrevTables.get(abbrevOffset)
-      if (!table) {
-        table = readAbbrevs(s.abbrev, abbrevOffset)
-        abbrevTables.set(abbrevOffset, table)
+      const code = unit.uleb()
+      const key = `${abbrevOffset}:${code}`
+      let attributes = abbrevs.get(key)
+      if (attributes === undefined) {
+        attributes = readAbbrev(s.abbrev, abbrevOffset, code)
+        abbrevs.set(key, attributes)
       }
-      const attributes = table.get(unit.uleb())
       if (!attributes) continue
       let stmtList: number | null = null
       let compDir: string | { strx: number } | null = null
@@ -519,31 +520,32 @@ export function compDirsByLineOffset(s: DebugInfoSections): Map<number, string> 
   return out
 }
 
-function readAbbrevs(abbrev: Buffer, offset: number): Map<number, [number, number, number][]> {
-  const out = new Map<number, [number, number, number][]>()
-  if (offset >= abbrev.length) return out
+/** The attributes of abbreviation `code` in the table at `offset` (null: not there). Reads the table up to it: gcc writes the compile unit's abbreviation last. */
+function readAbbrev(abbrev: Buffer, offset: number, code: number): [number, number, number][] | null {
+  if (offset >= abbrev.length) return null
   const c = new Cursor(abbrev, offset, abbrev.length, true)
   try {
-    // Only the first DIE's abbreviation is used: the first few entries suffice, so stop early.
-    for (let n = 0; n < 64; n++) {
-      const code = c.uleb()
-      if (code === 0) break
+    // Each entry takes bytes, so this ends with the section.
+    for (;;) {
+      const entryCode = c.uleb()
+      if (entryCode === 0) return null
       c.uleb() // tag
       c.u8() // children
+      const wanted = entryCode === code
       const attributes: [number, number, number][] = []
       for (;;) {
         const name = c.uleb()
         const form = c.uleb()
         const implicit = form === 0x21 ? c.sleb() : 0
         if (name === 0 && form === 0) break
-        attributes.push([name, form, implicit])
+        if (wanted) attributes.push([name, form, implicit])
       }
-      out.set(code, attributes)
+      if (wanted) return attributes
     }
   } catch (err) {
     if (!(err instanceof DwarfError)) throw err
+    return null
   }
-  return out
 }
 
 interface UnitShape {
