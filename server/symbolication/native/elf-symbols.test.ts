@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { gzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
-import { RecordingSink } from './elf-test-support.ts'
+import { RecordingSink } from '../../test-support/recording-symbol-sink.ts'
 import { readElfSymbols } from './elf-symbols.ts'
 import { readSoFile } from './so-file.ts'
 

@@ -3,7 +3,7 @@ import { gzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { fuzzSeeds, hostileNumber, seededRandom, type SeededRandom } from '../../test-support/seeded-random.ts'
 import { ElfObject } from './elf.ts'
-import { RecordingSink } from './elf-test-support.ts'
+import { RecordingSink } from '../../test-support/recording-symbol-sink.ts'
 import { NativeUploadError, readSoFile } from './so-file.ts'
 
 // Uploaded objects are untrusted. Whatever bytes an upload holds, reading it must end within

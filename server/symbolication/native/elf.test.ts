@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { ElfError, ElfObject } from './elf.ts'
-import { RecordingSink } from './elf-test-support.ts'
+import { RecordingSink } from '../../test-support/recording-symbol-sink.ts'
 import { readElfSymbols } from './elf-symbols.ts'
 
 // Small ELF objects written here: what the compiled fixtures cannot show (big-endian, ELF32

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { deflateSync, gzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { ElfObject } from './elf.ts'
-import { RecordingSink } from './elf-test-support.ts'
+import { RecordingSink } from '../../test-support/recording-symbol-sink.ts'
 import { NativeUploadError, readSoFile, unpackSoFile } from './so-file.ts'
 
 const dir = new URL('../../../test/fixtures/native/', import.meta.url)

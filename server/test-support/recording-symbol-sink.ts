@@ -1,7 +1,7 @@
-// Test helpers for the ELF reader: a SymbolSink that records what it is given, and a lookup over
+// For tests of symbol sources (ELF, Breakpad): a SymbolSink that records what it is given, and a lookup over
 // the recording (the same rules as the SymCache: the function covering an address, size 0
 // extending to the next function; the line record covering it).
-import type { SymbolSink } from './native-symbols.ts'
+import type { SymbolSink } from '../symbolication/native/native-symbols.ts'
 
 export interface RecordedFunction {
   address: number
