@@ -36,6 +36,20 @@ export const nativeFrameSchema = z.object({
   code_identifier: z.nullable(z.string()),
   macho_uuid: z.nullable(z.string()),
   macho_vm_address: z.nullable(addressSchema),
+  /** The module's Breakpad debug id, when the frame came with one (frames of a minidump). */
+  debug_id: z.optional(z.string()),
+  /**
+   * The module-relative address symbols are looked up at, when it is not relative_address: a
+   * return address moved back into its call instruction (frames a minidump's stack walk found).
+   */
+  lookup_address: z.optional(addressSchema),
+  /** How a minidump's stack walk found the frame: the crash context, unwind records (cfi), the frame-pointer chain, or a stack scan. */
+  trust: z.optional(z.enum(['context', 'cfi', 'frame_pointer', 'scan'])),
+  /** Set once symbols resolved the frame: the frame as it came (function, file and line), and the symbol file used. */
+  symbolicated_from: z.optional(z.object({ method: z.nullable(z.string()), file: z.nullable(z.string()), line: z.nullable(z.number().check(z.int())) })),
+  symbol_file_id: z.optional(z.string()),
+  /** A frame of inlined code: it shares its address with the frame after it. */
+  inlined: z.optional(z.boolean()),
 })
 export type NativeFrame = z.infer<typeof nativeFrameSchema>
 
@@ -131,6 +145,18 @@ export const symbolicationSchema = z.object({
 })
 export type Symbolication = z.infer<typeof symbolicationSchema>
 
+/**
+ * How the event's native frames (those with a module id and an address) were symbolicated:
+ * `symbolicated` all, `partial` some, `missing` none; `missing` names each module no symbol file
+ * was found for, so the dashboard can say what to upload.
+ */
+export const nativeSymbolicationSchema = z.object({
+  status: z.enum(['symbolicated', 'partial', 'missing']),
+  symbolicated_frames: z.number().check(z.int()),
+  missing: z.array(z.object({ module: z.nullable(z.string()), debug_id: z.string(), code_id: z.nullable(z.string()) })),
+})
+export type NativeSymbolication = z.infer<typeof nativeSymbolicationSchema>
+
 export const eventUserSchema = z.object({
   id: z.nullable(z.string()),
   email: z.nullable(z.string()),
@@ -171,6 +197,10 @@ export const eventSchema = z.object({
   notifier: z.nullable(jsonObject),
   /** Set by source-map symbolication (server/symbolication/javascript.ts). */
   symbolication: z.optional(symbolicationSchema),
+  /** Set by native symbolication (server/symbolication/native.ts). */
+  native_symbolication: z.optional(nativeSymbolicationSchema),
+  /** A minidump event's dump, kept for download by admins (GET …/events/{id}/minidump). */
+  minidump: z.optional(z.object({ size: z.number() })),
 })
 export type ErrorEvent = z.infer<typeof eventSchema>
 

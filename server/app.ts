@@ -37,13 +37,16 @@ import { buildRoutes } from './releases/build.routes.ts'
 import { releaseRoutes } from './releases/releases.routes.ts'
 import { rateLimitRoutes } from './rate-limits/rate-limits.routes.ts'
 import { storageRoutes } from './storage/storage.routes.ts'
+import { isNativeSymbolUpload, nativeRoutes } from './native/native.routes.ts'
+import { symbolUploadRoutes } from './native/symbol-uploads.routes.ts'
+import { minidumpRoutes } from './native/minidump.routes.ts'
 import { notificationRoutes, unsubscribeRoutes } from './notifications/notifications.routes.ts'
 import { SERVICE_PATHS, staticDashboard } from './web/static-dashboard.ts'
 import { isDatabaseUnavailable, isTransactionConflict, logDatabaseUnavailable } from './db/pg-errors.ts'
 
 const errorBody = (messages: string[]): ApiErrorBody => apiErrorSchema.parse({ errors: messages })
 
-/** The API's body limit; the dashboard's source map upload streams under its own, larger limits instead. */
+/** The API's body limit; the dashboard's source map and symbol uploads stream under their own, larger limits instead. */
 function jsonBodyLimit(mountPath: string, limitBytes: number): MiddlewareHandler<AppEnv> {
   const limit = bodyLimit({
     maxSize: limitBytes,
@@ -54,7 +57,10 @@ function jsonBodyLimit(mountPath: string, limitBytes: number): MiddlewareHandler
       throw new PayloadTooLargeError(limitBytes)
     },
   })
-  return (c, next) => (isSourceMapUpload(c.req.method, c.req.path.slice(mountPath.length)) ? next() : limit(c, next))
+  return (c, next) => {
+    const path = c.req.path.slice(mountPath.length)
+    return isSourceMapUpload(c.req.method, path) || isNativeSymbolUpload(c.req.method, path) ? next() : limit(c, next)
+  }
 }
 
 /** The Data Access API (v2 and the Events API); mounted at /api, and at / on API_PORT. */
@@ -91,6 +97,7 @@ function createApiRoutes(mountPath: '' | '/api', limitBytes: number): Hono<AppEn
     .route('/', eventFieldRoutes)
     .route('/', releaseRoutes)
     .route('/', sourceMapRoutes)
+    .route('/', nativeRoutes)
     .route('/', privacyRoutes)
     .route('/', webhookRoutes)
     .route('/', rateLimitRoutes)
@@ -201,6 +208,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route('/', healthRoutes)
   app.route('/', ingestRoutes)
   app.route('/', sourceMapUploadRoutes)
+  app.route('/', symbolUploadRoutes)
+  app.route('/', minidumpRoutes)
   app.route('/', buildRoutes)
   app.route('/api', createApiRoutes('/api', deps.config.limits.apiBodyBytes))
   app.use(apiClientsWithoutPrefix(deps))
@@ -209,7 +218,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 }
 
 /** Paths the main port takes from notifiers and upload tools (ingestion, source maps, builds), never API paths. */
-const MAIN_PORT_ONLY_PATH = /^\/(?:notify|sessions|sourcemap|react-native-source-map|build)\/?$/
+const MAIN_PORT_ONLY_PATH = /^\/(?:notify|sessions|sourcemap|react-native-source-map|build|minidump|minidump-symbol|breakpad-symbol|ndk-symbol)\/?$/
 
 /**
  * Notifier requests and uploads sent to API_PORT's address, a mistake easily made in a build

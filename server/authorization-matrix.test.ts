@@ -14,6 +14,9 @@ import { seedProject } from './test-support/seed.ts'
 import { readJsApp, uploadForm } from './test-support/source-map-uploads.ts'
 import { createTestContext, type TestContext, type TestUser } from './test-support/test-app.ts'
 import { parseAllowList } from './outbound/allow-list.ts'
+import { writeMinidump } from './test-support/minidump-writer.ts'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 
 /**
  * Who may call a route. `member`: anyone who can see the organization or project; `admin`: its
@@ -102,6 +105,10 @@ const RULES: Record<string, Rule> = {
   'POST /api/projects/:projectId/source_maps': 'member',
   'GET /api/projects/:projectId/source_maps/:sourceMapId': 'member',
   'DELETE /api/projects/:projectId/source_maps/:sourceMapId': 'admin',
+  'GET /api/projects/:projectId/native_symbols': 'member',
+  'POST /api/projects/:projectId/native_symbols': 'member',
+  'DELETE /api/projects/:projectId/native_symbols/:symbolFileId': 'admin',
+  'GET /api/projects/:projectId/events/:eventId/minidump': 'admin',
   'GET /api/projects/:projectId/stability': 'member',
   'GET /api/projects/:projectId/stability/trend': 'member',
   'GET /api/projects/:projectId/trend': 'member',
@@ -216,6 +223,26 @@ async function freshSourceMap(): Promise<string> {
   return maps.find((m) => m.app_version === version)!.id
 }
 
+async function freshSymbolFile(): Promise<string> {
+  const form = new FormData()
+  form.append('overwrite', 'true')
+  form.append('symbol_file', new Blob([readFileSync(join(import.meta.dirname, '../test/fixtures/native/libcrash.aarch64.sym'))]), 'libcrash.sym')
+  const res = await ctx.request(`/api/projects/${project.id}/native_symbols?kind=breakpad`, { method: 'POST', body: form, token: admin.token })
+  expect(res.status).toBe(201)
+  return ((await res.json()) as { id: string }).id
+}
+
+/** An event made from a minidump (its dump is downloadable). */
+async function minidumpEvent(): Promise<string> {
+  const apiKey = (await api<Project>(`/projects/${project.id}`, admin.token)).api_key
+  const dump = writeMinidump({ arch: 'x86_64', os: 'linux', modules: [{ name: 'app', base: 0x400000, size: 0x1000, buildId: 'ab'.repeat(20) }], crashingThread: { id: 1, pc: 0x400010, sp: 0x7000, fp: 0 } })
+  const form = new FormData()
+  form.append('upload_file_minidump', new Blob([new Uint8Array(dump)]), 'crash.dmp')
+  const res = await ctx.request(`/minidump?api_key=${apiKey}`, { method: 'POST', body: form })
+  expect(res.status).toBe(202)
+  return res.text()
+}
+
 /** A user who joins the organization as a plain member through an invitation they accept. */
 async function freshCollaborator(): Promise<string> {
   const spare = await ctx.createUser('Spare')
@@ -242,6 +269,7 @@ const fresh: Record<string, () => Promise<string>> = {
   webhookId: freshWebhook,
   commentId: freshComment,
   sourceMapId: freshSourceMap,
+  symbolFileId: freshSymbolFile,
   collaboratorId: freshCollaborator,
   invitationId: freshInvitation,
   tokenId: async () => (await createToken(ctx.deps.database.db, users.invitee.id, 'spare')).id,
@@ -286,7 +314,8 @@ beforeAll(async () => {
 
   ids.organizationId = organization.id
   ids.projectId = project.id
-  ids.eventId = await notify('MatrixError')
+  await notify('MatrixError')
+  ids.eventId = await minidumpEvent()
   const [error] = await api<{ id: string }[]>(`/projects/${project.id}/errors`, admin.token)
   ids.errorId = error!.id
   ids.displayId = 'user.id'
@@ -295,6 +324,7 @@ beforeAll(async () => {
   const [group] = await api<{ id: string }[]>(`/projects/${project.id}/release_groups`, admin.token)
   ids.releaseGroupId = group!.id
   ids.sourceMapId = await freshSourceMap()
+  ids.symbolFileId = await freshSymbolFile()
   ids.webhookId = await freshWebhook()
   await api(`/webhooks/${ids.webhookId}/test`, admin.token, { method: 'POST' })
   const [delivery] = await api<{ id: string }[]>(`/webhooks/${ids.webhookId}/deliveries`, admin.token)

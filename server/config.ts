@@ -37,6 +37,9 @@ const envSchema = z.object({
   ERRATA_MAX_SOURCE_MAP_BYTES: bytes.default(50 * 1024 * 1024),
   ERRATA_MAX_UPLOADS_PER_ADDRESS: z.coerce.number().int().min(1).max(10_000).default(4),
   ERRATA_SOURCE_MAP_CACHE_BYTES: bytes.default(256 * 1024 * 1024),
+  ERRATA_MAX_SYMBOL_FILE_BYTES: bytes.default(256 * 1024 * 1024),
+  ERRATA_MAX_MINIDUMP_BYTES: bytes.default(50 * 1024 * 1024),
+  ERRATA_SYMBOL_CACHE_BYTES: bytes.default(256 * 1024 * 1024),
   ERRATA_FETCH_SOURCES: z.enum(['true', 'false'], { error: 'must be true or false' }).default('true'),
   ERRATA_FETCH_ALLOW: z.string().default(''),
   ERRATA_FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
@@ -155,6 +158,12 @@ export interface Config {
    */
   mail: { smtpUrl: string; caFile: string | undefined; from: string; maxAttempts: number } | null
   /**
+   * Native crashes (server/native/): the largest symbol file (a Breakpad .sym or an ELF object,
+   * after any gzip is undone) and minidump accepted, and the SymCaches kept in each process's
+   * memory, in bytes.
+   */
+  native: { maxSymbolFileBytes: number; maxMinidumpBytes: number; cacheBytes: number }
+  /**
    * Email alerts (server/notifications/): alert emails per person per hour before the rest wait
    * for the digest, the hour (UTC) the daily digest goes out, and how often spikes and the
    * digest's hour are looked for.
@@ -261,6 +270,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mail: e.ERRATA_SMTP_URL
       ? { smtpUrl: e.ERRATA_SMTP_URL, caFile: e.ERRATA_SMTP_CA, from: e.ERRATA_MAIL_FROM!, maxAttempts: e.ERRATA_MAIL_MAX_ATTEMPTS }
       : null,
+    native: { maxSymbolFileBytes: e.ERRATA_MAX_SYMBOL_FILE_BYTES, maxMinidumpBytes: e.ERRATA_MAX_MINIDUMP_BYTES, cacheBytes: e.ERRATA_SYMBOL_CACHE_BYTES },
     alerts: { perHour: e.ERRATA_ALERTS_PER_HOUR, digestHourUtc: e.ERRATA_DIGEST_HOUR, checkMs: e.ERRATA_ALERT_CHECK_MS },
     passwordResetMs: e.ERRATA_PASSWORD_RESET_MINUTES * 60_000,
     signInMaxDelayMs: e.ERRATA_SIGNIN_MAX_DELAY_MS,

@@ -1,3 +1,4 @@
+import { minidumpSize } from '../native/native-symbols.service.ts'
 import { and, asc, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm'
 import type { ErrorEvent, ListEventsQuery } from '../../contract/events.ts'
 import type { Filters } from '../../contract/filters.ts'
@@ -111,7 +112,8 @@ export async function getEvent(db: Db, urls: UrlBuilder, { projectId }: ProjectS
   if (!row) throw new NotFoundError('Event')
   const event = toEvent(urls, row.event, row.payload)
   await resolveStoredFrames(db, projectId, [event])
-  return event
+  const dumpSize = await minidumpSize(db, eventId)
+  return dumpSize === null ? event : { ...event, minidump: { size: dumpSize } }
 }
 
 /** A project's events, or one error's (of that project). */

@@ -6,6 +6,10 @@ import { Readable, Transform, Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { createGzip } from 'node:zlib'
 import busboy from 'busboy'
+import type { Context } from 'hono'
+import type { IncomingMessage } from 'node:http'
+import type { ReadableStream as WebReadableStream } from 'node:stream/web'
+import type { AppEnv } from '../context.ts'
 import { Failure, ValidationError } from '../failures.ts'
 
 /** A file of an upload, gzip'd as it arrived. */
@@ -42,6 +46,8 @@ export interface MultipartOptions {
   authorizeBy: { field: string; check: (value: string | undefined) => Promise<void> }
   /** Largest file (or text value); past it the upload is refused with 413 while it streams. */
   maxFileBytes: number
+  /** The setting that sets maxFileBytes, as the 413 names it; default ERRATA_MAX_SOURCE_MAP_BYTES. */
+  maxFileSetting?: string
   /** Largest upload, all files together. */
   maxTotalBytes: number
   /** Most parts (fields and files). */
@@ -133,7 +139,7 @@ const discard = () =>
  * too (first), and that report is the answer.
  */
 function receive(source: Readable, parser: busboy.Busboy, spool: string, options: MultipartOptions): Promise<{ fields: Map<string, string>; parts: SpooledPart[] }> {
-  const { scalarFields, authorizeBy, maxFileBytes, maxTotalBytes, maxParts } = options
+  const { scalarFields, authorizeBy, maxFileBytes, maxTotalBytes, maxParts, maxFileSetting = 'ERRATA_MAX_SOURCE_MAP_BYTES' } = options
   return new Promise((resolve, reject) => {
     const fields = new Map<string, string>()
     const parts: SpooledPart[] = []
@@ -169,7 +175,7 @@ function receive(source: Readable, parser: busboy.Busboy, spool: string, options
     }
     const failed = (err: Error) => finish(refusal ?? err)
     const tooLarge = (what: string) =>
-      refuse(new PayloadTooLargeUploadError(`${what} is larger than the limit of ${maxFileBytes} bytes a file (ERRATA_MAX_SOURCE_MAP_BYTES)`))
+      refuse(new PayloadTooLargeUploadError(`${what} is larger than the limit of ${maxFileBytes} bytes a file (${maxFileSetting})`))
     const totalTooLarge = () => refuse(new PayloadTooLargeUploadError(`the upload is larger than the limit of ${maxTotalBytes} bytes for all its files`))
 
     const authorize = (value: string | undefined) => {
@@ -274,4 +280,25 @@ function receive(source: Readable, parser: busboy.Busboy, spool: string, options
     // eslint-disable-next-line no-restricted-syntax
     source.pipe(parser)
   })
+}
+
+/** The request body as a Node stream: the socket's own under @hono/node-server, else the web stream (app.request in tests). */
+export function bodyStream(c: Context<AppEnv>): Readable {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
+  if (incoming && !incoming.readableDidRead) return incoming
+  const body = c.req.raw.body
+  return body ? Readable.fromWeb(body as WebReadableStream<Uint8Array>) : Readable.from([])
+}
+
+/** Reads and drops a body of at most `limitBytes`; stops reading past it (the connection is closed then). */
+export async function discardBody(body: Readable, limitBytes: number): Promise<void> {
+  let bytes = 0
+  try {
+    for await (const chunk of body) {
+      bytes += (chunk as Buffer).length
+      if (bytes > limitBytes) return
+    }
+  } catch {
+    // The client went away: nothing to answer.
+  }
 }

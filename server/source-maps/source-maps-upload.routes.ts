@@ -1,11 +1,8 @@
-import type { IncomingMessage } from 'node:http'
-import { Readable } from 'node:stream'
-import type { ReadableStream as WebReadableStream } from 'node:stream/web'
 import { Hono, type Context } from 'hono'
 import type { AppEnv } from '../context.ts'
 import { Failure, UnauthorizedError, ValidationError } from '../failures.ts'
 import { projectIdForApiKey } from '../ingest/accept/project-keys.ts'
-import { readMultipartUpload, type ReceivedUpload } from './multipart-upload.ts'
+import { bodyStream, discardBody, readMultipartUpload, type ReceivedUpload } from './multipart-upload.ts'
 import { inspectSourceMap } from './inspect-source-map.ts'
 import { storeUpload } from './source-maps-upload.service.ts'
 import { takeUploadSlot } from './upload-slots.ts'
@@ -32,27 +29,6 @@ async function projectForApiKey(c: Context<AppEnv>, apiKey: string): Promise<str
   } catch (err) {
     if (err instanceof UnauthorizedError) throw new ApiKeyError('no project has this API key')
     throw err
-  }
-}
-
-/** The request body as a Node stream: the socket's own under @hono/node-server, else the web stream (app.request in tests). */
-function bodyStream(c: Context<AppEnv>): Readable {
-  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
-  if (incoming && !incoming.readableDidRead) return incoming
-  const body = c.req.raw.body
-  return body ? Readable.fromWeb(body as WebReadableStream<Uint8Array>) : Readable.from([])
-}
-
-/** Reads and drops a body of at most `limitBytes`; stops reading past it (the connection is closed then). */
-async function discardBody(body: Readable, limitBytes: number): Promise<void> {
-  let bytes = 0
-  try {
-    for await (const chunk of body) {
-      bytes += (chunk as Buffer).length
-      if (bytes > limitBytes) return
-    }
-  } catch {
-    // The client went away: nothing to answer.
   }
 }
 

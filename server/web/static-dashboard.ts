@@ -9,7 +9,7 @@ import { contentSecurityPolicy } from '../http/security-headers.ts'
 import { hashedAssets, IMMUTABLE } from './hashed-assets.ts'
 
 /** Paths that belong to the service, never to the dashboard's client-side routes. */
-export const SERVICE_PATHS = /^\/(api|notify|sessions|healthz|readyz|sourcemap|minidump-symbol|ndk-symbol|minidump|build)(\/|$)/
+export const SERVICE_PATHS = /^\/(api|notify|sessions|healthz|readyz|sourcemap|react-native-source-map|minidump-symbol|breakpad-symbol|ndk-symbol|minidump|build)(\/|$)/
 
 /** Page loads that get the sign-in entry (login.html: the sign-in page without the app's code). */
 const SIGN_IN_PATH = /^\/login\/?$/

@@ -214,7 +214,7 @@ function toNativeFrame(frame: JsonObject): NativeFrame | undefined {
   const symbolAddress = address(frame.symbolAddress)
   const codeIdentifier = nonEmpty(text(frame.codeIdentifier))
   const machoUuid = nonEmpty(text(frame.machoUUID))
-  if (frameAddress === null && loadAddress === null && symbolAddress === null && codeIdentifier === null && machoUuid === null) return undefined
+  if (frameAddress === null && loadAddress === null && symbolAddress === null && codeIdentifier === null && machoUuid === null && frame.debugId == null) return undefined
   const relative = frameAddress !== null && loadAddress !== null && frameAddress >= loadAddress ? frameAddress - loadAddress : null
   return {
     type: text(frame.type),
@@ -228,6 +228,21 @@ function toNativeFrame(frame: JsonObject): NativeFrame | undefined {
     code_identifier: codeIdentifier,
     macho_uuid: machoUuid,
     macho_vm_address: hex(address(frame.machoVMAddress)),
+    // Frames Errata makes from a minidump's stack walk (server/native/minidump-event.ts) carry these too.
+    ...optionalMinidumpFields(frame),
+  }
+}
+
+const TRUST = new Set(['context', 'cfi', 'frame_pointer', 'scan'])
+
+function optionalMinidumpFields(frame: JsonObject): Pick<NativeFrame, 'debug_id' | 'lookup_address' | 'trust'> {
+  const debugId = text(frame.debugId)
+  const lookup = address(frame.lookupAddress)
+  const trust = text(frame.trust)
+  return {
+    ...(debugId !== null && /^[0-9A-F]{33,40}$/.test(debugId) && { debug_id: debugId }),
+    ...(lookup !== null && { lookup_address: hex(lookup)! }),
+    ...(trust !== null && TRUST.has(trust) && { trust: trust as NonNullable<NativeFrame['trust']> }),
   }
 }
 

@@ -7,6 +7,7 @@ import type { Logger } from 'pino'
 import type { Config } from '../../config.ts'
 import type { Database } from '../../db/client.ts'
 import { createJavaScriptSymbolicator, symbolicatorSettings } from '../../symbolication/javascript.ts'
+import { NativeSymbolicator } from '../../symbolication/native.ts'
 import type { ProcessStage } from './process.ts'
 
 interface StageDeps {
@@ -35,6 +36,21 @@ function javaScriptSourceMaps({ database, logger, config }: StageDeps): ProcessS
   }
 }
 
+/** Native frames (NDK, minidumps) resolved with uploaded symbol files (docs/native.md). */
+function nativeSymbols({ database, logger, config }: StageDeps): ProcessStage {
+  const symbolicator = new NativeSymbolicator({ database, logger, cacheBytes: config.native.cacheBytes })
+  return {
+    name: 'native symbols',
+    async run(events) {
+      const changed = await symbolicator.symbolicate(events.map((staged) => ({ projectId: staged.event.projectId, payload: staged.event.payload })))
+      // Symbolicated frames group as the code reads: the same crash from two builds is one error.
+      events.forEach((staged, i) => {
+        if (changed[i]) staged.changed = true
+      })
+    },
+  }
+}
+
 export function processStages(deps: StageDeps): ProcessStage[] {
-  return [javaScriptSourceMaps(deps)]
+  return [javaScriptSourceMaps(deps), nativeSymbols(deps)]
 }

@@ -14,6 +14,7 @@
 import { compDirsByLineOffset, decodeLineTables } from './dwarf-line.ts'
 import { ElfError, ElfObject } from './elf.ts'
 import type { ModuleIdentity, SymbolSink } from './native-symbols.ts'
+import { breakpadDebugIdFromBuildId } from './native-ids.ts'
 
 export interface ElfSymbolsOptions {
   /** The module's name when the object names none (no DT_SONAME, as in debug-only extracts): the upload's file name. */
@@ -31,16 +32,6 @@ export interface ElfModuleInfo extends ModuleIdentity {
   hasSymbols: boolean
   /** Where the functions came from: .symtab (all functions), .dynsym (exported ones only), or nowhere. */
   symbolsFrom: 'symtab' | 'dynsym' | null
-}
-
-/** Same as native-ids.ts breakpadDebugIdFromBuildId; replace on merge. */
-function debugIdOfBuildId(buildIdHex: string): string {
-  const bytes = Buffer.alloc(16)
-  Buffer.from(buildIdHex.slice(0, 32), 'hex').copy(bytes)
-  bytes.subarray(0, 4).reverse()
-  bytes.subarray(4, 6).reverse()
-  bytes.subarray(6, 8).reverse()
-  return `${bytes.toString('hex').toUpperCase()}0`
 }
 
 /**
@@ -106,7 +97,7 @@ export function readElfSymbols(buf: Buffer, sink: SymbolSink, options: ElfSymbol
 
   const android = elf.noteNames().includes('Android')
   return {
-    debugId: debugIdOfBuildId(buildId),
+    debugId: breakpadDebugIdFromBuildId(buildId)!,
     codeId: buildId,
     os: android ? 'android' : (options.os ?? 'linux'),
     arch: elf.arch,

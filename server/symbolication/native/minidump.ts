@@ -6,6 +6,7 @@
 // wrong, and a hostile count never sizes an allocation.
 
 import type { NativeArch } from './native-symbols.ts'
+import { breakpadDebugIdFromBuildId } from './native-ids.ts'
 
 export class MinidumpError extends Error {
   override name = 'MinidumpError'
@@ -346,7 +347,7 @@ function identify(cv: Buffer | null, name: string, os: string, timestamp: number
     const buildId = cv.subarray(4)
     if (buildId.every((byte) => byte === 0)) return { debugId: null, codeId: null, debugFile: name }
     const buildIdHex = buildId.toString('hex')
-    return { debugId: debugIdOfBuildId(buildIdHex), codeId: buildIdHex, debugFile: name }
+    return { debugId: breakpadDebugIdFromBuildId(buildIdHex), codeId: buildIdHex, debugFile: name }
   }
   return { debugId: null, codeId: os === 'windows' && !cv ? peCodeId : null, debugFile: null }
 }
@@ -357,13 +358,6 @@ function guidToBreakpad(guid: Buffer): string {
   const data2 = guid.readUInt16LE(4).toString(16).padStart(4, '0')
   const data3 = guid.readUInt16LE(6).toString(16).padStart(4, '0')
   return `${data1}${data2}${data3}${guid.subarray(8, 16).toString('hex')}`.toUpperCase()
-}
-
-// same as native-ids.ts; replace on merge
-function debugIdOfBuildId(buildIdHex: string): string {
-  const bytes = Buffer.alloc(16)
-  Buffer.from(buildIdHex.slice(0, 32), 'hex').copy(bytes)
-  return `${guidToBreakpad(bytes)}0`
 }
 
 interface Location {

@@ -451,8 +451,12 @@ export class SymCache {
   private readonly depthFrom: number[] = []
   private readonly depthTo: number[] = []
 
+  /** The SymCache's size in bytes (what a cache of loaded SymCaches counts). */
+  readonly byteLength: number
+
   private constructor(buf: Buffer, counts: Counts, offsets: Map<string, [Kind, number, number]>, identityIndexes: number[], flags: number) {
     const v = viewsOf(buf, offsets)
+    this.byteLength = buf.length
     this.counts = counts
     this.funcStart = v.funcStart as Float64Array
     this.funcSize = v.funcSize as Float64Array
