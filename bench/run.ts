@@ -33,6 +33,7 @@ import { symbolicationIngestPhase } from './symbolication-ingest.ts'
 import { runSymbolicationBench } from './symbolication.ts'
 import { webhooksBench } from './webhooks.ts'
 import { rateLimitsBench } from './rate-limits.ts'
+import { nativeBench } from './native.ts'
 import { countRows, seedProjectData } from './seed.ts'
 import { seedTriageData } from './seed-triage.ts'
 
@@ -61,8 +62,8 @@ const settings = {
   retentionEvents: Number(env.BENCH_RETENTION_EVENTS ?? 1_000_000),
   /** The steady phase: events a simulated day, five weeks of them under a 7-day retention. */
   steadyEventsPerDay: Number(env.BENCH_STEADY_EVENTS_PER_DAY ?? 1_000),
-  /** Comma-separated subset of ingest,visible,errors,event,triage,privacy,retention,steady,symbolication,webhooks,ratelimits (default: all). */
-  phases: new Set((env.BENCH_PHASES ?? 'ingest,visible,errors,event,triage,privacy,retention,steady,symbolication,webhooks,ratelimits').split(',')),
+  /** Comma-separated subset of ingest,visible,errors,event,triage,privacy,retention,steady,symbolication,webhooks,ratelimits,native (default: all). */
+  phases: new Set((env.BENCH_PHASES ?? 'ingest,visible,errors,event,triage,privacy,retention,steady,symbolication,webhooks,ratelimits,native').split(',')),
 }
 const targets = { errorsListP95: 30, eventDetailP95: 20, triageP95: 100 }
 
@@ -250,6 +251,12 @@ async function runEngine(engine: Engine) {
     heading('rate limits: pipeline cost without a quota, under one, and sampling above one')
     rateLimits = await rateLimitsBench(log)
   }
+  // Native symbols and minidumps need no database: once, with the first engine.
+  let native: Awaited<ReturnType<typeof nativeBench>> | undefined
+  if (engine === 'pglite' && settings.phases.has('native')) {
+    heading('native: SymCache lookups, index builds of a 5 MB .sym and a ~20 MB .so, a 1 MB minidump')
+    native = await nativeBench(log)
+  }
   return {
     engine,
     settings: { ...settings, phases: [...settings.phases] },
@@ -263,7 +270,12 @@ async function runEngine(engine: Engine) {
     symbolication,
     webhooks,
     rateLimits,
+    native,
     targetsMet: {
+      nativeLookups: native && native.sym.lookupsPerSecond.median >= native.sym.target.lookupsPerSecond,
+      nativeSymBuild: native && native.sym.buildMs.max < native.sym.target.buildMs,
+      nativeElfBuild: native && ('skipped' in native.elf ? undefined : native.elf.buildMs.max < native.elf.target.buildMs),
+      nativeMinidump: native && native.minidump.ms.median < native.minidump.target.ms,
       symbolicationRatio: symbolication?.ingest.met,
       symbolicationWarm: symbolication && symbolication.frames.warm.framesPerCpuSecond >= symbolication.frames.warm.target,
       // What an event pays: the first lookup through symbolicate(), the upload read from the database; wall and CPU time.
