@@ -280,6 +280,14 @@ describe('minidumps', () => {
     expect(res.status).toBe(400)
     expect(await errorsOf(res)).toEqual(['missing upload_file_minidump'])
     expect((await upload(dump, {}, { key: 'f'.repeat(32) })).status).toBe(401)
+    // A body that says gzip and is not.
+    const notGzip = await ctx.request(`/minidump?api_key=${seeded.project.api_key}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'multipart/form-data; boundary=x', 'Content-Encoding': 'gzip' },
+      body: 'this is not gzip',
+    })
+    expect(notGzip.status).toBe(400)
+    expect((await errorsOf(notGzip))[0]).toMatch(/^body: says Content-Encoding: gzip but is not gzip/)
     const badEvent = await upload(dump, { event: '{nope' })
     expect(badEvent.status).toBe(400)
     expect((await errorsOf(badEvent))[0]).toMatch(/^event: /)

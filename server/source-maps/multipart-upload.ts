@@ -269,8 +269,15 @@ function receive(source: Readable, parser: busboy.Busboy, spool: string, options
     })
 
     const clientGone = () => finish(new ValidationError('the client closed the connection before the upload was complete'))
+    // A body decompressed on its way here (server/native/minidump.routes.ts) that is not gzip is the client's mistake, not a hang-up.
+    const sourceFailed = (err: unknown) =>
+      typeof (err as NodeJS.ErrnoException | null)?.code === 'string' && (err as NodeJS.ErrnoException).code!.startsWith('Z_')
+        ? finish(new ValidationError(`body: says Content-Encoding: gzip but is not gzip (${(err as Error).message})`))
+        : clientGone()
+    // A source that failed before the upload was read (while the key was checked) emits nothing more.
+    if (source.destroyed) return sourceFailed(source.errored)
     source.on('data', countRead)
-    source.on('error', clientGone)
+    source.on('error', sourceFailed)
     source.on('close', () => {
       if (!source.readableEnded) clientGone()
     })

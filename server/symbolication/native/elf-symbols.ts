@@ -15,6 +15,7 @@ import { compDirsByLineOffset, decodeLineTables } from './dwarf-line.ts'
 import { ElfError, ElfObject } from './elf.ts'
 import type { ModuleIdentity, SymbolSink } from './native-symbols.ts'
 import { breakpadDebugIdFromBuildId } from './native-ids.ts'
+import { demangle } from './demangle.ts'
 
 export interface ElfSymbolsOptions {
   /** The module's name when the object names none (no DT_SONAME, as in debug-only extracts): the upload's file name. */
@@ -45,7 +46,8 @@ export function readElfSymbols(buf: Buffer, sink: SymbolSink, options: ElfSymbol
   if (!buildId) throw new ElfError('has no GNU build id; link with -Wl,--build-id (the Android NDK does by default)')
 
   const { from, functions } = elf.functions()
-  for (const f of functions) sink.func(f.address, f.size, f.name, f.folded || undefined)
+  // Demangled here, once: frames read the same whether the library's .sym or its .so was uploaded.
+  for (const f of functions) sink.func(f.address, f.size, demangle(f.name), f.folded || undefined)
 
   let hasLineInfo = false
   const debugLine = elf.section('.debug_line')
