@@ -80,8 +80,11 @@ test('with the server unreachable, navigation shows the app’s own error and Re
 
   await startServer(page)
   await alert.getByRole('button', { name: 'Retry' }).click()
+  // The error's page is there. Chromium (150 and later) keeps a module whose fetch failed and does
+  // not fetch it again in this document, so with the server answering again the Retry reloads the
+  // page (route-chunks.ts: a chunk that cannot be loaded from a server that answers); the reload
+  // lands on the error, as the user asked.
   await expect(page.getByRole('heading', { name: 'QueueStalledError', level: 1 })).toBeVisible()
-  expect(await documentMark(page)).toBe('same document')
   expect(watched.dialogs).toEqual([])
   expect(watched.pageErrors).toEqual([])
 })

@@ -6,7 +6,9 @@
  *   offer a Retry — a reload would replace the app with the browser's "site can't be reached";
  * - the server answers but the chunk is gone: a new version was deployed since this page loaded
  *   and the old hashed file names no longer exist. Only a reload fixes that (once: see
- *   `claimReload`).
+ *   `claimReload`). It is also what a Retry meets once the server is back: Chromium (150 and
+ *   later) keeps a module whose fetch failed and never fetches it again in that document, so the
+ *   reload is what loads it.
  * Vite's build serves every route's `component` through `lazyRouteComponent` (lazy-route-component.tsx),
  * which uses `loadChunk` so a failure becomes the route's error and reaches `RouteError`.
  */
