@@ -123,6 +123,27 @@ describe('Breakpad symbol uploads', () => {
   })
 })
 
+describe('upload limits', () => {
+  it('refuses a symbol file or a dump past its limit with 413 while it streams', async () => {
+    const small = await createTestContext({ native: { maxSymbolFileBytes: 1024, maxMinidumpBytes: 1024, cacheBytes: 1 << 20 } })
+    try {
+      const { project } = await seedProject(small, { user: 'Limits', project: 'Small' })
+      const sym = new FormData()
+      sym.append('symbol_file', new Blob([new Uint8Array(native('libfixture.so.sym'))]), 'libfixture.so.sym')
+      const res = await small.request(`/breakpad-symbol?api_key=${project.api_key}`, { method: 'POST', body: sym })
+      expect(res.status).toBe(413)
+      expect((await errorsOf(res))[0]).toMatch(/ERRATA_MAX_SYMBOL_FILE_BYTES/)
+      const dump = new FormData()
+      dump.append('upload_file_minidump', new Blob([new Uint8Array(2048)]), 'big.dmp')
+      const tooBig = await small.request(`/minidump?api_key=${project.api_key}`, { method: 'POST', body: dump })
+      expect(tooBig.status).toBe(413)
+      expect((await errorsOf(tooBig))[0]).toMatch(/ERRATA_MAX_MINIDUMP_BYTES/)
+    } finally {
+      await small.close()
+    }
+  })
+})
+
 describe('NDK symbol uploads', () => {
   it('takes the Gradle plugin upload (a gzip of a debug-only extract with zlib-compressed sections) and the CLI one', async () => {
     const gradle = capture('ndk-symbol-gradle-style')
