@@ -3,7 +3,7 @@ import { compressJson } from './http/compress-json.ts'
 import { bodyLimit } from 'hono/body-limit'
 import { requestId } from 'hono/request-id'
 import { apiErrorSchema, type ApiErrorBody } from '../contract/api-error.ts'
-import { authenticate } from './auth/authenticate.ts'
+import { authenticate, carriesCredentials } from './auth/authenticate.ts'
 import type { AppDeps, AppEnv } from './context.ts'
 import { apiVersion } from './http/api-version.ts'
 import { Failure, PayloadTooLargeError, ServiceBusyError, TooManyRequestsError } from './failures.ts'
@@ -42,6 +42,10 @@ import { symbolUploadRoutes } from './native/symbol-uploads.routes.ts'
 import { minidumpRoutes } from './native/minidump.routes.ts'
 import { notificationRoutes, unsubscribeRoutes } from './notifications/notifications.routes.ts'
 import { SERVICE_PATHS, staticDashboard } from './web/static-dashboard.ts'
+import { legacyRoutes } from './legacy/legacy.routes.ts'
+import { isLegacyHandler } from './legacy/legacy-route.ts'
+import { organizationTokenRoutes } from './organization-tokens/organization-tokens.routes.ts'
+import { routeMethods } from './http/route-methods.ts'
 import { isDatabaseUnavailable, isTransactionConflict, logDatabaseUnavailable } from './db/pg-errors.ts'
 
 const errorBody = (messages: string[]): ApiErrorBody => apiErrorSchema.parse({ errors: messages })
@@ -63,8 +67,17 @@ function jsonBodyLimit(mountPath: string, limitBytes: number): MiddlewareHandler
   }
 }
 
-/** The Data Access API (v2 and the Events API); mounted at /api, and at / on API_PORT. */
+/** The routes answered without credentials (their version is checked ahead of them). */
+const publicRoutes = routeMethods([...authRoutes.routes, ...invitationRoutes.routes, ...unsubscribeRoutes.routes])
+const legacyRouteMethods = routeMethods(legacyRoutes.routes)
+
+/**
+ * The Data Access API (v2, the legacy v1 API and the Events API); mounted at /api, and at / on
+ * API_PORT. Credentials are checked before the version, so a request without valid ones gets
+ * 401 whatever X-Version says (server/http/api-version.ts).
+ */
 function createApiRoutes(mountPath: '' | '/api', limitBytes: number): Hono<AppEnv> {
+  const version = apiVersion(mountPath, { publicRoutes, legacyRoutes: legacyRouteMethods })
   const api = new Hono<AppEnv>()
     .use(async (c, next) => {
       c.set('apiMount', mountPath)
@@ -73,18 +86,22 @@ function createApiRoutes(mountPath: '' | '/api', limitBytes: number): Hono<AppEn
     // JSON answers of 1 KB and more go gzip'd to clients that take it (http/compress-json.ts).
     .use(compressJson())
     .use(jsonBodyLimit(mountPath, limitBytes))
-    .use(apiVersion(mountPath))
     .use(rejectNulInQuery)
+    .use(version.beforePublic)
     .route('/', authRoutes)
     .route('/', invitationRoutes)
     .route('/', unsubscribeRoutes)
     .use(authenticate)
+    .use(version.afterAuthentication)
     .use(rejectMalformedPath)
     .use(authorizeScope)
     .use(boundFilteredQueries)
+    // Ahead of v2's: the legacy handlers answer v1 requests and hand v2 ones on.
+    .route('/', legacyRoutes)
     .route('/', userRoutes)
     .route('/', userInvitationRoutes)
     .route('/', organizationRoutes)
+    .route('/', organizationTokenRoutes)
     .route('/', projectRoutes)
     .route('/', collaboratorRoutes)
     .route('/', tokenRoutes)
@@ -103,36 +120,17 @@ function createApiRoutes(mountPath: '' | '/api', limitBytes: number): Hono<AppEn
     .route('/', rateLimitRoutes)
     .route('/', storageRoutes)
     .route('/', commentRoutes)
-  const allowedMethods = routeMethods(api.routes)
+  const v2Methods = routeMethods(api.routes.filter((route) => !isLegacyHandler(route.handler)))
   return api.all('*', (c) => {
     // A path that exists with other methods: 405 with Allow (RFC 9110), not "no such endpoint".
-    const allowed = allowedMethods(c.req.path.slice(mountPath.length) || '/')
+    // (v1 requests reach this only on the Events API's paths and /auth/*: api-version.ts.)
+    const allowed = v2Methods(c.req.path.slice(mountPath.length) || '/')
     if (allowed.length > 0) {
       c.header('Allow', allowed.join(', '))
       return c.json(errorBody([`${c.req.method} is not allowed on ${c.req.path}; use ${allowed.join(', ')}`]), 405)
     }
     return c.json(errorBody([`no API endpoint ${c.req.method} ${c.req.path}`]), 404)
   })
-}
-
-/** The methods each route path answers (middleware, registered for every method, left out), as a lookup by request path. */
-function routeMethods(routes: readonly { method: string; path: string }[]): (path: string) => string[] {
-  const patterns = new Map<string, { pattern: RegExp; methods: Set<string> }>()
-  for (const { method, path } of routes) {
-    if (method === 'ALL' || path.includes('*')) continue
-    const entry = patterns.get(path) ?? {
-      pattern: new RegExp(`^${path.split('/').map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))).join('/')}/?$`),
-      methods: new Set<string>(),
-    }
-    entry.methods.add(method)
-    if (method === 'GET') entry.methods.add('HEAD')
-    patterns.set(path, entry)
-  }
-  return (path) => {
-    const methods = new Set<string>()
-    for (const { pattern, methods: of } of patterns.values()) if (pattern.test(path)) for (const m of of) methods.add(m)
-    return [...methods].sort()
-  }
 }
 
 /** The one place failures become responses: typed errors keep their status, anything else is a 500. */
@@ -154,11 +152,12 @@ function failureResponse(deps: AppDeps): ErrorHandler<AppEnv> {
 
 /**
  * Whether a request on the main port without the /api prefix comes from an API client: it
- * carries X-Version or `Authorization: token …`, which browsers never send on a navigation.
- * Bugsnag's generated clients drop the base path on some calls (docs/api.md, "Base URL").
+ * carries X-Version or API credentials (`Authorization: token …`, `Bearer …` or `Basic …`, or
+ * `auth_token`), which browsers never send on a navigation. Bugsnag's generated clients drop
+ * the base path on some calls, and legacy scripts were written against the root (docs/api.md, "Base URL").
  */
 function sentByApiClient(req: Request): boolean {
-  return req.headers.has('X-Version') || /^token\s/i.test(req.headers.get('Authorization') ?? '')
+  return req.headers.has('X-Version') || carriesCredentials(req)
 }
 
 /** Serves API clients' requests without the /api prefix from the API at the root; everything else goes on. */

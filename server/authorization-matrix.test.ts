@@ -15,6 +15,7 @@ import { readJsApp, uploadForm } from './test-support/source-map-uploads.ts'
 import { createTestContext, type TestContext, type TestUser } from './test-support/test-app.ts'
 import { parseAllowList } from './outbound/allow-list.ts'
 import { writeMinidump } from './test-support/minidump-writer.ts'
+import { isLegacyHandler } from './legacy/legacy-route.ts'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 
@@ -68,6 +69,9 @@ const RULES: Record<string, Rule> = {
   'GET /api/organizations/:organizationId/event_data_deletions/:deletionId': 'admin',
   'POST /api/organizations/:organizationId/event_data_deletions/:deletionId/confirm': 'admin',
   'GET /api/organizations/:organizationId/storage': 'admin',
+  'GET /api/organizations/:organizationId/api_tokens': 'admin',
+  'POST /api/organizations/:organizationId/api_tokens': 'admin',
+  'DELETE /api/organizations/:organizationId/api_tokens/:apiTokenId': 'admin',
 
   'GET /api/projects/:projectId': 'member',
   'PATCH /api/projects/:projectId': 'admin',
@@ -145,6 +149,31 @@ const RULES: Record<string, Rule> = {
   'POST /api/webhooks/:webhookId/deliveries/:deliveryId/redeliver': 'admin',
 }
 
+/**
+ * The legacy v1 API's routes (server/legacy/), reached with no X-Version header; some share a
+ * method and path with a v2 route, so they have a table of their own. An account is an
+ * organization; users are seen within the organizations the caller shares with them.
+ */
+const LEGACY_RULES: Record<string, Rule> = {
+  'GET /api/projects/:projectId/errors': 'member',
+  'GET /api/errors/:errorId': 'member',
+  'PATCH /api/errors/:errorId': 'member',
+  'DELETE /api/errors/:errorId': 'admin',
+  'GET /api/accounts/:accountId/projects': 'member',
+  'POST /api/accounts/:accountId/projects': 'admin',
+  'GET /api/users/:userId/projects': 'member',
+  'GET /api/projects/:projectId': 'member',
+  'PATCH /api/projects/:projectId': 'admin',
+  'DELETE /api/projects/:projectId': 'admin',
+  'GET /api/accounts/:accountId/users': 'member',
+  'POST /api/accounts/:accountId/users': 'admin',
+  'PATCH /api/accounts/:accountId/users/:userId': 'admin',
+  'DELETE /api/accounts/:accountId/users/:userId': 'admin',
+  'GET /api/projects/:projectId/users': 'member',
+  'GET /api/user': 'user',
+  'GET /api/users/:userId': 'member',
+}
+
 type Actor = 'anonymous' | 'bad token' | 'outsider' | 'restricted member' | 'member' | 'admin'
 const ACTORS: Actor[] = ['anonymous', 'bad token', 'outsider', 'restricted member', 'member', 'admin']
 
@@ -161,7 +190,8 @@ function expected(rule: Rule, actor: Actor, route: Route): number | 'allowed' | 
   if (actor === 'anonymous' || actor === 'bad token') return 401
   if (rule === 'user') return ownedByOneUser(route) && actor !== 'admin' ? 404 : 'allowed'
   if (actor === 'outsider') return 404
-  if (actor === 'restricted member' && !route.path.startsWith('/api/organizations/')) return 404
+  // Organizations (the legacy API's accounts) and the people in them are seen by every member.
+  if (actor === 'restricted member' && !/^\/api\/(organizations|accounts|users)\//.test(route.path)) return 404
   if (actor !== 'admin') return rule === 'admin' ? 403 : 'allowed'
   return 'allowed'
 }
@@ -273,12 +303,24 @@ const fresh: Record<string, () => Promise<string>> = {
   collaboratorId: freshCollaborator,
   invitationId: freshInvitation,
   tokenId: async () => (await createToken(ctx.deps.database.db, users.invitee.id, 'spare')).id,
+  apiTokenId: async () => (await api<{ id: string }>(`/organizations/${organization.id}/api_tokens`, admin.token, { method: 'POST', json: { name: 'spare' } })).id,
+  errorId: freshError,
+  // A member (a user id) removed from the account by the legacy DELETE.
+  userId: freshCollaborator,
 }
 
-function routes(): Route[] {
+/** A new error of the project, for the legacy DELETE /errors/:id. */
+async function freshError(): Promise<string> {
+  const errorClass = `Fresh ${Object.keys(ids).length} ${Math.random()}`
+  await notify(errorClass)
+  const list = await api<{ id: string; error_class: string }[]>(`/projects/${project.id}/errors?per_page=100`, admin.token)
+  return list.find((e) => e.error_class === errorClass)!.id
+}
+
+function routes(legacy = false): Route[] {
   const seen = new Map<string, Route>()
   for (const r of ctx.app.routes) {
-    if (r.method === 'ALL' || !r.path.startsWith('/api/') || r.path.includes('*')) continue
+    if (r.method === 'ALL' || !r.path.startsWith('/api/') || r.path.includes('*') || isLegacyHandler(r.handler) !== legacy) continue
     seen.set(`${r.method} ${r.path}`, { method: r.method, path: r.path })
   }
   // Reads first, then changes; deletions last, the organization's own at the very end.
@@ -343,6 +385,9 @@ beforeAll(async () => {
   ids.invitationId = await freshInvitation()
   ids.tokenId = (await createToken(ctx.deps.database.db, users.invitee.id, 'listed')).id
   ids.token = 'an-invitation-secret-that-does-not-exist'
+  ids.apiTokenId = (await api<{ id: string }>(`/organizations/${organization.id}/api_tokens`, admin.token, { method: 'POST', json: { name: 'listed' } })).id
+  ids.accountId = organization.id
+  ids.userId = admin.id
 }, 120_000)
 
 afterAll(async () => {
@@ -355,6 +400,9 @@ describe('the authorization matrix', () => {
     expect(unclassified).toEqual([])
     const gone = Object.keys(RULES).filter((key) => !routes().some((r) => `${r.method} ${r.path}` === key))
     expect(gone).toEqual([])
+    const legacy = routes(true).map((r) => `${r.method} ${r.path}`)
+    expect(legacy.filter((key) => !(key in LEGACY_RULES))).toEqual([])
+    expect(Object.keys(LEGACY_RULES).filter((key) => !legacy.includes(key))).toEqual([])
   })
 
   it('answers the operations of the error PATCHes that change more than one error as their rule says', async () => {
@@ -380,6 +428,54 @@ describe('the authorization matrix', () => {
     }
     expect(failures).toEqual([])
   }, 120_000)
+
+  it('answers every legacy route × caller as its rule says, with no X-Version header, organization tokens included', async () => {
+    const failures: string[] = []
+    // An organization token acts as an admin of its organization and sees nothing of another.
+    const ownToken = (await api<{ token: string }>(`/organizations/${organization.id}/api_tokens`, admin.token, { method: 'POST', json: { name: 'matrix' } })).token
+    const outsiderOrganization = (await api<{ id: string }[]>('/user/organizations', users.outsider.token))[0]!.id
+    const otherToken = (await api<{ token: string }>(`/organizations/${outsiderOrganization}/api_tokens`, users.outsider.token, { method: 'POST', json: { name: 'matrix' } })).token
+    for (const route of routes(true)) {
+      const rule = LEGACY_RULES[`${route.method} ${route.path}`]
+      if (!rule) continue
+      const params: Record<string, string> = { ...ids }
+      const fill = async () => {
+        if (route.method !== 'DELETE') return
+        for (const name of route.path.matchAll(/:(\w+)/g)) {
+          const make = fresh[name[1]!]
+          if (make) params[name[1]!] = await make()
+        }
+        if (route.path === '/api/projects/:projectId') params.projectId = await freshProject()
+      }
+      const path = () => route.path.replace(/:(\w+)/g, (_, name: string) => params[name]!)
+      const hasBody = route.method === 'POST' || route.method === 'PATCH'
+      const send = async (token: string | undefined) => {
+        await ctx.deps.ingestWriter.indexed()
+        const headers = new Headers(hasBody ? { 'Content-Type': 'application/json' } : {})
+        if (token) headers.set('Authorization', `token ${token}`)
+        const res = await ctx.app.request(`http://errata.test${path()}`, { method: route.method, headers, ...(hasBody ? { body: '{}' } : {}) })
+        await res.arrayBuffer()
+        return res.status
+      }
+      for (const actor of ACTORS) {
+        await fill()
+        const want = expected(rule, actor, route)
+        const status = await send(await tokenOf(actor, route, rule))
+        const ok = want === 'allowed' ? ![401, 403, 404].includes(status) && status < 500 : status === want
+        if (!ok) failures.push(`v1 ${route.method} ${route.path} as ${actor}: ${status}, expected ${want}`)
+      }
+      for (const [who, token, want] of [
+        ['its organization token', ownToken, route.path === '/api/user' ? 403 : 'allowed'],
+        ["another organization's token", otherToken, route.path === '/api/user' ? 403 : 404],
+      ] as const) {
+        await fill()
+        const status = await send(token)
+        const ok = want === 'allowed' ? ![401, 403, 404].includes(status) && status < 500 : status === want
+        if (!ok) failures.push(`v1 ${route.method} ${route.path} as ${who}: ${status}, expected ${want}`)
+      }
+    }
+    expect(failures).toEqual([])
+  }, 300_000)
 
   it('answers every route × caller as its rule says', async () => {
     const failures: string[] = []

@@ -43,13 +43,24 @@ export interface LoginThrottle {
   begin(email: string, address: string, knownBrowser: string | null): LoginAttempt
 }
 
-/** The user a request's token belongs to (server/auth/tokens.ts). */
+/** The user a request's credentials belong to (server/auth/tokens.ts). */
 export interface AuthUser {
   id: string
   email: string
   name: string
-  tokenId: string
+  /** The auth token the request carried; null when it signed in with HTTP Basic (email and password). */
+  tokenId: string | null
 }
+
+/**
+ * Who a request's credentials name (server/auth/authenticate.ts): a user (any of the three forms),
+ * or an organization, through one of its organization API tokens. An organization acts in that
+ * organization only, with an admin's rights, and only on the legacy v1 API; `actorId` (the admin
+ * who made the token) is recorded as the author of what it changes.
+ */
+export type Principal =
+  | { kind: 'user'; user: AuthUser }
+  | { kind: 'organization'; organizationId: string; tokenId: string; actorId: string }
 
 /** The caller's access to the organization or project the request's path names (server/auth/scope.ts). */
 export interface Scope {
@@ -79,7 +90,12 @@ export interface AppDeps {
 export interface AppEnv {
   Variables: {
     deps: AppDeps
+    /** Who the credentials name; routes other than the legacy API's see users only (server/http/api-version.ts). */
+    principal: Principal
+    /** The user of a user principal; unset for an organization token, which reaches only the legacy routes. */
     user: AuthUser
+    /** The API version the request selected (server/http/api-version.ts). */
+    apiVersion: '1' | '2'
     requestId: string
     /** Where the Data Access API is mounted for this request: '/api' on PORT, '' at the root of API_PORT. */
     apiMount: '' | '/api'

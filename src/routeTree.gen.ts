@@ -20,6 +20,7 @@ import { Route as AuthedOrganizationsIndexRouteImport } from './routes/_authed/o
 import { Route as AuthedOrganizationsOrganizationIdRouteImport } from './routes/_authed/organizations.$organizationId'
 import { Route as AuthedSettingsNotificationsRouteImport } from './routes/_authed/settings.notifications'
 import { Route as AuthedSettingsTokensRouteImport } from './routes/_authed/settings.tokens'
+import { Route as AuthedOrganizationsOrganizationIdApiTokensRouteImport } from './routes/_authed/organizations.$organizationId_.api-tokens'
 import { Route as AuthedOrganizationsOrganizationIdCollaboratorsRouteImport } from './routes/_authed/organizations.$organizationId_.collaborators'
 import { Route as AuthedOrganizationsOrganizationIdPrivacyRouteImport } from './routes/_authed/organizations.$organizationId_.privacy'
 import { Route as AuthedOrganizationsOrganizationIdSettingsRouteImport } from './routes/_authed/organizations.$organizationId_.settings'
@@ -93,6 +94,12 @@ const AuthedSettingsTokensRoute = AuthedSettingsTokensRouteImport.update({
   path: '/settings/tokens',
   getParentRoute: () => AuthedRoute,
 } as any)
+const AuthedOrganizationsOrganizationIdApiTokensRoute =
+  AuthedOrganizationsOrganizationIdApiTokensRouteImport.update({
+    id: '/organizations/$organizationId_/api-tokens',
+    path: '/organizations/$organizationId/api-tokens',
+    getParentRoute: () => AuthedRoute,
+  } as any)
 const AuthedOrganizationsOrganizationIdCollaboratorsRoute =
   AuthedOrganizationsOrganizationIdCollaboratorsRouteImport.update({
     id: '/organizations/$organizationId_/collaborators',
@@ -195,6 +202,7 @@ export interface FileRoutesByFullPath {
   '/settings/notifications': typeof AuthedSettingsNotificationsRoute
   '/settings/tokens': typeof AuthedSettingsTokensRoute
   '/organizations/': typeof AuthedOrganizationsIndexRoute
+  '/organizations/$organizationId/api-tokens': typeof AuthedOrganizationsOrganizationIdApiTokensRoute
   '/organizations/$organizationId/collaborators': typeof AuthedOrganizationsOrganizationIdCollaboratorsRoute
   '/organizations/$organizationId/privacy': typeof AuthedOrganizationsOrganizationIdPrivacyRoute
   '/organizations/$organizationId/settings': typeof AuthedOrganizationsOrganizationIdSettingsRoute
@@ -222,6 +230,7 @@ export interface FileRoutesByTo {
   '/settings/notifications': typeof AuthedSettingsNotificationsRoute
   '/settings/tokens': typeof AuthedSettingsTokensRoute
   '/organizations': typeof AuthedOrganizationsIndexRoute
+  '/organizations/$organizationId/api-tokens': typeof AuthedOrganizationsOrganizationIdApiTokensRoute
   '/organizations/$organizationId/collaborators': typeof AuthedOrganizationsOrganizationIdCollaboratorsRoute
   '/organizations/$organizationId/privacy': typeof AuthedOrganizationsOrganizationIdPrivacyRoute
   '/organizations/$organizationId/settings': typeof AuthedOrganizationsOrganizationIdSettingsRoute
@@ -251,6 +260,7 @@ export interface FileRoutesById {
   '/_authed/settings/notifications': typeof AuthedSettingsNotificationsRoute
   '/_authed/settings/tokens': typeof AuthedSettingsTokensRoute
   '/_authed/organizations/': typeof AuthedOrganizationsIndexRoute
+  '/_authed/organizations/$organizationId_/api-tokens': typeof AuthedOrganizationsOrganizationIdApiTokensRoute
   '/_authed/organizations/$organizationId_/collaborators': typeof AuthedOrganizationsOrganizationIdCollaboratorsRoute
   '/_authed/organizations/$organizationId_/privacy': typeof AuthedOrganizationsOrganizationIdPrivacyRoute
   '/_authed/organizations/$organizationId_/settings': typeof AuthedOrganizationsOrganizationIdSettingsRoute
@@ -280,6 +290,7 @@ export interface FileRouteTypes {
     | '/settings/notifications'
     | '/settings/tokens'
     | '/organizations/'
+    | '/organizations/$organizationId/api-tokens'
     | '/organizations/$organizationId/collaborators'
     | '/organizations/$organizationId/privacy'
     | '/organizations/$organizationId/settings'
@@ -307,6 +318,7 @@ export interface FileRouteTypes {
     | '/settings/notifications'
     | '/settings/tokens'
     | '/organizations'
+    | '/organizations/$organizationId/api-tokens'
     | '/organizations/$organizationId/collaborators'
     | '/organizations/$organizationId/privacy'
     | '/organizations/$organizationId/settings'
@@ -335,6 +347,7 @@ export interface FileRouteTypes {
     | '/_authed/settings/notifications'
     | '/_authed/settings/tokens'
     | '/_authed/organizations/'
+    | '/_authed/organizations/$organizationId_/api-tokens'
     | '/_authed/organizations/$organizationId_/collaborators'
     | '/_authed/organizations/$organizationId_/privacy'
     | '/_authed/organizations/$organizationId_/settings'
@@ -439,6 +452,13 @@ declare module '@tanstack/react-router' {
       path: '/settings/tokens'
       fullPath: '/settings/tokens'
       preLoaderRoute: typeof AuthedSettingsTokensRouteImport
+      parentRoute: typeof AuthedRoute
+    }
+    '/_authed/organizations/$organizationId_/api-tokens': {
+      id: '/_authed/organizations/$organizationId_/api-tokens'
+      path: '/organizations/$organizationId/api-tokens'
+      fullPath: '/organizations/$organizationId/api-tokens'
+      preLoaderRoute: typeof AuthedOrganizationsOrganizationIdApiTokensRouteImport
       parentRoute: typeof AuthedRoute
     }
     '/_authed/organizations/$organizationId_/collaborators': {
@@ -554,6 +574,7 @@ interface AuthedRouteChildren {
   AuthedSettingsNotificationsRoute: typeof AuthedSettingsNotificationsRoute
   AuthedSettingsTokensRoute: typeof AuthedSettingsTokensRoute
   AuthedOrganizationsIndexRoute: typeof AuthedOrganizationsIndexRoute
+  AuthedOrganizationsOrganizationIdApiTokensRoute: typeof AuthedOrganizationsOrganizationIdApiTokensRoute
   AuthedOrganizationsOrganizationIdCollaboratorsRoute: typeof AuthedOrganizationsOrganizationIdCollaboratorsRoute
   AuthedOrganizationsOrganizationIdPrivacyRoute: typeof AuthedOrganizationsOrganizationIdPrivacyRoute
   AuthedOrganizationsOrganizationIdSettingsRoute: typeof AuthedOrganizationsOrganizationIdSettingsRoute
@@ -577,6 +598,8 @@ const AuthedRouteChildren: AuthedRouteChildren = {
   AuthedSettingsNotificationsRoute: AuthedSettingsNotificationsRoute,
   AuthedSettingsTokensRoute: AuthedSettingsTokensRoute,
   AuthedOrganizationsIndexRoute: AuthedOrganizationsIndexRoute,
+  AuthedOrganizationsOrganizationIdApiTokensRoute:
+    AuthedOrganizationsOrganizationIdApiTokensRoute,
   AuthedOrganizationsOrganizationIdCollaboratorsRoute:
     AuthedOrganizationsOrganizationIdCollaboratorsRoute,
   AuthedOrganizationsOrganizationIdPrivacyRoute:

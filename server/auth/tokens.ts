@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { and, eq, isNull, sql } from 'drizzle-orm'
-import type { AuthUser } from '../context.ts'
+import type { AuthUser, Principal } from '../context.ts'
 import { queryRows, type Db } from '../db/client.ts'
 import { newId } from '../db/ids.ts'
-import { authTokens, users } from '../db/schema.ts'
+import { authTokens, collaborators, organizationTokens, users } from '../db/schema.ts'
 import { parseUserAgent } from '../ingest/process/user-agent.ts'
 
 /** A new personal auth token: 40 hex characters (160 random bits). Shown once, stored hashed. */
@@ -84,4 +84,42 @@ export async function revokeToken(db: Db, userId: string, tokenId: string): Prom
     .where(and(eq(authTokens.id, tokenId), eq(authTokens.userId, userId), isNull(authTokens.revokedAt)))
     .returning({ id: authTokens.id })
   return rows.length > 0
+}
+
+/**
+ * Organization API tokens start with this, so a token names the table it is looked up in, and
+ * secret scanners can tell them apart: `errata_org_` then 40 hex characters (160 random bits).
+ */
+export const ORGANIZATION_TOKEN_PREFIX = 'errata_org_'
+
+export function generateOrganizationToken(): string {
+  return ORGANIZATION_TOKEN_PREFIX + generateToken()
+}
+
+/**
+ * An organization token works while not revoked and while the admin who made it is still an
+ * admin of its organization (what it changes is recorded as theirs, so it never outlives their
+ * right to make those changes).
+ */
+export const organizationTokenWorks = sql`${organizationTokens.revokedAt} IS NULL AND EXISTS (
+  SELECT 1 FROM ${collaborators} WHERE ${collaborators.organizationId} = ${organizationTokens.organizationId}
+    AND ${collaborators.userId} = ${organizationTokens.createdBy} AND ${collaborators.isAdmin})`
+
+/** The organization principal of an organization token, or null; records last_used_at as findUserByToken does. */
+export async function findOrganizationByToken(db: Db, token: string): Promise<Principal | null> {
+  const rows = await queryRows<{ id: string; organization_id: string; created_by: string }>(
+    db,
+    sql`WITH found AS (
+        SELECT ${organizationTokens.id} AS id, ${organizationTokens.organizationId} AS organization_id,
+          ${organizationTokens.createdBy} AS created_by, ${organizationTokens.lastUsedAt} AS last_used_at
+        FROM ${organizationTokens}
+        WHERE ${organizationTokens.tokenHash} = ${hashToken(token)} AND ${organizationTokenWorks}
+      ), touched AS (
+        UPDATE ${organizationTokens} SET last_used_at = now()
+        WHERE id IN (SELECT id FROM found WHERE last_used_at IS NULL OR last_used_at < now() - interval '1 minute')
+      )
+      SELECT id, organization_id, created_by FROM found LIMIT 1`,
+  )
+  const row = rows[0]
+  return row ? { kind: 'organization', organizationId: row.organization_id, tokenId: row.id, actorId: row.created_by } : null
 }

@@ -41,6 +41,18 @@ export const authTokens = pgTable('auth_tokens', {
   revokedAt: tstz('revoked_at'),
 })
 
+/** Organization API tokens (0011-organization-tokens.sql): an organization's credentials for the legacy API. */
+export const organizationTokens = pgTable('organization_tokens', {
+  id: text('id').primaryKey(),
+  organizationId: text('organization_id').notNull(),
+  tokenHash: text('token_hash').notNull(),
+  name: text('name').notNull(),
+  createdBy: text('created_by').notNull(),
+  createdAt: tstz('created_at').notNull().default(sql`now()`),
+  lastUsedAt: tstz('last_used_at'),
+  revokedAt: tstz('revoked_at'),
+})
+
 /** "Forgot password" links (server/auth/password-reset.ts): the token's hash, single use, expiring. */
 export const passwordResets = pgTable('password_resets', {
   id: text('id').primaryKey(),
@@ -551,6 +563,7 @@ export const projectRateLimitState = pgTable('project_rate_limit_state', {
 export const schema = {
   users,
   authTokens,
+  organizationTokens,
   passwordResets,
   notificationSettings,
   organizations,

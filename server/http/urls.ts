@@ -32,10 +32,18 @@ export function urlBuilder(c: Context<AppEnv>): UrlBuilder {
  * the request came to (so it also works on API_PORT).
  */
 export function nextPageUrl(c: Context<AppEnv>, cursor: string): string {
-  const url = new URL(c.req.url)
-  url.searchParams.set('cursor', cursor)
   // The cursor now holds the position an after_event started from.
-  url.searchParams.delete('after_event')
+  return requestUrlWith(c, { cursor }, ['after_event'])
+}
+
+/**
+ * The request's own address with `set` parameters replaced and `drop` ones removed, on
+ * ERRATA_PUBLIC_URL when set (not on API_PORT), else on the origin the request came to.
+ */
+export function requestUrlWith(c: Context<AppEnv>, set: Record<string, string>, drop: readonly string[] = []): string {
+  const url = new URL(c.req.url)
+  for (const [name, value] of Object.entries(set)) url.searchParams.set(name, value)
+  for (const name of drop) url.searchParams.delete(name)
   const { publicUrl } = c.var.deps.config
   return publicUrl && !onApiPort(c) ? `${publicUrl}${url.pathname}${url.search}` : url.toString()
 }

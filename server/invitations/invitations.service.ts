@@ -105,6 +105,23 @@ export async function acceptInvitation(
   input: AcceptInvitation,
   userAgent?: string,
 ): Promise<LoginResponse> {
+  return joinWithNewAccount(db, token, input, async (tx, user) => {
+    const { token: authToken } = await createSignInToken(tx, user.id, userAgent)
+    return { token: authToken, user: toCurrentUser(user) }
+  })
+}
+
+/**
+ * Creates the invitee's account (name and password) and membership and uses up the invitation,
+ * then runs `then` in the same transaction: acceptInvitation signs them in, the legacy API's
+ * POST /accounts/{id}/users with a password does not. 409 when the email has an account already.
+ */
+export async function joinWithNewAccount<T>(
+  db: Db,
+  token: string,
+  input: AcceptInvitation,
+  then: (tx: Db, user: typeof users.$inferSelect) => Promise<T>,
+): Promise<T> {
   // Checked before hashing, so a bad link costs no scrypt work.
   const found = await findOpenInvitation(db, token)
   if (!found) throw notFound()
@@ -134,8 +151,7 @@ export async function acceptInvitation(
       projectIds: invitation.isAdmin ? null : invitation.projectIds,
     })
     await tx.delete(invitations).where(eq(invitations.id, invitation.id))
-    const { token: authToken } = await createSignInToken(tx, user.id, userAgent)
-    return { token: authToken, user: toCurrentUser(user) }
+    return then(tx, user)
   })
 }
 

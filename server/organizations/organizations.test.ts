@@ -175,7 +175,7 @@ describe('authentication and versioning', () => {
     const bad = await ctx.request('/api/user', { token: alice.token, headers: { 'X-Version': '3' } })
     expect(bad.status).toBe(400)
     expect((await bad.json()).errors[0]).toMatch(/X-Version/)
-    const legacy = await ctx.request('/api/user', { token: alice.token, headers: { 'X-Version': '1' } })
+    const legacy = await ctx.request('/api/user/organizations', { token: alice.token, headers: { 'X-Version': '1' } })
     expect(legacy.status).toBe(410)
     expect(legacy.headers.get('X-Version')).toBe('1')
   })

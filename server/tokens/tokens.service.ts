@@ -7,7 +7,7 @@ import { NotFoundError } from '../failures.ts'
 
 type TokenRow = Pick<typeof authTokens.$inferSelect, 'id' | 'description' | 'createdAt' | 'lastUsedAt'>
 
-function toAuthToken(row: TokenRow, currentTokenId: string): AuthToken {
+function toAuthToken(row: TokenRow, currentTokenId: string | null): AuthToken {
   return {
     id: row.id,
     description: row.description,
@@ -25,7 +25,7 @@ const tokenColumns = {
 }
 
 /** The caller's tokens that still work, newest first (auth_tokens_user_idx). */
-export async function listTokens(db: Db, userId: string, currentTokenId: string): Promise<AuthToken[]> {
+export async function listTokens(db: Db, userId: string, currentTokenId: string | null): Promise<AuthToken[]> {
   const rows = await db
     .select(tokenColumns)
     .from(authTokens)
@@ -38,7 +38,7 @@ export async function listTokens(db: Db, userId: string, currentTokenId: string)
 export async function createPersonalToken(
   db: Db,
   userId: string,
-  currentTokenId: string,
+  currentTokenId: string | null,
   description: string,
 ): Promise<CreatedToken> {
   const { id, token } = await createToken(db, userId, description)

@@ -7,7 +7,7 @@ import { KNOWN_BROWSER_COOKIE, KNOWN_BROWSER_MAX_AGE_SECONDS, knownBrowserId, ne
 import { revokeToken } from '../auth/tokens.ts'
 import type { AppEnv } from '../context.ts'
 import { clientAddress } from '../http/client-address.ts'
-import { UnauthorizedError } from '../failures.ts'
+import { UnauthorizedError, ValidationError } from '../failures.ts'
 import { urlBuilder } from '../http/urls.ts'
 import { parseInput, readJson } from '../http/validate.ts'
 import { mailDeps } from '../mail/mail-deps.ts'
@@ -73,6 +73,8 @@ export const userRoutes = new Hono<AppEnv>()
   .get('/user', async (c) => c.json(await getUser(c.var.deps.database.db, c.var.user.id)))
   // Signs the dashboard out by revoking the token this request was made with.
   .post('/auth/logout', async (c) => {
-    await revokeToken(c.var.deps.database.db, c.var.user.id, c.var.user.tokenId)
+    const { tokenId } = c.var.user
+    if (tokenId === null) throw new ValidationError('Authorization: signing out revokes the auth token of the request, and this one signed in with a password')
+    await revokeToken(c.var.deps.database.db, c.var.user.id, tokenId)
     return c.body(null, 204)
   })

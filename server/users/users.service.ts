@@ -23,6 +23,16 @@ export async function getUser(db: Db, userId: string): Promise<CurrentUser> {
  * browser and system of `userAgent` (the request's User-Agent header).
  */
 export async function login(db: Db, email: string, password: string, userAgent?: string): Promise<LoginResponse> {
+  const user = await userWithPassword(db, email, password)
+  const { token } = await createSignInToken(db, user.id, userAgent)
+  return { token, user: toCurrentUser(user) }
+}
+
+/**
+ * The user with this email (any case) and password; 401 otherwise, the same for an unknown email
+ * and a wrong password. POST /auth/login and HTTP Basic on the API (server/auth/authenticate.ts).
+ */
+export async function userWithPassword(db: Db, email: string, password: string): Promise<UserRow> {
   const rows = await db
     .select()
     .from(users)
@@ -32,8 +42,7 @@ export async function login(db: Db, email: string, password: string, userAgent?:
   // Verify against a fixed hash when the user is unknown so timing does not reveal which emails exist.
   const ok = await verifyPassword(password, user?.passwordHash ?? UNKNOWN_USER_HASH)
   if (!user || !user.passwordHash || !ok) throw new UnauthorizedError('email or password is incorrect')
-  const { token } = await createSignInToken(db, user.id, userAgent)
-  return { token, user: toCurrentUser(user) }
+  return user
 }
 
 const UNKNOWN_USER_HASH =

@@ -50,9 +50,9 @@ describe('GET /user', () => {
 })
 
 describe('X-Version', () => {
-  it('answers 410 for an absent header or 1 (legacy API not yet available) and echoes it', async () => {
+  it('answers 410 for an absent header or 1 on a path the legacy API does not have, and echoes it', async () => {
     for (const value of ['', '1']) {
-      const res = await ctx.request('/api/user', { token: alice.token, headers: { 'X-Version': value } })
+      const res = await ctx.request('/api/user/organizations', { token: alice.token, headers: { 'X-Version': value } })
       expect(res.status, value).toBe(410)
       expect(res.headers.get('X-Version')).toBe('1')
       expect((await res.json()).errors[0]).toMatch(/X-Version: 2/)

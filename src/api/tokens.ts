@@ -32,7 +32,7 @@ export const tokenMutationKeys = {
 export const createTokenMutation = () =>
   mutationWithCacheRule({
     mutationKey: tokenMutationKeys.create(),
-    mutationFn: createToken,
+    mutationFn: (description: string) => createToken({ description }),
     meta: { inlineErrors: true },
     cache: { afterSuccess: () => invalidate(tokenKeys.list()) },
   })

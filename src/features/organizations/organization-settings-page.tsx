@@ -1,6 +1,6 @@
 import { useMutation, useSuspenseQuery } from '@tanstack/react-query'
-import { useNavigate } from '@tanstack/react-router'
-import { Trash2 } from 'lucide-react'
+import { Link, useNavigate } from '@tanstack/react-router'
+import { KeyRound, Trash2 } from 'lucide-react'
 import { useState } from 'react'
 import type { Organization } from '../../../contract/organizations.ts'
 import { deleteOrganizationMutation, organizationQuery, renameOrganizationMutation } from '../../api/organizations.ts'
@@ -45,6 +45,27 @@ export function OrganizationSettingsPage({ organizationId }: { organizationId: s
           )}
         </CardContent>
       </Card>
+
+      {isAdmin ? (
+        <Card aria-labelledby="organization-tokens-title">
+          <CardHeader>
+            <CardTitle id="organization-tokens-title">API tokens</CardTitle>
+          </CardHeader>
+          <CardContent className="flex flex-col items-start gap-3 sm:flex-row sm:items-center sm:justify-between">
+            <p className="text-sm text-muted-foreground">
+              Tokens of the organization for scripts and integrations written for the legacy v1 API.
+            </p>
+            <Link
+              to="/organizations/$organizationId/api-tokens"
+              params={{ organizationId }}
+              className="inline-flex shrink-0 items-center gap-1.5 text-sm font-medium text-accent underline-offset-2 hover:underline"
+            >
+              <KeyRound aria-hidden="true" className="size-4" />
+              Manage API tokens
+            </Link>
+          </CardContent>
+        </Card>
+      ) : null}
 
       {isAdmin ? <ServerStorageSection organizationId={organizationId} /> : null}
 

@@ -3,7 +3,7 @@ import { useNavigate } from '@tanstack/react-router'
 import { Trash2 } from 'lucide-react'
 import { useState } from 'react'
 import type { AuthToken } from '../../../contract/tokens.ts'
-import { revokeTokenMutation, tokensQuery } from '../../api/tokens.ts'
+import { createTokenMutation, revokeTokenMutation, tokensQuery } from '../../api/tokens.ts'
 import { Badge } from '../../components/ui/badge.tsx'
 import { Button } from '../../components/ui/button.tsx'
 import { Card, CardContent } from '../../components/ui/card.tsx'
@@ -31,7 +31,16 @@ export function PersonalTokensPage() {
       />
       <Card>
         <CardContent padding={4}>
-          <CreateTokenForm />
+          <CreateTokenForm
+            create={createTokenMutation()}
+            nameOf={(token) => token.description}
+            hint={
+              <>
+                Scripts send it as <code className="font-mono">Authorization: token …</code> with{' '}
+                <code className="font-mono">X-Version: 2</code>.
+              </>
+            }
+          />
         </CardContent>
       </Card>
       {query.isPending ? (
