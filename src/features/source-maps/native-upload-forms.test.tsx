@@ -13,7 +13,7 @@ import { BreakpadUploadForm, SharedObjectUploadForm } from './native-upload-form
 
 const NATIVE = join(import.meta.dirname, '../../../test/fixtures/native')
 const fixture = (name: string) => readFileSync(join(NATIVE, name))
-const file = (name: string, bytes: Uint8Array | string) => new File([bytes], name, { type: 'application/octet-stream' })
+const file = (name: string, bytes: Uint8Array<ArrayBuffer> | string) => new File([bytes], name, { type: 'application/octet-stream' })
 const LIBCRASH_BUILD_ID = 'c4c3e67882c5ae90748762b6ccaf46f60a4db16a'
 
 const symbolFile = (overrides: Partial<NativeSymbolFile> = {}): NativeSymbolFile => ({
