@@ -65,8 +65,9 @@ const minidumpEvent = () =>
   event({
     exceptions: [{ class: 'SIGSEGV', message: 'SIGSEGV at 0x10', type: 'c', stacktrace: minidumpFrames }],
     threads: [
-      thread({ id: '7', name: null, type: null, state: null, error_reporting_thread: true, stacktrace: minidumpFrames }),
-      thread({ id: '8', name: null, type: null, state: null, stacktrace: [frame({ method: null, file: null, line: null, column: null, native: native({ module: 'libc.so', relative_address: '0x9abc', code_identifier: null, debug_id: 'AB' }) })] }),
+      // Named as the server names a minidump's threads.
+      thread({ id: '7', name: 'crashed thread', type: 'c', state: null, error_reporting_thread: true, stacktrace: minidumpFrames }),
+      thread({ id: '8', name: 'thread 8', type: 'c', state: null, stacktrace: [frame({ method: null, file: null, line: null, column: null, native: native({ module: 'libc.so', relative_address: '0x9abc', code_identifier: null, debug_id: 'AB' }) })] }),
     ],
     native_symbolication: { status: 'symbolicated', symbolicated_frames: 2, missing: [] },
     minidump: { size: 1_250_000 },
@@ -89,9 +90,9 @@ describe('native frames on the event page', () => {
     renderApp('/projects/p1/errors/e1/events/ev1')
     const trace = await screen.findByRole('list', { name: 'Stack frames of SIGSEGV' })
     const inlined = within(trace).getByRole('listitem', { name: 'Library frame 1: inlined_helper at crashlib.c:12' })
-    expect(inlined).toHaveTextContent('inlined_helper(crashlib.c:12)libcrash.aarch64.so + 0x1698inlined')
+    expect(inlined).toHaveTextContent('inlined_helper(crashlib.c:12)inlinedprogram counterlibcrash.aarch64.so + 0x1698')
     const crash = within(trace).getByRole('listitem', { name: 'Library frame 2: crash_here at crashlib.c:20' })
-    expect(crash).toHaveTextContent('crash_here(crashlib.c:20)libcrash.aarch64.so + 0x1698')
+    expect(crash).toHaveTextContent('crash_here(crashlib.c:20)program counterlibcrash.aarch64.so + 0x1698')
     expect(crash).not.toHaveTextContent('inlined')
     expect(within(trace).getByRole('listitem', { name: 'Library frame 3: level_two at crashlib.c:24' })).toHaveTextContent('libcrash.aarch64.so + 0x16b8')
     // A frame without symbols stays its module and address.
@@ -147,12 +148,13 @@ describe('a minidump event', () => {
   it('shows its threads, the crashed one first, and how each raw frame was found', async () => {
     mockApi(routes(minidumpEvent()))
     renderApp('/projects/p1/errors/e1/events/ev1?frames=raw')
-    const crashed = await screen.findByRole('listitem', { name: 'Thread 7' })
+    const crashed = await screen.findByRole('listitem', { name: 'Crashed thread' })
     expect(crashed).toHaveTextContent('Crashed')
-    const stack = within(crashed).getByRole('list', { name: 'Raw stack frames of thread 7' })
+    const stack = within(crashed).getByRole('list', { name: 'Raw stack frames of crashed thread' })
     expect(stack).toHaveTextContent('found from the crash context')
     expect(stack).toHaveTextContent('looked up at 0x16b8 · found by the frame pointer chain')
-    expect(screen.getByRole('button', { name: 'Other threads (1)' })).toHaveAttribute('aria-expanded', 'false')
+    await userEvent.click(screen.getByRole('button', { name: 'Other threads (1)' }))
+    expect(screen.getByRole('button', { name: 'Stack trace of thread 8' })).toHaveAttribute('aria-expanded', 'false')
   })
 
   it('lets an admin download the dump with the session token', async () => {

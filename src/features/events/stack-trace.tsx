@@ -55,14 +55,15 @@ function FrameRow({ frame, index, codeOpenByDefault, raw }: IndexedFrame & { cod
           className="font-mono text-xs text-muted-foreground"
           title={frame.native && !resolved ? nativeFrameDetails(frame.native) : undefined}
         />
-        {resolved ? (
-          <span title={nativeFrameDetails(resolved)} className="font-mono text-xs text-muted-foreground [overflow-wrap:anywhere]">
-            {nativeAddress(resolved)}
-          </span>
-        ) : null}
         {frame.native?.inlined ? <Badge>inlined</Badge> : null}
         {frame.in_project ? <Badge tone="accent">in project</Badge> : null}
         {frame.native?.is_pc ? <Badge>program counter</Badge> : null}
+        {resolved ? (
+          // Where the function is: its library and the address inside it, to the right on wide screens.
+          <span title={nativeFrameDetails(resolved)} className="font-mono text-xs text-muted-foreground [overflow-wrap:anywhere] sm:ml-auto">
+            {nativeAddress(resolved)}
+          </span>
+        ) : null}
         {hasCode ? (
           <button
             type="button"

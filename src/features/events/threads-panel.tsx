@@ -34,12 +34,14 @@ function ThreadItem({ thread, position, unhandled, raw }: { thread: EventThread;
   const stackId = useId()
   const { subject, named } = threadSubject(thread, position)
   const title = named ? subject : `Thread ${subject}`
-  const label = shorten(subject)
+  // "thread main"; a name that says thread already (a minidump's "crashed thread") stays as it is.
+  const label = /\bthread\b/i.test(subject) ? shorten(subject) : `thread ${shorten(subject)}`
+  const Label = `${label.charAt(0).toUpperCase()}${label.slice(1)}`
   const frameCount = thread.stacktrace.length
 
   return (
     <li
-      aria-label={`Thread ${label}`}
+      aria-label={Label}
       data-error-reporting={thread.error_reporting_thread}
       className="flex flex-col gap-2 py-2 first:pt-0 last:pb-0"
     >
@@ -48,7 +50,7 @@ function ThreadItem({ thread, position, unhandled, raw }: { thread: EventThread;
           type="button"
           aria-expanded={expanded}
           aria-controls={expanded ? stackId : undefined}
-          aria-label={`Stack trace of thread ${label}`}
+          aria-label={`Stack trace of ${label}`}
           onClick={() => setExpanded((value) => !value)}
           className="-ml-1 inline-flex size-7 shrink-0 items-center justify-center rounded text-muted-foreground hover:bg-surface-muted hover:text-foreground"
         >
@@ -98,7 +100,7 @@ function ThreadItem({ thread, position, unhandled, raw }: { thread: EventThread;
           <StackTrace
             key={raw ? 'raw' : 'original'}
             frames={raw ? toRawFrames(thread.stacktrace) : thread.stacktrace}
-            label={`${raw ? 'Raw stack frames' : 'Stack frames'} of thread ${label}`}
+            label={`${raw ? 'Raw stack frames' : 'Stack frames'} of ${label}`}
             emptyText="No stack trace was sent for this thread."
             raw={raw}
           />

@@ -160,6 +160,17 @@ describe('SharedObjectUploadForm', () => {
     expect((request!.body.get('soFile') as File).size).toBe(fixture('libcrash.aarch64.so').length)
   })
 
+  it('sends the file name as the library name when none is typed', async () => {
+    const { requests } = mockUploads(() => json(symbolFile({ kind: 'elf' }), { status: 201 }))
+    const { drop, user } = renderForm('elf')
+    await drop(file('libcrash.so.debug', fixture('libcrash.aarch64.so.debug')))
+    await screen.findByLabelText('What libcrash.so.debug says')
+    expect(screen.getByLabelText(/Library name/)).toHaveAttribute('placeholder', 'libcrash.so')
+    await user.click(uploadButton())
+    await screen.findByRole('status')
+    expect(requests[0]!.body.get('sharedObjectName')).toBe('libcrash.so')
+  })
+
   it('takes a .so.gz, and says the build id is read on upload when the browser cannot unpack it', async () => {
     mockUploads(() => json({ errors: ['soFile: has no GNU build id (link with -Wl,--build-id)'] }, { status: 400 }))
     const { drop, user } = renderForm('elf')

@@ -10,7 +10,7 @@ import { Input, Label } from '../../components/ui/input.tsx'
 import { errorMessages } from '../../lib/error-messages.ts'
 import { formatBytes } from '../../lib/format-bytes.ts'
 import { FileDropzone } from './file-dropzone.tsx'
-import { checkSharedObject, debugIdFromBuildId, readModuleLine, SYM_HEAD_BYTES, type ModuleLine, type SharedObjectCheck, type SymCheck } from './read-native-file.ts'
+import { checkSharedObject, debugIdFromBuildId, libraryNameOf, readModuleLine, SYM_HEAD_BYTES, type ModuleLine, type SharedObjectCheck, type SymCheck } from './read-native-file.ts'
 import { UploadProgress } from './upload-progress.tsx'
 
 /** A dropped file with what the browser read of it (null while it reads). */
@@ -263,6 +263,7 @@ export function SharedObjectUploadForm({ projectId }: { projectId: string }) {
   const check = dropped?.check ?? null
   const ready = dropped !== null && check?.ok === true
   const buildId = check?.ok ? (check.elf?.buildId ?? null) : null
+  const suggestedName = dropped ? libraryNameOf(dropped.file.name) : null
 
   const addFiles = ([file]: File[]) => {
     if (!file) return
@@ -280,7 +281,8 @@ export function SharedObjectUploadForm({ projectId }: { projectId: string }) {
       onSubmit={(event) => {
         event.preventDefault()
         if (ready && !upload.isPending) {
-          start({ kind: 'elf', soFile: dropped.file, overwrite, projectRoot, sharedObjectName }, dropped.file.size)
+          const name = sharedObjectName.trim() || suggestedName || ''
+          start({ kind: 'elf', soFile: dropped.file, overwrite, projectRoot, sharedObjectName: name }, dropped.file.size)
         }
       }}
     >
@@ -289,7 +291,11 @@ export function SharedObjectUploadForm({ projectId }: { projectId: string }) {
         multiple={false}
         disabled={upload.isPending}
         label="Drop a .so or .so.gz file here"
-        hint="The library as built, before it is stripped, or its debug-only extract (objcopy --only-keep-debug)."
+        hint={
+          <>
+            The library as built, before it is stripped, or its debug-only extract (<code className="font-mono whitespace-nowrap">objcopy --only-keep-debug</code>).
+          </>
+        }
       />
       {dropped ? (
         <DroppedFile file={dropped.file} onRemove={() => setDropped(null)}>
@@ -313,14 +319,14 @@ export function SharedObjectUploadForm({ projectId }: { projectId: string }) {
             id={`${id}-name`}
             value={sharedObjectName}
             onChange={(event) => setSharedObjectName(event.target.value)}
-            placeholder="libgame.so"
+            placeholder={suggestedName ?? 'libgame.so'}
             spellCheck={false}
             autoComplete="off"
             aria-describedby={`${id}-name-hint`}
             className="font-mono"
           />
           <p id={`${id}-name-hint`} className="text-xs text-muted-foreground">
-            As the app loads it; by default the name the library gives itself.
+            As the app loads it; by default the name the library gives itself, else the file’s.
           </p>
         </div>
         <ProjectRootField id={id} value={projectRoot} onChange={setProjectRoot} />

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
-import { bytesReader, checkSharedObject, debugIdFromBuildId, gunzipHead, readElfBuildId, readModuleLine, sniffSharedObject } from './read-native-file.ts'
+import { bytesReader, checkSharedObject, debugIdFromBuildId, gunzipHead, libraryNameOf, readElfBuildId, readModuleLine, sniffSharedObject } from './read-native-file.ts'
 
 const NATIVE = join(import.meta.dirname, '../../../test/fixtures/native')
 const fixture = (name: string) => new Uint8Array(readFileSync(join(NATIVE, name)))
@@ -131,5 +131,15 @@ describe('shared objects as dropped', () => {
     })
     // A damaged gzip is left to the server, which names what is wrong.
     expect(await checkSharedObject(blob(new Uint8Array([0x1f, 0x8b, 1, 2, 3])), 'bad.so.gz')).toEqual({ ok: true, gzipped: true, elf: null })
+  })
+})
+
+describe('libraryNameOf', () => {
+  it('names the library a dropped file is', () => {
+    expect(libraryNameOf('libgame.so')).toBe('libgame.so')
+    expect(libraryNameOf('libgame.so.gz')).toBe('libgame.so')
+    expect(libraryNameOf('libgame.so.debug')).toBe('libgame.so')
+    expect(libraryNameOf('libssl.so.3')).toBe('libssl.so.3')
+    expect(libraryNameOf('symbols.zip')).toBeNull()
   })
 })

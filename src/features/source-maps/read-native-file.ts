@@ -264,3 +264,13 @@ export async function checkSharedObject(file: Blob, fileName: string): Promise<S
     return { ok: true, gzipped: true, elf: null }
   }
 }
+
+/**
+ * The library name a dropped file suggests ("libgame.so" of "libgame.so.gz" or "libgame.so.debug"),
+ * sent when the form's name is left empty: the server takes the library's own name (DT_SONAME)
+ * first, and without one this is better than none. Null for a file not named like a library.
+ */
+export function libraryNameOf(fileName: string): string | null {
+  const name = fileName.replace(/\.gz$/i, '').replace(/\.(debug|dbg)$/i, '')
+  return /\.so(\.\d+)*$/.test(name) ? name : null
+}
