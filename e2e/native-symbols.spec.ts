@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
+import { gzipSync } from 'node:zlib'
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
 import { framePointerStack, writeMinidump } from '../server/test-support/minidump-writer.ts'
 import { Api, createProject, notify, shootAll, signIn, waitForIndexing, watchPage } from './support.ts'
@@ -120,6 +121,15 @@ test('upload native symbols on the project page, then NDK and minidump crashes r
   await shootAll(page, 'native-symbols-forms')
   await soForm.getByRole('button', { name: 'Upload library' }).click()
   await expect(soForm.getByRole('status')).toContainText('It has no line information')
+
+  // A gzipped debug extract: the browser unpacks its start to read the build id (not uploaded here).
+  const gzipped = gzipSync(fixture('libfixture.so.debug'))
+  await soForm.locator('input[type="file"]').setInputFiles({ name: 'libfixture.so.gz', mimeType: 'application/gzip', buffer: gzipped })
+  const gzFacts = soForm.getByLabel('What libfixture.so.gz says')
+  await expect(gzFacts).toContainText('Shared library, gzipped')
+  await expect(gzFacts).toContainText('5cd086499a99ccfa2839651e46ba5aeff5f4722c')
+  await expect(gzFacts).toContainText('x86_64, 64-bit')
+  await soForm.getByRole('button', { name: 'Remove libfixture.so.gz' }).click()
 
   const list = page.getByRole('table', { name: 'Uploaded symbol files, newest first' })
   const symRow = list.getByRole('row').filter({ hasText: '.sym' })
