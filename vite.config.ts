@@ -11,9 +11,13 @@ import { tanstackRouter } from '@tanstack/router-plugin/vite'
  * The app's own shared code in one file (`app-shared`): the basic components, lib/, the API
  * factories and the contract, the signed-in shell and the filter bar. Split by where each module
  * is used they came in about 40 files of 0.1-4 KB, and gzip'd one by one they were 13 KB larger
- * than together (each file compresses without the others' words), each a request too.
+ * than together (each file compresses without the others' words), each a request too. The
+ * uploads' requests and the symbol files' shapes go with the two pages that use them (the source
+ * maps & symbols page, the event page), not into what every page loads.
  */
-const APP_SHARED = /[\\/](src[\\/](components[\\/]ui|lib|api|features[\\/](layout|filters))|contract)[\\/]/
+const APP_SHARED_MODULES = /[\\/](src[\\/](components[\\/]ui|lib|api|features[\\/](layout|filters))|contract)[\\/]/
+const PAGE_OWN_MODULES = /[\\/](src[\\/]api[\\/](source-maps|native-symbols|multipart-upload)|contract[\\/](source-maps|native))\.ts$/
+const APP_SHARED = (id: string) => APP_SHARED_MODULES.test(id) && !PAGE_OWN_MODULES.test(id)
 /**
  * What the sign-in page (src/sign-in-main.tsx) shares with the app (the sign-in request, the token
  * store, the components' classes, lucide's icon base) is a file of its own: a group takes the

@@ -1,9 +1,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query'
-import { apiErrorSchema } from '../../contract/api-error.ts'
 import { sourceMapSchema } from '../../contract/source-maps.ts'
-import { SERVER_UNREACHABLE_MESSAGE } from '../lib/route-chunks.ts'
-import { readToken } from '../lib/token-store.ts'
-import { ApiError, apiRequestHeaders, apiUrl, endSessionOnRejectedToken, getPage, sendEmpty } from './http.ts'
+import { apiUrl, getPage, sendEmpty } from './http.ts'
+import { postMultipart, type UploadOptions } from './multipart-upload.ts'
 import { invalidate, mutationWithCacheRule } from './cache-rules.ts'
 
 const sourceMapsPath = (projectId: string) => `/projects/${encodeURIComponent(projectId)}/source_maps`
@@ -57,44 +55,13 @@ export function toUploadForm(upload: SourceMapUpload): FormData {
   return form
 }
 
-function refusalMessages(status: number, body: string): string[] {
-  try {
-    const parsed = apiErrorSchema.safeParse(JSON.parse(body))
-    if (parsed.success && parsed.data.errors.length > 0) return parsed.data.errors
-  } catch {
-    // Not JSON (a proxy's page): the status line says what it can.
-  }
-  return [`${status} ${body.trim().slice(0, 200) || 'upload failed'}`]
-}
-
 /**
  * Uploads as the signed-in user (POST /api/projects/{id}/source_maps, recorded as theirs), with
- * the same checks and answers as the upload tools' POST /sourcemap. XMLHttpRequest, not fetch:
- * only it reports upload progress. Rejects with an ApiError carrying the server's messages.
+ * the same checks and answers as the upload tools' POST /sourcemap, reporting its progress.
+ * Rejects with an ApiError carrying the server's messages.
  */
-export function uploadSourceMap(
-  projectId: string,
-  upload: SourceMapUpload,
-  { onProgress, signal }: { onProgress?: (sent: number, total: number) => void; signal?: AbortSignal } = {},
-): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const token = readToken()
-    const request = new XMLHttpRequest()
-    request.open('POST', apiUrl(sourceMapsPath(projectId)))
-    for (const [name, value] of Object.entries(apiRequestHeaders(token))) request.setRequestHeader(name, value)
-    request.upload.addEventListener('progress', (event) => {
-      if (event.lengthComputable) onProgress?.(event.loaded, event.total)
-    })
-    request.addEventListener('load', () => {
-      if (request.status >= 200 && request.status < 300) return resolve()
-      endSessionOnRejectedToken(request.status, token)
-      reject(new ApiError(request.status, refusalMessages(request.status, request.responseText)))
-    })
-    request.addEventListener('error', () => reject(new ApiError(0, [SERVER_UNREACHABLE_MESSAGE])))
-    request.addEventListener('abort', () => reject(new DOMException('The upload was cancelled', 'AbortError')))
-    signal?.addEventListener('abort', () => request.abort(), { once: true })
-    request.send(toUploadForm(upload))
-  })
+export async function uploadSourceMap(projectId: string, upload: SourceMapUpload, options: UploadOptions = {}): Promise<void> {
+  await postMultipart(apiUrl(sourceMapsPath(projectId)), toUploadForm(upload), options)
 }
 
 // Mutations: each carries what it changes in the cache (cache-rules.ts).

@@ -21,8 +21,11 @@ async function copyText(text: string): Promise<boolean> {
   }
 }
 
-/** Copies `value`; the label says what is copied ("Copy API key") and turns into "Copied". */
-export function CopyButton({ value, label, ...props }: { value: string; label: string } & Omit<ButtonProps, 'onClick'>) {
+/**
+ * Copies `value`; the label says what is copied ("Copy API key") and turns into "Copied".
+ * `iconOnly`: the icon alone (beside an id in a table), the label its name and tooltip.
+ */
+export function CopyButton({ value, label, iconOnly = false, ...props }: { value: string; label: string; iconOnly?: boolean } & Omit<ButtonProps, 'onClick'>) {
   const [copied, setCopied] = useState(false)
   useEffect(() => {
     if (!copied) return
@@ -32,14 +35,14 @@ export function CopyButton({ value, label, ...props }: { value: string; label: s
 
   return (
     <Button
-      size="sm"
+      size={iconOnly ? 'icon-sm' : 'sm'}
       aria-label={copied ? `Copied: ${label}` : label}
       title={label}
       onClick={async () => setCopied(await copyText(value))}
       {...props}
     >
       {copied ? <Check aria-hidden="true" /> : <Copy aria-hidden="true" />}
-      <span>{copied ? 'Copied' : 'Copy'}</span>
+      <span className={iconOnly ? 'sr-only' : undefined}>{copied ? 'Copied' : 'Copy'}</span>
       <span role="status" className="sr-only">
         {copied ? 'Copied to the clipboard' : ''}
       </span>

@@ -11,6 +11,8 @@ import { FeatureFlags } from './feature-flags.tsx'
 import { MetadataTabs } from './metadata-tabs.tsx'
 import { ThreadsPanel } from './threads-panel.tsx'
 import { hasMappedFrames, MinifiedFramesToggle, SourceMapNotice } from './source-map-notice.tsx'
+import { NativeSymbolsNotice, RawFramesToggle } from './native-symbols-notice.tsx'
+import { hasSymbolicatedFrames } from './to-frames.ts'
 
 function Section({ id, title, children, aside }: { id: string; title: string; children: React.ReactNode; aside?: React.ReactNode }) {
   return (
@@ -33,6 +35,8 @@ export function EventDetail({
   userAction,
   showMinified = false,
   onShowMinifiedChange,
+  showRaw = false,
+  onShowRawChange,
   tools,
 }: {
   /** Beside the navigation: what can be done with the event (raw JSON, delete). */
@@ -41,6 +45,9 @@ export function EventDetail({
   /** Frames mapped by source maps shown as the notifier sent them (the toggle shows when some were). */
   showMinified?: boolean
   onShowMinifiedChange?: (showMinified: boolean) => void
+  /** Native frames symbols resolved shown as they came, with their addresses (the toggle shows when some were). */
+  showRaw?: boolean
+  onShowRawChange?: (showRaw: boolean) => void
   metadataTab: string | undefined
   onMetadataTabChange: (tab: string) => void
   navigation?: React.ReactNode
@@ -49,6 +56,8 @@ export function EventDetail({
 }) {
   // Panels keep what was expanded or shown per event (key): walking to the next event starts
   // them afresh, while the navigation keeps its focus.
+  const canShowRaw = onShowRawChange !== undefined && hasSymbolicatedFrames([...event.exceptions, ...event.threads])
+  const raw = showRaw && canShowRaw
   return (
     <div className="flex flex-col gap-4">
       <div className="flex flex-col-reverse gap-3 md:flex-row md:items-start md:justify-between">
@@ -62,22 +71,24 @@ export function EventDetail({
         id="section-exceptions"
         title={event.exceptions.length > 1 ? `Exceptions (${event.exceptions.length})` : 'Exception'}
         aside={
-          <div className="flex items-center gap-2">
+          <div className="flex flex-wrap items-center gap-2">
             {onShowMinifiedChange && hasMappedFrames(event.exceptions) ? (
               <MinifiedFramesToggle pressed={showMinified} onChange={onShowMinifiedChange} />
             ) : null}
+            {canShowRaw ? <RawFramesToggle pressed={raw} onChange={onShowRawChange} /> : null}
             <CopyButton value={toStackTraceText(event.exceptions)} label="Copy stack trace" />
           </div>
         }
       >
         <div className="flex flex-col gap-3">
           <SourceMapNotice projectId={event.project_id} symbolication={event.symbolication} />
-          <ExceptionChain key={event.id} exceptions={event.exceptions} showMinified={showMinified} />
+          <NativeSymbolsNotice projectId={event.project_id} symbolication={event.native_symbolication} />
+          <ExceptionChain key={event.id} exceptions={event.exceptions} showMinified={showMinified} showRaw={raw} />
         </div>
       </Section>
       {event.threads.length > 0 ? (
         <Section id="section-threads" title={`Threads (${event.threads.length})`}>
-          <ThreadsPanel key={event.id} threads={event.threads} unhandled={event.unhandled} />
+          <ThreadsPanel key={event.id} threads={event.threads} unhandled={event.unhandled} raw={raw} />
         </Section>
       ) : null}
       <div className="grid grid-cols-1 gap-4 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">

@@ -1,13 +1,16 @@
 import { useMutation, useQuery } from '@tanstack/react-query'
 import { useNavigate } from '@tanstack/react-router'
-import { Braces, Download, Trash2 } from 'lucide-react'
+import { Braces, Download, FileDown, Trash2 } from 'lucide-react'
 import { useState } from 'react'
 import type { ErrorEvent } from '../../../contract/events.ts'
 import { deleteEventMutation, eventNeighboursQuery } from '../../api/events.ts'
+import { downloadMinidumpMutation } from '../../api/native-symbols.ts'
 import { Button } from '../../components/ui/button.tsx'
 import { CopyButton } from '../../components/ui/copy-button.tsx'
 import { ConfirmDialog, Dialog } from '../../components/ui/dialog.tsx'
 import { announce } from '../../lib/announce.ts'
+import { errorMessages } from '../../lib/error-messages.ts'
+import { formatBytes } from '../../lib/format-bytes.ts'
 import { useIsProjectAdmin } from '../collaborators/use-is-admin.ts'
 
 /** The event as JSON, as the Events API serves it (what the raw view shows and the download holds). */
@@ -27,7 +30,29 @@ function downloadJson(event: ErrorEvent) {
 }
 
 /**
- * What can be done with one event: see it and download it as raw JSON, and (admins) delete it.
+ * A minidump event's dump, for admins: it holds the crashed process's memory. Fetched with the
+ * session's token (a plain link cannot send it) and saved through the browser's download.
+ */
+function DownloadMinidump({ projectId, event, size }: { projectId: string; event: ErrorEvent; size: number }) {
+  const download = useMutation(downloadMinidumpMutation(projectId))
+  return (
+    <>
+      <Button size="toolbar" onClick={() => download.mutate(event.id)} disabled={download.isPending} aria-busy={download.isPending || undefined}>
+        <FileDown aria-hidden="true" />
+        {download.isPending ? 'Downloading…' : `Download minidump (${formatBytes(size)})`}
+      </Button>
+      {download.error ? (
+        <p role="alert" className="basis-full text-right text-xs text-danger">
+          Could not download the minidump: {errorMessages(download.error).join('; ')}
+        </p>
+      ) : null}
+    </>
+  )
+}
+
+/**
+ * What can be done with one event: see it and download it as raw JSON, (admins) download its
+ * minidump when it came from one, and (admins) delete it.
  * After a delete the page moves on to the next older event, else the newer one, else the error.
  */
 export function EventTools({ projectId, errorId, event }: { projectId: string; errorId: string; event: ErrorEvent }) {
@@ -60,6 +85,7 @@ export function EventTools({ projectId, errorId, event }: { projectId: string; e
         <Download aria-hidden="true" />
         Download JSON
       </Button>
+      {isAdmin && event.minidump ? <DownloadMinidump projectId={projectId} event={event} size={event.minidump.size} /> : null}
       {isAdmin ? (
         <Button size="toolbar" variant="ghost" tone="danger" onClick={() => setDeleteOpen(true)}>
           <Trash2 aria-hidden="true" />

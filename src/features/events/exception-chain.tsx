@@ -2,7 +2,7 @@ import { CornerDownRight } from 'lucide-react'
 import type { EventException, FrameRegisters } from '../../../contract/events.ts'
 import { TruncatedHeading, TruncatedText } from '../../components/ui/truncated-text.tsx'
 import { StackTrace } from './stack-trace.tsx'
-import { toMinifiedFrames } from './to-frames.ts'
+import { toMinifiedFrames, toRawFrames } from './to-frames.ts'
 import { errorClassLabel, shortErrorClassLabel } from '../../lib/error-class.ts'
 
 /** The CPU registers a native notifier captured, one table per frame, collapsed: they matter to few readers. */
@@ -36,9 +36,18 @@ function Registers({ registers, exceptionClass }: { registers: readonly FrameReg
 
 /**
  * Exceptions outermost first; each later one is the cause of the one before it. `showMinified`
- * shows the frames source maps mapped as the notifier sent them.
+ * shows the frames source maps mapped as the notifier sent them; `showRaw` the native frames
+ * symbols resolved as they came, with their addresses.
  */
-export function ExceptionChain({ exceptions, showMinified = false }: { exceptions: readonly EventException[]; showMinified?: boolean }) {
+export function ExceptionChain({
+  exceptions,
+  showMinified = false,
+  showRaw = false,
+}: {
+  exceptions: readonly EventException[]
+  showMinified?: boolean
+  showRaw?: boolean
+}) {
   if (exceptions.length === 0) {
     return <p className="text-sm text-muted-foreground">This event carries no exception.</p>
   }
@@ -67,9 +76,10 @@ export function ExceptionChain({ exceptions, showMinified = false }: { exception
             </div>
             <StackTrace
               // Remounted on a switch: what was expanded belongs to the frames shown.
-              key={showMinified ? 'minified' : 'original'}
-              frames={showMinified ? toMinifiedFrames(exception.stacktrace) : exception.stacktrace}
-              label={`${showMinified ? 'Minified stack frames' : 'Stack frames'} of ${label}`}
+              key={showRaw ? 'raw' : showMinified ? 'minified' : 'original'}
+              frames={showRaw ? toRawFrames(exception.stacktrace) : showMinified ? toMinifiedFrames(exception.stacktrace) : exception.stacktrace}
+              label={`${showRaw ? 'Raw stack frames' : showMinified ? 'Minified stack frames' : 'Stack frames'} of ${label}`}
+              raw={showRaw}
             />
             {exception.registers ? <Registers registers={exception.registers} exceptionClass={label} /> : null}
           </li>

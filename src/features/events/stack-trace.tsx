@@ -5,7 +5,18 @@ import { Badge } from '../../components/ui/badge.tsx'
 import { TruncatedText } from '../../components/ui/truncated-text.tsx'
 import { cn } from '../../lib/cn.ts'
 import { CodeContext } from './code-context.tsx'
-import { defaultCodeFrameIndex, formatFrameLocation, frameMethod, nativeFrameDetails, previewItems, toFrameItems, type IndexedFrame } from './to-frames.ts'
+import {
+  defaultCodeFrameIndex,
+  formatFrameLocation,
+  frameMethod,
+  isSymbolicatedNative,
+  nativeAddress,
+  nativeFrameDetails,
+  previewItems,
+  rawNativeDetails,
+  toFrameItems,
+  type IndexedFrame,
+} from './to-frames.ts'
 
 /** A frame's method or file beyond this many characters is cut, with "Show all" (minified or generated paths run to thousands). */
 const FRAME_TEXT_CHARS = 240
@@ -13,11 +24,13 @@ const FRAME_TEXT_CHARS = 240
 /** For the row's accessible name, which a screen reader reads whole on every frame. */
 const brief = (text: string) => (text.length > FRAME_TEXT_CHARS ? `${text.slice(0, FRAME_TEXT_CHARS)}…` : text)
 
-function FrameRow({ frame, index, codeOpenByDefault }: IndexedFrame & { codeOpenByDefault: boolean }) {
+function FrameRow({ frame, index, codeOpenByDefault, raw }: IndexedFrame & { codeOpenByDefault: boolean; raw: boolean }) {
   const hasCode = frame.code !== null && Object.keys(frame.code).length > 0
   const [showCode, setShowCode] = useState(codeOpenByDefault && hasCode)
   const location = formatFrameLocation(frame)
   const method = frameMethod(frame)
+  // A native frame symbols resolved reads "function (file:line)", its module and address beside.
+  const resolved = !raw && isSymbolicatedNative(frame) && frame.native
 
   return (
     <li
@@ -36,14 +49,21 @@ function FrameRow({ frame, index, codeOpenByDefault }: IndexedFrame & { codeOpen
           className={cn('font-mono text-xs', frame.in_project ? 'font-semibold text-foreground' : 'text-muted-foreground')}
         />
         <TruncatedText
-          text={location}
+          text={resolved ? `(${location})` : location}
           maxChars={FRAME_TEXT_CHARS}
           what={`the file of frame ${index + 1}`}
           className="font-mono text-xs text-muted-foreground"
-          title={frame.native ? nativeFrameDetails(frame.native) : undefined}
+          title={frame.native && !resolved ? nativeFrameDetails(frame.native) : undefined}
         />
+        {frame.native?.inlined ? <Badge>inlined</Badge> : null}
         {frame.in_project ? <Badge tone="accent">in project</Badge> : null}
         {frame.native?.is_pc ? <Badge>program counter</Badge> : null}
+        {resolved ? (
+          // Where the function is: its library and the address inside it, to the right on wide screens.
+          <span title={nativeFrameDetails(resolved)} className="font-mono text-xs text-muted-foreground [overflow-wrap:anywhere] sm:ml-auto">
+            {nativeAddress(resolved)}
+          </span>
+        ) : null}
         {hasCode ? (
           <button
             type="button"
@@ -57,6 +77,7 @@ function FrameRow({ frame, index, codeOpenByDefault }: IndexedFrame & { codeOpen
           </button>
         ) : null}
       </div>
+      {raw && frame.native ? <p className="mt-0.5 font-mono text-xs text-muted-foreground [overflow-wrap:anywhere]">{rawNativeDetails(frame.native)}</p> : null}
       {showCode ? (
         <div className="mt-2">
           <CodeContext frame={frame} label={`Code around ${brief(location)}`} />
@@ -66,7 +87,7 @@ function FrameRow({ frame, index, codeOpenByDefault }: IndexedFrame & { codeOpen
   )
 }
 
-function LibraryGroup({ frames, codeFrame }: { frames: IndexedFrame[]; codeFrame: number }) {
+function LibraryGroup({ frames, codeFrame, raw }: { frames: IndexedFrame[]; codeFrame: number; raw: boolean }) {
   const [open, setOpen] = useState(false)
   const count = frames.length
   const first = (frames[0]?.index ?? 0) + 1
@@ -87,7 +108,7 @@ function LibraryGroup({ frames, codeFrame }: { frames: IndexedFrame[]; codeFrame
       {open ? (
         <ol className="flex flex-col">
           {frames.map((item) => (
-            <FrameRow key={item.index} {...item} codeOpenByDefault={item.index === codeFrame} />
+            <FrameRow key={item.index} {...item} codeOpenByDefault={item.index === codeFrame} raw={raw} />
           ))}
         </ol>
       ) : null}
@@ -99,7 +120,19 @@ function LibraryGroup({ frames, codeFrame }: { frames: IndexedFrame[]; codeFrame
  * A recursion folded to one run of its cycle, "× N", with a button that shows every repetition
  * (and folds them again).
  */
-function RepeatGroup({ cycle, repeats, frames, codeFrame }: { cycle: IndexedFrame[]; repeats: number; frames: IndexedFrame[]; codeFrame: number }) {
+function RepeatGroup({
+  cycle,
+  repeats,
+  frames,
+  codeFrame,
+  raw,
+}: {
+  cycle: IndexedFrame[]
+  repeats: number
+  frames: IndexedFrame[]
+  codeFrame: number
+  raw: boolean
+}) {
   const [open, setOpen] = useState(false)
   const listId = useId()
   const first = (frames[0]?.index ?? 0) + 1
@@ -132,7 +165,7 @@ function RepeatGroup({ cycle, repeats, frames, codeFrame }: { cycle: IndexedFram
       </div>
       <ol id={listId} className="flex flex-col gap-0.5">
         {(open ? frames : cycle).map((item) => (
-          <FrameRow key={item.index} {...item} codeOpenByDefault={item.index === codeFrame} />
+          <FrameRow key={item.index} {...item} codeOpenByDefault={item.index === codeFrame} raw={raw} />
         ))}
       </ol>
     </li>
@@ -147,10 +180,13 @@ export function StackTrace({
   frames,
   label,
   emptyText = 'No stack trace was sent with this exception.',
+  raw = false,
 }: {
   frames: readonly StackFrame[]
   label: string
   emptyText?: string
+  /** The frames as they came: native frames show their addresses and how they were found. */
+  raw?: boolean
 }) {
   const [showAll, setShowAll] = useState(false)
   if (frames.length === 0) {
@@ -163,11 +199,11 @@ export function StackTrace({
     <ol aria-label={label} className="flex flex-col gap-0.5">
       {items.map((item) =>
         item.kind === 'frame' ? (
-          <FrameRow key={item.index} frame={item.frame} index={item.index} codeOpenByDefault={item.index === codeFrame} />
+          <FrameRow key={item.index} frame={item.frame} index={item.index} codeOpenByDefault={item.index === codeFrame} raw={raw} />
         ) : item.kind === 'repeat' ? (
-          <RepeatGroup key={item.key} cycle={item.cycle} repeats={item.repeats} frames={item.frames} codeFrame={codeFrame} />
+          <RepeatGroup key={item.key} cycle={item.cycle} repeats={item.repeats} frames={item.frames} codeFrame={codeFrame} raw={raw} />
         ) : (
-          <LibraryGroup key={item.key} frames={item.frames} codeFrame={codeFrame} />
+          <LibraryGroup key={item.key} frames={item.frames} codeFrame={codeFrame} raw={raw} />
         ),
       )}
       {hidden > 0 ? (

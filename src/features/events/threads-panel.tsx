@@ -4,6 +4,7 @@ import type { EventThread } from '../../../contract/events.ts'
 import { Badge } from '../../components/ui/badge.tsx'
 import { TruncatedText } from '../../components/ui/truncated-text.tsx'
 import { StackTrace } from './stack-trace.tsx'
+import { toRawFrames } from './to-frames.ts'
 
 /** Notifiers may send up to 500 threads; the first ones (the error thread leads) are what people read. */
 const INITIAL_VISIBLE = 25
@@ -28,17 +29,19 @@ export function orderThreads(threads: readonly EventThread[]): { thread: EventTh
   ]
 }
 
-function ThreadItem({ thread, position, unhandled }: { thread: EventThread; position: number; unhandled: boolean }) {
+function ThreadItem({ thread, position, unhandled, raw }: { thread: EventThread; position: number; unhandled: boolean; raw: boolean }) {
   const [expanded, setExpanded] = useState(thread.error_reporting_thread)
   const stackId = useId()
   const { subject, named } = threadSubject(thread, position)
   const title = named ? subject : `Thread ${subject}`
-  const label = shorten(subject)
+  // "thread main"; a name that says thread already (a minidump's "crashed thread") stays as it is.
+  const label = /\bthread\b/i.test(subject) ? shorten(subject) : `thread ${shorten(subject)}`
+  const Label = `${label.charAt(0).toUpperCase()}${label.slice(1)}`
   const frameCount = thread.stacktrace.length
 
   return (
     <li
-      aria-label={`Thread ${label}`}
+      aria-label={Label}
       data-error-reporting={thread.error_reporting_thread}
       className="flex flex-col gap-2 py-2 first:pt-0 last:pb-0"
     >
@@ -47,7 +50,7 @@ function ThreadItem({ thread, position, unhandled }: { thread: EventThread; posi
           type="button"
           aria-expanded={expanded}
           aria-controls={expanded ? stackId : undefined}
-          aria-label={`Stack trace of thread ${label}`}
+          aria-label={`Stack trace of ${label}`}
           onClick={() => setExpanded((value) => !value)}
           className="-ml-1 inline-flex size-7 shrink-0 items-center justify-center rounded text-muted-foreground hover:bg-surface-muted hover:text-foreground"
         >
@@ -95,9 +98,11 @@ function ThreadItem({ thread, position, unhandled }: { thread: EventThread; posi
       {expanded ? (
         <div id={stackId} className="min-w-0">
           <StackTrace
-            frames={thread.stacktrace}
-            label={`Stack frames of thread ${label}`}
+            key={raw ? 'raw' : 'original'}
+            frames={raw ? toRawFrames(thread.stacktrace) : thread.stacktrace}
+            label={`${raw ? 'Raw stack frames' : 'Stack frames'} of ${label}`}
             emptyText="No stack trace was sent for this thread."
+            raw={raw}
           />
         </div>
       ) : null}
@@ -106,7 +111,19 @@ function ThreadItem({ thread, position, unhandled }: { thread: EventThread; posi
 }
 
 /** A page of threads, more on request: notifiers may send up to 500. */
-function ThreadList({ items, label, unhandled, id }: { items: ReturnType<typeof orderThreads>; label: string; unhandled: boolean; id?: string }) {
+function ThreadList({
+  items,
+  label,
+  unhandled,
+  raw,
+  id,
+}: {
+  items: ReturnType<typeof orderThreads>
+  label: string
+  unhandled: boolean
+  raw: boolean
+  id?: string
+}) {
   const [showAll, setShowAll] = useState(false)
   const visible = showAll ? items : items.slice(0, INITIAL_VISIBLE)
   const hidden = items.length - visible.length
@@ -114,7 +131,7 @@ function ThreadList({ items, label, unhandled, id }: { items: ReturnType<typeof 
     <div id={id} className="flex flex-col gap-2">
       <ol aria-label={label} className="flex flex-col divide-y divide-border">
         {visible.map(({ thread, position }) => (
-          <ThreadItem key={position} thread={thread} position={position} unhandled={unhandled} />
+          <ThreadItem key={position} thread={thread} position={position} unhandled={unhandled} raw={raw} />
         ))}
       </ol>
       {hidden > 0 ? (
@@ -138,7 +155,7 @@ const OPEN_WITHOUT_ERROR_THREAD = 5
  * The error-reporting thread stays in view; the others (up to hundreds) wait behind "Other threads (N)",
  * so they do not push the breadcrumbs and metadata a page further down.
  */
-export function ThreadsPanel({ threads, unhandled }: { threads: readonly EventThread[]; unhandled: boolean }) {
+export function ThreadsPanel({ threads, unhandled, raw = false }: { threads: readonly EventThread[]; unhandled: boolean; raw?: boolean }) {
   const ordered = orderThreads(threads)
   const leading = ordered.filter((item) => item.thread.error_reporting_thread)
   const others = ordered.filter((item) => !item.thread.error_reporting_thread)
@@ -148,7 +165,7 @@ export function ThreadsPanel({ threads, unhandled }: { threads: readonly EventTh
 
   return (
     <div className="flex flex-col gap-2">
-      {leading.length > 0 ? <ThreadList items={leading} label="Error-reporting thread" unhandled={unhandled} /> : null}
+      {leading.length > 0 ? <ThreadList items={leading} label="Error-reporting thread" unhandled={unhandled} raw={raw} /> : null}
       {others.length > 0 ? (
         <>
           <button
@@ -161,7 +178,7 @@ export function ThreadsPanel({ threads, unhandled }: { threads: readonly EventTh
             {othersOpen ? <ChevronDown aria-hidden="true" className="size-4" /> : <ChevronRight aria-hidden="true" className="size-4" />}
             {othersLabel} ({others.length.toLocaleString('en')})
           </button>
-          {othersOpen ? <ThreadList id={othersId} items={others} label={othersLabel} unhandled={unhandled} /> : null}
+          {othersOpen ? <ThreadList id={othersId} items={others} label={othersLabel} unhandled={unhandled} raw={raw} /> : null}
         </>
       ) : null}
     </div>

@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest'
 import { frame } from '../../test/fixtures.ts'
-import { defaultCodeFrameIndex, formatFrameLocation, frameMethod, previewItems, toCodeLines, toFrameItems, type FrameItem } from './to-frames.ts'
+import {
+  defaultCodeFrameIndex,
+  formatFrameLocation,
+  frameMethod,
+  hasSymbolicatedFrames,
+  nativeAddress,
+  previewItems,
+  rawNativeDetails,
+  toCodeLines,
+  toFrameItems,
+  toRawFrames,
+  type FrameItem,
+} from './to-frames.ts'
 
 describe('toFrameItems', () => {
   it('keeps in-project frames and groups each run of library frames', () => {
@@ -138,5 +150,34 @@ describe('previewItems', () => {
     const { items, hidden } = previewItems(toFrameItems(frames), 3)
     expect(shape(items)).toEqual(['repeat:200', 200])
     expect(hidden).toBe(1)
+  })
+})
+
+describe('native frames as they came', () => {
+  const native = {
+    type: 'c', module: '/data/app/lib/arm64/libcrash.so', frame_address: '0x7843a01698', load_address: '0x7843a00000', symbol_address: null,
+    relative_address: '0x1698', is_pc: true, is_lr: false, code_identifier: 'c4c3e678', macho_uuid: null, macho_vm_address: null,
+  }
+  const from = { method: 'crash_here', file: '/data/app/lib/arm64/libcrash.so', line: 5784 }
+  const symbolicated = [
+    frame({ method: 'helper', file: 'crashlib.c', line: 12, column: null, native: { ...native, symbolicated_from: from, inlined: true } }),
+    frame({ method: 'crash_here', file: 'crashlib.c', line: 20, column: null, code: { '20': 'x' }, native: { ...native, symbolicated_from: from } }),
+    frame({ method: 'main', file: 'app.c', line: 3, column: 1 }),
+  ]
+
+  it('turns resolved frames back into what came, without the frames inlined code added', () => {
+    const raw = toRawFrames(symbolicated)
+    expect(raw.map((f) => [f.method, formatFrameLocation(f), f.code])).toEqual([
+      ['crash_here', 'libcrash.so + 0x1698', null],
+      ['main', 'app.c:3:1', null],
+    ])
+    expect(hasSymbolicatedFrames([{ stacktrace: symbolicated }])).toBe(true)
+    expect(hasSymbolicatedFrames([{ stacktrace: [frame({ native })] }])).toBe(false)
+  })
+
+  it('names the module and address, and how a minidump frame was found', () => {
+    expect(nativeAddress(native)).toBe('libcrash.so + 0x1698')
+    expect(rawNativeDetails(native)).toBe('frame 0x7843a01698 · loaded at 0x7843a00000')
+    expect(rawNativeDetails({ ...native, load_address: null, lookup_address: '0x1694', trust: 'cfi' })).toBe('frame 0x7843a01698 · looked up at 0x1694 · found with unwind info')
   })
 })

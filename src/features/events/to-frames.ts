@@ -89,16 +89,23 @@ const baseName = (path: string): string => path.slice(path.lastIndexOf('/') + 1)
  */
 export function formatFrameLocation(frame: Pick<StackFrame, 'file' | 'line' | 'column' | 'native'>): string {
   const native = frame.native
-  if (native && (frame.file === null || frame.file === native.module)) {
-    const module = native.module === null ? null : baseName(native.module)
-    const offset = native.relative_address
-    if (module !== null && offset !== null) return `${module} + ${offset}`
-    return module ?? native.frame_address ?? '(unknown module)'
-  }
+  if (native && (frame.file === null || frame.file === native.module)) return nativeAddress(native)
+
   const file = frame.file ?? '(unknown file)'
   if (frame.line === null) return file
   return frame.column === null ? `${file}:${frame.line}` : `${file}:${frame.line}:${frame.column}`
 }
+
+/** Where a native frame is in its module: "libcrash.so + 0x1698", else what is known of it. */
+export function nativeAddress(native: NonNullable<StackFrame['native']>): string {
+  const module = native.module === null ? null : baseName(native.module)
+  const offset = native.relative_address
+  if (module !== null && offset !== null) return `${module} + ${offset}`
+  return module ?? native.frame_address ?? '(unknown module)'
+}
+
+/** A native frame symbols resolved (function, file and line from a symbol file), whose address is then shown beside. */
+export const isSymbolicatedNative = (frame: Pick<StackFrame, 'native'>): boolean => frame.native?.symbolicated_from !== undefined
 
 export const frameMethod = (frame: Pick<StackFrame, 'method' | 'native'>): string =>
   frame.method?.trim() || (frame.native ? '(unknown function)' : '(anonymous function)')
@@ -110,10 +117,30 @@ export function nativeFrameDetails(native: NonNullable<StackFrame['native']>): s
     native.frame_address && `frame ${native.frame_address}`,
     native.load_address && `loaded at ${native.load_address}`,
     native.code_identifier && `build id ${native.code_identifier}`,
+    native.debug_id && `debug id ${native.debug_id}`,
     native.macho_uuid && `UUID ${native.macho_uuid}`,
   ]
     .filter(Boolean)
     .join('\n')
+}
+
+const FOUND_BY: Record<NonNullable<NonNullable<StackFrame['native']>['trust']>, string> = {
+  context: 'found from the crash context',
+  cfi: 'found with unwind info',
+  frame_pointer: 'found by the frame pointer chain',
+  scan: 'found by scanning the stack',
+}
+
+/** A raw native frame's addresses on one line: "frame 0x… · loaded at 0x… · found with unwind info". */
+export function rawNativeDetails(native: NonNullable<StackFrame['native']>): string {
+  return [
+    native.frame_address && `frame ${native.frame_address}`,
+    native.load_address && `loaded at ${native.load_address}`,
+    native.lookup_address && `looked up at ${native.lookup_address}`,
+    native.trust && FOUND_BY[native.trust],
+  ]
+    .filter(Boolean)
+    .join(' · ')
 }
 
 export interface CodeLine {
@@ -144,3 +171,19 @@ export function defaultCodeFrameIndex(frames: readonly StackFrame[]): number {
  */
 export const toMinifiedFrames = (frames: readonly StackFrame[]): StackFrame[] =>
   frames.map((frame) => (frame.minified ? { ...frame.minified } : frame))
+
+/**
+ * The frames as the notifier (or the minidump's stack walk) gave them, before symbols: a resolved
+ * native frame becomes its `symbolicated_from` again, and the frames its inlined code added go.
+ */
+export const toRawFrames = (frames: readonly StackFrame[]): StackFrame[] =>
+  frames.flatMap((frame) => {
+    const from = frame.native?.symbolicated_from
+    if (!from) return [frame]
+    if (frame.native?.inlined) return []
+    return [{ ...frame, method: from.method, file: from.file, line: from.line, column: null, code: null }]
+  })
+
+/** Whether symbols resolved any native frame of these stacks, so there are raw frames to show. */
+export const hasSymbolicatedFrames = (stacks: readonly { stacktrace: readonly StackFrame[] }[]): boolean =>
+  stacks.some((stack) => stack.stacktrace.some(isSymbolicatedNative))

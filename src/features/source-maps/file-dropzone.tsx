@@ -14,6 +14,7 @@ export function FileDropzone({
   disabled = false,
   label,
   hint,
+  multiple = true,
   className,
 }: {
   onFiles: (files: File[]) => void
@@ -21,6 +22,8 @@ export function FileDropzone({
   /** What to drop: the area's name. */
   label: string
   hint?: React.ReactNode
+  /** False: one file at a time (the first of several dropped), and the button says "Choose a file". */
+  multiple?: boolean
   className?: string
 }) {
   const labelId = useId()
@@ -28,7 +31,7 @@ export function FileDropzone({
     onDrop: (accepted) => {
       if (accepted.length > 0) onFiles(accepted)
     },
-    multiple: true,
+    multiple,
     disabled,
     noClick: true,
     noKeyboard: true,
@@ -50,10 +53,10 @@ export function FileDropzone({
       <input {...getInputProps({ 'aria-hidden': true })} />
       <Upload aria-hidden="true" className="size-5 text-muted-foreground" />
       <span id={labelId} className="font-medium text-foreground">
-        {isDragActive ? 'Drop the files here' : label}
+        {isDragActive ? (multiple ? 'Drop the files here' : 'Drop the file here') : label}
       </span>
       <Button size="sm" onClick={open} disabled={disabled}>
-        Choose files
+        {multiple ? 'Choose files' : 'Choose a file'}
       </Button>
       {hint ? <span className="text-xs text-muted-foreground">{hint}</span> : null}
     </div>

@@ -9,6 +9,7 @@ import { Input, Label } from '../../components/ui/input.tsx'
 import { formatBytes } from '../../lib/format-bytes.ts'
 import { cn } from '../../lib/cn.ts'
 import { FileDropzone } from './file-dropzone.tsx'
+import { UploadProgress } from './upload-progress.tsx'
 import { checkSourceMap, sortDroppedFiles, sourcesWithoutCode, suggestMinifiedUrl, type DroppedFile, type SourceMapCheck } from './to-upload-files.ts'
 
 /** The dropped map as the browser read it: the check belongs to that one file. */
@@ -49,28 +50,6 @@ function DroppedFiles({ entries, onRemove }: { entries: DroppedFile<File>[]; onR
         )
       })}
     </ul>
-  )
-}
-
-function UploadProgress({ sent, total }: { sent: number; total: number }) {
-  const percent = total > 0 ? Math.round((sent / total) * 100) : 0
-  return (
-    <div className="flex flex-col gap-1">
-      <div
-        role="progressbar"
-        aria-label="Upload progress"
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={percent}
-        aria-valuetext={`${percent}% (${formatBytes(sent)} of ${formatBytes(total)})`}
-        className="h-2 overflow-hidden rounded-full bg-surface-muted"
-      >
-        <div className="h-full bg-accent transition-[width]" style={{ width: `${percent}%` }} />
-      </div>
-      <p className="text-xs text-muted-foreground tabular-nums">
-        {percent < 100 ? `Uploading… ${percent}% of ${formatBytes(total)}` : 'Uploaded; the server is checking the map…'}
-      </p>
-    </div>
   )
 }
 

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
+import type { NativeSymbolFile } from '../../../contract/native.ts'
 import type { SourceMap } from '../../../contract/source-maps.ts'
 import { event, organization, project, signedInCollaborator, signedInUser } from '../../test/fixtures.ts'
 import { json, mockApi, type MockRequest } from '../../test/mock-api.ts'
@@ -103,11 +104,107 @@ describe('source maps & symbols page', () => {
     expect(screen.getByLabelText('App version')).toHaveValue('1.2.3')
   })
 
-  it('keeps a tab for each kind of file, native symbols marked as not accepted yet', async () => {
-    mockApi(routes(true, []).routes)
+  it('switches to the native symbols tab, the tab in the URL', async () => {
+    mockApi({ ...routes(true, []).routes, 'GET /api/projects/p1/native_symbols': [] })
     const { router } = renderApp('/projects/p1/source-maps')
-    await userEvent.click(await screen.findByRole('tab', { name: 'Android NDK symbols' }))
-    expect(await screen.findByText('Android NDK symbols are not accepted yet')).toBeInTheDocument()
-    expect(router.state.location.search).toMatchObject({ kind: 'ndk' })
+    await userEvent.click(await screen.findByRole('tab', { name: 'Native symbols' }))
+    expect(await screen.findByRole('form', { name: 'Upload a Breakpad symbol file' })).toBeInTheDocument()
+    expect(screen.getByRole('form', { name: 'Upload a shared library' })).toBeInTheDocument()
+    expect(await screen.findByText('No symbol files yet')).toBeInTheDocument()
+    expect(router.state.location.search).toMatchObject({ kind: 'native' })
+  })
+})
+
+const symbolFile = (overrides: Partial<NativeSymbolFile> = {}): NativeSymbolFile => ({
+  id: 'ns1',
+  kind: 'breakpad',
+  debug_id: '78E6C3C4C58290AE748762B6CCAF46F60',
+  code_id: 'c4c3e67882c5ae90748762b6ccaf46f60a4db16a',
+  os: 'linux',
+  arch: 'arm64',
+  module_name: 'libcrash.so',
+  version: null,
+  has_symbols: true,
+  has_line_info: true,
+  has_inline_info: false,
+  has_cfi: true,
+  size: 2_400_000,
+  uploaded_at: new Date(Date.now() - 3_600_000).toISOString(),
+  uploaded_by: null,
+  ...overrides,
+})
+
+function nativeRoutes(isAdmin: boolean, files: NativeSymbolFile[] | Response) {
+  const state = { files: Array.isArray(files) ? [...files] : [] }
+  return {
+    state,
+    routes: {
+      ...routes(isAdmin, []).routes,
+      'GET /api/projects/p1/native_symbols': () => (files instanceof Response ? files.clone() : json(state.files)),
+      'DELETE /api/projects/p1/native_symbols/ns1': () => {
+        state.files = state.files.filter((file) => file.id !== 'ns1')
+        return new Response(null, { status: 204 })
+      },
+    },
+  }
+}
+
+describe('native symbol files on the source maps & symbols page', () => {
+  const stripped = symbolFile({
+    id: 'ns2',
+    kind: 'elf',
+    module_name: 'libgame.so',
+    debug_id: '20AD60B0B4C68177552708AA192E77390',
+    code_id: 'b060ad20c6b47781552708aa192e7739fac7c84a',
+    arch: 'x86_64',
+    has_line_info: false,
+    has_cfi: false,
+    size: 3536,
+    uploaded_by: { id: 'u1', name: 'Ada' },
+  })
+
+  it('lists each file in words, with copyable ids, and lets an admin delete one after confirming', async () => {
+    const { state, routes: table } = nativeRoutes(true, [symbolFile(), stripped])
+    mockApi(table)
+    renderApp('/projects/p1/source-maps?kind=native')
+    const list = await screen.findByRole('table', { name: 'Uploaded symbol files, newest first' })
+    const [, first, second] = within(list).getAllByRole('row')
+    expect(within(first!).getByRole('rowheader')).toHaveTextContent('libcrash.so')
+    expect(first).toHaveTextContent('78E6C3C4C58290AE748762B6CCAF46F60')
+    expect(first).toHaveTextContent('c4c3e67882c5ae90748762b6ccaf46f60a4db16a')
+    expect(first).toHaveTextContent('arm64')
+    expect(first).toHaveTextContent('.sym')
+    expect(first).toHaveTextContent('2.3 MB')
+    expect(first).toHaveTextContent('upload tool')
+    expect(first).toHaveTextContent('unwind info')
+    expect(first).not.toHaveTextContent('no line information')
+    expect(within(first!).getByRole('button', { name: 'Copy the debug id of libcrash.so' })).toBeInTheDocument()
+    expect(within(first!).getByRole('button', { name: 'Copy the build id of libcrash.so' })).toBeInTheDocument()
+    expect(second).toHaveTextContent('ELF')
+    expect(second).toHaveTextContent('Ada')
+    expect(second).toHaveTextContent('no line information: upload the unstripped library')
+    expect(second).not.toHaveTextContent('unwind info')
+
+    await userEvent.click(within(first!).getByRole('button', { name: 'Delete the symbols for libcrash.so (arm64, .sym)' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Delete these symbols?' })
+    expect(dialog).toHaveTextContent('libcrash.so (arm64, .sym, debug id 78E6C3C4C58290AE748762B6CCAF46F60)')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete symbols' }))
+    await waitFor(() => expect(within(list).queryByRole('rowheader', { name: /libcrash\.so/ })).not.toBeInTheDocument())
+    expect(state.files.map((file) => file.id)).toEqual(['ns2'])
+  })
+
+  it('shows members the files without Delete', async () => {
+    mockApi(nativeRoutes(false, [symbolFile()]).routes)
+    renderApp('/projects/p1/source-maps?kind=native')
+    const list = await screen.findByRole('table', { name: 'Uploaded symbol files, newest first' })
+    expect(within(list).queryByRole('button', { name: /Delete/ })).not.toBeInTheDocument()
+    expect(screen.getByText('Only organization admins can delete symbol files.')).toBeInTheDocument()
+  })
+
+  it('says when the list cannot be loaded, with a retry', async () => {
+    mockApi(nativeRoutes(true, json({ errors: ['database unavailable'] }, { status: 503 })).routes)
+    renderApp('/projects/p1/source-maps?kind=native')
+    expect(await screen.findByText('Could not load the symbol files')).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: /Retry/ })).toBeInTheDocument()
   })
 })

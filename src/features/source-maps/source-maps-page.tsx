@@ -1,32 +1,18 @@
 import type * as React from 'react'
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card.tsx'
 import { PageHeader } from '../../components/ui/page-header.tsx'
-import { EmptyState } from '../../components/ui/states.tsx'
 import { Tabs } from '../../components/ui/tabs.tsx'
+import { BreakpadUploadForm, SharedObjectUploadForm } from './native-upload-forms.tsx'
+import { NativeSymbolsList } from './native-symbols-list.tsx'
 import { SourceMapUploadForm } from './source-map-upload-form.tsx'
 import { SourceMapsList } from './source-maps-list.tsx'
 
-/**
- * The kinds of debug files a project's stack traces are made readable with. JavaScript source maps
- * are accepted today; native symbol files will join them here, each with its own form and list.
- */
+/** The kinds of debug files a project's stack traces are made readable with, each with its forms and list. */
 export const SYMBOL_KINDS = [
-  { id: 'js', tab: 'JavaScript source maps', available: true },
-  { id: 'ndk', tab: 'Android NDK symbols', available: false },
-  { id: 'breakpad', tab: 'Breakpad symbols', available: false },
+  { id: 'js', tab: 'JavaScript source maps' },
+  { id: 'native', tab: 'Native symbols' },
 ] as const
 export type SymbolKind = (typeof SYMBOL_KINDS)[number]['id']
-
-const LATER: Record<Exclude<SymbolKind, 'js'>, { title: string; text: string }> = {
-  ndk: {
-    title: 'Android NDK symbols are not accepted yet',
-    text: 'Native frames of Android apps show their library and address (libapp.so + 0x1a2b) until symbol files can be uploaded here.',
-  },
-  breakpad: {
-    title: 'Breakpad symbols are not accepted yet',
-    text: 'Minidump crashes (Electron, native desktop apps) show module and address until Breakpad .sym files can be uploaded here.',
-  },
-}
 
 function UploadToolHelp({ apiKey }: { apiKey: string }) {
   const endpoint = window.location.origin
@@ -45,9 +31,27 @@ function UploadToolHelp({ apiKey }: { apiKey: string }) {
   )
 }
 
+function NativeUploadToolHelp({ apiKey }: { apiKey: string }) {
+  const endpoint = window.location.origin
+  return (
+    <details className="text-sm">
+      <summary className="cursor-pointer text-muted-foreground hover:text-foreground">Upload from your build instead</summary>
+      <p className="mt-2 text-muted-foreground">
+        Breakpad’s <code className="font-mono">sym_upload</code>, the Bugsnag CLI and the Android Gradle plugin work unchanged with this server as
+        their upload endpoint; by hand:
+      </p>
+      <pre tabIndex={0} className="mt-2 overflow-x-auto rounded-md border border-border bg-surface-muted p-3 font-mono text-xs">
+        {`curl -F symbol_file=@libgame.sym "${endpoint}/breakpad-symbol?api_key=${apiKey}"
+curl -F soFile=@libgame.so -F apiKey=${apiKey} ${endpoint}/ndk-symbol`}
+      </pre>
+    </details>
+  )
+}
+
 /**
  * "Source maps & symbols": upload a map by dropping it (with its minified file and sources), and
- * the project's uploads below with search and, for admins, delete. The kind, the search and any
+ * the project's uploads below with search and, for admins, delete; on the native tab, Breakpad
+ * .sym files and shared libraries, with the project's symbol files. The kind, the search and any
  * prefilled URL and version live in the URL.
  */
 export function SourceMapsPage({
@@ -116,9 +120,33 @@ export function SourceMapsPage({
               </Card>
             </div>
           ) : (
-            <EmptyState title={LATER[kind].title}>
-              {LATER[kind].text}
-            </EmptyState>
+            <div className="flex flex-col gap-6">
+              <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
+                <Card aria-labelledby="breakpad-upload-title">
+                  <CardHeader>
+                    <CardTitle id="breakpad-upload-title">Upload a Breakpad symbol file (.sym)</CardTitle>
+                  </CardHeader>
+                  <CardContent>
+                    <BreakpadUploadForm projectId={projectId} />
+                  </CardContent>
+                </Card>
+                <Card aria-labelledby="shared-object-upload-title">
+                  <CardHeader>
+                    <CardTitle id="shared-object-upload-title">Upload a shared library (.so)</CardTitle>
+                  </CardHeader>
+                  <CardContent>
+                    <SharedObjectUploadForm projectId={projectId} />
+                  </CardContent>
+                </Card>
+              </div>
+              <NativeUploadToolHelp apiKey={apiKey} />
+              <Card aria-labelledby="native-symbols-list-title">
+                <CardHeader>
+                  <CardTitle id="native-symbols-list-title">Uploaded symbol files</CardTitle>
+                </CardHeader>
+                <NativeSymbolsList projectId={projectId} isAdmin={isAdmin} />
+              </Card>
+            </div>
           )
         }
       </Tabs>

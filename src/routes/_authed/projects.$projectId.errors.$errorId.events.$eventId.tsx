@@ -11,8 +11,8 @@ import { UserPrivacyLink } from '../../features/privacy/user-privacy-link.tsx'
 export const Route = createFileRoute('/_authed/projects/$projectId/errors/$errorId/events/$eventId')({
   validateSearch: z.object({
     tab: z.catch(z.optional(z.string()), undefined),
-    // The stack traces as the notifier sent them, before source maps.
-    frames: z.catch(z.optional(z.enum(['minified'])), undefined),
+    // The stack traces as the notifier sent them, before source maps (minified) or native symbols (raw).
+    frames: z.catch(z.optional(z.enum(['minified', 'raw'])), undefined),
   }),
   loader: async ({ context: { queryClient }, params: { projectId, errorId, eventId } }) => {
     const event = await orNotFound(queryClient.ensureQueryData(eventQuery(projectId, eventId)))
@@ -43,6 +43,8 @@ function EventPage() {
       onMetadataTabChange={(next) => void navigate({ search: (prev) => ({ ...prev, tab: next }), replace: true })}
       showMinified={frames === 'minified'}
       onShowMinifiedChange={(minified) => void navigate({ search: (prev) => ({ ...prev, frames: minified ? 'minified' : undefined }), replace: true })}
+      showRaw={frames === 'raw'}
+      onShowRawChange={(raw) => void navigate({ search: (prev) => ({ ...prev, frames: raw ? 'raw' : undefined }), replace: true })}
       navigation={<EventNavigation projectId={projectId} errorId={errorId} event={event} />}
       tools={<EventTools projectId={projectId} errorId={errorId} event={event} />}
       userAction={<UserPrivacyLink projectId={projectId} user={event.user} />}

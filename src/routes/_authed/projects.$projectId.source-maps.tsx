@@ -10,10 +10,11 @@ import { orNotFound, PageSkeleton, ProjectNotFound, RouteError } from '../../fea
 import { ProjectNav } from '../../features/projects/project-nav.tsx'
 import { SourceMapsPage } from '../../features/source-maps/source-maps-page.tsx'
 
-// `url` and `version` come from an event's "no source map for …" link and prefill the form.
+// `url` and `version` come from an event's "no source map for …" link and prefill the form;
+// `kind=native` (the native symbols tab) from its "symbols missing for …" notice.
 export const Route = createFileRoute('/_authed/projects/$projectId/source-maps')({
   validateSearch: z.object({
-    kind: z.catch(z.optional(z.enum(['js', 'ndk', 'breakpad'])), undefined),
+    kind: z.catch(z.optional(z.enum(['js', 'native'])), undefined),
     q: z.catch(z.optional(z.string()), undefined),
     url: z.catch(z.optional(z.string()), undefined),
     version: z.catch(z.optional(z.string()), undefined),
