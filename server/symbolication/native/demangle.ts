@@ -4,13 +4,31 @@
 // JavaScript (the `demangle` package); it takes Mach-O's spelling, one more leading underscore.
 import { createRequire } from 'node:module'
 
-const { demangle: libcxxabiDemangle } = createRequire(import.meta.url)('demangle') as { demangle(name: string): string | null }
+type Demangler = (name: string) => string | null
+let demangler: Demangler | undefined
+
+/**
+ * The package, loaded at first use. Its Emscripten runtime adds a process-wide
+ * 'uncaughtException' listener that rethrows, which would turn any error a request leaks into
+ * the end of the server (server/leaked-errors.ts logs them and serves on): the listeners it
+ * added are taken off again.
+ */
+function load(): Demangler {
+  const events = ['uncaughtException', 'unhandledRejection'] as const
+  const before = new Map(events.map((event) => [event, new Set(process.listeners(event))]))
+  const { demangle } = createRequire(import.meta.url)('demangle') as { demangle: Demangler }
+  for (const event of events) {
+    for (const listener of process.listeners(event)) if (!before.get(event)!.has(listener)) process.off(event, listener)
+  }
+  return demangle
+}
 
 /** The demangled name of an Itanium C++ ABI symbol (`_Z…`), else the name as it is. */
 export function demangle(name: string): string {
   if (!name.startsWith('_Z')) return name
+  demangler ??= load()
   try {
-    return libcxxabiDemangle(`_${name}`) ?? name
+    return demangler(`_${name}`) ?? name
   } catch {
     return name
   }
