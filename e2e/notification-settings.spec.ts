@@ -1,12 +1,10 @@
 // Email notification settings: chosen per project from the header's "Your settings" and kept; and
 // the one-click unsubscribe link of a real alert email, on a server of this spec's own with email
 // on through a test SMTP server (as e2e/password-reset.spec.ts does).
-import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
-import { join } from 'node:path'
+import { mkdirSync } from 'node:fs'
 import { expect, test, type Page } from '@playwright/test'
-import { startTestSmtpServer, type TestSmtpServer } from '../server/test-support/smtp-server.ts'
+import type { TestSmtpServer } from '../server/test-support/smtp-server.ts'
+import { startServerWithMail, type ServerWithMail } from './server-with-mail.ts'
 import { simpleEvent } from './bugsnag-payload.ts'
 import { Api, createProject, expectAccessible, NARROW, notify, signIn, watchPage, WIDE } from './support.ts'
 
@@ -90,56 +88,18 @@ test.describe('on the shared server (email off)', () => {
 
 test.describe('with email on', () => {
   const ADMIN = { email: 'notify-admin@example.com', password: 'notify-password-123' }
+  let mail: ServerWithMail
   let smtp: TestSmtpServer
-  let server: ChildProcess
   let baseURL: string
-  let dataDir: string
-
-  const freePort = () =>
-    new Promise<number>((resolve) => {
-      const probe = createServer().listen(0, '127.0.0.1', () => {
-        const { port } = probe.address() as { port: number }
-        probe.close(() => resolve(port))
-      })
-    })
 
   test.beforeAll(async () => {
     test.setTimeout(180_000)
-    smtp = await startTestSmtpServer()
-    mkdirSync('.tmp', { recursive: true })
-    dataDir = mkdtempSync(join('.tmp', 'e2e-notify-'))
-    const port = await freePort()
-    baseURL = `http://127.0.0.1:${port}`
-    server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        ERRATA_PUBLIC_URL: baseURL,
-        ERRATA_ADMIN_EMAIL: ADMIN.email,
-        ERRATA_ADMIN_PASSWORD: ADMIN.password,
-        ERRATA_SMTP_URL: smtp.url,
-        ERRATA_SMTP_CA: smtp.caFile,
-        ERRATA_MAIL_FROM: 'Errata <errata@example.com>',
-        ERRATA_FETCH_SOURCES: 'false',
-        LOG_LEVEL: 'warn',
-      },
-      stdio: 'ignore',
-    })
-    await expect
-      .poll(async () => (await fetch(`${baseURL}/healthz`).catch(() => null))?.status ?? 0, { timeout: 150_000, intervals: [500] })
-      .toBe(200)
+    mail = await startServerWithMail(ADMIN, 'notify')
+    ;({ smtp, baseURL } = mail)
   })
 
   test.afterAll(async () => {
-    if (server && server.exitCode === null) {
-      const exited = new Promise((resolve) => server.once('exit', resolve))
-      server.kill('SIGTERM')
-      await exited
-    }
-    await smtp?.close()
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true })
+    await mail?.stop()
   })
 
   test('a new error’s email unsubscribes in one click from its link; subscribing again undoes it', async ({ page, playwright }) => {

@@ -1,12 +1,10 @@
 // "Forgot password" end to end: an Errata server of this spec's own, with email on through a real
 // SMTP server the spec starts, so the link is read from the email the way a person would open it.
-import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
-import { join } from 'node:path'
+import { mkdirSync } from 'node:fs'
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
-import { startTestSmtpServer, type TestSmtpServer } from '../server/test-support/smtp-server.ts'
+import type { TestSmtpServer } from '../server/test-support/smtp-server.ts'
+import { startServerWithMail, type ServerWithMail } from './server-with-mail.ts'
 
 const ADMIN = 'reset-admin@example.com'
 const OLD_PASSWORD = 'old-password-123'
@@ -24,56 +22,18 @@ async function expectAccessible(page: Page, name: string) {
   await page.emulateMedia({ colorScheme: 'light' })
 }
 
+let mail: ServerWithMail
 let smtp: TestSmtpServer
-let server: ChildProcess
 let baseURL: string
-let dataDir: string
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number }
-      probe.close(() => resolve(port))
-    })
-  })
 
 test.beforeAll(async () => {
   test.setTimeout(180_000)
-  smtp = await startTestSmtpServer()
-  mkdirSync('.tmp', { recursive: true })
-  dataDir = mkdtempSync(join('.tmp', 'e2e-reset-'))
-  const port = await freePort()
-  baseURL = `http://127.0.0.1:${port}`
-  server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      ERRATA_PUBLIC_URL: baseURL,
-      ERRATA_ADMIN_EMAIL: ADMIN,
-      ERRATA_ADMIN_PASSWORD: OLD_PASSWORD,
-      ERRATA_SMTP_URL: smtp.url,
-      ERRATA_SMTP_CA: smtp.caFile,
-      ERRATA_MAIL_FROM: 'Errata <errata@example.com>',
-      ERRATA_FETCH_SOURCES: 'false',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: 'ignore',
-  })
-  await expect
-    .poll(async () => (await fetch(`${baseURL}/healthz`).catch(() => null))?.status ?? 0, { timeout: 150_000, intervals: [500] })
-    .toBe(200)
+  mail = await startServerWithMail({ email: ADMIN, password: OLD_PASSWORD }, 'reset')
+  ;({ smtp, baseURL } = mail)
 })
 
 test.afterAll(async () => {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((resolve) => server.once('exit', resolve))
-    server.kill('SIGTERM')
-    await exited
-  }
-  await smtp?.close()
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true })
+  await mail?.stop()
 })
 
 test('forgot password: the emailed link sets a new password that signs in', async ({ page, browser }) => {

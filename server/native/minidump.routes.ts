@@ -14,7 +14,7 @@ import type { AppEnv } from '../context.ts'
 import { newId } from '../db/ids.ts'
 import { ValidationError } from '../failures.ts'
 import { acceptedRequest } from '../ingest/payload/accepted-request.ts'
-import { bodyStream, discardBody } from '../source-maps/multipart-upload.ts'
+import { admitUploadOrDrain, bodyStream } from '../source-maps/multipart-upload.ts'
 import { takeUploadSlot } from '../source-maps/upload-slots.ts'
 import { MinidumpError, parseMinidump } from '../symbolication/native/minidump.ts'
 import { walkThreads } from '../symbolication/native/stackwalk.ts'
@@ -58,13 +58,7 @@ async function acceptMinidump(c: Context<AppEnv>): Promise<string> {
   const { deps } = c.var
   const receivedAt = new Date()
   const limit = { bytes: deps.config.native.maxMinidumpBytes, setting: 'ERRATA_MAX_MINIDUMP_BYTES' }
-  try {
-    deps.diskGuard?.admitUpload()
-  } catch (err) {
-    c.header('Connection', 'close')
-    await discardBody(bodyStream(c), limit.bytes)
-    throw err
-  }
+  await admitUploadOrDrain(c, limit.bytes)
   // Crashpad gzips the whole body; busboy reads it decompressed (limits apply to what it reads).
   let body = bodyStream(c)
   if (/^\s*gzip\s*$/i.test(c.req.header('Content-Encoding') ?? '')) {

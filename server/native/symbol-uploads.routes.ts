@@ -12,7 +12,7 @@ import { gunzipSync } from 'node:zlib'
 import type { AppEnv } from '../context.ts'
 import { Failure, UnauthorizedError, ValidationError } from '../failures.ts'
 import { projectIdForApiKey } from '../ingest/accept/project-keys.ts'
-import { bodyStream, discardBody, readMultipartUpload, type ReceivedFile, type ReceivedUpload } from '../source-maps/multipart-upload.ts'
+import { admitUploadOrDrain, bodyStream, readMultipartUpload, type ReceivedFile, type ReceivedUpload } from '../source-maps/multipart-upload.ts'
 import { takeUploadSlot } from '../source-maps/upload-slots.ts'
 import { indexSymbolFile, type SymbolHints } from './index-symbol-file.ts'
 import { storeSymbolFile, type SymbolKind } from './native-symbols.service.ts'
@@ -92,13 +92,7 @@ async function accept(
 ): Promise<string> {
   const release = takeUploadSlot(c)
   try {
-    try {
-      c.var.deps.diskGuard?.admitUpload()
-    } catch (err) {
-      c.header('Connection', 'close')
-      await discardBody(bodyStream(c), c.var.deps.config.native.maxSymbolFileBytes)
-      throw err
-    }
+    await admitUploadOrDrain(c, c.var.deps.config.native.maxSymbolFileBytes)
     const limit = { bytes: c.var.deps.config.native.maxSymbolFileBytes, setting: 'ERRATA_MAX_SYMBOL_FILE_BYTES' }
     const { projectId, upload } = await receiveNativeUpload(c, fields, authority, limit)
     const { bytes, hints, projectRoot, overwrite, details } = read(upload)

@@ -21,6 +21,7 @@ import type { MailDeps } from '../mail/mail-deps.ts'
 import { enqueueMail } from '../mail/mail.jobs.ts'
 import { renderEmail } from '../mail/render.ts'
 import { alertEmail, alertSummary, type AlertDetails, type AlertError, type AlertKind } from './alert-emails.ts'
+import { alertErrorColumns, toAlertError, type AlertErrorRow } from './alert-errors.ts'
 import { sendDigestIfDue } from './digest.ts'
 import { spikingErrors } from './spikes.ts'
 import { unsubscribeLinks } from './unsubscribe-links.ts'
@@ -52,44 +53,13 @@ export function enqueueAlertTick(db: Db, now: Date): Promise<string | null> {
   return enqueueJob(db, ALERTS_TICK_JOB, {}, now, { key: 'alerts' })
 }
 
-interface ErrorRow {
-  id: string
-  project_id: string
-  project_name: string
-  error_class: string
-  message: string
-  context: string | null
-  release_stages: string[]
-  events_count: number | string
-  users_count: number | string
-  assigned_collaborator_id: string | null
-}
-
 async function alertErrors(tx: Db, ids: readonly string[]): Promise<Map<string, AlertError & { assigneeId: string | null }>> {
-  const rows = await queryRows<ErrorRow>(
+  const rows = await queryRows<AlertErrorRow>(
     tx,
-    sql`SELECT e.id, e.project_id, p.name AS project_name, e.error_class, e.message, e.context, e.release_stages,
-        e.events_count, e.users_count, e.assigned_collaborator_id
-      FROM errors e JOIN projects p ON p.id = e.project_id
+    sql`SELECT ${alertErrorColumns} FROM errors e JOIN projects p ON p.id = e.project_id
       WHERE e.id = ANY(${textArrayLiteral([...new Set(ids)])}::text[]) AND e.discarded_at IS NULL`,
   )
-  return new Map(
-    rows.map((r) => [
-      r.id,
-      {
-        id: r.id,
-        projectId: r.project_id,
-        projectName: r.project_name,
-        errorClass: r.error_class,
-        message: r.message,
-        context: r.context,
-        releaseStages: r.release_stages,
-        events: Number(r.events_count),
-        users: Number(r.users_count),
-        assigneeId: r.assigned_collaborator_id,
-      },
-    ]),
-  )
+  return new Map(rows.map((r) => [r.id, toAlertError(r)]))
 }
 
 interface Reader {

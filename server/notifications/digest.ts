@@ -11,36 +11,14 @@ import { textArrayLiteral } from '../db/text-array.ts'
 import type { MailDeps } from '../mail/mail-deps.ts'
 import { enqueueMail } from '../mail/mail.jobs.ts'
 import { renderEmail } from '../mail/render.ts'
-import { digestEmail, errorPath, type AlertError, type DigestProject } from './alert-emails.ts'
+import { digestEmail, errorPath, type DigestProject } from './alert-emails.ts'
+import { alertErrorColumns, toAlertError, type AlertErrorRow } from './alert-errors.ts'
 import { unsubscribeLinks } from './unsubscribe-links.ts'
 
 const DAY_MS = 86_400_000
 /** Errors listed per project and section, and held alerts listed. */
 const LISTED = 5
 const HELD_LISTED = 20
-
-interface ErrorListRow {
-  id: string
-  project_id: string
-  error_class: string
-  message: string
-  context: string | null
-  release_stages: string[]
-  events_count: number | string
-  users_count: number | string
-}
-
-const toError = (projectName: string) => (r: ErrorListRow): AlertError => ({
-  id: r.id,
-  projectId: r.project_id,
-  projectName,
-  errorClass: r.error_class,
-  message: r.message,
-  context: r.context,
-  releaseStages: r.release_stages,
-  events: Number(r.events_count),
-  users: Number(r.users_count),
-})
 
 /** Queues today's digests when their hour has come and nobody sent them; returns how many. */
 export async function sendDigestIfDue(tx: Db, mail: MailDeps, settings: AlertSettings, now: Date): Promise<number> {
@@ -73,13 +51,15 @@ export async function sendDigestIfDue(tx: Db, mail: MailDeps, settings: AlertSet
   const partOf = async (projectId: string, projectName: string): Promise<DigestProject> => {
     let part = parts.get(projectId)
     if (!part) {
-      const list = (where: ReturnType<typeof sql>) =>
-        queryRows<ErrorListRow>(
-          tx,
-          sql`SELECT id, project_id, error_class, message, context, release_stages, events_count, users_count FROM errors
-            WHERE project_id = ${projectId} AND status = 'open' AND discarded_at IS NULL AND ${where}
-            ORDER BY events_count DESC, id LIMIT ${LISTED}`,
-        )
+      const list = async (where: ReturnType<typeof sql>) =>
+        (
+          await queryRows<AlertErrorRow>(
+            tx,
+            sql`SELECT ${alertErrorColumns} FROM errors e JOIN projects p ON p.id = e.project_id
+              WHERE e.project_id = ${projectId} AND e.status = 'open' AND e.discarded_at IS NULL AND ${where}
+              ORDER BY e.events_count DESC, e.id LIMIT ${LISTED}`,
+          )
+        ).map(toAlertError)
       const [counts] = await queryRows<{ new_count: number | string; open_count: number | string }>(
         tx,
         sql`SELECT count(*) FILTER (WHERE first_seen >= ${since}::timestamptz) AS new_count, count(*) AS open_count
@@ -87,9 +67,9 @@ export async function sendDigestIfDue(tx: Db, mail: MailDeps, settings: AlertSet
       )
       part = {
         projectName,
-        newErrors: (await list(sql`first_seen >= ${since}::timestamptz`)).map(toError(projectName)),
+        newErrors: await list(sql`e.first_seen >= ${since}::timestamptz`),
         newCount: Number(counts?.new_count ?? 0),
-        openErrors: (await list(sql`last_seen >= ${since}::timestamptz AND first_seen < ${since}::timestamptz`)).map(toError(projectName)),
+        openErrors: await list(sql`e.last_seen >= ${since}::timestamptz AND e.first_seen < ${since}::timestamptz`),
         openCount: Number(counts?.open_count ?? 0),
       }
       parts.set(projectId, part)

@@ -298,7 +298,7 @@ export function bodyStream(c: Context<AppEnv>): Readable {
 }
 
 /** Reads and drops a body of at most `limitBytes`; stops reading past it (the connection is closed then). */
-export async function discardBody(body: Readable, limitBytes: number): Promise<void> {
+async function discardBody(body: Readable, limitBytes: number): Promise<void> {
   let bytes = 0
   try {
     for await (const chunk of body) {
@@ -307,5 +307,21 @@ export async function discardBody(body: Readable, limitBytes: number): Promise<v
     }
   } catch {
     // The client went away: nothing to answer.
+  }
+}
+
+/**
+ * Low on disk space (storage/disk-guard.ts): an upload is refused before anything is stored. Its
+ * body is read and dropped first (holding the client's upload slot), up to `limitBytes`, so the
+ * upload tool reads the answer instead of a connection reset while it is still sending; past the
+ * limit the connection ends.
+ */
+export async function admitUploadOrDrain(c: Context<AppEnv>, limitBytes: number): Promise<void> {
+  try {
+    c.var.deps.diskGuard?.admitUpload()
+  } catch (err) {
+    c.header('Connection', 'close')
+    await discardBody(bodyStream(c), limitBytes)
+    throw err
   }
 }

@@ -2,7 +2,7 @@ import { Hono, type Context } from 'hono'
 import type { AppEnv } from '../context.ts'
 import { Failure, UnauthorizedError, ValidationError } from '../failures.ts'
 import { projectIdForApiKey } from '../ingest/accept/project-keys.ts'
-import { bodyStream, discardBody, readMultipartUpload, type ReceivedUpload } from './multipart-upload.ts'
+import { admitUploadOrDrain, bodyStream, readMultipartUpload, type ReceivedUpload } from './multipart-upload.ts'
 import { inspectSourceMap } from './inspect-source-map.ts'
 import { storeUpload } from './source-maps-upload.service.ts'
 import { takeUploadSlot } from './upload-slots.ts'
@@ -73,17 +73,7 @@ async function receiveUpload(c: Context<AppEnv>, kind: UploadKind, authority: Up
 async function acceptUpload(c: Context<AppEnv>, kind: UploadKind, authority: UploadAuthority): Promise<string> {
   const release = takeUploadSlot(c)
   try {
-    try {
-      // Low on disk space: refused before anything is stored (storage/disk-guard.ts).
-      c.var.deps.diskGuard?.admitUpload()
-    } catch (err) {
-      // The body is read and dropped (holding the client's upload slot), up to an upload's limit,
-      // so the upload tool reads the answer instead of a connection reset while it is still
-      // sending; past the limit the connection ends.
-      c.header('Connection', 'close')
-      await discardBody(bodyStream(c), c.var.deps.config.sourceMaps.maxFileBytes * TOTAL_FILES_FACTOR)
-      throw err
-    }
+    await admitUploadOrDrain(c, c.var.deps.config.sourceMaps.maxFileBytes * TOTAL_FILES_FACTOR)
     const { projectId, upload } = await receiveUpload(c, kind, authority)
     const request = readUploadForm(kind, upload)
     const summary = await inspectSourceMap(request.map.gzipped, request.map.size)

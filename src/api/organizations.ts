@@ -1,9 +1,10 @@
-import { queryOptions } from '@tanstack/react-query'
+import { queryOptions, type QueryClient } from '@tanstack/react-query'
 import { z } from 'zod/mini'
 import { organizationSchema, type CreateOrganization, type Organization, type UpdateOrganization } from '../../contract/organizations.ts'
 import { apiUrl, getJson, sendEmpty, sendJson } from './http.ts'
 import { invalidate, mutationWithCacheRule, type CacheRule } from './cache-rules.ts'
-import { collaboratorKeys } from './collaborators.ts'
+import { currentUserQuery } from './auth.ts'
+import { collaboratorKeys, collaboratorsQuery } from './collaborators.ts'
 import { projectKeys } from './projects.ts'
 
 export const organizationKeys = {
@@ -26,6 +27,17 @@ export const organizationQuery = (organizationId: string) =>
       getJson(apiUrl(`/organizations/${encodeURIComponent(organizationId)}`), organizationSchema, signal),
     staleTime: 60_000,
   })
+
+/**
+ * What an organization's settings pages load before they render: the organization, and its
+ * collaborators and who is signed in, which decide whether the admin's controls show.
+ */
+export const ensureOrganizationAdminData = (queryClient: QueryClient, organizationId: string) =>
+  Promise.all([
+    queryClient.ensureQueryData(organizationQuery(organizationId)),
+    queryClient.ensureQueryData(collaboratorsQuery(organizationId)),
+    queryClient.ensureQueryData(currentUserQuery()),
+  ])
 
 export const createOrganization = (input: CreateOrganization) =>
   sendJson('POST', apiUrl('/user/organizations'), input, organizationSchema)

@@ -14,12 +14,11 @@ let demangler: Demangler | undefined
  * added are taken off again.
  */
 function load(): Demangler {
-  const events = ['uncaughtException', 'unhandledRejection'] as const
-  const before = new Map(events.map((event) => [event, new Set(process.listeners(event))]))
+  const uncaught = new Set(process.listeners('uncaughtException'))
+  const unhandled = new Set(process.listeners('unhandledRejection'))
   const { demangle } = createRequire(import.meta.url)('demangle') as { demangle: Demangler }
-  for (const event of events) {
-    for (const listener of process.listeners(event)) if (!before.get(event)!.has(listener)) process.off(event, listener)
-  }
+  for (const listener of process.listeners('uncaughtException')) if (!uncaught.has(listener)) process.off('uncaughtException', listener)
+  for (const listener of process.listeners('unhandledRejection')) if (!unhandled.has(listener)) process.off('unhandledRejection', listener)
   return demangle
 }
 

@@ -1,21 +1,12 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { currentUserQuery } from '../../api/auth.ts'
-import { collaboratorsQuery } from '../../api/collaborators.ts'
-import { organizationQuery } from '../../api/organizations.ts'
+import { ensureOrganizationAdminData } from '../../api/organizations.ts'
 import { orNotFound, PageSkeleton, OrganizationNotFound, RouteError } from '../../features/layout/route-states.tsx'
 import { OrganizationSettingsPage } from '../../features/organizations/organization-settings-page.tsx'
 
 // `$organizationId_` keeps this page out of the organization page's layout (that page has no <Outlet/>).
 export const Route = createFileRoute('/_authed/organizations/$organizationId_/settings')({
   loader: ({ context: { queryClient }, params: { organizationId } }) =>
-    orNotFound(
-      Promise.all([
-        queryClient.ensureQueryData(organizationQuery(organizationId)),
-        // Decide whether the admin controls show.
-        queryClient.ensureQueryData(collaboratorsQuery(organizationId)),
-        queryClient.ensureQueryData(currentUserQuery()),
-      ]),
-    ),
+    orNotFound(ensureOrganizationAdminData(queryClient, organizationId)),
   pendingComponent: () => <PageSkeleton label="Loading the organization settings" rows={2} />,
   errorComponent: (props) => <RouteError {...props} title="Could not load the organization settings" />,
   notFoundComponent: NotFound,
