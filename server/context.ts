@@ -103,3 +103,15 @@ export interface AppEnv {
     scope: Scope | undefined
   }
 }
+
+/**
+ * What an app keeps once per AppDeps (both listeners, PORT and API_PORT, share one): made at first
+ * use by `make`, then the same for every request of that app.
+ */
+export function perApp<T>(make: (deps: AppDeps) => T): (deps: AppDeps) => T {
+  const made = new WeakMap<AppDeps, T>()
+  return (deps) => {
+    if (!made.has(deps)) made.set(deps, make(deps))
+    return made.get(deps)!
+  }
+}

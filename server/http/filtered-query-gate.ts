@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono'
-import type { AppDeps, AppEnv } from '../context.ts'
+import { perApp, type AppEnv } from '../context.ts'
 import { ServiceBusyError } from '../failures.ts'
 
 /** A counting semaphore whose waiters give up after a while. */
@@ -55,18 +55,8 @@ function once(fn: () => void): () => void {
   }
 }
 
-// One gate per app's dependencies: both listeners (PORT and API_PORT) share it.
-const gates = new WeakMap<AppDeps, Gate>()
-
-/** The gate of filtered searches of the app built from `deps`. */
-export function filteredQueryGate(deps: AppDeps): Gate {
-  let gate = gates.get(deps)
-  if (!gate) {
-    gate = createGate(deps.config.filteredQueries.concurrency)
-    gates.set(deps, gate)
-  }
-  return gate
-}
+/** The gate of filtered searches of the app built from `deps` (one per app: both listeners share it). */
+export const filteredQueryGate = perApp((deps): Gate => createGate(deps.config.filteredQueries.concurrency))
 
 /**
  * Bounds the API requests that carry filters (a "contains" filter scans events; on the embedded

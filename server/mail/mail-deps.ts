@@ -6,7 +6,7 @@ import { rootCertificates } from 'node:tls'
 import nodemailer, { type Transporter } from 'nodemailer'
 import { systemClock, type Clock } from '../clock.ts'
 import type { Config } from '../config.ts'
-import type { AppDeps } from '../context.ts'
+import { perApp, type AppDeps } from '../context.ts'
 import { payloadUrls } from '../webhooks/webhook-deps.ts'
 import type { PayloadUrls } from '../webhooks/payload.ts'
 
@@ -59,15 +59,7 @@ declare module '../context.ts' {
   }
 }
 
-const defaults = new WeakMap<AppDeps, MailDeps>()
+const defaults = perApp((deps) => defaultMailDeps(deps.config))
 
 /** The app's mail dependencies: those given (server/main.ts, tests), else defaults made once. */
-export function mailDeps(deps: AppDeps): MailDeps {
-  if (deps.mail) return deps.mail
-  let made = defaults.get(deps)
-  if (!made) {
-    made = defaultMailDeps(deps.config)
-    defaults.set(deps, made)
-  }
-  return made
-}
+export const mailDeps = (deps: AppDeps): MailDeps => deps.mail ?? defaults(deps)

@@ -19,7 +19,7 @@ import { takeUploadSlot } from '../source-maps/upload-slots.ts'
 import { MinidumpError, parseMinidump } from '../symbolication/native/minidump.ts'
 import { walkThreads } from '../symbolication/native/stackwalk.ts'
 import { NativeSymbolStore } from '../symbolication/native-symbol-store.ts'
-import type { AppDeps } from '../context.ts'
+import { perApp } from '../context.ts'
 import { minidumpEvent } from './minidump-event.ts'
 import { fileOf, receiveNativeUpload } from './symbol-uploads.routes.ts'
 
@@ -32,15 +32,7 @@ const MAX_ANNOTATIONS = 64
 const MAX_ANNOTATION_BYTES = 4096
 
 // One store per app: its SymCaches outlive requests.
-const stores = new WeakMap<AppDeps, NativeSymbolStore>()
-function storeOf(deps: AppDeps): NativeSymbolStore {
-  let store = stores.get(deps)
-  if (!store) {
-    store = new NativeSymbolStore(deps.database.db, deps.logger, Math.min(deps.config.native.cacheBytes, 64 * 1024 * 1024))
-    stores.set(deps, store)
-  }
-  return store
-}
+const storeOf = perApp((deps) => new NativeSymbolStore(deps.database.db, deps.logger, Math.min(deps.config.native.cacheBytes, 64 * 1024 * 1024)))
 
 function eventField(value: string | undefined): Record<string, unknown> {
   if (value === undefined || value.trim() === '') return {}

@@ -1,5 +1,5 @@
 import { systemClock, type Clock } from '../clock.ts'
-import type { AppDeps } from '../context.ts'
+import { perApp, type AppDeps } from '../context.ts'
 import type { Database } from '../db/client.ts'
 import type { ThreadPlugin } from '../db/pglite-thread.ts'
 import { runDeletionStep, type DeletionStepRunner } from './delete-events.ts'
@@ -46,18 +46,10 @@ declare module '../context.ts' {
   }
 }
 
-const defaults = new WeakMap<AppDeps, PrivacyDeps>()
+const defaults = perApp((deps) => defaultPrivacyDeps(deps))
 
 /** The app's privacy dependencies: those given (server/main.ts, tests), else defaults made once. */
-export function privacyDeps(deps: AppDeps): PrivacyDeps {
-  if (deps.privacy) return deps.privacy
-  let made = defaults.get(deps)
-  if (!made) {
-    made = defaultPrivacyDeps(deps)
-    defaults.set(deps, made)
-  }
-  return made
-}
+export const privacyDeps = (deps: AppDeps): PrivacyDeps => deps.privacy ?? defaults(deps)
 
 export function defaultPrivacyDeps(deps: Pick<AppDeps, 'database' | 'config' | 'ingestWriter'>, overrides: Partial<PrivacyDeps> = {}): PrivacyDeps {
   return {

@@ -1,23 +1,13 @@
 import type { Context } from 'hono'
-import type { AppDeps, AppEnv } from '../context.ts'
+import { perApp, type AppEnv } from '../context.ts'
 import { TooManyRequestsError } from '../failures.ts'
 import { clientAddress } from '../http/client-address.ts'
 
 // What a refused client is told to wait: an upload takes seconds.
 const RETRY_AFTER_MS = 5000
 
-// Per app's dependencies: both listeners (PORT and API_PORT) share the counts.
-const receiving = new WeakMap<AppDeps, Map<string, number>>()
-
-/** The uploads being received from each client address. */
-export function uploadsInProgress(deps: AppDeps): Map<string, number> {
-  let counts = receiving.get(deps)
-  if (!counts) {
-    counts = new Map()
-    receiving.set(deps, counts)
-  }
-  return counts
-}
+/** The uploads being received from each client address (per app: both listeners share the counts). */
+export const uploadsInProgress = perApp(() => new Map<string, number>())
 
 /**
  * Takes one of the uploads a client address may have in progress at once

@@ -11,7 +11,7 @@ import { UnauthorizedError, ValidationError } from '../failures.ts'
 import { urlBuilder } from '../http/urls.ts'
 import { parseInput, readJson } from '../http/validate.ts'
 import { mailDeps } from '../mail/mail-deps.ts'
-import type { AppDeps, LoginThrottle } from '../context.ts'
+import { perApp } from '../context.ts'
 import { getUser, login } from './users.service.ts'
 
 /**
@@ -19,15 +19,9 @@ import { getUser, login } from './users.service.ts'
  * address, per address, and a growing wait per email), so nobody floods an inbox or the SMTP
  * server: 5 an hour for one email from one address, 10 from anywhere before each waits longer.
  */
-const resetThrottles = new WeakMap<AppDeps, LoginThrottle>()
-function resetThrottle(deps: AppDeps): LoginThrottle {
-  let throttle = resetThrottles.get(deps)
-  if (!throttle) {
-    throttle = createLoginThrottle({ perEmailAndAddress: 5, perEmail: 10, perAddress: 30, windowMs: 3_600_000, lockMs: 3_600_000, maxDelayMs: 3_600_000 })
-    resetThrottles.set(deps, throttle)
-  }
-  return throttle
-}
+const resetThrottle = perApp(() =>
+  createLoginThrottle({ perEmailAndAddress: 5, perEmail: 10, perAddress: 30, windowMs: 3_600_000, lockMs: 3_600_000, maxDelayMs: 3_600_000 }),
+)
 
 /**
  * Sign-in: needs no token (mounted before authentication), and is throttled against password

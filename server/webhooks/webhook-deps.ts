@@ -1,6 +1,6 @@
 import { systemClock, type Clock } from '../clock.ts'
 import type { Config } from '../config.ts'
-import type { AppDeps } from '../context.ts'
+import { perApp, type AppDeps } from '../context.ts'
 import type { AllowListEntry } from '../outbound/allow-list.ts'
 import type { PayloadUrls } from './payload.ts'
 
@@ -64,15 +64,7 @@ declare module '../context.ts' {
   }
 }
 
-const defaults = new WeakMap<AppDeps, WebhookDeps>()
+const defaults = perApp((deps) => defaultWebhookDeps(deps.config))
 
 /** The app's webhook dependencies: those given (server/main.ts, tests), else defaults made once. */
-export function webhookDeps(deps: AppDeps): WebhookDeps {
-  if (deps.webhooks) return deps.webhooks
-  let made = defaults.get(deps)
-  if (!made) {
-    made = defaultWebhookDeps(deps.config)
-    defaults.set(deps, made)
-  }
-  return made
-}
+export const webhookDeps = (deps: AppDeps): WebhookDeps => deps.webhooks ?? defaults(deps)
