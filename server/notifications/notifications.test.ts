@@ -229,12 +229,16 @@ describe('hourly limit, digest and spikes', () => {
 
   it('holds alerts past the hourly limit for the digest, which goes out once a day', async () => {
     const since = smtp.received.length
-    for (const name of ['LimitOne', 'LimitTwo', 'LimitThree', 'LimitFour']) {
+    const names = ['LimitOne', 'LimitTwo', 'LimitThree', 'LimitFour']
+    for (const name of names) {
       await ingestAt(ctx, seeded.project.id, [{ at: now, event: notifierEvent(name) }])
     }
-    // 2 emailed, 2 held.
+    // 2 emailed, 2 held. The batches' alert jobs run two at a time, so which two comes first may vary.
     const alerts = await mailsOf(ctx, seeded.user, since)
-    expect(alerts.map((m) => m.parsed.subject)).toEqual(['New error in Billing: LimitOne: LimitOne happened', 'New error in Billing: LimitTwo: LimitTwo happened'])
+    const emailed = names.filter((name) => alerts.some((m) => m.parsed.subject === `New error in Billing: ${name}: ${name} happened`))
+    expect(alerts).toHaveLength(2)
+    expect(emailed).toHaveLength(2)
+    const held = names.filter((name) => !emailed.includes(name))
 
     // Before the digest hour: nothing.
     await tick()
@@ -247,8 +251,8 @@ describe('hourly limit, digest and spikes', () => {
     // The digest itself is not chosen: only what was held back.
     expect(digest!.parsed.subject).toBe('Errata daily digest: 2 alerts held back')
     expect(digest!.parsed.text).toContain('2 alerts held back (more than 2 an hour)')
-    expect(digest!.parsed.text).toContain('- New error: LimitThree: LimitThree happened')
-    expect(digest!.parsed.text).toContain('- New error: LimitFour: LimitFour happened')
+    for (const name of held) expect(digest!.parsed.text).toContain(`- New error: ${name}: ${name} happened`)
+    for (const name of emailed) expect(digest!.parsed.text).not.toContain(`- New error: ${name}:`)
     expect(header(digest!, 'list-unsubscribe')).toMatch(/unsubscribe\?token=/)
 
     // Once a day.
